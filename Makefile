@@ -1,0 +1,43 @@
+# The README's commands: `make run` and `make test` set up .venv themselves.
+PY ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test bench lint screenshots translations package install-desktop system-deps clean
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test,dev]'
+	rm -f $(VENV)/.installed-*
+	touch $@
+
+venv: $(STAMP)
+
+# A CJK font (for Qt and the PDFs) and poppler-utils (pdftoppm, for rendering checks).
+system-deps:
+	@bash packaging/system-deps.sh
+
+run: $(STAMP) system-deps
+	$(BIN)/gpu-procure
+
+test: $(STAMP) system-deps
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+
+bench: $(STAMP) system-deps
+	@for f in bench/bench_*.py; do echo "== $$f"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$f || exit 1; done
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+screenshots: $(STAMP) system-deps
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m gui.screenshots docs/screenshots
+
+translations: $(STAMP)
+	$(BIN)/python -m gui.i18n_build
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

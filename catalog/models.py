@@ -1,0 +1,291 @@
+"""Pydantic models of everything that can be bought or installed: parts, software and their facts."""
+
+from __future__ import annotations
+
+import datetime as dt
+from enum import StrEnum
+from typing import Annotated, ClassVar, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+Positive = Annotated[float, Field(gt=0)]
+PositiveInt = Annotated[int, Field(gt=0)]
+NonNegative = Annotated[float, Field(ge=0)]
+NonNegativeInt = Annotated[int, Field(ge=0)]
+PartId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._+-]*$", max_length=80)]
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+class Part(Strict):
+    """Common to every catalog entry: identity, reference price and where the facts come from."""
+
+    kind: ClassVar[str] = "part"
+
+    id: PartId
+    name: str = Field(min_length=1)
+    vendor: str = Field(min_length=1)
+    price_cny: NonNegative | None = None
+    """Reference price; None where no public price was found (the quote then says 询价 / on request)."""
+    price_date: dt.date | None = None
+    price_source: str | None = None
+    source: str = Field(min_length=3)
+    """Datasheet URL or document the numbers come from (reference ids like 'specs.md G1' allowed)."""
+    notes: str = ""
+
+
+class Segment(StrEnum):
+    CONSUMER = "consumer"
+    WORKSTATION = "workstation"
+    DATACENTER = "datacenter"
+
+
+class GpuFormFactor(StrEnum):
+    PCIE = "pcie"
+    SXM = "sxm"
+
+
+class GpuCooling(StrEnum):
+    ACTIVE = "active"  # open-air fans, exhausts into the case
+    BLOWER = "blower"  # radial fan, exhausts out of the rear bracket
+    PASSIVE = "passive"  # needs chassis airflow built for it
+    BASEBOARD = "baseboard"  # SXM module cooled by the HGX baseboard
+
+
+class Gpu(Part):
+    kind: ClassVar[str] = "gpu"
+
+    segment: Segment
+    architecture: str
+    compute_capability: str = Field(pattern=r"^\d+\.\d+$")
+    memory_gib: Positive
+    memory_type: str
+    memory_bandwidth_gbs: Positive | None = None
+    fp32_tflops: Positive | None = None
+    fp16_tensor_tflops: Positive | None = None
+    """Dense FP16/BF16 tensor TFLOPS (FP32 accumulate on GeForce)."""
+    bf16: bool = True
+    fp64_tflops: NonNegative | None = None
+    tdp_w: Positive | None = None
+    """None only where no source gives it (the rules then say so and use policy's fallback)."""
+    pcie_gen: Annotated[int, Field(ge=1, le=6)]
+    pcie_lanes: PositiveInt = 16
+    form_factor: GpuFormFactor
+    slot_width: Annotated[int, Field(ge=1, le=4)] | None = None
+    cooling: GpuCooling | None = None
+    nvlink_gbs: NonNegative = 0
+    mig_max: NonNegativeInt = 0
+    ecc: bool = False
+    market: Literal["global", "china"] = "global"
+    export_note: str = ""
+    smi_names: list[str] = Field(default_factory=list)
+    """Names nvidia-smi prints for this model (used to match a delivered machine to the catalog)."""
+
+    @property
+    def cc_tuple(self) -> tuple[int, int]:
+        major, minor = self.compute_capability.split(".")
+        return int(major), int(minor)
+
+
+class Cpu(Part):
+    kind: ClassVar[str] = "cpu"
+
+    segment: Segment
+    socket: str
+    cores: PositiveInt
+    threads: PositiveInt | None = None
+    base_ghz: Positive | None = None
+    boost_ghz: Positive | None = None
+    tdp_w: Positive | None = None
+    pcie_lanes: PositiveInt | None = None
+    """Usable PCIe lanes per socket (None where the source does not give a count)."""
+    pcie_gen: Annotated[int, Field(ge=1, le=6)]
+    memory_channels: PositiveInt
+    memory_type: str
+    max_memory_mts: PositiveInt | None = None
+    max_sockets: PositiveInt = 1
+    ecc: bool
+
+
+class MemoryModule(Part):
+    kind: ClassVar[str] = "memory"
+
+    memory_type: Literal["DDR4", "DDR5"]
+    capacity_gib: PositiveInt
+    speed_mts: PositiveInt
+    ecc: bool
+    registered: bool
+    power_w: Positive
+
+
+class StorageKind(StrEnum):
+    NVME = "nvme"
+    SATA_SSD = "sata_ssd"
+    HDD = "hdd"
+
+
+class Storage(Part):
+    kind: ClassVar[str] = "storage"
+
+    storage_kind: StorageKind
+    capacity_gb: Positive
+    interface: str
+    form: str
+    pcie_lanes: NonNegativeInt = 0
+    power_w: Positive
+
+
+class Nic(Part):
+    kind: ClassVar[str] = "nic"
+
+    speed_gbps: Positive
+    ports: PositiveInt
+    fabric: Literal["ethernet", "infiniband", "vpi"]
+    pcie_gen: Annotated[int, Field(ge=1, le=6)]
+    pcie_lanes: PositiveInt
+    power_w: Positive
+
+
+class Psu(Part):
+    kind: ClassVar[str] = "psu"
+
+    rated_w_high_line: Positive
+    """Output at 200-240 V input."""
+    rated_w_low_line: Positive | None
+    """Output at 100-127 V input; None when the unit does not run on low line at all."""
+    efficiency: str
+
+
+class Chassis(Part):
+    kind: ClassVar[str] = "chassis"
+
+    form: Literal["tower", "rack"]
+    rack_units: PositiveInt | None = None
+    cpu_socket: str
+    cpu_sockets: PositiveInt
+    gpu_form_factor: GpuFormFactor
+    gpu_slots: NonNegativeInt
+    """Double-width GPU positions (for SXM: the baseboard's GPU count)."""
+    max_gpu_slot_width: Annotated[int, Field(ge=1, le=4)]
+    max_gpu_tdp_w: Positive
+    passive_gpu_ready: bool
+    """Fans and shrouds built to push air through passive data-centre cards."""
+    cooling: Literal["air", "liquid"]
+    airflow_cfm: Positive | None = None
+    fan_redundancy: bool = False
+    psu_bays: PositiveInt
+    psu_included: str | None = None
+    """Catalog id of the PSU the platform ships with, if any."""
+    psu_included_count: NonNegativeInt = 0
+    drive_bays: NonNegativeInt
+    m2_slots: NonNegativeInt = 0
+    pcie_switch_lanes: NonNegativeInt = 0
+    """Downstream lanes provided by PCIe switches for the GPUs (0: GPUs hang off the CPU lanes)."""
+    dimm_slots: PositiveInt
+    memory_type: Literal["DDR4", "DDR5"]
+    gpus_supported: list[str] = Field(default_factory=list)
+    """GPU ids the platform is built for (an HGX baseboard's modules); empty: any GPU of its form factor."""
+
+
+class OperatingSystem(Part):
+    kind: ClassVar[str] = "os"
+
+    family: Literal["ubuntu", "rhel", "rocky", "debian", "sles", "almalinux"]
+    version: str
+    lts: bool = True
+    driver_supported: bool = True
+    """Listed in the current NVIDIA driver installation guide."""
+    max_cuda: str | None = None
+    """Newest CUDA line with packages/images for this OS, where it is capped."""
+
+
+class DriverBranch(Part):
+    kind: ClassVar[str] = "driver"
+
+    branch: str
+    version: str = Field(pattern=r"^\d+(\.\d+){1,2}$")
+    """The driver version installed when this branch is chosen."""
+    datacenter_only: bool = False
+
+    @field_validator("version")
+    @classmethod
+    def _version_parses(cls, v: str) -> str:
+        parse_version(v)
+        return v
+
+
+class CudaRelease(Part):
+    kind: ClassVar[str] = "cuda"
+
+    version: str = Field(pattern=r"^\d+\.\d+(\.\d+)?$")
+    min_driver_linux: str = Field(pattern=r"^\d+(\.\d+){1,2}$")
+    min_cc: str = Field(pattern=r"^\d+\.\d+$")
+    max_cc: str = Field(pattern=r"^\d+\.\d+$")
+    """Newest compute capability the toolkit compiles for natively."""
+
+
+class Framework(Part):
+    kind: ClassVar[str] = "framework"
+
+    framework: Literal["pytorch", "tensorflow", "jax"]
+    version: str
+    cuda_versions: list[str] = Field(min_length=1)
+    """CUDA lines with official builds ("12.1", "11.8")."""
+    python: str
+
+
+class ContainerImage(Part):
+    kind: ClassVar[str] = "image"
+
+    reference: str
+    """Pull reference, e.g. nvcr.io/nvidia/pytorch:23.05-py3."""
+    publisher: str
+    trusted: bool
+    """Official publisher registry (NVIDIA NGC, Docker Official, a framework's own org)."""
+    cuda: str | None = None
+    framework: str | None = None
+    """Catalog id of the framework inside, if known."""
+    min_driver_linux: str | None = None
+    base_os: str | None = None
+    python: str | None = None
+
+
+PART_TYPES: tuple[type[Part], ...] = (
+    Gpu,
+    Cpu,
+    MemoryModule,
+    Storage,
+    Nic,
+    Psu,
+    Chassis,
+    OperatingSystem,
+    DriverBranch,
+    CudaRelease,
+    Framework,
+    ContainerImage,
+)
+KIND_TO_TYPE: dict[str, type[Part]] = {t.kind: t for t in PART_TYPES}
+SECTION_TO_KIND: dict[str, str] = {
+    "gpus": "gpu",
+    "cpus": "cpu",
+    "memory": "memory",
+    "storage": "storage",
+    "nics": "nic",
+    "psus": "psu",
+    "chassis": "chassis",
+    "operating_systems": "os",
+    "drivers": "driver",
+    "cuda": "cuda",
+    "frameworks": "framework",
+    "images": "image",
+}
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    """'535.54.03' -> (535, 54, 3); raises ValueError on anything else."""
+    parts = text.strip().split(".")
+    if not parts or not all(p.isdigit() for p in parts):
+        raise ValueError(f"not a version number: {text!r}")
+    return tuple(int(p) for p in parts)

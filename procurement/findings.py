@@ -1,0 +1,34 @@
+"""A Finding: one problem or hint the rules report about a plan, in the buyer's language."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class Severity(StrEnum):
+    ERROR = "error"
+    WARNING = "warning"
+    INFO = "info"
+
+
+SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+
+Family = Literal["power", "cooling", "pcie", "balance", "software", "budget", "vram", "licensing"]
+
+
+class Finding(BaseModel):
+    """Rule id (stable, e.g. POWER-PSU-CAPACITY), where it points in the plan, and what to do."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    rule: str = Field(pattern=r"^[A-Z0-9]+(-[A-Z0-9]+)+$")
+    family: Family
+    severity: Severity
+    step: int = Field(ge=1, le=5)
+    fields: tuple[str, ...] = ()
+    """Paths in the plan ('server.psu.count') so the GUI can point at them."""
+    message: str
+    fix: str = ""

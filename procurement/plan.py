@@ -1,0 +1,320 @@
+"""The buyer's Plan document: its model, its YAML file format, atomic save and located load errors."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import tempfile
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from catalog.loader import Catalog
+from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
+
+SCHEMA_VERSION = 1
+PLAN_SUFFIX = ".gpuplan.yaml"
+
+Count = Annotated[int, Field(ge=0, le=10_000)]
+Text = Annotated[str, Field(max_length=20_000)]
+ShortText = Annotated[str, Field(max_length=500)]
+
+
+class Doc(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, str_strip_whitespace=False)
+
+
+class Workload(StrEnum):
+    TRAINING = "training"
+    FINE_TUNING = "fine_tuning"
+    INFERENCE = "inference"
+    RENDERING = "rendering"
+    SCIENTIFIC = "scientific"
+    DATA_ANALYSIS = "data_analysis"
+
+
+class Precision(StrEnum):
+    FP32 = "fp32"
+    MIXED = "mixed"  # bf16/fp16 mixed precision with fp32 master weights
+    BF16 = "bf16"  # pure bf16/fp16 weights (inference, or bf16-only training)
+    FP8 = "fp8"
+    INT8 = "int8"
+    INT4 = "int4"
+
+
+class Optimizer(StrEnum):
+    ADAMW = "adamw"
+    SGD_MOMENTUM = "sgd_momentum"
+    ADAM_8BIT = "adam_8bit"
+
+
+class TrainingMode(StrEnum):
+    FULL_TRAINING = "full_training"
+    FULL_FINETUNE = "full_finetune"
+    LORA = "lora"
+    INFERENCE = "inference"
+
+
+class Usage(StrEnum):
+    OCCASIONAL = "occasional"
+    CONTINUOUS = "continuous"
+
+
+class Sensitivity(StrEnum):
+    LOW = "low"
+    HIGH = "high"
+
+
+class Requirements(Doc):
+    """Step 1 (需求分析): what the buyer needs to run."""
+
+    workload: Workload = Workload.TRAINING
+    mode: TrainingMode | None = None
+    """None: implied by the workload (training → full training, fine-tuning → full fine-tune…)."""
+    model_preset: str | None = None
+    model_params_b: Annotated[float, Field(ge=0, le=100_000)] | None = None
+    layers: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    hidden_size: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
+    kv_heads: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    head_dim: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    precision: Precision = Precision.MIXED
+    optimizer: Optimizer = Optimizer.ADAMW
+    batch_size: Annotated[int, Field(ge=1, le=1_000_000)] = 1
+    sequence_length: Annotated[int, Field(ge=1, le=100_000_000)] = 2048
+    dataset_gb: Annotated[float, Field(ge=0, le=1e9)] = 0
+    budget_cny: Annotated[float, Field(ge=0, le=1e12)] | None = None
+    nodes: Annotated[int, Field(ge=1, le=100_000)] = 1
+    usage: Usage = Usage.CONTINUOUS
+    data_sensitivity: Sensitivity = Sensitivity.LOW
+    deployment: Literal["datacenter", "office", "lab"] = "datacenter"
+    needs_mig: bool = False
+    needs_nvlink: bool = False
+
+
+class GpuChoice(Doc):
+    """Step 2 (GPU选型)."""
+
+    model: str | None = None
+    count: Count = 0
+
+
+class PartCount(Doc):
+    part: str
+    count: Count = 1
+
+
+class StorageRole(StrEnum):
+    SYSTEM = "system"
+    DATA = "data"
+    BACKUP = "backup"
+    SCRATCH = "scratch"
+
+
+class StorageItem(Doc):
+    role: StorageRole
+    part: str
+    count: Count = 1
+
+
+class Redundancy(StrEnum):
+    NONE = "none"
+    N_PLUS_1 = "n+1"
+    N_PLUS_N = "n+n"
+
+
+class PsuChoice(Doc):
+    part: str | None = None
+    count: Count = 0
+    redundancy: Redundancy = Redundancy.NONE
+
+
+class ServerConfig(Doc):
+    """Step 3 (服务器配置)."""
+
+    chassis: str | None = None
+    cpu: str | None = None
+    cpu_count: Annotated[int, Field(ge=0, le=16)] = 1
+    memory: PartCount | None = None
+    storage: list[StorageItem] = Field(default_factory=list)
+    nics: list[PartCount] = Field(default_factory=list)
+    psu: PsuChoice = Field(default_factory=PsuChoice)
+    input_voltage: Literal["high", "low"] = "high"
+    """high: 200-240 V; low: 100-127 V."""
+    rack_power_limit_kw: Annotated[float, Field(gt=0, le=10_000)] | None = None
+    servers_per_rack: Annotated[int, Field(ge=1, le=1000)] = 1
+
+
+class SoftwareChoice(Doc):
+    """Step 4 (镜像选择)."""
+
+    os: str | None = None
+    driver: str | None = None
+    cuda: str | None = None
+    framework: str | None = None
+    image: str | None = None
+
+
+class ChecklistMark(Doc):
+    """A person's judgement on a checklist item that the plan alone cannot decide."""
+
+    checked: bool = False
+    note: Text = ""
+
+
+class SignOff(Doc):
+    name: ShortText
+    role: ShortText = ""
+    date: dt.date
+    digest: str = Field(pattern=r"^[0-9a-f]{64}$")
+    """SHA-256 of the plan's canonical content at signing time."""
+
+
+class Party(Doc):
+    name: ShortText = ""
+    contact: ShortText = ""
+    address: ShortText = ""
+
+
+class QuoteInfo(Doc):
+    number: ShortText = ""
+    buyer: Party = Field(default_factory=Party)
+    vendor: Party = Field(default_factory=Party)
+    validity_days: Annotated[int, Field(ge=1, le=3650)] = 30
+
+
+class Plan(Doc):
+    """The buyer's document: everything decided in the five steps, plus checklist, sign-off and reports."""
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    title: ShortText = ""
+    requirements: Requirements = Field(default_factory=Requirements)
+    gpu: GpuChoice = Field(default_factory=GpuChoice)
+    server: ServerConfig = Field(default_factory=ServerConfig)
+    software: SoftwareChoice = Field(default_factory=SoftwareChoice)
+    checklist: dict[str, ChecklistMark] = Field(default_factory=dict)
+    signoffs: dict[Literal["hardware", "software"], SignOff] = Field(default_factory=dict)
+    quote: QuoteInfo = Field(default_factory=QuoteInfo)
+    verification: list[dict[str, Any]] = Field(default_factory=list)
+    """Verification reports (JSON objects as written by `gpu-procure verify --json`)."""
+    notes: Text = ""
+
+
+class PlanError(ValueError):
+    """A plan file that cannot be read, with file:line and the field."""
+
+
+# ---------------------------------------------------------------- serialisation
+
+def plan_to_data(plan: Plan) -> dict[str, Any]:
+    return plan.model_dump(mode="json", exclude_defaults=False)
+
+
+def dump_plan(plan: Plan) -> str:
+    """The canonical YAML text of a plan (deterministic: save → load → save is byte-identical)."""
+    return yaml.safe_dump(plan_to_data(plan), allow_unicode=True, sort_keys=False, width=100,
+                          default_flow_style=False)
+
+
+def canonical_digest(plan: Plan) -> str:
+    """SHA-256 over the plan's decisions (not its sign-offs, reports or free notes)."""
+    data = plan_to_data(plan)
+    for key in ("signoffs", "verification", "notes", "checklist", "quote", "title"):
+        data.pop(key, None)
+    blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def parse_plan(text: str, path: str | Path = "<plan>", catalog: Catalog | None = None) -> Plan:
+    """Parse plan YAML text; errors name file, line and field (and unknown part ids)."""
+    try:
+        data = parse_yaml(text, path)
+    except YamlError as exc:
+        raise PlanError(str(exc)) from None
+    if not isinstance(data, dict):
+        raise PlanError(f"{path}:1: not a plan (expected a mapping with 'schema_version', 'requirements', …)")
+    version = data.get("schema_version")
+    if version != SCHEMA_VERSION:
+        line = locate(text, ("schema_version",))
+        raise PlanError(f"{path}:{line}: schema_version: {version!r} is not supported "
+                        f"(this version reads {SCHEMA_VERSION})")
+    try:
+        plan = Plan.model_validate(data)
+    except ValidationError as exc:
+        lines = []
+        for err in exc.errors(include_url=False):
+            loc = tuple(err["loc"])
+            msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
+            lines.append(f"{path}:{locate(text, loc)}: {format_loc(loc)}: {msg}")
+        raise PlanError("\n".join(lines)) from None
+    if catalog is not None:
+        problems = [f"{path}:{locate(text, loc)}: {format_loc(loc)}: {msg}"
+                    for loc, msg in unknown_references(plan, catalog)]
+        if problems:
+            raise PlanError("\n".join(problems))
+    return plan
+
+
+def load_plan(path: str | Path, catalog: Catalog | None = None) -> Plan:
+    path = Path(path)
+    try:
+        _, text = read_yaml(path)
+    except YamlError as exc:
+        raise PlanError(str(exc)) from None
+    return parse_plan(text, path, catalog)
+
+
+def unknown_references(plan: Plan, catalog: Catalog) -> list[tuple[tuple[str | int, ...], str]]:
+    """(location, message) for every part id in the plan that the catalog does not know."""
+    refs: list[tuple[tuple[str | int, ...], str, str | None]] = [
+        (("gpu", "model"), "gpu", plan.gpu.model),
+        (("server", "chassis"), "chassis", plan.server.chassis),
+        (("server", "cpu"), "cpu", plan.server.cpu),
+        (("server", "psu", "part"), "psu", plan.server.psu.part),
+        (("software", "os"), "os", plan.software.os),
+        (("software", "driver"), "driver", plan.software.driver),
+        (("software", "cuda"), "cuda", plan.software.cuda),
+        (("software", "framework"), "framework", plan.software.framework),
+        (("software", "image"), "image", plan.software.image),
+    ]
+    if plan.server.memory:
+        refs.append((("server", "memory", "part"), "memory", plan.server.memory.part))
+    refs += [(("server", "storage", i, "part"), "storage", s.part) for i, s in enumerate(plan.server.storage)]
+    refs += [(("server", "nics", i, "part"), "nic", n.part) for i, n in enumerate(plan.server.nics)]
+    return [(loc, f"unknown {kind} '{pid}' (not in the catalog)")
+            for loc, kind, pid in refs if pid is not None and catalog.get(kind, pid) is None]
+
+
+def atomic_write(path: str | Path, data: bytes) -> None:
+    """Write beside the target, flush, fsync, rename: the target is always the old or the new file."""
+    path = Path(path)
+    directory = path.parent if str(path.parent) else Path(".")
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    try:  # make the rename itself durable
+        dfd = os.open(directory, os.O_RDONLY)
+        try:
+            os.fsync(dfd)
+        finally:
+            os.close(dfd)
+    except OSError:
+        pass
+
+
+def save_plan(plan: Plan, path: str | Path) -> None:
+    atomic_write(path, dump_plan(plan).encode("utf-8"))

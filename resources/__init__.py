@@ -1,0 +1,1 @@
+"""Plain data files shipped with the app: policy, example plans, translations, icons, fonts."""
