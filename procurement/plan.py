@@ -318,3 +318,46 @@ def atomic_write(path: str | Path, data: bytes) -> None:
 
 def save_plan(plan: Plan, path: str | Path) -> None:
     atomic_write(path, dump_plan(plan).encode("utf-8"))
+
+
+def _split_path(path: str) -> list[str | int]:
+    out: list[str | int] = []
+    for chunk in path.split("."):
+        name, _, rest = chunk.partition("[")
+        if name:
+            out.append(name)
+        while rest:
+            idx, _, rest = rest.partition("]")
+            out.append(int(idx))
+            rest = rest.lstrip("[")
+    return out
+
+
+def get_value(plan: Plan, path: str) -> Any:
+    """The value at a dotted plan path such as 'server.storage[0].part' (None where absent)."""
+    node: Any = plan_to_data(plan)
+    for key in _split_path(path):
+        try:
+            node = node[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node
+
+
+def with_value(plan: Plan, path: str, value: Any) -> Plan:
+    """A new validated Plan with ``value`` at ``path``; raises PlanError naming the field."""
+    data = plan_to_data(plan)
+    keys = _split_path(path)
+    node: Any = data
+    for key in keys[:-1]:
+        if isinstance(key, str) and isinstance(node, dict) and node.get(key) is None:
+            node[key] = {}
+        node = node[key]
+    if isinstance(value, BaseModel):
+        value = value.model_dump(mode="json")
+    node[keys[-1]] = value
+    try:
+        return Plan.model_validate(data)
+    except ValidationError as exc:
+        raise PlanError("; ".join(f"{format_loc(tuple(e['loc']))}: {e['msg']}"
+                                  for e in exc.errors(include_url=False))) from None

@@ -1,0 +1,121 @@
+"""PlanController: the one QObject that owns the current Plan, its file, undo stack and findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtGui import QUndoCommand, QUndoStack
+
+from catalog.loader import Catalog
+from procurement.findings import Finding
+from procurement.messages import Lang
+from procurement.plan import Plan, get_value, load_plan, save_plan, with_value
+from procurement.policy import Policy, default_policy
+from procurement.rules import evaluate
+
+
+class _ReplacePlan(QUndoCommand):
+    """Undoable change: keeps the plan before and after (plans are small, snapshots keep undo exact)."""
+
+    def __init__(self, ctl: PlanController, before: Plan, after: Plan, text: str, merge_key: str | None) -> None:
+        super().__init__(text)
+        self._ctl, self._before, self._after, self._key = ctl, before, after, merge_key
+
+    def redo(self) -> None:
+        self._ctl._set_plan(self._after)
+
+    def undo(self) -> None:
+        self._ctl._set_plan(self._before)
+
+    def id(self) -> int:
+        return 1 if self._key else -1
+
+    def mergeWith(self, other: QUndoCommand) -> bool:  # typing one number = one undo step
+        if isinstance(other, _ReplacePlan) and other._key == self._key and self._key is not None:
+            self._after = other._after
+            return True
+        return False
+
+
+class PlanController(QObject):
+    plan_changed = Signal()
+    findings_changed = Signal()
+    path_changed = Signal()
+
+    def __init__(self, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh",
+                 parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.catalog = catalog
+        self.policy = policy or default_policy()
+        self.lang: Lang = lang
+        self.plan = Plan()
+        self.path: Path | None = None
+        self.findings: list[Finding] = []
+        self.undo_stack = QUndoStack(self)
+        self._eval_timer = QTimer(self)
+        self._eval_timer.setSingleShot(True)
+        self._eval_timer.setInterval(0)  # coalesce a burst of edits into one evaluation
+        self._eval_timer.timeout.connect(self.reevaluate)
+        self.reevaluate()
+
+    # -- reading
+    def value(self, path: str) -> Any:
+        return get_value(self.plan, path)
+
+    @property
+    def dirty(self) -> bool:
+        return not self.undo_stack.isClean()
+
+    # -- editing (every edit is undoable)
+    def set_value(self, path: str, value: Any, text: str | None = None, merge: bool = False) -> None:
+        """Set one field; raises procurement.plan.PlanError when the value is invalid."""
+        if get_value(self.plan, path) == (value.model_dump(mode="json") if hasattr(value, "model_dump")
+                                           else value):
+            return
+        after = with_value(self.plan, path, value)
+        self.replace_plan(after, text or path, merge_key=path if merge else None)
+
+    def replace_plan(self, after: Plan, text: str, merge_key: str | None = None) -> None:
+        if after == self.plan:
+            return
+        self.undo_stack.push(_ReplacePlan(self, self.plan, after, text, merge_key))
+
+    def _set_plan(self, plan: Plan) -> None:
+        self.plan = plan
+        self.plan_changed.emit()
+        self._eval_timer.start()
+
+    def reevaluate(self) -> None:
+        self.findings = evaluate(self.plan, self.catalog, self.policy, self.lang)
+        self.findings_changed.emit()
+
+    def set_lang(self, lang: Lang) -> None:
+        self.lang = lang
+        self.reevaluate()
+
+    # -- documents
+    def new(self, plan: Plan | None = None) -> None:
+        self.undo_stack.clear()
+        self.path = None
+        self._set_plan(plan or Plan())
+        self.path_changed.emit()
+
+    def open(self, path: Path) -> None:
+        """Load a plan; raises procurement.plan.PlanError (file:line: field: reason) and changes nothing."""
+        plan = load_plan(path, self.catalog)
+        self.undo_stack.clear()
+        self.path = Path(path)
+        self._set_plan(plan)
+        self.path_changed.emit()
+
+    def save(self, path: Path | None = None) -> None:
+        """Save atomically; raises OSError and then leaves the document dirty and unchanged."""
+        target = Path(path or self.path or "")
+        if not str(target):
+            raise ValueError("no file name")
+        save_plan(self.plan, target)
+        self.path = target
+        self.undo_stack.setClean()
+        self.path_changed.emit()

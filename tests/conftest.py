@@ -1,0 +1,40 @@
+"""Test settings: headless Qt, the shipped catalog once per session, paths to shared fixtures."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+os.environ.setdefault("LANG", "C.UTF-8")
+
+import pytest  # noqa: E402
+
+REPO = Path(__file__).resolve().parents[1]
+EXAMPLES = REPO / "resources" / "examples"
+
+
+def _shared_dir() -> Path:
+    for cand in (REPO.parent / "shared", REPO / "shared"):
+        if cand.is_dir():
+            return cand
+    return REPO.parent / "shared"
+
+
+SHARED = _shared_dir()
+# The real captures are copied into tests/fixtures so that CI and a fresh clone have them.
+NVIDIA_SMI_FIXTURES = REPO / "tests" / "fixtures" / "nvidia-smi"
+
+
+@pytest.fixture(scope="session")
+def catalog():
+    from catalog.loader import load_catalog
+
+    return load_catalog()
+
+
+@pytest.fixture(scope="session")
+def policy():
+    from procurement.policy import default_policy
+
+    return default_policy()

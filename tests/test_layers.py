@@ -1,0 +1,41 @@
+"""The core (catalog/, procurement/) must run without Qt: import every module with PySide6 blocked."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import REPO
+
+BLOCK_QT_AND_IMPORT_ALL = r"""
+import importlib, pkgutil, sys
+class BlockQt:
+    def find_spec(self, name, path=None, target=None):
+        if name.split('.')[0] in ('PySide6', 'shiboken6', 'PyQt5', 'PyQt6'):
+            raise ImportError('Qt is blocked in the core: ' + name)
+        return None
+sys.meta_path.insert(0, BlockQt())
+count = 0
+for pkg_name in ('catalog', 'procurement'):
+    pkg = importlib.import_module(pkg_name)
+    for mod in pkgutil.walk_packages(pkg.__path__, pkg_name + '.'):
+        importlib.import_module(mod.name)
+        count += 1
+print('imported', count)
+"""
+
+
+def test_core_imports_without_qt() -> None:
+    proc = subprocess.run([sys.executable, "-c", BLOCK_QT_AND_IMPORT_ALL], cwd=REPO,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert int(proc.stdout.split()[-1]) >= 5
+
+
+def test_version_does_not_import_qt() -> None:
+    code = ("import sys; from gui.launch import main\n"
+            "try:\n    main(['--version'])\nexcept SystemExit as e:\n    assert e.code == 0\n"
+            "assert not any(m.startswith('PySide6') for m in sys.modules), 'Qt imported'\nprint('ok')")
+    proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert "gpu-procure 0.1.0" in proc.stdout
