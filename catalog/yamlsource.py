@@ -33,7 +33,7 @@ def parse_yaml(text: str, path: str | Path) -> Any:
         raise YamlError(path, None, f"file is too large ({len(text) // 1_000_000} MB; at most "
                                     f"{MAX_YAML_BYTES // 1_000_000} MB)")
     try:
-        return yaml.load(text, Loader=_Loader)  # noqa: S506 - a SafeLoader subclass
+        return yaml.load(text, Loader=_Loader)
     except yaml.constructor.ConstructorError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         tag = (exc.problem or "").split("tag")[-1].strip(" '!") if exc.problem else ""
