@@ -1,4 +1,4 @@
-"""Creates the QApplication and the main window; handles --self-test and a plan path on the command line."""
+"""Creates the QApplication and the main window; handles --self-test, --catalog, --lang and a plan path."""
 
 from __future__ import annotations
 
@@ -7,46 +7,95 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
-from PySide6.QtWidgets import QApplication, QMainWindow, QMessageBox, QTableWidget, QTableWidgetItem
+from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtGui import QFont, QFontDatabase
+from PySide6.QtWidgets import QApplication, QMessageBox
 
-from catalog.loader import CatalogError, load_catalog
-from catalog.models import Gpu
+from catalog.loader import Catalog, CatalogError, load_catalog
+from gui.autosave import RecoveryStore
+from gui.controller import PlanController
+from gui.i18n import Translators, system_lang
+from gui.main_window import MainWindow
+from gui.settings import Settings
+from procurement.messages import Lang
+from procurement.policy import PolicyError, default_policy, load_policy
+
+CJK_FAMILIES = ("WenQuanYi Zen Hei", "Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC")
 
 
 def _parse(argv: Sequence[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="gpu-procure")
-    p.add_argument("plan", nargs="?", type=Path)
+    p.add_argument("plan", nargs="?", type=Path, help="a plan file to open")
     p.add_argument("--self-test", action="store_true", help="open the window, paint once, exit 0")
-    p.add_argument("--catalog", type=Path, action="append", default=[])
+    p.add_argument("--catalog", type=Path, action="append", default=[],
+                   help="a directory of company parts and prices laid over the shipped catalog (repeatable)")
+    p.add_argument("--policy", type=Path, help="a policy YAML with your own thresholds")
+    p.add_argument("--lang", choices=("zh", "en"), help="interface language (default: remembered or system)")
     return p.parse_args(list(argv))
 
 
-class CatalogWindow(QMainWindow):
-    def __init__(self, catalog_dirs: Sequence[Path] = ()) -> None:
-        super().__init__()
-        self.setWindowTitle("gpu-procure")
-        cat = load_catalog(catalog_dirs)
-        gpus = cat.all(Gpu)
-        table = QTableWidget(len(gpus), 4, self)
-        table.setHorizontalHeaderLabels([self.tr("GPU"), self.tr("Memory (GiB)"), self.tr("TDP (W)"),
-                                         self.tr("Price (CNY)")])
-        for row, g in enumerate(gpus):
-            for col, val in enumerate((g.name, g.memory_gib, g.tdp_w, g.price_cny)):
-                table.setItem(row, col, QTableWidgetItem("" if val is None else str(val)))
-        self.setCentralWidget(table)
-        self.resize(1000, 700)
+def make_app() -> QApplication:
+    app = QApplication.instance()
+    if not isinstance(app, QApplication):
+        app = QApplication(sys.argv[:1])
+    app.setApplicationName("gpu-procure")
+    app.setOrganizationName("gpu-procure")
+    app.setApplicationDisplayName("gpu-procure")
+    return app
+
+
+def use_cjk_font(app: QApplication) -> str | None:
+    """Prefer an installed CJK font as the UI font so Chinese never falls back to boxes."""
+    families = set(QFontDatabase.families())
+    for family in CJK_FAMILIES:
+        if family in families:
+            font = QFont(family)
+            font.setPointSizeF(app.font().pointSizeF() if app.font().pointSizeF() > 0 else 10)
+            app.setFont(font)
+            return family
+    return None
+
+
+def _fatal(title: str, text: str, self_test: bool) -> int:
+    if self_test:
+        print(f"{title}: {text}", file=sys.stderr)
+    else:
+        QMessageBox.critical(None, title, text)
+    return 2
 
 
 def run_app(argv: Sequence[str]) -> int:
     args = _parse(argv)
-    app = QApplication.instance() or QApplication(sys.argv[:1])
+    app = make_app()
+    use_cjk_font(app)
+    settings = Settings()
+    translators = Translators()
+    lang: Lang = args.lang or settings.language or system_lang()  # type: ignore[assignment]
+    translators.install(lang)
+    tr = QCoreApplication.translate
     try:
-        win = CatalogWindow(args.catalog)
-    except CatalogError as exc:
-        QMessageBox.critical(None, "gpu-procure", str(exc))
-        return 2
+        catalog: Catalog = load_catalog(args.catalog)
+    except (CatalogError, OSError) as exc:
+        return _fatal(tr("app", "The parts catalog cannot be loaded"),
+                      tr("app", "Fix these problems in the catalog files and start again:") + "\n\n" + str(exc),
+                      args.self_test)
+    try:
+        policy = load_policy(args.policy) if args.policy else default_policy()
+    except PolicyError as exc:
+        return _fatal(tr("app", "The policy file cannot be loaded"), str(exc), args.self_test)
+    controller = PlanController(catalog, policy, lang=translators.lang)
+    recovery = RecoveryStore()
+    win = MainWindow(controller, settings, translators, recovery)
     win.show()
     if args.self_test:
+        win.repaint()
         QTimer.singleShot(0, app.quit)
+        code = app.exec()
+        win.controller.undo_stack.setClean()
+        win.close()
+        return code
+    if args.plan is not None:
+        win.open_path(args.plan, ask=False)
+    else:
+        QTimer.singleShot(0, win.offer_recovery)
     return app.exec()

@@ -45,6 +45,8 @@ class PlanController(QObject):
     plan_changed = Signal()
     findings_changed = Signal()
     path_changed = Signal()
+    error = Signal(str)
+    """A user edit the plan rejected (the message names the field); the window shows it."""
 
     def __init__(self, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh",
                  parent: QObject | None = None) -> None:

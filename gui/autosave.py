@@ -1,0 +1,87 @@
+"""Recovery files: an autosaved copy of each open plan, offered back at start after a crash."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from PySide6.QtCore import QStandardPaths
+
+from procurement.plan import Plan, atomic_write, dump_plan, parse_plan
+
+UNTITLED = "untitled"
+
+
+def default_recovery_dir() -> Path:
+    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
+    return Path(base or Path.home() / ".local" / "share" / "gpu-procure") / "recovery"
+
+
+@dataclass(frozen=True)
+class RecoveryEntry:
+    source: Path | None
+    """The plan file the copy belongs to; None for a plan never saved."""
+    plan_file: Path
+    saved_at: dt.datetime
+
+    def load(self) -> Plan:
+        return parse_plan(self.plan_file.read_text(encoding="utf-8"), self.plan_file)
+
+
+class RecoveryStore:
+    """One recovery copy per document (keyed by its path) in ``directory``; every write is atomic."""
+
+    def __init__(self, directory: Path | None = None) -> None:
+        self.directory = Path(directory) if directory else default_recovery_dir()
+
+    @staticmethod
+    def _key(source: Path | None) -> str:
+        if source is None:
+            return UNTITLED
+        return hashlib.sha256(str(Path(source).resolve()).encode("utf-8")).hexdigest()[:16]
+
+    def _files(self, source: Path | None) -> tuple[Path, Path]:
+        key = self._key(source)
+        return self.directory / f"{key}.gpuplan.yaml", self.directory / f"{key}.json"
+
+    def write(self, plan: Plan, source: Path | None) -> Path:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        plan_file, meta_file = self._files(source)
+        atomic_write(plan_file, dump_plan(plan).encode("utf-8"))
+        meta = {"source": str(Path(source).resolve()) if source else None,
+                "saved_at": dt.datetime.now(dt.UTC).isoformat()}
+        atomic_write(meta_file, json.dumps(meta).encode("utf-8"))
+        return plan_file
+
+    def clear(self, source: Path | None) -> None:
+        for f in self._files(source):
+            f.unlink(missing_ok=True)
+
+    def pending(self) -> list[RecoveryEntry]:
+        """Copies newer than the file they belong to (or of unsaved plans), newest first."""
+        if not self.directory.is_dir():
+            return []
+        found: list[RecoveryEntry] = []
+        for meta_file in self.directory.glob("*.json"):
+            plan_file = meta_file.parent / f"{meta_file.stem}.gpuplan.yaml"
+            try:
+                meta = json.loads(meta_file.read_text(encoding="utf-8"))
+                saved_at = dt.datetime.fromisoformat(meta["saved_at"])
+                source = Path(meta["source"]) if meta.get("source") else None
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+            if not plan_file.is_file():
+                continue
+            if source is not None and source.is_file():
+                source_mtime = dt.datetime.fromtimestamp(source.stat().st_mtime, dt.UTC)
+                if source_mtime >= saved_at:
+                    continue
+            found.append(RecoveryEntry(source, plan_file, saved_at))
+        return sorted(found, key=lambda e: e.saved_at, reverse=True)
+
+    def discard(self, entry: RecoveryEntry) -> None:
+        self.clear(entry.source)
+

@@ -1,0 +1,88 @@
+"""Every question the app asks the user, as plain functions that tests replace (monkeypatch) one by one."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Literal
+
+from PySide6.QtCore import QCoreApplication
+from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
+
+from procurement.plan import PLAN_SUFFIX
+
+SaveAnswer = Literal["save", "discard", "cancel"]
+
+
+def _tr(text: str) -> str:
+    return QCoreApplication.translate("dialogs", text)
+
+
+def _plan_filter() -> str:
+    return _tr("GPU purchase plans (*%s *.yaml *.yml);;All files (*)") % PLAN_SUFFIX
+
+
+def ask_save_changes(parent: QWidget | None, name: str) -> SaveAnswer:
+    """Save, discard or cancel when the document named ``name`` has unsaved changes."""
+    box = QMessageBox(QMessageBox.Icon.Warning, _tr("Unsaved changes"),
+                      _tr("The plan “%s” has unsaved changes. Save them first?") % name,
+                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
+                      | QMessageBox.StandardButton.Cancel, parent)
+    box.setDefaultButton(QMessageBox.StandardButton.Save)
+    answer = box.exec()
+    if answer == QMessageBox.StandardButton.Save:
+        return "save"
+    if answer == QMessageBox.StandardButton.Discard:
+        return "discard"
+    return "cancel"
+
+
+def ask_open_path(parent: QWidget | None, directory: Path | None) -> Path | None:
+    path, _ = QFileDialog.getOpenFileName(parent, _tr("Open plan"), str(directory or ""), _plan_filter())
+    return Path(path) if path else None
+
+
+def ask_save_path(parent: QWidget | None, suggested: Path) -> Path | None:
+    path, _ = QFileDialog.getSaveFileName(parent, _tr("Save plan as"), str(suggested), _plan_filter())
+    if not path:
+        return None
+    target = Path(path)
+    if not target.name.endswith((".yaml", ".yml")):
+        target = target.with_name(target.name + PLAN_SUFFIX)
+    return target
+
+
+def ask_export_path(parent: QWidget | None, title: str, suggested: Path, name_filter: str) -> Path | None:
+    """A file to export to (PDF quote, checklist…); None when the user cancels."""
+    path, _ = QFileDialog.getSaveFileName(parent, title, str(suggested), name_filter)
+    return Path(path) if path else None
+
+
+def ask_example(parent: QWidget | None, examples: list[tuple[str, Path]]) -> Path | None:
+    """Pick one example plan by its title."""
+    if not examples:
+        show_error(parent, _tr("New from example"), _tr("No example plans are installed."))
+        return None
+    titles = [title for title, _ in examples]
+    title, ok = QInputDialog.getItem(parent, _tr("New from example"), _tr("Example plan:"), titles, 0, False)
+    if not ok:
+        return None
+    return dict(examples).get(title)
+
+
+def ask_restore_recovery(parent: QWidget | None, name: str, saved_at: dt.datetime) -> bool:
+    """Offer the autosaved copy left by a session that did not close cleanly."""
+    answer = QMessageBox.question(
+        parent, _tr("Recover unsaved changes"),
+        _tr("An autosaved copy of “%1” from %2 is newer than the saved file. It was probably left by a "
+            "crash. Restore it?").replace("%1", name).replace("%2", saved_at.strftime("%Y-%m-%d %H:%M")),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+    return answer == QMessageBox.StandardButton.Yes
+
+
+def show_error(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.critical(parent, title, text)
+
+
+def show_about(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.about(parent, title, text)

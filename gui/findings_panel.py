@@ -1,0 +1,106 @@
+"""The findings panel: every current finding, grouped by severity and step, live after each edit."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+
+from gui.controller import PlanController
+from gui.widgets.field_marker import TINTS
+from procurement.findings import Finding, Severity
+
+FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class FindingsPanel(QWidget):
+    """A tree: severity → step → finding (message, and the fix under it). Activating a finding emits
+    ``finding_activated``; the window then shows its step and focuses its first field."""
+
+    finding_activated = Signal(object)  # Finding
+
+    def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.summary = QLabel(self)
+        self.summary.setWordWrap(True)
+        self.tree = QTreeWidget(self)
+        self.tree.setObjectName("findingsTree")
+        self.tree.setHeaderHidden(True)
+        self.tree.setColumnCount(1)
+        self.tree.setWordWrap(True)
+        self.tree.setUniformRowHeights(False)
+        self.tree.setTextElideMode(Qt.TextElideMode.ElideNone)
+        self.tree.setIndentation(14)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(4, 4, 4, 4)
+        layout.addWidget(self.summary)
+        layout.addWidget(self.tree)
+        self._connect_signals()
+        self.rebuild()
+
+    def _connect_signals(self) -> None:
+        self.controller.findings_changed.connect(self.rebuild)
+        self.tree.itemActivated.connect(self._activated)
+        self.tree.itemClicked.connect(self._activated)
+
+    def severity_label(self, sev: Severity) -> str:
+        return {Severity.ERROR: self.tr("Errors"), Severity.WARNING: self.tr("Warnings"),
+                Severity.INFO: self.tr("Hints")}[sev]
+
+    def step_label(self, step: int) -> str:
+        names = {1: self.tr("Requirements"), 2: self.tr("GPU selection"), 3: self.tr("Server configuration"),
+                 4: self.tr("Image selection"), 5: self.tr("Verification")}
+        return self.tr("Step %1: %2").replace("%1", str(step)).replace("%2", names.get(step, "?"))
+
+    def rebuild(self) -> None:
+        findings: list[Finding] = list(self.controller.findings)
+        self.tree.clear()
+        counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
+        if not findings:
+            self.summary.setText(self.tr("No problems found in this plan."))
+            return
+        self.summary.setText(self.tr("%1 errors, %2 warnings, %3 hints — click one to go to its field.")
+                             .replace("%1", str(counts[Severity.ERROR]))
+                             .replace("%2", str(counts[Severity.WARNING]))
+                             .replace("%3", str(counts[Severity.INFO])))
+        for sev in Severity:
+            group = [f for f in findings if f.severity == sev]
+            if not group:
+                continue
+            top = QTreeWidgetItem([f"{self.severity_label(sev)} ({len(group)})"])
+            top.setBackground(0, QBrush(QColor(TINTS[sev])))
+            top.setForeground(0, QBrush(QColor("#000000")))
+            font = top.font(0)
+            font.setBold(True)
+            top.setFont(0, font)
+            top.setFlags(Qt.ItemFlag.ItemIsEnabled)
+            self.tree.addTopLevelItem(top)
+            for step in sorted({f.step for f in group}):
+                step_item = QTreeWidgetItem(top, [self.step_label(step)])
+                step_item.setFlags(Qt.ItemFlag.ItemIsEnabled)
+                for f in (f for f in group if f.step == step):
+                    text = f.message + (f"\n→ {f.fix}" if f.fix else "")
+                    item = QTreeWidgetItem(step_item, [text])
+                    item.setData(0, FINDING_ROLE, f)
+                    item.setToolTip(0, f"{f.rule}\n{f.message}\n{f.fix}".strip())
+        self.tree.expandAll()
+
+    def finding_items(self) -> list[QTreeWidgetItem]:
+        out: list[QTreeWidgetItem] = []
+        for i in range(self.tree.topLevelItemCount()):
+            top = self.tree.topLevelItem(i)
+            for j in range(top.childCount()):
+                step_item = top.child(j)
+                out += [step_item.child(k) for k in range(step_item.childCount())]
+        return out
+
+    def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:
+        finding = item.data(0, FINDING_ROLE)
+        if isinstance(finding, Finding):
+            self.finding_activated.emit(finding)
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.rebuild()
+        super().changeEvent(event)

@@ -1,0 +1,84 @@
+"""Settings: the few things the app remembers between runs (geometry, language, recent files), typed."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from PySide6.QtCore import QByteArray, QSettings
+
+MAX_RECENT = 8
+LANGS = ("zh", "en")
+
+
+class Settings:
+    """A small typed view over QSettings; pass a QSettings (e.g. an INI file in a temp dir) in tests."""
+
+    def __init__(self, store: QSettings | None = None) -> None:
+        self._s = store if store is not None else QSettings("gpu-procure", "gpu-procure")
+
+    def sync(self) -> None:
+        self._s.sync()
+
+    # -- window
+    @property
+    def geometry(self) -> QByteArray | None:
+        value = self._s.value("window/geometry")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    @geometry.setter
+    def geometry(self, value: QByteArray) -> None:
+        self._s.setValue("window/geometry", value)
+
+    @property
+    def window_state(self) -> QByteArray | None:
+        value = self._s.value("window/state")
+        return value if isinstance(value, QByteArray) and not value.isEmpty() else None
+
+    @window_state.setter
+    def window_state(self, value: QByteArray) -> None:
+        self._s.setValue("window/state", value)
+
+    # -- language: None = follow the system locale
+    @property
+    def language(self) -> str | None:
+        value = self._s.value("ui/language")
+        return value if value in LANGS else None
+
+    @language.setter
+    def language(self, value: str | None) -> None:
+        if value is None:
+            self._s.remove("ui/language")
+        elif value in LANGS:
+            self._s.setValue("ui/language", value)
+        else:
+            raise ValueError(f"unknown language {value!r}")
+
+    # -- files
+    @property
+    def recent_files(self) -> list[Path]:
+        value = self._s.value("files/recent")
+        if isinstance(value, str):
+            value = [value]
+        if not isinstance(value, list):
+            return []
+        return [Path(v) for v in value if isinstance(v, str) and v][:MAX_RECENT]
+
+    def add_recent(self, path: Path) -> None:
+        path = Path(path).resolve()
+        items = [p for p in self.recent_files if p != path]
+        self._s.setValue("files/recent", [str(p) for p in [path, *items][:MAX_RECENT]])
+
+    def remove_recent(self, path: Path) -> None:
+        self._s.setValue("files/recent", [str(p) for p in self.recent_files if p != Path(path).resolve()])
+
+    def clear_recent(self) -> None:
+        self._s.setValue("files/recent", [])
+
+    @property
+    def last_dir(self) -> Path | None:
+        value = self._s.value("files/last_dir")
+        return Path(value) if isinstance(value, str) and value else None
+
+    @last_dir.setter
+    def last_dir(self, value: Path) -> None:
+        self._s.setValue("files/last_dir", str(value))

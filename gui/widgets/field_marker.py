@@ -1,0 +1,97 @@
+"""Marks the widgets that edit plan fields named by findings: a tinted background plus the messages as tooltip."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from PySide6.QtGui import QColor, QPalette
+from PySide6.QtWidgets import QAbstractScrollArea, QWidget
+
+from procurement.findings import SEVERITY_ORDER, Finding, Severity
+
+# Tints readable on light and dark palettes; error red, warning amber, info blue (Material 100 shades).
+TINTS: dict[Severity, str] = {Severity.ERROR: "#ffcdd2", Severity.WARNING: "#ffe0b2", Severity.INFO: "#bbdefb"}
+PROPERTY = "findingSeverity"
+_BASE_TIP = "_baseToolTip"
+
+
+def mark_field(widget: QWidget, severity: Severity | str | None, text: str = "") -> None:
+    """Show (or with ``severity`` None, clear) a finding on ``widget``.
+
+    The widget keeps its own tooltip; the finding's text is added under it. The severity is also set as the
+    dynamic property ``findingSeverity`` ("error"/"warning"/"info"/"") for style sheets and tests."""
+    if widget.property(_BASE_TIP) is None:
+        widget.setProperty(_BASE_TIP, widget.toolTip())
+    base = str(widget.property(_BASE_TIP) or "")
+    if severity is None:
+        widget.setProperty(PROPERTY, "")
+        widget.setPalette(QPalette())
+        widget.setToolTip(base)
+        return
+    sev = Severity(severity)
+    widget.setProperty(PROPERTY, sev.value)
+    pal = widget.palette()
+    tint = QColor(TINTS[sev])
+    for role in (QPalette.ColorRole.Base, QPalette.ColorRole.Button):
+        pal.setColor(role, tint)
+    pal.setColor(QPalette.ColorRole.Text, QColor("#000000"))
+    pal.setColor(QPalette.ColorRole.ButtonText, QColor("#000000"))
+    widget.setPalette(pal)
+    if isinstance(widget, QAbstractScrollArea):
+        widget.viewport().setPalette(pal)
+    widget.setToolTip(f"{base}\n\n{text}".strip() if base else text)
+
+
+def field_matches(bound: str, named: str) -> bool:
+    """True when a finding that names ``named`` concerns the widget bound to ``bound``.
+
+    'server.psu' matches 'server.psu.count' and 'server.storage[0].part' matches 'server.storage'."""
+    if bound == named:
+        return True
+    for a, b in ((bound, named), (named, bound)):
+        if a.startswith(b) and a[len(b)] in ".[":
+            return True
+    return False
+
+
+class FieldMarkers:
+    """The plan paths a page edits and their widgets; marks them from the current findings."""
+
+    def __init__(self) -> None:
+        self._widgets: dict[str, QWidget] = {}
+
+    def bind(self, path: str, widget: QWidget) -> None:
+        self._widgets[path] = widget
+
+    def paths(self) -> list[str]:
+        return list(self._widgets)
+
+    def widget_for(self, path: str) -> QWidget | None:
+        """The widget that edits ``path``: an exact binding first, then the closest related one."""
+        if path in self._widgets:
+            return self._widgets[path]
+        related = [(len(p), w) for p, w in self._widgets.items() if field_matches(p, path)]
+        return max(related, key=lambda x: x[0])[1] if related else None
+
+    def apply(self, findings: Iterable[Finding]) -> dict[str, Severity]:
+        """Mark every bound widget with its worst finding; returns {path: severity} of the marked ones."""
+        per_widget: dict[str, list[Finding]] = {}
+        for f in findings:
+            for named in f.fields:
+                for path in self._widgets:
+                    if field_matches(path, named) and f not in per_widget.setdefault(path, []):
+                        per_widget[path].append(f)
+        by_widget: dict[int, tuple[QWidget, list[Finding]]] = {}
+        for path, widget in self._widgets.items():
+            entry = by_widget.setdefault(id(widget), (widget, []))
+            entry[1].extend(f for f in per_widget.get(path, []) if f not in entry[1])
+        for widget, found in by_widget.values():
+            found.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+            if not found:
+                if widget.property(PROPERTY):
+                    mark_field(widget, None)
+                continue
+            text = "\n".join(f"• {f.message}" + (f"\n  → {f.fix}" if f.fix else "") for f in found)
+            mark_field(widget, found[0].severity, text)
+        return {path: sorted(fs, key=lambda f: SEVERITY_ORDER[f.severity])[0].severity
+                for path, fs in per_widget.items() if fs}
