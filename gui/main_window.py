@@ -63,6 +63,8 @@ class MainWindow(QMainWindow):
         self.step_list.setObjectName("stepList")
         self.step_list.setIconSize(QSize(18, 18))
         self.step_list.setSpacing(2)
+        self.step_list.setMaximumWidth(230)
+        self.step_list.setMinimumWidth(170)
         self.stack = QStackedWidget(self)
         for module_name, class_name in PAGES:
             cls = getattr(importlib.import_module(module_name), class_name)

@@ -1,12 +1,294 @@
-"""Page: Requirements (placeholder until the page is built)."""
+"""Step 1 需求分析: workload, model, precision, batch, data, budget and usage; the live VRAM estimate and advice."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QLabel,
+    QScrollArea,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.controller import PlanController
 from gui.pages.base import StepPage
+from gui.sizing_bridge import advice_for, vram_for
+from gui.widgets.bar_chart import Bar, BarChart
+from gui.widgets.money import MoneyBox
+from procurement.model_presets import PRESETS, requirements_update
+from procurement.plan import (
+    Optimizer,
+    Precision,
+    Requirements,
+    Sensitivity,
+    TrainingMode,
+    Usage,
+    Workload,
+    with_value,
+)
+
+R = "requirements."
+SHAPE_FIELDS = ("model_params_b", "layers", "hidden_size", "kv_heads", "head_dim")
 
 
 class RequirementsPage(StepPage):
     step = 1
 
+    def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
+        super().__init__(controller, parent)
+        self.combos: dict[str, QComboBox] = {}
+        self.spins: dict[str, QSpinBox | QDoubleSpinBox] = {}
+        self.labels: dict[str, QLabel] = {}
+        self.checks: dict[str, QCheckBox] = {}
+
+        self.workload_box = QGroupBox(self)
+        self.model_box = QGroupBox(self)
+        self.data_box = QGroupBox(self)
+        self.estimate_box = QGroupBox(self)
+        self.advice_box = QGroupBox(self)
+        wl = QFormLayout(self.workload_box)
+        for name in ("workload", "mode", "usage", "data_sensitivity", "deployment"):
+            self._combo(wl, name)
+        ml = QFormLayout(self.model_box)
+        self._combo(ml, "model_preset")
+        self._spin(ml, "model_params_b", QDoubleSpinBox, 0, 100_000, decimals=1)
+        self._spin(ml, "layers", QSpinBox, 0, 100_000)
+        self._spin(ml, "hidden_size", QSpinBox, 0, 10_000_000)
+        self._spin(ml, "kv_heads", QSpinBox, 0, 100_000)
+        self._spin(ml, "head_dim", QSpinBox, 0, 100_000)
+        self._combo(ml, "precision")
+        self._combo(ml, "optimizer")
+        self._spin(ml, "batch_size", QSpinBox, 1, 1_000_000)
+        self._spin(ml, "sequence_length", QSpinBox, 1, 100_000_000)
+        dl = QFormLayout(self.data_box)
+        self._spin(dl, "dataset_gb", QDoubleSpinBox, 0, 1e9, decimals=0)
+        self.budget = MoneyBox(self)
+        self.budget.setObjectName("budget_cny")
+        self.labels["budget_cny"] = QLabel(self)
+        dl.addRow(self.labels["budget_cny"], self.budget)
+        self.labels["budget_cny"].setBuddy(self.budget.spin)
+        self.bind_field(R + "budget_cny", self.budget)
+        self._spin(dl, "nodes", QSpinBox, 1, 100_000)
+        for name in ("needs_mig", "needs_nvlink"):
+            box = QCheckBox(self)
+            box.setObjectName(name)
+            self.checks[name] = box
+            dl.addRow(box)
+            self.bind_field(R + name, box)
+
+        el = QVBoxLayout(self.estimate_box)
+        self.total_label = QLabel(self)
+        self.total_label.setObjectName("vramTotal")
+        self.total_label.setWordWrap(True)
+        self.chart = BarChart(self)
+        self.chart.setObjectName("vramChart")
+        self.estimate_note = QLabel(self)
+        self.estimate_note.setWordWrap(True)
+        el.addWidget(self.total_label)
+        el.addWidget(self.chart)
+        el.addWidget(self.estimate_note)
+        el.addStretch(1)
+        al = QVBoxLayout(self.advice_box)
+        self.advice = QLabel(self)
+        self.advice.setObjectName("adviceText")
+        self.advice.setWordWrap(True)
+        self.advice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        al.addWidget(self.advice)
+
+        inner = QWidget(self)
+        grid = QGridLayout(inner)
+        grid.addWidget(self.workload_box, 0, 0)
+        grid.addWidget(self.data_box, 1, 0)
+        grid.addWidget(self.model_box, 0, 1, 2, 1)
+        grid.addWidget(self.estimate_box, 2, 0, 1, 2)
+        grid.addWidget(self.advice_box, 3, 0, 1, 2)
+        grid.setRowStretch(4, 1)
+        grid.setColumnStretch(0, 1)
+        grid.setColumnStretch(1, 1)
+        scroll = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setWidget(inner)
+        self.heading = QLabel(self)
+        self.heading.setObjectName("pageHeading")
+        outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        outer.addWidget(self.heading)
+        outer.addWidget(scroll)
+        self._connect_signals()
+        self.retranslate()
+        self.refresh()
+
+    # ------------------------------------------------------------------ construction helpers
+    def _combo(self, form: QFormLayout, name: str) -> None:
+        combo = QComboBox(self)
+        combo.setObjectName(name)
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(12)
+        label = QLabel(self)
+        label.setBuddy(combo)
+        form.addRow(label, combo)
+        self.combos[name], self.labels[name] = combo, label
+        self.bind_field(R + name, combo)
+
+    def _spin(self, form: QFormLayout, name: str, cls: type[QSpinBox] | type[QDoubleSpinBox],
+              lo: float, hi: float, decimals: int = 0) -> None:
+        spin = cls(self)
+        spin.setObjectName(name)
+        if isinstance(spin, QDoubleSpinBox):
+            spin.setDecimals(decimals)
+        spin.setRange(lo, hi)  # type: ignore[arg-type]
+        spin.setGroupSeparatorShown(True)
+        label = QLabel(self)
+        label.setBuddy(spin)
+        form.addRow(label, spin)
+        self.spins[name], self.labels[name] = spin, label
+        self.bind_field(R + name, spin)
+
+    def _connect_signals(self) -> None:
+        for name, combo in self.combos.items():
+            combo.currentIndexChanged.connect(lambda _i, n=name: self._combo_changed(n))
+        for name, spin in self.spins.items():
+            spin.valueChanged.connect(lambda v, n=name: self._spin_changed(n, v))
+        for name, box in self.checks.items():
+            box.toggled.connect(lambda on, n=name: self.edit(R + n, on))
+        self.budget.valueChanged.connect(lambda v: self.edit(R + "budget_cny", v, merge=True))
+        self.controller.findings_changed.connect(self._show_estimate)
+
+    # ------------------------------------------------------------------ text
     def title(self) -> str:
         return self.tr("Requirements")
+
+    def _choices(self, name: str) -> list[tuple[str, Any]]:
+        tr = self.tr
+        return {
+            "workload": [(tr("Training"), Workload.TRAINING), (tr("Fine-tuning"), Workload.FINE_TUNING),
+                         (tr("Inference"), Workload.INFERENCE), (tr("Rendering"), Workload.RENDERING),
+                         (tr("Scientific computing"), Workload.SCIENTIFIC),
+                         (tr("Data analysis"), Workload.DATA_ANALYSIS)],
+            "mode": [(tr("As the workload implies"), None), (tr("Full training"), TrainingMode.FULL_TRAINING),
+                     (tr("Full fine-tuning"), TrainingMode.FULL_FINETUNE), (tr("LoRA fine-tuning"), TrainingMode.LORA),
+                     (tr("Inference only"), TrainingMode.INFERENCE)],
+            "usage": [(tr("Continuous (most days)"), Usage.CONTINUOUS),
+                      (tr("Occasional (bursts, projects)"), Usage.OCCASIONAL)],
+            "data_sensitivity": [(tr("Low (public or shareable)"), Sensitivity.LOW),
+                                 (tr("High (must stay on premises)"), Sensitivity.HIGH)],
+            "deployment": [(tr("Data centre / server room"), "datacenter"), (tr("Office"), "office"),
+                           (tr("Lab"), "lab")],
+            "model_preset": [(tr("Custom (enter the shape)"), None)] + [(p.name, p.id) for p in PRESETS],
+            "precision": [(tr("FP32"), Precision.FP32), (tr("BF16/FP16 mixed (FP32 master)"), Precision.MIXED),
+                          (tr("BF16/FP16"), Precision.BF16), (tr("FP8"), Precision.FP8),
+                          (tr("INT8"), Precision.INT8), (tr("INT4"), Precision.INT4)],
+            "optimizer": [(tr("AdamW"), Optimizer.ADAMW), (tr("SGD with momentum"), Optimizer.SGD_MOMENTUM),
+                          (tr("8-bit Adam"), Optimizer.ADAM_8BIT)],
+        }[name]
+
+    def retranslate(self) -> None:
+        tr = self.tr
+        self.heading.setText(f"<h2>{tr('Step 1 · Requirements')}</h2>")
+        self.workload_box.setTitle(tr("Workload"))
+        self.model_box.setTitle(tr("Model"))
+        self.data_box.setTitle(tr("Data, budget and scale"))
+        self.estimate_box.setTitle(tr("GPU memory estimate"))
+        self.advice_box.setTitle(tr("Cloud or own hardware?"))
+        texts = {
+            "workload": tr("&Workload:"), "mode": tr("&Mode:"), "usage": tr("&Usage:"),
+            "data_sensitivity": tr("Data &sensitivity:"), "deployment": tr("&Where it runs:"),
+            "model_preset": tr("&Preset:"), "model_params_b": tr("P&arameters:"), "layers": tr("&Layers:"),
+            "hidden_size": tr("&Hidden size:"), "kv_heads": tr("&KV heads:"), "head_dim": tr("Head si&ze:"),
+            "precision": tr("P&recision:"), "optimizer": tr("&Optimizer:"), "batch_size": tr("&Batch size:"),
+            "sequence_length": tr("Se&quence length:"), "dataset_gb": tr("&Dataset size:"),
+            "budget_cny": tr("B&udget:"), "nodes": tr("&Nodes:"),
+        }
+        for name, text in texts.items():
+            self.labels[name].setText(text)
+        self.spins["model_params_b"].setSuffix(tr(" B params"))
+        self.spins["dataset_gb"].setSuffix(" GB")
+        self.spins["sequence_length"].setSuffix(tr(" tokens"))
+        for name in ("layers", "hidden_size", "kv_heads", "head_dim", "model_params_b"):
+            self.spins[name].setSpecialValueText(tr("unknown"))
+        self.spins["nodes"].setToolTip(tr("1 = a single server; more = a multi-node cluster"))
+        self.spins["kv_heads"].setToolTip(tr("Key/value heads (grouped-query attention); used for the KV cache"))
+        self.checks["needs_mig"].setText(tr("Needs &MIG (GPU partitioning)"))
+        self.checks["needs_nvlink"].setText(tr("Needs NV&Link between GPUs"))
+        self.chart.set_empty_text(tr("Enter the model size to see the estimate."))
+        for name, combo in self.combos.items():
+            blocked = combo.blockSignals(True)
+            index = combo.currentIndex()
+            combo.clear()
+            for text, data in self._choices(name):
+                combo.addItem(text, data)
+            combo.setCurrentIndex(max(index, 0))
+            combo.blockSignals(blocked)
+        self._show_estimate()
+
+    # ------------------------------------------------------------------ plan → widgets
+    def refresh(self) -> None:
+        req = self.controller.plan.requirements
+        for name, combo in self.combos.items():
+            value = getattr(req, name)
+            index = combo.findData(value)
+            if index < 0 and value is not None:  # a preset this version does not know: show it as custom
+                index = 0
+            combo.setCurrentIndex(max(index, 0))
+        for name, spin in self.spins.items():
+            value = getattr(req, name)
+            spin.setValue(value if value is not None else spin.minimum())
+        self.budget.setValue(req.budget_cny)
+        for name, box in self.checks.items():
+            box.setChecked(bool(getattr(req, name)))
+        self._show_estimate()
+
+    def _show_estimate(self) -> None:
+        est = vram_for(self.controller.plan, self.controller.catalog)
+        if est is None:
+            self.total_label.setText(self.tr("Not enough information for an estimate yet."))
+            self.chart.set_bars([])
+            self.estimate_note.setText("")
+        else:
+            names = {"weights": self.tr("Weights"), "gradients": self.tr("Gradients"),
+                     "optimizer": self.tr("Optimizer state"), "activations": self.tr("Activations"),
+                     "kv_cache": self.tr("KV cache"), "margin": self.tr("Margin"), "other": self.tr("Other")}
+            bars = [Bar(names.get(key, key), gib) for key, gib in est.parts if gib > 0]
+            per_gpu = est.per_gpu_limit_gib
+            self.chart.set_bars(bars, "GiB", per_gpu, self.tr("per GPU") if per_gpu else "")
+            self.total_label.setText(self.tr("About <b>%1 GiB</b> of GPU memory in total.")
+                                     .replace("%1", f"{est.total_gib:,.0f}"))
+            self.estimate_note.setText(est.note)
+        advice = advice_for(self.controller.plan, self.controller.lang)
+        self.advice.setText(advice or self.tr("Advice appears once the usage and budget are known."))
+
+    # ------------------------------------------------------------------ widgets → plan
+    def _combo_changed(self, name: str) -> None:
+        if self.refreshing:
+            return
+        data = self.combos[name].currentData()
+        if name == "model_preset":
+            plan = self.controller.plan
+            for key, value in requirements_update(data).items():
+                plan = with_value(plan, R + key, value)
+            self.controller.replace_plan(plan, self.tr("Model preset"))
+            return
+        self.edit(R + name, data)
+
+    def _spin_changed(self, name: str, value: float) -> None:
+        if self.refreshing:
+            return
+        spin = self.spins[name]
+        new: Any = None if name in SHAPE_FIELDS and value == spin.minimum() else value
+        req: Requirements = self.controller.plan.requirements
+        if name in SHAPE_FIELDS and req.model_preset is not None and getattr(req, name) != new:
+            plan = with_value(self.controller.plan, R + name, new)
+            plan = with_value(plan, R + "model_preset", None)  # the shape no longer is the preset's
+            self.controller.replace_plan(plan, name)
+            return
+        self.edit(R + name, new, merge=True)

@@ -1,12 +1,294 @@
-"""Page: GPU selection (placeholder until the page is built)."""
+"""Step 2 GPU选型: the ranked, sortable GPU table; pick a model and a count; compare two or three side by side."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSpinBox,
+    QSplitter,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui.controller import PlanController
 from gui.pages.base import StepPage
+from gui.sizing_bridge import GpuRow, gpu_rows
+from gui.widgets.money import wan_text
+from procurement.plan import with_value
+
+GPU_ROLE = Qt.ItemDataRole.UserRole + 1
+COLUMNS = ("rank", "name", "memory", "fp16", "fp64", "tdp", "price", "fits", "reasons")
+
+
+class SortItem(QTableWidgetItem):
+    """A cell that sorts by a number (unknown values last) while showing formatted text."""
+
+    def __init__(self, text: str, key: float | None) -> None:
+        super().__init__(text)
+        self.key = key
+
+    def __lt__(self, other: QTableWidgetItem) -> bool:
+        if isinstance(other, SortItem):
+            a = self.key if self.key is not None else float("inf")
+            b = other.key if other.key is not None else float("inf")
+            return a < b
+        return super().__lt__(other)
+
+
+def _num(value: float | None, fmt: str = "{:,.0f}") -> str:
+    return "—" if value is None else fmt.format(value)
 
 
 class GpuPage(StepPage):
     step = 2
 
+    def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
+        super().__init__(controller, parent)
+        self.rows: list[GpuRow] = []
+        self.heading = QLabel(self)
+        self.choice_box = QGroupBox(self)
+        self.model_label = QLabel(self)
+        self.model_combo = QComboBox(self)
+        self.model_combo.setObjectName("gpuModel")
+        self.model_combo.setMinimumContentsLength(24)
+        self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.model_label.setBuddy(self.model_combo)
+        self.count_label = QLabel(self)
+        self.count_spin = QSpinBox(self)
+        self.count_spin.setObjectName("gpuCount")
+        self.count_spin.setRange(0, 10_000)
+        self.count_label.setBuddy(self.count_spin)
+        self.summary = QLabel(self)
+        self.summary.setObjectName("gpuSummary")
+        self.summary.setWordWrap(True)
+        cl = QHBoxLayout()
+        cl.addWidget(self.model_label)
+        cl.addWidget(self.model_combo, 2)
+        cl.addWidget(self.count_label)
+        cl.addWidget(self.count_spin)
+        box_layout = QVBoxLayout(self.choice_box)
+        box_layout.addLayout(cl)
+        box_layout.addWidget(self.summary)
+        self.bind_field("gpu.model", self.model_combo)
+        self.bind_field("gpu.count", self.count_spin)
+
+        self.table = QTableWidget(0, len(COLUMNS), self)
+        self.table.setObjectName("gpuTable")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.ExtendedSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSortingEnabled(True)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(COLUMNS.index("reasons"), QHeaderView.ResizeMode.Stretch)
+        self.use_button = QPushButton(self)
+        self.use_button.setObjectName("useGpu")
+        self.hint = QLabel(self)
+        self.hint.setWordWrap(True)
+        self.compare = QTableWidget(0, 0, self)
+        self.compare.setObjectName("gpuCompare")
+        self.compare.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.compare.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
+        self.compare.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.compare_box = QGroupBox(self)
+        cbl = QVBoxLayout(self.compare_box)
+        cbl.addWidget(self.hint)
+        cbl.addWidget(self.compare)
+
+        top = QWidget(self)
+        tl = QVBoxLayout(top)
+        tl.setContentsMargins(0, 0, 0, 0)
+        tl.addWidget(self.table)
+        bl = QHBoxLayout()
+        bl.addStretch(1)
+        bl.addWidget(self.use_button)
+        tl.addLayout(bl)
+        splitter = QSplitter(Qt.Orientation.Vertical, self)
+        splitter.addWidget(top)
+        splitter.addWidget(self.compare_box)
+        splitter.setStretchFactor(0, 3)
+        splitter.setStretchFactor(1, 2)
+        layout = QVBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.heading)
+        layout.addWidget(self.choice_box)
+        layout.addWidget(splitter, 1)
+        self._connect_signals()
+        self.retranslate()
+        self.refresh()
+
+    def _connect_signals(self) -> None:
+        self.model_combo.currentIndexChanged.connect(self._model_chosen)
+        self.count_spin.valueChanged.connect(lambda v: self.edit("gpu.count", v, merge=True))
+        self.table.itemSelectionChanged.connect(self._selection_changed)
+        self.table.itemDoubleClicked.connect(lambda _item: self.use_selected())
+        self.use_button.clicked.connect(self.use_selected)
+        self.controller.findings_changed.connect(self._fill_summary)
+
+    # ------------------------------------------------------------------ text
     def title(self) -> str:
         return self.tr("GPU selection")
+
+    def headers(self) -> list[str]:
+        tr = self.tr
+        return [tr("Rank"), tr("GPU"), tr("Memory (GiB)"), tr("FP16/BF16 TFLOPS"), tr("FP64 TFLOPS"),
+                tr("TDP (W)"), tr("Price (CNY)"), tr("Fits with"), tr("Why")]
+
+    def retranslate(self) -> None:
+        tr = self.tr
+        self.heading.setText(f"<h2>{tr('Step 2 · GPU selection')}</h2>")
+        self.choice_box.setTitle(tr("Your choice"))
+        self.model_label.setText(tr("&GPU model:"))
+        self.count_label.setText(tr("&Count:"))
+        self.count_spin.setSuffix(tr(" GPUs"))
+        self.use_button.setText(tr("&Use the selected GPU"))
+        self.use_button.setToolTip(tr("Or double-click a row"))
+        self.compare_box.setTitle(tr("Compare"))
+        self.hint.setText(tr("Select two or three rows (Ctrl+click) to compare them side by side."))
+        self.table.setHorizontalHeaderLabels(self.headers())
+
+    # ------------------------------------------------------------------ plan → widgets
+    def refresh(self) -> None:
+        plan = self.controller.plan
+        self.rows = gpu_rows(plan, self.controller.catalog, self.controller.lang)
+        self.model_combo.clear()
+        self.model_combo.addItem(self.tr("(none chosen)"), None)
+        for row in self.rows:
+            self.model_combo.addItem(row.gpu.name, row.gpu.id)
+        index = self.model_combo.findData(plan.gpu.model)
+        self.model_combo.setCurrentIndex(max(index, 0))
+        self.count_spin.setValue(plan.gpu.count)
+        self._fill_table()
+        self._fill_summary()
+
+    def _fill_table(self) -> None:
+        selected = set(self.selected_ids())
+        self.table.setSortingEnabled(False)
+        self.table.setRowCount(len(self.rows))
+        tr = self.tr
+        chosen = self.controller.plan.gpu.model
+        for r, row in enumerate(self.rows):
+            g = row.gpu
+            fits = (tr("%n GPU(s)", "", row.fits_count) if row.fits_count else "—")
+            cells: list[tuple[str, float | None]] = [
+                (str(row.rank) if row.rank else "—", row.rank),
+                (g.name + ("  ✔" if g.id == chosen else ""), None),
+                (_num(g.memory_gib), g.memory_gib),
+                (_num(g.fp16_tensor_tflops, "{:,.1f}"), g.fp16_tensor_tflops),
+                (_num(g.fp64_tflops, "{:,.2f}"), g.fp64_tflops),
+                (_num(g.tdp_w), g.tdp_w),
+                (_num(g.price_cny) if g.price_cny is not None else tr("on request"), g.price_cny),
+                (fits, row.fits_count),
+                ("; ".join(row.reasons), None),
+            ]
+            for c, (text, key) in enumerate(cells):
+                item = SortItem(text, key) if key is not None or c not in (1, 8) else QTableWidgetItem(text)
+                item.setData(GPU_ROLE, g.id)
+                if c in (0, 2, 3, 4, 5, 6, 7):
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if c == 8:
+                    item.setToolTip("\n".join(row.reasons))
+                if c == 1:
+                    item.setToolTip(f"{g.vendor} · {g.architecture} · {g.memory_type}\n{g.source}")
+                self.table.setItem(r, c, item)
+        self.table.setSortingEnabled(True)
+        if selected:
+            self.table.blockSignals(True)
+            for r in range(self.table.rowCount()):
+                if self.table.item(r, 0).data(GPU_ROLE) in selected:
+                    self.table.selectRow(r)
+            self.table.blockSignals(False)
+        self._selection_changed()
+
+    def _fill_summary(self) -> None:
+        plan = self.controller.plan
+        gpu = self.controller.catalog.gpu(plan.gpu.model)
+        if gpu is None:
+            self.summary.setText(self.tr("No GPU chosen yet: pick one in the table or the list."))
+            return
+        n = plan.gpu.count
+        parts = [self.tr("%1 × %2 = %3 GiB of GPU memory").replace("%1", str(n)).replace("%2", gpu.name)
+                 .replace("%3", f"{n * gpu.memory_gib:,.0f}")]
+        if gpu.tdp_w is not None:
+            parts.append(self.tr("%1 W for the GPUs").replace("%1", f"{n * gpu.tdp_w:,.0f}"))
+        if gpu.price_cny is not None:
+            total = n * gpu.price_cny
+            parts.append(self.tr("%1 CNY (%2)").replace("%1", f"{total:,.0f}").replace("%2", wan_text(total)))
+        self.summary.setText(" · ".join(parts))
+
+    # ------------------------------------------------------------------ selection and compare
+    def selected_ids(self) -> list[str]:
+        rows = sorted({i.row() for i in self.table.selectedIndexes()})
+        return [self.table.item(r, 0).data(GPU_ROLE) for r in rows if self.table.item(r, 0)]
+
+    def _selection_changed(self) -> None:
+        ids = self.selected_ids()
+        self.use_button.setEnabled(len(ids) == 1)
+        gpus = [g for g in (self.controller.catalog.gpu(i) for i in ids[:3]) if g is not None]
+        self.hint.setVisible(len(gpus) < 2)
+        self.compare.setVisible(len(gpus) >= 2)
+        if len(gpus) < 2:
+            return
+        self.compare.clear()
+        attrs = self._compare_rows()
+        self.compare.setRowCount(len(attrs))
+        self.compare.setColumnCount(len(gpus))
+        self.compare.setHorizontalHeaderLabels([g.name for g in gpus])
+        self.compare.setVerticalHeaderLabels([label for label, _ in attrs])
+        for c, g in enumerate(gpus):
+            for r, (_label, getter) in enumerate(attrs):
+                item = QTableWidgetItem(getter(g))
+                item.setTextAlignment(Qt.AlignmentFlag.AlignCenter)
+                self.compare.setItem(r, c, item)
+
+    def _compare_rows(self) -> list[tuple[str, Any]]:
+        tr = self.tr
+        yes, no = tr("yes"), tr("no")
+        return [
+            (tr("Architecture"), lambda g: f"{g.architecture} (CC {g.compute_capability})"),
+            (tr("Memory"), lambda g: f"{g.memory_gib:,.0f} GiB {g.memory_type}"),
+            (tr("Bandwidth (GB/s)"), lambda g: _num(g.memory_bandwidth_gbs)),
+            (tr("FP16/BF16 TFLOPS"), lambda g: _num(g.fp16_tensor_tflops, "{:,.1f}")),
+            (tr("FP32 TFLOPS"), lambda g: _num(g.fp32_tflops, "{:,.1f}")),
+            (tr("FP64 TFLOPS"), lambda g: _num(g.fp64_tflops, "{:,.2f}")),
+            (tr("TDP (W)"), lambda g: _num(g.tdp_w)),
+            (tr("Form factor"), lambda g: f"{g.form_factor.value.upper()} Gen{g.pcie_gen}"),
+            (tr("NVLink (GB/s)"), lambda g: _num(g.nvlink_gbs) if g.nvlink_gbs else no),
+            (tr("MIG"), lambda g: str(g.mig_max) if g.mig_max else no),
+            (tr("ECC"), lambda g: yes if g.ecc else no),
+            (tr("Price (CNY)"), lambda g: _num(g.price_cny) if g.price_cny is not None else tr("on request")),
+        ]
+
+    # ------------------------------------------------------------------ widgets → plan
+    def _model_chosen(self) -> None:
+        if self.refreshing:
+            return
+        self.choose(self.model_combo.currentData())
+
+    def use_selected(self) -> None:
+        ids = self.selected_ids()
+        if len(ids) == 1:
+            self.choose(ids[0])
+
+    def choose(self, gpu_id: str | None) -> None:
+        """Write gpu.model; a first choice also sets the count the sizing says fits (or 1)."""
+        plan = with_value(self.controller.plan, "gpu.model", gpu_id)
+        if gpu_id is not None and plan.gpu.count == 0:
+            fits = next((r.fits_count for r in self.rows if r.gpu.id == gpu_id), None)
+            plan = with_value(plan, "gpu.count", fits or 1)
+        self.controller.replace_plan(plan, self.tr("Choose GPU"))
+
+

@@ -1,0 +1,94 @@
+"""BarChart: a small horizontal bar chart (QPainter) for the VRAM estimate's breakdown, with a limit line."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+PALETTE = ("#1976d2", "#388e3c", "#f57c00", "#7b1fa2", "#00838f", "#c2185b", "#5d4037", "#455a64")
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    value: float
+    color: str | None = None
+
+
+class BarChart(QWidget):
+    """One bar per item, the value printed after it; an optional dashed limit line (e.g. memory per GPU)."""
+
+    ROW_H = 22
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.bars: list[Bar] = []
+        self.unit = ""
+        self.limit: float | None = None
+        self.limit_label = ""
+        self.empty_text = ""
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.setMinimumWidth(240)
+
+    def set_bars(self, bars: list[Bar], unit: str = "", limit: float | None = None, limit_label: str = "") -> None:
+        self.bars, self.unit, self.limit, self.limit_label = list(bars), unit, limit, limit_label
+        self.updateGeometry()
+        self.update()
+
+    def set_empty_text(self, text: str) -> None:
+        self.empty_text = text
+        self.update()
+
+    def _rows(self) -> int:
+        return max(len(self.bars), 1) + (1 if self.limit is not None else 0)
+
+    def sizeHint(self) -> QSize:
+        return QSize(360, self._rows() * self.ROW_H + 8)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(240, self._rows() * self.ROW_H + 8)
+
+    def _fmt(self, value: float) -> str:
+        text = f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
+        return f"{text} {self.unit}".strip()
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fm = p.fontMetrics()
+        text_color = self.palette().color(QPalette.ColorRole.WindowText)
+        if not self.bars:
+            p.setPen(text_color)
+            p.drawText(self.rect(), Qt.AlignmentFlag.AlignCenter | Qt.TextFlag.TextWordWrap, self.empty_text)
+            return
+        label_w = max(fm.horizontalAdvance(b.label) for b in self.bars) + 10
+        value_w = max(fm.horizontalAdvance(self._fmt(b.value)) for b in self.bars) + 10
+        if self.limit is not None:
+            value_w = max(value_w, fm.horizontalAdvance(self._fmt(self.limit)) + 10)
+        plot_x = label_w
+        plot_w = max(self.width() - label_w - value_w - 4, 20)
+        top = max([b.value for b in self.bars] + ([self.limit] if self.limit else []) + [1e-9])
+        for i, bar in enumerate(self.bars):
+            y = 4 + i * self.ROW_H
+            p.setPen(text_color)
+            p.drawText(QRectF(0, y, label_w - 6, self.ROW_H - 4),
+                       Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter, bar.label)
+            w = plot_w * max(bar.value, 0) / top
+            p.fillRect(QRectF(plot_x, y + 3, max(w, 1), self.ROW_H - 10),
+                       QColor(bar.color or PALETTE[i % len(PALETTE)]))
+            p.drawText(QRectF(plot_x + w + 4, y, value_w, self.ROW_H - 4),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._fmt(bar.value))
+        if self.limit is not None:
+            x = plot_x + plot_w * self.limit / top
+            pen = QPen(QColor("#c62828"), 1.5, Qt.PenStyle.DashLine)
+            p.setPen(pen)
+            bottom = 4 + len(self.bars) * self.ROW_H
+            p.drawLine(int(x), 2, int(x), bottom)
+            p.setPen(QColor("#c62828"))
+            text = f"{self.limit_label} {self._fmt(self.limit)}".strip()
+            tw = fm.horizontalAdvance(text)
+            p.drawText(QRectF(min(x - tw / 2, self.width() - tw - 2), bottom, tw + 2, self.ROW_H - 4),
+                       Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)

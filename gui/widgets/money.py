@@ -1,0 +1,63 @@
+"""Money input: a CNY amount with the same amount in 万元 shown beside it; empty means not set."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QEvent, Signal
+from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
+
+YUAN_PER_WAN = 10_000
+
+
+def wan_text(cny: float) -> str:
+    """12 500 000 → '1,250 万元'; a buyer in China thinks of budgets in 万元 (units of 10 000 CNY)."""
+    wan = cny / YUAN_PER_WAN
+    return f"{wan:,.1f} 万元" if wan < 100 and wan != int(wan) else f"{wan:,.0f} 万元"
+
+
+class MoneyBox(QWidget):
+    """value() is None when the box is at 0 (shown as 'not set'); valueChanged carries float or None."""
+
+    valueChanged = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None, maximum: float = 1e11) -> None:
+        super().__init__(parent)
+        self.spin = QDoubleSpinBox(self)
+        self.spin.setDecimals(0)
+        self.spin.setRange(0, maximum)
+        self.spin.setSingleStep(10_000)
+        self.spin.setGroupSeparatorShown(True)
+        self.spin.setSuffix(" CNY")
+        self.wan = QLabel(self)
+        self.wan.setMinimumWidth(90)
+        layout = QHBoxLayout(self)
+        layout.setContentsMargins(0, 0, 0, 0)
+        layout.addWidget(self.spin, 1)
+        layout.addWidget(self.wan)
+        self.setFocusProxy(self.spin)
+        self.spin.valueChanged.connect(self._changed)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.spin.setSpecialValueText(self.tr("not set"))
+        self._show_wan()
+
+    def value(self) -> float | None:
+        v = self.spin.value()
+        return v if v > 0 else None
+
+    def setValue(self, value: float | None) -> None:
+        self.spin.setValue(value or 0)
+        self._show_wan()
+
+    def _show_wan(self) -> None:
+        v = self.value()
+        self.wan.setText(f"= {wan_text(v)}" if v else "")
+
+    def _changed(self, _v: float) -> None:
+        self._show_wan()
+        self.valueChanged.emit(self.value())
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+        super().changeEvent(event)
