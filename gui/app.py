@@ -72,17 +72,17 @@ def run_app(argv: Sequence[str]) -> int:
     translators = Translators()
     lang: Lang = args.lang or settings.language or system_lang()  # type: ignore[assignment]
     translators.install(lang)
-    tr = QCoreApplication.translate
+    translate = QCoreApplication.translate  # lupdate reads translate("app", "text")
     try:
         catalog: Catalog = load_catalog(args.catalog)
     except (CatalogError, OSError) as exc:
-        return _fatal(tr("app", "The parts catalog cannot be loaded"),
-                      tr("app", "Fix these problems in the catalog files and start again:") + "\n\n" + str(exc),
+        return _fatal(translate("app", "The parts catalog cannot be loaded"),
+                      translate("app", "Fix these problems in the catalog files and start again:") + "\n\n" + str(exc),
                       args.self_test)
     try:
         policy = load_policy(args.policy) if args.policy else default_policy()
     except PolicyError as exc:
-        return _fatal(tr("app", "The policy file cannot be loaded"), str(exc), args.self_test)
+        return _fatal(translate("app", "The policy file cannot be loaded"), str(exc), args.self_test)
     controller = PlanController(catalog, policy, lang=translators.lang)
     recovery = RecoveryStore()
     win = MainWindow(controller, settings, translators, recovery)

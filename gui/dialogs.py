@@ -12,22 +12,22 @@ from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 from procurement.plan import PLAN_SUFFIX
 
 SaveAnswer = Literal["save", "discard", "cancel"]
-
-
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("dialogs", text)
+translate = QCoreApplication.translate  # lupdate reads translate("context", "text") calls
 
 
 def _plan_filter() -> str:
-    return _tr("GPU purchase plans (*%s *.yaml *.yml);;All files (*)") % PLAN_SUFFIX
+    return translate("dialogs", "GPU purchase plans (*%s *.yaml *.yml);;All files (*)") % PLAN_SUFFIX
 
 
 def ask_save_changes(parent: QWidget | None, name: str) -> SaveAnswer:
     """Save, discard or cancel when the document named ``name`` has unsaved changes."""
-    box = QMessageBox(QMessageBox.Icon.Warning, _tr("Unsaved changes"),
-                      _tr("The plan “%s” has unsaved changes. Save them first?") % name,
-                      QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard
-                      | QMessageBox.StandardButton.Cancel, parent)
+    box = QMessageBox(
+        QMessageBox.Icon.Warning,
+        translate("dialogs", "Unsaved changes"),
+        translate("dialogs", "The plan “%s” has unsaved changes. Save them first?") % name,
+        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        parent,
+    )
     box.setDefaultButton(QMessageBox.StandardButton.Save)
     answer = box.exec()
     if answer == QMessageBox.StandardButton.Save:
@@ -38,12 +38,16 @@ def ask_save_changes(parent: QWidget | None, name: str) -> SaveAnswer:
 
 
 def ask_open_path(parent: QWidget | None, directory: Path | None) -> Path | None:
-    path, _ = QFileDialog.getOpenFileName(parent, _tr("Open plan"), str(directory or ""), _plan_filter())
+    path, _ = QFileDialog.getOpenFileName(
+        parent, translate("dialogs", "Open plan"), str(directory or ""), _plan_filter()
+    )
     return Path(path) if path else None
 
 
 def ask_save_path(parent: QWidget | None, suggested: Path) -> Path | None:
-    path, _ = QFileDialog.getSaveFileName(parent, _tr("Save plan as"), str(suggested), _plan_filter())
+    path, _ = QFileDialog.getSaveFileName(
+        parent, translate("dialogs", "Save plan as"), str(suggested), _plan_filter()
+    )
     if not path:
         return None
     target = Path(path)
@@ -61,10 +65,14 @@ def ask_export_path(parent: QWidget | None, title: str, suggested: Path, name_fi
 def ask_example(parent: QWidget | None, examples: list[tuple[str, Path]]) -> Path | None:
     """Pick one example plan by its title."""
     if not examples:
-        show_error(parent, _tr("New from example"), _tr("No example plans are installed."))
+        show_error(
+            parent, translate("dialogs", "New from example"), translate("dialogs", "No example plans are installed.")
+        )
         return None
     titles = [title for title, _ in examples]
-    title, ok = QInputDialog.getItem(parent, _tr("New from example"), _tr("Example plan:"), titles, 0, False)
+    title, ok = QInputDialog.getItem(
+        parent, translate("dialogs", "New from example"), translate("dialogs", "Example plan:"), titles, 0, False
+    )
     if not ok:
         return None
     return dict(examples).get(title)
@@ -73,10 +81,18 @@ def ask_example(parent: QWidget | None, examples: list[tuple[str, Path]]) -> Pat
 def ask_restore_recovery(parent: QWidget | None, name: str, saved_at: dt.datetime) -> bool:
     """Offer the autosaved copy left by a session that did not close cleanly."""
     answer = QMessageBox.question(
-        parent, _tr("Recover unsaved changes"),
-        _tr("An autosaved copy of “%1” from %2 is newer than the saved file. It was probably left by a "
-            "crash. Restore it?").replace("%1", name).replace("%2", saved_at.strftime("%Y-%m-%d %H:%M")),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No, QMessageBox.StandardButton.Yes)
+        parent,
+        translate("dialogs", "Recover unsaved changes"),
+        translate(
+            "dialogs",
+            "An autosaved copy of “%1” from %2 is newer than the saved file. "
+            "It was probably left by a crash. Restore it?",
+        )
+        .replace("%1", name)
+        .replace("%2", saved_at.strftime("%Y-%m-%d %H:%M")),
+        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
+        QMessageBox.StandardButton.Yes,
+    )
     return answer == QMessageBox.StandardButton.Yes
 
 

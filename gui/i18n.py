@@ -5,7 +5,7 @@ from __future__ import annotations
 from importlib import resources
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QLibraryInfo, QLocale, QTranslator
+from PySide6.QtCore import QCoreApplication, QEvent, QLibraryInfo, QLocale, QTranslator
 
 from procurement.messages import Lang
 
@@ -50,4 +50,6 @@ class Translators:
         QLocale.setDefault(QLocale(QLocale.Language.Chinese, QLocale.Country.China) if lang == "zh"
                            else QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
         self.lang = lang if ok else "en"
+        # (Un)installing posts LanguageChange; deliver it now so every label is switched on return.
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
         return ok

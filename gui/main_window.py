@@ -6,6 +6,7 @@ import importlib
 from importlib import resources
 from pathlib import Path
 
+import shiboken6
 from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import (
@@ -111,6 +112,8 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.back_button, self.next_button)
         self.setTabOrder(self.next_button, self.findings_panel.tree)
         self.retranslate()
+        for page in self.pages:
+            page.apply_findings()
         self.step_list.setCurrentRow(0)
         self._update_step_marks()
         self._update_title()
@@ -359,7 +362,13 @@ class MainWindow(QMainWindow):
         path = self.controller.path
         return path.name if path else self.tr("Untitled plan")
 
+    def _stack_alive(self) -> bool:
+        # QUndoStack's destructor emits cleanChanged/indexChanged after its Python wrapper is gone.
+        return shiboken6.isValid(self.controller.undo_stack) and shiboken6.isValid(self)
+
     def _update_title(self) -> None:
+        if not self._stack_alive():
+            return
         self.setWindowTitle(f"{self.document_name()}[*] — gpu-procure")
         self.setWindowModified(self.controller.dirty)
 
@@ -482,6 +491,8 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ autosave and recovery
     def _edited(self) -> None:
+        if not self._stack_alive():
+            return
         if self.controller.dirty:
             self.autosave_timer.start()
         else:

@@ -11,17 +11,17 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings  # noqa: E402
-from PySide6.QtWidgets import QApplication  # noqa: E402
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QApplication
 
-from catalog.loader import load_catalog  # noqa: E402
-from gui.app import make_app, use_cjk_font  # noqa: E402
-from gui.autosave import RecoveryStore  # noqa: E402
-from gui.controller import PlanController  # noqa: E402
-from gui.i18n import Translators  # noqa: E402
-from gui.main_window import MainWindow, examples_dir  # noqa: E402
-from gui.settings import Settings  # noqa: E402
-from procurement.plan import Plan, load_plan  # noqa: E402
+from catalog.loader import load_catalog
+from gui.app import make_app, use_cjk_font
+from gui.autosave import RecoveryStore
+from gui.controller import PlanController
+from gui.i18n import Translators
+from gui.main_window import MainWindow, examples_dir
+from gui.settings import Settings
+from procurement.plan import Plan, load_plan
 
 SIZE = (1280, 800)
 SLUGS = ("1-requirements", "2-gpu", "3-server", "4-image", "5-verify", "6-checklist", "7-quote")

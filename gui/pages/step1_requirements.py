@@ -140,8 +140,15 @@ class RequirementsPage(StepPage):
         self.combos[name], self.labels[name] = combo, label
         self.bind_field(R + name, combo)
 
-    def _spin(self, form: QFormLayout, name: str, cls: type[QSpinBox] | type[QDoubleSpinBox],
-              lo: float, hi: float, decimals: int = 0) -> None:
+    def _spin(
+        self,
+        form: QFormLayout,
+        name: str,
+        cls: type[QSpinBox] | type[QDoubleSpinBox],
+        lo: float,
+        hi: float,
+        decimals: int = 0,
+    ) -> None:
         spin = cls(self)
         spin.setObjectName(name)
         if isinstance(spin, QDoubleSpinBox):
@@ -169,58 +176,90 @@ class RequirementsPage(StepPage):
         return self.tr("Requirements")
 
     def _choices(self, name: str) -> list[tuple[str, Any]]:
-        tr = self.tr
         return {
-            "workload": [(tr("Training"), Workload.TRAINING), (tr("Fine-tuning"), Workload.FINE_TUNING),
-                         (tr("Inference"), Workload.INFERENCE), (tr("Rendering"), Workload.RENDERING),
-                         (tr("Scientific computing"), Workload.SCIENTIFIC),
-                         (tr("Data analysis"), Workload.DATA_ANALYSIS)],
-            "mode": [(tr("As the workload implies"), None), (tr("Full training"), TrainingMode.FULL_TRAINING),
-                     (tr("Full fine-tuning"), TrainingMode.FULL_FINETUNE), (tr("LoRA fine-tuning"), TrainingMode.LORA),
-                     (tr("Inference only"), TrainingMode.INFERENCE)],
-            "usage": [(tr("Continuous (most days)"), Usage.CONTINUOUS),
-                      (tr("Occasional (bursts, projects)"), Usage.OCCASIONAL)],
-            "data_sensitivity": [(tr("Low (public or shareable)"), Sensitivity.LOW),
-                                 (tr("High (must stay on premises)"), Sensitivity.HIGH)],
-            "deployment": [(tr("Data centre / server room"), "datacenter"), (tr("Office"), "office"),
-                           (tr("Lab"), "lab")],
-            "model_preset": [(tr("Custom (enter the shape)"), None)] + [(p.name, p.id) for p in PRESETS],
-            "precision": [(tr("FP32"), Precision.FP32), (tr("BF16/FP16 mixed (FP32 master)"), Precision.MIXED),
-                          (tr("BF16/FP16"), Precision.BF16), (tr("FP8"), Precision.FP8),
-                          (tr("INT8"), Precision.INT8), (tr("INT4"), Precision.INT4)],
-            "optimizer": [(tr("AdamW"), Optimizer.ADAMW), (tr("SGD with momentum"), Optimizer.SGD_MOMENTUM),
-                          (tr("8-bit Adam"), Optimizer.ADAM_8BIT)],
+            "workload": [
+                (self.tr("Training"), Workload.TRAINING),
+                (self.tr("Fine-tuning"), Workload.FINE_TUNING),
+                (self.tr("Inference"), Workload.INFERENCE),
+                (self.tr("Rendering"), Workload.RENDERING),
+                (self.tr("Scientific computing"), Workload.SCIENTIFIC),
+                (self.tr("Data analysis"), Workload.DATA_ANALYSIS),
+            ],
+            "mode": [
+                (self.tr("As the workload implies"), None),
+                (self.tr("Full training"), TrainingMode.FULL_TRAINING),
+                (self.tr("Full fine-tuning"), TrainingMode.FULL_FINETUNE),
+                (self.tr("LoRA fine-tuning"), TrainingMode.LORA),
+                (self.tr("Inference only"), TrainingMode.INFERENCE),
+            ],
+            "usage": [
+                (self.tr("Continuous (most days)"), Usage.CONTINUOUS),
+                (self.tr("Occasional (bursts, projects)"), Usage.OCCASIONAL),
+            ],
+            "data_sensitivity": [
+                (self.tr("Low (public or shareable)"), Sensitivity.LOW),
+                (self.tr("High (must stay on premises)"), Sensitivity.HIGH),
+            ],
+            "deployment": [
+                (self.tr("Data centre / server room"), "datacenter"),
+                (self.tr("Office"), "office"),
+                (self.tr("Lab"), "lab"),
+            ],
+            "model_preset": [(self.tr("Custom (enter the shape)"), None)] + [(p.name, p.id) for p in PRESETS],
+            "precision": [
+                (self.tr("FP32"), Precision.FP32),
+                (self.tr("BF16/FP16 mixed (FP32 master)"), Precision.MIXED),
+                (self.tr("BF16/FP16"), Precision.BF16),
+                (self.tr("FP8"), Precision.FP8),
+                (self.tr("INT8"), Precision.INT8),
+                (self.tr("INT4"), Precision.INT4),
+            ],
+            "optimizer": [
+                (self.tr("AdamW"), Optimizer.ADAMW),
+                (self.tr("SGD with momentum"), Optimizer.SGD_MOMENTUM),
+                (self.tr("8-bit Adam"), Optimizer.ADAM_8BIT),
+            ],
         }[name]
 
     def retranslate(self) -> None:
-        tr = self.tr
-        self.heading.setText(f"<h2>{tr('Step 1 · Requirements')}</h2>")
-        self.workload_box.setTitle(tr("Workload"))
-        self.model_box.setTitle(tr("Model"))
-        self.data_box.setTitle(tr("Data, budget and scale"))
-        self.estimate_box.setTitle(tr("GPU memory estimate"))
-        self.advice_box.setTitle(tr("Cloud or own hardware?"))
+        self.heading.setText(f"<h2>{self.tr('Step 1 · Requirements')}</h2>")
+        self.workload_box.setTitle(self.tr("Workload"))
+        self.model_box.setTitle(self.tr("Model"))
+        self.data_box.setTitle(self.tr("Data, budget and scale"))
+        self.estimate_box.setTitle(self.tr("GPU memory estimate"))
+        self.advice_box.setTitle(self.tr("Cloud or own hardware?"))
         texts = {
-            "workload": tr("&Workload:"), "mode": tr("&Mode:"), "usage": tr("&Usage:"),
-            "data_sensitivity": tr("Data &sensitivity:"), "deployment": tr("&Where it runs:"),
-            "model_preset": tr("&Preset:"), "model_params_b": tr("P&arameters:"), "layers": tr("&Layers:"),
-            "hidden_size": tr("&Hidden size:"), "kv_heads": tr("&KV heads:"), "head_dim": tr("Head si&ze:"),
-            "precision": tr("P&recision:"), "optimizer": tr("&Optimizer:"), "batch_size": tr("&Batch size:"),
-            "sequence_length": tr("Se&quence length:"), "dataset_gb": tr("&Dataset size:"),
-            "budget_cny": tr("B&udget:"), "nodes": tr("&Nodes:"),
+            "workload": self.tr("&Workload:"),
+            "mode": self.tr("&Mode:"),
+            "usage": self.tr("&Usage:"),
+            "data_sensitivity": self.tr("Data &sensitivity:"),
+            "deployment": self.tr("&Where it runs:"),
+            "model_preset": self.tr("&Preset:"),
+            "model_params_b": self.tr("P&arameters:"),
+            "layers": self.tr("&Layers:"),
+            "hidden_size": self.tr("&Hidden size:"),
+            "kv_heads": self.tr("&KV heads:"),
+            "head_dim": self.tr("Head si&ze:"),
+            "precision": self.tr("P&recision:"),
+            "optimizer": self.tr("&Optimizer:"),
+            "batch_size": self.tr("&Batch size:"),
+            "sequence_length": self.tr("Se&quence length:"),
+            "dataset_gb": self.tr("&Dataset size:"),
+            "budget_cny": self.tr("B&udget:"),
+            "nodes": self.tr("&Nodes:"),
         }
         for name, text in texts.items():
             self.labels[name].setText(text)
-        self.spins["model_params_b"].setSuffix(tr(" B params"))
+        self.spins["model_params_b"].setSuffix(self.tr(" B params"))
         self.spins["dataset_gb"].setSuffix(" GB")
-        self.spins["sequence_length"].setSuffix(tr(" tokens"))
+        self.spins["sequence_length"].setSuffix(self.tr(" tokens"))
         for name in ("layers", "hidden_size", "kv_heads", "head_dim", "model_params_b"):
-            self.spins[name].setSpecialValueText(tr("unknown"))
-        self.spins["nodes"].setToolTip(tr("1 = a single server; more = a multi-node cluster"))
-        self.spins["kv_heads"].setToolTip(tr("Key/value heads (grouped-query attention); used for the KV cache"))
-        self.checks["needs_mig"].setText(tr("Needs &MIG (GPU partitioning)"))
-        self.checks["needs_nvlink"].setText(tr("Needs NV&Link between GPUs"))
-        self.chart.set_empty_text(tr("Enter the model size to see the estimate."))
+            self.spins[name].setSpecialValueText(self.tr("unknown"))
+        self.spins["nodes"].setToolTip(self.tr("1 = a single server; more = a multi-node cluster"))
+        self.spins["kv_heads"].setToolTip(self.tr("Key/value heads (grouped-query attention); used for the KV cache"))
+        self.checks["needs_mig"].setText(self.tr("Needs &MIG (GPU partitioning)"))
+        self.checks["needs_nvlink"].setText(self.tr("Needs NV&Link between GPUs"))
+        self.chart.set_empty_text(self.tr("Enter the model size to see the estimate."))
         for name, combo in self.combos.items():
             blocked = combo.blockSignals(True)
             index = combo.currentIndex()
@@ -255,14 +294,21 @@ class RequirementsPage(StepPage):
             self.chart.set_bars([])
             self.estimate_note.setText("")
         else:
-            names = {"weights": self.tr("Weights"), "gradients": self.tr("Gradients"),
-                     "optimizer": self.tr("Optimizer state"), "activations": self.tr("Activations"),
-                     "kv_cache": self.tr("KV cache"), "margin": self.tr("Margin"), "other": self.tr("Other")}
+            names = {
+                "weights": self.tr("Weights"),
+                "gradients": self.tr("Gradients"),
+                "optimizer": self.tr("Optimizer state"),
+                "activations": self.tr("Activations"),
+                "kv_cache": self.tr("KV cache"),
+                "margin": self.tr("Margin"),
+                "other": self.tr("Other"),
+            }
             bars = [Bar(names.get(key, key), gib) for key, gib in est.parts if gib > 0]
             per_gpu = est.per_gpu_limit_gib
             self.chart.set_bars(bars, "GiB", per_gpu, self.tr("per GPU") if per_gpu else "")
-            self.total_label.setText(self.tr("About <b>%1 GiB</b> of GPU memory in total.")
-                                     .replace("%1", f"{est.total_gib:,.0f}"))
+            self.total_label.setText(
+                self.tr("About <b>%1 GiB</b> of GPU memory in total.").replace("%1", f"{est.total_gib:,.0f}")
+            )
             self.estimate_note.setText(est.note)
         advice = advice_for(self.controller.plan, self.controller.lang)
         self.advice.setText(advice or self.tr("Advice appears once the usage and budget are known."))

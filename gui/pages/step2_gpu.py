@@ -143,21 +143,28 @@ class GpuPage(StepPage):
         return self.tr("GPU selection")
 
     def headers(self) -> list[str]:
-        tr = self.tr
-        return [tr("Rank"), tr("GPU"), tr("Memory (GiB)"), tr("FP16/BF16 TFLOPS"), tr("FP64 TFLOPS"),
-                tr("TDP (W)"), tr("Price (CNY)"), tr("Fits with"), tr("Why")]
+        return [
+            self.tr("Rank"),
+            self.tr("GPU"),
+            self.tr("Memory (GiB)"),
+            self.tr("FP16/BF16 TFLOPS"),
+            self.tr("FP64 TFLOPS"),
+            self.tr("TDP (W)"),
+            self.tr("Price (CNY)"),
+            self.tr("Fits with"),
+            self.tr("Why"),
+        ]
 
     def retranslate(self) -> None:
-        tr = self.tr
-        self.heading.setText(f"<h2>{tr('Step 2 · GPU selection')}</h2>")
-        self.choice_box.setTitle(tr("Your choice"))
-        self.model_label.setText(tr("&GPU model:"))
-        self.count_label.setText(tr("&Count:"))
-        self.count_spin.setSuffix(tr(" GPUs"))
-        self.use_button.setText(tr("&Use the selected GPU"))
-        self.use_button.setToolTip(tr("Or double-click a row"))
-        self.compare_box.setTitle(tr("Compare"))
-        self.hint.setText(tr("Select two or three rows (Ctrl+click) to compare them side by side."))
+        self.heading.setText(f"<h2>{self.tr('Step 2 · GPU selection')}</h2>")
+        self.choice_box.setTitle(self.tr("Your choice"))
+        self.model_label.setText(self.tr("&GPU model:"))
+        self.count_label.setText(self.tr("&Count:"))
+        self.count_spin.setSuffix(self.tr(" GPUs"))
+        self.use_button.setText(self.tr("&Use the selected GPU"))
+        self.use_button.setToolTip(self.tr("Or double-click a row"))
+        self.compare_box.setTitle(self.tr("Compare"))
+        self.hint.setText(self.tr("Select two or three rows (Ctrl+click) to compare them side by side."))
         self.table.setHorizontalHeaderLabels(self.headers())
 
     # ------------------------------------------------------------------ plan → widgets
@@ -178,11 +185,10 @@ class GpuPage(StepPage):
         selected = set(self.selected_ids())
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(self.rows))
-        tr = self.tr
         chosen = self.controller.plan.gpu.model
         for r, row in enumerate(self.rows):
             g = row.gpu
-            fits = (tr("%n GPU(s)", "", row.fits_count) if row.fits_count else "—")
+            fits = self.tr("%n GPU(s)", "", row.fits_count) if row.fits_count else "—"
             cells: list[tuple[str, float | None]] = [
                 (str(row.rank) if row.rank else "—", row.rank),
                 (g.name + ("  ✔" if g.id == chosen else ""), None),
@@ -190,7 +196,7 @@ class GpuPage(StepPage):
                 (_num(g.fp16_tensor_tflops, "{:,.1f}"), g.fp16_tensor_tflops),
                 (_num(g.fp64_tflops, "{:,.2f}"), g.fp64_tflops),
                 (_num(g.tdp_w), g.tdp_w),
-                (_num(g.price_cny) if g.price_cny is not None else tr("on request"), g.price_cny),
+                (_num(g.price_cny) if g.price_cny is not None else self.tr("on request"), g.price_cny),
                 (fits, row.fits_count),
                 ("; ".join(row.reasons), None),
             ]
@@ -220,8 +226,12 @@ class GpuPage(StepPage):
             self.summary.setText(self.tr("No GPU chosen yet: pick one in the table or the list."))
             return
         n = plan.gpu.count
-        parts = [self.tr("%1 × %2 = %3 GiB of GPU memory").replace("%1", str(n)).replace("%2", gpu.name)
-                 .replace("%3", f"{n * gpu.memory_gib:,.0f}")]
+        parts = [
+            self.tr("%1 × %2 = %3 GiB of GPU memory")
+            .replace("%1", str(n))
+            .replace("%2", gpu.name)
+            .replace("%3", f"{n * gpu.memory_gib:,.0f}")
+        ]
         if gpu.tdp_w is not None:
             parts.append(self.tr("%1 W for the GPUs").replace("%1", f"{n * gpu.tdp_w:,.0f}"))
         if gpu.price_cny is not None:
@@ -255,21 +265,23 @@ class GpuPage(StepPage):
                 self.compare.setItem(r, c, item)
 
     def _compare_rows(self) -> list[tuple[str, Any]]:
-        tr = self.tr
-        yes, no = tr("yes"), tr("no")
+        yes, no = self.tr("yes"), self.tr("no")
         return [
-            (tr("Architecture"), lambda g: f"{g.architecture} (CC {g.compute_capability})"),
-            (tr("Memory"), lambda g: f"{g.memory_gib:,.0f} GiB {g.memory_type}"),
-            (tr("Bandwidth (GB/s)"), lambda g: _num(g.memory_bandwidth_gbs)),
-            (tr("FP16/BF16 TFLOPS"), lambda g: _num(g.fp16_tensor_tflops, "{:,.1f}")),
-            (tr("FP32 TFLOPS"), lambda g: _num(g.fp32_tflops, "{:,.1f}")),
-            (tr("FP64 TFLOPS"), lambda g: _num(g.fp64_tflops, "{:,.2f}")),
-            (tr("TDP (W)"), lambda g: _num(g.tdp_w)),
-            (tr("Form factor"), lambda g: f"{g.form_factor.value.upper()} Gen{g.pcie_gen}"),
-            (tr("NVLink (GB/s)"), lambda g: _num(g.nvlink_gbs) if g.nvlink_gbs else no),
-            (tr("MIG"), lambda g: str(g.mig_max) if g.mig_max else no),
-            (tr("ECC"), lambda g: yes if g.ecc else no),
-            (tr("Price (CNY)"), lambda g: _num(g.price_cny) if g.price_cny is not None else tr("on request")),
+            (self.tr("Architecture"), lambda g: f"{g.architecture} (CC {g.compute_capability})"),
+            (self.tr("Memory"), lambda g: f"{g.memory_gib:,.0f} GiB {g.memory_type}"),
+            (self.tr("Bandwidth (GB/s)"), lambda g: _num(g.memory_bandwidth_gbs)),
+            (self.tr("FP16/BF16 TFLOPS"), lambda g: _num(g.fp16_tensor_tflops, "{:,.1f}")),
+            (self.tr("FP32 TFLOPS"), lambda g: _num(g.fp32_tflops, "{:,.1f}")),
+            (self.tr("FP64 TFLOPS"), lambda g: _num(g.fp64_tflops, "{:,.2f}")),
+            (self.tr("TDP (W)"), lambda g: _num(g.tdp_w)),
+            (self.tr("Form factor"), lambda g: f"{g.form_factor.value.upper()} Gen{g.pcie_gen}"),
+            (self.tr("NVLink (GB/s)"), lambda g: _num(g.nvlink_gbs) if g.nvlink_gbs else no),
+            (self.tr("MIG"), lambda g: str(g.mig_max) if g.mig_max else no),
+            (self.tr("ECC"), lambda g: yes if g.ecc else no),
+            (
+                self.tr("Price (CNY)"),
+                lambda g: _num(g.price_cny) if g.price_cny is not None else self.tr("on request"),
+            ),
         ]
 
     # ------------------------------------------------------------------ widgets → plan
@@ -290,5 +302,3 @@ class GpuPage(StepPage):
             fits = next((r.fits_count for r in self.rows if r.gpu.id == gpu_id), None)
             plan = with_value(plan, "gpu.count", fits or 1)
         self.controller.replace_plan(plan, self.tr("Choose GPU"))
-
-

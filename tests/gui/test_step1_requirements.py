@@ -1,0 +1,66 @@
+"""Step 1 driven as a buyer would: a 13B fine-tune's requirements land in the plan; undo restores."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QComboBox
+
+from procurement.model_presets import BY_ID
+from procurement.plan import Workload
+
+
+def _choose(qtbot, combo: QComboBox, text: str) -> None:
+    index = combo.findText(text)
+    assert index >= 0, f"{text!r} not in {[combo.itemText(i) for i in range(combo.count())]}"
+    combo.setFocus()
+    combo.setCurrentIndex(index)
+
+
+def test_13b_finetune_requirements_fill_the_plan(qtbot, make_window) -> None:
+    win = make_window()
+    page = win.pages[0]
+    _choose(qtbot, page.combos["workload"], "Fine-tuning")
+    assert win.controller.plan.requirements.workload == Workload.FINE_TUNING
+
+    _choose(qtbot, page.combos["model_preset"], "Llama 2 13B")
+    req = win.controller.plan.requirements
+    preset = BY_ID["llama2-13b"]
+    assert (req.model_preset, req.model_params_b, req.layers, req.hidden_size, req.kv_heads, req.head_dim) == (
+        "llama2-13b", 13.0, 40, 5120, 40, 128)
+    assert page.spins["layers"].value() == preset.layers == 40
+
+    budget = page.budget.spin
+    budget.selectAll()
+    qtbot.keyClicks(budget, "300000")
+    assert win.controller.plan.requirements.budget_cny == 300_000
+    assert page.budget.wan.text() == "= 30 万元"  # 300 000 CNY / 10 000
+    assert win.isWindowModified()
+
+
+def test_typing_a_number_is_one_undo_step_and_undo_restores(qtbot, make_window) -> None:
+    win = make_window()
+    page = win.pages[0]
+    seq = page.spins["sequence_length"]
+    seq.selectAll()
+    qtbot.keyClicks(seq, "4096")
+    assert win.controller.plan.requirements.sequence_length == 4096
+    seq.clearFocus()
+    qtbot.keyClick(win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert win.controller.plan.requirements.sequence_length == 2048  # the default, in one undo step
+    assert seq.value() == 2048
+    assert not win.isWindowModified()
+    win.actions["redo"].trigger()
+    assert seq.value() == 4096
+
+
+def test_editing_the_shape_leaves_the_preset(qtbot, make_window) -> None:
+    win = make_window()
+    page = win.pages[0]
+    _choose(qtbot, page.combos["model_preset"], "Llama 2 7B")
+    layers = page.spins["layers"]
+    layers.selectAll()
+    qtbot.keyClicks(layers, "48")
+    req = win.controller.plan.requirements
+    assert req.layers == 48 and req.model_preset is None
+    assert page.combos["model_preset"].currentIndex() == 0  # shown as custom now
+    assert req.hidden_size == 4096  # the rest of the 7B shape stays
