@@ -88,12 +88,14 @@ def run_app(argv: Sequence[str]) -> int:
     win = MainWindow(controller, settings, translators, recovery)
     win.show()
     if args.self_test:
-        win.repaint()
-        QTimer.singleShot(0, app.quit)
-        code = app.exec()
-        win.controller.undo_stack.setClean()
-        win.close()
-        return code
+
+        def finish() -> None:  # close inside the event loop: a later quit event would end the next loop
+            win.repaint()
+            win.close()
+            app.quit()
+
+        QTimer.singleShot(0, finish)
+        return app.exec()
     if args.plan is not None:
         win.open_path(args.plan, ask=False)
     else:

@@ -99,6 +99,7 @@ class MainWindow(QMainWindow):
         self.findings_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.findings_dock)
+        self.resizeDocks([self.findings_dock], [300], Qt.Orientation.Horizontal)
 
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setSingleShot(True)

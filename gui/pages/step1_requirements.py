@@ -222,7 +222,7 @@ class RequirementsPage(StepPage):
         }[name]
 
     def retranslate(self) -> None:
-        self.heading.setText(f"<h2>{self.tr('Step 1 · Requirements')}</h2>")
+        self.heading.setText("<h2>" + self.tr("Step 1 · Requirements") + "</h2>")
         self.workload_box.setTitle(self.tr("Workload"))
         self.model_box.setTitle(self.tr("Model"))
         self.data_box.setTitle(self.tr("Data, budget and scale"))

@@ -94,6 +94,7 @@ class GpuPage(StepPage):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("reasons"), QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(36)
         self.use_button = QPushButton(self)
         self.use_button.setObjectName("useGpu")
         self.hint = QLabel(self)
@@ -143,20 +144,21 @@ class GpuPage(StepPage):
         return self.tr("GPU selection")
 
     def headers(self) -> list[str]:
+        # two-line headers keep the numeric columns narrow enough for the reasons column at 1280 px
         return [
             self.tr("Rank"),
             self.tr("GPU"),
-            self.tr("Memory (GiB)"),
-            self.tr("FP16/BF16 TFLOPS"),
-            self.tr("FP64 TFLOPS"),
-            self.tr("TDP (W)"),
-            self.tr("Price (CNY)"),
-            self.tr("Fits with"),
+            self.tr("Memory\n(GiB)"),
+            self.tr("FP16/BF16\nTFLOPS"),
+            self.tr("FP64\nTFLOPS"),
+            self.tr("TDP\n(W)"),
+            self.tr("Price\n(CNY)"),
+            self.tr("Fits\nwith"),
             self.tr("Why"),
         ]
 
     def retranslate(self) -> None:
-        self.heading.setText(f"<h2>{self.tr('Step 2 · GPU selection')}</h2>")
+        self.heading.setText("<h2>" + self.tr("Step 2 · GPU selection") + "</h2>")
         self.choice_box.setTitle(self.tr("Your choice"))
         self.model_label.setText(self.tr("&GPU model:"))
         self.count_label.setText(self.tr("&Count:"))

@@ -70,10 +70,6 @@
             <translation>GPU</translation>
         </message>
         <message>
-            <source>Memory (GiB)</source>
-            <translation>显存 (GiB)</translation>
-        </message>
-        <message>
             <source>FP16/BF16 TFLOPS</source>
             <translation>FP16/BF16 TFLOPS</translation>
         </message>
@@ -90,12 +86,48 @@
             <translation>价格 (元)</translation>
         </message>
         <message>
-            <source>Fits with</source>
-            <translation>所需数量</translation>
+            <source>Memory
+(GiB)</source>
+            <translation>显存
+(GiB)</translation>
+        </message>
+        <message>
+            <source>FP16/BF16
+TFLOPS</source>
+            <translation>FP16/BF16
+TFLOPS</translation>
+        </message>
+        <message>
+            <source>FP64
+TFLOPS</source>
+            <translation>FP64
+TFLOPS</translation>
+        </message>
+        <message>
+            <source>TDP
+(W)</source>
+            <translation>功耗
+(W)</translation>
+        </message>
+        <message>
+            <source>Price
+(CNY)</source>
+            <translation>价格
+(元)</translation>
+        </message>
+        <message>
+            <source>Fits
+with</source>
+            <translation>所需
+数量</translation>
         </message>
         <message>
             <source>Why</source>
             <translation>推荐理由</translation>
+        </message>
+        <message>
+            <source>Step 2 · GPU selection</source>
+            <translation>第 2 步 · GPU选型</translation>
         </message>
         <message>
             <source>Your choice</source>
@@ -511,6 +543,10 @@
         <message>
             <source>8-bit Adam</source>
             <translation>8 位 Adam</translation>
+        </message>
+        <message>
+            <source>Step 1 · Requirements</source>
+            <translation>第 1 步 · 需求分析</translation>
         </message>
         <message>
             <source>Workload</source>
