@@ -2,15 +2,48 @@
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QLabel, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
+from PySide6.QtGui import QBrush, QColor, QFontMetrics, QResizeEvent
+from PySide6.QtWidgets import (
+    QLabel,
+    QStyledItemDelegate,
+    QStyleOptionViewItem,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from gui.controller import PlanController
 from gui.widgets.field_marker import TINTS
 from procurement.findings import Finding, Severity
 
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
+
+
+class WrapDelegate(QStyledItemDelegate):
+    """Row heights that fit the whole wrapped message and fix at the tree's current width."""
+
+    def __init__(self, tree: QTreeWidget) -> None:
+        super().__init__(tree)
+        self.tree = tree
+
+    def sizeHint(self, option: QStyleOptionViewItem, index: QModelIndex | QPersistentModelIndex) -> QSize:
+        base = super().sizeHint(option, index)
+        depth, parent = 1, index.parent()
+        while parent.isValid():
+            depth, parent = depth + 1, parent.parent()
+        width = self.tree.viewport().width() - depth * self.tree.indentation() - 12
+        text = str(index.data(Qt.ItemDataRole.DisplayRole) or "")
+        rect = QFontMetrics(option.font).boundingRect(QRect(0, 0, max(width, 60), 100_000),
+                                                     int(Qt.TextFlag.TextWordWrap), text)
+        return QSize(base.width(), max(base.height(), rect.height() + 6))
+
+
+class _Tree(QTreeWidget):
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self.scheduleDelayedItemsLayout()  # re-ask the delegate for heights at the new width
 
 
 class FindingsPanel(QWidget):
@@ -24,7 +57,9 @@ class FindingsPanel(QWidget):
         self.controller = controller
         self.summary = QLabel(self)
         self.summary.setWordWrap(True)
-        self.tree = QTreeWidget(self)
+        self.tree = _Tree(self)
+        self.tree.setItemDelegate(WrapDelegate(self.tree))
+        self.tree.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.tree.setObjectName("findingsTree")
         self.tree.setHeaderHidden(True)
         self.tree.setColumnCount(1)
@@ -60,7 +95,7 @@ class FindingsPanel(QWidget):
         if not findings:
             self.summary.setText(self.tr("No problems found in this plan."))
             return
-        self.summary.setText(self.tr("%1 errors, %2 warnings, %3 hints — click one to go to its field.")
+        self.summary.setText(self.tr("Errors: %1 · warnings: %2 · hints: %3 — click one to go to its field.")
                              .replace("%1", str(counts[Severity.ERROR]))
                              .replace("%2", str(counts[Severity.WARNING]))
                              .replace("%3", str(counts[Severity.INFO])))

@@ -51,8 +51,8 @@
             <translation>此方案未发现问题。</translation>
         </message>
         <message>
-            <source>%1 errors, %2 warnings, %3 hints — click one to go to its field.</source>
-            <translation>%1 个错误，%2 个警告，%3 条提示 —— 点击可跳转到对应字段。</translation>
+            <source>Errors: %1 · warnings: %2 · hints: %3 — click one to go to its field.</source>
+            <translation>错误 %1 · 警告 %2 · 提示 %3 —— 点击一条即可跳转到对应字段。</translation>
         </message>
     </context>
     <context>

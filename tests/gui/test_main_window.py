@@ -211,3 +211,33 @@ def test_geometry_and_language_are_remembered(qtbot, make_window, settings_file)
     assert stored.language == "zh" and stored.geometry is not None
     again = make_window()
     assert again.size() == size
+
+
+def test_new_from_example_is_an_untitled_copy(qtbot, make_window, dialog_calls, tmp_path) -> None:
+    examples = tmp_path / "examples"
+    examples.mkdir()
+    (examples / "small.gpuplan.yaml").write_text(
+        "schema_version: 1\ntitle: Small lab box\nrequirements:\n  batch_size: 8\n", encoding="utf-8")
+    win = make_window(examples=examples)
+    assert [t for t, _ in win.example_plans()] == ["Small lab box"]
+    dialog_calls.answer("ask_example", lambda _parent, items: items[0][1])
+    win.actions["new_example"].trigger()
+    assert win.controller.plan.title == "Small lab box" and win.controller.plan.requirements.batch_size == 8
+    assert win.controller.path is None, "saving must not overwrite the shipped example"
+    assert win.pages[0].spins["batch_size"].value() == 8
+
+
+def test_export_and_print_actions_call_the_page_hooks(qtbot, make_window, monkeypatch) -> None:
+    win = make_window()
+    quote, checklist = win.page("QuotePage"), win.page("ChecklistPage")
+    called: list[str] = []
+    monkeypatch.setattr(quote, "export_pdf", lambda: called.append("quote"), raising=False)
+    monkeypatch.setattr(checklist, "export_pdf", lambda: called.append("checklist"), raising=False)
+    monkeypatch.setattr(quote, "print_document", lambda: called.append("print quote"), raising=False)
+    win.actions["export_checklist"].trigger()
+    assert win.current_index() == win.pages.index(checklist)
+    win.actions["export_quote"].trigger()
+    assert win.current_index() == win.pages.index(quote)
+    win.show_page(0)
+    win.actions["print"].trigger()
+    assert called == ["checklist", "quote", "print quote"]
