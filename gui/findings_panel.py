@@ -10,6 +10,7 @@ from PySide6.QtWidgets import (
     QStyleOptionViewItem,
     QTreeWidget,
     QTreeWidgetItem,
+    QTreeWidgetItemIterator,
     QVBoxLayout,
     QWidget,
 )
@@ -123,11 +124,12 @@ class FindingsPanel(QWidget):
 
     def finding_items(self) -> list[QTreeWidgetItem]:
         out: list[QTreeWidgetItem] = []
-        for i in range(self.tree.topLevelItemCount()):
-            top = self.tree.topLevelItem(i)
-            for j in range(top.childCount()):
-                step_item = top.child(j)
-                out += [step_item.child(k) for k in range(step_item.childCount())]
+        it = QTreeWidgetItemIterator(self.tree)
+        while it.value() is not None:
+            item = it.value()
+            if isinstance(item.data(0, FINDING_ROLE), Finding):
+                out.append(item)
+            it += 1
         return out
 
     def _activated(self, item: QTreeWidgetItem, _column: int = 0) -> None:

@@ -58,7 +58,7 @@ class MainWindow(QMainWindow):
         self.examples = examples or examples_dir()
         self.setObjectName("mainWindow")
         self.pages: list[StepPage] = []
-        self.actions: dict[str, QAction] = {}
+        self.named_actions: dict[str, QAction] = {}
 
         self.step_list = QListWidget(self)
         self.step_list.setObjectName("stepList")
@@ -135,7 +135,7 @@ class MainWindow(QMainWindow):
         act.setCheckable(checkable)
         if slot is not None:
             act.triggered.connect(slot)
-        self.actions[key] = act
+        self.named_actions[key] = act
         self.addAction(act)
         return act
 
@@ -155,7 +155,7 @@ class MainWindow(QMainWindow):
         undo.setShortcut(QKeySequence(sk.Undo))
         redo = self.controller.undo_stack.createRedoAction(self)
         redo.setShortcut(QKeySequence(sk.Redo))
-        self.actions["undo"], self.actions["redo"] = undo, redo
+        self.named_actions["undo"], self.named_actions["redo"] = undo, redo
         self._action("back", "Alt+Left", self.go_back)
         self._action("next", "Alt+Right", self.go_next)
         for i in range(len(self.pages)):
@@ -166,13 +166,13 @@ class MainWindow(QMainWindow):
             act = self._action(f"lang_{lang}", None, lambda _=False, lang=lang: self.set_language(lang),
                                checkable=True)
             group.addAction(act)
-        self.actions["lang_zh"].setText("中文")
-        self.actions["lang_en"].setText("English")
+        self.named_actions["lang_zh"].setText("中文")
+        self.named_actions["lang_en"].setText("English")
         self._action("about", None, self.about)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
-        a = self.actions
+        a = self.named_actions
         self.file_menu = bar.addMenu("")
         self.file_menu.addActions([a["new"], a["new_example"], a["open"]])
         self.recent_menu = self.file_menu.addMenu("")
@@ -213,7 +213,7 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ text
     def retranslate(self) -> None:
-        a = self.actions
+        a = self.named_actions
         self.file_menu.setTitle(self.tr("&File"))
         self.edit_menu.setTitle(self.tr("&Edit"))
         self.view_menu.setTitle(self.tr("&View"))
@@ -244,7 +244,7 @@ class MainWindow(QMainWindow):
         self.back_button.setToolTip(self.tr("Previous step (Alt+Left)"))
         self.next_button.setToolTip(self.tr("Next step (Alt+Right)"))
         self.findings_dock.setWindowTitle(self.tr("Findings"))
-        self.actions[f"lang_{self.translators.lang}"].setChecked(True)
+        self.named_actions[f"lang_{self.translators.lang}"].setChecked(True)
         self._update_step_marks()
         self._update_title()
         self._fill_recent_menu()
@@ -263,7 +263,7 @@ class MainWindow(QMainWindow):
         self.translators.install(lang)
         self.controller.set_lang(lang)
         self.settings.language = lang
-        self.actions[f"lang_{lang}"].setChecked(True)
+        self.named_actions[f"lang_{lang}"].setChecked(True)
 
     def about(self) -> None:
         dialogs.show_about(self, self.tr("About gpu-procure"), self.tr(
@@ -483,8 +483,8 @@ class MainWindow(QMainWindow):
             act.triggered.connect(lambda _=False, p=path: self.open_path(p))
         if files:
             self.recent_menu.addSeparator()
-        self.recent_menu.addAction(self.actions["clear_recent"])
-        self.actions["clear_recent"].setEnabled(bool(files))
+        self.recent_menu.addAction(self.named_actions["clear_recent"])
+        self.named_actions["clear_recent"].setEnabled(bool(files))
 
     def _clear_recent(self) -> None:
         self.settings.clear_recent()

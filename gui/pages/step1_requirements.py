@@ -176,7 +176,7 @@ class RequirementsPage(StepPage):
         return self.tr("Requirements")
 
     def _choices(self, name: str) -> list[tuple[str, Any]]:
-        return {
+        choices: dict[str, list[tuple[str, Any]]] = {
             "workload": [
                 (self.tr("Training"), Workload.TRAINING),
                 (self.tr("Fine-tuning"), Workload.FINE_TUNING),
@@ -219,7 +219,8 @@ class RequirementsPage(StepPage):
                 (self.tr("SGD with momentum"), Optimizer.SGD_MOMENTUM),
                 (self.tr("8-bit Adam"), Optimizer.ADAM_8BIT),
             ],
-        }[name]
+        }
+        return choices[name]
 
     def retranslate(self) -> None:
         self.heading.setText("<h2>" + self.tr("Step 1 · Requirements") + "</h2>")
@@ -281,7 +282,7 @@ class RequirementsPage(StepPage):
             combo.setCurrentIndex(max(index, 0))
         for name, spin in self.spins.items():
             value = getattr(req, name)
-            spin.setValue(value if value is not None else spin.minimum())
+            spin.setValue(value if value is not None else spin.minimum())  # type: ignore[arg-type]
         self.budget.setValue(req.budget_cny)
         for name, box in self.checks.items():
             box.setChecked(bool(getattr(req, name)))

@@ -216,7 +216,8 @@ class GpuPage(StepPage):
         if selected:
             self.table.blockSignals(True)
             for r in range(self.table.rowCount()):
-                if self.table.item(r, 0).data(GPU_ROLE) in selected:
+                cell = self.table.item(r, 0)
+                if cell is not None and cell.data(GPU_ROLE) in selected:
                     self.table.selectRow(r)
             self.table.blockSignals(False)
         self._selection_changed()
@@ -244,7 +245,8 @@ class GpuPage(StepPage):
     # ------------------------------------------------------------------ selection and compare
     def selected_ids(self) -> list[str]:
         rows = sorted({i.row() for i in self.table.selectedIndexes()})
-        return [self.table.item(r, 0).data(GPU_ROLE) for r in rows if self.table.item(r, 0)]
+        cells = [self.table.item(r, 0) for r in rows]
+        return [c.data(GPU_ROLE) for c in cells if c is not None]
 
     def _selection_changed(self) -> None:
         ids = self.selected_ids()

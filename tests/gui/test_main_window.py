@@ -24,7 +24,7 @@ def test_save_then_reopen_gives_the_same_plan(qtbot, make_window, dialog_calls, 
     _set_budget(qtbot, win, "250000")
     target = tmp_path / "a.gpuplan.yaml"
     dialog_calls.answer("ask_save_path", target)
-    win.actions["save"].trigger()
+    win.named_actions["save"].trigger()
     assert dialog_calls.names() == ["ask_save_path"]
     assert not win.isWindowModified() and "a.gpuplan.yaml" in win.windowTitle()
     saved = win.controller.plan
@@ -58,7 +58,7 @@ def test_new_and_open_ask_before_dropping_changes(qtbot, make_window, dialog_cal
     assert not win.new_blank()
     assert win.controller.plan.requirements.budget_cny == 1000
     dialog_calls.answer("ask_save_changes", "discard")
-    win.actions["new"].trigger()
+    win.named_actions["new"].trigger()
     assert win.controller.plan.requirements.budget_cny is None and not win.isWindowModified()
 
 
@@ -79,7 +79,7 @@ def test_recent_files_menu_opens_a_file(qtbot, make_window, dialog_calls, tmp_pa
         _set_budget(qtbot, win, "5000" if name == "one" else "7000")
         paths.append(tmp_path / f"{name}.gpuplan.yaml")
         dialog_calls.answer("ask_save_path", paths[-1])
-        win.actions["save_as"].trigger()
+        win.named_actions["save_as"].trigger()
     assert win.settings.recent_files[:2] == [paths[1].resolve(), paths[0].resolve()]
     win.recent_menu.aboutToShow.emit()
     entries = [a for a in win.recent_menu.actions() if a.data()]
@@ -105,7 +105,7 @@ def test_autosave_and_restore_after_a_crash(qtbot, make_window, dialog_calls, tm
     assert fresh.offer_recovery()
     assert fresh.controller.plan == edited and fresh.isWindowModified()
     dialog_calls.answer("ask_save_path", tmp_path / "saved.gpuplan.yaml")
-    fresh.actions["save"].trigger()
+    fresh.named_actions["save"].trigger()
     assert fresh.recovery.pending() == [], "a clean save removes the recovery copy"
 
 
@@ -113,7 +113,7 @@ def test_recovery_older_than_its_file_is_not_offered(qtbot, make_window, dialog_
     win = make_window()
     target = tmp_path / "p.gpuplan.yaml"
     dialog_calls.answer("ask_save_path", target)
-    win.actions["save"].trigger()
+    win.named_actions["save"].trigger()
     win.recovery.write(win.controller.plan, target)
     target.write_text(target.read_text(encoding="utf-8"), encoding="utf-8")  # file is now newer
     assert win.recovery.pending() == []
@@ -125,12 +125,12 @@ def test_language_switch_changes_visible_labels(qtbot, make_window) -> None:
     page = win.pages[0]
     assert win.step_list.item(0).text() == "1  Requirements"
     assert page.labels["workload"].text() == "&Workload:"
-    win.actions["lang_zh"].trigger()
+    win.named_actions["lang_zh"].trigger()
     assert win.step_list.item(0).text() == "1  需求分析"
     assert page.labels["workload"].text().startswith("工作负载")
     assert win.file_menu.title().startswith("文件")
     assert win.controller.lang == "zh" and win.settings.language == "zh"
-    win.actions["lang_en"].trigger()
+    win.named_actions["lang_en"].trigger()
     assert win.step_list.item(1).text() == "2  GPU selection"
 
 
@@ -221,7 +221,7 @@ def test_new_from_example_is_an_untitled_copy(qtbot, make_window, dialog_calls, 
     win = make_window(examples=examples)
     assert [t for t, _ in win.example_plans()] == ["Small lab box"]
     dialog_calls.answer("ask_example", lambda _parent, items: items[0][1])
-    win.actions["new_example"].trigger()
+    win.named_actions["new_example"].trigger()
     assert win.controller.plan.title == "Small lab box" and win.controller.plan.requirements.batch_size == 8
     assert win.controller.path is None, "saving must not overwrite the shipped example"
     assert win.pages[0].spins["batch_size"].value() == 8
@@ -234,10 +234,10 @@ def test_export_and_print_actions_call_the_page_hooks(qtbot, make_window, monkey
     monkeypatch.setattr(quote, "export_pdf", lambda: called.append("quote"), raising=False)
     monkeypatch.setattr(checklist, "export_pdf", lambda: called.append("checklist"), raising=False)
     monkeypatch.setattr(quote, "print_document", lambda: called.append("print quote"), raising=False)
-    win.actions["export_checklist"].trigger()
+    win.named_actions["export_checklist"].trigger()
     assert win.current_index() == win.pages.index(checklist)
-    win.actions["export_quote"].trigger()
+    win.named_actions["export_quote"].trigger()
     assert win.current_index() == win.pages.index(quote)
     win.show_page(0)
-    win.actions["print"].trigger()
+    win.named_actions["print"].trigger()
     assert called == ["checklist", "quote", "print quote"]

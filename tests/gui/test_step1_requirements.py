@@ -49,7 +49,7 @@ def test_typing_a_number_is_one_undo_step_and_undo_restores(qtbot, make_window) 
     assert win.controller.plan.requirements.sequence_length == 2048  # the default, in one undo step
     assert seq.value() == 2048
     assert not win.isWindowModified()
-    win.actions["redo"].trigger()
+    win.named_actions["redo"].trigger()
     assert seq.value() == 4096
 
 
