@@ -64,8 +64,8 @@ class MainWindow(QMainWindow):
         self.step_list.setObjectName("stepList")
         self.step_list.setIconSize(QSize(18, 18))
         self.step_list.setSpacing(2)
-        self.step_list.setMaximumWidth(230)
-        self.step_list.setMinimumWidth(170)
+        self.step_list.setMaximumWidth(200)
+        self.step_list.setMinimumWidth(150)
         self.stack = QStackedWidget(self)
         for module_name, class_name in PAGES:
             cls = getattr(importlib.import_module(module_name), class_name)
@@ -99,7 +99,7 @@ class MainWindow(QMainWindow):
         self.findings_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.findings_dock)
-        self.resizeDocks([self.findings_dock], [300], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.findings_dock], [290], Qt.Orientation.Horizontal)
 
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setSingleShot(True)
@@ -260,8 +260,8 @@ class MainWindow(QMainWindow):
 
     def set_language(self, lang: Lang) -> None:
         """Switch the UI and the findings to ``lang`` now and remember it."""
+        self.controller.set_lang(lang)  # first: the pages then refresh with core text in the new language
         self.translators.install(lang)
-        self.controller.set_lang(lang)
         self.settings.language = lang
         self.named_actions[f"lang_{lang}"].setChecked(True)
 

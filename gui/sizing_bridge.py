@@ -6,22 +6,29 @@ from dataclasses import dataclass, field
 
 from catalog.loader import Catalog
 from catalog.models import Gpu
-from procurement.messages import Lang
+from procurement.messages import Lang, t
 from procurement.plan import Plan
+from procurement.policy import Policy
 
-try:  # sizing lands from the rules branch; until then the pages show "no estimate"
-    from procurement import sizing as _sizing
-except ImportError:  # pragma: no cover - only before the merge
-    _sizing = None  # type: ignore[assignment]
+try:  # procurement.sizing comes from the rules branch; remove this guard once main has it
+    from procurement.sizing import MODEL_PRESETS, cloud_or_own, estimate_vram, recommend
+except ImportError:  # pragma: no cover
+    MODEL_PRESETS = {}
+    cloud_or_own = estimate_vram = recommend = None  # type: ignore[assignment]
+
+GIB_IN_GB = 1.073741824  # the estimate is in GB (10^9 B) like the reference formula; GPU memory is GiB
 
 
 @dataclass(frozen=True)
 class VramView:
     parts: list[tuple[str, float]]
-    """(key, GiB): weights, gradients, optimizer, activations, kv_cache, margin, other."""
-    total_gib: float
-    per_gpu_limit_gib: float | None = None
-    note: str = ""
+    """(label in the plan's language, GB) for each component, the margin last."""
+    total_gb: float
+    have_gb: float | None = None
+    """Memory of the chosen GPUs together (count × memory), in GB; None when none chosen."""
+    notes: list[str] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    """The breakdown with its arithmetic, one line per component (tooltip)."""
 
 
 @dataclass(frozen=True)
@@ -29,22 +36,38 @@ class GpuRow:
     gpu: Gpu
     rank: int | None = None
     fits_count: int | None = None
-    """GPUs of this model needed for the estimate (None: unknown or does not fit in any count)."""
+    """GPUs of this model the estimate needs (None: no estimate, or no platform holds that many)."""
     reasons: list[str] = field(default_factory=list)
 
 
-def vram_for(plan: Plan, catalog: Catalog) -> VramView | None:
-    if _sizing is None:
+def vram_for(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> VramView | None:
+    """The estimate for the requirements; None while the model size is unknown."""
+    if estimate_vram is None:
         return None
-    return None
-
-
-def advice_for(plan: Plan, lang: Lang) -> str | None:
-    if _sizing is None:
+    est = estimate_vram(plan.requirements, policy)
+    if not est.known:
         return None
-    return None
+    parts = [(c.label(lang), c.gb) for c in est.components]
+    parts.append((t("vram.margin", lang), est.margin_gb))
+    gpu = catalog.gpu(plan.gpu.model)
+    have = gpu.memory_gib * GIB_IN_GB * plan.gpu.count if gpu is not None and plan.gpu.count else None
+    return VramView(parts, est.total_gb, have, [t(n, lang) for n in est.notes], est.lines(lang))
 
 
-def gpu_rows(plan: Plan, catalog: Catalog, lang: Lang) -> list[GpuRow]:
-    """Every catalog GPU, the recommended ones first in their rank order, with why."""
-    return [GpuRow(g) for g in sorted(catalog.all(Gpu), key=lambda g: g.name)]
+def advice_for(plan: Plan, catalog: Catalog, lang: Lang) -> list[str]:
+    """Cloud-or-own: the recommendation first, then its reasons."""
+    return list(cloud_or_own(plan, catalog, lang).reasons) if cloud_or_own is not None else []
+
+
+def gpu_rows(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[GpuRow]:
+    """Every catalog GPU in the recommendation's rank order, with how many fit and why."""
+    rows: list[GpuRow] = []
+    if recommend is not None:
+        rec = recommend(plan.requirements, catalog, policy, lang, limit=None)
+        rows = [
+            GpuRow(c.gpu, i + 1, c.gpus_needed if c.fits else None, list(c.reasons))
+            for i, c in enumerate(rec.candidates)
+        ]
+    seen = {r.gpu.id for r in rows}
+    rows += [GpuRow(g) for g in sorted(catalog.all(Gpu), key=lambda g: g.name) if g.id not in seen]
+    return rows

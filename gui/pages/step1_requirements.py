@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -21,10 +22,9 @@ from PySide6.QtWidgets import (
 
 from gui.controller import PlanController
 from gui.pages.base import StepPage
-from gui.sizing_bridge import advice_for, vram_for
+from gui.sizing_bridge import MODEL_PRESETS, advice_for, vram_for
 from gui.widgets.bar_chart import Bar, BarChart
 from gui.widgets.money import MoneyBox
-from procurement.model_presets import PRESETS, requirements_update
 from procurement.plan import (
     Optimizer,
     Precision,
@@ -96,7 +96,6 @@ class RequirementsPage(StepPage):
         el.addWidget(self.total_label)
         el.addWidget(self.chart)
         el.addWidget(self.estimate_note)
-        el.addStretch(1)
         al = QVBoxLayout(self.advice_box)
         self.advice = QLabel(self)
         self.advice.setObjectName("adviceText")
@@ -205,7 +204,8 @@ class RequirementsPage(StepPage):
                 (self.tr("Office"), "office"),
                 (self.tr("Lab"), "lab"),
             ],
-            "model_preset": [(self.tr("Custom (enter the shape)"), None)] + [(p.name, p.id) for p in PRESETS],
+            "model_preset": [(self.tr("Custom (enter the shape)"), None)]
+            + [(p.name, p.id) for p in MODEL_PRESETS.values()],
             "precision": [
                 (self.tr("FP32"), Precision.FP32),
                 (self.tr("BF16/FP16 mixed (FP32 master)"), Precision.MIXED),
@@ -289,30 +289,28 @@ class RequirementsPage(StepPage):
         self._show_estimate()
 
     def _show_estimate(self) -> None:
-        est = vram_for(self.controller.plan, self.controller.catalog)
+        ctl = self.controller
+        est = vram_for(ctl.plan, ctl.catalog, ctl.policy, ctl.lang)
         if est is None:
             self.total_label.setText(self.tr("Not enough information for an estimate yet."))
             self.chart.set_bars([])
+            self.chart.setToolTip("")
             self.estimate_note.setText("")
         else:
-            names = {
-                "weights": self.tr("Weights"),
-                "gradients": self.tr("Gradients"),
-                "optimizer": self.tr("Optimizer state"),
-                "activations": self.tr("Activations"),
-                "kv_cache": self.tr("KV cache"),
-                "margin": self.tr("Margin"),
-                "other": self.tr("Other"),
-            }
-            bars = [Bar(names.get(key, key), gib) for key, gib in est.parts if gib > 0]
-            per_gpu = est.per_gpu_limit_gib
-            self.chart.set_bars(bars, "GiB", per_gpu, self.tr("per GPU") if per_gpu else "")
+            bars = [Bar(label, gb) for label, gb in est.parts if gb > 0]
+            bars.append(Bar(self.tr("Total"), est.total_gb, "#37474f"))
+            self.chart.set_bars(bars, "GB", est.have_gb, self.tr("chosen GPUs") if est.have_gb else "")
+            self.chart.setToolTip("\n".join(est.lines))
             self.total_label.setText(
-                self.tr("About <b>%1 GiB</b> of GPU memory in total.").replace("%1", f"{est.total_gib:,.0f}")
+                self.tr("About <b>%1 GB</b> of GPU memory in total.").replace("%1", f"{est.total_gb:,.0f}")
             )
-            self.estimate_note.setText(est.note)
-        advice = advice_for(self.controller.plan, self.controller.lang)
-        self.advice.setText(advice or self.tr("Advice appears once the usage and budget are known."))
+            self.estimate_note.setText("\n".join(est.notes))
+        advice = advice_for(ctl.plan, ctl.catalog, ctl.lang)
+        if advice:
+            self.advice.setText("<b>" + html.escape(advice[0]) + "</b><br>"
+                                + "<br>".join("• " + html.escape(a) for a in advice[1:]))
+        else:
+            self.advice.setText(self.tr("Advice appears once the usage and budget are known."))
 
     # ------------------------------------------------------------------ widgets → plan
     def _combo_changed(self, name: str) -> None:
@@ -321,8 +319,11 @@ class RequirementsPage(StepPage):
         data = self.combos[name].currentData()
         if name == "model_preset":
             plan = self.controller.plan
-            for key, value in requirements_update(data).items():
-                plan = with_value(plan, R + key, value)
+            plan = with_value(plan, R + "model_preset", data)
+            preset = MODEL_PRESETS.get(data or "")
+            if preset is not None:  # show the preset's shape in the fields, where the buyer can adjust it
+                for key in SHAPE_FIELDS:
+                    plan = with_value(plan, R + key, getattr(preset, key.removeprefix("model_")))
             self.controller.replace_plan(plan, self.tr("Model preset"))
             return
         self.edit(R + name, data)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from typing import Any
 
 from PySide6.QtCore import Qt
@@ -95,6 +96,7 @@ class GpuPage(StepPage):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(COLUMNS.index("reasons"), QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
+        header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)  # best-ranked first
         self.use_button = QPushButton(self)
         self.use_button.setObjectName("useGpu")
         self.hint = QLabel(self)
@@ -114,8 +116,12 @@ class GpuPage(StepPage):
         tl.setContentsMargins(0, 0, 0, 0)
         tl.addWidget(self.table)
         bl = QHBoxLayout()
-        bl.addStretch(1)
-        bl.addWidget(self.use_button)
+        self.details = QLabel(self)
+        self.details.setObjectName("gpuReasons")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        bl.addWidget(self.details, 1)
+        bl.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignTop)
         tl.addLayout(bl)
         splitter = QSplitter(Qt.Orientation.Vertical, self)
         splitter.addWidget(top)
@@ -172,7 +178,7 @@ class GpuPage(StepPage):
     # ------------------------------------------------------------------ plan → widgets
     def refresh(self) -> None:
         plan = self.controller.plan
-        self.rows = gpu_rows(plan, self.controller.catalog, self.controller.lang)
+        self.rows = gpu_rows(plan, self.controller.catalog, self.controller.policy, self.controller.lang)
         self.model_combo.clear()
         self.model_combo.addItem(self.tr("(none chosen)"), None)
         for row in self.rows:
@@ -251,6 +257,13 @@ class GpuPage(StepPage):
     def _selection_changed(self) -> None:
         ids = self.selected_ids()
         self.use_button.setEnabled(len(ids) == 1)
+        row = next((r for r in self.rows if ids and r.gpu.id == ids[0]), None)
+        if row is None:
+            self.details.setText(self.tr("Select a row to see why it ranks where it does."))
+        else:
+            self.details.setText(
+                "<b>" + html.escape(row.gpu.name) + "</b>: " + html.escape("; ".join(row.reasons) or "—")
+            )
         gpus = [g for g in (self.controller.catalog.gpu(i) for i in ids[:3]) if g is not None]
         self.hint.setVisible(len(gpus) < 2)
         self.compare.setVisible(len(gpus) >= 2)

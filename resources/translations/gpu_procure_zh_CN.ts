@@ -192,6 +192,10 @@ with</source>
             <translation>%1 元（%2）</translation>
         </message>
         <message>
+            <source>Select a row to see why it ranks where it does.</source>
+            <translation>选中一行可查看其排名理由。</translation>
+        </message>
+        <message>
             <source>yes</source>
             <translation>是</translation>
         </message>
@@ -677,40 +681,16 @@ with</source>
             <translation>信息不足，暂无法估算。</translation>
         </message>
         <message>
-            <source>Weights</source>
-            <translation>权重</translation>
+            <source>Total</source>
+            <translation>合计</translation>
         </message>
         <message>
-            <source>Gradients</source>
-            <translation>梯度</translation>
+            <source>chosen GPUs</source>
+            <translation>已选 GPU</translation>
         </message>
         <message>
-            <source>Optimizer state</source>
-            <translation>优化器状态</translation>
-        </message>
-        <message>
-            <source>Activations</source>
-            <translation>激活值</translation>
-        </message>
-        <message>
-            <source>KV cache</source>
-            <translation>KV 缓存</translation>
-        </message>
-        <message>
-            <source>Margin</source>
-            <translation>余量</translation>
-        </message>
-        <message>
-            <source>Other</source>
-            <translation>其他</translation>
-        </message>
-        <message>
-            <source>per GPU</source>
-            <translation>单卡</translation>
-        </message>
-        <message>
-            <source>About &lt;b&gt;%1 GiB&lt;/b&gt; of GPU memory in total.</source>
-            <translation>总计约需 &lt;b&gt;%1 GiB&lt;/b&gt; 显存。</translation>
+            <source>About &lt;b&gt;%1 GB&lt;/b&gt; of GPU memory in total.</source>
+            <translation>总计约需 &lt;b&gt;%1 GB&lt;/b&gt; 显存。</translation>
         </message>
         <message>
             <source>Advice appears once the usage and budget are known.</source>
