@@ -179,7 +179,8 @@ class Chassis(Part):
     cooling: Literal["air", "liquid"]
     airflow_cfm: Positive | None = None
     fan_redundancy: bool = False
-    psu_bays: PositiveInt
+    psu_bays: PositiveInt | None = None
+    """None where the vendor sheet was not retrieved (unknown, never guessed)."""
     psu_included: str | None = None
     """Catalog id of the PSU the platform ships with, if any."""
     psu_included_count: NonNegativeInt = 0
