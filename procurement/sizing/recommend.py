@@ -87,7 +87,8 @@ def scenario_match(gpu: Gpu, workload: Workload, policy: Policy) -> bool:
     if workload == Workload.RENDERING:
         return gpu.segment in (Segment.CONSUMER, Segment.WORKSTATION)
     if workload == Workload.SCIENTIFIC:
-        return bool(gpu.fp64_tflops and gpu.fp32_tflops and gpu.fp64_tflops >= gpu.fp32_tflops / 2)
+        # full-rate FP64 is an FP32:FP64 ratio of 2:1 (datasheets round, e.g. A100 19.5 / 9.7)
+        return bool(gpu.fp64_tflops and gpu.fp32_tflops and round(gpu.fp32_tflops / gpu.fp64_tflops) <= 2)
     return True
 
 
