@@ -20,8 +20,11 @@ FINDING_KEYS = ("rule", "family", "severity", "step", "fields", "message", "fix"
 
 def findings_json(findings: list[Finding]) -> str:
     """A JSON list of objects with exactly the Finding keys."""
-    return json.dumps([{k: v for k, v in f.model_dump(mode="json").items() if k in FINDING_KEYS}
-                       for f in findings], ensure_ascii=False, indent=2)
+    return json.dumps(
+        [{k: v for k, v in f.model_dump(mode="json").items() if k in FINDING_KEYS} for f in findings],
+        ensure_ascii=False,
+        indent=2,
+    )
 
 
 def format_findings(findings: list[Finding], lang: Lang) -> str:
@@ -41,13 +44,21 @@ def format_findings(findings: list[Finding], lang: Lang) -> str:
             if f.fields:
                 lines.append(f"      ({', '.join(f.fields)})")
     counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
-    lines.append(t("check.summary", lang, errors=counts[Severity.ERROR], warnings=counts[Severity.WARNING],
-                   infos=counts[Severity.INFO]))
+    lines.append(
+        t(
+            "check.summary",
+            lang,
+            errors=counts[Severity.ERROR],
+            warnings=counts[Severity.WARNING],
+            infos=counts[Severity.INFO],
+        )
+    )
     return "\n".join(lines)
 
 
-def run_check(args: argparse.Namespace, catalog: Catalog, out: TextIO | None = None,
-              err: TextIO | None = None) -> int:
+def run_check(
+    args: argparse.Namespace, catalog: Catalog, out: TextIO | None = None, err: TextIO | None = None
+) -> int:
     """0: no error findings; 1: at least one error finding; 2: the plan or policy cannot be read."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -70,10 +81,14 @@ def run_check(args: argparse.Namespace, catalog: Catalog, out: TextIO | None = N
     return EXIT_FINDINGS if any(f.severity == Severity.ERROR for f in findings) else EXIT_OK
 
 
-register({
-    "check.none": {"zh": "未发现问题。", "en": "No findings."},
-    "check.summary": {"zh": "共 {errors} 个错误、{warnings} 个警告、{infos} 个提示。",
-                      "en": "{errors} error(s), {warnings} warning(s), {infos} info."},
-    "check.bad_plan": {"zh": "无法读取方案：\n{error}", "en": "cannot read the plan:\n{error}"},
-    "check.bad_policy": {"zh": "无法读取策略文件：\n{error}", "en": "cannot read the policy:\n{error}"},
-})
+register(
+    {
+        "check.none": {"zh": "未发现问题。", "en": "No findings."},
+        "check.summary": {
+            "zh": "共 {errors} 个错误、{warnings} 个警告、{infos} 个提示。",
+            "en": "{errors} error(s), {warnings} warning(s), {infos} info.",
+        },
+        "check.bad_plan": {"zh": "无法读取方案：\n{error}", "en": "cannot read the plan:\n{error}"},
+        "check.bad_policy": {"zh": "无法读取策略文件：\n{error}", "en": "cannot read the policy:\n{error}"},
+    }
+)

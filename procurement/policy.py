@@ -1,4 +1,4 @@
-"""Policy: the thresholds the rules use (PSU headroom, airflow, ratios…), from resources/policy or a user file."""
+"""Policy: the rules' thresholds (PSU headroom, airflow, ratios…) from resources/policy or a user file."""
 
 from __future__ import annotations
 
@@ -54,10 +54,13 @@ def _validate(data: dict[object, object], text: str, where: str | Path) -> Polic
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
-        raise PolicyError("\n".join(
-            f"{where}:{locate(text, tuple(e['loc'])[:1])}: {format_loc(tuple(e['loc']))}: "
-            f"{'unknown threshold' if e['type'] == 'extra_forbidden' else e['msg']}"
-            for e in exc.errors(include_url=False))) from None
+        raise PolicyError(
+            "\n".join(
+                f"{where}:{locate(text, tuple(e['loc'])[:1])}: {format_loc(tuple(e['loc']))}: "
+                f"{'unknown threshold' if e['type'] == 'extra_forbidden' else e['msg']}"
+                for e in exc.errors(include_url=False)
+            )
+        ) from None
 
 
 def _parse(text: str, where: str | Path) -> Policy:
@@ -88,6 +91,6 @@ def load_policy(path: str | Path | None = None) -> Policy:
         return base
     if not isinstance(data, dict):
         raise PolicyError(f"{path}:1: expected a mapping of policy thresholds")
-    merged: dict[object, object] = dict(base.model_dump())
+    merged: dict[object, object] = {**base.model_dump()}
     merged.update(_values(data))
     return _validate(merged, text, path)

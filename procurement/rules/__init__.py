@@ -20,8 +20,16 @@ from procurement.rules import balance, budget, cooling, licensing, pcie, power, 
 from procurement.rules.base import Rule
 
 FAMILIES: tuple[ModuleType, ...] = (power, cooling, pcie, balance, software, budget, vram, licensing)
-FAMILY_STEP = {"power": 3, "cooling": 3, "pcie": 3, "balance": 3, "software": 4, "budget": 1, "vram": 2,
-               "licensing": 2}
+FAMILY_STEP = {
+    "power": 3,
+    "cooling": 3,
+    "pcie": 3,
+    "balance": 3,
+    "software": 4,
+    "budget": 1,
+    "vram": 2,
+    "licensing": 2,
+}
 
 _DEFAULT_POLICY: Policy | None = None
 
@@ -39,13 +47,20 @@ def _run(family: str, rule: Rule, plan: Plan, catalog: Catalog, policy: Policy, 
     try:
         return rule(plan, catalog, policy, lang)
     except Exception as exc:  # a rule bug must not take the app down; the finding says which rule
-        return [Finding(rule=f"{family.upper()}-INTERNAL", family=family, severity=Severity.INFO,  # type: ignore[arg-type]
-                        step=FAMILY_STEP[family], message=t("rules.internal", lang, rule=rule.__name__,
-                                                            error=f"{type(exc).__name__}: {exc}"))]
+        return [
+            Finding(
+                rule=f"{family.upper()}-INTERNAL",
+                family=family,
+                severity=Severity.INFO,
+                step=FAMILY_STEP[family],
+                message=t("rules.internal", lang, rule=rule.__name__, error=f"{type(exc).__name__}: {exc}"),
+            )
+        ]
 
 
-def evaluate_family(family: ModuleType, plan: Plan, catalog: Catalog, policy: Policy | None = None,
-                    lang: Lang = "zh") -> list[Finding]:
+def evaluate_family(
+    family: ModuleType, plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh"
+) -> list[Finding]:
     """The findings of one family (unsorted)."""
     pol = _policy(policy)
     out: list[Finding] = []
@@ -69,11 +84,13 @@ def has_errors(findings: list[Finding]) -> bool:
     return any(f.severity == Severity.ERROR for f in findings)
 
 
-register({
-    "rules.internal": {
-        "zh": "规则 {rule} 无法检查此方案（{error}），请报告此问题。",
-        "en": "Rule {rule} could not check this plan ({error}); please report this.",
-    },
-})
+register(
+    {
+        "rules.internal": {
+            "zh": "规则 {rule} 无法检查此方案（{error}），请报告此问题。",
+            "en": "Rule {rule} could not check this plan ({error}); please report this.",
+        },
+    }
+)
 
 __all__ = ["FAMILIES", "evaluate", "evaluate_family", "has_errors"]

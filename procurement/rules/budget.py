@@ -10,13 +10,13 @@ from dataclasses import dataclass
 
 from catalog.loader import Catalog
 from catalog.models import Part
-from procurement.findings import Finding, Severity
+from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.rules.base import Parts, Rule, make, resolve
 
-FAMILY = "budget"
+FAMILY: Family = "budget"
 
 
 @dataclass(frozen=True)
@@ -70,11 +70,15 @@ def plan_cost(plan: Plan, catalog: Catalog, parts: Parts | None = None) -> CostB
         *(_line(f"server.storage[{s.index}].part", s.part, s.item.count) for s in p.storage),
         *(_line(f"server.nics[{n.index}].part", n.part, n.count) for n in p.nics),
         None if p.psu_from_chassis else _line("server.psu.part", p.psu, p.psu_count),
-        *(_line(path, part, 1) for path, part in (("software.os", p.os), ("software.image", p.image))
-          if part is not None and part.price_cny),
+        *(
+            _line(path, part, 1)
+            for path, part in (("software.os", p.os), ("software.image", p.image))
+            if part is not None and part.price_cny
+        ),
     ]
-    return CostBreakdown(tuple(x for x in lines if x is not None), plan.requirements.nodes,
-                         plan.requirements.budget_cny)
+    return CostBreakdown(
+        tuple(x for x in lines if x is not None), plan.requirements.nodes, plan.requirements.budget_cny
+    )
 
 
 def _wan(cny: float) -> str:
@@ -89,9 +93,21 @@ def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     c = plan_cost(plan, catalog)
     if c.total_cny <= budget:
         return []
-    return [make("BUDGET-OVER", FAMILY, Severity.ERROR, 1, ("requirements.budget_cny", "gpu.count"), lang,
-                 total=_wan(c.total_cny), budget=_wan(budget), nodes=c.nodes, node=_wan(c.node_cny),
-                 over=_wan(c.total_cny - budget))]
+    return [
+        make(
+            "BUDGET-OVER",
+            FAMILY,
+            Severity.ERROR,
+            1,
+            ("requirements.budget_cny", "gpu.count"),
+            lang,
+            total=_wan(c.total_cny),
+            budget=_wan(budget),
+            nodes=c.nodes,
+            node=_wan(c.node_cny),
+            over=_wan(c.total_cny - budget),
+        )
+    ]
 
 
 def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
@@ -99,28 +115,40 @@ def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     c = plan_cost(plan, catalog)
     if not c.unpriced:
         return []
-    return [make("BUDGET-UNPRICED", FAMILY, Severity.INFO, 3, tuple(dict.fromkeys(x.path for x in c.unpriced)),
-                 lang, parts=", ".join(x.name for x in c.unpriced))]
+    return [
+        make(
+            "BUDGET-UNPRICED",
+            FAMILY,
+            Severity.INFO,
+            3,
+            tuple(dict.fromkeys(x.path for x in c.unpriced)),
+            lang,
+            parts=", ".join(x.name for x in c.unpriced),
+        )
+    ]
 
 
 RULES: tuple[Rule, ...] = (over_budget, unpriced)
 
-register({
-    "BUDGET-OVER.message": {
-        "zh": "参考总价 {total} 万元（每节点 {node} 万元 × {nodes}）超出预算 {budget} 万元 {over} 万元。",
-        "en": "The reference total of {total} 万 CNY ({node} 万 per node × {nodes}) is {over} 万 over the "
-              "budget of {budget} 万 CNY.",
-    },
-    "BUDGET-OVER.fix": {
-        "zh": "减少 GPU、选择性价比更高的 GPU，或提高预算。",
-        "en": "Use fewer or better-value GPUs, or raise the budget.",
-    },
-    "BUDGET-UNPRICED.message": {
-        "zh": "以下部件没有公开参考价（需询价），总价为下限：{parts}。",
-        "en": "No public reference price (on request) for: {parts}; the total is a lower bound.",
-    },
-    "BUDGET-UNPRICED.fix": {
-        "zh": "向供应商询价，或在用户目录中填写公司价格。",
-        "en": "Ask the vendor, or add company prices in a user catalog directory.",
-    },
-})
+register(
+    {
+        "BUDGET-OVER.message": {
+            "zh": "参考总价 {total} 万元（每节点 {node} 万元 × {nodes}）超出预算 {budget} 万元 {over} 万元。",
+            "en": "The reference total of {total} 万 CNY ({node} 万 per node × {nodes}) is {over} 万 over "
+                  "the "
+            "budget of {budget} 万 CNY.",
+        },
+        "BUDGET-OVER.fix": {
+            "zh": "减少 GPU、选择性价比更高的 GPU，或提高预算。",
+            "en": "Use fewer or better-value GPUs, or raise the budget.",
+        },
+        "BUDGET-UNPRICED.message": {
+            "zh": "以下部件没有公开参考价（需询价），总价为下限：{parts}。",
+            "en": "No public reference price (on request) for: {parts}; the total is a lower bound.",
+        },
+        "BUDGET-UNPRICED.fix": {
+            "zh": "向供应商询价，或在用户目录中填写公司价格。",
+            "en": "Ask the vendor, or add company prices in a user catalog directory.",
+        },
+    }
+)

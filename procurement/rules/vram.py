@@ -8,14 +8,14 @@ together. The estimate's formulas and sources are in procurement/sizing/vram.py.
 from __future__ import annotations
 
 from catalog.loader import Catalog
-from procurement.findings import Finding, Severity
+from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan, Workload
 from procurement.policy import Policy
 from procurement.rules.base import GIB_TO_GB, Rule, make, resolve
 from procurement.sizing.vram import estimate_vram
 
-FAMILY = "vram"
+FAMILY: Family = "vram"
 SIZED_WORKLOADS = (Workload.TRAINING, Workload.FINE_TUNING, Workload.INFERENCE)
 
 
@@ -31,8 +31,14 @@ def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     per_gpu = p.gpu.memory_gib * GIB_TO_GB
     gpus = p.gpu_count * plan.requirements.nodes
     total = est.total_gb
-    kw = dict(need=f"{total:,.0f}", per_gpu=f"{per_gpu:,.0f}", gpus=gpus, have=f"{per_gpu * gpus:,.0f}",
-              gpu=p.gpu.name, fit=est.gpus_needed(per_gpu))
+    kw = dict(
+        need=f"{total:,.0f}",
+        per_gpu=f"{per_gpu:,.0f}",
+        gpus=gpus,
+        have=f"{per_gpu * gpus:,.0f}",
+        gpu=p.gpu.name,
+        fit=est.gpus_needed(per_gpu),
+    )
     if total > per_gpu * gpus:
         return [make("VRAM-TOTAL", FAMILY, Severity.ERROR, 2, ("gpu.count", "gpu.model"), lang, **kw)]
     if total > per_gpu:
@@ -52,32 +58,38 @@ def no_estimate(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
 
 RULES: tuple[Rule, ...] = (capacity, no_estimate)
 
-register({
-    "VRAM-TOTAL.message": {
-        "zh": "显存估算 {need} GB，超过 {gpus} 个 {gpu} 的总显存 {have} GB（每卡 {per_gpu} GB）。",
-        "en": "The VRAM estimate of {need} GB exceeds the {have} GB of {gpus} × {gpu} ({per_gpu} GB each).",
-    },
-    "VRAM-TOTAL.fix": {
-        "zh": "至少需要 {fit} 个此型号 GPU（模型并行），或选择显存更大的 GPU、降低精度/批量。",
-        "en": "Use at least {fit} of these GPUs (model parallel), a GPU with more memory, or lower "
-              "precision/batch size.",
-    },
-    "VRAM-SHARDING.message": {
-        "zh": "显存估算 {need} GB 超过单卡 {per_gpu} GB：纯数据并行放不下，需要模型并行（张量/流水线并行、"
-              "ZeRO-3/FSDP）把状态分到 {gpus} 个 GPU（共 {have} GB）。",
-        "en": "The VRAM estimate of {need} GB exceeds one GPU's {per_gpu} GB: data parallel alone will not "
-              "fit; shard it over the {gpus} GPUs ({have} GB) with model parallelism (tensor/pipeline, ZeRO-3/FSDP).",
-    },
-    "VRAM-SHARDING.fix": {
-        "zh": "使用支持模型并行的训练框架配置。",
-        "en": "Configure the framework for model parallelism.",
-    },
-    "VRAM-NO-ESTIMATE.message": {
-        "zh": "未填写模型参数量，无法核对显存是否够用。",
-        "en": "No model size given, so GPU memory is not checked.",
-    },
-    "VRAM-NO-ESTIMATE.fix": {
-        "zh": "在需求分析中填写模型参数量或选择模型预设。",
-        "en": "Enter the model size or pick a model preset in the requirements.",
-    },
-})
+register(
+    {
+        "VRAM-TOTAL.message": {
+            "zh": "显存估算 {need} GB，超过 {gpus} 个 {gpu} 的总显存 {have} GB（每卡 {per_gpu} GB）。",
+            "en": "The VRAM estimate of {need} GB exceeds the {have} GB of {gpus} × {gpu} ({per_gpu} GB "
+                  "each).",
+        },
+        "VRAM-TOTAL.fix": {
+            "zh": "至少需要 {fit} 个此型号 GPU（模型并行），或选择显存更大的 GPU、降低精度/批量。",
+            "en": "Use at least {fit} of these GPUs (model parallel), a GPU with more memory, or lower "
+            "precision/batch size.",
+        },
+        "VRAM-SHARDING.message": {
+            "zh": "显存估算 {need} GB 超过单卡 {per_gpu} GB：纯数据并行放不下，"
+                  "需要模型并行（张量/流水线并行、"
+            "ZeRO-3/FSDP）把状态分到 {gpus} 个 GPU（共 {have} GB）。",
+            "en": "The VRAM estimate of {need} GB exceeds one GPU's {per_gpu} GB: data parallel alone will "
+                  "not "
+            "fit; shard it over the {gpus} GPUs ({have} GB) with model parallelism (tensor/pipeline, "
+            "ZeRO-3/FSDP).",
+        },
+        "VRAM-SHARDING.fix": {
+            "zh": "使用支持模型并行的训练框架配置。",
+            "en": "Configure the framework for model parallelism.",
+        },
+        "VRAM-NO-ESTIMATE.message": {
+            "zh": "未填写模型参数量，无法核对显存是否够用。",
+            "en": "No model size given, so GPU memory is not checked.",
+        },
+        "VRAM-NO-ESTIMATE.fix": {
+            "zh": "在需求分析中填写模型参数量或选择模型预设。",
+            "en": "Enter the model size or pick a model preset in the requirements.",
+        },
+    }
+)

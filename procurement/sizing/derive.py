@@ -14,7 +14,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.loader import Catalog
-from catalog.models import Chassis, Cpu, Gpu, GpuCooling, GpuFormFactor, MemoryModule, Nic, Part, Psu, Segment, Storage, StorageKind
+from catalog.models import (
+    Chassis,
+    Cpu,
+    Gpu,
+    GpuCooling,
+    GpuFormFactor,
+    MemoryModule,
+    Nic,
+    Part,
+    Psu,
+    Segment,
+    Storage,
+    StorageKind,
+)
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, PlanError, Workload, with_value
 from procurement.policy import Policy
@@ -26,7 +39,7 @@ GIB_TO_GB = 1024**3 / 1e9
 
 @dataclass
 class DerivedDefaults:
-    """Plan paths → values ('server.cpu' → 'epyc-7543'), with a reason per decision, in the user's language."""
+    """Plan paths → values ('server.cpu' → 'epyc-7543'), with a reason per decision (user's language)."""
 
     changes: dict[str, Any] = field(default_factory=dict)
     reasons: list[str] = field(default_factory=list)
@@ -65,8 +78,9 @@ def pick_chassis(gpu: Gpu, count: int, catalog: Catalog, deployment: str = "data
     return ok[0] if ok else None
 
 
-def pick_cpu(chassis: Chassis, gpu: Gpu, count: int, policy: Policy, catalog: Catalog,
-             training: bool) -> tuple[Cpu, int] | None:
+def pick_cpu(
+    chassis: Chassis, gpu: Gpu, count: int, policy: Policy, catalog: Catalog, training: bool
+) -> tuple[Cpu, int] | None:
     """The cheapest CPU for the board's socket with enough cores (and lanes where GPUs use CPU lanes)."""
     cands = []
     for cpu in catalog.all(Cpu):
@@ -74,8 +88,11 @@ def pick_cpu(chassis: Chassis, gpu: Gpu, count: int, policy: Policy, catalog: Ca
             continue
         sockets = max(1, min(chassis.cpu_sockets, cpu.max_sockets))
         cores_ok = cpu.cores * sockets >= policy.cpu_cores_per_gpu * count
-        lanes_ok = (chassis.pcie_switch_lanes > 0 or cpu.pcie_lanes is None
-                    or cpu.pcie_lanes * sockets >= gpu.pcie_lanes * count)
+        lanes_ok = (
+            chassis.pcie_switch_lanes > 0
+            or cpu.pcie_lanes is None
+            or cpu.pcie_lanes * sockets >= gpu.pcie_lanes * count
+        )
         ecc_ok = cpu.ecc or not training
         cands.append((not cores_ok, not lanes_ok, not ecc_ok, *_price_key(cpu), cpu, sockets))
     if not cands:
@@ -84,8 +101,9 @@ def pick_cpu(chassis: Chassis, gpu: Gpu, count: int, policy: Policy, catalog: Ca
     return best[6], best[7]
 
 
-def pick_memory(chassis: Chassis, cpu: Cpu, sockets: int, need_gib: float, catalog: Catalog,
-                ecc: bool) -> tuple[MemoryModule, int] | None:
+def pick_memory(
+    chassis: Chassis, cpu: Cpu, sockets: int, need_gib: float, catalog: Catalog, ecc: bool
+) -> tuple[MemoryModule, int] | None:
     """Modules of the board's type adding up to ``need_gib``, in multiples of channels × sockets, cheapest."""
     step = cpu.memory_channels * sockets
     server = cpu.segment == Segment.DATACENTER
@@ -110,11 +128,16 @@ def pick_memory(chassis: Chassis, cpu: Cpu, sockets: int, need_gib: float, catal
 
 
 def _nvme(catalog: Catalog, m2: bool) -> list[Storage]:
-    return [s for s in catalog.all(Storage)
-            if s.storage_kind == StorageKind.NVME and ("m.2" in s.form.lower()) == m2]
+    return [
+        s
+        for s in catalog.all(Storage)
+        if s.storage_kind == StorageKind.NVME and ("m.2" in s.form.lower()) == m2
+    ]
 
 
-def pick_storage(chassis: Chassis, dataset_gb: float, data_workload: bool, catalog: Catalog) -> list[dict[str, Any]]:
+def pick_storage(
+    chassis: Chassis, dataset_gb: float, data_workload: bool, catalog: Catalog
+) -> list[dict[str, Any]]:
     """A system NVMe drive and, for data workloads, NVMe data drives holding the dataset."""
     out: list[dict[str, Any]] = []
     use_m2 = chassis.m2_slots > 0 and bool(_nvme(catalog, True))
@@ -152,7 +175,7 @@ def pick_nic(nodes: int, training: bool, policy: Policy, catalog: Catalog) -> Ni
 
 
 def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> tuple[Psu, int] | None:
-    """The platform's own PSU where it ships one, else the PSU model needing the fewest units that fit the bays."""
+    """The platform's own PSU where it ships one, else the model needing the fewest units within the bays."""
     draw = power_budget(plan, catalog, policy).draw_w
     red = plan.server.psu.redundancy
     low = plan.server.input_voltage == "low"
@@ -175,8 +198,14 @@ def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> 
     return (best[1], best[2]) if best else None
 
 
-def derive_defaults(plan: Plan, catalog: Catalog, policy: Policy, gpu_id: str | None = None,
-                    count: int | None = None, lang: Lang = "zh") -> DerivedDefaults:
+def derive_defaults(
+    plan: Plan,
+    catalog: Catalog,
+    policy: Policy,
+    gpu_id: str | None = None,
+    count: int | None = None,
+    lang: Lang = "zh",
+) -> DerivedDefaults:
     """Server parts for ``gpu_id`` × ``count`` (defaults: the plan's GPU choice, or what the VRAM estimate
     needs per node), following the reference rules."""
     out = DerivedDefaults()
@@ -208,8 +237,16 @@ def derive_defaults(plan: Plan, catalog: Catalog, policy: Policy, gpu_id: str | 
     cpu, sockets = cpu_pick
     out.changes["server.cpu"] = cpu.id
     out.changes["server.cpu_count"] = sockets
-    out.reasons.append(t("derive.cpu", lang, cpu=cpu.name, sockets=sockets, cores=cpu.cores * sockets,
-                         need=f"{policy.cpu_cores_per_gpu * count:g}"))
+    out.reasons.append(
+        t(
+            "derive.cpu",
+            lang,
+            cpu=cpu.name,
+            sockets=sockets,
+            cores=cpu.cores * sockets,
+            need=f"{policy.cpu_cores_per_gpu * count:g}",
+        )
+    )
     need_gib = policy.ram_to_vram_ratio * gpu.memory_gib * count
     mem = pick_memory(chassis, cpu, sockets, need_gib, catalog, ecc=training and cpu.ecc)
     if mem is None:
@@ -217,8 +254,16 @@ def derive_defaults(plan: Plan, catalog: Catalog, policy: Policy, gpu_id: str | 
     else:
         module, n = mem
         out.changes["server.memory"] = {"part": module.id, "count": n}
-        out.reasons.append(t("derive.memory", lang, n=n, module=module.name, total=n * module.capacity_gib,
-                             need=f"{need_gib:g}"))
+        out.reasons.append(
+            t(
+                "derive.memory",
+                lang,
+                n=n,
+                module=module.name,
+                total=n * module.capacity_gib,
+                need=f"{need_gib:g}",
+            )
+        )
     data_workload = req.workload in (Workload.TRAINING, Workload.FINE_TUNING, Workload.DATA_ANALYSIS)
     storage = pick_storage(chassis, req.dataset_gb, data_workload, catalog)
     out.changes["server.storage"] = storage
@@ -243,8 +288,16 @@ def derive_defaults(plan: Plan, catalog: Catalog, policy: Policy, gpu_id: str | 
         draw = power_budget(draft, catalog, policy).draw_w
         out.changes["server.psu.part"] = unit.id
         out.changes["server.psu.count"] = n
-        out.reasons.append(t("derive.psu", lang, n=n, psu=unit.name, draw=f"{draw:,.0f}",
-                             headroom=f"{policy.psu_headroom_pct:g}"))
+        out.reasons.append(
+            t(
+                "derive.psu",
+                lang,
+                n=n,
+                psu=unit.name,
+                draw=f"{draw:,.0f}",
+                headroom=f"{policy.psu_headroom_pct:g}",
+            )
+        )
     return out
 
 
@@ -267,27 +320,53 @@ def apply_defaults(plan: Plan, derived: DerivedDefaults) -> Plan:
 
 _ = with_value  # re-exported helper for callers that apply one change at a time
 
-register({
-    "derive.no_gpu": {"zh": "请先选择 GPU 型号。", "en": "Choose a GPU model first."},
-    "derive.count": {"zh": "按显存估算 {need} GB，每节点 {n} 个 GPU。",
-                     "en": "{n} GPUs per node for the {need} GB VRAM estimate."},
-    "derive.no_chassis": {"zh": "目录中没有能容纳 {n} 个 {gpu} 的平台。",
-                          "en": "No catalog platform holds {n} × {gpu}."},
-    "derive.chassis": {"zh": "平台 {chassis}：{slots} 个 GPU 位，可容纳 {n} 个 GPU。",
-                       "en": "Platform {chassis}: {slots} GPU positions for {n} GPUs."},
-    "derive.no_cpu": {"zh": "目录中没有 {socket} 插槽的 CPU。", "en": "No catalog CPU for socket {socket}."},
-    "derive.cpu": {"zh": "CPU {sockets} × {cpu}：共 {cores} 核（建议 ≥ {need} 核）。",
-                   "en": "CPU {sockets} × {cpu}: {cores} cores (≥ {need} advised)."},
-    "derive.no_memory": {"zh": "目录中没有合适的 {type} 内存。", "en": "No suitable {type} memory in the catalog."},
-    "derive.memory": {"zh": "内存 {n} × {module} = {total} GiB（建议 ≥ {need} GiB）。",
-                      "en": "Memory {n} × {module} = {total} GiB (≥ {need} GiB advised)."},
-    "derive.storage": {"zh": "NVMe 系统盘，数据盘按数据集 {dataset} GB 配置。",
-                       "en": "NVMe system drive; data drives sized for the {dataset} GB dataset."},
-    "derive.no_nic": {"zh": "目录中没有满足要求的网卡。", "en": "No NIC in the catalog meets the need."},
-    "derive.nic": {"zh": "网卡 {nic}（{speed} Gb/s，{nodes} 节点）。",
-                   "en": "NIC {nic} ({speed} Gb/s for {nodes} node(s))."},
-    "derive.no_psu": {"zh": "没有电源型号能在 {bays} 个电源位内满足功耗。",
-                      "en": "No PSU model carries the load within {bays} PSU bays."},
-    "derive.psu": {"zh": "电源 {n} × {psu}：估算功耗 {draw} W，含 {headroom}% 余量。",
-                   "en": "PSUs {n} × {psu}: {draw} W estimated draw with {headroom} % headroom."},
-})
+register(
+    {
+        "derive.no_gpu": {"zh": "请先选择 GPU 型号。", "en": "Choose a GPU model first."},
+        "derive.count": {
+            "zh": "按显存估算 {need} GB，每节点 {n} 个 GPU。",
+            "en": "{n} GPUs per node for the {need} GB VRAM estimate.",
+        },
+        "derive.no_chassis": {
+            "zh": "目录中没有能容纳 {n} 个 {gpu} 的平台。",
+            "en": "No catalog platform holds {n} × {gpu}.",
+        },
+        "derive.chassis": {
+            "zh": "平台 {chassis}：{slots} 个 GPU 位，可容纳 {n} 个 GPU。",
+            "en": "Platform {chassis}: {slots} GPU positions for {n} GPUs.",
+        },
+        "derive.no_cpu": {
+            "zh": "目录中没有 {socket} 插槽的 CPU。",
+            "en": "No catalog CPU for socket {socket}.",
+        },
+        "derive.cpu": {
+            "zh": "CPU {sockets} × {cpu}：共 {cores} 核（建议 ≥ {need} 核）。",
+            "en": "CPU {sockets} × {cpu}: {cores} cores (≥ {need} advised).",
+        },
+        "derive.no_memory": {
+            "zh": "目录中没有合适的 {type} 内存。",
+            "en": "No suitable {type} memory in the catalog.",
+        },
+        "derive.memory": {
+            "zh": "内存 {n} × {module} = {total} GiB（建议 ≥ {need} GiB）。",
+            "en": "Memory {n} × {module} = {total} GiB (≥ {need} GiB advised).",
+        },
+        "derive.storage": {
+            "zh": "NVMe 系统盘，数据盘按数据集 {dataset} GB 配置。",
+            "en": "NVMe system drive; data drives sized for the {dataset} GB dataset.",
+        },
+        "derive.no_nic": {"zh": "目录中没有满足要求的网卡。", "en": "No NIC in the catalog meets the need."},
+        "derive.nic": {
+            "zh": "网卡 {nic}（{speed} Gb/s，{nodes} 节点）。",
+            "en": "NIC {nic} ({speed} Gb/s for {nodes} node(s)).",
+        },
+        "derive.no_psu": {
+            "zh": "没有电源型号能在 {bays} 个电源位内满足功耗。",
+            "en": "No PSU model carries the load within {bays} PSU bays.",
+        },
+        "derive.psu": {
+            "zh": "电源 {n} × {psu}：估算功耗 {draw} W，含 {headroom}% 余量。",
+            "en": "PSUs {n} × {psu}: {draw} W estimated draw with {headroom} % headroom.",
+        },
+    }
+)

@@ -53,8 +53,14 @@ class Recommendation:
     def summary(self, lang: Lang = "zh") -> list[str]:
         out = []
         if self.memory_tier:
-            out.append(t("rec.memory_tier", lang, tier=t(f"vram.tier.{self.memory_tier}", lang),
-                         gb=f"{self.estimate.total_gb:,.0f}"))
+            out.append(
+                t(
+                    "rec.memory_tier",
+                    lang,
+                    tier=t(f"vram.tier.{self.memory_tier}", lang),
+                    gb=f"{self.estimate.total_gb:,.0f}",
+                )
+            )
         if self.budget_tier:
             out.append(t(f"rec.budget_tier.{self.budget_tier}", lang))
         return out
@@ -113,8 +119,15 @@ def _wan(cny: float) -> str:
     return f"{cny / 10_000:,.1f}"
 
 
-def _candidate(gpu: Gpu, req: Requirements, est: VramEstimate, catalog: Catalog, policy: Policy,
-               tier: str | None, lang: Lang) -> Candidate:
+def _candidate(
+    gpu: Gpu,
+    req: Requirements,
+    est: VramEstimate,
+    catalog: Catalog,
+    policy: Policy,
+    tier: str | None,
+    lang: Lang,
+) -> Candidate:
     mem_gb = gpu.memory_gib * GIB_TO_GB
     needed = est.gpus_needed(mem_gb)
     nodes = req.nodes
@@ -124,8 +137,18 @@ def _candidate(gpu: Gpu, req: Requirements, est: VramEstimate, catalog: Catalog,
     reasons: list[str] = []
     if needed is not None:
         key = "rec.fits" if fits else "rec.no_fit"
-        reasons.append(t(key, lang, n=needed, per_node=per_node, mem=f"{mem_gb:,.0f}",
-                         have=f"{mem_gb * needed:,.0f}", need=f"{est.total_gb:,.0f}", cap=cap or 0))
+        reasons.append(
+            t(
+                key,
+                lang,
+                n=needed,
+                per_node=per_node,
+                mem=f"{mem_gb:,.0f}",
+                have=f"{mem_gb * needed:,.0f}",
+                need=f"{est.total_gb:,.0f}",
+                cap=cap or 0,
+            )
+        )
     elif cap is None:
         reasons.append(t("rec.no_platform", lang))
     count = per_node * nodes
@@ -135,8 +158,16 @@ def _candidate(gpu: Gpu, req: Requirements, est: VramEstimate, catalog: Catalog,
         reasons.append(t("rec.unpriced", lang))
     else:
         key = "rec.cost" if within is None else "rec.within" if within else "rec.over"
-        reasons.append(t(key, lang, n=count, price=_wan(gpu.price_cny or 0), cost=_wan(cost),
-                         budget=_wan(req.budget_cny or 0)))
+        reasons.append(
+            t(
+                key,
+                lang,
+                n=count,
+                price=_wan(gpu.price_cny or 0),
+                cost=_wan(cost),
+                budget=_wan(req.budget_cny or 0),
+            )
+        )
     per_wan = None
     if gpu.fp16_tensor_tflops and gpu.price_cny:
         per_wan = gpu.fp16_tensor_tflops / (gpu.price_cny / 10_000)
@@ -148,48 +179,95 @@ def _candidate(gpu: Gpu, req: Requirements, est: VramEstimate, catalog: Catalog,
     if scen:
         reasons.append(t(f"rec.scenario.{req.workload.value}", lang))
     tier_ok = gpu.segment in _tier_segments(tier)
-    return Candidate(gpu, needed, per_node, cap, fits, cost, within, per_wan, power, scen, tier_ok, tuple(reasons))
+    return Candidate(
+        gpu, needed, per_node, cap, fits, cost, within, per_wan, power, scen, tier_ok, tuple(reasons)
+    )
 
 
-def recommend(req: Requirements, catalog: Catalog, policy: Policy, lang: Lang = "zh",
-              limit: int | None = 10) -> Recommendation:
+def recommend(
+    req: Requirements, catalog: Catalog, policy: Policy, lang: Lang = "zh", limit: int | None = 10
+) -> Recommendation:
     """Ranked GPU candidates for the requirements: fitting, within budget, on-scenario, on-tier, best
     FP16 TFLOPS per 万元 first."""
     est = estimate_vram(req, policy)
     tier = budget_tier(req.budget_cny, policy)
     cands = [_candidate(g, req, est, catalog, policy, tier, lang) for g in catalog.all(Gpu)]
-    cands.sort(key=lambda c: (not c.fits, c.within_budget is False, not c.scenario_match, not c.tier_match,
-                              c.within_budget is None, -(c.tflops_per_wan or 0), c.gpus_needed or 0, c.gpu.id))
-    return Recommendation(tier, memory_tier(est.total_gb, policy) if est.known else None, est,
-                          tuple(cands[:limit] if limit else cands))
+    cands.sort(
+        key=lambda c: (
+            not c.fits,
+            c.within_budget is False,
+            not c.scenario_match,
+            not c.tier_match,
+            c.within_budget is None,
+            -(c.tflops_per_wan or 0),
+            c.gpus_needed or 0,
+            c.gpu.id,
+        )
+    )
+    return Recommendation(
+        tier,
+        memory_tier(est.total_gb, policy) if est.known else None,
+        est,
+        tuple(cands[:limit] if limit else cands),
+    )
 
 
-register({
-    "rec.memory_tier": {"zh": "显存需求约 {gb} GB：{tier}。", "en": "About {gb} GB of GPU memory: {tier}."},
-    "rec.budget_tier.low": {"zh": "预算低于 5 万元：消费级显卡（如 RTX 4090）。",
-                            "en": "Budget under 50,000 CNY: consumer cards (RTX 4090 class)."},
-    "rec.budget_tier.mid": {"zh": "预算 5-20 万元：工作站/专业卡。",
-                            "en": "Budget 50,000-200,000 CNY: workstation/professional cards."},
-    "rec.budget_tier.high": {"zh": "预算高于 20 万元：数据中心 GPU。",
-                             "en": "Budget over 200,000 CNY: data-centre GPUs."},
-    "rec.fits": {"zh": "{n} 个即可容纳（每节点 {per_node} 个，每卡 {mem} GB，共 {have} GB ≥ 需要 {need} GB）",
-                 "en": "fits with {n} GPUs ({per_node} per node, {mem} GB each, {have} GB ≥ {need} GB needed)"},
-    "rec.no_fit": {"zh": "需要 {n} 个（每节点 {per_node} 个），但平台每台最多 {cap} 个",
-                   "en": "needs {n} GPUs ({per_node} per node), but a platform holds at most {cap}"},
-    "rec.no_platform": {"zh": "目录中没有可安装该 GPU 的平台", "en": "no catalog platform takes this GPU"},
-    "rec.unpriced": {"zh": "无公开参考价（需询价）", "en": "no public reference price (on request)"},
-    "rec.cost": {"zh": "GPU 费用 {n} × {price} 万 = {cost} 万元", "en": "GPUs {n} × {price} 万 = {cost} 万 CNY"},
-    "rec.within": {"zh": "GPU 费用 {n} × {price} 万 = {cost} 万元，在预算 {budget} 万元内",
-                   "en": "GPUs {n} × {price} 万 = {cost} 万 CNY, within the {budget} 万 budget"},
-    "rec.over": {"zh": "GPU 费用 {n} × {price} 万 = {cost} 万元，超出预算 {budget} 万元",
-                 "en": "GPUs {n} × {price} 万 = {cost} 万 CNY, over the {budget} 万 budget"},
-    "rec.tflops": {"zh": "FP16 张量 {tflops} TFLOPS，每万元 {per_wan} TFLOPS",
-                   "en": "FP16 tensor {tflops} TFLOPS, {per_wan} TFLOPS per 万元"},
-    "rec.power": {"zh": "GPU 功耗 {n} × {tdp} W = {total} W", "en": "GPU power {n} × {tdp} W = {total} W"},
-    "rec.scenario.training": {"zh": "训练：大显存", "en": "training: high memory"},
-    "rec.scenario.fine_tuning": {"zh": "微调：大显存", "en": "fine-tuning: high memory"},
-    "rec.scenario.inference": {"zh": "推理：中等显存", "en": "inference: mid-size memory"},
-    "rec.scenario.rendering": {"zh": "渲染：RTX 显卡", "en": "rendering: RTX card"},
-    "rec.scenario.scientific": {"zh": "科学计算：全速 FP64", "en": "scientific: full-rate FP64"},
-    "rec.scenario.data_analysis": {"zh": "数据分析", "en": "data analysis"},
-})
+register(
+    {
+        "rec.memory_tier": {
+            "zh": "显存需求约 {gb} GB：{tier}。",
+            "en": "About {gb} GB of GPU memory: {tier}.",
+        },
+        "rec.budget_tier.low": {
+            "zh": "预算低于 5 万元：消费级显卡（如 RTX 4090）。",
+            "en": "Budget under 50,000 CNY: consumer cards (RTX 4090 class).",
+        },
+        "rec.budget_tier.mid": {
+            "zh": "预算 5-20 万元：工作站/专业卡。",
+            "en": "Budget 50,000-200,000 CNY: workstation/professional cards.",
+        },
+        "rec.budget_tier.high": {
+            "zh": "预算高于 20 万元：数据中心 GPU。",
+            "en": "Budget over 200,000 CNY: data-centre GPUs.",
+        },
+        "rec.fits": {
+            "zh": "{n} 个即可容纳（每节点 {per_node} 个，每卡 {mem} GB，共 {have} GB ≥ 需要 {need} GB）",
+            "en": "fits with {n} GPUs ({per_node} per node, {mem} GB each, {have} GB ≥ {need} GB needed)",
+        },
+        "rec.no_fit": {
+            "zh": "需要 {n} 个（每节点 {per_node} 个），但平台每台最多 {cap} 个",
+            "en": "needs {n} GPUs ({per_node} per node), but a platform holds at most {cap}",
+        },
+        "rec.no_platform": {
+            "zh": "目录中没有可安装该 GPU 的平台",
+            "en": "no catalog platform takes this GPU",
+        },
+        "rec.unpriced": {"zh": "无公开参考价（需询价）", "en": "no public reference price (on request)"},
+        "rec.cost": {
+            "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元",
+            "en": "GPUs {n} × {price} 万 = {cost} 万 CNY",
+        },
+        "rec.within": {
+            "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元，在预算 {budget} 万元内",
+            "en": "GPUs {n} × {price} 万 = {cost} 万 CNY, within the {budget} 万 budget",
+        },
+        "rec.over": {
+            "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元，超出预算 {budget} 万元",
+            "en": "GPUs {n} × {price} 万 = {cost} 万 CNY, over the {budget} 万 budget",
+        },
+        "rec.tflops": {
+            "zh": "FP16 张量 {tflops} TFLOPS，每万元 {per_wan} TFLOPS",
+            "en": "FP16 tensor {tflops} TFLOPS, {per_wan} TFLOPS per 万元",
+        },
+        "rec.power": {
+            "zh": "GPU 功耗 {n} × {tdp} W = {total} W",
+            "en": "GPU power {n} × {tdp} W = {total} W",
+        },
+        "rec.scenario.training": {"zh": "训练：大显存", "en": "training: high memory"},
+        "rec.scenario.fine_tuning": {"zh": "微调：大显存", "en": "fine-tuning: high memory"},
+        "rec.scenario.inference": {"zh": "推理：中等显存", "en": "inference: mid-size memory"},
+        "rec.scenario.rendering": {"zh": "渲染：RTX 显卡", "en": "rendering: RTX card"},
+        "rec.scenario.scientific": {"zh": "科学计算：全速 FP64", "en": "scientific: full-rate FP64"},
+        "rec.scenario.data_analysis": {"zh": "数据分析", "en": "data analysis"},
+    }
+)

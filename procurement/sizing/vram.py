@@ -26,8 +26,12 @@ from procurement.plan import Optimizer, Precision, Requirements, TrainingMode, W
 from procurement.policy import Policy
 
 WEIGHT_BYTES = {
-    Precision.FP32: 4.0, Precision.MIXED: 2.0, Precision.BF16: 2.0, Precision.FP8: 1.0,
-    Precision.INT8: 1.0, Precision.INT4: 0.5,
+    Precision.FP32: 4.0,
+    Precision.MIXED: 2.0,
+    Precision.BF16: 2.0,
+    Precision.FP8: 1.0,
+    Precision.INT8: 1.0,
+    Precision.INT4: 0.5,
 }
 OPTIMIZER_BYTES = {Optimizer.ADAMW: 8.0, Optimizer.SGD_MOMENTUM: 4.0, Optimizer.ADAM_8BIT: 2.0}
 TRAINABLE_PRECISIONS = (Precision.FP32, Precision.MIXED, Precision.BF16)
@@ -47,18 +51,61 @@ class ModelPreset:
     source: str
 
 
-MODEL_PRESETS: dict[str, ModelPreset] = {p.id: p for p in (
-    ModelPreset("llama-2-7b", "Llama 2 7B", 7, 32, 4096, 32, 128,
-                "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json"),
-    ModelPreset("llama-2-13b", "Llama 2 13B", 13, 40, 5120, 40, 128,
-                "https://huggingface.co/meta-llama/Llama-2-13b-hf/blob/main/config.json"),
-    ModelPreset("llama-2-70b", "Llama 2 70B", 70, 80, 8192, 8, 128,
-                "https://huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json"),
-    ModelPreset("llama-3-8b", "Llama 3 8B", 8, 32, 4096, 8, 128,
-                "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json"),
-    ModelPreset("llama-3-70b", "Llama 3 70B", 70, 80, 8192, 8, 128,
-                "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json"),
-)}
+MODEL_PRESETS: dict[str, ModelPreset] = {
+    p.id: p
+    for p in (
+        ModelPreset(
+            "llama-2-7b",
+            "Llama 2 7B",
+            7,
+            32,
+            4096,
+            32,
+            128,
+            "https://huggingface.co/meta-llama/Llama-2-7b-hf/blob/main/config.json",
+        ),
+        ModelPreset(
+            "llama-2-13b",
+            "Llama 2 13B",
+            13,
+            40,
+            5120,
+            40,
+            128,
+            "https://huggingface.co/meta-llama/Llama-2-13b-hf/blob/main/config.json",
+        ),
+        ModelPreset(
+            "llama-2-70b",
+            "Llama 2 70B",
+            70,
+            80,
+            8192,
+            8,
+            128,
+            "https://huggingface.co/meta-llama/Llama-2-70b-hf/blob/main/config.json",
+        ),
+        ModelPreset(
+            "llama-3-8b",
+            "Llama 3 8B",
+            8,
+            32,
+            4096,
+            8,
+            128,
+            "https://huggingface.co/meta-llama/Meta-Llama-3-8B/blob/main/config.json",
+        ),
+        ModelPreset(
+            "llama-3-70b",
+            "Llama 3 70B",
+            70,
+            80,
+            8192,
+            8,
+            128,
+            "https://huggingface.co/meta-llama/Meta-Llama-3-70B/blob/main/config.json",
+        ),
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -95,8 +142,9 @@ class VramEstimate:
     @property
     def model_state_gb(self) -> float:
         """Weights, gradients and optimizer state: what the reference's 'before activations' counts."""
-        return sum(c.gb for c in self.components if c.key in ("weights", "master_weights", "gradients",
-                                                              "optimizer"))
+        return sum(
+            c.gb for c in self.components if c.key in ("weights", "master_weights", "gradients", "optimizer")
+        )
 
     @property
     def margin_gb(self) -> float:
@@ -168,7 +216,9 @@ def estimate_vram(req: Requirements, policy: Policy) -> VramEstimate:
     if training:
         if prec not in TRAINABLE_PRECISIONS:
             # FP8 training (Transformer Engine) keeps higher-precision master weights: count it as mixed.
-            notes.append("vram.note.fp8_training" if prec == Precision.FP8 else "vram.note.quantized_training")
+            notes.append(
+                "vram.note.fp8_training" if prec == Precision.FP8 else "vram.note.quantized_training"
+            )
             prec, wb = Precision.MIXED, WEIGHT_BYTES[Precision.MIXED]
         ob = OPTIMIZER_BYTES[req.optimizer]
         comps.append(VramComponent("weights", _gb(n * wb), f"{pb} × {wb:g} B"))
@@ -185,16 +235,26 @@ def estimate_vram(req: Requirements, policy: Policy) -> VramEstimate:
     if mode != TrainingMode.INFERENCE:
         if layers and hidden:
             factor = policy.activation_bytes_per_sbh * (2 if prec == Precision.FP32 else 1)
-            comps.append(VramComponent("activations", _gb(layers * s * b * hidden * factor),
-                                       f"{layers} × {s} × {b} × {hidden} × {factor:g} B"))
+            comps.append(
+                VramComponent(
+                    "activations",
+                    _gb(layers * s * b * hidden * factor),
+                    f"{layers} × {s} × {b} × {hidden} × {factor:g} B",
+                )
+            )
         else:
             notes.append("vram.note.no_activations")
     else:
         kv_dim = kv_heads * head_dim if kv_heads and head_dim else hidden
         if layers and kv_dim:
             kb = 4.0 if prec == Precision.FP32 else 1.0 if prec == Precision.FP8 else 2.0
-            comps.append(VramComponent("kv_cache", _gb(2 * kb * layers * kv_dim * s * b),
-                                       f"2 × {kb:g} B × {layers} × {kv_dim} × {s} × {b}"))
+            comps.append(
+                VramComponent(
+                    "kv_cache",
+                    _gb(2 * kb * layers * kv_dim * s * b),
+                    f"2 × {kb:g} B × {layers} × {kv_dim} × {s} × {b}",
+                )
+            )
         else:
             notes.append("vram.note.no_kv")
     return VramEstimate(mode, params, tuple(comps), policy.vram_margin_pct, tuple(notes))
@@ -212,41 +272,46 @@ def memory_tier(total_gb: float, policy: Policy) -> str:
     return "multi"
 
 
-register({
-    "vram.weights": {"zh": "模型权重", "en": "Weights"},
-    "vram.master_weights": {"zh": "FP32 主权重", "en": "FP32 master weights"},
-    "vram.gradients": {"zh": "梯度", "en": "Gradients"},
-    "vram.optimizer": {"zh": "优化器状态", "en": "Optimizer state"},
-    "vram.activations": {"zh": "激活值", "en": "Activations"},
-    "vram.kv_cache": {"zh": "KV 缓存", "en": "KV cache"},
-    "vram.margin": {"zh": "余量", "en": "Margin"},
-    "vram.total": {"zh": "合计", "en": "Total"},
-    "vram.note.no_model": {
-        "zh": "未填写模型参数量，无法估算显存。",
-        "en": "No model size given; VRAM cannot be estimated.",
-    },
-    "vram.note.no_activations": {
-        "zh": "未填写层数/隐藏维度，激活值未计入（仅由余量覆盖）。",
-        "en": "Layers/hidden size not given: activations are not counted (only the margin covers them).",
-    },
-    "vram.note.no_kv": {
-        "zh": "未填写层数/KV 头数/头维度，KV 缓存未计入。",
-        "en": "Layers/KV heads/head size not given: the KV cache is not counted.",
-    },
-    "vram.note.lora": {
-        "zh": "LoRA：适配器参数约为模型的万分之一，其梯度和优化器状态由余量覆盖。",
-        "en": "LoRA: adapters are ~1/10,000 of the model; their gradients and optimizer state fall within the margin.",
-    },
-    "vram.note.fp8_training": {
-        "zh": "FP8 训练仍保留高精度主权重和优化器状态，按混合精度估算。",
-        "en": "FP8 training keeps higher-precision master weights and optimizer state: estimated as mixed precision.",
-    },
-    "vram.note.quantized_training": {
-        "zh": "INT8/INT4 仅用于推理或 LoRA（QLoRA）；全量训练按混合精度估算。",
-        "en": "INT8/INT4 are for inference or LoRA (QLoRA); full training is estimated as mixed precision.",
-    },
-    "vram.tier.lt16": {"zh": "16 GB 以下", "en": "under 16 GB"},
-    "vram.tier.16-32": {"zh": "16-32 GB", "en": "16-32 GB"},
-    "vram.tier.32-80": {"zh": "32-80 GB", "en": "32-80 GB"},
-    "vram.tier.multi": {"zh": "80 GB 以上（多卡）", "en": "over 80 GB (multi-GPU)"},
-})
+register(
+    {
+        "vram.weights": {"zh": "模型权重", "en": "Weights"},
+        "vram.master_weights": {"zh": "FP32 主权重", "en": "FP32 master weights"},
+        "vram.gradients": {"zh": "梯度", "en": "Gradients"},
+        "vram.optimizer": {"zh": "优化器状态", "en": "Optimizer state"},
+        "vram.activations": {"zh": "激活值", "en": "Activations"},
+        "vram.kv_cache": {"zh": "KV 缓存", "en": "KV cache"},
+        "vram.margin": {"zh": "余量", "en": "Margin"},
+        "vram.total": {"zh": "合计", "en": "Total"},
+        "vram.note.no_model": {
+            "zh": "未填写模型参数量，无法估算显存。",
+            "en": "No model size given; VRAM cannot be estimated.",
+        },
+        "vram.note.no_activations": {
+            "zh": "未填写层数/隐藏维度，激活值未计入（仅由余量覆盖）。",
+            "en": "Layers/hidden size not given: activations are not counted (only the margin covers them).",
+        },
+        "vram.note.no_kv": {
+            "zh": "未填写层数/KV 头数/头维度，KV 缓存未计入。",
+            "en": "Layers/KV heads/head size not given: the KV cache is not counted.",
+        },
+        "vram.note.lora": {
+            "zh": "LoRA：适配器参数约为模型的万分之一，其梯度和优化器状态由余量覆盖。",
+            "en": "LoRA: adapters are ~1/10,000 of the model; their gradients and optimizer state fall "
+                  "within the margin.",
+        },
+        "vram.note.fp8_training": {
+            "zh": "FP8 训练仍保留高精度主权重和优化器状态，按混合精度估算。",
+            "en": "FP8 training keeps higher-precision master weights and optimizer state: estimated as "
+                  "mixed precision.",
+        },
+        "vram.note.quantized_training": {
+            "zh": "INT8/INT4 仅用于推理或 LoRA（QLoRA）；全量训练按混合精度估算。",
+            "en": "INT8/INT4 are for inference or LoRA (QLoRA); full training is estimated as mixed "
+                  "precision.",
+        },
+        "vram.tier.lt16": {"zh": "16 GB 以下", "en": "under 16 GB"},
+        "vram.tier.16-32": {"zh": "16-32 GB", "en": "16-32 GB"},
+        "vram.tier.32-80": {"zh": "32-80 GB", "en": "32-80 GB"},
+        "vram.tier.multi": {"zh": "80 GB 以上（多卡）", "en": "over 80 GB (multi-GPU)"},
+    }
+)

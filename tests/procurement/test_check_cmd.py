@@ -13,8 +13,9 @@ from tests.procurement.test_rules_parts import CAT, plan_of, workstation_4090
 
 
 def check(path: Path, **kw: object) -> tuple[int, str, str]:
-    args = argparse.Namespace(plan=path, json=kw.get("json", False), lang=kw.get("lang", "en"),
-                              policy=kw.get("policy"))
+    args = argparse.Namespace(
+        plan=path, json=kw.get("json", False), lang=kw.get("lang", "en"), policy=kw.get("policy")
+    )
     out, err = io.StringIO(), io.StringIO()
     code = run_check(args, CAT, out, err)
     return code, out.getvalue(), err.getvalue()
@@ -40,7 +41,9 @@ def test_json_has_exactly_the_finding_keys(tmp_path: Path) -> None:
     assert code == 1 and data
     assert all(tuple(obj) == FINDING_KEYS for obj in data)
     first = data[0]
-    assert first["severity"] == "error" and isinstance(first["fields"], list) and isinstance(first["step"], int)
+    assert (
+        first["severity"] == "error" and isinstance(first["fields"], list) and isinstance(first["step"], int)
+    )
 
 
 def test_clean_plan_exits_0(tmp_path: Path) -> None:
@@ -52,7 +55,9 @@ def test_clean_plan_exits_0(tmp_path: Path) -> None:
 
 def test_warnings_only_exit_0(tmp_path: Path) -> None:
     path = tmp_path / "two.gpuplan.yaml"
-    plan = workstation_4090(psu={"part": "atx-1600", "count": 2}, memory={"part": "ddr5-32g-udimm", "count": 4})
+    plan = workstation_4090(
+        psu={"part": "atx-1600", "count": 2}, memory={"part": "ddr5-32g-udimm", "count": 4}
+    )
     plan = plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"count": 2})})
     save_plan(plan, path)
     code, out, _ = check(path)

@@ -69,7 +69,9 @@ def test_evaluate_sorts_and_points_at_real_fields() -> None:
     found = evaluate(workstation_4090(), CAT, POLICY, "en")
     check_findings(found)
     assert found[0].severity == Severity.ERROR
-    assert {"POWER-PSU-CAPACITY", "PCIE-GPU-SLOTS", "COOLING-OPEN-AIR", "BALANCE-RAM"} <= {f.rule for f in found}
+    assert {"POWER-PSU-CAPACITY", "PCIE-GPU-SLOTS", "COOLING-OPEN-AIR", "BALANCE-RAM"} <= {
+        f.rule for f in found
+    }
     check_findings(evaluate(hgx_node(), CAT, POLICY, "zh"))
 
 
@@ -99,8 +101,16 @@ def test_a_broken_rule_becomes_an_info_finding(monkeypatch) -> None:  # type: ig
 
 
 def test_every_family_has_rules() -> None:
-    assert [m.FAMILY for m in FAMILIES] == ["power", "cooling", "pcie", "balance", "software", "budget", "vram",
-                                            "licensing"]
+    assert [m.FAMILY for m in FAMILIES] == [
+        "power",
+        "cooling",
+        "pcie",
+        "balance",
+        "software",
+        "budget",
+        "vram",
+        "licensing",
+    ]
     assert all(m.RULES for m in FAMILIES)
 
 
@@ -113,51 +123,82 @@ def _opt(kind: str) -> st.SearchStrategy[str | None]:
 
 
 def plans() -> st.SearchStrategy[Plan]:
-    item = st.fixed_dictionaries({"part": st.sampled_from(_ids("storage")),
-                                  "role": st.sampled_from(["system", "data", "backup", "scratch"]),
-                                  "count": st.integers(0, 30)})
+    item = st.fixed_dictionaries(
+        {
+            "part": st.sampled_from(_ids("storage")),
+            "role": st.sampled_from(["system", "data", "backup", "scratch"]),
+            "count": st.integers(0, 30),
+        }
+    )
     nic = st.fixed_dictionaries({"part": st.sampled_from(_ids("nic")), "count": st.integers(0, 10)})
-    req = st.fixed_dictionaries({
-        "workload": st.sampled_from(["training", "fine_tuning", "inference", "rendering", "scientific",
-                                     "data_analysis"]),
-        "mode": st.sampled_from([None, "full_training", "full_finetune", "lora", "inference"]),
-        "model_preset": st.sampled_from([None, "llama-2-7b", "llama-2-70b", "nope"]),
-        "model_params_b": st.one_of(st.none(), st.floats(0, 2000)),
-        "layers": st.one_of(st.none(), st.integers(1, 200)),
-        "hidden_size": st.one_of(st.none(), st.integers(1, 20000)),
-        "kv_heads": st.one_of(st.none(), st.integers(1, 128)),
-        "head_dim": st.one_of(st.none(), st.integers(1, 256)),
-        "precision": st.sampled_from(["fp32", "mixed", "bf16", "fp8", "int8", "int4"]),
-        "optimizer": st.sampled_from(["adamw", "sgd_momentum", "adam_8bit"]),
-        "batch_size": st.integers(1, 512),
-        "dataset_gb": st.floats(0, 1e6),
-        "budget_cny": st.one_of(st.none(), st.floats(0, 1e9)),
-        "nodes": st.integers(1, 64),
-        "usage": st.sampled_from(["occasional", "continuous"]),
-        "data_sensitivity": st.sampled_from(["low", "high"]),
-        "deployment": st.sampled_from(["datacenter", "office", "lab"]),
-        "needs_mig": st.booleans(),
-        "needs_nvlink": st.booleans(),
-    })
-    server = st.fixed_dictionaries({
-        "chassis": _opt("chassis"),
-        "cpu": _opt("cpu"),
-        "cpu_count": st.integers(0, 4),
-        "memory": st.one_of(st.none(), st.fixed_dictionaries({"part": st.sampled_from(_ids("memory")),
-                                                              "count": st.integers(0, 64)})),
-        "storage": st.lists(item, max_size=4),
-        "nics": st.lists(nic, max_size=3),
-        "psu": st.fixed_dictionaries({"part": _opt("psu"), "count": st.integers(0, 8),
-                                      "redundancy": st.sampled_from(["none", "n+1", "n+n"])}),
-        "input_voltage": st.sampled_from(["high", "low"]),
-        "rack_power_limit_kw": st.one_of(st.none(), st.floats(0.1, 100)),
-        "servers_per_rack": st.integers(1, 20),
-    })
-    software = st.fixed_dictionaries({k: _opt(kind) for k, kind in (
-        ("os", "os"), ("driver", "driver"), ("cuda", "cuda"), ("framework", "framework"), ("image", "image"))})
+    req = st.fixed_dictionaries(
+        {
+            "workload": st.sampled_from(
+                ["training", "fine_tuning", "inference", "rendering", "scientific", "data_analysis"]
+            ),
+            "mode": st.sampled_from([None, "full_training", "full_finetune", "lora", "inference"]),
+            "model_preset": st.sampled_from([None, "llama-2-7b", "llama-2-70b", "nope"]),
+            "model_params_b": st.one_of(st.none(), st.floats(0, 2000)),
+            "layers": st.one_of(st.none(), st.integers(1, 200)),
+            "hidden_size": st.one_of(st.none(), st.integers(1, 20000)),
+            "kv_heads": st.one_of(st.none(), st.integers(1, 128)),
+            "head_dim": st.one_of(st.none(), st.integers(1, 256)),
+            "precision": st.sampled_from(["fp32", "mixed", "bf16", "fp8", "int8", "int4"]),
+            "optimizer": st.sampled_from(["adamw", "sgd_momentum", "adam_8bit"]),
+            "batch_size": st.integers(1, 512),
+            "dataset_gb": st.floats(0, 1e6),
+            "budget_cny": st.one_of(st.none(), st.floats(0, 1e9)),
+            "nodes": st.integers(1, 64),
+            "usage": st.sampled_from(["occasional", "continuous"]),
+            "data_sensitivity": st.sampled_from(["low", "high"]),
+            "deployment": st.sampled_from(["datacenter", "office", "lab"]),
+            "needs_mig": st.booleans(),
+            "needs_nvlink": st.booleans(),
+        }
+    )
+    server = st.fixed_dictionaries(
+        {
+            "chassis": _opt("chassis"),
+            "cpu": _opt("cpu"),
+            "cpu_count": st.integers(0, 4),
+            "memory": st.one_of(
+                st.none(),
+                st.fixed_dictionaries({"part": st.sampled_from(_ids("memory")), "count": st.integers(0, 64)}),
+            ),
+            "storage": st.lists(item, max_size=4),
+            "nics": st.lists(nic, max_size=3),
+            "psu": st.fixed_dictionaries(
+                {
+                    "part": _opt("psu"),
+                    "count": st.integers(0, 8),
+                    "redundancy": st.sampled_from(["none", "n+1", "n+n"]),
+                }
+            ),
+            "input_voltage": st.sampled_from(["high", "low"]),
+            "rack_power_limit_kw": st.one_of(st.none(), st.floats(0.1, 100)),
+            "servers_per_rack": st.integers(1, 20),
+        }
+    )
+    software = st.fixed_dictionaries(
+        {
+            k: _opt(kind)
+            for k, kind in (
+                ("os", "os"),
+                ("driver", "driver"),
+                ("cuda", "cuda"),
+                ("framework", "framework"),
+                ("image", "image"),
+            )
+        }
+    )
     gpu = st.fixed_dictionaries({"model": _opt("gpu"), "count": st.integers(0, 16)})
-    return st.builds(lambda r, g, s, sw: Plan.model_validate(
-        {"requirements": r, "gpu": g, "server": s, "software": sw}), req, gpu, server, software)
+    return st.builds(
+        lambda r, g, s, sw: Plan.model_validate({"requirements": r, "gpu": g, "server": s, "software": sw}),
+        req,
+        gpu,
+        server,
+        software,
+    )
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -18,7 +18,11 @@ def test_cpu_cores_per_gpu() -> None:
     # Ryzen 9 7950X: 16 cores; 10 GPUs need 2 × 10 = 20, 8 GPUs need 16
     ten = plan_of(gpu={"model": "l40s", "count": 10}, server={"cpu": "ryzen-7950x"})
     f = one(run(ten), "BALANCE-CPU-CORES")
-    assert f.severity == Severity.WARNING and "16 CPU cores for 10 GPUs" in f.message and "at least 20" in f.message
+    assert (
+        f.severity == Severity.WARNING
+        and "16 CPU cores for 10 GPUs" in f.message
+        and "at least 20" in f.message
+    )
     eight = plan_of(gpu={"model": "l40s", "count": 8}, server={"cpu": "ryzen-7950x"})
     assert "BALANCE-CPU-CORES" not in ids(run(eight))
 
@@ -27,7 +31,9 @@ def test_ram_twice_the_vram() -> None:
     # 4 × 24 GiB = 96 GiB of VRAM → 192 GiB advised; 2 × 32 GiB = 64 GiB
     f = one(run(workstation_4090()), "BALANCE-RAM")
     assert "64 GiB" in f.message and "192 GiB" in f.message
-    two = plan_of(gpu={"model": "rtx-4090", "count": 2}, server={"memory": {"part": "ddr5-32g-udimm", "count": 4}})
+    two = plan_of(
+        gpu={"model": "rtx-4090", "count": 2}, server={"memory": {"part": "ddr5-32g-udimm", "count": 4}}
+    )
     assert "BALANCE-RAM" not in ids(run(two))  # 128 GiB ≥ 2 × 48 GiB
 
 
@@ -40,15 +46,23 @@ def test_ecc_for_training() -> None:
 
 
 def test_nvme_for_data_and_capacity() -> None:
-    plan = hgx_node(requirements={"dataset_gb": 20_000},
-                    server={"storage": [{"role": "system", "part": "nvme-m2-1tb", "count": 1},
-                                        {"role": "data", "part": "hdd-20tb", "count": 1}]})
+    plan = hgx_node(
+        requirements={"dataset_gb": 20_000},
+        server={
+            "storage": [
+                {"role": "system", "part": "nvme-m2-1tb", "count": 1},
+                {"role": "data", "part": "hdd-20tb", "count": 1},
+            ]
+        },
+    )
     assert one(run(plan), "BALANCE-NVME-DATA").severity == Severity.WARNING
     # 4 × 3840 GB = 15,360 GB of NVMe data drives < 20,000 GB
     small = hgx_node(requirements={"dataset_gb": 20_000})
     assert "15360 GB" in one(run(small), "BALANCE-DATA-CAPACITY").message
-    assert not ids(run(hgx_node(requirements={"dataset_gb": 15_000}))) & {"BALANCE-NVME-DATA",
-                                                                         "BALANCE-DATA-CAPACITY"}
+    assert not ids(run(hgx_node(requirements={"dataset_gb": 15_000}))) & {
+        "BALANCE-NVME-DATA",
+        "BALANCE-DATA-CAPACITY",
+    }
 
 
 def test_multi_node_training_needs_a_fabric() -> None:
@@ -61,8 +75,11 @@ def test_multi_node_training_needs_a_fabric() -> None:
 def test_single_node_nic() -> None:
     plan = plan_of(requirements={"deployment": "datacenter"}, gpu={"model": "l40s", "count": 1})
     assert one(run(plan), "BALANCE-NIC").severity == Severity.INFO
-    with_nic = plan_of(requirements={"deployment": "datacenter"}, gpu={"model": "l40s", "count": 1},
-                       server={"nics": [{"part": "nic-25g", "count": 1}]})
+    with_nic = plan_of(
+        requirements={"deployment": "datacenter"},
+        gpu={"model": "l40s", "count": 1},
+        server={"nics": [{"part": "nic-25g", "count": 1}]},
+    )
     assert "BALANCE-NIC" not in ids(run(with_nic))
 
 

@@ -76,8 +76,15 @@ def test_geforce_in_a_datacenter() -> None:
     assert "LIC-GEFORCE-DATACENTER" not in ids(run(licensing, workstation_4090()))  # office
 
 
-@pytest.mark.parametrize(("gpu", "rule"), [("rtx-4090", "LIC-EXPORT"), ("h100-sxm5-80gb", "LIC-EXPORT"),
-                                           ("rtx-4090-d", "LIC-CHINA-MARKET"), ("a100-40gb-pcie", None)])
+@pytest.mark.parametrize(
+    ("gpu", "rule"),
+    [
+        ("rtx-4090", "LIC-EXPORT"),
+        ("h100-sxm5-80gb", "LIC-EXPORT"),
+        ("rtx-4090-d", "LIC-CHINA-MARKET"),
+        ("a100-40gb-pcie", None),
+    ],
+)
 def test_export_notes(gpu: str, rule: str | None) -> None:
     found = ids(run(licensing, plan_of(requirements={"deployment": "lab"}, gpu={"model": gpu, "count": 1})))
     assert found == ({rule} if rule else set())

@@ -1,4 +1,4 @@
-"""Cooling rules on fixture parts: TDP per slot, passive cards, open-air cards, airflow, rack density, fans."""
+"""Cooling rules on fixture parts: TDP per slot, passive and open-air cards, airflow, rack density, fans."""
 
 from __future__ import annotations
 
@@ -18,9 +18,16 @@ def run(plan, policy=POLICY):  # type: ignore[no-untyped-def]
 
 
 def l40s_server(count: int = 8, **req: object):  # type: ignore[no-untyped-def]
-    return plan_of(requirements={"workload": "inference", **req}, gpu={"model": "l40s", "count": count},
-                   server={"chassis": "rack-4u-8gpu", "cpu": "epyc-7543", "cpu_count": 2,
-                           "memory": {"part": "ddr4-64g-rdimm", "count": 16}})
+    return plan_of(
+        requirements={"workload": "inference", **req},
+        gpu={"model": "l40s", "count": count},
+        server={
+            "chassis": "rack-4u-8gpu",
+            "cpu": "epyc-7543",
+            "cpu_count": 2,
+            "memory": {"part": "ddr4-64g-rdimm", "count": 16},
+        },
+    )
 
 
 def test_gpu_hotter_than_the_slot() -> None:
@@ -40,7 +47,9 @@ def test_passive_card_needs_a_passive_ready_chassis() -> None:
 def test_open_air_cards() -> None:
     f = one(run(workstation_4090()), "COOLING-OPEN-AIR")
     assert f.severity == Severity.WARNING and "4 open-air" in f.message and "at most 2" in f.message
-    two = workstation_4090().model_copy(update={"gpu": workstation_4090().gpu.model_copy(update={"count": 2})})
+    two = workstation_4090().model_copy(
+        update={"gpu": workstation_4090().gpu.model_copy(update={"count": 2})}
+    )
     assert "COOLING-OPEN-AIR" not in ids(run(two))
 
 

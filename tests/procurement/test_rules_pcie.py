@@ -16,10 +16,16 @@ def run(plan):  # type: ignore[no-untyped-def]
 
 
 def a100_server(sockets: int = 1, count: int = 8):  # type: ignore[no-untyped-def]
-    return plan_of(gpu={"model": "a100-40gb-pcie", "count": count},
-                   server={"chassis": "rack-4u-8gpu", "cpu": "epyc-7543", "cpu_count": sockets,
-                           "storage": [{"role": "system", "part": "nvme-m2-1tb", "count": 1}],
-                           "nics": [{"part": "nic-25g", "count": 1}]})
+    return plan_of(
+        gpu={"model": "a100-40gb-pcie", "count": count},
+        server={
+            "chassis": "rack-4u-8gpu",
+            "cpu": "epyc-7543",
+            "cpu_count": sockets,
+            "storage": [{"role": "system", "part": "nvme-m2-1tb", "count": 1}],
+            "nics": [{"part": "nic-25g", "count": 1}],
+        },
+    )
 
 
 def test_lanes_drop_the_last_gpus_to_x8() -> None:
@@ -87,9 +93,18 @@ def test_platform_built_for_other_modules() -> None:
     from catalog.models import Gpu
     from tests.procurement.test_rules_parts import make_catalog, part
 
-    a100_sxm = part(Gpu, id="a100-sxm4-80gb", segment="datacenter", architecture="Ampere",
-                    compute_capability="8.0", memory_gib=80, memory_type="HBM2e", tdp_w=400, pcie_gen=4,
-                    form_factor="sxm")
+    a100_sxm = part(
+        Gpu,
+        id="a100-sxm4-80gb",
+        segment="datacenter",
+        architecture="Ampere",
+        compute_capability="8.0",
+        memory_gib=80,
+        memory_type="HBM2e",
+        tdp_w=400,
+        pcie_gen=4,
+        form_factor="sxm",
+    )
     plan = plan_of(gpu={"model": "a100-sxm4-80gb", "count": 8}, server={"chassis": "hgx-h100-8"})
     found = evaluate_family(pcie, plan, make_catalog(a100_sxm), POLICY, "en")
     assert "h100-sxm5-80gb" in one(found, "PCIE-GPU-UNSUPPORTED").message
@@ -104,7 +119,11 @@ def test_cpu_socket_and_count() -> None:
 
 
 def test_drive_bays() -> None:
-    plan = plan_of(server={"chassis": "tower-ws", "storage": [{"role": "data", "part": "nvme-m2-1tb", "count": 4}]})
+    plan = plan_of(
+        server={"chassis": "tower-ws", "storage": [{"role": "data", "part": "nvme-m2-1tb", "count": 4}]}
+    )
     assert "4 M.2 drives for 3 M.2 slots" in one(run(plan), "PCIE-DRIVE-BAYS").message
-    ok = plan_of(server={"chassis": "tower-ws", "storage": [{"role": "data", "part": "nvme-m2-1tb", "count": 3}]})
+    ok = plan_of(
+        server={"chassis": "tower-ws", "storage": [{"role": "data", "part": "nvme-m2-1tb", "count": 3}]}
+    )
     assert "PCIE-DRIVE-BAYS" not in ids(run(ok))

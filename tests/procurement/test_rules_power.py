@@ -69,17 +69,22 @@ def test_redundant_units_are_not_capacity() -> None:
 
 
 def test_redundancy_needs_enough_units() -> None:
-    assert "POWER-PSU-REDUNDANCY" in ids(run(workstation_4090(psu={"part": "atx-1600", "count": 1,
-                                                                     "redundancy": "n+1"})))
-    assert "POWER-PSU-REDUNDANCY" in ids(run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 5,
-                                                                        "redundancy": "n+n"}})))
-    assert "POWER-PSU-REDUNDANCY" not in ids(run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6,
-                                                                            "redundancy": "n+n"}})))
+    assert "POWER-PSU-REDUNDANCY" in ids(
+        run(workstation_4090(psu={"part": "atx-1600", "count": 1, "redundancy": "n+1"}))
+    )
+    assert "POWER-PSU-REDUNDANCY" in ids(
+        run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 5, "redundancy": "n+n"}}))
+    )
+    assert "POWER-PSU-REDUNDANCY" not in ids(
+        run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6, "redundancy": "n+n"}}))
+    )
 
 
 def test_low_line_unsupported_and_derated() -> None:
-    f = one(run(workstation_4090(input_voltage="low", psu={"part": "ti-2400-hl", "count": 2})),
-            "POWER-LOW-LINE-UNSUPPORTED")
+    f = one(
+        run(workstation_4090(input_voltage="low", psu={"part": "ti-2400-hl", "count": 2})),
+        "POWER-LOW-LINE-UNSUPPORTED",
+    )
     assert f.severity == Severity.ERROR
     found = run(workstation_4090(input_voltage="low", psu={"part": "sm-2000-ti", "count": 2}))
     assert one(found, "POWER-LOW-LINE-DERATED").severity == Severity.INFO
@@ -87,7 +92,10 @@ def test_low_line_unsupported_and_derated() -> None:
     assert "2,000 W" in one(found, "POWER-PSU-CAPACITY").message
     # on high line the same PSUs give 2 × 1800 = 3600 W ≥ 2655.6 W
     assert not ids(run(workstation_4090(psu={"part": "sm-2000-ti", "count": 2}))) & {
-        "POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM", "POWER-LOW-LINE-DERATED"}
+        "POWER-PSU-CAPACITY",
+        "POWER-PSU-HEADROOM",
+        "POWER-LOW-LINE-DERATED",
+    }
 
 
 def test_psu_bays() -> None:
@@ -116,7 +124,9 @@ def test_rack_limit() -> None:
     # 4 servers × 6874 W = 27.5 kW > 20 kW; floor(20000 / 6874) = 2 fit
     f = one(run(hgx_node(server={"rack_power_limit_kw": 20, "servers_per_rack": 4})), "POWER-RACK-LIMIT")
     assert "27.5 kW" in f.message and "at most 2 servers" in f.fix
-    assert "POWER-RACK-LIMIT" not in ids(run(hgx_node(server={"rack_power_limit_kw": 30, "servers_per_rack": 4})))
+    assert "POWER-RACK-LIMIT" not in ids(
+        run(hgx_node(server={"rack_power_limit_kw": 30, "servers_per_rack": 4}))
+    )
 
 
 def test_transient_peaks_against_psu_tolerance() -> None:
@@ -134,8 +144,18 @@ def test_unknown_gpu_watts_are_reported_not_guessed() -> None:
     from catalog.models import Gpu
     from tests.procurement.test_rules_parts import make_catalog, part
 
-    h800 = part(Gpu, id="h800-pcie", name="H800 PCIe", segment="datacenter", architecture="Hopper",
-                compute_capability="9.0", memory_gib=80, memory_type="HBM2e", pcie_gen=5, form_factor="pcie")
+    h800 = part(
+        Gpu,
+        id="h800-pcie",
+        name="H800 PCIe",
+        segment="datacenter",
+        architecture="Hopper",
+        compute_capability="9.0",
+        memory_gib=80,
+        memory_type="HBM2e",
+        pcie_gen=5,
+        form_factor="pcie",
+    )
     cat = make_catalog(h800)
     plan = plan_of(gpu={"model": "h800-pcie", "count": 2}, server={"cpu": "epyc-7543"})
     found = evaluate_family(power, plan, cat, POLICY, "en")

@@ -40,13 +40,17 @@ def test_image_needs_a_newer_driver() -> None:
     assert "545.23.06" in f.message and "535.54.03" in f.message
     assert "SW-IMAGE-DRIVER" not in ids(run(sw(driver="driver-580", image="ngc-pytorch-24.05")))
     # no explicit minimum: derived from the image's CUDA 12.1 (≥ 530.30.02)
-    assert "530.30.02" in one(run(sw(driver="driver-525", image="ngc-pytorch-23.07")), "SW-IMAGE-DRIVER").message
+    assert (
+        "530.30.02" in one(run(sw(driver="driver-525", image="ngc-pytorch-23.07")), "SW-IMAGE-DRIVER").message
+    )
 
 
 def test_image_cuda_differs_from_chosen_cuda() -> None:
     f = one(run(sw(driver="driver-580", cuda="cuda-12.2", image="ngc-pytorch-24.05")), "SW-IMAGE-CUDA")
     assert f.severity == Severity.INFO
-    assert "SW-IMAGE-CUDA" not in ids(run(sw(driver="driver-580", cuda="cuda-12.4", image="ngc-pytorch-24.05")))
+    assert "SW-IMAGE-CUDA" not in ids(
+        run(sw(driver="driver-580", cuda="cuda-12.4", image="ngc-pytorch-24.05"))
+    )
 
 
 def test_os_support() -> None:
@@ -62,9 +66,13 @@ def test_framework_build_for_cuda() -> None:
 
 
 def test_mig_and_nvlink_on_gpus_without_them() -> None:
-    plan = plan_of(requirements={"needs_mig": True, "needs_nvlink": True}, gpu={"model": "rtx-4090", "count": 1})
+    plan = plan_of(
+        requirements={"needs_mig": True, "needs_nvlink": True}, gpu={"model": "rtx-4090", "count": 1}
+    )
     assert {"SW-MIG", "SW-NVLINK"} <= ids(run(plan))
-    ok = plan_of(requirements={"needs_mig": True, "needs_nvlink": True}, gpu={"model": "a100-40gb-pcie", "count": 1})
+    ok = plan_of(
+        requirements={"needs_mig": True, "needs_nvlink": True}, gpu={"model": "a100-40gb-pcie", "count": 1}
+    )
     assert not ids(run(ok)) & {"SW-MIG", "SW-NVLINK"}
 
 

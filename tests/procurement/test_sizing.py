@@ -59,8 +59,16 @@ def test_activations_and_kv_cache_from_the_architecture() -> None:
     train = estimate_vram(Requirements(model_preset="llama-2-7b", workload="training"), POLICY)
     assert train.component("activations").gb == pytest.approx(32 * 2048 * 4096 * 34 / 1e9)  # type: ignore[union-attr]
     # Llama 2 70B inference, 8 KV heads × 128, 4096 context, batch 4: 2 × 2 B × 80 × 1024 × 4096 × 4
-    inf = estimate_vram(Requirements(model_preset="llama-2-70b", workload="inference", precision="bf16",
-                                     sequence_length=4096, batch_size=4), POLICY)
+    inf = estimate_vram(
+        Requirements(
+            model_preset="llama-2-70b",
+            workload="inference",
+            precision="bf16",
+            sequence_length=4096,
+            batch_size=4,
+        ),
+        POLICY,
+    )
     assert inf.component("kv_cache").gb == pytest.approx(2 * 2 * 80 * 1024 * 4096 * 4 / 1e9)  # type: ignore[union-attr]
     assert inf.params_b == MODEL_PRESETS["llama-2-70b"].params_b == 70
 
@@ -115,8 +123,10 @@ def test_derived_defaults_for_8_a100s() -> None:
     # RAM ≥ 2 × 8 × 40 GiB = 640 GiB → 10 × 64 GiB, rounded up to 16 (2 sockets × 8 channels)
     assert c["server.memory"] == {"part": "ddr4-64g-rdimm", "count": 16}
     # 10,000 GB dataset / 3840 GB = 3 U.2 drives
-    assert c["server.storage"] == [{"role": "system", "part": "nvme-m2-1tb", "count": 1},
-                                   {"role": "data", "part": "nvme-u2-4tb", "count": 3}]
+    assert c["server.storage"] == [
+        {"role": "system", "part": "nvme-m2-1tb", "count": 1},
+        {"role": "data", "part": "nvme-u2-4tb", "count": 3},
+    ]
     assert c["server.nics"] == [{"part": "nic-25g", "count": 1}]
     new = apply_defaults(plan, d)
     # draw = 8 × 250 + 2 × 225 + 16 × 5 + (8 + 3 × 15) + 15 + 150 = 2748 W; × 1.2 = 3297.6 W
@@ -128,8 +138,10 @@ def test_derived_defaults_for_8_a100s() -> None:
 
 
 def test_derived_defaults_count_from_the_estimate_and_multi_node_fabric() -> None:
-    plan = plan_of(requirements={"workload": "training", "model_params_b": 70, "nodes": 8},
-                   gpu={"model": "h100-sxm5-80gb"})
+    plan = plan_of(
+        requirements={"workload": "training", "model_params_b": 70, "nodes": 8},
+        gpu={"model": "h100-sxm5-80gb"},
+    )
     d = derive_defaults(plan, CAT, POLICY, lang="en")
     # 1344 GB / 85.9 GB = 16 GPUs over 8 nodes = 2 per node
     assert d.changes["gpu.count"] == 2
