@@ -91,6 +91,6 @@ def load_policy(path: str | Path | None = None) -> Policy:
         return base
     if not isinstance(data, dict):
         raise PolicyError(f"{path}:1: expected a mapping of policy thresholds")
-    merged: dict[object, object] = {**base.model_dump()}
+    merged: dict[object, object] = dict(base.model_dump().items())
     merged.update(_values(data))
     return _validate(merged, text, path)
