@@ -17,7 +17,7 @@ from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 from procurement.policy import Policy, default_policy
 from procurement.rules import balance, budget, cooling, licensing, pcie, power, software, vram
-from procurement.rules.base import Rule
+from procurement.rules.base import Rule, resolved_once
 
 FAMILIES: tuple[ModuleType, ...] = (power, cooling, pcie, balance, software, budget, vram, licensing)
 FAMILY_STEP = {
@@ -64,8 +64,9 @@ def evaluate_family(
     """The findings of one family (unsorted)."""
     pol = _policy(policy)
     out: list[Finding] = []
-    for rule in family.RULES:
-        out += _run(family.FAMILY, rule, plan, catalog, pol, lang)
+    with resolved_once(plan, catalog):
+        for rule in family.RULES:
+            out += _run(family.FAMILY, rule, plan, catalog, pol, lang)
     return out
 
 
@@ -73,9 +74,10 @@ def evaluate(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: L
     """All findings for ``plan``, sorted by severity, then step, then rule id."""
     pol = _policy(policy)
     findings: list[Finding] = []
-    for family in FAMILIES:
-        for rule in family.RULES:
-            findings += _run(family.FAMILY, rule, plan, catalog, pol, lang)
+    with resolved_once(plan, catalog):
+        for family in FAMILIES:
+            for rule in family.RULES:
+                findings += _run(family.FAMILY, rule, plan, catalog, pol, lang)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.step, f.rule))
     return findings
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -73,8 +75,28 @@ class Parts:
     image: ContainerImage | None
 
 
+_RESOLVED: ContextVar[tuple[Plan, Catalog, Parts] | None] = ContextVar("resolved_parts", default=None)
+
+
+@contextmanager
+def resolved_once(plan: Plan, catalog: Catalog) -> Iterator[None]:
+    """Within the block, resolve(plan, catalog) looks the parts up once (evaluate() runs every rule in one)."""
+    token = _RESOLVED.set((plan, catalog, _resolve(plan, catalog)))
+    try:
+        yield
+    finally:
+        _RESOLVED.reset(token)
+
+
 def resolve(plan: Plan, catalog: Catalog) -> Parts:
     """Look up every part id of the plan in the catalog."""
+    cached = _RESOLVED.get()
+    if cached is not None and cached[0] is plan and cached[1] is catalog:
+        return cached[2]
+    return _resolve(plan, catalog)
+
+
+def _resolve(plan: Plan, catalog: Catalog) -> Parts:
     srv = plan.server
     psu = catalog.typed(Psu, srv.psu.part)
     psu_count = srv.psu.count
