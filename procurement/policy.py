@@ -21,6 +21,9 @@ class Policy(BaseModel):
     base_system_w: float = Field(150.0, ge=0, le=100_000)
     gpu_transient_factor: float = Field(3.0, ge=1, le=10)
     psu_peak_tolerance_pct: float = Field(200.0, ge=100, le=1000)
+    dimm_w_fallback: float = Field(10.0, ge=0, le=1000)
+    drive_w_fallback: float = Field(15.0, ge=0, le=1000)
+    nic_w_fallback: float = Field(40.0, ge=0, le=1000)
     # cooling
     airflow_basis: Literal["heat", "per_gpu"] = "heat"
     airflow_cfm_per_gpu: float = Field(500.0, ge=0, le=100_000)

@@ -221,7 +221,7 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                 other_type=p.cpu.memory_type,
             )
         )
-    if p.chassis is not None and p.memory_count > p.chassis.dimm_slots:
+    if p.chassis is not None and p.chassis.dimm_slots is not None and p.memory_count > p.chassis.dimm_slots:
         out.append(
             make(
                 "BALANCE-DIMM-SLOTS",

@@ -72,8 +72,9 @@ def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
     p = resolve(plan, catalog)
     if p.gpu is None or p.chassis is None or p.gpu.tdp_w is None or p.gpu_count == 0:
         return []
-    if p.gpu.tdp_w <= p.chassis.max_gpu_tdp_w:
-        return []
+    limit = p.chassis.max_gpu_tdp_w
+    if limit is None or p.gpu.tdp_w <= limit:
+        return []  # an unknown limit is not guessed
     return [
         make(
             "COOLING-GPU-TDP",
@@ -85,7 +86,7 @@ def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
             gpu=p.gpu.name,
             tdp=fmt_w(p.gpu.tdp_w),
             chassis=p.chassis.name,
-            limit=fmt_w(p.chassis.max_gpu_tdp_w),
+            limit=fmt_w(limit),
         )
     ]
 

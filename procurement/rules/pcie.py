@@ -180,7 +180,8 @@ def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
         return []
     out = []
     width = p.gpu.slot_width
-    if width is not None and p.gpu.form_factor == GpuFormFactor.PCIE and width > p.chassis.max_gpu_slot_width:
+    max_width = p.chassis.max_gpu_slot_width
+    if width and max_width and p.gpu.form_factor == GpuFormFactor.PCIE and width > max_width:
         out.append(
             make(
                 "PCIE-SLOT-WIDTH",
@@ -192,7 +193,7 @@ def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                 gpu=p.gpu.name,
                 width=width,
                 chassis=p.chassis.name,
-                max=p.chassis.max_gpu_slot_width,
+                max=max_width,
             )
         )
     per_card = math.ceil(width / 2) if width and width > 2 and p.gpu.form_factor == GpuFormFactor.PCIE else 1
@@ -339,7 +340,8 @@ def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         return []
     m2 = sum(s.item.count for s in p.storage if "m.2" in s.part.form.lower())
     other = sum(s.item.count for s in p.storage if "m.2" not in s.part.form.lower())
-    if m2 <= p.chassis.m2_slots and other <= p.chassis.drive_bays:
+    bays = p.chassis.drive_bays
+    if m2 <= p.chassis.m2_slots and (bays is None or other <= bays):
         return []
     return [
         make(
@@ -352,7 +354,7 @@ def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             m2=m2,
             m2_slots=p.chassis.m2_slots,
             bays_used=other,
-            bays=p.chassis.drive_bays,
+            bays=bays if bays is not None else "?",
             chassis=p.chassis.name,
         )
     ]

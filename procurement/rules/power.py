@@ -33,6 +33,8 @@ class PowerItem:
     count: int
     unit_w: float | None
     """None: the catalog has no figure for this part (not counted)."""
+    estimated: bool = False
+    """True: the catalog has no figure; unit_w is the policy's planning fallback for this kind of part."""
 
     @property
     def total_w(self) -> float:
@@ -77,6 +79,10 @@ class PowerBudget:
     def unknown(self) -> tuple[PowerItem, ...]:
         return tuple(i for i in self.items if i.unit_w is None and i.count > 0)
 
+    @property
+    def estimated(self) -> tuple[PowerItem, ...]:
+        return tuple(i for i in self.items if i.estimated and i.count > 0)
+
 
 def redundant_units(redundancy: Redundancy, count: int) -> int:
     """PSUs held in reserve: one for N+1, half for N+N (those are not counted as capacity)."""
@@ -87,6 +93,12 @@ def redundant_units(redundancy: Redundancy, count: int) -> int:
     return 0
 
 
+def _small(key: str, label: str, path: str, count: int, watts: float | None, fallback: float) -> PowerItem:
+    if watts is None:
+        return PowerItem(key, label, path, count, fallback, estimated=True)
+    return PowerItem(key, label, path, count, watts)
+
+
 def _items(plan: Plan, parts: Parts, policy: Policy) -> list[PowerItem]:
     items: list[PowerItem] = []
     if parts.gpu is not None and parts.gpu_count:
@@ -94,23 +106,16 @@ def _items(plan: Plan, parts: Parts, policy: Policy) -> list[PowerItem]:
     if parts.cpu is not None and parts.cpu_count:
         items.append(PowerItem("cpu", parts.cpu.name, "server.cpu", parts.cpu_count, parts.cpu.tdp_w))
     if parts.memory is not None and parts.memory_count:
-        items.append(
-            PowerItem(
-                "memory", parts.memory.name, "server.memory.count", parts.memory_count, parts.memory.power_w
-            )
-        )
+        items.append(_small("memory", parts.memory.name, "server.memory.count", parts.memory_count,
+                            parts.memory.power_w, policy.dimm_w_fallback))
     for s in parts.storage:
         if s.item.count:
-            items.append(
-                PowerItem(
-                    "storage", s.part.name, f"server.storage[{s.index}].count", s.item.count, s.part.power_w
-                )
-            )
+            items.append(_small("storage", s.part.name, f"server.storage[{s.index}].count", s.item.count,
+                                s.part.power_w, policy.drive_w_fallback))
     for n in parts.nics:
         if n.count:
-            items.append(
-                PowerItem("nic", n.part.name, f"server.nics[{n.index}].count", n.count, n.part.power_w)
-            )
+            items.append(_small("nic", n.part.name, f"server.nics[{n.index}].count", n.count, n.part.power_w,
+                                policy.nic_w_fallback))
     items.append(PowerItem("base", "base", "server.chassis", 1, policy.base_system_w))
     return items
 
@@ -254,7 +259,7 @@ def psu_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     """POWER-PSU-BAYS: more PSUs than the chassis has bays."""
     parts = resolve(plan, catalog)
     ch = parts.chassis
-    if ch is None or parts.psu is None or parts.psu_count <= ch.psu_bays:
+    if ch is None or ch.psu_bays is None or parts.psu is None or parts.psu_count <= ch.psu_bays:
         return []
     return [
         make(
@@ -362,6 +367,17 @@ def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
     ]
 
 
+def estimated_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-ESTIMATED-WATTS: DIMMs, drives or NICs without a vendor figure are counted at the policy's
+    planning fallback (info)."""
+    b = power_budget(plan, catalog, policy)
+    est = b.estimated
+    if not est:
+        return []
+    return [make("POWER-ESTIMATED-WATTS", FAMILY, Severity.INFO, 3, tuple(dict.fromkeys(i.path for i in est)),
+                 lang, parts=", ".join(f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est))]
+
+
 RULES: tuple[Rule, ...] = (
     psu_missing,
     psu_capacity,
@@ -372,6 +388,7 @@ RULES: tuple[Rule, ...] = (
     rack_limit,
     transient,
     unknown_watts,
+    estimated_watts,
 )
 
 register(
@@ -475,7 +492,15 @@ register(
             "zh": "以下部件没有有据可查的功耗数据，未计入功耗估算：{parts}。",
             "en": "No sourced wattage for: {parts}; they are left out of the power estimate.",
         },
-        "POWER-UNKNOWN-WATTS.fix": {
+        "POWER-ESTIMATED-WATTS.message": {
+        "zh": "以下部件没有厂商功耗数据，按策略中的估算值计入：{parts}。",
+        "en": "No vendor wattage for these parts; counted at the policy's planning figure: {parts}.",
+    },
+    "POWER-ESTIMATED-WATTS.fix": {
+        "zh": "如有厂商最大功耗，请在用户目录中补充，或在策略中调整估算值。",
+        "en": "Add the vendor's maximum power in a user catalog directory, or adjust the fallbacks in the policy.",
+    },
+    "POWER-UNKNOWN-WATTS.fix": {
             "zh": "向厂商索取最大功耗，或在用户目录中补充该部件的数据。",
             "en": "Ask the vendor for the maximum power, or add it in a user catalog directory.",
         },

@@ -63,9 +63,9 @@ def pick_chassis(gpu: Gpu, count: int, catalog: Catalog, deployment: str = "data
     for ch in catalog.all(Chassis):
         if ch.gpu_form_factor != gpu.form_factor or (ch.gpus_supported and gpu.id not in ch.gpus_supported):
             continue
-        if gpu.tdp_w is not None and gpu.tdp_w > ch.max_gpu_tdp_w:
+        if gpu.tdp_w is not None and ch.max_gpu_tdp_w is not None and gpu.tdp_w > ch.max_gpu_tdp_w:
             continue
-        if gpu.form_factor == GpuFormFactor.PCIE and (gpu.slot_width or 2) > ch.max_gpu_slot_width:
+        if gpu.form_factor == GpuFormFactor.PCIE and ch.max_gpu_slot_width and (gpu.slot_width or 2) > ch.max_gpu_slot_width:
             continue
         if gpu.cooling == GpuCooling.PASSIVE and not ch.passive_gpu_ready:
             continue
@@ -115,9 +115,10 @@ def pick_memory(
             continue
         n = max(1, math.ceil(need_gib / m.capacity_gib))
         balanced = math.ceil(n / step) * step
-        if balanced <= chassis.dimm_slots:
+        slots = chassis.dimm_slots
+        if slots is None or balanced <= slots:
             n = balanced
-        if n > chassis.dimm_slots:
+        if slots is not None and n > slots:
             continue
         cost = m.price_cny * n if m.price_cny is not None else None
         cands.append((cost is None, cost or 0.0, n, m.id, m, n))
@@ -148,7 +149,10 @@ def pick_storage(
     if data_workload and dataset_gb > 0:
         data_m2 = chassis.drive_bays == 0
         pool = _nvme(catalog, data_m2) or _nvme(catalog, not data_m2)
-        limit = max(chassis.drive_bays, 1) if not data_m2 else max(chassis.m2_slots - (1 if use_m2 else 0), 1)
+        if data_m2:
+            limit = max(chassis.m2_slots - (1 if use_m2 else 0), 1)
+        else:  # unknown bay count: no cap (the vendor confirms)
+            limit = max(chassis.drive_bays, 1) if chassis.drive_bays is not None else 10_000
         best = None
         for s in pool:
             n = math.ceil(dataset_gb / s.capacity_gb)
@@ -190,7 +194,7 @@ def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> 
         n = psus_needed(draw, unit, policy, red)
         if chassis.psu_included and psu.id == chassis.psu_included:
             n = max(n, chassis.psu_included_count)
-        if n > chassis.psu_bays:
+        if chassis.psu_bays is not None and n > chassis.psu_bays:
             continue
         key = (n, psu.price_cny is None, (psu.price_cny or 0) * n, psu.id)
         if best is None or key < best[0]:
@@ -282,7 +286,7 @@ def derive_defaults(
         return out
     psu = pick_psu(draft, chassis, catalog, policy)
     if psu is None:
-        out.missing.append(t("derive.no_psu", lang, bays=chassis.psu_bays))
+        out.missing.append(t("derive.no_psu", lang, bays=chassis.psu_bays or "?"))
     else:
         unit, n = psu
         draw = power_budget(draft, catalog, policy).draw_w

@@ -104,10 +104,10 @@ def platform_capacity(gpu: Gpu, catalog: Catalog) -> int | None:
     for ch in catalog.all(Chassis):
         if ch.gpu_form_factor != gpu.form_factor or (ch.gpus_supported and gpu.id not in ch.gpus_supported):
             continue
-        if gpu.tdp_w is not None and gpu.tdp_w > ch.max_gpu_tdp_w:
+        if gpu.tdp_w is not None and ch.max_gpu_tdp_w is not None and gpu.tdp_w > ch.max_gpu_tdp_w:
             continue
         width = gpu.slot_width or 2
-        if gpu.form_factor == GpuFormFactor.PCIE and width > ch.max_gpu_slot_width:
+        if gpu.form_factor == GpuFormFactor.PCIE and ch.max_gpu_slot_width and width > ch.max_gpu_slot_width:
             continue
         per_card = math.ceil(width / 2) if gpu.form_factor == GpuFormFactor.PCIE and width > 2 else 1
         n = ch.gpu_slots // per_card

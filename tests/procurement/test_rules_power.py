@@ -161,3 +161,4 @@ def test_unknown_gpu_watts_are_reported_not_guessed() -> None:
     found = evaluate_family(power, plan, cat, POLICY, "en")
     assert "H800 PCIe" in one(found, "POWER-UNKNOWN-WATTS").message
     assert power_budget(plan, cat, POLICY).draw_w == 225 + 150
+
