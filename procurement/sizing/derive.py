@@ -65,7 +65,8 @@ def pick_chassis(gpu: Gpu, count: int, catalog: Catalog, deployment: str = "data
             continue
         if gpu.tdp_w is not None and ch.max_gpu_tdp_w is not None and gpu.tdp_w > ch.max_gpu_tdp_w:
             continue
-        if gpu.form_factor == GpuFormFactor.PCIE and ch.max_gpu_slot_width and (gpu.slot_width or 2) > ch.max_gpu_slot_width:
+        max_width = ch.max_gpu_slot_width
+        if gpu.form_factor == GpuFormFactor.PCIE and max_width and (gpu.slot_width or 2) > max_width:
             continue
         if gpu.cooling == GpuCooling.PASSIVE and not ch.passive_gpu_ready:
             continue
