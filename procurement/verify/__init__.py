@@ -2,10 +2,11 @@
 
 The GUI's step 5 uses this API:
 
-- ``run_probe(plan, catalog, ProbeOptions(...), lang, progress=cb, cancel=threading.Event())`` runs on a worker
-  thread; ``progress(step, total, label)`` reports each step; setting the event kills a running nvidia-smi and
-  raises ``VerificationCancelled``.
-- ``load_report(path)`` / ``parse_report(dict)`` read node reports; ``merge_reports(reports, plan)`` combines them.
+- ``run_probe(plan, catalog, ProbeOptions(...), lang, progress=cb, cancel=threading.Event())`` runs on a
+  worker thread; ``progress(step, total, label)`` reports each step; setting the event kills a running
+  nvidia-smi and raises ``VerificationCancelled``.
+- ``load_report(path)`` / ``parse_report(dict)`` read node reports; ``merge_reports(reports, plan)``
+  combines them.
 - ``gpu_verdicts(gpu_record, part)`` gives per-GPU pass/fail marks for a table.
 """
 

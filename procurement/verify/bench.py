@@ -55,7 +55,9 @@ print(json.dumps({"torch": torch.__version__, "gpus": res}))
 """
 
 
-def run_benchmark(runner: Runner, python: str, timeout: float = BENCH_TIMEOUT_S) -> tuple[dict | None, str | None]:
+def run_benchmark(
+    runner: Runner, python: str, timeout: float = BENCH_TIMEOUT_S
+) -> tuple[dict | None, str | None]:
     """(result, None) when the benchmark ran, (None, reason) when it was skipped or could not run."""
     res = runner((python, "-c", _SCRIPT), timeout)
     if res.timed_out:

@@ -33,6 +33,7 @@ from procurement.verify.topo import Topology
 GB = 1_000_000_000
 MIB = 1024 * 1024
 
+
 @dataclass
 class Facts:
     """Everything the probes found on one machine."""
@@ -45,8 +46,10 @@ class Facts:
     parts: dict[int, Gpu | None] = field(default_factory=dict)
     """GPU index -> matched catalog part."""
 
+
 def _norm(name: str) -> str:
     return " ".join(name.split()).casefold()
+
 
 def match_gpu(name: str | None, catalog: Catalog) -> Gpu | None:
     """The catalog GPU whose smi_names include ``name`` (as nvidia-smi prints it), or None."""
@@ -58,39 +61,66 @@ def match_gpu(name: str | None, catalog: Catalog) -> Gpu | None:
             return gpu
     return None
 
+
 def gpu_record(g: SmiGpu, part: Gpu | None) -> GpuRecord:
     return GpuRecord(
-        index=g.index, name=g.name, catalog_id=part.id if part else None, uuid=g.uuid, serial=g.serial,
-        memory_total_mib=g.memory_total_mib, pcie_gen_current=g.pcie_gen_current, pcie_gen_max=g.pcie_gen_max,
-        pcie_width_current=g.pcie_width_current, pcie_width_max=g.pcie_width_max, power_limit_w=g.power_limit_w,
-        persistence_mode=g.persistence_mode, ecc_enabled=g.ecc_enabled, temperature_c=g.temperature_c,
+        index=g.index,
+        name=g.name,
+        catalog_id=part.id if part else None,
+        uuid=g.uuid,
+        serial=g.serial,
+        memory_total_mib=g.memory_total_mib,
+        pcie_gen_current=g.pcie_gen_current,
+        pcie_gen_max=g.pcie_gen_max,
+        pcie_width_current=g.pcie_width_current,
+        pcie_width_max=g.pcie_width_max,
+        power_limit_w=g.power_limit_w,
+        persistence_mode=g.persistence_mode,
+        ecc_enabled=g.ecc_enabled,
+        temperature_c=g.temperature_c,
         mig_mode=g.mig_mode,
     )
 
+
 def _gpus_label(indexes: Iterable[int]) -> str:
     return ", ".join(f"GPU{i}" for i in indexes)
+
 
 class _Out:
     def __init__(self, lang: Lang) -> None:
         self.lang = lang
         self.checks: list[CheckRecord] = []
 
-    def add(self, check_id: str, status: CheckStatus, key: str, expected: object = None, actual: object = None,
-            **fields: object) -> None:
-        self.checks.append(CheckRecord(
-            id=check_id, status=status,
-            expected=None if expected is None else str(expected),
-            actual=None if actual is None else str(actual),
-            message=t(f"verify.{key}", self.lang, **fields),
-        ))
+    def add(
+        self,
+        check_id: str,
+        status: CheckStatus,
+        key: str,
+        expected: object = None,
+        actual: object = None,
+        **fields: object,
+    ) -> None:
+        self.checks.append(
+            CheckRecord(
+                id=check_id,
+                status=status,
+                expected=None if expected is None else str(expected),
+                actual=None if actual is None else str(actual),
+                message=t(f"verify.{key}", self.lang, **fields),
+            )
+        )
+
 
 # ---------------------------------------------------------------- per-GPU verdicts (also used by the GUI)
+
 
 def gpu_verdicts(g: SmiGpu | GpuRecord, part: Gpu | None) -> dict[str, CheckStatus]:
     """Per-GPU pass/fail/warn for the checks that can be judged from one GPU's report fields."""
     out: dict[str, CheckStatus] = {}
     if g.pcie_width_current is not None and g.pcie_width_max is not None:
-        short = g.pcie_width_current < g.pcie_width_max or (part is not None and g.pcie_width_max < part.pcie_lanes)
+        short = g.pcie_width_current < g.pcie_width_max or (
+            part is not None and g.pcie_width_max < part.pcie_lanes
+        )
         out["PCIE-WIDTH"] = "fail" if short else "pass"
     if g.pcie_gen_current is not None and g.pcie_gen_max is not None:
         if part is not None and g.pcie_gen_max < part.pcie_gen:
@@ -106,13 +136,16 @@ def gpu_verdicts(g: SmiGpu | GpuRecord, part: Gpu | None) -> dict[str, CheckStat
         out["GPU-MEMORY"] = "pass" if g.memory_total_mib * MIB >= part.memory_gib * GB else "fail"
     return out
 
+
 def _memory_ok(mib: int, part: Gpu) -> bool:
     # Datasheets give decimal GB (T4 "16 GB" shows as 15360 MiB = 16.1e9 bytes); nvidia-smi shows MiB
     # after the driver's reservation. Comparing bytes against decimal GB tolerates both and still catches a
     # 40 GB card delivered for an 80 GB one.
     return mib * MIB >= part.memory_gib * GB
 
+
 # ---------------------------------------------------------------- the checks
+
 
 def evaluate(facts: Facts, plan: Plan | None, catalog: Catalog, lang: Lang = "zh") -> list[CheckRecord]:
     """All checks for one machine; GPU checks only when nvidia-smi produced a report."""
@@ -126,15 +159,23 @@ def evaluate(facts: Facts, plan: Plan | None, catalog: Catalog, lang: Lang = "zh
     _benchmark_check(out, facts, catalog)
     return out.checks
 
+
+def _part_id(part: Gpu | None) -> str | None:
+    return part.id if part is not None else None
+
+
 def _planned_gpu(plan: Plan | None, catalog: Catalog) -> Gpu | None:
     return catalog.gpu(plan.gpu.model) if plan and plan.gpu.model else None
+
 
 def _gpu_checks(out: _Out, smi: SmiReport, facts: Facts, plan: Plan | None, catalog: Catalog) -> None:
     gpus = smi.gpus
     parts = facts.parts
     n = len(gpus)
     if smi.attached_gpus is not None and smi.attached_gpus > n:
-        out.add("GPU-VISIBLE", "fail", "gpu_visible.fail", smi.attached_gpus, n, attached=smi.attached_gpus, n=n)
+        out.add(
+            "GPU-VISIBLE", "fail", "gpu_visible.fail", smi.attached_gpus, n, attached=smi.attached_gpus, n=n
+        )
     else:
         out.add("GPU-VISIBLE", "pass", "gpu_visible.pass", smi.attached_gpus, n, n=n)
     names = Counter(g.name or "?" for g in gpus)
@@ -147,13 +188,19 @@ def _gpu_checks(out: _Out, smi: SmiReport, facts: Facts, plan: Plan | None, cata
         if planned is not None and not planned.smi_names:
             out.add("GPU-MODEL", "warn", "gpu_model.no_names", expected, actual_names, part=expected)
         else:
-            wrong = [g.index for g in gpus if (parts.get(g.index) is None
-                                               or parts[g.index].id != plan.gpu.model)]  # type: ignore[union-attr]
+            wrong = [g.index for g in gpus if _part_id(parts.get(g.index)) != plan.gpu.model]
             if not gpus:
                 out.add("GPU-MODEL", "fail", "gpu_model.none", expected, actual_names)
             elif wrong:
-                out.add("GPU-MODEL", "fail", "gpu_model.fail", expected, actual_names, gpus=_gpus_label(wrong),
-                        part=expected)
+                out.add(
+                    "GPU-MODEL",
+                    "fail",
+                    "gpu_model.fail",
+                    expected,
+                    actual_names,
+                    gpus=_gpus_label(wrong),
+                    part=expected,
+                )
             else:
                 out.add("GPU-MODEL", "pass", "gpu_model.pass", expected, actual_names, part=expected)
     else:
@@ -199,6 +246,7 @@ def _gpu_checks(out: _Out, smi: SmiReport, facts: Facts, plan: Plan | None, cata
     _pcie_checks(out, gpus, parts, planned)
     _config_checks(out, gpus, parts, planned, plan)
 
+
 def _pcie_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], planned: Gpu | None) -> None:
     known = [g for g in gpus if g.pcie_width_current is not None and g.pcie_width_max is not None]
     if not known:
@@ -239,15 +287,23 @@ def _pcie_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], pl
     else:
         out.add("PCIE-GEN", "pass", "pcie_gen.pass", expected, expected, n=len(known))
 
-def _config_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], planned: Gpu | None,
-                   plan: Plan | None) -> None:
+
+def _config_checks(
+    out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], planned: Gpu | None, plan: Plan | None
+) -> None:
     # PERSISTENCE
     off = [g.index for g in gpus if g.persistence_mode is False]
     if all(g.persistence_mode is None for g in gpus):
         out.add("PERSISTENCE", "skip", "persistence.skip")
     elif off:
-        out.add("PERSISTENCE", "warn", "persistence.off", "Enabled", f"Disabled: {_gpus_label(off)}",
-                gpus=_gpus_label(off))
+        out.add(
+            "PERSISTENCE",
+            "warn",
+            "persistence.off",
+            "Enabled",
+            f"Disabled: {_gpus_label(off)}",
+            gpus=_gpus_label(off),
+        )
     else:
         out.add("PERSISTENCE", "pass", "persistence.pass", "Enabled", "Enabled")
 
@@ -255,21 +311,35 @@ def _config_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], 
     if all(g.ecc_enabled is None for g in gpus):
         out.add("ECC", "skip", "ecc.skip")
     else:
-        required_off, optional_off, pending = [], [], []
+        required_off: list[int] = []
+        optional_off: list[int] = []
+        pending_ecc: list[int] = []
         for g in gpus:
             part = planned or parts.get(g.index)
             required = part is not None and (part.ecc or part.segment == Segment.DATACENTER)
             if g.ecc_enabled is False:
                 (required_off if required else optional_off).append(g.index)
             if g.ecc_pending is not None and g.ecc_enabled is not None and g.ecc_pending != g.ecc_enabled:
-                pending.append(g.index)
+                pending_ecc.append(g.index)
         if required_off:
-            out.add("ECC", "fail", "ecc.fail", "Enabled", f"Disabled: {_gpus_label(required_off)}",
-                    gpus=_gpus_label(required_off))
-        elif optional_off or pending:
-            idx = sorted(set(optional_off + pending))
-            out.add("ECC", "warn", "ecc.warn", "Enabled", f"Disabled/pending: {_gpus_label(idx)}",
-                    gpus=_gpus_label(idx))
+            out.add(
+                "ECC",
+                "fail",
+                "ecc.fail",
+                "Enabled",
+                f"Disabled: {_gpus_label(required_off)}",
+                gpus=_gpus_label(required_off),
+            )
+        elif optional_off or pending_ecc:
+            idx = sorted(set(optional_off + pending_ecc))
+            out.add(
+                "ECC",
+                "warn",
+                "ecc.warn",
+                "Enabled",
+                f"Disabled/pending: {_gpus_label(idx)}",
+                gpus=_gpus_label(idx),
+            )
         else:
             out.add("ECC", "pass", "ecc.pass", "Enabled", "Enabled")
 
@@ -281,28 +351,54 @@ def _config_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], 
         low = [g for g in known if g.power_limit_w < g.default_power_limit_w]  # type: ignore[operator]
         defaults = "/".join(sorted({f"{g.default_power_limit_w:g} W" for g in known}))
         if low:
-            which = "; ".join(f"GPU{g.index} {g.power_limit_w:g} W (default {g.default_power_limit_w:g} W)"
-                              for g in low)
-            out.add("POWER-LIMIT", "fail", "power.fail", f"≥ {defaults}", which, which=which,
-                    watts=f"{low[0].default_power_limit_w:g}")
+            which = "; ".join(
+                f"GPU{g.index} {g.power_limit_w:g} W (default {g.default_power_limit_w:g} W)" for g in low
+            )
+            out.add(
+                "POWER-LIMIT",
+                "fail",
+                "power.fail",
+                f"≥ {defaults}",
+                which,
+                which=which,
+                watts=f"{low[0].default_power_limit_w:g}",
+            )
         else:
             limits = "/".join(sorted({f"{g.power_limit_w:g} W" for g in known}))
             out.add("POWER-LIMIT", "pass", "power.pass", f"≥ {defaults}", limits)
 
     # MEMORY-RETIRED
-    pending = [g.index for g in gpus if g.retired_pending or g.remapped_pending]
+    remap_pending = [g.index for g in gpus if g.retired_pending or g.remapped_pending]
     failed = [g.index for g in gpus if g.remapped_failure]
     retired = [g.index for g in gpus if (g.retired_pages or 0) > 0]
     judged = [g for g in gpus if g.retired_pending is not None or g.remapped_pending is not None]
     if failed:
-        out.add("MEMORY-RETIRED", "fail", "retired.failure", "No", f"remap failure: {_gpus_label(failed)}",
-                gpus=_gpus_label(failed))
-    elif pending:
-        out.add("MEMORY-RETIRED", "fail", "retired.pending", "No", f"pending: {_gpus_label(pending)}",
-                gpus=_gpus_label(pending))
+        out.add(
+            "MEMORY-RETIRED",
+            "fail",
+            "retired.failure",
+            "No",
+            f"remap failure: {_gpus_label(failed)}",
+            gpus=_gpus_label(failed),
+        )
+    elif remap_pending:
+        out.add(
+            "MEMORY-RETIRED",
+            "fail",
+            "retired.pending",
+            "No",
+            f"pending: {_gpus_label(remap_pending)}",
+            gpus=_gpus_label(remap_pending),
+        )
     elif retired:
-        out.add("MEMORY-RETIRED", "warn", "retired.some", "0", f"retired pages: {_gpus_label(retired)}",
-                gpus=_gpus_label(retired))
+        out.add(
+            "MEMORY-RETIRED",
+            "warn",
+            "retired.some",
+            "0",
+            f"retired pages: {_gpus_label(retired)}",
+            gpus=_gpus_label(retired),
+        )
     elif judged:
         out.add("MEMORY-RETIRED", "pass", "retired.pass", "No", "No")
     else:
@@ -325,19 +421,33 @@ def _config_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], 
     if needs_mig:
         unsupported = [g.index for g in gpus if g.mig_mode is None]
         if unsupported:
-            out.add("MIG", "fail", "mig.unsupported", "MIG", f"N/A: {_gpus_label(unsupported)}",
-                    gpus=_gpus_label(unsupported))
+            out.add(
+                "MIG",
+                "fail",
+                "mig.unsupported",
+                "MIG",
+                f"N/A: {_gpus_label(unsupported)}",
+                gpus=_gpus_label(unsupported),
+            )
         else:
             out.add("MIG", "pass", "mig.supported", "MIG", _mig_actual(gpus))
     elif enabled:
         status: CheckStatus = "warn" if plan is not None else "pass"
         first = enabled[0].index
-        out.add("MIG", status, "mig.enabled", None, _mig_actual(gpus),
-                gpus=_gpus_label(g.index for g in enabled), first=first)
+        out.add(
+            "MIG",
+            status,
+            "mig.enabled",
+            None,
+            _mig_actual(gpus),
+            gpus=_gpus_label(g.index for g in enabled),
+            first=first,
+        )
     elif any(g.mig_mode is False for g in gpus):
         out.add("MIG", "pass", "mig.off", None, "Disabled")
     else:
         out.add("MIG", "skip", "mig.skip")
+
 
 def _mig_actual(gpus: list[SmiGpu]) -> str:
     parts = []
@@ -348,10 +458,13 @@ def _mig_actual(gpus: list[SmiGpu]) -> str:
             parts.append(f"GPU{g.index}: Disabled")
     return "; ".join(parts) or "N/A"
 
+
 def _topology_check(out: _Out, facts: Facts, plan: Plan | None, catalog: Catalog) -> None:
     planned = _planned_gpu(plan, catalog)
-    wanted = plan is not None and (plan.requirements.needs_nvlink or (planned is not None and planned.nvlink_gbs > 0
-                                                                      and plan.gpu.count > 1))
+    wanted = plan is not None and (
+        plan.requirements.needs_nvlink
+        or (planned is not None and planned.nvlink_gbs > 0 and plan.gpu.count > 1)
+    )
     topo = facts.topo
     if topo is None or len(topo.gpus) < 2:
         out.add("NVLINK", "skip", "nvlink.skip", "NVLink" if wanted else None, None)
@@ -367,10 +480,13 @@ def _topology_check(out: _Out, facts: Facts, plan: Plan | None, catalog: Catalog
     else:
         out.add("NVLINK", "pass", "nvlink.pcie", None, actual)
 
+
 # ---------------------------------------------------------------- host
+
 
 def _model_tokens(name: str) -> list[str]:
     return [tok for tok in re.split(r"[\s()]+", name) if any(ch.isdigit() for ch in tok)]
+
 
 def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog) -> None:
     cpu = catalog.typed(Cpu, plan.server.cpu) if plan and plan.server.cpu else None
@@ -386,10 +502,15 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
             out.add("CPU-MODEL", "fail", "cpu_model.fail", cpu.name, host.cpu_model, part=cpu.name)
     else:
         status: CheckStatus = "pass" if host.cpu_model else "skip"
-        out.add("CPU-MODEL", status, "cpu_model.inventory" if host.cpu_model else "cpu_model.unknown", None,
-                host.cpu_model)
+        out.add(
+            "CPU-MODEL",
+            status,
+            "cpu_model.inventory" if host.cpu_model else "cpu_model.unknown",
+            None,
+            host.cpu_model,
+        )
     # CPU-CORES
-    actual = (f"{host.cpu_cores} cores / {host.cpu_sockets} sockets" if host.cpu_cores is not None else None)
+    actual = f"{host.cpu_cores} cores / {host.cpu_sockets} sockets" if host.cpu_cores is not None else None
     if cpu is not None and plan is not None and plan.server.cpu_count > 0:
         want = cpu.cores * plan.server.cpu_count
         expected = f"{want} cores / {plan.server.cpu_count} sockets"
@@ -400,12 +521,22 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
         else:
             out.add("CPU-CORES", "fail", "cpu_cores.fail", expected, actual, have=host.cpu_cores, want=want)
     else:
-        out.add("CPU-CORES", "pass" if actual else "skip",
-                "cpu_cores.inventory" if actual else "cpu_cores.unknown", None, actual)
+        out.add(
+            "CPU-CORES",
+            "pass" if actual else "skip",
+            "cpu_cores.inventory" if actual else "cpu_cores.unknown",
+            None,
+            actual,
+        )
     # RAM
     module = catalog.typed(MemoryModule, plan.server.memory.part) if plan and plan.server.memory else None
     mem_actual = f"{host.memory_gib:g} GiB" if host.memory_gib is not None else None
-    if module is not None and plan is not None and plan.server.memory is not None and plan.server.memory.count:
+    if (
+        module is not None
+        and plan is not None
+        and plan.server.memory is not None
+        and plan.server.memory.count
+    ):
         count = plan.server.memory.count
         want = module.capacity_gib * count
         expected = f"{want} GiB ({count}× {module.capacity_gib} GiB)"
@@ -416,15 +547,29 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
         elif host.memory_gib > want - module.capacity_gib:
             out.add("RAM", "pass", "ram.pass", expected, mem_actual)
         else:
-            out.add("RAM", "fail", "ram.fail", expected, mem_actual, have=f"{host.memory_gib:g}", want=want,
-                    module=module.capacity_gib)
+            out.add(
+                "RAM",
+                "fail",
+                "ram.fail",
+                expected,
+                mem_actual,
+                have=f"{host.memory_gib:g}",
+                want=want,
+                module=module.capacity_gib,
+            )
     else:
-        out.add("RAM", "pass" if mem_actual else "skip", "ram.inventory" if mem_actual else "ram.unknown",
-                None, mem_actual)
+        out.add(
+            "RAM",
+            "pass" if mem_actual else "skip",
+            "ram.inventory" if mem_actual else "ram.unknown",
+            None,
+            mem_actual,
+        )
     # NVME
     nvme = [d for d in host.disks if d.is_nvme]
-    nvme_actual = ", ".join(f"{d.name} {d.size_bytes / 1e12:.2f} TB" if d.size_bytes else d.name
-                            for d in nvme) or "0"
+    nvme_actual = (
+        ", ".join(f"{d.name} {d.size_bytes / 1e12:.2f} TB" if d.size_bytes else d.name for d in nvme) or "0"
+    )
     planned_nvme = 0
     if plan is not None:
         for item in plan.server.storage:
@@ -442,7 +587,7 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
         out.add("NVME", "warn", "nvme.none", None, nvme_actual)
     # NET-SPEED
     speeds = [ln for ln in host.net if ln.speed_mbps]
-    net_actual = ", ".join(f"{ln.name} {ln.speed_mbps / 1000:g} Gb/s" for ln in speeds) or None
+    net_actual = ", ".join(f"{ln.name} {(ln.speed_mbps or 0) / 1000:g} Gb/s" for ln in speeds) or None
     want_gbps = 0.0
     if plan is not None:
         for pc in plan.server.nics:
@@ -455,8 +600,15 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
         if best >= want_gbps:
             out.add("NET-SPEED", "pass", "net.pass", f"{want_gbps:g} Gb/s", net_actual)
         else:
-            out.add("NET-SPEED", "fail", "net.fail", f"{want_gbps:g} Gb/s", net_actual or "-",
-                    want=f"{want_gbps:g}", down=", ".join(down) or "-")
+            out.add(
+                "NET-SPEED",
+                "fail",
+                "net.fail",
+                f"{want_gbps:g} Gb/s",
+                net_actual or "-",
+                want=f"{want_gbps:g}",
+                down=", ".join(down) or "-",
+            )
     elif speeds:
         out.add("NET-SPEED", "pass", "net.inventory", None, net_actual)
     else:
@@ -473,12 +625,21 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
         elif same_family and same_version:
             out.add("OS", "pass", "os.pass", expected, host.os_name)
         else:
-            out.add("OS", "fail", "os.fail", expected, host.os_name or f"{host.os_id} {ver}", part=os_part.name)
+            out.add(
+                "OS", "fail", "os.fail", expected, host.os_name or f"{host.os_id} {ver}", part=os_part.name
+            )
     else:
-        out.add("OS", "pass" if host.os_name else "skip", "os.inventory" if host.os_name else "os.unknown", None,
-                host.os_name)
+        out.add(
+            "OS",
+            "pass" if host.os_name else "skip",
+            "os.inventory" if host.os_name else "os.unknown",
+            None,
+            host.os_name,
+        )
+
 
 # ---------------------------------------------------------------- driver, CUDA, containers, frameworks
+
 
 def _ver(text: str | None) -> tuple[int, ...] | None:
     if not text:
@@ -488,8 +649,10 @@ def _ver(text: str | None) -> tuple[int, ...] | None:
     except ValueError:
         return None
 
-def _software_checks(out: _Out, smi: SmiReport | None, host: HostInfo, plan: Plan | None,
-                     catalog: Catalog) -> None:
+
+def _software_checks(
+    out: _Out, smi: SmiReport | None, host: HostInfo, plan: Plan | None, catalog: Catalog
+) -> None:
     driver = smi.driver_version if smi else None
     cuda_max = smi.cuda_version if smi else None
     cuda = catalog.cuda(plan.software.cuda) if plan and plan.software.cuda else None
@@ -500,18 +663,38 @@ def _software_checks(out: _Out, smi: SmiReport | None, host: HostInfo, plan: Pla
         elif _ver(driver) is None:
             out.add("DRIVER-MIN", "skip", "driver_min.unknown", f"≥ {cuda.min_driver_linux}", driver)
         elif _ver(driver) >= parse_version(cuda.min_driver_linux):  # type: ignore[operator]
-            out.add("DRIVER-MIN", "pass", "driver_min.pass", f"≥ {cuda.min_driver_linux}", driver,
-                    cuda=cuda.version)
+            out.add(
+                "DRIVER-MIN",
+                "pass",
+                "driver_min.pass",
+                f"≥ {cuda.min_driver_linux}",
+                driver,
+                cuda=cuda.version,
+            )
         else:
-            out.add("DRIVER-MIN", "fail", "driver_min.fail", f"≥ {cuda.min_driver_linux}", driver,
-                    cuda=cuda.version, need=cuda.min_driver_linux)
+            out.add(
+                "DRIVER-MIN",
+                "fail",
+                "driver_min.fail",
+                f"≥ {cuda.min_driver_linux}",
+                driver,
+                cuda=cuda.version,
+                need=cuda.min_driver_linux,
+            )
         branch = catalog.typed(DriverBranch, plan.software.driver) if plan and plan.software.driver else None
         if branch is not None:
             have, want = _ver(driver), parse_version(branch.version)
             if have is not None and have[0] == want[0]:
                 out.add("DRIVER-BRANCH", "pass", "driver_branch.pass", branch.version, driver)
             else:
-                out.add("DRIVER-BRANCH", "warn", "driver_branch.warn", branch.version, driver, branch=branch.branch)
+                out.add(
+                    "DRIVER-BRANCH",
+                    "warn",
+                    "driver_branch.warn",
+                    branch.version,
+                    driver,
+                    branch=branch.branch,
+                )
         # CUDA-VERSION: the newest CUDA the installed driver can run
         if cuda is not None:
             want_cuda = parse_version(cuda.version)[:2]
@@ -535,17 +718,33 @@ def _software_checks(out: _Out, smi: SmiReport | None, host: HostInfo, plan: Pla
     image = catalog.typed(ContainerImage, plan.software.image) if plan and plan.software.image else None
     docker = f"docker {host.docker_version}" if host.docker_version else None
     toolkit = host.docker_nvidia_runtime or host.nvidia_ctk_version is not None
-    rt_actual = ", ".join(x for x in (docker, f"nvidia-ctk {host.nvidia_ctk_version}"
-                                      if host.nvidia_ctk_version else None) if x) or None
+    rt_actual = (
+        ", ".join(
+            x
+            for x in (docker, f"nvidia-ctk {host.nvidia_ctk_version}" if host.nvidia_ctk_version else None)
+            if x
+        )
+        or None
+    )
     if docker and toolkit:
-        out.add("CONTAINER-RUNTIME", "pass", "runtime.pass", "docker + NVIDIA Container Toolkit" if image else None,
-                rt_actual)
+        out.add(
+            "CONTAINER-RUNTIME",
+            "pass",
+            "runtime.pass",
+            "docker + NVIDIA Container Toolkit" if image else None,
+            rt_actual,
+        )
     elif image is not None:
         key = "runtime.no_toolkit" if docker else "runtime.none"
         out.add("CONTAINER-RUNTIME", "fail", key, "docker + NVIDIA Container Toolkit", rt_actual)
     else:
-        out.add("CONTAINER-RUNTIME", "skip" if not docker else "warn",
-                "runtime.optional" if not docker else "runtime.no_toolkit", None, rt_actual)
+        out.add(
+            "CONTAINER-RUNTIME",
+            "skip" if not docker else "warn",
+            "runtime.optional" if not docker else "runtime.no_toolkit",
+            None,
+            rt_actual,
+        )
     if image is not None:
         present = host.images.get(image.reference)
         if present:
@@ -557,16 +756,21 @@ def _software_checks(out: _Out, smi: SmiReport | None, host: HostInfo, plan: Pla
     # FRAMEWORK
     fw = catalog.typed(Framework, plan.software.framework) if plan and plan.software.framework else None
     found = host.frameworks
-    summary = ", ".join(f"{k} {v.get('version', '?')}" + (" (CUDA)" if v.get("cuda_available") else "")
-                        for k, v in found.items()) or None
+    summary = (
+        ", ".join(
+            f"{k} {v.get('version', '?')}" + (" (CUDA)" if v.get("cuda_available") else "")
+            for k, v in found.items()
+        )
+        or None
+    )
     if fw is not None:
-        have = found.get("torch" if fw.framework == "pytorch" else fw.framework)
+        installed = found.get("torch" if fw.framework == "pytorch" else fw.framework)
         expected = f"{fw.framework} {fw.version}"
-        if not have:
+        if not installed:
             out.add("FRAMEWORK", "skip", "framework.absent", expected, None, name=fw.framework)
-        elif not str(have.get("version", "")).startswith(fw.version):
+        elif not str(installed.get("version", "")).startswith(fw.version):
             out.add("FRAMEWORK", "warn", "framework.other", expected, summary, name=fw.framework)
-        elif smi is not None and smi.gpus and not have.get("cuda_available"):
+        elif smi is not None and smi.gpus and not installed.get("cuda_available"):
             out.add("FRAMEWORK", "warn", "framework.no_cuda", expected, summary, name=fw.framework)
         else:
             out.add("FRAMEWORK", "pass", "framework.pass", expected, summary)
@@ -578,6 +782,7 @@ def _software_checks(out: _Out, smi: SmiReport | None, host: HostInfo, plan: Pla
             out.add("FRAMEWORK", "pass", "framework.inventory", None, summary)
     else:
         out.add("FRAMEWORK", "skip", "framework.none", None, host.frameworks_error)
+
 
 def _benchmark_check(out: _Out, facts: Facts, catalog: Catalog) -> None:
     if facts.benchmark is None:
@@ -607,17 +812,20 @@ def _benchmark_check(out: _Out, facts: Facts, catalog: Catalog) -> None:
                 pct.append(f"{100 * gbs / part.memory_bandwidth_gbs:.0f}% BW")
             if pct:
                 text += f" ({', '.join(pct)})"
-            expected.append(f"GPU{idx}: {_num(part.fp16_tensor_tflops)} TFLOPS, "
-                            f"{_num(part.memory_bandwidth_gbs)} GB/s")
+            expected.append(
+                f"GPU{idx}: {_num(part.fp16_tensor_tflops)} TFLOPS, {_num(part.memory_bandwidth_gbs)} GB/s"
+            )
         lines.append(text)
     if errors:
         out.add("BENCHMARK", "fail", "bench.fail", None, "; ".join(errors), which="; ".join(errors))
     else:
         out.add("BENCHMARK", "pass", "bench.pass", "; ".join(expected) or None, "; ".join(lines))
 
+
 def _num(x: object) -> str:
     if isinstance(x, int | float):
         return f"{x:.0f}" if x >= 100 else f"{x:.1f}"
     return "?"
+
 
 StatusFn = Callable[[str], CheckStatus]

@@ -32,7 +32,8 @@ if importlib.util.find_spec("tensorflow") is not None:
     try:
         import tensorflow as tf
         gpus = tf.config.list_physical_devices("GPU")
-        out["tensorflow"] = {"version": tf.__version__, "cuda_available": bool(gpus), "device_count": len(gpus)}
+        out["tensorflow"] = {"version": tf.__version__, "cuda_available": bool(gpus),
+                             "device_count": len(gpus)}
     except Exception as exc:
         out["tensorflow"] = {"error": str(exc)[:300]}
 print(json.dumps(out))
@@ -90,8 +91,13 @@ class HostInfo:
 class HostProbe:
     """Reads host facts below ``root`` and runs helper programs through ``runner`` (both fakeable)."""
 
-    def __init__(self, root: Path | str = "/", runner: Runner | None = None, timeout: float = 30.0,
-                 python: str | None = None) -> None:
+    def __init__(
+        self,
+        root: Path | str = "/",
+        runner: Runner | None = None,
+        timeout: float = 30.0,
+        python: str | None = None,
+    ) -> None:
         self.root = Path(root)
         self.runner: Runner = runner or (lambda argv, t: run_command(argv, t))
         self.timeout = timeout
@@ -112,11 +118,14 @@ class HostProbe:
 
     # ------------------------------------------------------------ probes
     def identity(self, info: HostInfo) -> None:
-        info.hostname = (self._read("proc/sys/kernel/hostname") or self._read("etc/hostname") or "").strip() or None
+        info.hostname = (
+            self._read("proc/sys/kernel/hostname") or self._read("etc/hostname") or ""
+        ).strip() or None
         info.kernel = (self._read("proc/sys/kernel/osrelease") or "").strip() or None
         osr = parse_os_release(self._read("etc/os-release") or self._read("usr/lib/os-release") or "")
-        info.os_name = osr.get("PRETTY_NAME") or " ".join(x for x in (osr.get("NAME"), osr.get("VERSION")) if x) \
-            or None
+        info.os_name = (
+            osr.get("PRETTY_NAME") or " ".join(x for x in (osr.get("NAME"), osr.get("VERSION")) if x) or None
+        )
         info.os_id = osr.get("ID")
         info.os_version_id = osr.get("VERSION_ID")
 
@@ -156,7 +165,11 @@ class HostProbe:
             if not (base / name / "device").exists():
                 continue  # lo, bridges, veths, bonds: no hardware behind them
             speed = _int((self._read(f"sys/class/net/{name}/speed") or "").strip())
-            kind = "infiniband" if (self._read(f"sys/class/net/{name}/type") or "").strip() == "32" else "ethernet"
+            kind = (
+                "infiniband"
+                if (self._read(f"sys/class/net/{name}/type") or "").strip() == "32"
+                else "ethernet"
+            )
             info.net.append(NetLink(name, speed if speed and speed > 0 else None, kind))
 
     def toolkit(self, info: HostInfo) -> None:
@@ -198,6 +211,7 @@ class HostProbe:
 
 
 # ---------------------------------------------------------------- pure parsers
+
 
 def _int(text: str | None) -> int | None:
     try:
@@ -269,11 +283,13 @@ def parse_lsblk(text: str) -> list[Disk]:
         if not isinstance(dev, dict) or dev.get("type") != "disk":
             continue
         rota = dev.get("rota")
-        out.append(Disk(
-            name=str(dev.get("name", "")),
-            model=(str(dev["model"]).strip() or None) if dev.get("model") else None,
-            size_bytes=_int(dev.get("size")),
-            transport=dev.get("tran"),
-            rotational=rota in (True, "1", 1) if rota is not None else None,
-        ))
+        out.append(
+            Disk(
+                name=str(dev.get("name", "")),
+                model=(str(dev["model"]).strip() or None) if dev.get("model") else None,
+                size_bytes=_int(dev.get("size")),
+                transport=dev.get("tran"),
+                rotational=rota in (True, "1", 1) if rota is not None else None,
+            )
+        )
     return out

@@ -16,6 +16,7 @@ from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.report import (
     SCHEMA_VERSION,
     CheckRecord,
+    CheckStatus,
     ReportError,
     VerificationReport,
     load_report,
@@ -55,19 +56,34 @@ def gpu_summary(report: VerificationReport) -> str:
     return ", ".join(f"{c}× {n}" for n, c in names.items()) or "-"
 
 
-def merge_reports(reports: Sequence[VerificationReport], plan: Plan | None = None, lang: Lang = "zh",
-                  sources: Sequence[str] | None = None) -> MergedReport:
+def merge_reports(
+    reports: Sequence[VerificationReport],
+    plan: Plan | None = None,
+    lang: Lang = "zh",
+    sources: Sequence[str] | None = None,
+) -> MergedReport:
     """One result for a cluster: node count vs plan, duplicates, failing nodes, consistency across nodes."""
     srcs = list(sources) if sources is not None else ["" for _ in reports]
     merged = MergedReport(nodes=list(reports), sources=srcs)
     names = [node_name(r, s) for r, s in zip(reports, srcs, strict=True)]
 
-    def add(check_id: str, status: str, key: str, expected: object = None, actual: object = None,
-            **fields: object) -> None:
-        merged.checks.append(CheckRecord(id=check_id, status=status,  # type: ignore[arg-type]
-                                         expected=None if expected is None else str(expected),
-                                         actual=None if actual is None else str(actual),
-                                         message=t(f"verify.merge.{key}", lang, **fields)))
+    def add(
+        check_id: str,
+        status: CheckStatus,
+        key: str,
+        expected: object = None,
+        actual: object = None,
+        **fields: object,
+    ) -> None:
+        merged.checks.append(
+            CheckRecord(
+                id=check_id,
+                status=status,
+                expected=None if expected is None else str(expected),
+                actual=None if actual is None else str(actual),
+                message=t(f"verify.merge.{key}", lang, **fields),
+            )
+        )
 
     unique = sorted(set(names))
     n = len(unique)
@@ -87,8 +103,11 @@ def merge_reports(reports: Sequence[VerificationReport], plan: Plan | None = Non
     else:
         add("NODE-UNIQUE", "pass", "unique", None, n)
     errored = [nm for nm, r in zip(names, reports, strict=True) if r.error is not None]
-    failed = [nm for nm, r in zip(names, reports, strict=True)
-              if r.error is None and any(c.status == "fail" for c in r.checks)]
+    failed = [
+        nm
+        for nm, r in zip(names, reports, strict=True)
+        if r.error is None and any(c.status == "fail" for c in r.checks)
+    ]
     if errored:
         add("NODE-RESULTS", "fail", "nodes.error", None, ", ".join(errored), nodes=", ".join(errored))
     elif failed:
@@ -102,7 +121,15 @@ def merge_reports(reports: Sequence[VerificationReport], plan: Plan | None = Non
         label = t(f"verify.merge.what.{what}", lang)
         distinct = sorted({v or "-" for v in values})
         if len(distinct) > 1:
-            add(check_id, "warn", "same.warn", None, " | ".join(distinct), what=label, values=" | ".join(distinct))
+            add(
+                check_id,
+                "warn",
+                "same.warn",
+                None,
+                " | ".join(distinct),
+                what=label,
+                values=" | ".join(distinct),
+            )
         elif distinct:
             add(check_id, "pass", "same.pass", None, distinct[0], what=label)
     return merged

@@ -1,4 +1,4 @@
-"""Runs every probe on this machine and builds the VerificationReport (with progress and cancel for the GUI)."""
+"""Runs every probe on this machine and builds the VerificationReport (progress and cancel for the GUI)."""
 
 from __future__ import annotations
 
@@ -67,7 +67,9 @@ def _explain(res: CommandResult, lang: Lang) -> tuple[str, str]:
     return first[:300], t("verify.smi.hint.other", lang)
 
 
-def probe_smi(options: ProbeOptions, runner: Runner, lang: Lang) -> tuple[SmiReport | None, CheckRecord, str | None]:
+def probe_smi(
+    options: ProbeOptions, runner: Runner, lang: Lang
+) -> tuple[SmiReport | None, CheckRecord, str | None]:
     """Run `nvidia-smi -q -x`: (parsed report or None, the NVIDIA-SMI check, error when nothing usable)."""
     exe = str(options.nvidia_smi) if options.nvidia_smi else "nvidia-smi"
     res = runner((exe, "-q", "-x"), options.timeout)
@@ -94,18 +96,37 @@ def probe_smi(options: ProbeOptions, runner: Runner, lang: Lang) -> tuple[SmiRep
         line, hint = _explain(res, lang)
         if parsed is not None and parsed.gpus:  # some GPUs answered: verify those, flag the fault
             msg = t("verify.smi.partial", lang, text=line, hint=hint)
-            return parsed, CheckRecord(id="NVIDIA-SMI", status="fail", actual=f"exit {res.returncode}",
-                                       message=msg), None
+            return (
+                parsed,
+                CheckRecord(id="NVIDIA-SMI", status="fail", actual=f"exit {res.returncode}", message=msg),
+                None,
+            )
         return fail(t("verify.smi.exit", lang, code=res.returncode, text=line, hint=hint))
     if parsed is None:
         return fail(t("verify.smi.garbage", lang, reason=reason))
     problem = _explain(res, lang) if res.stderr.strip() else None
     if problem and any(p.search(problem[0]) for p, _ in _SMI_ERRORS):
-        return parsed, CheckRecord(id="NVIDIA-SMI", status="fail", actual="stderr",
-                                   message=t("verify.smi.partial", lang, text=problem[0], hint=problem[1])), None
-    return parsed, CheckRecord(id="NVIDIA-SMI", status="pass", expected=None, actual=parsed.driver_version,
-                               message=t("verify.smi.pass", lang, driver=parsed.driver_version or "?",
-                                         n=len(parsed.gpus))), None
+        return (
+            parsed,
+            CheckRecord(
+                id="NVIDIA-SMI",
+                status="fail",
+                actual="stderr",
+                message=t("verify.smi.partial", lang, text=problem[0], hint=problem[1]),
+            ),
+            None,
+        )
+    return (
+        parsed,
+        CheckRecord(
+            id="NVIDIA-SMI",
+            status="pass",
+            expected=None,
+            actual=parsed.driver_version,
+            message=t("verify.smi.pass", lang, driver=parsed.driver_version or "?", n=len(parsed.gpus)),
+        ),
+        None,
+    )
 
 
 def probe_topology(options: ProbeOptions, runner: Runner) -> Topology | None:
@@ -122,12 +143,26 @@ def probe_topology(options: ProbeOptions, runner: Runner) -> Topology | None:
 
 
 def host_record(host: HostInfo) -> HostRecord:
-    return HostRecord(hostname=host.hostname, os=host.os_name, kernel=host.kernel, cpu_model=host.cpu_model,
-                      cpu_sockets=host.cpu_sockets, cpu_cores=host.cpu_cores, memory_gib=host.memory_gib)
+    return HostRecord(
+        hostname=host.hostname,
+        os=host.os_name,
+        kernel=host.kernel,
+        cpu_model=host.cpu_model,
+        cpu_sockets=host.cpu_sockets,
+        cpu_cores=host.cpu_cores,
+        memory_gib=host.memory_gib,
+    )
 
 
-def build_report(smi: SmiReport | None, smi_check: CheckRecord | None, error: str | None, facts: Facts,
-                 plan: Plan | None, catalog: Catalog, lang: Lang) -> VerificationReport:
+def build_report(
+    smi: SmiReport | None,
+    smi_check: CheckRecord | None,
+    error: str | None,
+    facts: Facts,
+    plan: Plan | None,
+    catalog: Catalog,
+    lang: Lang,
+) -> VerificationReport:
     """Match GPUs to the catalog, run the checks and assemble the report (no I/O)."""
     if smi is not None:
         facts.parts = {g.index: match_gpu(g.name, catalog) for g in smi.gpus}
@@ -142,8 +177,14 @@ def build_report(smi: SmiReport | None, smi_check: CheckRecord | None, error: st
     )
 
 
-def run_probe(plan: Plan | None, catalog: Catalog, options: ProbeOptions | None = None, lang: Lang = "zh",
-              progress: Progress | None = None, cancel: CancelFlag | None = None) -> VerificationReport:
+def run_probe(
+    plan: Plan | None,
+    catalog: Catalog,
+    options: ProbeOptions | None = None,
+    lang: Lang = "zh",
+    progress: Progress | None = None,
+    cancel: CancelFlag | None = None,
+) -> VerificationReport:
     """Probe this machine and check it against ``plan`` (None: inventory and health checks).
 
     Safe to call from a worker thread: it touches no GUI state, reports through ``progress`` and stops
@@ -196,8 +237,14 @@ def run_probe(plan: Plan | None, catalog: Catalog, options: ProbeOptions | None 
     return report
 
 
-def report_from_outputs(smi_xml: str, catalog: Catalog, plan: Plan | None = None, lang: Lang = "zh",
-                        host: HostInfo | None = None, topo_text: str | None = None) -> VerificationReport:
+def report_from_outputs(
+    smi_xml: str,
+    catalog: Catalog,
+    plan: Plan | None = None,
+    lang: Lang = "zh",
+    host: HostInfo | None = None,
+    topo_text: str | None = None,
+) -> VerificationReport:
     """Build a report from captured outputs (used by the benchmark and to re-check saved captures)."""
     smi = parse_smi_xml(smi_xml)
     topo = None
@@ -206,12 +253,24 @@ def report_from_outputs(smi_xml: str, catalog: Catalog, plan: Plan | None = None
             topo = parse_topo(topo_text)
         except TopoParseError:
             topo = None
-    check = CheckRecord(id="NVIDIA-SMI", status="pass", actual=smi.driver_version,
-                        message=t("verify.smi.pass", lang, driver=smi.driver_version or "?", n=len(smi.gpus)))
-    return build_report(smi, check, None, Facts(smi=smi, host=host or HostInfo(), topo=topo), plan, catalog, lang)
+    check = CheckRecord(
+        id="NVIDIA-SMI",
+        status="pass",
+        actual=smi.driver_version,
+        message=t("verify.smi.pass", lang, driver=smi.driver_version or "?", n=len(smi.gpus)),
+    )
+    return build_report(
+        smi, check, None, Facts(smi=smi, host=host or HostInfo(), topo=topo), plan, catalog, lang
+    )
 
 
 __all__: Sequence[str] = (
-    "DEFAULT_TIMEOUT_S", "ProbeOptions", "Progress", "VerificationCancelled", "build_report", "probe_smi",
-    "report_from_outputs", "run_probe",
+    "DEFAULT_TIMEOUT_S",
+    "ProbeOptions",
+    "Progress",
+    "VerificationCancelled",
+    "build_report",
+    "probe_smi",
+    "report_from_outputs",
+    "run_probe",
 )

@@ -65,8 +65,17 @@ def status_label(status: str, lang: Lang) -> str:
 
 def render_checks(checks: Sequence[CheckRecord], lang: Lang) -> str:
     rows = [(c.id, status_label(c.status, lang), c.expected or "-", c.actual or "-") for c in checks]
-    out = [table([t("verify.col.check", lang), t("verify.col.status", lang), t("verify.col.expected", lang),
-                  t("verify.col.actual", lang)], rows)]
+    out = [
+        table(
+            [
+                t("verify.col.check", lang),
+                t("verify.col.status", lang),
+                t("verify.col.expected", lang),
+                t("verify.col.actual", lang),
+            ],
+            rows,
+        )
+    ]
     notes = [c for c in checks if c.status in ("fail", "warn") and c.message]
     for c in notes:
         wrapped = textwrap.wrap(c.message, 100 if lang == "en" else 50, break_on_hyphens=False) or [""]
@@ -77,20 +86,51 @@ def render_checks(checks: Sequence[CheckRecord], lang: Lang) -> str:
 
 def render_report(report: VerificationReport, lang: Lang) -> str:
     h = report.host
-    lines = [t("verify.header.host", lang, hostname=h.hostname or "?", os=h.os or "?", kernel=h.kernel or "?",
-               cpu=h.cpu_model or "?", sockets=_fmt(h.cpu_sockets), cores=_fmt(h.cpu_cores),
-               memory=_fmt(h.memory_gib))]
+    lines = [
+        t(
+            "verify.header.host",
+            lang,
+            hostname=h.hostname or "?",
+            os=h.os or "?",
+            kernel=h.kernel or "?",
+            cpu=h.cpu_model or "?",
+            sockets=_fmt(h.cpu_sockets),
+            cores=_fmt(h.cpu_cores),
+            memory=_fmt(h.memory_gib),
+        )
+    ]
     if report.error:
         lines.append(t("verify.error", lang, error=report.error))
     else:
-        lines.append(t("verify.header.driver", lang, driver=report.driver_version or "?",
-                       cuda=report.cuda_version or "?", n=len(report.gpus)))
+        lines.append(
+            t(
+                "verify.header.driver",
+                lang,
+                driver=report.driver_version or "?",
+                cuda=report.cuda_version or "?",
+                n=len(report.gpus),
+            )
+        )
     if report.gpus:
-        headers = [t(f"verify.col.{k}", lang) for k in ("gpu", "name", "memory", "pcie", "power", "persist",
-                                                        "ecc", "temp", "mig", "catalog")]
-        rows = [(str(g.index), g.name or "-", _fmt(g.memory_total_mib, " MiB"), _pcie(g),
-                 _fmt(g.power_limit_w, " W"), _fmt(g.persistence_mode), _fmt(g.ecc_enabled),
-                 _fmt(g.temperature_c, " C"), _fmt(g.mig_mode), g.catalog_id or "-") for g in report.gpus]
+        headers = [
+            t(f"verify.col.{k}", lang)
+            for k in ("gpu", "name", "memory", "pcie", "power", "persist", "ecc", "temp", "mig", "catalog")
+        ]
+        rows = [
+            (
+                str(g.index),
+                g.name or "-",
+                _fmt(g.memory_total_mib, " MiB"),
+                _pcie(g),
+                _fmt(g.power_limit_w, " W"),
+                _fmt(g.persistence_mode),
+                _fmt(g.ecc_enabled),
+                _fmt(g.temperature_c, " C"),
+                _fmt(g.mig_mode),
+                g.catalog_id or "-",
+            )
+            for g in report.gpus
+        ]
         lines += ["", table(headers, rows)]
     lines += ["", render_checks(report.checks, lang), "", _summary(report.checks, lang)]
     return "\n".join(lines)
@@ -98,8 +138,14 @@ def render_report(report: VerificationReport, lang: Lang) -> str:
 
 def _summary(checks: Sequence[CheckRecord], lang: Lang) -> str:
     counts = {s: sum(1 for c in checks if c.status == s) for s in ("pass", "fail", "warn", "skip")}
-    return t("verify.summary", lang, passed=counts["pass"], failed=counts["fail"], warned=counts["warn"],
-             skipped=counts["skip"])
+    return t(
+        "verify.summary",
+        lang,
+        passed=counts["pass"],
+        failed=counts["fail"],
+        warned=counts["warn"],
+        skipped=counts["skip"],
+    )
 
 
 def render_merged(merged: MergedReport, lang: Lang) -> str:
@@ -108,14 +154,25 @@ def render_merged(merged: MergedReport, lang: Lang) -> str:
     for report, src in zip(merged.nodes, merged.sources, strict=True):
         c = report.counts()
         result = "fail" if report.error or c["fail"] else ("warn" if c["warn"] else "pass")
-        rows.append((node_name(report, src), gpu_summary(report), report.driver_version or "-",
-                     report.cuda_version or "-", f"{c['pass']}/{c['fail']}/{c['warn']}/{c['skip']}",
-                     status_label(result, lang)))
+        rows.append(
+            (
+                node_name(report, src),
+                gpu_summary(report),
+                report.driver_version or "-",
+                report.cuda_version or "-",
+                f"{c['pass']}/{c['fail']}/{c['warn']}/{c['skip']}",
+                status_label(result, lang),
+            )
+        )
     lines = [t("verify.merge.title", lang, n=len(merged.nodes)), "", table(headers, rows), ""]
-    failing = [(node_name(r, s), c) for r, s in zip(merged.nodes, merged.sources, strict=True)
-               for c in r.checks if c.status == "fail"]
-    for name, c in failing:
-        lines.append(f"  {name}: {c.id} — {c.actual or '-'}")
+    failing = [
+        (node_name(r, s), chk)
+        for r, s in zip(merged.nodes, merged.sources, strict=True)
+        for chk in r.checks
+        if chk.status == "fail"
+    ]
+    for name, chk in failing:
+        lines.append(f"  {name}: {chk.id} — {chk.actual or '-'}")
     if failing:
         lines.append("")
     lines += [render_checks(merged.checks, lang), "", _summary(merged.checks, lang)]

@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from procurement.plan import atomic_write
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Literal[1] = 1
 CheckStatus = Literal["pass", "fail", "warn", "skip"]
 STATUSES: tuple[CheckStatus, ...] = ("pass", "fail", "warn", "skip")
 
@@ -72,7 +72,7 @@ class VerificationReport(_Record):
     """None, or why probing failed (nvidia-smi missing, hanging, failing, unreadable)."""
 
     def counts(self) -> dict[str, int]:
-        out = dict.fromkeys(STATUSES, 0)
+        out: dict[str, int] = dict.fromkeys(STATUSES, 0)
         for c in self.checks:
             out[c.status] += 1
         return out
@@ -109,8 +109,9 @@ def parse_report(data: Any, where: str = "<report>") -> VerificationReport:
         raise ReportError(f"{where}: not a verification report (expected a JSON object)")
     version = data.get("schema_version")
     if version != SCHEMA_VERSION:
-        raise ReportError(f"{where}: schema_version: {version!r} is not supported (this version reads "
-                          f"{SCHEMA_VERSION})")
+        raise ReportError(
+            f"{where}: schema_version: {version!r} is not supported (this version reads {SCHEMA_VERSION})"
+        )
     try:
         return VerificationReport.model_validate(data)
     except ValidationError as exc:

@@ -52,8 +52,12 @@ def _kill_group(proc: subprocess.Popen[bytes]) -> None:
             pass
 
 
-def run_command(argv: Sequence[str], timeout: float, cancel: CancelFlag | None = None,
-                env: Mapping[str, str] | None = None) -> CommandResult:
+def run_command(
+    argv: Sequence[str],
+    timeout: float,
+    cancel: CancelFlag | None = None,
+    env: Mapping[str, str] | None = None,
+) -> CommandResult:
     """Run ``argv`` (argv[0] looked up on PATH unless it has a slash); never raises for a failed program.
 
     The child gets its own session so that on timeout or cancel the whole group (a wrapper script and what
@@ -69,8 +73,12 @@ def run_command(argv: Sequence[str], timeout: float, cancel: CancelFlag | None =
         return CommandResult(args, missing=True, error=f"{exe} is not executable")
     try:
         proc = subprocess.Popen(  # fixed argv, no shell
-            (exe, *args[1:]), stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, env=dict(env) if env is not None else None,
+            (exe, *args[1:]),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            env=dict(env) if env is not None else None,
         )
     except OSError as exc:
         return CommandResult(args, error=f"{exe}: {exc.strerror or exc}")

@@ -8,8 +8,14 @@ from dataclasses import dataclass, field
 
 # Values nvidia-smi prints where it has no reading: 'N/A', '[N/A]', '[Not Supported]', '[Unknown Error]',
 # '[Insufficient Permissions]', '[GPU requires reset]', and a deprecation text in newer drivers.
-_NO_VALUE = {"n/a", "none", "", "requested functionality has been deprecated", "unknown error",
-             "not supported"}
+_NO_VALUE = {
+    "n/a",
+    "none",
+    "",
+    "requested functionality has been deprecated",
+    "unknown error",
+    "not supported",
+}
 _NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)")
 _DOCTYPE = re.compile(r"<!DOCTYPE\b", re.IGNORECASE)
 
@@ -72,6 +78,7 @@ class SmiReport:
 
 
 # ---------------------------------------------------------------- value helpers
+
 
 def clean(text: str | None) -> str | None:
     """The text of a value, or None where nvidia-smi has no reading."""
@@ -138,6 +145,7 @@ def _version(text: str | None) -> str | None:
 
 # ---------------------------------------------------------------- safety
 
+
 def check_prolog(text: str) -> None:
     """Refuse an internal DTD subset (the only place ENTITY declarations can live).
 
@@ -150,11 +158,12 @@ def check_prolog(text: str) -> None:
     m = _DOCTYPE.search(text)
     if m:
         end = text.find(">", m.end())
-        if end < 0 or "[" in text[m.end():end]:
+        if end < 0 or "[" in text[m.end() : end]:
             raise SmiParseError("the XML has an internal DTD subset, which nvidia-smi never prints; refused")
 
 
 # ---------------------------------------------------------------- parsing
+
 
 def parse_smi_xml(data: str | bytes) -> SmiReport:
     """Parse `nvidia-smi -q -x` output; raises SmiParseError on garbage, truncation or unsafe XML."""
@@ -214,17 +223,21 @@ def _parse_gpu(index: int, g: ET.Element) -> SmiGpu:
         gpu.pcie_width_max = integer(_text(link, "link_widths/max_link_width"))
     if power is not None:
         # v12+: current_power_limit; v11: enforced_power_limit (what the GPU obeys), then power_limit.
-        gpu.power_limit_w = number(_first(power, "current_power_limit", "enforced_power_limit", "power_limit"))
+        gpu.power_limit_w = number(
+            _first(power, "current_power_limit", "enforced_power_limit", "power_limit")
+        )
         gpu.default_power_limit_w = number(_text(power, "default_power_limit"))
         gpu.max_power_limit_w = number(_text(power, "max_power_limit"))
         gpu.power_draw_w = number(_first(power, "instant_power_draw", "power_draw", "average_power_draw"))
     _parse_memory_health(g, gpu)
     for dev in g.findall("mig_devices/mig_device"):
-        gpu.mig_devices.append(MigDevice(
-            index=integer(_text(dev, "index")),
-            gpu_instance_id=integer(_text(dev, "gpu_instance_id")),
-            memory_total_mib=integer(_text(dev, "fb_memory_usage/total")),
-        ))
+        gpu.mig_devices.append(
+            MigDevice(
+                index=integer(_text(dev, "index")),
+                gpu_instance_id=integer(_text(dev, "gpu_instance_id")),
+                memory_total_mib=integer(_text(dev, "fb_memory_usage/total")),
+            )
+        )
     return gpu
 
 
@@ -234,8 +247,10 @@ def _parse_memory_health(g: ET.Element, gpu: SmiGpu) -> None:
         pending = [flag(_text(retired, p)) for p in ("pending_retirement", "pending_blacklist")]
         known = [p for p in pending if p is not None]
         gpu.retired_pending = any(known) if known else None
-        counts = [integer(_text(retired, p)) for p in ("multiple_single_bit_retirement/retired_count",
-                                                        "double_bit_retirement/retired_count")]
+        counts = [
+            integer(_text(retired, p))
+            for p in ("multiple_single_bit_retirement/retired_count", "double_bit_retirement/retired_count")
+        ]
         nums = [c for c in counts if c is not None]
         gpu.retired_pages = sum(nums) if nums else None
     remapped = g.find("remapped_rows")
@@ -245,8 +260,13 @@ def _parse_memory_health(g: ET.Element, gpu: SmiGpu) -> None:
         gpu.remapped_uncorrectable = integer(_text(remapped, "remapped_row_unc"))
     aggregate = g.find("ecc_errors/aggregate")
     if aggregate is not None:
-        names = ("dram_uncorrectable", "sram_uncorrectable", "sram_uncorrectable_parity",
-                 "sram_uncorrectable_secded", "double_bit/total")
+        names = (
+            "dram_uncorrectable",
+            "sram_uncorrectable",
+            "sram_uncorrectable_parity",
+            "sram_uncorrectable_secded",
+            "double_bit/total",
+        )
         values = [integer(_text(aggregate, n)) for n in names]
         nums = [v for v in values if v is not None]
         gpu.ecc_uncorrectable_aggregate = sum(nums) if nums else None

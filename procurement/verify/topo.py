@@ -29,7 +29,7 @@ class Topology:
         gpus = self.gpus
         out = []
         for i, a in enumerate(gpus):
-            for b in gpus[i + 1:]:
+            for b in gpus[i + 1 :]:
                 link = self.links.get((a, b)) or self.links.get((b, a)) or ""
                 if not link.startswith("NV"):
                     out.append((a, b))
@@ -37,7 +37,7 @@ class Topology:
 
     def nvlink_summary(self) -> str | None:
         """'NV18' when every GPU pair shares one NVLink bond type, else None."""
-        kinds = {self.links.get((a, b)) for i, a in enumerate(self.gpus) for b in self.gpus[i + 1:]}
+        kinds = {self.links.get((a, b)) for i, a in enumerate(self.gpus) for b in self.gpus[i + 1 :]}
         if len(kinds) == 1:
             kind = next(iter(kinds))
             if kind and kind.startswith("NV"):
@@ -54,8 +54,9 @@ def parse_topo(text: str) -> Topology:
     whitespace works for both the TAB output and copies where TABs were expanded to spaces."""
     lines = [ln.rstrip("\r") for ln in text.splitlines()]
     # The header names the columns; a matrix row has 'X' on its diagonal.
-    header_at = next((i for i, ln in enumerate(lines) if re.search(r"\bGPU0\b", ln)
-                      and "X" not in ln.split()), None)
+    header_at = next(
+        (i for i, ln in enumerate(lines) if re.search(r"\bGPU0\b", ln) and "X" not in ln.split()), None
+    )
     if header_at is None:
         raise TopoParseError("no 'GPU0 GPU1 …' header line")
     header = lines[header_at]
@@ -66,7 +67,7 @@ def parse_topo(text: str) -> Topology:
             cut = min(cut, pos)
     devices = header[:cut].split()
     topo = Topology(devices=devices)
-    for ln in lines[header_at + 1:]:
+    for ln in lines[header_at + 1 :]:
         cells = ln.split()
         if not cells:
             if topo.links:
@@ -80,7 +81,7 @@ def parse_topo(text: str) -> Topology:
                 break
             if cell != "X":
                 topo.links[(row, col)] = cell
-        extra = rest[len(devices):]
+        extra = rest[len(devices) :]
         if extra:
             topo.cpu_affinity[row] = extra[0]
         if len(extra) > 1:

@@ -33,7 +33,7 @@ def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan 
 
 
 def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
-    """Exit 0 when every check passes (warnings allowed), 1 when any fails, 2 when nothing could be verified."""
+    """Exit 0 when all checks pass (warnings allowed), 1 when any fails, 2 when nothing could be verified."""
     lang = _lang(args)
     plan, ok = _plan(args, catalog, lang)
     if not ok:
@@ -54,7 +54,9 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
         try:
             write_report(report, args.json_out)
         except OSError as exc:
-            print(t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr)
+            print(
+                t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr
+            )
             return EXIT_UNVERIFIED
         print(t("verify.written", lang, path=args.json_out), file=sys.stderr)
     return report.exit_code()
@@ -72,7 +74,9 @@ def _merge(args: argparse.Namespace, plan: Plan | None, lang: Lang) -> int:
         try:
             write_merged(merged, args.json_out)
         except OSError as exc:
-            print(t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr)
+            print(
+                t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr
+            )
             return EXIT_UNVERIFIED
     code = merged.exit_code()
     return max(code, EXIT_FAIL) if errors and code == EXIT_OK else code

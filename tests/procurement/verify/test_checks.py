@@ -30,15 +30,28 @@ from tests.procurement.verify.conftest import (
 def host_info(root: Path, outputs: dict[str, str] | None = None, image: str | None = None) -> HostInfo:
     probe = HostProbe(root, host_runner(outputs), timeout=5)
     info = HostInfo()
-    for step in (probe.identity, probe.cpu, probe.memory, probe.disks, probe.network, probe.toolkit,
-                 probe.frameworks):
+    for step in (
+        probe.identity,
+        probe.cpu,
+        probe.memory,
+        probe.disks,
+        probe.network,
+        probe.toolkit,
+        probe.frameworks,
+    ):
         step(info)
     probe.containers(info, image)
     return info
 
 
-def report(xml: str, cat: Catalog, plan: Plan | None, host: HostInfo | None = None,
-           topo: str | None = None, lang: str = "en") -> VerificationReport:
+def report(
+    xml: str,
+    cat: Catalog,
+    plan: Plan | None,
+    host: HostInfo | None = None,
+    topo: str | None = None,
+    lang: str = "en",
+) -> VerificationReport:
     return report_from_outputs(xml, cat, plan, lang, host, topo)  # type: ignore[arg-type]
 
 
@@ -51,10 +64,32 @@ def status(rep: VerificationReport, check_id: str) -> str:
 def test_8x_h100_plan_passes_on_the_8x_h100_capture(tmp_path: Path, vcat: Catalog) -> None:
     host = host_info(make_host_root(tmp_path), image="nvcr.io/nvidia/pytorch:24.05-py3")
     rep = report(H100_XML.read_text(), vcat, h100_plan(), host, H100_TOPO.read_text())
-    for cid in ("GPU-VISIBLE", "GPU-MODEL", "GPU-COUNT", "GPU-MEMORY", "PCIE-WIDTH", "PCIE-GEN", "PERSISTENCE",
-                "ECC", "POWER-LIMIT", "MEMORY-RETIRED", "ECC-ERRORS", "MIG", "NVLINK", "CPU-MODEL", "CPU-CORES",
-                "RAM", "NVME", "NET-SPEED", "OS", "DRIVER-MIN", "CUDA-VERSION", "CUDA-TOOLKIT",
-                "CONTAINER-RUNTIME", "IMAGE"):
+    for cid in (
+        "GPU-VISIBLE",
+        "GPU-MODEL",
+        "GPU-COUNT",
+        "GPU-MEMORY",
+        "PCIE-WIDTH",
+        "PCIE-GEN",
+        "PERSISTENCE",
+        "ECC",
+        "POWER-LIMIT",
+        "MEMORY-RETIRED",
+        "ECC-ERRORS",
+        "MIG",
+        "NVLINK",
+        "CPU-MODEL",
+        "CPU-CORES",
+        "RAM",
+        "NVME",
+        "NET-SPEED",
+        "OS",
+        "DRIVER-MIN",
+        "CUDA-VERSION",
+        "CUDA-TOOLKIT",
+        "CONTAINER-RUNTIME",
+        "IMAGE",
+    ):
         assert status(rep, cid) == "pass", (cid, rep.check(cid))
     assert rep.check("GPU-COUNT").expected == "8" and rep.check("GPU-COUNT").actual == "8"  # type: ignore[union-attr]
     assert rep.check("GPU-MODEL").actual == "8× NVIDIA H100 80GB HBM3"  # type: ignore[union-attr]
@@ -95,8 +130,9 @@ def test_t4_at_x8_fails_pcie_width_and_old_driver_fails_cuda(vcat: Catalog) -> N
 
 
 def test_idle_link_below_max_is_a_warning_explaining_power_saving(vcat: Catalog) -> None:
-    xml = H100_XML.read_text().replace("<current_link_gen>5</current_link_gen>",
-                                       "<current_link_gen>1</current_link_gen>", 1)
+    xml = H100_XML.read_text().replace(
+        "<current_link_gen>5</current_link_gen>", "<current_link_gen>1</current_link_gen>", 1
+    )
     rep = report(xml, vcat, h100_plan())
     gen = rep.check("PCIE-GEN")
     assert gen is not None and gen.status == "warn"
@@ -107,8 +143,11 @@ def test_idle_link_below_max_is_a_warning_explaining_power_saving(vcat: Catalog)
 
 
 def test_slot_below_the_gpus_generation_fails(vcat: Catalog) -> None:
-    xml = H100_XML.read_text().replace("<max_link_gen>5</max_link_gen>\n\t\t\t\t\t<current_link_gen>5",
-                                       "<max_link_gen>4</max_link_gen>\n\t\t\t\t\t<current_link_gen>4", 1)
+    xml = H100_XML.read_text().replace(
+        "<max_link_gen>5</max_link_gen>\n\t\t\t\t\t<current_link_gen>5",
+        "<max_link_gen>4</max_link_gen>\n\t\t\t\t\t<current_link_gen>4",
+        1,
+    )
     rep = report(xml, vcat, h100_plan())
     assert status(rep, "PCIE-GEN") == "fail"
     assert rep.check("PCIE-GEN").actual == "GPU0 Gen4 (NVIDIA H100 SXM5 80GB: Gen5)"  # type: ignore[union-attr]
@@ -118,13 +157,22 @@ def test_power_cap_pending_remap_and_ecc_off_name_the_gpu(vcat: Catalog) -> None
     xml = H100_XML.read_text()
     gpu2 = xml.index('<gpu id="00000000:75:00.0">')
     head, tail = xml[:gpu2], xml[gpu2:]
-    tail = (tail.replace("<current_power_limit>700.00 W</current_power_limit>",
-                         "<current_power_limit>450.00 W</current_power_limit>", 1)
-            .replace("<remapped_row_pending>No</remapped_row_pending>",
-                     "<remapped_row_pending>Yes</remapped_row_pending>", 1)
-            .replace("<current_ecc>Enabled</current_ecc>", "<current_ecc>Disabled</current_ecc>", 1)
-            .replace("<persistence_mode>Enabled</persistence_mode>", "<persistence_mode>Disabled</persistence_mode>",
-                     1))
+    tail = (
+        tail.replace(
+            "<current_power_limit>700.00 W</current_power_limit>",
+            "<current_power_limit>450.00 W</current_power_limit>",
+            1,
+        )
+        .replace(
+            "<remapped_row_pending>No</remapped_row_pending>",
+            "<remapped_row_pending>Yes</remapped_row_pending>",
+            1,
+        )
+        .replace("<current_ecc>Enabled</current_ecc>", "<current_ecc>Disabled</current_ecc>", 1)
+        .replace(
+            "<persistence_mode>Enabled</persistence_mode>", "<persistence_mode>Disabled</persistence_mode>", 1
+        )
+    )
     rep = report(head + tail, vcat, h100_plan())
     power = rep.check("POWER-LIMIT")
     assert power is not None and power.status == "fail"
@@ -144,8 +192,10 @@ def test_a100_mig_capture(vcat: Catalog) -> None:
     assert inventory.check("MIG").actual == "GPU0: Enabled (4 MIG)"  # type: ignore[union-attr]
     plan = h100_plan(gpu__model="a100-sxm4-80gb", gpu__count=1)
     assert status(report(xml, vcat, plan), "MIG") == "warn"  # enabled, but the plan wants whole GPUs
-    assert status(report(xml, vcat, h100_plan(gpu__model="a100-sxm4-80gb", requirements__needs_mig=True)),
-                  "MIG") == "pass"
+    assert (
+        status(report(xml, vcat, h100_plan(gpu__model="a100-sxm4-80gb", requirements__needs_mig=True)), "MIG")
+        == "pass"
+    )
     assert status(report(T4_XML.read_text(), vcat, h100_plan(requirements__needs_mig=True)), "MIG") == "fail"
 
 
@@ -159,16 +209,26 @@ def test_vgpu_capture_skips_what_it_cannot_know(vcat: Catalog) -> None:
 
 def test_host_shortfalls(tmp_path: Path, vcat: Catalog) -> None:
     # 20 of 24 DIMMs seen, 48-core CPUs, a 25 GbE link, Rocky instead of Ubuntu, one NVMe, no docker
-    root = make_host_root(tmp_path, mem_kb=20 * 64 * 1024 * 1024 - 8 * 1024 * 1024, net_speed="25000",
-                          os_id="rocky", os_version="9.3", cores=48)
-    outputs = {"lsblk": '{"blockdevices": [{"name": "nvme0n1", "type": "disk", "size": 3840755982336, '
-                        '"tran": "nvme", "rota": false}]}'}
+    root = make_host_root(
+        tmp_path,
+        mem_kb=20 * 64 * 1024 * 1024 - 8 * 1024 * 1024,
+        net_speed="25000",
+        os_id="rocky",
+        os_version="9.3",
+        cores=48,
+    )
+    outputs = {
+        "lsblk": '{"blockdevices": [{"name": "nvme0n1", "type": "disk", "size": 3840755982336, '
+        '"tran": "nvme", "rota": false}]}'
+    }
     rep = report(H100_XML.read_text(), vcat, h100_plan(), host_info(root, outputs))
     ram = rep.check("RAM")
     assert ram is not None and ram.status == "fail"
     assert ram.expected == "1536 GiB (24× 64 GiB)" and ram.actual == "1272 GiB"
     cores = rep.check("CPU-CORES")
-    assert cores is not None and cores.status == "fail" and "Only 96 physical cores where 192" in cores.message
+    assert (
+        cores is not None and cores.status == "fail" and "Only 96 physical cores where 192" in cores.message
+    )
     assert status(rep, "CPU-MODEL") == "pass"
     assert status(rep, "NET-SPEED") == "fail" and rep.check("NET-SPEED").actual == "eth0 25 Gb/s"  # type: ignore
     assert status(rep, "OS") == "fail"
@@ -197,8 +257,9 @@ def test_no_plan_inventory_and_health_only(vcat: Catalog) -> None:
 
 
 def test_nvlink_missing_when_planned(vcat: Catalog) -> None:
-    rep = report(H100_XML.read_text(), vcat, h100_plan(),
-                 topo=(FIX / "topo-m_8gpu-pcie-SYS-only_tabs.txt").read_text())
+    rep = report(
+        H100_XML.read_text(), vcat, h100_plan(), topo=(FIX / "topo-m_8gpu-pcie-SYS-only_tabs.txt").read_text()
+    )
     nv = rep.check("NVLINK")
     assert nv is not None and nv.status == "fail"
     assert nv.actual == "28 GPU pairs without NVLink" and "GPU0-GPU1" in nv.message
@@ -209,14 +270,21 @@ def test_gpu_matching_and_per_gpu_verdicts(vcat: Catalog) -> None:
     assert match_gpu("tesla t4", vcat).id == "t4"  # type: ignore[union-attr]
     assert match_gpu("GRID P4-1Q", vcat) is None and match_gpu(None, vcat) is None
     t4 = parse_smi_xml(T4_XML.read_text()).gpus[0]
-    assert gpu_verdicts(t4, vcat.gpu("t4")) == {"PCIE-WIDTH": "fail", "PCIE-GEN": "pass", "PERSISTENCE": "warn",
-                                                "ECC": "pass", "GPU-MEMORY": "pass"}
+    assert gpu_verdicts(t4, vcat.gpu("t4")) == {
+        "PCIE-WIDTH": "fail",
+        "PCIE-GEN": "pass",
+        "PERSISTENCE": "warn",
+        "ECC": "pass",
+        "GPU-MEMORY": "pass",
+    }
     rep = report(T4_XML.read_text(), vcat, None)
     assert gpu_verdicts(rep.gpus[0], vcat.gpu(rep.gpus[0].catalog_id))["PCIE-WIDTH"] == "fail"
 
 
 def test_every_check_has_zh_and_en_messages(vcat: Catalog) -> None:
-    facts = Facts(smi=parse_smi_xml(H100_XML.read_text()), host=HostInfo(), topo=parse_topo(H100_TOPO.read_text()))
+    facts = Facts(
+        smi=parse_smi_xml(H100_XML.read_text()), host=HostInfo(), topo=parse_topo(H100_TOPO.read_text())
+    )
     facts.parts = {g.index: match_gpu(g.name, vcat) for g in facts.smi.gpus}  # type: ignore[union-attr]
     zh = evaluate(facts, h100_plan(), vcat, "zh")
     en = evaluate(facts, h100_plan(), vcat, "en")

@@ -31,12 +31,19 @@ def node(cat: Catalog, hostname: str, xml: Path = H100_XML, error: str | None = 
 
 
 def test_merge_counts_nodes_against_the_plan(vcat: Catalog) -> None:
-    reports = [node(vcat, "gpu01"), node(vcat, "gpu02"), node(vcat, "gpu02"),
-               node(vcat, "gpu04", error="nvidia-smi was not found (PATH)")]
+    reports = [
+        node(vcat, "gpu01"),
+        node(vcat, "gpu02"),
+        node(vcat, "gpu02"),
+        node(vcat, "gpu04", error="nvidia-smi was not found (PATH)"),
+    ]
     merged = merge_reports(reports, h100_plan(requirements__nodes=4), "en", [f"r{i}.json" for i in range(4)])
     by_id = {c.id: c for c in merged.checks}
-    assert (by_id["NODE-COUNT"].status, by_id["NODE-COUNT"].expected, by_id["NODE-COUNT"].actual) == ("fail", "4",
-                                                                                                    "3")
+    assert (by_id["NODE-COUNT"].status, by_id["NODE-COUNT"].expected, by_id["NODE-COUNT"].actual) == (
+        "fail",
+        "4",
+        "3",
+    )
     assert by_id["NODE-UNIQUE"].status == "warn" and by_id["NODE-UNIQUE"].actual == "gpu02"
     assert by_id["NODE-RESULTS"].status == "fail" and by_id["NODE-RESULTS"].actual == "gpu04"
     assert by_id["NODE-SAME-DRIVER"].status == "pass" and by_id["NODE-SAME-DRIVER"].actual == "580.105.08"
@@ -47,10 +54,16 @@ def test_merge_counts_nodes_against_the_plan(vcat: Catalog) -> None:
 
 
 def test_merge_all_good_and_mixed_nodes(vcat: Catalog) -> None:
-    good = merge_reports([node(vcat, f"gpu0{i}") for i in range(1, 3)], h100_plan(requirements__nodes=2), "en")
-    assert {c.id: c.status for c in good.checks} == {"NODE-COUNT": "pass", "NODE-UNIQUE": "pass",
-                                                     "NODE-RESULTS": "pass", "NODE-SAME-DRIVER": "pass",
-                                                     "NODE-SAME-GPUS": "pass"}
+    good = merge_reports(
+        [node(vcat, f"gpu0{i}") for i in range(1, 3)], h100_plan(requirements__nodes=2), "en"
+    )
+    assert {c.id: c.status for c in good.checks} == {
+        "NODE-COUNT": "pass",
+        "NODE-UNIQUE": "pass",
+        "NODE-RESULTS": "pass",
+        "NODE-SAME-DRIVER": "pass",
+        "NODE-SAME-GPUS": "pass",
+    }
     assert good.exit_code() == 0
     mixed = merge_reports([node(vcat, "a"), node(vcat, "b", T4_XML)], None, "en")
     by_id = {c.id: c for c in mixed.checks}
@@ -78,16 +91,27 @@ def test_load_report_errors_name_the_file(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- CLI
 
+
 def args(*argv: str):  # type: ignore[no-untyped-def]
     return build_parser().parse_args(["verify", "--lang", "en", *argv])
 
 
-def test_cli_verify_writes_json_and_returns_exit_codes(tmp_path: Path, fake_path: Path, vcat: Catalog,
-                                                       capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_verify_writes_json_and_returns_exit_codes(
+    tmp_path: Path, fake_path: Path, vcat: Catalog, capsys: pytest.CaptureFixture[str]
+) -> None:
     smi_replay(fake_path, T4_XML)
     plan = tmp_path / "t4.gpuplan.yaml"
-    save_plan(h100_plan(gpu__model="t4", gpu__count=1, software__cuda="cuda-12.2", server__storage=[],
-                        server__nics=[], software__image=None), plan)
+    save_plan(
+        h100_plan(
+            gpu__model="t4",
+            gpu__count=1,
+            software__cuda="cuda-12.2",
+            server__storage=[],
+            server__nics=[],
+            software__image=None,
+        ),
+        plan,
+    )
     out = tmp_path / "out" / "report.json"
     out.parent.mkdir()
     code = run_verify(args("--plan", str(plan), "--json", str(out), "--timeout", "10"), vcat)
@@ -99,8 +123,9 @@ def test_cli_verify_writes_json_and_returns_exit_codes(tmp_path: Path, fake_path
     assert {c["id"]: c["status"] for c in data["checks"]}["PCIE-WIDTH"] == "fail"
 
 
-def test_cli_exit_2_when_nothing_could_be_verified(tmp_path: Path, fake_path: Path, vcat: Catalog,
-                                                   capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_exit_2_when_nothing_could_be_verified(
+    tmp_path: Path, fake_path: Path, vcat: Catalog, capsys: pytest.CaptureFixture[str]
+) -> None:
     smi_error(fake_path, FIX / "error_no-devices-were-found.txt", 6)
     assert run_verify(args("--json", str(tmp_path / "r.json")), vcat) == 2
     out = capsys.readouterr().out
@@ -108,8 +133,9 @@ def test_cli_exit_2_when_nothing_could_be_verified(tmp_path: Path, fake_path: Pa
     assert json.loads((tmp_path / "r.json").read_text())["error"].startswith("nvidia-smi exited with code 6")
 
 
-def test_cli_bad_plan_and_zh_output(tmp_path: Path, fake_path: Path, vcat: Catalog,
-                                    capsys: pytest.CaptureFixture[str]) -> None:
+def test_cli_bad_plan_and_zh_output(
+    tmp_path: Path, fake_path: Path, vcat: Catalog, capsys: pytest.CaptureFixture[str]
+) -> None:
     bad = tmp_path / "bad.gpuplan.yaml"
     bad.write_text("schema_version: 1\ngpu:\n  count: -3\n")
     assert run_verify(args("--plan", str(bad)), vcat) == 2
@@ -144,14 +170,26 @@ def test_cli_merge(tmp_path: Path, vcat: Catalog, capsys: pytest.CaptureFixture[
 
 # ---------------------------------------------------------------- benchmark
 
+
 def fake_python(stdout: str, returncode: int = 0):  # type: ignore[no-untyped-def]
     return lambda argv, timeout: CommandResult(tuple(argv), returncode=returncode, stdout=stdout)
 
 
 def test_benchmark_results_against_catalog_peak(vcat: Catalog) -> None:
-    result, reason = run_benchmark(fake_python(json.dumps({"torch": "2.4.0", "gpus": [
-        {"index": 0, "matmul_tflops": 659.3, "bandwidth_gbs": 2680.0},
-        {"index": 1, "error": "CUDA error: an illegal memory access was encountered"}]})), "python")
+    result, reason = run_benchmark(
+        fake_python(
+            json.dumps(
+                {
+                    "torch": "2.4.0",
+                    "gpus": [
+                        {"index": 0, "matmul_tflops": 659.3, "bandwidth_gbs": 2680.0},
+                        {"index": 1, "error": "CUDA error: an illegal memory access was encountered"},
+                    ],
+                }
+            )
+        ),
+        "python",
+    )
     assert reason is None and result is not None
     smi = parse_smi_xml(H100_XML.read_text())
     facts = Facts(smi=smi, host=HostInfo(), benchmark=result)
@@ -166,10 +204,15 @@ def test_benchmark_results_against_catalog_peak(vcat: Catalog) -> None:
 
 def test_benchmark_skips_with_a_reason() -> None:
     assert run_benchmark(fake_python('{"skip": "torch 2.4.0+cpu sees no CUDA device"}'), "python") == (
-        None, "torch 2.4.0+cpu sees no CUDA device")
+        None,
+        "torch 2.4.0+cpu sees no CUDA device",
+    )
     timed_out = lambda argv, t: CommandResult(tuple(argv), timed_out=True)  # noqa: E731
     assert run_benchmark(timed_out, "python", 7)[1] == "timeout 7 s"
     facts = Facts(smi=None, host=HostInfo(), benchmark_skip="no PyTorch with CUDA is available")
     bench = [c for c in evaluate(facts, None, Catalog(), "en") if c.id == "BENCHMARK"]
-    assert bench == [CheckRecord(id="BENCHMARK", status="skip",
-                                 message="Benchmark skipped: no PyTorch with CUDA is available.")]
+    assert bench == [
+        CheckRecord(
+            id="BENCHMARK", status="skip", message="Benchmark skipped: no PyTorch with CUDA is available."
+        )
+    ]

@@ -9,8 +9,12 @@ from tests.procurement.verify.conftest import A100_MIG_XML, FIX, H100_XML, P4_VG
 
 
 def test_every_xml_fixture_is_covered_here() -> None:
-    assert {p.name for p in FIX.glob("*.xml")} == {H100_XML.name, A100_MIG_XML.name, T4_XML.name,
-                                                    P4_VGPU_XML.name}
+    assert {p.name for p in FIX.glob("*.xml")} == {
+        H100_XML.name,
+        A100_MIG_XML.name,
+        T4_XML.name,
+        P4_VGPU_XML.name,
+    }
 
 
 def test_h100_v13_eight_gpus() -> None:
@@ -19,8 +23,9 @@ def test_h100_v13_eight_gpus() -> None:
     assert len(r.gpus) == 8
     assert [g.index for g in r.gpus] == list(range(8))
     assert {g.name for g in r.gpus} == {"NVIDIA H100 80GB HBM3"}
-    assert [g.bus_id for g in r.gpus] == [f"00000000:{b}:00.0" for b in ("53", "64", "75", "86", "97", "A8",
-                                                                         "B9", "CA")]
+    assert [g.bus_id for g in r.gpus] == [
+        f"00000000:{b}:00.0" for b in ("53", "64", "75", "86", "97", "A8", "B9", "CA")
+    ]
     assert [g.serial for g in r.gpus] == [f"165000000000{i}" for i in range(1, 9)]
     assert r.gpus[3].uuid == "GPU-00000003-0000-0000-0000-000000000003"
     assert [g.temperature_c for g in r.gpus] == [29, 30, 29, 32, 32, 29, 31, 29]
@@ -54,7 +59,11 @@ def test_a100_mig_v12() -> None:
     assert g.ecc_enabled is True
     assert (g.mig_mode, g.mig_pending) == (True, True)
     assert [(m.index, m.gpu_instance_id, m.memory_total_mib) for m in g.mig_devices] == [
-        (0, 3, 19968), (1, 4, 19968), (2, 5, 19968), (3, 6, 19968)]
+        (0, 3, 19968),
+        (1, 4, 19968),
+        (2, 5, 19968),
+        (3, 6, 19968),
+    ]
     assert g.utilization_pct is None  # N/A under MIG
     assert g.temperature_c == 27
     assert g.power_draw_w == 67.03  # v12 <power_draw>
@@ -95,11 +104,20 @@ def test_grid_vgpu_windows_almost_everything_na() -> None:
     assert g.temperature_c == 0
 
 
-@pytest.mark.parametrize(("raw", "expected"), [
-    ("N/A", None), ("[N/A]", None), ("[Not Supported]", None), ("[Unknown Error]", None),
-    ("[Insufficient Permissions]", None), ("Requested functionality has been deprecated", None),
-    ("  Tesla  T4 ", "Tesla T4"), (None, None), ("", None),
-])
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("N/A", None),
+        ("[N/A]", None),
+        ("[Not Supported]", None),
+        ("[Unknown Error]", None),
+        ("[Insufficient Permissions]", None),
+        ("Requested functionality has been deprecated", None),
+        ("  Tesla  T4 ", "Tesla T4"),
+        (None, None),
+        ("", None),
+    ],
+)
 def test_clean(raw: str | None, expected: str | None) -> None:
     assert clean(raw) == expected
 
@@ -112,49 +130,68 @@ def test_units_inside_values() -> None:
     assert integer("-8 C") == -8
     assert number("[Not Supported]") is None
     assert number("garbage") is None
-    assert (flag("Enabled"), flag("Disabled"), flag("Yes"), flag("No"), flag("N/A")) == (True, False, True, False,
-                                                                                         None)
+    assert (flag("Enabled"), flag("Disabled"), flag("Yes"), flag("No"), flag("N/A")) == (
+        True,
+        False,
+        True,
+        False,
+        None,
+    )
 
 
 def test_missing_elements_become_none() -> None:
-    r = parse_smi_xml('<?xml version="1.0" ?><nvidia_smi_log><gpu id="00000000:01:00.0">'
-                      "<product_name>NVIDIA L40S</product_name></gpu></nvidia_smi_log>")
+    r = parse_smi_xml(
+        '<?xml version="1.0" ?><nvidia_smi_log><gpu id="00000000:01:00.0">'
+        "<product_name>NVIDIA L40S</product_name></gpu></nvidia_smi_log>"
+    )
     g = r.gpus[0]
     assert (r.driver_version, r.cuda_version, r.attached_gpus) == (None, None, None)
     assert (g.name, g.bus_id, g.memory_total_mib, g.pcie_width_max, g.power_limit_w) == (
-        "NVIDIA L40S", "00000000:01:00.0", None, None, None)
+        "NVIDIA L40S",
+        "00000000:01:00.0",
+        None,
+        None,
+        None,
+    )
 
 
 def test_newer_driver_names_and_deprecation_suffix() -> None:
     # 610-series drivers call the driver the KMD and mark the old field deprecated (see the 610 -q capture)
-    r = parse_smi_xml("<nvidia_smi_log><driver_version>610.57.04 [Deprecated; will be removed in CUDA 14.0. "
-                      "Use KMD Version instead]</driver_version><cuda_umd_version>13.3</cuda_umd_version>"
-                      "</nvidia_smi_log>")
+    r = parse_smi_xml(
+        "<nvidia_smi_log><driver_version>610.57.04 [Deprecated; will be removed in CUDA 14.0. "
+        "Use KMD Version instead]</driver_version><cuda_umd_version>13.3</cuda_umd_version>"
+        "</nvidia_smi_log>"
+    )
     assert (r.driver_version, r.cuda_version, r.gpus) == ("610.57.04", "13.3", [])
     r = parse_smi_xml("<nvidia_smi_log><kmd_version>610.57.04</kmd_version></nvidia_smi_log>")
     assert r.driver_version == "610.57.04"
 
 
-@pytest.mark.parametrize("text", [
-    "",
-    "No devices were found\n",
-    "\x00\x01\x02 binary garbage",
-    H100_XML.read_text()[:5000],  # truncated mid-document
-    "<html><body>not nvidia-smi</body></html>",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "",
+        "No devices were found\n",
+        "\x00\x01\x02 binary garbage",
+        H100_XML.read_text()[:5000],  # truncated mid-document
+        "<html><body>not nvidia-smi</body></html>",
+    ],
+)
 def test_garbage_and_truncation_raise(text: str) -> None:
     with pytest.raises(SmiParseError):
         parse_smi_xml(text)
 
 
 def test_entity_declarations_are_refused() -> None:
-    bomb = ('<?xml version="1.0"?><!DOCTYPE nvidia_smi_log [<!ENTITY a "aaaaaaaaaa">'
-            '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><nvidia_smi_log><timestamp>&b;</timestamp>'
-            "</nvidia_smi_log>")
+    bomb = (
+        '<?xml version="1.0"?><!DOCTYPE nvidia_smi_log [<!ENTITY a "aaaaaaaaaa">'
+        '<!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">]><nvidia_smi_log><timestamp>&b;</timestamp>'
+        "</nvidia_smi_log>"
+    )
     with pytest.raises(SmiParseError, match="entities"):
         parse_smi_xml(bomb)
     with pytest.raises(SmiParseError, match="DTD"):
-        parse_smi_xml('<!DOCTYPE nvidia_smi_log [<!ELEMENT nvidia_smi_log ANY>]><nvidia_smi_log/>')
+        parse_smi_xml("<!DOCTYPE nvidia_smi_log [<!ELEMENT nvidia_smi_log ANY>]><nvidia_smi_log/>")
 
 
 def test_the_real_doctype_line_is_accepted() -> None:

@@ -22,13 +22,16 @@ from procurement.verify.topo import TopoParseError, parse_topo
 from tests.procurement.verify.conftest import FIX, LSBLK, cpuinfo, host_runner, make_host_root, write_exe
 
 
-@pytest.mark.parametrize(("name", "gpus", "devices", "summary", "pcie_pairs"), [
-    ("topo-m_8x-h100-NV18_spaces.txt", 8, 8, "NV18", 0),
-    ("topo-m_6x-h100-NV18-with-NICs_spaces.txt", 6, 8, "NV18", 0),
-    ("topo-m_8x-a100-NV12-NIC0-3_tabs.txt", 8, 12, "NV12", 0),
-    ("topo-m_dgx-a100-8x-NV12-mlx5x12_tabs.txt", 8, 20, "NV12", 0),
-    ("topo-m_8gpu-pcie-SYS-only_tabs.txt", 8, 8, None, 28),  # 8·7/2 pairs, none over NVLink
-])
+@pytest.mark.parametrize(
+    ("name", "gpus", "devices", "summary", "pcie_pairs"),
+    [
+        ("topo-m_8x-h100-NV18_spaces.txt", 8, 8, "NV18", 0),
+        ("topo-m_6x-h100-NV18-with-NICs_spaces.txt", 6, 8, "NV18", 0),
+        ("topo-m_8x-a100-NV12-NIC0-3_tabs.txt", 8, 12, "NV12", 0),
+        ("topo-m_dgx-a100-8x-NV12-mlx5x12_tabs.txt", 8, 20, "NV12", 0),
+        ("topo-m_8gpu-pcie-SYS-only_tabs.txt", 8, 8, None, 28),  # 8·7/2 pairs, none over NVLink
+    ],
+)
 def test_topo_fixtures(name: str, gpus: int, devices: int, summary: str | None, pcie_pairs: int) -> None:
     topo = parse_topo((FIX / name).read_text())
     assert len(topo.gpus) == gpus
@@ -61,6 +64,7 @@ def test_topo_garbage() -> None:
 
 
 # ---------------------------------------------------------------- runner
+
 
 def test_hang_is_killed_with_its_children(tmp_path: Path) -> None:
     marker = tmp_path / "child-survived"
@@ -103,6 +107,7 @@ def test_no_shell_arguments_pass_through_verbatim(tmp_path: Path) -> None:
 
 # ---------------------------------------------------------------- host parsers
 
+
 def test_cpuinfo_counts_sockets_physical_cores_threads() -> None:
     model, sockets, cores, threads = parse_cpuinfo(cpuinfo("AMD EPYC 9654 96-Core Processor", 2, 96))
     assert (model, sockets, cores, threads) == ("AMD EPYC 9654 96-Core Processor", 2, 192, 384)
@@ -110,9 +115,11 @@ def test_cpuinfo_counts_sockets_physical_cores_threads() -> None:
 
 
 def test_lscpu_meminfo_os_release_lsblk() -> None:
-    lscpu = ("Architecture:            x86_64\nCPU(s):                  112\nModel name:              "
-             "Intel(R) Xeon(R) Platinum 8480+\nThread(s) per core:      2\nCore(s) per socket:      28\n"
-             "Socket(s):               2\n")
+    lscpu = (
+        "Architecture:            x86_64\nCPU(s):                  112\nModel name:              "
+        "Intel(R) Xeon(R) Platinum 8480+\nThread(s) per core:      2\nCore(s) per socket:      28\n"
+        "Socket(s):               2\n"
+    )
     assert parse_lscpu(lscpu) == ("Intel(R) Xeon(R) Platinum 8480+", 2, 56, 112)
     assert parse_meminfo("MemTotal:       1584926720 kB\n") == pytest.approx(1511.5, abs=0.05)
     assert parse_meminfo("nothing") is None
@@ -128,18 +135,33 @@ def test_host_probe_on_a_fake_tree(tmp_path: Path) -> None:
     root = make_host_root(tmp_path / "root")
     probe = HostProbe(root, host_runner(), timeout=5)
     info = HostInfo()
-    for step in (probe.identity, probe.cpu, probe.memory, probe.disks, probe.network, probe.toolkit,
-                 probe.frameworks):
+    for step in (
+        probe.identity,
+        probe.cpu,
+        probe.memory,
+        probe.disks,
+        probe.network,
+        probe.toolkit,
+        probe.frameworks,
+    ):
         step(info)
     probe.containers(info, "nvcr.io/nvidia/pytorch:24.05-py3")
-    assert (info.hostname, info.kernel, info.os_name) == ("node01", "5.15.0-105-generic", "Ubuntu 22.04.4 LTS")
+    assert (info.hostname, info.kernel, info.os_name) == (
+        "node01",
+        "5.15.0-105-generic",
+        "Ubuntu 22.04.4 LTS",
+    )
     assert (info.os_id, info.os_version_id) == ("ubuntu", "22.04")
     assert (info.cpu_sockets, info.cpu_cores, info.cpu_threads) == (2, 192, 384)
     assert info.memory_gib == pytest.approx(1511.5, abs=0.05)
     assert [(n.name, n.speed_mbps) for n in info.net] == [("eth0", 100000)]  # lo has no device
     assert len([d for d in info.disks if d.is_nvme]) == 2
     assert info.nvcc_version == "12.4"
-    assert (info.docker_version, info.docker_nvidia_runtime, info.nvidia_ctk_version) == ("24.0.7", True, "1.14.6")
+    assert (info.docker_version, info.docker_nvidia_runtime, info.nvidia_ctk_version) == (
+        "24.0.7",
+        True,
+        "1.14.6",
+    )
     assert info.images == {"nvcr.io/nvidia/pytorch:24.05-py3": True}
     assert info.frameworks["torch"]["cuda_available"] is True
 
