@@ -153,16 +153,43 @@ def check_prolog(text: str) -> None:
     ElementTree never fetches external DTDs. A document that declares entities is not nvidia-smi output
     and could expand without bound, so it is rejected before parsing.
     """
-    if "<!ENTITY" in text.upper():
+    root_at = text.find("<nvidia_smi_log")
+    prolog = text[:root_at] if root_at >= 0 else text  # declarations can only precede the root element
+    if "<!ENTITY" in prolog.upper():
         raise SmiParseError("the XML declares entities (<!ENTITY>), which nvidia-smi never does; refused")
-    m = _DOCTYPE.search(text)
+    m = _DOCTYPE.search(prolog)
     if m:
-        end = text.find(">", m.end())
-        if end < 0 or "[" in text[m.end() : end]:
+        end = prolog.find(">", m.end())
+        if end < 0 or "[" in prolog[m.end() : end]:
             raise SmiParseError("the XML has an internal DTD subset, which nvidia-smi never prints; refused")
 
 
 # ---------------------------------------------------------------- parsing
+
+_CLOCKS_OPEN, _CLOCKS_CLOSE = "<supported_clocks>", "</supported_clocks>"
+
+
+def _drop_clock_tables(text: str) -> str:
+    """Cut the <supported_clocks> tables (over half of an H100 report, never used) before parsing.
+
+    A block without its closing tag is left alone, so truncated output still fails to parse.
+    """
+    parts: list[str] = []
+    pos = 0
+    while True:
+        i = text.find(_CLOCKS_OPEN, pos)
+        if i < 0:
+            break
+        j = text.find(_CLOCKS_CLOSE, i)
+        if j < 0:
+            break
+        parts.append(text[pos:i])
+        pos = j + len(_CLOCKS_CLOSE)
+    if not parts:
+        return text
+    parts.append(text[pos:])
+    return "".join(parts)
+
 
 
 def parse_smi_xml(data: str | bytes) -> SmiReport:
@@ -178,7 +205,7 @@ def parse_smi_xml(data: str | bytes) -> SmiReport:
     if start < 0:
         raise SmiParseError("the output is not XML")
     try:
-        root = ET.fromstring(text[start:].encode("utf-8"))
+        root = ET.fromstring(_drop_clock_tables(text[start:]))
     except ET.ParseError as exc:
         raise SmiParseError(f"the XML is malformed or truncated ({exc})") from None
     if root.tag != "nvidia_smi_log":

@@ -194,6 +194,19 @@ def test_entity_declarations_are_refused() -> None:
         parse_smi_xml("<!DOCTYPE nvidia_smi_log [<!ELEMENT nvidia_smi_log ANY>]><nvidia_smi_log/>")
 
 
+def test_entities_hidden_before_a_fake_root_are_refused() -> None:
+    sneaky = '<!DOCTYPE x [<!-- <nvidia_smi_log --><!ENTITY a "b">]><nvidia_smi_log>&a;</nvidia_smi_log>'
+    with pytest.raises(SmiParseError):
+        parse_smi_xml(sneaky)
+
+
+def test_clock_tables_are_dropped_but_truncation_still_fails() -> None:
+    text = H100_XML.read_text()
+    cut = text.index("</supported_clocks>")
+    with pytest.raises(SmiParseError):
+        parse_smi_xml(text[:cut])  # an unclosed clock table is not silently removed
+
+
 def test_the_real_doctype_line_is_accepted() -> None:
     text = H100_XML.read_text()
     assert '<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v13.dtd">' in text
