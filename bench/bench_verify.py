@@ -37,10 +37,26 @@ def _catalog() -> tuple[Catalog, str]:
     except (CatalogError, OSError):
         pass
     cat = Catalog()
-    h100 = Gpu(id="h100-sxm5-80gb", name="NVIDIA H100 SXM5 80GB", vendor="NVIDIA", source="specs.md G1",
-               segment="datacenter", architecture="Hopper", compute_capability="9.0", memory_gib=80,
-               memory_type="HBM3", memory_bandwidth_gbs=3350, fp16_tensor_tflops=989, tdp_w=700, pcie_gen=5,
-               form_factor="sxm", nvlink_gbs=900, mig_max=7, ecc=True, smi_names=["NVIDIA H100 80GB HBM3"])
+    h100 = Gpu(
+        id="h100-sxm5-80gb",
+        name="NVIDIA H100 SXM5 80GB",
+        vendor="NVIDIA",
+        source="specs.md G1",
+        segment="datacenter",
+        architecture="Hopper",
+        compute_capability="9.0",
+        memory_gib=80,
+        memory_type="HBM3",
+        memory_bandwidth_gbs=3350,
+        fp16_tensor_tflops=989,
+        tdp_w=700,
+        pcie_gen=5,
+        form_factor="sxm",
+        nvlink_gbs=900,
+        mig_max=7,
+        ecc=True,
+        smi_names=["NVIDIA H100 80GB HBM3"],
+    )
     cat.parts["gpu"][h100.id] = h100
     return cat, "built-in H100 entry"
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,6 +89,17 @@ class HostInfo:
     """Container image reference -> present locally (only asked for the plan's image)."""
 
 
+def default_python() -> str:
+    """The interpreter for the framework and benchmark children.
+
+    In the frozen app sys.executable is gpu-procure itself, which cannot run `-c`; there the system's
+    python3 (where a server's PyTorch lives) is used instead.
+    """
+    if getattr(sys, "frozen", False):
+        return shutil.which("python3") or "python3"
+    return sys.executable
+
+
 class HostProbe:
     """Reads host facts below ``root`` and runs helper programs through ``runner`` (both fakeable)."""
 
@@ -101,7 +113,7 @@ class HostProbe:
         self.root = Path(root)
         self.runner: Runner = runner or (lambda argv, t: run_command(argv, t))
         self.timeout = timeout
-        self.python = python or sys.executable
+        self.python = python or default_python()
 
     # ------------------------------------------------------------ helpers
     def _read(self, rel: str) -> str | None:

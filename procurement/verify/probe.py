@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -202,7 +201,7 @@ def run_probe(
             progress(i, total, t(f"verify.step.{key}", lang))
 
     host = HostInfo()
-    probe = HostProbe(options.root, runner, options.timeout, options.python or sys.executable)
+    probe = HostProbe(options.root, runner, options.timeout, options.python)
     step(0, "smi")
     smi, smi_check, error = probe_smi(options, runner, lang)
     step(1, "topo")

@@ -191,7 +191,6 @@ def _drop_clock_tables(text: str) -> str:
     return "".join(parts)
 
 
-
 def parse_smi_xml(data: str | bytes) -> SmiReport:
     """Parse `nvidia-smi -q -x` output; raises SmiParseError on garbage, truncation or unsafe XML."""
     if isinstance(data, bytes):

@@ -182,3 +182,13 @@ def test_real_framework_probe_runs_without_torch() -> None:
     HostProbe("/", timeout=60).frameworks(info)
     assert info.frameworks_error is None
     assert set(info.frameworks) <= {"torch", "tensorflow"}
+
+
+def test_frozen_app_runs_children_with_the_system_python(monkeypatch: pytest.MonkeyPatch) -> None:
+    import sys
+
+    from procurement.verify.host import default_python
+
+    assert default_python() == sys.executable
+    monkeypatch.setattr(sys, "frozen", True, raising=False)
+    assert default_python().endswith("python3")  # gpu-procure itself cannot run `-c`
