@@ -290,8 +290,9 @@ def parse_lsblk(text: str) -> list[Disk]:
         data = json.loads(text)
     except ValueError:
         return []
+    devices = data.get("blockdevices") if isinstance(data, dict) else None
     out = []
-    for dev in data.get("blockdevices", []) if isinstance(data, dict) else []:
+    for dev in devices if isinstance(devices, list) else []:
         if not isinstance(dev, dict) or dev.get("type") != "disk":
             continue
         rota = dev.get("rota")
