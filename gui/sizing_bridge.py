@@ -9,12 +9,7 @@ from catalog.models import Gpu
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.policy import Policy
-
-try:  # procurement.sizing comes from the rules branch; remove this guard once main has it
-    from procurement.sizing import MODEL_PRESETS, cloud_or_own, estimate_vram, recommend
-except ImportError:  # pragma: no cover
-    MODEL_PRESETS = {}
-    cloud_or_own = estimate_vram = recommend = None  # type: ignore[assignment]
+from procurement.sizing import cloud_or_own, estimate_vram, recommend
 
 GIB_IN_GB = 1.073741824  # the estimate is in GB (10^9 B) like the reference formula; GPU memory is GiB
 
@@ -42,8 +37,6 @@ class GpuRow:
 
 def vram_for(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> VramView | None:
     """The estimate for the requirements; None while the model size is unknown."""
-    if estimate_vram is None:
-        return None
     est = estimate_vram(plan.requirements, policy)
     if not est.known:
         return None
@@ -56,18 +49,16 @@ def vram_for(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> VramVi
 
 def advice_for(plan: Plan, catalog: Catalog, lang: Lang) -> list[str]:
     """Cloud-or-own: the recommendation first, then its reasons."""
-    return list(cloud_or_own(plan, catalog, lang).reasons) if cloud_or_own is not None else []
+    return list(cloud_or_own(plan, catalog, lang).reasons)
 
 
 def gpu_rows(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[GpuRow]:
     """Every catalog GPU in the recommendation's rank order, with how many fit and why."""
-    rows: list[GpuRow] = []
-    if recommend is not None:
-        rec = recommend(plan.requirements, catalog, policy, lang, limit=None)
-        rows = [
-            GpuRow(c.gpu, i + 1, c.gpus_needed if c.fits else None, list(c.reasons))
-            for i, c in enumerate(rec.candidates)
-        ]
+    rec = recommend(plan.requirements, catalog, policy, lang, limit=None)
+    rows = [
+        GpuRow(c.gpu, i + 1, c.gpus_needed if c.fits else None, list(c.reasons))
+        for i, c in enumerate(rec.candidates)
+    ]
     seen = {r.gpu.id for r in rows}
     rows += [GpuRow(g) for g in sorted(catalog.all(Gpu), key=lambda g: g.name) if g.id not in seen]
     return rows

@@ -22,7 +22,7 @@ from PySide6.QtWidgets import (
 
 from gui.controller import PlanController
 from gui.pages.base import StepPage
-from gui.sizing_bridge import MODEL_PRESETS, advice_for, vram_for
+from gui.sizing_bridge import advice_for, vram_for
 from gui.widgets.bar_chart import Bar, BarChart
 from gui.widgets.money import MoneyBox
 from procurement.plan import (
@@ -35,6 +35,7 @@ from procurement.plan import (
     Workload,
     with_value,
 )
+from procurement.sizing import MODEL_PRESETS
 
 R = "requirements."
 SHAPE_FIELDS = ("model_params_b", "layers", "hidden_size", "kv_heads", "head_dim")

@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
 from procurement.plan import Workload
-
-sizing = pytest.importorskip("procurement.sizing")  # until the rules branch is in main
-MODEL_PRESETS = sizing.MODEL_PRESETS
+from procurement.sizing import MODEL_PRESETS
 
 
 def _choose(qtbot, combo: QComboBox, text: str) -> None:
