@@ -322,7 +322,7 @@ class MainWindow(QMainWindow):
             item = self.step_list.item(i)
             item.setText(self.page_label(i))
             if not page.step:
-                item.setData(STATUS_ROLE, None)
+                item.setData(STATUS_ROLE, "")
                 item.setToolTip("")
                 continue
             sev = worst.get(page.step)
@@ -335,7 +335,7 @@ class MainWindow(QMainWindow):
     def step_status(self, index: int) -> str | None:
         """'ok', 'info', 'warning' or 'error' for the page at ``index`` (None for checklist and quote)."""
         value = self.step_list.item(index).data(STATUS_ROLE)
-        return value if isinstance(value, str) else None
+        return value if isinstance(value, str) and value else None
 
     # ------------------------------------------------------------------ hooks for export and print
     def _page_hook(self, class_name: str, method: str) -> bool:

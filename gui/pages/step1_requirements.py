@@ -38,6 +38,7 @@ from procurement.plan import (
 from procurement.sizing import MODEL_PRESETS
 
 R = "requirements."
+NO_VALUE = ""  # combo item data for "not set" (the plan's None), so findData/currentData stay plain text
 SHAPE_FIELDS = ("model_params_b", "layers", "hidden_size", "kv_heads", "head_dim")
 
 
@@ -186,7 +187,7 @@ class RequirementsPage(StepPage):
                 (self.tr("Data analysis"), Workload.DATA_ANALYSIS),
             ],
             "mode": [
-                (self.tr("As the workload implies"), None),
+                (self.tr("As the workload implies"), NO_VALUE),
                 (self.tr("Full training"), TrainingMode.FULL_TRAINING),
                 (self.tr("Full fine-tuning"), TrainingMode.FULL_FINETUNE),
                 (self.tr("LoRA fine-tuning"), TrainingMode.LORA),
@@ -205,7 +206,7 @@ class RequirementsPage(StepPage):
                 (self.tr("Office"), "office"),
                 (self.tr("Lab"), "lab"),
             ],
-            "model_preset": [(self.tr("Custom (enter the shape)"), None)]
+            "model_preset": [(self.tr("Custom (enter the shape)"), NO_VALUE)]
             + [(p.name, p.id) for p in MODEL_PRESETS.values()],
             "precision": [
                 (self.tr("FP32"), Precision.FP32),
@@ -277,7 +278,7 @@ class RequirementsPage(StepPage):
         req = self.controller.plan.requirements
         for name, combo in self.combos.items():
             value = getattr(req, name)
-            index = combo.findData(value)
+            index = combo.findData(NO_VALUE if value is None else value)
             if index < 0 and value is not None:  # a preset this version does not know: show it as custom
                 index = 0
             combo.setCurrentIndex(max(index, 0))
@@ -317,7 +318,7 @@ class RequirementsPage(StepPage):
     def _combo_changed(self, name: str) -> None:
         if self.refreshing:
             return
-        data = self.combos[name].currentData()
+        data = self.combos[name].currentData() or None
         if name == "model_preset":
             plan = self.controller.plan
             plan = with_value(plan, R + "model_preset", data)

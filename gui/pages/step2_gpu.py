@@ -180,10 +180,10 @@ class GpuPage(StepPage):
         plan = self.controller.plan
         self.rows = gpu_rows(plan, self.controller.catalog, self.controller.policy, self.controller.lang)
         self.model_combo.clear()
-        self.model_combo.addItem(self.tr("(none chosen)"), None)
+        self.model_combo.addItem(self.tr("(none chosen)"), "")
         for row in self.rows:
             self.model_combo.addItem(row.gpu.name, row.gpu.id)
-        index = self.model_combo.findData(plan.gpu.model)
+        index = self.model_combo.findData(plan.gpu.model or "")
         self.model_combo.setCurrentIndex(max(index, 0))
         self.count_spin.setValue(plan.gpu.count)
         self._fill_table()
@@ -305,7 +305,7 @@ class GpuPage(StepPage):
     def _model_chosen(self) -> None:
         if self.refreshing:
             return
-        self.choose(self.model_combo.currentData())
+        self.choose(self.model_combo.currentData() or None)
 
     def use_selected(self) -> None:
         ids = self.selected_ids()
