@@ -11,7 +11,7 @@ from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QItemSelectionModel, QSettings
 from PySide6.QtWidgets import QApplication
 
 from catalog.loader import load_catalog
@@ -21,21 +21,53 @@ from gui.controller import PlanController
 from gui.i18n import Translators
 from gui.main_window import MainWindow, examples_dir
 from gui.settings import Settings
-from procurement.plan import Plan, load_plan
+from procurement.plan import Plan, load_plan, with_value
 
 SIZE = (1280, 800)
 SLUGS = ("1-requirements", "2-gpu", "3-server", "4-image", "5-verify", "6-checklist", "7-quote")
 
 
-def pick_example(catalog_plan: Path | None) -> Plan:
-    """The plan to show: the one given, else the shipped example with the most findings' worth of parts."""
-    if catalog_plan is not None:
-        return load_plan(catalog_plan)
+# The shipped examples leave the model size open; the screenshots show a sized workload so that the VRAM
+# estimate, the ranking and a VRAM finding are visible: Llama 2 13B (its config.json shape, as the preset
+# fills it) fine-tuned at batch 4 with a 40万元 budget.
+SHOWCASE_REQUIREMENTS: dict[str, object] = {
+    "workload": "fine_tuning", "model_preset": "llama-2-13b", "model_params_b": 13, "layers": 40,
+    "hidden_size": 5120, "kv_heads": 40, "head_dim": 128, "batch_size": 4, "budget_cny": 400_000,
+}
+
+
+def pick_example(plan_path: Path | None) -> Plan:
+    """The plan to show: the one given, else the shipped mid-size example with the showcase requirements."""
+    if plan_path is not None:
+        return load_plan(plan_path)
     examples = sorted(examples_dir().glob("*.yaml")) if examples_dir().is_dir() else []
-    for path in examples:
-        if "mid-size" in path.name:
-            return load_plan(path)
-    return load_plan(examples[0]) if examples else Plan()
+    chosen = next((p for p in examples if "mid-size" in p.name), examples[0] if examples else None)
+    plan = load_plan(chosen) if chosen else Plan()
+    for key, value in SHOWCASE_REQUIREMENTS.items():
+        plan = with_value(plan, f"requirements.{key}", value)
+    return plan
+
+
+def shrink_png(path: Path) -> None:
+    """Re-save as a 256-colour PNG (a third of the size; UI pixels have few colours). Pillow comes with
+    reportlab; without it the file stays as Qt wrote it."""
+    try:
+        from PIL import Image
+    except ImportError:  # pragma: no cover
+        return
+    with Image.open(path) as img:
+        small = img.convert("RGB").quantize(colors=256, method=Image.Quantize.FASTOCTREE)
+    small.save(path, optimize=True)
+
+
+def _prepare(page: object) -> None:
+    """Show a page in use: on step 2, the two best-ranked GPUs selected for comparison."""
+    table = getattr(page, "table", None)
+    if type(page).__name__ == "GpuPage" and table is not None and table.rowCount() >= 2:
+        flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
+        table.selectionModel().select(table.model().index(0, 0), flags)
+        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+        table.selectionModel().select(table.model().index(1, 0), flags)
 
 
 def render(out_dir: Path, plan_path: Path | None = None, langs: Sequence[str] = ("zh", "en")) -> list[Path]:
@@ -55,10 +87,12 @@ def render(out_dir: Path, plan_path: Path | None = None, langs: Sequence[str] = 
             win.set_language(lang)  # type: ignore[arg-type]
             for i, slug in enumerate(SLUGS[: len(win.pages)]):
                 win.show_page(i)
+                _prepare(win.pages[i])
                 QApplication.processEvents()
                 QApplication.processEvents()
                 target = out_dir / f"{lang}-{slug}.png"
                 win.grab().save(str(target))
+                shrink_png(target)
                 written.append(target)
         win.close()
         win.deleteLater()

@@ -30,7 +30,7 @@ class BarChart(QWidget):
         self.limit: float | None = None
         self.limit_label = ""
         self.empty_text = ""
-        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Minimum)
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(240)
 
     def set_bars(self, bars: list[Bar], unit: str = "", limit: float | None = None, limit_label: str = "") -> None:

@@ -7,6 +7,82 @@
             <source>Checklist</source>
             <translation>检查清单</translation>
         </message>
+        <message>
+            <source>Item</source>
+            <translation>项目</translation>
+        </message>
+        <message>
+            <source>Status</source>
+            <translation>状态</translation>
+        </message>
+        <message>
+            <source>Reason and numbers</source>
+            <translation>依据与数值</translation>
+        </message>
+        <message>
+            <source>Done</source>
+            <translation>已确认</translation>
+        </message>
+        <message>
+            <source>Note</source>
+            <translation>备注</translation>
+        </message>
+        <message>
+            <source>Sign-off</source>
+            <translation>签核</translation>
+        </message>
+        <message>
+            <source>Export checklist…</source>
+            <translation>导出检查清单…</translation>
+        </message>
+        <message>
+            <source>Print…</source>
+            <translation>打印…</translation>
+        </message>
+        <message>
+            <source>Paper size</source>
+            <translation>纸张大小</translation>
+        </message>
+        <message>
+            <source>The checklist could not be built: %1</source>
+            <translation>无法生成检查清单：%1</translation>
+        </message>
+        <message>
+            <source>Tick when you have checked this yourself</source>
+            <translation>亲自核实后打勾</translation>
+        </message>
+        <message>
+            <source>Double-click to write a note</source>
+            <translation>双击填写备注</translation>
+        </message>
+        <message>
+            <source>Decided from the plan and the findings</source>
+            <translation>由方案与检查结果自动判定</translation>
+        </message>
+        <message>
+            <source>Checklist: %1</source>
+            <translation>检查清单：%1</translation>
+        </message>
+        <message>
+            <source>Export checklist</source>
+            <translation>导出检查清单</translation>
+        </message>
+        <message>
+            <source>PDF documents (*.pdf)</source>
+            <translation>PDF 文档 (*.pdf)</translation>
+        </message>
+        <message>
+            <source>Exporting…</source>
+            <translation>正在导出…</translation>
+        </message>
+        <message>
+            <source>Print preview — checklist</source>
+            <translation>打印预览 — 检查清单</translation>
+        </message>
+        <message>
+            <source>Print</source>
+            <translation>打印</translation>
+        </message>
     </context>
     <context>
         <name>FindingsPanel</name>
@@ -243,8 +319,96 @@ with</source>
     <context>
         <name>ImagePage</name>
         <message>
+            <source>CUDA ≤ %1</source>
+            <translation>CUDA ≤ %1</translation>
+        </message>
+        <message>
+            <source>data centre only</source>
+            <translation>仅限数据中心</translation>
+        </message>
+        <message>
+            <source>driver ≥ %1</source>
+            <translation>驱动 ≥ %1</translation>
+        </message>
+        <message>
+            <source>compute capability %1-%2</source>
+            <translation>计算能力 %1-%2</translation>
+        </message>
+        <message>
+            <source>CUDA %1</source>
+            <translation>CUDA %1</translation>
+        </message>
+        <message>
+            <source>Python %1</source>
+            <translation>Python %1</translation>
+        </message>
+        <message>
+            <source>%1, unofficial</source>
+            <translation>%1（非官方）</translation>
+        </message>
+        <message>
             <source>Image selection</source>
             <translation>镜像选择</translation>
+        </message>
+        <message>
+            <source>Software stack</source>
+            <translation>软件栈</translation>
+        </message>
+        <message>
+            <source>Dockerfile for the chosen image</source>
+            <translation>所选镜像的 Dockerfile</translation>
+        </message>
+        <message>
+            <source>Operating system:</source>
+            <translation>操作系统：</translation>
+        </message>
+        <message>
+            <source>Driver branch:</source>
+            <translation>驱动分支：</translation>
+        </message>
+        <message>
+            <source>CUDA:</source>
+            <translation>CUDA：</translation>
+        </message>
+        <message>
+            <source>Framework:</source>
+            <translation>框架：</translation>
+        </message>
+        <message>
+            <source>Container image:</source>
+            <translation>容器镜像：</translation>
+        </message>
+        <message>
+            <source>Copy</source>
+            <translation>复制</translation>
+        </message>
+        <message>
+            <source>Save…</source>
+            <translation>保存…</translation>
+        </message>
+        <message>
+            <source>Choose a container image to generate its Dockerfile.</source>
+            <translation>选择容器镜像后即生成对应的 Dockerfile。</translation>
+        </message>
+        <message>
+            <source>— not chosen —</source>
+            <translation>— 未选择 —</translation>
+        </message>
+        <message>
+            <source>%1 (not in the catalog)</source>
+            <translation>%1（不在部件目录中）</translation>
+        </message>
+        <message>
+            <source>Save Dockerfile</source>
+            <translation>保存 Dockerfile</translation>
+        </message>
+        <message>
+            <source>Dockerfile (Dockerfile *.dockerfile);;All files (*)</source>
+            <translation>Dockerfile (Dockerfile *.dockerfile);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Could not write %1: %2</source>
+            <translation>无法写入 %1：%2</translation>
         </message>
     </context>
     <context>
@@ -424,10 +588,131 @@ with</source>
         </message>
     </context>
     <context>
+        <name>PrintPreviewDialog</name>
+        <message>
+            <source>Print…</source>
+            <translation>打印…</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n page(s)</source>
+            <translation>
+                <numerusform>共 %n 页</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>The printer could not be started.</source>
+            <translation>无法启动打印机。</translation>
+        </message>
+    </context>
+    <context>
         <name>QuotePage</name>
         <message>
             <source>Quote</source>
             <translation>报价单</translation>
+        </message>
+        <message>
+            <source>Quote number:</source>
+            <translation>报价单号：</translation>
+        </message>
+        <message>
+            <source>Valid for:</source>
+            <translation>有效期：</translation>
+        </message>
+        <message>
+            <source> days</source>
+            <translation> 天</translation>
+        </message>
+        <message>
+            <source>Buyer</source>
+            <translation>采购方</translation>
+        </message>
+        <message>
+            <source>Vendor</source>
+            <translation>供应商</translation>
+        </message>
+        <message>
+            <source>Name:</source>
+            <translation>名称：</translation>
+        </message>
+        <message>
+            <source>Contact:</source>
+            <translation>联系人：</translation>
+        </message>
+        <message>
+            <source>Address:</source>
+            <translation>地址：</translation>
+        </message>
+        <message>
+            <source>Category</source>
+            <translation>类别</translation>
+        </message>
+        <message>
+            <source>Part</source>
+            <translation>部件</translation>
+        </message>
+        <message>
+            <source>Key spec</source>
+            <translation>关键规格</translation>
+        </message>
+        <message>
+            <source>Quantity</source>
+            <translation>数量</translation>
+        </message>
+        <message>
+            <source>Unit price</source>
+            <translation>单价</translation>
+        </message>
+        <message>
+            <source>Amount</source>
+            <translation>金额</translation>
+        </message>
+        <message>
+            <source>Export quote…</source>
+            <translation>导出报价单…</translation>
+        </message>
+        <message>
+            <source>Print…</source>
+            <translation>打印…</translation>
+        </message>
+        <message>
+            <source>Paper size</source>
+            <translation>纸张大小</translation>
+        </message>
+        <message>
+            <source>The quote could not be built: %1</source>
+            <translation>无法生成报价单：%1</translation>
+        </message>
+        <message>
+            <source>No public reference price: on request</source>
+            <translation>无公开参考价：询价</translation>
+        </message>
+        <message>
+            <source>Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)</source>
+            <translation>小计 %1 · 增值税 %2 % %3 · 合计 %4（%5 万元）</translation>
+        </message>
+        <message>
+            <source>Export quote</source>
+            <translation>导出报价单</translation>
+        </message>
+        <message>
+            <source>PDF documents (*.pdf)</source>
+            <translation>PDF 文档 (*.pdf)</translation>
+        </message>
+        <message>
+            <source>Exporting…</source>
+            <translation>正在导出…</translation>
+        </message>
+        <message>
+            <source>Preparing the print preview…</source>
+            <translation>正在准备打印预览…</translation>
+        </message>
+        <message>
+            <source>Print</source>
+            <translation>打印</translation>
+        </message>
+        <message>
+            <source>Print preview — quote</source>
+            <translation>打印预览 — 报价单</translation>
         </message>
     </context>
     <context>
@@ -704,15 +989,494 @@ with</source>
     <context>
         <name>ServerPage</name>
         <message>
+            <source>%1 cores</source>
+            <translation>%1 核</translation>
+        </message>
+        <message>
+            <source>%1 PCIe lanes</source>
+            <translation>%1 条 PCIe 通道</translation>
+        </message>
+        <message>
+            <source>up to %1 sockets</source>
+            <translation>最多 %1 路</translation>
+        </message>
+        <message>
+            <source>no ECC</source>
+            <translation>无 ECC</translation>
+        </message>
+        <message>
+            <source>not rated</source>
+            <translation>不支持</translation>
+        </message>
+        <message>
+            <source>%1 W at 200-240 V</source>
+            <translation>200-240 V 时 %1 W</translation>
+        </message>
+        <message>
+            <source>%1 at 100-127 V</source>
+            <translation>100-127 V 时 %1</translation>
+        </message>
+        <message>
+            <source>%1U rack</source>
+            <translation>%1U 机架式</translation>
+        </message>
+        <message>
+            <source>tower</source>
+            <translation>塔式</translation>
+        </message>
+        <message>
+            <source>rack</source>
+            <translation>机架式</translation>
+        </message>
+        <message>
+            <source>%1 GPUs (%2)</source>
+            <translation>%1 个 GPU 位（%2）</translation>
+        </message>
+        <message>
+            <source>%1 PSU bays</source>
+            <translation>%1 个电源位</translation>
+        </message>
+        <message>
+            <source>%1 (not in the catalog)</source>
+            <translation>%1（不在部件目录中）</translation>
+        </message>
+        <message>
+            <source>— choose —</source>
+            <translation>— 请选择 —</translation>
+        </message>
+        <message>
+            <source>Add storage</source>
+            <translation>添加存储</translation>
+        </message>
+        <message>
+            <source>Add network card</source>
+            <translation>添加网卡</translation>
+        </message>
+        <message>
+            <source>Remove this row</source>
+            <translation>删除此行</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Remove row</source>
+            <translation>删除行</translation>
+        </message>
+        <message>
+            <source>System</source>
+            <translation>系统盘</translation>
+        </message>
+        <message>
+            <source>Data</source>
+            <translation>数据盘</translation>
+        </message>
+        <message>
+            <source>Backup</source>
+            <translation>备份盘</translation>
+        </message>
+        <message>
+            <source>Scratch</source>
+            <translation>缓存盘</translation>
+        </message>
+        <message>
+            <source>Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W</source>
+            <translation>估算功耗 %1 W（含 %2 % 余量：%3 W）；可用电源容量 %4 W</translation>
+        </message>
+        <message>
+            <source>PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)</source>
+            <translation>需要 PCIe 通道 %1，可用 %2（CPU %3，PCIe 交换芯片 %4）</translation>
+        </message>
+        <message>
+            <source>Running narrower: %1</source>
+            <translation>降速运行：%1</translation>
+        </message>
+        <message>
+            <source>Heat %1 W needs about %2 CFM; the chassis moves %3 CFM</source>
+            <translation>发热 %1 W 约需 %2 CFM 风量；机箱风量 %3 CFM</translation>
+        </message>
+        <message>
             <source>Server configuration</source>
             <translation>服务器配置</translation>
+        </message>
+        <message>
+            <source>Processor</source>
+            <translation>处理器</translation>
+        </message>
+        <message>
+            <source>Memory</source>
+            <translation>内存</translation>
+        </message>
+        <message>
+            <source>Storage (system, data, backup)</source>
+            <translation>存储（系统、数据、备份）</translation>
+        </message>
+        <message>
+            <source>Network cards</source>
+            <translation>网卡</translation>
+        </message>
+        <message>
+            <source>Chassis and power</source>
+            <translation>机箱与电源</translation>
+        </message>
+        <message>
+            <source>Live budget</source>
+            <translation>实时预算</translation>
+        </message>
+        <message>
+            <source>CPU:</source>
+            <translation>CPU：</translation>
+        </message>
+        <message>
+            <source>Sockets:</source>
+            <translation>路数：</translation>
+        </message>
+        <message>
+            <source>Module:</source>
+            <translation>内存条：</translation>
+        </message>
+        <message>
+            <source>Modules:</source>
+            <translation>条数：</translation>
+        </message>
+        <message>
+            <source>Total:</source>
+            <translation>合计：</translation>
+        </message>
+        <message>
+            <source>Chassis:</source>
+            <translation>机箱：</translation>
+        </message>
+        <message>
+            <source>PSU model:</source>
+            <translation>电源型号：</translation>
+        </message>
+        <message>
+            <source>PSUs:</source>
+            <translation>电源数量：</translation>
+        </message>
+        <message>
+            <source>Redundancy:</source>
+            <translation>冗余：</translation>
+        </message>
+        <message>
+            <source>Input voltage:</source>
+            <translation>输入电压：</translation>
+        </message>
+        <message>
+            <source>Rack power limit:</source>
+            <translation>机柜功率上限：</translation>
+        </message>
+        <message>
+            <source>Servers per rack:</source>
+            <translation>每柜服务器数：</translation>
+        </message>
+        <message>
+            <source>None</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>High line (200-240 V)</source>
+            <translation>高压（200-240 V）</translation>
+        </message>
+        <message>
+            <source>Low line (100-127 V)</source>
+            <translation>低压（100-127 V）</translation>
+        </message>
+        <message>
+            <source>not set</source>
+            <translation>未设置</translation>
+        </message>
+        <message>
+            <source>Auto-configure</source>
+            <translation>自动配置</translation>
+        </message>
+        <message>
+            <source>Fill CPU, memory, storage, network, chassis and PSUs from the GPU choice and the requirements (one undo step)</source>
+            <translation>根据 GPU 选型和需求自动填写 CPU、内存、存储、网络、机箱和电源（可一步撤销）</translation>
+        </message>
+        <message>
+            <source>Power draw vs usable PSU capacity</source>
+            <translation>功耗 / 可用电源容量</translation>
+        </message>
+        <message>
+            <source>PCIe lanes used vs available</source>
+            <translation>PCIe 通道 已用 / 可用</translation>
+        </message>
+        <message>
+            <source>Airflow needed vs chassis</source>
+            <translation>所需风量 / 机箱风量</translation>
+        </message>
+        <message>
+            <source>— choose a CPU —</source>
+            <translation>— 选择 CPU —</translation>
+        </message>
+        <message>
+            <source>— choose memory —</source>
+            <translation>— 选择内存 —</translation>
+        </message>
+        <message>
+            <source>%1 GiB, %2</source>
+            <translation>%1 GiB，%2</translation>
+        </message>
+        <message>
+            <source>ECC</source>
+            <translation>ECC</translation>
+        </message>
+        <message>
+            <source>— choose a chassis —</source>
+            <translation>— 选择机箱 —</translation>
+        </message>
+        <message>
+            <source>— the chassis' own PSUs —</source>
+            <translation>— 机箱自带电源 —</translation>
+        </message>
+        <message>
+            <source>Not available yet</source>
+            <translation>暂无数据</translation>
+        </message>
+        <message>
+            <source>Auto-configure failed: %1</source>
+            <translation>自动配置失败：%1</translation>
         </message>
     </context>
     <context>
         <name>VerifyPage</name>
         <message>
+            <source>on</source>
+            <translation>开</translation>
+        </message>
+        <message>
+            <source>off</source>
+            <translation>关</translation>
+        </message>
+        <message>
             <source>Verification</source>
             <translation>验证测试</translation>
+        </message>
+        <message>
+            <source>Run on this machine</source>
+            <translation>在本机运行</translation>
+        </message>
+        <message>
+            <source>Probe this machine with nvidia-smi and the host tools, and check it against the plan</source>
+            <translation>用 nvidia-smi 和系统工具探测本机，并与方案核对</translation>
+        </message>
+        <message>
+            <source>Cancel</source>
+            <translation>取消</translation>
+        </message>
+        <message>
+            <source>Import reports…</source>
+            <translation>导入报告…</translation>
+        </message>
+        <message>
+            <source>JSON reports written by `gpu-procure verify --json` on each node</source>
+            <translation>各节点上由 `gpu-procure verify --json` 生成的 JSON 报告</translation>
+        </message>
+        <message>
+            <source>Remove all reports</source>
+            <translation>移除全部报告</translation>
+        </message>
+        <message>
+            <source>Nodes</source>
+            <translation>节点</translation>
+        </message>
+        <message>
+            <source>GPUs</source>
+            <translation>GPU</translation>
+        </message>
+        <message>
+            <source>Checks</source>
+            <translation>检查项</translation>
+        </message>
+        <message>
+            <source>Node</source>
+            <translation>节点</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <source>OS</source>
+            <translation>操作系统</translation>
+        </message>
+        <message>
+            <source>Driver</source>
+            <translation>驱动</translation>
+        </message>
+        <message>
+            <source>CUDA</source>
+            <translation>CUDA</translation>
+        </message>
+        <message>
+            <source>Checks (pass/fail/warn)</source>
+            <translation>检查项（通过/失败/警告）</translation>
+        </message>
+        <message>
+            <source>Problem</source>
+            <translation>问题</translation>
+        </message>
+        <message>
+            <source>GPU</source>
+            <translation>GPU</translation>
+        </message>
+        <message>
+            <source>Name</source>
+            <translation>名称</translation>
+        </message>
+        <message>
+            <source>Memory (MiB)</source>
+            <translation>显存 (MiB)</translation>
+        </message>
+        <message>
+            <source>PCIe gen (now/max)</source>
+            <translation>PCIe 代数（当前/最大）</translation>
+        </message>
+        <message>
+            <source>PCIe width (now/max)</source>
+            <translation>PCIe 位宽（当前/最大）</translation>
+        </message>
+        <message>
+            <source>Power limit (W)</source>
+            <translation>功耗上限 (W)</translation>
+        </message>
+        <message>
+            <source>Persistence</source>
+            <translation>持久模式</translation>
+        </message>
+        <message>
+            <source>ECC</source>
+            <translation>ECC</translation>
+        </message>
+        <message>
+            <source>Temperature (°C)</source>
+            <translation>温度 (°C)</translation>
+        </message>
+        <message>
+            <source>Check</source>
+            <translation>检查项</translation>
+        </message>
+        <message>
+            <source>Expected</source>
+            <translation>期望</translation>
+        </message>
+        <message>
+            <source>Actual</source>
+            <translation>实际</translation>
+        </message>
+        <message>
+            <source>Message</source>
+            <translation>说明</translation>
+        </message>
+        <message>
+            <source>(unknown host)</source>
+            <translation>（未知主机）</translation>
+        </message>
+        <message>
+            <source>(all nodes)</source>
+            <translation>（全部节点）</translation>
+        </message>
+        <message>
+            <source>%1 of %2 planned nodes reported, %3 GPUs.</source>
+            <translation>计划 %2 个节点中已有 %1 个提交报告，共 %3 个 GPU。</translation>
+        </message>
+        <message>
+            <source>No verification report attached yet.</source>
+            <translation>尚未附加验证报告。</translation>
+        </message>
+        <message>
+            <source>Probing this machine…</source>
+            <translation>正在探测本机…</translation>
+        </message>
+        <message>
+            <source>Cancelling…</source>
+            <translation>正在取消…</translation>
+        </message>
+        <message>
+            <source>Verify this machine</source>
+            <translation>验证本机</translation>
+        </message>
+        <message>
+            <source>Could not verify this machine: %1</source>
+            <translation>无法验证本机：%1</translation>
+        </message>
+        <message>
+            <source>This machine has been verified; the report is attached.</source>
+            <translation>本机已验证，报告已附加到方案。</translation>
+        </message>
+        <message>
+            <source>Verification failed: %1</source>
+            <translation>验证失败：%1</translation>
+        </message>
+        <message>
+            <source>Verification cancelled; nothing was attached.</source>
+            <translation>验证已取消，未附加任何报告。</translation>
+        </message>
+        <message>
+            <source>Import verification reports</source>
+            <translation>导入验证报告</translation>
+        </message>
+        <message>
+            <source>Verification reports (*.json);;All files (*)</source>
+            <translation>验证报告 (*.json);;所有文件 (*)</translation>
+        </message>
+        <message numerus="yes">
+            <source>Import %n report(s)</source>
+            <translation>
+                <numerusform>导入 %n 份报告</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>These files were not imported:</source>
+            <translation>以下文件未导入：</translation>
+        </message>
+        <message numerus="yes">
+            <source>Imported %n report(s).</source>
+            <translation>
+                <numerusform>已导入 %n 份报告。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Remove verification reports</source>
+            <translation>移除验证报告</translation>
+        </message>
+    </context>
+    <context>
+        <name>_SignOffBox</name>
+        <message>
+            <source>&amp;Name:</source>
+            <translation>姓名(&amp;N)：</translation>
+        </message>
+        <message>
+            <source>Role:</source>
+            <translation>职务：</translation>
+        </message>
+        <message>
+            <source>Date:</source>
+            <translation>日期：</translation>
+        </message>
+        <message>
+            <source>Sign</source>
+            <translation>签核</translation>
+        </message>
+        <message>
+            <source>reviewer</source>
+            <translation>审核人</translation>
+        </message>
+        <message>
+            <source>e.g. IT manager</source>
+            <translation>例如：IT 经理</translation>
+        </message>
+        <message>
+            <source>Sign again</source>
+            <translation>重新签核</translation>
+        </message>
+        <message>
+            <source>Sign the checklist</source>
+            <translation>签核检查清单</translation>
         </message>
     </context>
     <context>
@@ -771,6 +1535,17 @@ with</source>
         <message>
             <source>An autosaved copy of “%1” from %2 is newer than the saved file. It was probably left by a crash. Restore it?</source>
             <translation>有一份“%1”的自动保存副本（%2），比已保存的文件更新，可能是程序异常退出时留下的。是否恢复？</translation>
+        </message>
+    </context>
+    <context>
+        <name>workers</name>
+        <message>
+            <source>Saved %1</source>
+            <translation>已保存 %1</translation>
+        </message>
+        <message>
+            <source>Export</source>
+            <translation>导出</translation>
         </message>
     </context>
 </TS>
