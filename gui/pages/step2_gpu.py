@@ -5,7 +5,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -57,6 +58,8 @@ class GpuPage(StepPage):
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
         self.rows: list[GpuRow] = []
+        self._table_key: object = None
+        self._stale = True
         self.heading = QLabel(self)
         self.choice_box = QGroupBox(self)
         self.model_label = QLabel(self)
@@ -93,7 +96,8 @@ class GpuPage(StepPage):
         self.table.verticalHeader().setVisible(False)
         self.table.setWordWrap(False)
         header = self.table.horizontalHeader()
-        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # sized once per fill (resizeColumnToContents): ResizeToContents would re-measure every cell per change
+        header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
         header.setSectionResizeMode(COLUMNS.index("reasons"), QHeaderView.ResizeMode.Stretch)
         header.setMinimumSectionSize(36)
         header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)  # best-ranked first
@@ -177,6 +181,10 @@ class GpuPage(StepPage):
 
     # ------------------------------------------------------------------ plan → widgets
     def refresh(self) -> None:
+        if not self.isVisible():  # ranking every GPU on each keystroke elsewhere is wasted: do it when shown
+            self._stale = True
+            return
+        self._stale = False
         plan = self.controller.plan
         self.rows = gpu_rows(plan, self.controller.catalog, self.controller.policy, self.controller.lang)
         self.model_combo.clear()
@@ -190,10 +198,15 @@ class GpuPage(StepPage):
         self._fill_summary()
 
     def _fill_table(self) -> None:
+        chosen = self.controller.plan.gpu.model
+        key = (chosen, self.tr("on request"), tuple((r.gpu, r.rank, r.fits_count, tuple(r.reasons)) for r in self.rows))
+        if key == self._table_key:  # most edits do not change the ranking: keep the table (and its selection)
+            return
+        self._table_key = key
         selected = set(self.selected_ids())
+        self.table.setUpdatesEnabled(False)
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(self.rows))
-        chosen = self.controller.plan.gpu.model
         for r, row in enumerate(self.rows):
             g = row.gpu
             fits = self.tr("%n GPU(s)", "", row.fits_count) if row.fits_count else "—"
@@ -219,14 +232,24 @@ class GpuPage(StepPage):
                     item.setToolTip(f"{g.vendor} · {g.architecture} · {g.memory_type}\n{g.source}")
                 self.table.setItem(r, c, item)
         self.table.setSortingEnabled(True)
+        for c in range(len(COLUMNS) - 1):
+            self.table.resizeColumnToContents(c)
         if selected:
             self.table.blockSignals(True)
+            model, sel = self.table.model(), self.table.selectionModel()
+            flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
             for r in range(self.table.rowCount()):
                 cell = self.table.item(r, 0)
                 if cell is not None and cell.data(GPU_ROLE) in selected:
-                    self.table.selectRow(r)
+                    sel.select(model.index(r, 0), flags)
             self.table.blockSignals(False)
+        self.table.setUpdatesEnabled(True)
         self._selection_changed()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._stale:
+            self._refresh_blocked()
+        super().showEvent(event)
 
     def _fill_summary(self) -> None:
         plan = self.controller.plan

@@ -35,7 +35,9 @@ def test_pick_four_rtx_4090(qtbot, make_window, catalog) -> None:
 
 def test_table_sorts_by_memory_numerically(qtbot, make_window, catalog) -> None:
     win = make_window()
+    qtbot.mouseClick(win.next_button, Qt.MouseButton.LeftButton)
     table = win.pages[1].table
+    assert table.rowCount() == len(catalog.all(Gpu))
     col = COLUMNS.index("memory")
     header = table.horizontalHeader()
     qtbot.mouseClick(header.viewport(), Qt.MouseButton.LeftButton,
