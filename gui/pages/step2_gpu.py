@@ -221,8 +221,8 @@ class GpuPage(StepPage):
                 (fits, row.fits_count),
                 ("; ".join(row.reasons), None),
             ]
-            for c, (text, key) in enumerate(cells):
-                item = SortItem(text, key) if key is not None or c not in (1, 8) else QTableWidgetItem(text)
+            for c, (text, sort_key) in enumerate(cells):
+                item = SortItem(text, sort_key) if sort_key is not None or c not in (1, 8) else QTableWidgetItem(text)
                 item.setData(GPU_ROLE, g.id)
                 if c in (0, 2, 3, 4, 5, 6, 7):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
