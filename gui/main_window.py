@@ -324,6 +324,7 @@ class MainWindow(QMainWindow):
             if not page.step:
                 item.setData(STATUS_ROLE, "")
                 item.setToolTip("")
+                item.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
                 continue
             sev = worst.get(page.step)
             status = sev.value if sev else "ok"
