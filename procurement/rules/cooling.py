@@ -261,7 +261,8 @@ register(
         },
         "COOLING-FAN-REDUNDANCY.message": {
             "zh": "目录未注明 {chassis} 带冗余风扇：单个风扇故障即可能导致 GPU 降频或停机。",
-            "en": "The catalog does not list redundant fans for {chassis}: one fan failure can throttle or stop the GPUs.",
+            "en": "The catalog does not list redundant fans for {chassis}: one fan failure can throttle or "
+            "stop the GPUs.",
         },
         "COOLING-FAN-REDUNDANCY.fix": {
             "zh": "向厂商确认风扇冗余；数据中心部署建议选择带冗余热插拔风扇的机箱。",
