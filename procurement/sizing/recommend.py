@@ -232,7 +232,7 @@ register(
         },
         "rec.fits": {
             "zh": "{n} 个即可容纳（每节点 {per_node} 个，每卡 {mem} GB，共 {have} GB ≥ 需要 {need} GB）",
-            "en": "fits with {n} GPUs ({per_node} per node, {mem} GB each, {have} GB ≥ {need} GB needed)",
+            "en": "fits with {n} GPU(s) ({per_node} per node, {mem} GB each, {have} GB ≥ {need} GB needed)",
         },
         "rec.no_fit": {
             "zh": "需要 {n} 个（每节点 {per_node} 个），但平台每台最多 {cap} 个",

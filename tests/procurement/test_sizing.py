@@ -172,3 +172,20 @@ def with_req(plan, **kw):  # type: ignore[no-untyped-def]
 
 def test_gib_conversion() -> None:
     assert 80 * GIB_TO_GB == pytest.approx(85.899, abs=1e-3)
+
+
+def test_derived_defaults_for_an_office_workstation() -> None:
+    plan = plan_of(requirements={"workload": "training", "deployment": "office"})
+    d = derive_defaults(plan, CAT, POLICY, "rtx-4090", 2, "en")
+    c = d.changes
+    assert c["server.chassis"] == "tower-ws" and c["server.cpu"] == "i9-13900k"
+    assert c["server.nics"] == []  # one machine in an office: the board's port
+    # a data NVMe drive even without a dataset size (BALANCE-NVME-DATA), M.2 system drive in the tower
+    assert c["server.storage"] == [{"role": "system", "part": "nvme-m2-1tb", "count": 1},
+                                   {"role": "data", "part": "nvme-u2-4tb", "count": 1}]
+    # RAM ≥ 2 × 2 × 24 GiB = 96 GiB → 4 × 32 GiB UDIMMs (2 channels: 4 is a multiple)
+    assert c["server.memory"] == {"part": "ddr5-32g-udimm", "count": 4}
+    new = apply_defaults(plan, d)
+    found = {f.rule for f in evaluate(new, CAT, POLICY, "en")}
+    assert not found & {"POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM", "BALANCE-NVME-DATA", "BALANCE-RAM",
+                        "PCIE-GPU-SLOTS"}
