@@ -189,3 +189,16 @@ def test_derived_defaults_for_an_office_workstation() -> None:
     found = {f.rule for f in evaluate(new, CAT, POLICY, "en")}
     assert not found & {"POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM", "BALANCE-NVME-DATA", "BALANCE-RAM",
                         "PCIE-GPU-SLOTS"}
+
+
+def test_tier_texts_follow_the_policy() -> None:
+    req = Requirements(workload="training", model_params_b=7, budget_cny=100_000)
+    rec = recommend(req, CAT, POLICY, "en")
+    assert rec.summary("en") == ["About 134 GB of GPU memory: over 80 GB (multi-GPU).",
+                                 "Budget 50,000-200,000 CNY: workstation/professional cards."]
+    assert rec.summary("zh")[1] == "预算 5-20 万元：工作站/专业卡。"
+    custom = POLICY.model_copy(update={"memory_tiers_gb": (24, 48, 141), "budget_tiers_cny": (80_000, 300_000)})
+    rec = recommend(req, CAT, custom, "en")
+    assert rec.memory_tier == "32-80"  # 134.4 GB ≤ 141 GB
+    assert rec.summary("en") == ["About 134 GB of GPU memory: 48-141 GB.",
+                                 "Budget 80,000-300,000 CNY: workstation/professional cards."]
