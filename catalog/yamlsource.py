@@ -49,6 +49,30 @@ def parse_yaml(text: str, path: str | Path) -> Any:
         raise YamlError(path, None, f"not valid YAML: {exc}") from None
     except RecursionError:
         raise YamlError(path, None, "not valid YAML: nested too deeply") from None
+    except (ValueError, OverflowError) as exc:
+        # PyYAML raises plain ValueError for scalars that match a timestamp but are no date (2024-13-45)
+        line, value = _unconstructible_scalar(text)
+        what = f"'{value}' is not a valid date or time ({exc})" if value is not None else str(exc)
+        raise YamlError(path, line, f"not valid YAML: {what}") from None
+
+
+def _unconstructible_scalar(text: str) -> tuple[int | None, str | None]:
+    """Line and text of the first timestamp-looking scalar that PyYAML cannot turn into a date."""
+    root = compose(text)
+    stack = [root] if root is not None else []
+    constructor = yaml.constructor.SafeConstructor()
+    while stack:
+        node = stack.pop(0)
+        if isinstance(node, yaml.MappingNode):
+            stack[:0] = [n for pair in node.value for n in pair]
+        elif isinstance(node, yaml.SequenceNode):
+            stack[:0] = list(node.value)
+        elif isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:timestamp":
+            try:
+                constructor.construct_yaml_timestamp(node)
+            except (ValueError, OverflowError):
+                return node.start_mark.line + 1, str(node.value)
+    return None, None
 
 
 def read_yaml(path: Path) -> tuple[Any, str]:
