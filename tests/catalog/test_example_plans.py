@@ -224,3 +224,14 @@ def test_a_failing_flush_to_disk_leaves_the_old_file(tmp_path: Path, monkeypatch
         save_plan(load_plan(_example("mid-size-training"), catalog), target)
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["plan.gpuplan.yaml"]
+
+
+def test_an_impossible_date_in_a_plan_is_located(tmp_path: Path) -> None:
+    path, line = _write_variant(tmp_path, "signoffs: {}\n",
+                                "signoffs:\n  hardware:\n    name: 张三\n    date: 2024-02-30\n"
+                                "    digest: " + "0" * 64 + "\n")
+    line -= 1  # the date is the line before the digest
+    with pytest.raises(PlanError) as err:
+        load_plan(path)
+    assert str(err.value) == (f"{path}:{line}: not valid YAML: '2024-02-30' is not a valid date or time "
+                              f"(day is out of range for month)")
