@@ -22,7 +22,7 @@ from procurement.plan import dump_plan, load_plan, plan_to_data, save_plan
 
 CATALOG_TARGET_MS = 30.0
 EXAMPLES = Path(__file__).resolve().parents[1] / "resources" / "examples"
-Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
@@ -32,7 +32,7 @@ def main(argv: list[str]) -> int:
 
     def bare_catalog() -> None:
         for p in files:
-            yaml.load(p.read_text(encoding="utf-8"), Loader=Loader)
+            yaml.load(p.read_text(encoding="utf-8"), Loader=_Loader)
 
     saved = os.environ.get("GPU_PROCURE_CACHE_DIR")
     with tempfile.TemporaryDirectory() as cache:
@@ -61,7 +61,7 @@ def main(argv: list[str]) -> int:
     print(f"plan: {plan_path.name}, {len(text.encode())} bytes")
     report("load_plan (validated, refs checked)", median_ms(lambda: load_plan(plan_path, cat), 200),
            "yaml CSafeLoader of the file", median_ms(lambda: yaml.load(plan_path.read_text(encoding="utf-8"),
-                                                                        Loader=Loader), 200))
+                                                                        Loader=_Loader), 200))
     report("dump_plan (canonical text)", median_ms(lambda: dump_plan(plan), 200),
            "yaml CSafeDumper of the same data", median_ms(lambda: yaml.dump(data, Dumper=Dumper,
                                                                             allow_unicode=True,
