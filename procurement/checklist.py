@@ -1,4 +1,4 @@
-"""The hardware and software checklists, each item validated from the plan, the findings and verification; sign-off."""
+"""Hardware and software checklists validated from the plan, findings and verification reports; sign-off."""
 
 from __future__ import annotations
 
@@ -13,10 +13,8 @@ from catalog.models import (
     Chassis,
     ContainerImage,
     Cpu,
-    CudaRelease,
     DriverBranch,
     Framework,
-    Gpu,
     GpuCooling,
     MemoryModule,
     Nic,
@@ -64,110 +62,187 @@ class SignoffState(StrEnum):
     UNSIGNED = "unsigned"
 
 
-register({
-    "checklist.hardware": {"zh": "硬件检查清单", "en": "Hardware checklist"},
-    "checklist.software": {"zh": "软件检查清单", "en": "Software checklist"},
-    "checklist.status.pass": {"zh": "通过", "en": "Pass"},
-    "checklist.status.fail": {"zh": "不通过", "en": "Fail"},
-    "checklist.status.attention": {"zh": "需注意", "en": "Attention"},
-    "checklist.status.unknown": {"zh": "未知", "en": "Unknown"},
-    # item labels
-    "checklist.item.gpu_model_count": {"zh": "GPU 型号与数量满足需求", "en": "GPU model and count meet the need"},
-    "checklist.item.gpu_vram": {"zh": "显存满足模型需求", "en": "GPU memory fits the model"},
-    "checklist.item.cpu_cores": {"zh": "CPU 核心数足够", "en": "Enough CPU cores"},
-    "checklist.item.ram": {"zh": "内存容量足够", "en": "Enough system memory"},
-    "checklist.item.storage_nvme": {"zh": "存储为 NVMe", "en": "Storage is NVMe"},
-    "checklist.item.network": {"zh": "网络满足分布式训练", "en": "Network meets distributed training"},
-    "checklist.item.psu_power": {"zh": "电源功率足够（GPU 功耗 × 数量 + 系统）",
-                                 "en": "PSU power enough (GPU power × count + system)"},
-    "checklist.item.cooling": {"zh": "散热方案合理", "en": "Cooling is sound"},
-    "checklist.item.os_driver": {"zh": "操作系统与 GPU 驱动兼容", "en": "OS compatible with the GPU driver"},
-    "checklist.item.cuda_gpu": {"zh": "CUDA 版本与 GPU 匹配", "en": "CUDA matches the GPU"},
-    "checklist.item.framework_installed": {"zh": "深度学习框架正确安装", "en": "Framework correctly installed"},
-    "checklist.item.preinstalled_software": {"zh": "预装软件满足开发需求",
-                                             "en": "Pre-installed software meets development needs"},
-    "checklist.item.image_trusted": {"zh": "镜像来源可信", "en": "Image from a trusted source"},
-    # reasons
-    "checklist.r.not_chosen": {"zh": "未选择{what}", "en": "No {what} chosen"},
-    "checklist.what.gpu": {"zh": "GPU", "en": "GPU"},
-    "checklist.what.cpu": {"zh": "CPU", "en": "CPU"},
-    "checklist.what.memory": {"zh": "内存", "en": "memory"},
-    "checklist.what.storage": {"zh": "存储", "en": "storage"},
-    "checklist.what.psu": {"zh": "电源", "en": "PSU"},
-    "checklist.what.chassis": {"zh": "机箱", "en": "chassis"},
-    "checklist.what.os": {"zh": "操作系统", "en": "operating system"},
-    "checklist.what.driver": {"zh": "驱动", "en": "driver"},
-    "checklist.what.cuda": {"zh": "CUDA 版本", "en": "CUDA release"},
-    "checklist.what.framework": {"zh": "框架", "en": "framework"},
-    "checklist.what.image": {"zh": "镜像", "en": "image"},
-    "checklist.r.gpu_count_zero": {"zh": "已选 {gpu}，数量为 0", "en": "{gpu} chosen, count is 0"},
-    "checklist.r.gpu_plan": {"zh": "{count} × {gpu}（每台），共 {nodes} 台",
-                             "en": "{count} × {gpu} per server, {nodes} server(s)"},
-    "checklist.r.vram_have": {"zh": "每卡 {per} GiB，共 {total} GiB", "en": "{per} GiB per GPU, {total} GiB in total"},
-    "checklist.r.vram_need": {"zh": "需 {need} GiB，可用 {total} GiB（每卡 {per} GiB）",
-                              "en": "needs {need} GiB, {total} GiB available ({per} GiB per GPU)"},
-    "checklist.r.vram_no_estimate": {"zh": "未估算显存需求（填写模型规模后估算）",
-                                     "en": "no memory estimate yet (enter the model size)"},
-    "checklist.r.cpu_cores": {"zh": "{cores} 核（{cpus} × {cpu}），{gpus} 张 GPU 建议 ≥ {need} 核",
-                              "en": "{cores} cores ({cpus} × {cpu}); {gpus} GPUs want ≥ {need} cores"},
-    "checklist.r.ram": {"zh": "内存 {ram} GiB，显存合计 {vram} GiB，建议 ≥ {need} GiB",
-                        "en": "{ram} GiB RAM for {vram} GiB of GPU memory; ≥ {need} GiB advised"},
-    "checklist.r.ram_no_gpu": {"zh": "内存 {ram} GiB（未选 GPU，无法比较）",
-                               "en": "{ram} GiB RAM (no GPU chosen to compare with)"},
-    "checklist.r.storage_all_nvme": {"zh": "NVMe：{parts}", "en": "NVMe: {parts}"},
-    "checklist.r.storage_not_nvme": {"zh": "非 NVMe：{parts}", "en": "not NVMe: {parts}"},
-    "checklist.r.net_single": {"zh": "单节点，无需高速互联；网卡：{nics}",
-                               "en": "single server, no fabric needed; NICs: {nics}"},
-    "checklist.r.net_none": {"zh": "无", "en": "none"},
-    "checklist.r.net_multi": {"zh": "{nodes} 台分布式训练，最快网卡 {best} Gb/s，建议 ≥ {need} Gb/s",
-                              "en": "{nodes} servers in distributed training; fastest NIC {best} Gb/s, "
-                                    "≥ {need} Gb/s advised"},
-    "checklist.r.power": {"zh": "需 {need} W（估算 {draw} W + {headroom}% 余量），可用 {avail} W（{usable} × {unit} W{red}）",
-                          "en": "needs {need} W ({draw} W estimated + {headroom}% headroom), "
-                                "{avail} W available ({usable} × {unit} W{red})"},
-    "checklist.r.power_red": {"zh": "，{red} 个冗余电源不计入", "en": ", {red} redundant units not counted"},
-    "checklist.r.power_low_line_none": {"zh": "{psu} 不支持 100-127 V 低压输入",
-                                        "en": "{psu} does not run on 100-127 V input"},
-    "checklist.r.power_missing": {"zh": "未计入（无功耗数据）：{parts}", "en": "not counted (no power figure): {parts}"},
-    "checklist.r.power_no_base": {"zh": "不含主板、风扇等基础功耗", "en": "board, fans and base load not included"},
-    "checklist.r.cooling_tdp": {"zh": "GPU {tdp} W，机箱每槽上限 {limit} W", "en": "GPU {tdp} W, chassis limit {limit} W per slot"},
-    "checklist.r.cooling_passive": {"zh": "被动散热 GPU，机箱未为其设计风道",
-                                    "en": "passive GPU in a chassis not built for passive cards"},
-    "checklist.r.cooling_open_air": {"zh": "{count} 张开放式风扇显卡同机箱（>2 张时热风回流）",
-                                     "en": "{count} open-air cards in one chassis (more than 2 recirculate hot air)"},
-    "checklist.r.cooling_kind": {"zh": "机箱散热：{kind}", "en": "chassis cooling: {kind}"},
-    "checklist.cooling.air": {"zh": "风冷", "en": "air"},
-    "checklist.cooling.liquid": {"zh": "液冷", "en": "liquid"},
-    "checklist.r.os_supported": {"zh": "{os} 在 NVIDIA 驱动支持列表中，驱动 {driver}",
-                                 "en": "{os} is listed by the NVIDIA driver guide; driver {driver}"},
-    "checklist.r.os_unsupported": {"zh": "{os} 不在 NVIDIA 驱动支持列表中", "en": "{os} is not listed by the NVIDIA driver guide"},
-    "checklist.r.os_max_cuda": {"zh": "{os} 最高支持 CUDA {max}，已选 {cuda}", "en": "{os} goes up to CUDA {max}; {cuda} chosen"},
-    "checklist.r.cuda_ok": {"zh": "CUDA {cuda} 支持计算能力 {cc}（{min}–{max}），驱动 {driver} ≥ {need}",
-                            "en": "CUDA {cuda} covers compute capability {cc} ({min}–{max}); driver {driver} ≥ {need}"},
-    "checklist.r.cuda_cc": {"zh": "CUDA {cuda} 支持计算能力 {min}–{max}，GPU 为 {cc}",
-                            "en": "CUDA {cuda} covers compute capability {min}–{max}; the GPU is {cc}"},
-    "checklist.r.cuda_driver": {"zh": "驱动 {driver} 低于 CUDA {cuda} 所需 {need}",
-                                "en": "driver {driver} is below the {need} that CUDA {cuda} needs"},
-    "checklist.r.framework_cuda": {"zh": "{fw} 提供 CUDA {lines} 官方构建", "en": "{fw} has official builds for CUDA {lines}"},
-    "checklist.r.framework_no_cuda": {"zh": "{fw} 无 CUDA {cuda} 官方构建（有 {lines}）",
-                                      "en": "{fw} has no official build for CUDA {cuda} (has {lines})"},
-    "checklist.r.image": {"zh": "{ref}（发布者 {publisher}）", "en": "{ref} (publisher {publisher})"},
-    "checklist.r.image_contents": {"zh": "镜像 {ref}：CUDA {cuda}，框架 {fw}，Python {py}",
-                                   "en": "image {ref}: CUDA {cuda}, framework {fw}, Python {py}"},
-    "checklist.r.image_untrusted": {"zh": "{ref} 不是官方发布者仓库（{publisher}）",
-                                    "en": "{ref} is not from an official publisher registry ({publisher})"},
-    "checklist.r.await_person": {"zh": "待人工确认", "en": "awaiting a reviewer's check"},
-    "checklist.r.person_ok": {"zh": "已人工确认", "en": "confirmed by a reviewer"},
-    "checklist.r.finding": {"zh": "{sev}：{msg}", "en": "{sev}: {msg}"},
-    "checklist.r.verified": {"zh": "实测：{actual}", "en": "measured: {actual}"},
-    "checklist.r.verified_gpus": {"zh": "实测 GPU：{gpus}", "en": "measured GPUs: {gpus}"},
-    "checklist.r.unknown_value": {"zh": "未知", "en": "unknown"},
-    # sign-off
-    "signoff.valid": {"zh": "有效（{name}，{date}）", "en": "valid ({name}, {date})"},
-    "signoff.void": {"zh": "已失效：签署后方案已更改", "en": "void: plan changed after signing"},
-    "signoff.unsigned": {"zh": "未签署", "en": "not signed"},
-    "signoff.no_name": {"zh": "签署人姓名不能为空", "en": "the reviewer's name must not be empty"},
-})
+register(
+    {
+        "checklist.hardware": {"zh": "硬件检查清单", "en": "Hardware checklist"},
+        "checklist.software": {"zh": "软件检查清单", "en": "Software checklist"},
+        "checklist.status.pass": {"zh": "通过", "en": "Pass"},
+        "checklist.status.fail": {"zh": "不通过", "en": "Fail"},
+        "checklist.status.attention": {"zh": "需注意", "en": "Attention"},
+        "checklist.status.unknown": {"zh": "未知", "en": "Unknown"},
+        # item labels
+        "checklist.item.gpu_model_count": {
+            "zh": "GPU 型号与数量满足需求",
+            "en": "GPU model and count meet the need",
+        },
+        "checklist.item.gpu_vram": {"zh": "显存满足模型需求", "en": "GPU memory fits the model"},
+        "checklist.item.cpu_cores": {"zh": "CPU 核心数足够", "en": "Enough CPU cores"},
+        "checklist.item.ram": {"zh": "内存容量足够", "en": "Enough system memory"},
+        "checklist.item.storage_nvme": {"zh": "存储为 NVMe", "en": "Storage is NVMe"},
+        "checklist.item.network": {"zh": "网络满足分布式训练", "en": "Network meets distributed training"},
+        "checklist.item.psu_power": {
+            "zh": "电源功率足够（GPU 功耗 × 数量 + 系统）",
+            "en": "PSU power enough (GPU power × count + system)",
+        },
+        "checklist.item.cooling": {"zh": "散热方案合理", "en": "Cooling is sound"},
+        "checklist.item.os_driver": {
+            "zh": "操作系统与 GPU 驱动兼容",
+            "en": "OS compatible with the GPU driver",
+        },
+        "checklist.item.cuda_gpu": {"zh": "CUDA 版本与 GPU 匹配", "en": "CUDA matches the GPU"},
+        "checklist.item.framework_installed": {
+            "zh": "深度学习框架正确安装",
+            "en": "Framework correctly installed",
+        },
+        "checklist.item.preinstalled_software": {
+            "zh": "预装软件满足开发需求",
+            "en": "Pre-installed software meets development needs",
+        },
+        "checklist.item.image_trusted": {"zh": "镜像来源可信", "en": "Image from a trusted source"},
+        # reasons
+        "checklist.r.not_chosen": {"zh": "未选择{what}", "en": "No {what} chosen"},
+        "checklist.what.gpu": {"zh": "GPU", "en": "GPU"},
+        "checklist.what.cpu": {"zh": "CPU", "en": "CPU"},
+        "checklist.what.memory": {"zh": "内存", "en": "memory"},
+        "checklist.what.storage": {"zh": "存储", "en": "storage"},
+        "checklist.what.psu": {"zh": "电源", "en": "PSU"},
+        "checklist.what.chassis": {"zh": "机箱", "en": "chassis"},
+        "checklist.what.os": {"zh": "操作系统", "en": "operating system"},
+        "checklist.what.driver": {"zh": "驱动", "en": "driver"},
+        "checklist.what.cuda": {"zh": "CUDA 版本", "en": "CUDA release"},
+        "checklist.what.framework": {"zh": "框架", "en": "framework"},
+        "checklist.what.image": {"zh": "镜像", "en": "image"},
+        "checklist.r.gpu_count_zero": {"zh": "已选 {gpu}，数量为 0", "en": "{gpu} chosen, count is 0"},
+        "checklist.r.gpu_plan": {
+            "zh": "{count} × {gpu}（每台），共 {nodes} 台",
+            "en": "{count} × {gpu} per server, {nodes} server(s)",
+        },
+        "checklist.r.vram_have": {
+            "zh": "每卡 {per} GiB，共 {total} GiB",
+            "en": "{per} GiB per GPU, {total} GiB in total",
+        },
+        "checklist.r.vram_need": {
+            "zh": "需 {need} GiB，可用 {total} GiB（每卡 {per} GiB）",
+            "en": "needs {need} GiB, {total} GiB available ({per} GiB per GPU)",
+        },
+        "checklist.r.vram_no_estimate": {
+            "zh": "未估算显存需求（填写模型规模后估算）",
+            "en": "no memory estimate yet (enter the model size)",
+        },
+        "checklist.r.cpu_cores": {
+            "zh": "{cores} 核（{cpus} × {cpu}），{gpus} 张 GPU 建议 ≥ {need} 核",
+            "en": "{cores} cores ({cpus} × {cpu}); {gpus} GPUs want ≥ {need} cores",
+        },
+        "checklist.r.ram": {
+            "zh": "内存 {ram} GiB，显存合计 {vram} GiB，建议 ≥ {need} GiB",
+            "en": "{ram} GiB RAM for {vram} GiB of GPU memory; ≥ {need} GiB advised",
+        },
+        "checklist.r.ram_no_gpu": {
+            "zh": "内存 {ram} GiB（未选 GPU，无法比较）",
+            "en": "{ram} GiB RAM (no GPU chosen to compare with)",
+        },
+        "checklist.r.storage_all_nvme": {"zh": "NVMe：{parts}", "en": "NVMe: {parts}"},
+        "checklist.r.storage_not_nvme": {"zh": "非 NVMe：{parts}", "en": "not NVMe: {parts}"},
+        "checklist.r.net_single": {
+            "zh": "单节点，无需高速互联；网卡：{nics}",
+            "en": "single server, no fabric needed; NICs: {nics}",
+        },
+        "checklist.r.net_none": {"zh": "无", "en": "none"},
+        "checklist.r.net_multi": {
+            "zh": "{nodes} 台分布式训练，最快网卡 {best} Gb/s，建议 ≥ {need} Gb/s",
+            "en": "{nodes} servers in distributed training; fastest NIC {best} Gb/s, ≥ {need} Gb/s advised",
+        },
+        "checklist.r.power": {
+            "zh": "需 {need} W（估算 {draw} W + {headroom}% 余量），"
+            "可用 {avail} W（{usable} × {unit} W{red}）",
+            "en": "needs {need} W ({draw} W estimated + {headroom}% headroom), "
+            "{avail} W available ({usable} × {unit} W{red})",
+        },
+        "checklist.r.power_red": {
+            "zh": "，{red} 个冗余电源不计入",
+            "en": ", {red} redundant units not counted",
+        },
+        "checklist.r.power_low_line_none": {
+            "zh": "{psu} 不支持 100-127 V 低压输入",
+            "en": "{psu} does not run on 100-127 V input",
+        },
+        "checklist.r.power_missing": {
+            "zh": "未计入（无功耗数据）：{parts}",
+            "en": "not counted (no power figure): {parts}",
+        },
+        "checklist.r.power_no_base": {
+            "zh": "不含主板、风扇等基础功耗",
+            "en": "board, fans and base load not included",
+        },
+        "checklist.r.cooling_tdp": {
+            "zh": "GPU {tdp} W，机箱每槽上限 {limit} W",
+            "en": "GPU {tdp} W, chassis limit {limit} W per slot",
+        },
+        "checklist.r.cooling_passive": {
+            "zh": "被动散热 GPU，机箱未为其设计风道",
+            "en": "passive GPU in a chassis not built for passive cards",
+        },
+        "checklist.r.cooling_open_air": {
+            "zh": "{count} 张开放式风扇显卡同机箱（>2 张时热风回流）",
+            "en": "{count} open-air cards in one chassis (more than 2 recirculate hot air)",
+        },
+        "checklist.r.cooling_kind": {"zh": "机箱散热：{kind}", "en": "chassis cooling: {kind}"},
+        "checklist.cooling.air": {"zh": "风冷", "en": "air"},
+        "checklist.cooling.liquid": {"zh": "液冷", "en": "liquid"},
+        "checklist.r.os_supported": {
+            "zh": "{os} 在 NVIDIA 驱动支持列表中，驱动 {driver}",
+            "en": "{os} is listed by the NVIDIA driver guide; driver {driver}",
+        },
+        "checklist.r.os_unsupported": {
+            "zh": "{os} 不在 NVIDIA 驱动支持列表中",
+            "en": "{os} is not listed by the NVIDIA driver guide",
+        },
+        "checklist.r.os_max_cuda": {
+            "zh": "{os} 最高支持 CUDA {max}，已选 {cuda}",
+            "en": "{os} goes up to CUDA {max}; {cuda} chosen",
+        },
+        "checklist.r.cuda_ok": {
+            "zh": "CUDA {cuda} 支持计算能力 {cc}（{min}–{max}），驱动 {driver} ≥ {need}",
+            "en": "CUDA {cuda} covers compute capability {cc} ({min}–{max}); driver {driver} ≥ {need}",
+        },
+        "checklist.r.cuda_cc": {
+            "zh": "CUDA {cuda} 支持计算能力 {min}–{max}，GPU 为 {cc}",
+            "en": "CUDA {cuda} covers compute capability {min}–{max}; the GPU is {cc}",
+        },
+        "checklist.r.cuda_driver": {
+            "zh": "驱动 {driver} 低于 CUDA {cuda} 所需 {need}",
+            "en": "driver {driver} is below the {need} that CUDA {cuda} needs",
+        },
+        "checklist.r.framework_cuda": {
+            "zh": "{fw} 提供 CUDA {lines} 官方构建",
+            "en": "{fw} has official builds for CUDA {lines}",
+        },
+        "checklist.r.framework_no_cuda": {
+            "zh": "{fw} 无 CUDA {cuda} 官方构建（有 {lines}）",
+            "en": "{fw} has no official build for CUDA {cuda} (has {lines})",
+        },
+        "checklist.r.image": {"zh": "{ref}（发布者 {publisher}）", "en": "{ref} (publisher {publisher})"},
+        "checklist.r.image_contents": {
+            "zh": "镜像 {ref}：CUDA {cuda}，框架 {fw}，Python {py}",
+            "en": "image {ref}: CUDA {cuda}, framework {fw}, Python {py}",
+        },
+        "checklist.r.image_untrusted": {
+            "zh": "{ref} 不是官方发布者仓库（{publisher}）",
+            "en": "{ref} is not from an official publisher registry ({publisher})",
+        },
+        "checklist.r.await_person": {"zh": "待人工确认", "en": "awaiting a reviewer's check"},
+        "checklist.r.person_ok": {"zh": "已人工确认", "en": "confirmed by a reviewer"},
+        "checklist.r.finding": {"zh": "{sev}：{msg}", "en": "{sev}: {msg}"},
+        "checklist.r.verified": {"zh": "实测：{actual}", "en": "measured: {actual}"},
+        "checklist.r.verified_gpus": {"zh": "实测 GPU：{gpus}", "en": "measured GPUs: {gpus}"},
+        "checklist.r.unknown_value": {"zh": "未知", "en": "unknown"},
+        # sign-off
+        "signoff.valid": {"zh": "有效（{name}，{date}）", "en": "valid ({name}, {date})"},
+        "signoff.void": {"zh": "已失效：签署后方案已更改", "en": "void: plan changed after signing"},
+        "signoff.unsigned": {"zh": "未签署", "en": "not signed"},
+        "signoff.no_name": {"zh": "签署人姓名不能为空", "en": "the reviewer's name must not be empty"},
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -175,7 +250,7 @@ class ItemDef:
     id: str
     which: Which
     person: bool = False
-    """Only a person can judge it: the tick (plan.checklist[id].checked) decides unless the plan shows a fault."""
+    """Only a person can judge it: the tick (plan.checklist[id].checked) decides unless the plan is faulty."""
     fields: tuple[str, ...] = ()
     """Plan paths the item looks at (for the GUI to point at)."""
 
@@ -227,6 +302,7 @@ class Checklist:
 
 
 # ---------------------------------------------------------------- figures (one place, switch to rules later)
+
 
 @dataclass(frozen=True)
 class PowerFigures:
@@ -312,10 +388,16 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
             low_none = psu.name
             unit = 0.0
     return PowerFigures(
-        draw_w=draw, need_w=draw * (1 + headroom / 100), headroom_pct=headroom,
-        available_w=None if psu is None else (unit or 0.0) * usable, unit_w=unit,
-        usable_units=usable, redundant_units=redundant, missing=tuple(missing),
-        base_included=isinstance(base, int | float), low_line_unsupported=low_none,
+        draw_w=draw,
+        need_w=draw * (1 + headroom / 100),
+        headroom_pct=headroom,
+        available_w=None if psu is None else (unit or 0.0) * usable,
+        unit_w=unit,
+        usable_units=usable,
+        redundant_units=redundant,
+        missing=tuple(missing),
+        base_included=isinstance(base, int | float),
+        low_line_unsupported=low_none,
     )
 
 
@@ -385,7 +467,11 @@ def items_for_finding(finding: Finding) -> set[str]:
                 if item == "preinstalled_software" and "TRUST" in finding.rule:
                     item = "image_trusted"
                 out.add(item)
-    if finding.family == "software" and "software.driver" in finding.fields and "software.cuda" in finding.fields:
+    if (
+        finding.family == "software"
+        and "software.driver" in finding.fields
+        and "software.cuda" in finding.fields
+    ):
         out.discard("os_driver")
     return out
 
@@ -393,20 +479,39 @@ def items_for_finding(finding: Finding) -> set[str]:
 # ---------------------------------------------------------------- verification → items
 
 _CHECK_PREFIXES: tuple[tuple[str, str], ...] = (
-    ("gpu_memory", "gpu_vram"), ("vram", "gpu_vram"),
-    ("gpu_model", "gpu_model_count"), ("gpu_count", "gpu_model_count"), ("gpu_name", "gpu_model_count"),
-    ("gpus", "gpu_model_count"), ("pcie", "gpu_model_count"),
+    ("gpu_memory", "gpu_vram"),
+    ("vram", "gpu_vram"),
+    ("gpu_model", "gpu_model_count"),
+    ("gpu_count", "gpu_model_count"),
+    ("gpu_name", "gpu_model_count"),
+    ("gpus", "gpu_model_count"),
+    ("pcie", "gpu_model_count"),
     ("cpu", "cpu_cores"),
-    ("ram", "ram"), ("host_memory", "ram"), ("system_memory", "ram"), ("memory", "ram"),
-    ("nvme", "storage_nvme"), ("storage", "storage_nvme"), ("disk", "storage_nvme"),
-    ("network", "network"), ("net", "network"), ("nic", "network"),
-    ("power_limit", "psu_power"), ("psu", "psu_power"),
-    ("temperature", "cooling"), ("thermal", "cooling"), ("cooling", "cooling"),
-    ("os", "os_driver"), ("driver", "os_driver"),
+    ("ram", "ram"),
+    ("host_memory", "ram"),
+    ("system_memory", "ram"),
+    ("memory", "ram"),
+    ("nvme", "storage_nvme"),
+    ("storage", "storage_nvme"),
+    ("disk", "storage_nvme"),
+    ("network", "network"),
+    ("net", "network"),
+    ("nic", "network"),
+    ("power_limit", "psu_power"),
+    ("psu", "psu_power"),
+    ("temperature", "cooling"),
+    ("thermal", "cooling"),
+    ("cooling", "cooling"),
+    ("os", "os_driver"),
+    ("driver", "os_driver"),
     ("cuda", "cuda_gpu"),
-    ("framework", "framework_installed"), ("torch", "framework_installed"), ("pytorch", "framework_installed"),
-    ("tensorflow", "framework_installed"), ("jax", "framework_installed"),
-    ("image", "preinstalled_software"), ("container", "preinstalled_software"),
+    ("framework", "framework_installed"),
+    ("torch", "framework_installed"),
+    ("pytorch", "framework_installed"),
+    ("tensorflow", "framework_installed"),
+    ("jax", "framework_installed"),
+    ("image", "preinstalled_software"),
+    ("container", "preinstalled_software"),
     ("docker", "preinstalled_software"),
 )
 _CHECK_STATUS = {"fail": Status.FAIL, "warn": Status.ATTENTION, "pass": Status.PASS}
@@ -491,7 +596,11 @@ class _Eval:
             return Status.FAIL, [_not_chosen("gpu", self.lang)]
         if self.plan.gpu.count == 0:
             return Status.FAIL, [self.t("gpu_count_zero", gpu=self.gpu.name)]
-        reason = [self.t("gpu_plan", count=self.plan.gpu.count, gpu=self.gpu.name, nodes=self.plan.requirements.nodes)]
+        reason = [
+            self.t(
+                "gpu_plan", count=self.plan.gpu.count, gpu=self.gpu.name, nodes=self.plan.requirements.nodes
+            )
+        ]
         need = vram_need_gib(self.plan, self.catalog)
         if need is not None:
             total = self.gpu.memory_gib * self.plan.gpu.count * self.plan.requirements.nodes
@@ -505,7 +614,10 @@ class _Eval:
         total = per * self.plan.gpu.count * self.plan.requirements.nodes
         need = vram_need_gib(self.plan, self.catalog)
         if need is None:
-            return Status.UNKNOWN, [self.t("vram_have", per=_gib(per), total=_gib(total)), self.t("vram_no_estimate")]
+            return Status.UNKNOWN, [
+                self.t("vram_have", per=_gib(per), total=_gib(total)),
+                self.t("vram_no_estimate"),
+            ]
         status = Status.PASS if total >= need else Status.FAIL
         return status, [self.t("vram_need", need=_gib(need), total=_gib(total), per=_gib(per))]
 
@@ -516,8 +628,16 @@ class _Eval:
         gpus = self.plan.gpu.count
         need = int(_policy_number(self.policy, "cpu_cores_per_gpu", SEED_CPU_CORES_PER_GPU) * gpus)
         status = Status.PASS if cores >= need else Status.FAIL
-        return status, [self.t("cpu_cores", cores=cores, cpus=self.plan.server.cpu_count, cpu=self.cpu.name,
-                               gpus=gpus, need=need)]
+        return status, [
+            self.t(
+                "cpu_cores",
+                cores=cores,
+                cpus=self.plan.server.cpu_count,
+                cpu=self.cpu.name,
+                gpus=gpus,
+                need=need,
+            )
+        ]
 
     def ram(self) -> tuple[Status, list[str]]:
         mem = self.plan.server.memory
@@ -537,8 +657,11 @@ class _Eval:
         known = [(s, d) for s, d in drives if d is not None]
         if not known:
             return Status.UNKNOWN, [_not_chosen("storage", self.lang)]
-        slow = [f"{s.count} × {d.name}" for s, d in known if d.storage_kind != StorageKind.NVME
-                and s.role.value in ("data", "scratch")]
+        slow = [
+            f"{s.count} × {d.name}"
+            for s, d in known
+            if d.storage_kind != StorageKind.NVME and s.role.value in ("data", "scratch")
+        ]
         if slow:
             return Status.ATTENTION, [self.t("storage_not_nvme", parts=", ".join(slow))]
         nvme = [f"{s.count} × {d.name}" for s, d in known if d.storage_kind == StorageKind.NVME]
@@ -570,9 +693,18 @@ class _Eval:
         if pf.low_line_unsupported:
             reason.append(self.t("power_low_line_none", psu=pf.low_line_unsupported))
         red = self.t("power_red", red=pf.redundant_units) if pf.redundant_units else ""
-        reason.append(self.t("power", need=fmt_num(round(pf.need_w)), draw=fmt_num(round(pf.draw_w)),
-                             headroom=fmt_num(pf.headroom_pct), avail=fmt_num(round(pf.available_w)),
-                             usable=pf.usable_units, unit=fmt_num(pf.unit_w or 0), red=red))
+        reason.append(
+            self.t(
+                "power",
+                need=fmt_num(round(pf.need_w)),
+                draw=fmt_num(round(pf.draw_w)),
+                headroom=fmt_num(pf.headroom_pct),
+                avail=fmt_num(round(pf.available_w)),
+                usable=pf.usable_units,
+                unit=fmt_num(pf.unit_w or 0),
+                red=red,
+            )
+        )
         if pf.missing:
             reason.append(self.t("power_missing", parts=", ".join(pf.missing)))
         if not pf.base_included:
@@ -590,16 +722,24 @@ class _Eval:
             return Status.UNKNOWN, [_not_chosen("gpu", self.lang)]
         if self.chassis is None:
             return Status.UNKNOWN, [_not_chosen("chassis", self.lang)]
-        status, reason = Status.PASS, [self.t("cooling_kind", kind=t(f"checklist.cooling.{self.chassis.cooling}", self.lang))]
+        status, reason = (
+            Status.PASS,
+            [self.t("cooling_kind", kind=t(f"checklist.cooling.{self.chassis.cooling}", self.lang))],
+        )
         if self.gpu.tdp_w is not None:
-            reason.append(self.t("cooling_tdp", tdp=fmt_num(self.gpu.tdp_w), limit=fmt_num(self.chassis.max_gpu_tdp_w)))
+            reason.append(
+                self.t("cooling_tdp", tdp=fmt_num(self.gpu.tdp_w), limit=fmt_num(self.chassis.max_gpu_tdp_w))
+            )
             if self.gpu.tdp_w > self.chassis.max_gpu_tdp_w:
                 status = Status.FAIL
         if self.gpu.cooling == GpuCooling.PASSIVE and not self.chassis.passive_gpu_ready:
             status = Status.FAIL
             reason.append(self.t("cooling_passive"))
-        if (self.gpu.cooling == GpuCooling.ACTIVE and self.gpu.segment == Segment.CONSUMER
-                and self.plan.gpu.count > 2):
+        if (
+            self.gpu.cooling == GpuCooling.ACTIVE
+            and self.gpu.segment == Segment.CONSUMER
+            and self.plan.gpu.count > 2
+        ):
             status = worse(status, Status.ATTENTION)
             reason.append(self.t("cooling_open_air", count=self.plan.gpu.count))
         return status, reason
@@ -614,7 +754,9 @@ class _Eval:
         status = Status.PASS if self.driver else Status.UNKNOWN
         if self.os.max_cuda and self.cuda and _ver(self.cuda.version)[:2] > _ver(self.os.max_cuda)[:2]:
             status = Status.FAIL
-            reason.append(self.t("os_max_cuda", os=self.os.name, max=self.os.max_cuda, cuda=self.cuda.version))
+            reason.append(
+                self.t("os_max_cuda", os=self.os.name, max=self.os.max_cuda, cuda=self.cuda.version)
+            )
         return status, reason
 
     def cuda_gpu(self) -> tuple[Status, list[str]]:
@@ -626,19 +768,40 @@ class _Eval:
         status, reason = Status.PASS, []
         if not (_ver(self.cuda.min_cc) <= cc <= _ver(self.cuda.max_cc)):
             status = Status.FAIL
-            reason.append(self.t("cuda_cc", cuda=self.cuda.version, min=self.cuda.min_cc, max=self.cuda.max_cc,
-                                 cc=self.gpu.compute_capability))
+            reason.append(
+                self.t(
+                    "cuda_cc",
+                    cuda=self.cuda.version,
+                    min=self.cuda.min_cc,
+                    max=self.cuda.max_cc,
+                    cc=self.gpu.compute_capability,
+                )
+            )
         if self.driver is None:
             status = worse(status, Status.UNKNOWN)
             reason.append(_not_chosen("driver", self.lang))
         elif _ver(self.driver.version) < _ver(self.cuda.min_driver_linux):
             status = Status.FAIL
-            reason.append(self.t("cuda_driver", driver=self.driver.version, cuda=self.cuda.version,
-                                 need=self.cuda.min_driver_linux))
+            reason.append(
+                self.t(
+                    "cuda_driver",
+                    driver=self.driver.version,
+                    cuda=self.cuda.version,
+                    need=self.cuda.min_driver_linux,
+                )
+            )
         if not reason or status == Status.PASS:
-            reason = [self.t("cuda_ok", cuda=self.cuda.version, cc=self.gpu.compute_capability, min=self.cuda.min_cc,
-                             max=self.cuda.max_cc, driver=self.driver.version if self.driver else "?",
-                             need=self.cuda.min_driver_linux)]
+            reason = [
+                self.t(
+                    "cuda_ok",
+                    cuda=self.cuda.version,
+                    cc=self.gpu.compute_capability,
+                    min=self.cuda.min_cc,
+                    max=self.cuda.max_cc,
+                    driver=self.driver.version if self.driver else "?",
+                    need=self.cuda.min_driver_linux,
+                )
+            ]
         return status, reason
 
     def framework_installed(self) -> tuple[Status, list[str]]:
@@ -648,7 +811,9 @@ class _Eval:
         if self.cuda is not None:
             line = ".".join(self.cuda.version.split(".")[:2])
             if line not in self.framework.cuda_versions:
-                return Status.FAIL, [self.t("framework_no_cuda", fw=self.framework.name, cuda=line, lines=lines)]
+                return Status.FAIL, [
+                    self.t("framework_no_cuda", fw=self.framework.name, cuda=line, lines=lines)
+                ]
         return Status.PASS, [self.t("framework_cuda", fw=self.framework.name, lines=lines)]
 
     def preinstalled_software(self) -> tuple[Status, list[str]]:
@@ -656,14 +821,23 @@ class _Eval:
             return Status.UNKNOWN, [_not_chosen("image", self.lang)]
         unknown = self.t("unknown_value")
         fw = self.catalog.typed(Framework, self.image.framework) if self.image.framework else None
-        return Status.PASS, [self.t("image_contents", ref=self.image.reference, cuda=self.image.cuda or unknown,
-                                    fw=fw.name if fw else unknown, py=self.image.python or unknown)]
+        return Status.PASS, [
+            self.t(
+                "image_contents",
+                ref=self.image.reference,
+                cuda=self.image.cuda or unknown,
+                fw=fw.name if fw else unknown,
+                py=self.image.python or unknown,
+            )
+        ]
 
     def image_trusted(self) -> tuple[Status, list[str]]:
         if self.image is None:
             return Status.UNKNOWN, [_not_chosen("image", self.lang)]
         if not self.image.trusted:
-            return Status.FAIL, [self.t("image_untrusted", ref=self.image.reference, publisher=self.image.publisher)]
+            return Status.FAIL, [
+                self.t("image_untrusted", ref=self.image.reference, publisher=self.image.publisher)
+            ]
         return Status.PASS, [self.t("image", ref=self.image.reference, publisher=self.image.publisher)]
 
 
@@ -674,8 +848,13 @@ def _ver(text: str) -> tuple[int, ...]:
         return (0,)
 
 
-def build_checklists(plan: Plan, catalog: Catalog, findings: Iterable[Finding] | None = None,
-                     policy: Policy | None = None, lang: Lang = "zh") -> dict[Which, Checklist]:
+def build_checklists(
+    plan: Plan,
+    catalog: Catalog,
+    findings: Iterable[Finding] | None = None,
+    policy: Policy | None = None,
+    lang: Lang = "zh",
+) -> dict[Which, Checklist]:
     """Both checklists with every item's status, reason, note and measured values.
 
     ``findings`` defaults to ``procurement.rules.evaluate(plan, catalog, policy, lang)``.
@@ -712,7 +891,9 @@ def build_checklists(plan: Plan, catalog: Catalog, findings: Iterable[Finding] |
             elif f.severity == Severity.WARNING:
                 status = worse(status, Status.ATTENTION)
             if f.severity != Severity.INFO:
-                reason.append(t("checklist.r.finding", lang, sev=t(f"severity.{f.severity.value}", lang), msg=f.message))
+                reason.append(
+                    t("checklist.r.finding", lang, sev=t(f"severity.{f.severity.value}", lang), msg=f.message)
+                )
         vtext = ""
         v = verified.get(d.id)
         if v is not None:
@@ -723,12 +904,24 @@ def build_checklists(plan: Plan, catalog: Catalog, findings: Iterable[Finding] |
                 status = worse(status, Status.ATTENTION)
             elif v.status == Status.PASS and d.person and status == Status.UNKNOWN:
                 status = Status.PASS  # the machine shows it installed and working
-        out[d.which].append(ChecklistItem(
-            id=d.id, which=d.which, label=t(f"checklist.item.{d.id}", lang), status=status, reason=sep.join(reason),
-            person=d.person, checked=checked, note=mark.note if mark else "",
-            rules=tuple(dict.fromkeys(f.rule for f in related)), verified=vtext, fields=d.fields,
-        ))
-    return {which: Checklist(which, t(f"checklist.{which}", lang), tuple(items)) for which, items in out.items()}
+        out[d.which].append(
+            ChecklistItem(
+                id=d.id,
+                which=d.which,
+                label=t(f"checklist.item.{d.id}", lang),
+                status=status,
+                reason=sep.join(reason),
+                person=d.person,
+                checked=checked,
+                note=mark.note if mark else "",
+                rules=tuple(dict.fromkeys(f.rule for f in related)),
+                verified=vtext,
+                fields=d.fields,
+            )
+        )
+    return {
+        which: Checklist(which, t(f"checklist.{which}", lang), tuple(items)) for which, items in out.items()
+    }
 
 
 # ---------------------------------------------------------------- sign-off
@@ -738,15 +931,17 @@ class SignOffError(ValueError):
     pass
 
 
-def sign(plan: Plan, which: Which, name: str, role: str = "", date: dt.date | None = None,
-         lang: Lang = "zh") -> Plan:
+def sign(
+    plan: Plan, which: Which, name: str, role: str = "", date: dt.date | None = None, lang: Lang = "zh"
+) -> Plan:
     """A new Plan with ``which`` signed by ``name`` over the plan's current canonical digest."""
     if which not in WHICH:
         raise SignOffError(f"unknown checklist {which!r} (expected one of {WHICH})")
     if not name.strip():
         raise SignOffError(t("signoff.no_name", lang))
-    signoff = SignOff(name=name.strip(), role=role.strip(), date=date or dt.date.today(),
-                      digest=canonical_digest(plan))
+    signoff = SignOff(
+        name=name.strip(), role=role.strip(), date=date or dt.date.today(), digest=canonical_digest(plan)
+    )
     return plan.model_copy(update={"signoffs": {**plan.signoffs, which: signoff}})
 
 

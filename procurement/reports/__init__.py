@@ -1,4 +1,4 @@
-"""PDF reports of a plan: the quote and the checklist (reportlab), rendered to bytes and written atomically."""
+"""PDF reports of a plan: the quote and the checklist (reportlab), rendered to bytes, written atomically."""
 
 from __future__ import annotations
 

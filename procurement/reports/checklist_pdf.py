@@ -8,7 +8,16 @@ from collections.abc import Sequence
 from reportlab.platypus import Flowable, KeepTogether, Spacer
 
 from catalog.loader import Catalog
-from procurement.checklist import WHICH, Checklist, Status, build_checklists, signoff_message, signoff_state, status_label
+from procurement.checklist import (
+    WHICH,
+    Checklist,
+    Status,
+    Which,
+    build_checklists,
+    signoff_message,
+    signoff_state,
+    status_label,
+)
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, canonical_digest
@@ -16,39 +25,57 @@ from procurement.policy import Policy, default_policy
 from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, markup, scaled, table
 from procurement.reports.quote import findings_table, open_findings
 
-register({
-    "clpdf.title": {"zh": "GPU 服务器采购检查清单", "en": "GPU server purchase checklist"},
-    "clpdf.date": {"zh": "生成日期", "en": "Generated"},
-    "clpdf.summary": {"zh": "通过 {p} · 不通过 {f} · 需注意 {a} · 未知 {u}",
-                      "en": "pass {p} · fail {f} · attention {a} · unknown {u}"},
-    "clpdf.col.no": {"zh": "序号", "en": "#"},
-    "clpdf.col.item": {"zh": "检查项", "en": "Item"},
-    "clpdf.col.status": {"zh": "状态", "en": "Status"},
-    "clpdf.col.reason": {"zh": "依据与数值", "en": "Reason and figures"},
-    "clpdf.col.note": {"zh": "备注", "en": "Note"},
-    "clpdf.person": {"zh": "（人工判断）", "en": "(person's judgement)"},
-    "clpdf.ticked": {"zh": "已勾选", "en": "ticked"},
-    "clpdf.signoff": {"zh": "签署", "en": "Sign-off"},
-    "clpdf.signoff_of": {"zh": "{which}签署", "en": "{which} sign-off"},
-    "clpdf.name": {"zh": "姓名", "en": "Name"},
-    "clpdf.role": {"zh": "职务", "en": "Role"},
-    "clpdf.signed_on": {"zh": "签署日期", "en": "Date"},
-    "clpdf.state": {"zh": "状态", "en": "State"},
-    "clpdf.signed_digest": {"zh": "签署时摘要", "en": "Digest at signing"},
-    "clpdf.signature": {"zh": "签字", "en": "Signature"},
-    "clpdf.footer": {"zh": "方案摘要 {digest}", "en": "Plan digest {digest}"},
-    "clpdf.findings": {"zh": "未解决的问题", "en": "Open findings"},
-    "clpdf.no_findings": {"zh": "无未解决的问题。", "en": "No open findings."},
-    "clpdf.digest_note": {"zh": "纸质文件与方案文件以此摘要对应；方案修改后摘要改变，签署随之失效。",
-                          "en": "This digest ties the paper copy to its plan file; any change to the plan "
-                                "changes it and voids the sign-offs."},
-})
+register(
+    {
+        "clpdf.title": {"zh": "GPU 服务器采购检查清单", "en": "GPU server purchase checklist"},
+        "clpdf.date": {"zh": "生成日期", "en": "Generated"},
+        "clpdf.summary": {
+            "zh": "通过 {p} · 不通过 {f} · 需注意 {a} · 未知 {u}",
+            "en": "pass {p} · fail {f} · attention {a} · unknown {u}",
+        },
+        "clpdf.col.no": {"zh": "序号", "en": "#"},
+        "clpdf.col.item": {"zh": "检查项", "en": "Item"},
+        "clpdf.col.status": {"zh": "状态", "en": "Status"},
+        "clpdf.col.reason": {"zh": "依据与数值", "en": "Reason and figures"},
+        "clpdf.col.note": {"zh": "备注", "en": "Note"},
+        "clpdf.person": {"zh": "（人工判断）", "en": "(person's judgement)"},
+        "clpdf.ticked": {"zh": "已勾选", "en": "ticked"},
+        "clpdf.signoff": {"zh": "签署", "en": "Sign-off"},
+        "clpdf.signoff_of": {"zh": "{which}签署", "en": "{which} sign-off"},
+        "clpdf.name": {"zh": "姓名", "en": "Name"},
+        "clpdf.role": {"zh": "职务", "en": "Role"},
+        "clpdf.signed_on": {"zh": "签署日期", "en": "Date"},
+        "clpdf.state": {"zh": "状态", "en": "State"},
+        "clpdf.signed_digest": {"zh": "签署时摘要", "en": "Digest at signing"},
+        "clpdf.signature": {"zh": "签字", "en": "Signature"},
+        "clpdf.footer": {"zh": "方案摘要 {digest}", "en": "Plan digest {digest}"},
+        "clpdf.note_more": {
+            "zh": "…（全文见表后“备注全文”）",
+            "en": "… (full text under “Notes in full” below)",
+        },
+        "clpdf.notes_full": {"zh": "备注全文", "en": "Notes in full"},
+        "clpdf.findings": {"zh": "未解决的问题", "en": "Open findings"},
+        "clpdf.no_findings": {"zh": "无未解决的问题。", "en": "No open findings."},
+        "clpdf.digest_note": {
+            "zh": "纸质文件与方案文件以此摘要对应；方案修改后摘要改变，签署随之失效。",
+            "en": "This digest ties the paper copy to its plan file; any change to the plan "
+            "changes it and voids the sign-offs.",
+        },
+    }
+)
 
 
-def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> Flowable:
+# A longer note is cut in its table cell and printed in full after the table, where a paragraph can run
+# across pages (a table row taller than a page would otherwise be split awkwardly).
+NOTE_CELL_CHARS = 400
+
+
+def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> list[Flowable]:
     lang = st.lang
-    rows: list[list[object]] = [[st.p(t(f"clpdf.col.{c}", lang), st.cell_head)
-                                 for c in ("no", "item", "status", "reason", "note")]]
+    long_notes: list[Flowable] = []
+    rows: list[list[object]] = [
+        [st.p(t(f"clpdf.col.{c}", lang), st.cell_head) for c in ("no", "item", "status", "reason", "note")]
+    ]
     extra: list[tuple[object, ...]] = []
     for n, item in enumerate(cl.items, 1):
         label = markup(item.label)
@@ -58,44 +85,77 @@ def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> Flowable:
         if item.verified:
             reason += "<br/>" + markup(item.verified)
         note = markup(item.note)
+        if len(item.note) > NOTE_CELL_CHARS:
+            note = markup(item.note[:NOTE_CELL_CHARS]) + markup(t("clpdf.note_more", lang))
+            long_notes += [st.p(f"{n}. {item.label}", st.cell_head), st.p(item.note, st.body), Spacer(1, 3)]
         if item.person and item.checked:
             note = markup(t("clpdf.ticked", lang)) + ("<br/>" + note if note else "")
         r = len(rows)
-        rows.append([st.p(str(n), st.cell), st.raw(label, st.cell), st.p(status_label(item.status, lang), st.cell),
-                     st.raw(reason, st.cell), st.raw(note, st.cell)])
+        rows.append(
+            [
+                st.p(str(n), st.cell),
+                st.raw(label, st.cell),
+                st.p(status_label(item.status, lang), st.cell),
+                st.raw(reason, st.cell),
+                st.raw(note, st.cell),
+            ]
+        )
         extra.append(("BACKGROUND", (2, r), (2, r), STATUS_BG[item.status.value]))
-    return table(rows, scaled([5, 22, 9, 40, 24], paper), font=st.font, extra=extra)
+    out: list[Flowable] = [table(rows, scaled([5, 22, 9, 40, 24], paper), font=st.font, extra=extra)]
+    if long_notes:
+        out += [st.p(t("clpdf.notes_full", lang), st.h2), *long_notes]
+    return out
 
 
-def _signoff_block(plan: Plan, which: str, title: str, st: Styles, paper: Paper) -> Flowable:
+def _signoff_block(plan: Plan, which: Which, title: str, st: Styles, paper: Paper) -> Flowable:
     lang = st.lang
-    so = plan.signoffs.get(which)  # type: ignore[call-overload]
-    state = signoff_state(plan, which)  # type: ignore[arg-type]
+    so = plan.signoffs.get(which)
+    state = signoff_state(plan, which)
     line = "_" * 28
     rows: list[list[object]] = [
         [st.p(t("clpdf.signoff_of", lang, which=title), st.cell_head), "", "", ""],
-        [st.p(t("clpdf.name", lang), st.cell), st.p(so.name if so else line, st.cell),
-         st.p(t("clpdf.role", lang), st.cell), st.p(so.role if so and so.role else line, st.cell)],
-        [st.p(t("clpdf.signed_on", lang), st.cell), st.p(so.date.isoformat() if so else line, st.cell),
-         st.p(t("clpdf.state", lang), st.cell), st.p(signoff_message(plan, which, lang), st.cell)],  # type: ignore[arg-type]
+        [
+            st.p(t("clpdf.name", lang), st.cell),
+            st.p(so.name if so else line, st.cell),
+            st.p(t("clpdf.role", lang), st.cell),
+            st.p(so.role if so and so.role else line, st.cell),
+        ],
+        [
+            st.p(t("clpdf.signed_on", lang), st.cell),
+            st.p(so.date.isoformat() if so else line, st.cell),
+            st.p(t("clpdf.state", lang), st.cell),
+            st.p(signoff_message(plan, which, lang), st.cell),
+        ],
     ]
     if so is not None:
         rows.append([st.p(t("clpdf.signed_digest", lang), st.cell), st.p(so.digest, st.mono), "", ""])
     rows.append([st.p(t("clpdf.signature", lang), st.cell), "", "", ""])
     last = len(rows) - 1
     # The signature row is a tall empty box for a handwritten signature.
-    extra: list[tuple[object, ...]] = [("SPAN", (0, 0), (-1, 0)), ("SPAN", (1, last), (-1, last)),
-                                       ("TOPPADDING", (0, last), (-1, last), 22)]
+    extra: list[tuple[object, ...]] = [
+        ("SPAN", (0, 0), (-1, 0)),
+        ("SPAN", (1, last), (-1, last)),
+        ("TOPPADDING", (0, last), (-1, last), 22),
+    ]
     if so is not None:
         extra.append(("SPAN", (1, last - 1), (-1, last - 1)))
-    bg = {"valid": STATUS_BG["pass"], "void": STATUS_BG["fail"], "unsigned": STATUS_BG["unknown"]}[state.value]
+    bg = {"valid": STATUS_BG["pass"], "void": STATUS_BG["fail"], "unsigned": STATUS_BG["unknown"]}[
+        state.value
+    ]
     extra.append(("BACKGROUND", (3, 2), (3, 2), bg))
     return KeepTogether([table(rows, scaled([14, 36, 12, 38], paper), font=st.font, extra=extra)])
 
 
-def render_checklist_pdf(plan: Plan, catalog: Catalog, *, policy: Policy | None = None,
-                         findings: Sequence[Finding] | None = None, lang: Lang = "zh", paper: Paper = "a4",
-                         today: dt.date | None = None) -> bytes:
+def render_checklist_pdf(
+    plan: Plan,
+    catalog: Catalog,
+    *,
+    policy: Policy | None = None,
+    findings: Sequence[Finding] | None = None,
+    lang: Lang = "zh",
+    paper: Paper = "a4",
+    today: dt.date | None = None,
+) -> bytes:
     """Both checklists, open findings and sign-off blocks as PDF bytes."""
     policy = policy or default_policy()
     if findings is None:
@@ -109,22 +169,43 @@ def render_checklist_pdf(plan: Plan, catalog: Catalog, *, policy: Policy | None 
     story: list[Flowable] = [st.p(t("clpdf.title", lang), st.title)]
     if plan.title:
         story.append(st.p(plan.title, st.h2))
-    head = [[st.p(t("clpdf.date", lang), st.cell), st.p(today.isoformat(), st.cell)],
-            [st.p(t("report.digest", lang), st.cell), st.p(digest, st.mono)]]
-    story += [table(head, scaled([18, 82], paper), header_rows=0, font=st.font),
-              st.p(t("clpdf.digest_note", lang), st.small)]
+    head = [
+        [st.p(t("clpdf.date", lang), st.cell), st.p(today.isoformat(), st.cell)],
+        [st.p(t("report.digest", lang), st.cell), st.p(digest, st.mono)],
+    ]
+    story += [
+        table(head, scaled([18, 82], paper), header_rows=0, font=st.font),
+        st.p(t("clpdf.digest_note", lang), st.small),
+    ]
     for which in WHICH:
         cl = checklists[which]
         story.append(st.p(cl.title, st.h2))
-        story.append(st.p(t("clpdf.summary", lang, p=cl.count(Status.PASS), f=cl.count(Status.FAIL),
-                            a=cl.count(Status.ATTENTION), u=cl.count(Status.UNKNOWN)), st.small))
+        story.append(
+            st.p(
+                t(
+                    "clpdf.summary",
+                    lang,
+                    p=cl.count(Status.PASS),
+                    f=cl.count(Status.FAIL),
+                    a=cl.count(Status.ATTENTION),
+                    u=cl.count(Status.UNKNOWN),
+                ),
+                st.small,
+            )
+        )
         story.append(Spacer(1, 3))
-        story.append(_checklist_table(cl, st, paper))
+        story += _checklist_table(cl, st, paper)
     story.append(st.p(t("clpdf.findings", lang), st.h2))
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
     story.append(findings_table(shown, st, paper) if shown else st.p(t("clpdf.no_findings", lang), st.body))
     story.append(st.p(t("clpdf.signoff", lang), st.h2))
     for which in WHICH:
         story += [_signoff_block(plan, which, checklists[which].title, st, paper), Spacer(1, 8)]
-    return build_pdf(story, paper=paper, lang=lang, title=t("clpdf.title", lang),
-                     footer=t("clpdf.footer", lang, digest=digest), subject=plan.title)
+    return build_pdf(
+        story,
+        paper=paper,
+        lang=lang,
+        title=t("clpdf.title", lang),
+        footer=t("clpdf.footer", lang, digest=digest),
+        subject=plan.title,
+    )

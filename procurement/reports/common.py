@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import errno
 import io
+import os
 import re
 import unicodedata
 from collections.abc import Sequence
@@ -27,13 +29,15 @@ Paper = Literal["a4", "letter"]
 PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
 MARGIN = 16 * mm
 
-register({
-    "report.page_of": {"zh": "第 {page} 页，共 {pages} 页", "en": "Page {page} of {pages}"},
-    "report.digest": {"zh": "方案摘要 SHA-256", "en": "Plan digest SHA-256"},
-    "report.write_failed": {"zh": "无法写入 {path}：{reason}", "en": "cannot write {path}: {reason}"},
-    "report.is_directory": {"zh": "是一个目录", "en": "is a directory"},
-    "report.no_folder": {"zh": "目录 {folder} 不存在", "en": "folder {folder} does not exist"},
-})
+register(
+    {
+        "report.page_of": {"zh": "第 {page} 页，共 {pages} 页", "en": "Page {page} of {pages}"},
+        "report.digest": {"zh": "方案摘要 SHA-256", "en": "Plan digest SHA-256"},
+        "report.write_failed": {"zh": "无法写入 {path}：{reason}", "en": "cannot write {path}: {reason}"},
+        "report.is_directory": {"zh": "是一个目录", "en": "is a directory"},
+        "report.no_folder": {"zh": "目录 {folder} 不存在", "en": "folder {folder} does not exist"},
+    }
+)
 
 GRID = colors.HexColor("#9aa3ad")
 HEAD_BG = colors.HexColor("#e4e9ef")
@@ -107,11 +111,13 @@ def make_styles(lang: Lang) -> Styles:
     wrap = "CJK" if lang == "zh" else None
 
     def style(name: str, size: float, leading: float, **kw: Any) -> ParagraphStyle:
-        return ParagraphStyle(name, fontName=font, fontSize=size, leading=leading, wordWrap=wrap,
-                              splitLongWords=True, **kw)
+        return ParagraphStyle(
+            name, fontName=font, fontSize=size, leading=leading, wordWrap=wrap, splitLongWords=True, **kw
+        )
 
     return Styles(
-        font=font, lang=lang,
+        font=font,
+        lang=lang,
         title=style("title", 17, 22, spaceAfter=4),
         h2=style("h2", 12, 16, spaceBefore=8, spaceAfter=4),
         body=style("body", 9.5, 13),
@@ -123,11 +129,23 @@ def make_styles(lang: Lang) -> Styles:
     )
 
 
-def table(rows: Sequence[Sequence[Any]], widths: Sequence[float], *, header_rows: int = 1,
-          extra: Sequence[tuple[Any, ...]] = (), font: str) -> Table:
+def table(
+    rows: Sequence[Sequence[Any]],
+    widths: Sequence[float],
+    *,
+    header_rows: int = 1,
+    extra: Sequence[tuple[Any, ...]] = (),
+    font: str,
+) -> Table:
     """A grid table whose header repeats on every page and whose tall rows may split across pages."""
-    tbl = Table(list(map(list, rows)), colWidths=list(widths), repeatRows=header_rows, splitByRow=1,
-                splitInRow=1, hAlign="LEFT")
+    tbl = Table(
+        list(map(list, rows)),
+        colWidths=list(widths),
+        repeatRows=header_rows,
+        splitByRow=1,
+        splitInRow=1,
+        hAlign="LEFT",
+    )
     cmds: list[tuple[Any, ...]] = [
         ("FONTNAME", (0, 0), (-1, -1), font),
         ("FONTSIZE", (0, 0), (-1, -1), 8.5),
@@ -184,7 +202,7 @@ def _footer_canvas(font: str, lang: Lang, left_text: str) -> type[Canvas]:
             super().__init__(*args, **kwargs)
             self._saved: list[dict[str, Any]] = []
 
-        def showPage(self) -> None:  # noqa: N802 (reportlab's name)
+        def showPage(self) -> None:
             self._saved.append(dict(self.__dict__))
             self._startPage()
 
@@ -202,35 +220,55 @@ def _footer_canvas(font: str, lang: Lang, left_text: str) -> type[Canvas]:
             self.setFont(font, 7.5)
             self.setFillColor(colors.HexColor("#555555"))
             self.drawString(MARGIN, 9 * mm, left_text)
-            self.drawRightString(width - MARGIN, 9 * mm,
-                                 t("report.page_of", lang, page=self._pageNumber, pages=total))
+            self.drawRightString(
+                width - MARGIN, 9 * mm, t("report.page_of", lang, page=self._pageNumber, pages=total)
+            )
             self.restoreState()
 
     return NumberedCanvas
 
 
-def build_pdf(story: list[Flowable], *, paper: Paper, lang: Lang, title: str, footer: str,
-              subject: str = "") -> bytes:
+def build_pdf(
+    story: list[Flowable], *, paper: Paper, lang: Lang, title: str, footer: str, subject: str = ""
+) -> bytes:
     """Lay out ``story`` and return the PDF bytes."""
     font = register_cjk_font()
     buf = io.BytesIO()
-    doc = SimpleDocTemplate(buf, pagesize=PAGE_SIZES[paper], leftMargin=MARGIN, rightMargin=MARGIN,
-                            topMargin=MARGIN, bottomMargin=MARGIN + 4 * mm, title=clean_text(title),
-                            author="gpu-procure", subject=clean_text(subject), creator="gpu-procure",
-                            lang="zh-CN" if lang == "zh" else "en")
+    doc = SimpleDocTemplate(
+        buf,
+        pagesize=PAGE_SIZES[paper],
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN + 4 * mm,
+        title=clean_text(title),
+        author="gpu-procure",
+        subject=clean_text(subject),
+        creator="gpu-procure",
+        lang="zh-CN" if lang == "zh" else "en",
+    )
     doc.build(story, canvasmaker=_footer_canvas(font, lang, clean_text(footer)))
     return buf.getvalue()
 
 
-def write_pdf(path: str | Path, data: bytes, lang: Lang = "zh") -> None:
-    """Write ``data`` to ``path`` atomically; ExportError (nothing left behind) when it cannot be written."""
+def check_target(path: str | Path, lang: Lang = "zh") -> None:
+    """ExportError when ``path`` obviously cannot be written (a directory, or in a missing folder)."""
     target = Path(path)
     if target.is_dir():
         raise ExportError(t("report.write_failed", lang, path=target, reason=t("report.is_directory", lang)))
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise ExportError(t("report.write_failed", lang, path=target,
-                            reason=t("report.no_folder", lang, folder=folder)))
+        raise ExportError(
+            t("report.write_failed", lang, path=target, reason=t("report.no_folder", lang, folder=folder))
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ExportError(t("report.write_failed", lang, path=target, reason=os.strerror(errno.EACCES)))
+
+
+def write_pdf(path: str | Path, data: bytes, lang: Lang = "zh") -> None:
+    """Write ``data`` to ``path`` atomically; ExportError (nothing left behind) when it cannot be written."""
+    target = Path(path)
+    check_target(target, lang)
     try:
         atomic_write(target, data)
     except OSError as exc:

@@ -9,6 +9,7 @@ import threading
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 FONT_NAME = "GpuProcureCJK"
 ENV_VAR = "GPU_PROCURE_CJK_FONT"
@@ -54,8 +55,11 @@ def _resource_fonts() -> list[tuple[str, int]]:
         folder = resources.files("resources") / "fonts"
         if not folder.is_dir():
             return []
-        return [(str(p), 0) for p in sorted(folder.iterdir(), key=lambda p: p.name)
-                if p.name.lower().endswith((".ttf", ".ttc"))]
+        return [
+            (str(p), 0)
+            for p in sorted(folder.iterdir(), key=lambda p: p.name)
+            if p.name.lower().endswith((".ttf", ".ttc"))
+        ]
     except (ModuleNotFoundError, FileNotFoundError, NotADirectoryError):
         return []
 
@@ -65,8 +69,9 @@ def _fc_list() -> list[tuple[str, int]]:
     if exe is None:
         return []
     try:
-        out = subprocess.run([exe, ":lang=zh", "file", "index"], capture_output=True, text=True, timeout=10,
-                             check=False).stdout
+        out = subprocess.run(
+            [exe, ":lang=zh", "file", "index"], capture_output=True, text=True, timeout=10, check=False
+        ).stdout
     except (OSError, subprocess.SubprocessError):
         return []
     found: list[tuple[str, int]] = []
@@ -91,40 +96,42 @@ def candidates() -> list[tuple[str, int]]:
     return out
 
 
-def _load(path: str, index: int):  # type: ignore[no-untyped-def]
+def _load(path: str, index: int) -> Any:
     from reportlab.pdfbase.ttfonts import TTFont
 
     return TTFont(FONT_NAME, path, subfontIndex=index)
+
+
+def find_font(cands: list[tuple[str, int]] | None = None) -> tuple[object, FontChoice]:
+    """The first candidate reportlab loads that has Chinese glyphs; FontNotFoundError says what to install."""
+    tried: list[str] = []
+    for path, index in candidates() if cands is None else cands:
+        if not Path(path).is_file():
+            continue
+        try:
+            font = _load(path, index)
+        except Exception as exc:  # reportlab raises TTFError and assorted struct errors on bad fonts
+            tried.append(f"{path}: {exc}")
+            continue
+        if 0x4E2D not in font.face.charToGlyph:  # 中: not a Chinese font after all
+            tried.append(f"{path}: has no Chinese glyphs")
+            continue
+        return font, FontChoice(Path(path), index)
+    detail = ("; tried " + "; ".join(tried)) if tried else ""
+    raise FontNotFoundError(INSTALL_HINT + detail)
 
 
 def register_cjk_font() -> str:
     """Register the CJK font with reportlab (first call only) and return its reportlab font name."""
     global _registered
     with _lock:
-        if _registered is not None:
-            return FONT_NAME
-        from reportlab.pdfbase import pdfmetrics
+        if _registered is None:
+            from reportlab.pdfbase import pdfmetrics
 
-        env = os.environ.get(ENV_VAR, "").strip()
-        tried: list[str] = []
-        for path, index in candidates():
-            if not Path(path).is_file():
-                if path == env:
-                    tried.append(f"{path}: not a file")
-                continue
-            try:
-                font = _load(path, index)
-            except Exception as exc:  # reportlab raises TTFError and assorted struct errors on bad fonts
-                tried.append(f"{path}: {exc}")
-                continue
-            if 0x4E2D not in font.face.charToGlyph:  # 中: not a Chinese font after all
-                tried.append(f"{path}: has no Chinese glyphs")
-                continue
+            font, choice = find_font()
             pdfmetrics.registerFont(font)
-            _registered = FontChoice(Path(path), index)
-            return FONT_NAME
-        detail = ("; tried " + "; ".join(tried)) if tried else ""
-        raise FontNotFoundError(INSTALL_HINT + detail)
+            _registered = choice
+        return FONT_NAME
 
 
 def registered_font() -> FontChoice | None:

@@ -51,9 +51,22 @@ def plain(text: str) -> str:
 def test_every_item_is_listed_once_in_its_checklist(plan: Plan, cat: Catalog) -> None:
     cls = build_checklists(plan, cat, [])
     assert [i.id for i in cls["hardware"].items] == [
-        "gpu_model_count", "gpu_vram", "cpu_cores", "ram", "storage_nvme", "network", "psu_power", "cooling"]
+        "gpu_model_count",
+        "gpu_vram",
+        "cpu_cores",
+        "ram",
+        "storage_nvme",
+        "network",
+        "psu_power",
+        "cooling",
+    ]
     assert [i.id for i in cls["software"].items] == [
-        "os_driver", "cuda_gpu", "framework_installed", "preinstalled_software", "image_trusted"]
+        "os_driver",
+        "cuda_gpu",
+        "framework_installed",
+        "preinstalled_software",
+        "image_trusted",
+    ]
     assert len(ITEM_IDS) == 13
     assert cls["hardware"].title == "硬件检查清单"
     assert build_checklists(plan, cat, [], lang="en")["software"].title == "Software checklist"
@@ -80,8 +93,11 @@ def test_power_fails_when_psus_cannot_carry_the_draw(plan: Plan, cat: Catalog) -
     p = with_value(with_value(plan, "server.psu.count", 2), "server.psu.redundancy", "n+1")
     assert items(p, cat)["psu_power"].status == Status.FAIL
     # Low line (100-127 V): 2 × 1000 W = 2000 W ≥ 1885 W but < 2262 W with headroom → attention.
-    p = with_value(with_value(with_value(plan, "server.psu.count", 2), "server.psu.redundancy", "none"),
-                   "server.input_voltage", "low")
+    p = with_value(
+        with_value(with_value(plan, "server.psu.count", 2), "server.psu.redundancy", "none"),
+        "server.input_voltage",
+        "low",
+    )
     item = items(p, cat)["psu_power"]
     assert item.status == Status.ATTENTION
     assert "可用 2 000 W" in plain(item.reason)
@@ -92,7 +108,9 @@ def test_cpu_ram_network_storage_numbers(plan: Plan, cat: Catalog) -> None:
     # 64 cores for 4 GPUs (≥ 2 × 4 = 8); 8 × 64 GiB = 512 GiB RAM vs 4 × 48 = 192 GiB VRAM (≥ 384 GiB).
     assert it["cpu_cores"].status == Status.PASS and "64 核" in it["cpu_cores"].reason
     assert "≥ 8 核" in it["cpu_cores"].reason
-    assert it["ram"].status == Status.PASS and "512 GiB" in it["ram"].reason and "≥ 384 GiB" in it["ram"].reason
+    assert (
+        it["ram"].status == Status.PASS and "512 GiB" in it["ram"].reason and "≥ 384 GiB" in it["ram"].reason
+    )
     assert it["network"].status == Status.PASS and "400 Gb/s" in it["network"].reason
     assert it["storage_nvme"].status == Status.PASS
     # 4 DIMMs = 256 GiB < 384 GiB → attention; 25 GbE for 2 nodes < 100 Gb/s → fail; HDD data → attention.
@@ -109,7 +127,16 @@ def test_unchosen_parts_are_unknown_or_fail(cat: Catalog) -> None:
     it = items(Plan(), cat)
     assert it["gpu_model_count"].status == Status.FAIL
     assert it["gpu_model_count"].reason == "未选择GPU"
-    for key in ("gpu_vram", "cpu_cores", "ram", "storage_nvme", "psu_power", "cooling", "os_driver", "cuda_gpu"):
+    for key in (
+        "gpu_vram",
+        "cpu_cores",
+        "ram",
+        "storage_nvme",
+        "psu_power",
+        "cooling",
+        "os_driver",
+        "cuda_gpu",
+    ):
         assert it[key].status == Status.UNKNOWN, key
 
 
@@ -138,28 +165,63 @@ def test_person_judged_items_follow_the_tick(plan: Plan, cat: Catalog) -> None:
     assert "待人工确认" in it["preinstalled_software"].reason
     assert it["image_trusted"].status == Status.PASS and it["image_trusted"].checked
     assert it["image_trusted"].note.startswith("已核对镜像摘要")
-    ticked = plan.model_copy(update={"checklist": {**plan.checklist,
-                                                   "preinstalled_software": ChecklistMark(checked=True, note="ok")}})
+    ticked = plan.model_copy(
+        update={
+            "checklist": {**plan.checklist, "preinstalled_software": ChecklistMark(checked=True, note="ok")}
+        }
+    )
     assert items(ticked, cat)["preinstalled_software"].status == Status.PASS
     fixed = with_value(plan, "software.cuda", "cuda-12.4")
     fixed = with_value(fixed, "software.driver", None)
     assert items(fixed, cat)["framework_installed"].status == Status.UNKNOWN  # no fault: waits for a person
     untrusted = with_value(plan, "software.image", "random-pytorch")
-    assert items(untrusted, cat)["image_trusted"].status == Status.FAIL  # ticked, but not an official registry
+    assert (
+        items(untrusted, cat)["image_trusted"].status == Status.FAIL
+    )  # ticked, but not an official registry
 
 
 def test_findings_set_status_and_reason(plan: Plan, cat: Catalog) -> None:
     findings = [
-        Finding(rule="POWER-PSU-CAPACITY", family="power", severity=Severity.ERROR, step=3,
-                fields=("server.psu.count",), message="电源不足"),
-        Finding(rule="BALANCE-RAM-VRAM", family="balance", severity=Severity.WARNING, step=3,
-                fields=("server.memory.count",), message="内存偏少"),
-        Finding(rule="SOFTWARE-IMAGE-TRUST", family="software", severity=Severity.WARNING, step=4,
-                fields=("software.image",), message="来源"),
-        Finding(rule="LICENSING-GEFORCE-DC", family="licensing", severity=Severity.WARNING, step=2,
-                fields=("gpu.model",), message="许可"),
-        Finding(rule="PCIE-LANES", family="pcie", severity=Severity.INFO, step=3, fields=("gpu.count",),
-                message="信息"),
+        Finding(
+            rule="POWER-PSU-CAPACITY",
+            family="power",
+            severity=Severity.ERROR,
+            step=3,
+            fields=("server.psu.count",),
+            message="电源不足",
+        ),
+        Finding(
+            rule="BALANCE-RAM-VRAM",
+            family="balance",
+            severity=Severity.WARNING,
+            step=3,
+            fields=("server.memory.count",),
+            message="内存偏少",
+        ),
+        Finding(
+            rule="SOFTWARE-IMAGE-TRUST",
+            family="software",
+            severity=Severity.WARNING,
+            step=4,
+            fields=("software.image",),
+            message="来源",
+        ),
+        Finding(
+            rule="LICENSING-GEFORCE-DC",
+            family="licensing",
+            severity=Severity.WARNING,
+            step=2,
+            fields=("gpu.model",),
+            message="许可",
+        ),
+        Finding(
+            rule="PCIE-LANES",
+            family="pcie",
+            severity=Severity.INFO,
+            step=3,
+            fields=("gpu.count",),
+            message="信息",
+        ),
     ]
     assert items_for_finding(findings[0]) == {"psu_power"}
     assert items_for_finding(findings[1]) == {"ram"}
@@ -180,9 +242,20 @@ def test_verification_report_shows_what_the_machine_has(plan: Plan, cat: Catalog
         "gpus": [{"index": i, "name": "NVIDIA L40S"} for i in range(3)],
         "checks": [
             {"id": "gpu.count", "status": "fail", "expected": "4", "actual": "3", "message": "3 of 4 GPUs"},
-            {"id": "driver_version", "status": "pass", "expected": "≥ 535.54.03", "actual": "535.104.05",
-             "message": ""},
-            {"id": "framework.torch", "status": "pass", "expected": "", "actual": "torch 2.4.0+cu121", "message": ""},
+            {
+                "id": "driver_version",
+                "status": "pass",
+                "expected": "≥ 535.54.03",
+                "actual": "535.104.05",
+                "message": "",
+            },
+            {
+                "id": "framework.torch",
+                "status": "pass",
+                "expected": "",
+                "actual": "torch 2.4.0+cu121",
+                "message": "",
+            },
             {"id": "memory.total", "status": "warn", "expected": "512", "actual": "503 GiB", "message": ""},
             {"id": "something_else", "status": "fail", "expected": "", "actual": "x", "message": ""},
         ],
