@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from reportlab.platypus import Flowable, KeepTogether, Spacer
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
 
 from catalog.loader import Catalog
 from procurement.checklist import (
@@ -101,13 +101,13 @@ def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> list[Flowable]:
             ]
         )
         extra.append(("BACKGROUND", (2, r), (2, r), STATUS_BG[item.status.value]))
-    out: list[Flowable] = [table(rows, scaled([5, 22, 9, 40, 24], paper), font=st.font, extra=extra)]
+    out: list[Flowable] = [table(rows, scaled([5, 20, 8, 45, 22], paper), font=st.font, extra=extra)]
     if long_notes:
         out += [st.p(t("clpdf.notes_full", lang), st.h2), *long_notes]
     return out
 
 
-def _signoff_block(plan: Plan, which: Which, title: str, st: Styles, paper: Paper) -> Flowable:
+def _signoff_block(plan: Plan, which: Which, title: str, st: Styles, paper: Paper) -> Table:
     lang = st.lang
     so = plan.signoffs.get(which)
     state = signoff_state(plan, which)
@@ -143,7 +143,7 @@ def _signoff_block(plan: Plan, which: Which, title: str, st: Styles, paper: Pape
         state.value
     ]
     extra.append(("BACKGROUND", (3, 2), (3, 2), bg))
-    return KeepTogether([table(rows, scaled([14, 36, 12, 38], paper), font=st.font, extra=extra)])
+    return table(rows, scaled([14, 36, 12, 38], paper), font=st.font, extra=extra)
 
 
 def render_checklist_pdf(
@@ -198,9 +198,11 @@ def render_checklist_pdf(
     story.append(st.p(t("clpdf.findings", lang), st.h2))
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
     story.append(findings_table(shown, st, paper) if shown else st.p(t("clpdf.no_findings", lang), st.body))
-    story.append(st.p(t("clpdf.signoff", lang), st.h2))
-    for which in WHICH:
-        story += [_signoff_block(plan, which, checklists[which].title, st, paper), Spacer(1, 8)]
+    # The heading stays with the first block, and each block stays whole, so signatures never split.
+    blocks = [_signoff_block(plan, which, checklists[which].title, st, paper) for which in WHICH]
+    story.append(KeepTogether([st.p(t("clpdf.signoff", lang), st.h2), blocks[0]]))
+    for block in blocks[1:]:
+        story += [Spacer(1, 8), KeepTogether([block])]
     return build_pdf(
         story,
         paper=paper,

@@ -162,8 +162,11 @@ def table(
     return tbl
 
 
+FRAME_PADDING = 6  # SimpleDocTemplate's frame pads each side by 6 pt
+
+
 def frame_width(paper: Paper) -> float:
-    return PAGE_SIZES[paper][0] - 2 * MARGIN
+    return PAGE_SIZES[paper][0] - 2 * MARGIN - 2 * FRAME_PADDING
 
 
 def scaled(fractions: Sequence[float], paper: Paper) -> list[float]:

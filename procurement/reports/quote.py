@@ -342,7 +342,7 @@ def findings_table(findings: Sequence[Finding], st: Styles, paper: Paper) -> Flo
                 st.raw(text, st.cell),
             ]
         )
-    return table(rows, scaled([10, 22, 68], paper), font=st.font)
+    return table(rows, scaled([9, 27, 64], paper), font=st.font)
 
 
 def open_findings(findings: Sequence[Finding]) -> list[Finding]:
