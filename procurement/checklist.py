@@ -39,6 +39,7 @@ WHICH: tuple[Which, ...] = ("hardware", "software")
 SEED_CPU_CORES_PER_GPU = 2
 SEED_RAM_PER_VRAM = 2
 SEED_MULTINODE_MIN_GBPS = 100
+SEED_MAX_OPEN_AIR = 2  # issue #3 cooling: "more than two open-air consumer cards in one chassis"
 
 
 class Status(StrEnum):
@@ -153,8 +154,7 @@ register(
             "en": "{nodes} servers in distributed training; fastest NIC {best} Gb/s, ≥ {need} Gb/s advised",
         },
         "checklist.r.power": {
-            "zh": "需 {need} W（估算 {draw} W + {headroom}% 余量），"
-            "可用 {avail} W（{usable} × {unit} W{red}）",
+            "zh": "需 {need} W（估算 {draw} W + {headroom}% 余量），可用 {avail} W（{usable} × {unit} W{red}）",
             "en": "needs {need} W ({draw} W estimated + {headroom}% headroom), "
             "{avail} W available ({usable} × {unit} W{red})",
         },
@@ -183,8 +183,8 @@ register(
             "en": "passive GPU in a chassis not built for passive cards",
         },
         "checklist.r.cooling_open_air": {
-            "zh": "{count} 张开放式风扇显卡同机箱（>2 张时热风回流）",
-            "en": "{count} open-air cards in one chassis (more than 2 recirculate hot air)",
+            "zh": "{count} 张开放式风扇显卡同机箱（超过 {max} 张时热风回流）",
+            "en": "{count} open-air cards in one chassis (more than {max} recirculate hot air)",
         },
         "checklist.r.cooling_kind": {"zh": "机箱散热：{kind}", "en": "chassis cooling: {kind}"},
         "checklist.cooling.air": {"zh": "风冷", "en": "air"},
@@ -338,7 +338,30 @@ def _psu_choice(plan: Plan, catalog: Catalog) -> tuple[Psu | None, int]:
 
 
 def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
-    """Per-server draw and usable PSU output, from catalog numbers (the power rules count the same way)."""
+    """Per-server draw and usable PSU output: the power rules' own budget, so the checklist and rules agree."""
+    try:
+        from procurement.rules.power import power_budget  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # before the rules landed: the same arithmetic from catalog numbers
+        return _local_power_figures(plan, catalog, policy)
+    b = power_budget(plan, catalog, policy)
+    psu = catalog.typed(Psu, b.psu_id) if b.psu_id else None
+    base = [i for i in b.items if i.key == "base"]
+    return PowerFigures(
+        draw_w=b.draw_w,
+        need_w=b.required_w,
+        headroom_pct=b.headroom_pct,
+        available_w=None if psu is None else b.usable_w,
+        unit_w=b.psu_unit_w,
+        usable_units=max(b.psu_count - b.redundant_units, 0),
+        redundant_units=b.redundant_units,
+        missing=tuple(i.label for i in b.unknown if i.key != "base"),
+        base_included=bool(base and base[0].unit_w),
+        low_line_unsupported=psu.name if psu is not None and b.low_line and b.psu_unit_w is None else None,
+    )
+
+
+def _local_power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
+    """Per-server draw and usable PSU output from catalog numbers, where the power rules are not installed."""
     draw = 0.0
     missing: list[str] = []
 
@@ -401,23 +424,17 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
     )
 
 
-def vram_need_gib(plan: Plan, catalog: Catalog) -> float | None:
-    """The sizing estimate of GPU memory needed (GiB), where the sizing module can give one."""
-    try:  # the sizing module lands with the rules (issue #3); until then there is no estimate
-        from procurement import sizing  # type: ignore[attr-defined]
-    except ImportError:
+GIB_TO_GB = 1.073741824  # the sizing estimate is in GB (10^9 B); catalog GPU memory is in GiB
+
+
+def vram_need_gb(plan: Plan, policy: Policy) -> float | None:
+    """The sizing estimate of GPU memory the workload needs (GB), or None where it cannot be estimated."""
+    try:
+        from procurement.sizing import estimate_vram  # type: ignore[import-not-found,unused-ignore]
+    except ImportError:  # the sizing module lands with the rules (issue #3)
         return None
-    for name in ("vram_need_gib", "estimate_vram_gib"):
-        fn = getattr(sizing, name, None)
-        if callable(fn):
-            value = fn(plan, catalog) if name == "vram_need_gib" else fn(plan.requirements)
-            return float(value) if isinstance(value, int | float) else None
-    est = getattr(sizing, "estimate_vram", None)
-    if callable(est):
-        result = est(plan.requirements)
-        total = getattr(result, "total_gib", None)
-        return float(total) if isinstance(total, int | float) else None
-    return None
+    est = estimate_vram(plan.requirements, policy)
+    return float(est.total_gb) if est.known else None
 
 
 # ---------------------------------------------------------------- formatting
@@ -467,11 +484,7 @@ def items_for_finding(finding: Finding) -> set[str]:
                 if item == "preinstalled_software" and "TRUST" in finding.rule:
                     item = "image_trusted"
                 out.add(item)
-    if (
-        finding.family == "software"
-        and "software.driver" in finding.fields
-        and "software.cuda" in finding.fields
-    ):
+    if finding.family == "software" and "software.driver" in finding.fields and "software.cuda" in finding.fields:
         out.discard("os_driver")
     return out
 
@@ -596,15 +609,11 @@ class _Eval:
             return Status.FAIL, [_not_chosen("gpu", self.lang)]
         if self.plan.gpu.count == 0:
             return Status.FAIL, [self.t("gpu_count_zero", gpu=self.gpu.name)]
-        reason = [
-            self.t(
-                "gpu_plan", count=self.plan.gpu.count, gpu=self.gpu.name, nodes=self.plan.requirements.nodes
-            )
-        ]
-        need = vram_need_gib(self.plan, self.catalog)
+        reason = [self.t("gpu_plan", count=self.plan.gpu.count, gpu=self.gpu.name, nodes=self.plan.requirements.nodes)]
+        need = vram_need_gb(self.plan, self.policy)
         if need is not None:
             total = self.gpu.memory_gib * self.plan.gpu.count * self.plan.requirements.nodes
-            return (Status.PASS if total >= need else Status.FAIL), reason
+            return (Status.PASS if total * GIB_TO_GB >= need else Status.FAIL), reason
         return Status.PASS, reason
 
     def gpu_vram(self) -> tuple[Status, list[str]]:
@@ -612,7 +621,8 @@ class _Eval:
             return Status.UNKNOWN, [_not_chosen("gpu", self.lang)]
         per = self.gpu.memory_gib
         total = per * self.plan.gpu.count * self.plan.requirements.nodes
-        need = vram_need_gib(self.plan, self.catalog)
+        need_gb = vram_need_gb(self.plan, self.policy)
+        need = None if need_gb is None else need_gb / GIB_TO_GB  # shown in GiB, like the cards' memory
         if need is None:
             return Status.UNKNOWN, [
                 self.t("vram_have", per=_gib(per), total=_gib(total)),
@@ -648,7 +658,7 @@ class _Eval:
         if self.gpu is None or self.plan.gpu.count == 0:
             return Status.UNKNOWN, [self.t("ram_no_gpu", ram=fmt_num(ram))]
         vram = self.gpu.memory_gib * self.plan.gpu.count
-        need = _policy_number(self.policy, "ram_per_vram", SEED_RAM_PER_VRAM) * vram
+        need = _policy_number(self.policy, "ram_to_vram_ratio", SEED_RAM_PER_VRAM) * vram
         status = Status.PASS if ram >= need else Status.ATTENTION
         return status, [self.t("ram", ram=fmt_num(ram), vram=_gib(vram), need=_gib(need))]
 
@@ -680,7 +690,7 @@ class _Eval:
         nodes = self.plan.requirements.nodes
         if nodes <= 1:
             return Status.PASS, [self.t("net_single", nics=names)]
-        need = _policy_number(self.policy, "multinode_min_gbps", SEED_MULTINODE_MIN_GBPS)
+        need = _policy_number(self.policy, "min_fabric_gbps", SEED_MULTINODE_MIN_GBPS)
         best = max((c.speed_gbps for _, c in known), default=0.0)
         status = Status.PASS if best >= need else Status.FAIL
         return status, [self.t("net_multi", nodes=nodes, best=fmt_num(best), need=fmt_num(need))]
@@ -727,21 +737,20 @@ class _Eval:
             [self.t("cooling_kind", kind=t(f"checklist.cooling.{self.chassis.cooling}", self.lang))],
         )
         if self.gpu.tdp_w is not None:
-            reason.append(
-                self.t("cooling_tdp", tdp=fmt_num(self.gpu.tdp_w), limit=fmt_num(self.chassis.max_gpu_tdp_w))
-            )
+            reason.append(self.t("cooling_tdp", tdp=fmt_num(self.gpu.tdp_w), limit=fmt_num(self.chassis.max_gpu_tdp_w)))
             if self.gpu.tdp_w > self.chassis.max_gpu_tdp_w:
                 status = Status.FAIL
         if self.gpu.cooling == GpuCooling.PASSIVE and not self.chassis.passive_gpu_ready:
             status = Status.FAIL
             reason.append(self.t("cooling_passive"))
+        limit = _policy_number(self.policy, "max_open_air_gpus", SEED_MAX_OPEN_AIR)
         if (
             self.gpu.cooling == GpuCooling.ACTIVE
             and self.gpu.segment == Segment.CONSUMER
-            and self.plan.gpu.count > 2
+            and self.plan.gpu.count > limit
         ):
             status = worse(status, Status.ATTENTION)
-            reason.append(self.t("cooling_open_air", count=self.plan.gpu.count))
+            reason.append(self.t("cooling_open_air", count=self.plan.gpu.count, max=fmt_num(limit)))
         return status, reason
 
     def os_driver(self) -> tuple[Status, list[str]]:
@@ -754,9 +763,7 @@ class _Eval:
         status = Status.PASS if self.driver else Status.UNKNOWN
         if self.os.max_cuda and self.cuda and _ver(self.cuda.version)[:2] > _ver(self.os.max_cuda)[:2]:
             status = Status.FAIL
-            reason.append(
-                self.t("os_max_cuda", os=self.os.name, max=self.os.max_cuda, cuda=self.cuda.version)
-            )
+            reason.append(self.t("os_max_cuda", os=self.os.name, max=self.os.max_cuda, cuda=self.cuda.version))
         return status, reason
 
     def cuda_gpu(self) -> tuple[Status, list[str]]:
@@ -811,9 +818,7 @@ class _Eval:
         if self.cuda is not None:
             line = ".".join(self.cuda.version.split(".")[:2])
             if line not in self.framework.cuda_versions:
-                return Status.FAIL, [
-                    self.t("framework_no_cuda", fw=self.framework.name, cuda=line, lines=lines)
-                ]
+                return Status.FAIL, [self.t("framework_no_cuda", fw=self.framework.name, cuda=line, lines=lines)]
         return Status.PASS, [self.t("framework_cuda", fw=self.framework.name, lines=lines)]
 
     def preinstalled_software(self) -> tuple[Status, list[str]]:
@@ -835,9 +840,7 @@ class _Eval:
         if self.image is None:
             return Status.UNKNOWN, [_not_chosen("image", self.lang)]
         if not self.image.trusted:
-            return Status.FAIL, [
-                self.t("image_untrusted", ref=self.image.reference, publisher=self.image.publisher)
-            ]
+            return Status.FAIL, [self.t("image_untrusted", ref=self.image.reference, publisher=self.image.publisher)]
         return Status.PASS, [self.t("image", ref=self.image.reference, publisher=self.image.publisher)]
 
 
@@ -919,9 +922,7 @@ def build_checklists(
                 fields=d.fields,
             )
         )
-    return {
-        which: Checklist(which, t(f"checklist.{which}", lang), tuple(items)) for which, items in out.items()
-    }
+    return {which: Checklist(which, t(f"checklist.{which}", lang), tuple(items)) for which, items in out.items()}
 
 
 # ---------------------------------------------------------------- sign-off
@@ -931,17 +932,13 @@ class SignOffError(ValueError):
     pass
 
 
-def sign(
-    plan: Plan, which: Which, name: str, role: str = "", date: dt.date | None = None, lang: Lang = "zh"
-) -> Plan:
+def sign(plan: Plan, which: Which, name: str, role: str = "", date: dt.date | None = None, lang: Lang = "zh") -> Plan:
     """A new Plan with ``which`` signed by ``name`` over the plan's current canonical digest."""
     if which not in WHICH:
         raise SignOffError(f"unknown checklist {which!r} (expected one of {WHICH})")
     if not name.strip():
         raise SignOffError(t("signoff.no_name", lang))
-    signoff = SignOff(
-        name=name.strip(), role=role.strip(), date=date or dt.date.today(), digest=canonical_digest(plan)
-    )
+    signoff = SignOff(name=name.strip(), role=role.strip(), date=date or dt.date.today(), digest=canonical_digest(plan))
     return plan.model_copy(update={"signoffs": {**plan.signoffs, which: signoff}})
 
 

@@ -87,9 +87,7 @@ def test_unreadable_plan_exits_2(
     assert list(out.iterdir()) == []
 
 
-def test_missing_folder_or_directory_target(
-    cat: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_missing_folder_or_directory_target(cat: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     good = tmp_path / "q.pdf"
     assert export(cat, PLAN, "--quote", good, "--checklist", tmp_path / "nope" / "c.pdf", "--lang", "en") == 2
     err = capsys.readouterr().err
@@ -130,10 +128,7 @@ def test_failure_while_writing_leaves_no_partial_file(
 
 
 def test_same_file_twice(cat: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    assert (
-        export(cat, PLAN, "--quote", tmp_path / "x.pdf", "--checklist", tmp_path / "x.pdf", "--lang", "en")
-        == 2
-    )
+    assert export(cat, PLAN, "--quote", tmp_path / "x.pdf", "--checklist", tmp_path / "x.pdf", "--lang", "en") == 2
     assert "different files" in capsys.readouterr().err
 
 

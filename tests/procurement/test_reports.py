@@ -19,6 +19,7 @@ from catalog.models import Storage
 from procurement.checklist import NBSP, sign
 from procurement.findings import Finding, Severity
 from procurement.plan import ChecklistMark, Plan, StorageItem, canonical_digest, load_plan, with_value
+from procurement.policy import default_policy
 from procurement.reports import build_quote, render_checklist_pdf, render_quote_pdf
 from procurement.reports.common import markup
 
@@ -118,9 +119,7 @@ def test_quote_pdf_en_and_psu_included_with_chassis(plan: Plan, cat: Catalog) ->
     p = with_value(p, "server.psu.count", 6)
     q = build_quote(p, cat, today=TODAY)
     psu = [line for line in q.lines if line.category == "power"]
-    assert [(line.qty, line.amount) for line in psu] == [
-        (4, Decimal("12000.00"))
-    ]  # 2 extra × 2 nodes × 3 000
+    assert [(line.qty, line.amount) for line in psu] == [(4, Decimal("12000.00"))]  # 2 extra × 2 nodes × 3 000
     body = text(render_quote_pdf(p, cat, today=TODAY, lang="en", findings=[]))
     for label in (
         "Quotation",
@@ -152,11 +151,7 @@ def test_open_findings_are_listed(plan: Plan, cat: Catalog) -> None:
         Finding(rule="PCIE-GEN-INFO", family="pcie", severity=Severity.INFO, step=3, message="仅提示"),
     ]
     body = text(render_quote_pdf(plan, cat, today=TODAY, findings=findings))
-    assert (
-        "POWER-PSU-CAPACITY" in body
-        and "电源容量不足 <b>" in body
-        and "建议：增加一个电源 & 重新检查" in body
-    )
+    assert "POWER-PSU-CAPACITY" in body and "电源容量不足 <b>" in body and "建议：增加一个电源 & 重新检查" in body
     assert "仅提示" not in body  # info findings are not open problems
     cl = text(render_checklist_pdf(plan, cat, today=TODAY, findings=findings))
     assert "POWER-PSU-CAPACITY" in cl and "错误" in cl
@@ -183,7 +178,8 @@ def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) ->
     ):
         assert label in body, label
     f = flat(body)
-    assert "需2262W" in f and "可用3600W" in f
+    need = (1885 + float(getattr(default_policy(), "base_system_w", 0.0))) * 1.2  # see test_checklist
+    assert f"需{round(need)}W" in f and "可用3600W" in f
     assert "王五" in body and "采购经理" in body and "Alice <admin> & Co" in body
     assert digest in f
     assert "有效（王五，2026-03-02）" in body
@@ -193,9 +189,7 @@ def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) ->
     # After a change the paper copy says so.
     void = text(render_checklist_pdf(with_value(signed, "gpu.count", 2), cat, today=TODAY, findings=[]))
     assert "已失效：签署后方案已更改" in void
-    en = text(
-        render_checklist_pdf(with_value(signed, "gpu.count", 2), cat, today=TODAY, findings=[], lang="en")
-    )
+    en = text(render_checklist_pdf(with_value(signed, "gpu.count", 2), cat, today=TODAY, findings=[], lang="en"))
     assert "void: plan changed after signing" in en and "Hardware checklist" in en and "Page 1 of" in en
 
 
@@ -220,9 +214,7 @@ def test_fonts_are_embedded_subsets_only(plan: Plan, cat: Catalog) -> None:
 
 def test_paper_sizes(plan: Plan, cat: Catalog) -> None:
     a4 = pypdf.PdfReader(io.BytesIO(render_quote_pdf(plan, cat, today=TODAY, findings=[])))
-    letter = pypdf.PdfReader(
-        io.BytesIO(render_quote_pdf(plan, cat, today=TODAY, findings=[], paper="letter"))
-    )
+    letter = pypdf.PdfReader(io.BytesIO(render_quote_pdf(plan, cat, today=TODAY, findings=[], paper="letter")))
     assert [round(float(x)) for x in a4.pages[0].mediabox[2:]] == [595, 842]
     assert [round(float(x)) for x in letter.pages[0].mediabox[2:]] == [612, 792]
 
