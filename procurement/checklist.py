@@ -27,7 +27,7 @@ from catalog.models import (
 )
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
-from procurement.plan import Plan, Redundancy, SignOff, canonical_digest
+from procurement.plan import ChecklistMark, Plan, Redundancy, SignOff, canonical_digest
 from procurement.policy import Policy, default_policy
 
 Which = Literal["hardware", "software"]
@@ -455,6 +455,49 @@ def _sep(lang: Lang) -> str:
 
 # ---------------------------------------------------------------- findings → items
 
+# The rule ids of procurement/rules (docs/rules.md) and the item each one bears on. A rule not listed falls
+# back to its family, then to the first plan field it points at that an item looks at.
+RULE_ITEMS: dict[str, str] = {
+    "VRAM-TOTAL": "gpu_vram",
+    "VRAM-SHARDING": "gpu_vram",
+    "VRAM-NO-ESTIMATE": "gpu_vram",
+    "BALANCE-CPU-CORES": "cpu_cores",
+    "BALANCE-SINGLE-THREAD": "cpu_cores",
+    "PCIE-CPU-COUNT": "cpu_cores",
+    "PCIE-CPU-SOCKET": "cpu_cores",
+    "PCIE-LANES-UNKNOWN": "cpu_cores",
+    "BALANCE-RAM": "ram",
+    "BALANCE-MEMORY-CHANNELS": "ram",
+    "BALANCE-DIMM-SLOTS": "ram",
+    "BALANCE-MEMORY-TYPE": "ram",
+    "BALANCE-ECC": "ram",
+    "BALANCE-NVME-DATA": "storage_nvme",
+    "BALANCE-DATA-CAPACITY": "storage_nvme",
+    "PCIE-DRIVE-BAYS": "storage_nvme",
+    "BALANCE-FABRIC": "network",
+    "BALANCE-NIC": "network",
+    "PCIE-GPU-SLOTS": "gpu_model_count",
+    "PCIE-SLOT-WIDTH": "gpu_model_count",
+    "PCIE-FORM-FACTOR": "gpu_model_count",
+    "PCIE-GPU-UNSUPPORTED": "gpu_model_count",
+    "PCIE-LANES": "gpu_model_count",
+    "PCIE-LANES-REDUCED": "gpu_model_count",
+    "PCIE-GEN": "gpu_model_count",
+    "LIC-GEFORCE-DATACENTER": "gpu_model_count",
+    "LIC-EXPORT": "gpu_model_count",
+    "LIC-CHINA-MARKET": "gpu_model_count",
+    "SW-MIG": "gpu_model_count",
+    "SW-NVLINK": "gpu_model_count",
+    "SW-DRIVER-CUDA": "cuda_gpu",
+    "SW-CUDA-ARCH-NEW": "cuda_gpu",
+    "SW-CUDA-ARCH-OLD": "cuda_gpu",
+    "SW-OS-DRIVER": "os_driver",
+    "SW-OS-CUDA": "os_driver",
+    "SW-DRIVER-DATACENTER": "os_driver",
+    "SW-FRAMEWORK-CUDA": "framework_installed",
+    "SW-IMAGE-CUDA": "preinstalled_software",
+    "SW-IMAGE-DRIVER": "preinstalled_software",
+}
 _FAMILY_ITEM = {"power": "psu_power", "cooling": "cooling", "vram": "gpu_vram"}
 _FIELD_ITEMS: tuple[tuple[str, str], ...] = (
     ("gpu.", "gpu_model_count"),
@@ -472,21 +515,20 @@ _FIELD_ITEMS: tuple[tuple[str, str], ...] = (
 
 
 def items_for_finding(finding: Finding) -> set[str]:
-    """Which checklist items a finding bears on (by family, else by the plan fields it points at)."""
+    """The checklist item a finding bears on (empty for budget and general findings)."""
+    if finding.rule in RULE_ITEMS:
+        return {RULE_ITEMS[finding.rule]}
     if finding.family in _FAMILY_ITEM:
         return {_FAMILY_ITEM[finding.family]}
-    if finding.family not in ("pcie", "balance", "software"):
-        return set()  # budget and licensing stand on their own in the open-findings list
-    out: set[str] = set()
-    for path in finding.fields:
+    if finding.family == "budget":
+        return set()  # the budget stands on its own in the open-findings list
+    for path in finding.fields:  # rules put the field they are about first
         for prefix, item in _FIELD_ITEMS:
             if path == prefix.rstrip(".") or path.startswith(prefix):
                 if item == "preinstalled_software" and "TRUST" in finding.rule:
                     item = "image_trusted"
-                out.add(item)
-    if finding.family == "software" and "software.driver" in finding.fields and "software.cuda" in finding.fields:
-        out.discard("os_driver")
-    return out
+                return {item}
+    return set()
 
 
 # ---------------------------------------------------------------- verification → items
@@ -894,9 +936,8 @@ def build_checklists(
             elif f.severity == Severity.WARNING:
                 status = worse(status, Status.ATTENTION)
             if f.severity != Severity.INFO:
-                reason.append(
-                    t("checklist.r.finding", lang, sev=t(f"severity.{f.severity.value}", lang), msg=f.message)
-                )
+                msg = f.message.rstrip().rstrip("。.")  # the items' facts are joined with '；'
+                reason.append(t("checklist.r.finding", lang, sev=t(f"severity.{f.severity.value}", lang), msg=msg))
         vtext = ""
         v = verified.get(d.id)
         if v is not None:
@@ -930,6 +971,14 @@ def build_checklists(
 
 class SignOffError(ValueError):
     pass
+
+
+def mark(plan: Plan, item_id: str, checked: bool, note: str = "") -> Plan:
+    """A new Plan with a person's tick and note on one checklist item."""
+    if item_id not in ITEM_IDS:
+        raise ValueError(f"unknown checklist item {item_id!r} (known: {', '.join(ITEM_IDS)})")
+    marks = {**plan.checklist, item_id: ChecklistMark(checked=checked, note=note)}
+    return plan.model_copy(update={"checklist": marks})
 
 
 def sign(plan: Plan, which: Which, name: str, role: str = "", date: dt.date | None = None, lang: Lang = "zh") -> Plan:

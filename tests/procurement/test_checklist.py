@@ -18,6 +18,7 @@ from procurement.checklist import (
     fmt_num,
     item_for_check,
     items_for_finding,
+    mark,
     power_figures,
     sign,
     signoff_message,
@@ -171,9 +172,8 @@ def test_person_judged_items_follow_the_tick(plan: Plan, cat: Catalog) -> None:
     assert "待人工确认" in it["preinstalled_software"].reason
     assert it["image_trusted"].status == Status.PASS and it["image_trusted"].checked
     assert it["image_trusted"].note.startswith("已核对镜像摘要")
-    ticked = plan.model_copy(
-        update={"checklist": {**plan.checklist, "preinstalled_software": ChecklistMark(checked=True, note="ok")}}
-    )
+    ticked = mark(plan, "preinstalled_software", True, "ok")
+    assert ticked.checklist["image_trusted"].checked  # other marks kept
     assert items(ticked, cat)["preinstalled_software"].status == Status.PASS
     fixed = with_value(plan, "software.cuda", "cuda-12.4")
     fixed = with_value(fixed, "software.driver", None)
@@ -182,60 +182,46 @@ def test_person_judged_items_follow_the_tick(plan: Plan, cat: Catalog) -> None:
     assert items(untrusted, cat)["image_trusted"].status == Status.FAIL  # ticked, but not an official registry
 
 
+def finding(rule: str, family: str, severity: Severity, fields: tuple[str, ...], message: str) -> Finding:
+    return Finding(rule=rule, family=family, severity=severity, step=3, fields=fields, message=message)  # type: ignore[arg-type]
+
+
+def test_findings_map_to_items() -> None:
+    w = Severity.WARNING
+    # Known rule ids map exactly, whatever fields they list second.
+    assert items_for_finding(
+        finding("SW-FRAMEWORK-CUDA", "software", w, ("software.framework", "software.cuda"), "")
+    ) == {"framework_installed"}
+    assert items_for_finding(finding("SW-DRIVER-CUDA", "software", w, ("software.driver", "software.cuda"), "")) == {
+        "cuda_gpu"
+    }
+    assert items_for_finding(finding("LIC-GEFORCE-DATACENTER", "licensing", w, ("gpu.model",), "")) == {
+        "gpu_model_count"
+    }
+    assert items_for_finding(finding("BUDGET-OVER", "budget", w, ("requirements.budget_cny", "gpu.count"), "")) == set()
+    # Unknown ids: by family, else by the first field an item looks at.
+    assert items_for_finding(finding("POWER-NEW-RULE", "power", w, ("gpu.count",), "")) == {"psu_power"}
+    assert items_for_finding(finding("BALANCE-NEW", "balance", w, ("server.memory.count", "gpu.count"), "")) == {"ram"}
+    assert items_for_finding(finding("SW-IMAGE-TRUST", "software", w, ("software.image",), "")) == {"image_trusted"}
+    assert items_for_finding(finding("SW-NEW", "software", w, ("requirements.workload",), "")) == set()
+
+
 def test_findings_set_status_and_reason(plan: Plan, cat: Catalog) -> None:
     findings = [
-        Finding(
-            rule="POWER-PSU-CAPACITY",
-            family="power",
-            severity=Severity.ERROR,
-            step=3,
-            fields=("server.psu.count",),
-            message="电源不足",
-        ),
-        Finding(
-            rule="BALANCE-RAM-VRAM",
-            family="balance",
-            severity=Severity.WARNING,
-            step=3,
-            fields=("server.memory.count",),
-            message="内存偏少",
-        ),
-        Finding(
-            rule="SOFTWARE-IMAGE-TRUST",
-            family="software",
-            severity=Severity.WARNING,
-            step=4,
-            fields=("software.image",),
-            message="来源",
-        ),
-        Finding(
-            rule="LICENSING-GEFORCE-DC",
-            family="licensing",
-            severity=Severity.WARNING,
-            step=2,
-            fields=("gpu.model",),
-            message="许可",
-        ),
-        Finding(
-            rule="PCIE-LANES",
-            family="pcie",
-            severity=Severity.INFO,
-            step=3,
-            fields=("gpu.count",),
-            message="信息",
-        ),
+        finding("POWER-PSU-CAPACITY", "power", Severity.ERROR, ("server.psu.count",), "电源不足。"),
+        finding("BALANCE-RAM", "balance", Severity.WARNING, ("server.memory.count",), "内存偏少"),
+        finding("SW-IMAGE-TRUST", "software", Severity.WARNING, ("software.image",), "来源"),
+        finding("PCIE-LANES", "pcie", Severity.INFO, ("gpu.count",), "信息"),
     ]
-    assert items_for_finding(findings[0]) == {"psu_power"}
-    assert items_for_finding(findings[1]) == {"ram"}
-    assert items_for_finding(findings[2]) == {"image_trusted"}
-    assert items_for_finding(findings[3]) == set()
     it = items(plan, cat, findings)
     assert it["psu_power"].status == Status.FAIL and "错误：电源不足" in it["psu_power"].reason
+    assert "。；" not in it["psu_power"].reason
     assert it["psu_power"].rules == ("POWER-PSU-CAPACITY",)
     assert it["ram"].status == Status.ATTENTION and "警告：内存偏少" in it["ram"].reason
     assert it["image_trusted"].status == Status.ATTENTION
     assert it["gpu_model_count"].status == Status.PASS  # info does not change a status
     assert "信息" not in it["gpu_model_count"].reason
+    assert it["gpu_model_count"].rules == ("PCIE-LANES",)
 
 
 def test_verification_report_shows_what_the_machine_has(plan: Plan, cat: Catalog) -> None:
