@@ -234,7 +234,7 @@ register(
         "checklist.r.person_ok": {"zh": "已人工确认", "en": "confirmed by a reviewer"},
         "checklist.r.finding": {"zh": "{sev}：{msg}", "en": "{sev}: {msg}"},
         "checklist.r.verified": {"zh": "实测：{actual}", "en": "measured: {actual}"},
-        "checklist.r.verified_gpus": {"zh": "实测 GPU：{gpus}", "en": "measured GPUs: {gpus}"},
+        "checklist.r.verified_gpus": {"zh": "GPU：{gpus}", "en": "GPUs: {gpus}"},
         "checklist.r.unknown_value": {"zh": "未知", "en": "unknown"},
         # sign-off
         "signoff.valid": {"zh": "有效（{name}，{date}）", "en": "valid ({name}, {date})"},
@@ -533,6 +533,36 @@ def items_for_finding(finding: Finding) -> set[str]:
 
 # ---------------------------------------------------------------- verification → items
 
+# The check ids of `gpu-procure verify` (docs/verify.md) and the item each one shows the machine's side of.
+VERIFY_CHECK_ITEMS: dict[str, str] = {
+    "GPU-MODEL": "gpu_model_count",
+    "GPU-COUNT": "gpu_model_count",
+    "GPU-VISIBLE": "gpu_model_count",
+    "PCIE-WIDTH": "gpu_model_count",
+    "PCIE-GEN": "gpu_model_count",
+    "MIG": "gpu_model_count",
+    "NVLINK": "gpu_model_count",
+    "BENCHMARK": "gpu_model_count",
+    "GPU-MEMORY": "gpu_vram",
+    "ECC": "gpu_vram",
+    "ECC-ERRORS": "gpu_vram",
+    "MEMORY-RETIRED": "gpu_vram",
+    "CPU-CORES": "cpu_cores",
+    "CPU-MODEL": "cpu_cores",
+    "RAM": "ram",
+    "NVME": "storage_nvme",
+    "NET-SPEED": "network",
+    "POWER-LIMIT": "psu_power",
+    "OS": "os_driver",
+    "DRIVER-BRANCH": "os_driver",
+    "PERSISTENCE": "os_driver",
+    "DRIVER-MIN": "cuda_gpu",
+    "CUDA-VERSION": "cuda_gpu",
+    "CUDA-TOOLKIT": "cuda_gpu",
+    "FRAMEWORK": "framework_installed",
+    "IMAGE": "preinstalled_software",
+    "CONTAINER-RUNTIME": "preinstalled_software",
+}
 _CHECK_PREFIXES: tuple[tuple[str, str], ...] = (
     ("gpu_memory", "gpu_vram"),
     ("vram", "gpu_vram"),
@@ -573,7 +603,9 @@ _CHECK_STATUS = {"fail": Status.FAIL, "warn": Status.ATTENTION, "pass": Status.P
 
 
 def item_for_check(check_id: str) -> str | None:
-    """The checklist item a verification check covers ('gpu.count', 'driver_version', …), or None."""
+    """The checklist item a verification check covers ('GPU-COUNT', 'DRIVER-MIN', …), or None."""
+    if check_id.upper() in VERIFY_CHECK_ITEMS:
+        return VERIFY_CHECK_ITEMS[check_id.upper()]
     norm = check_id.lower().replace("-", "_").replace(".", "_").replace(" ", "_")
     best: tuple[int, str] | None = None
     for prefix, item in _CHECK_PREFIXES:

@@ -228,24 +228,20 @@ def test_verification_report_shows_what_the_machine_has(plan: Plan, cat: Catalog
     report = {
         "schema_version": 1,
         "gpus": [{"index": i, "name": "NVIDIA L40S"} for i in range(3)],
-        "checks": [
-            {"id": "gpu.count", "status": "fail", "expected": "4", "actual": "3", "message": "3 of 4 GPUs"},
+        "checks": [  # ids and shape as `gpu-procure verify --json` writes them
+            {"id": "GPU-COUNT", "status": "fail", "expected": "4", "actual": "3", "message": "3 of 4 GPUs"},
+            {"id": "DRIVER-BRANCH", "status": "pass", "expected": "R535", "actual": "535.104.05", "message": ""},
             {
-                "id": "driver_version",
+                "id": "FRAMEWORK",
                 "status": "pass",
-                "expected": "≥ 535.54.03",
-                "actual": "535.104.05",
-                "message": "",
-            },
-            {
-                "id": "framework.torch",
-                "status": "pass",
-                "expected": "",
+                "expected": "PyTorch 2.4",
                 "actual": "torch 2.4.0+cu121",
                 "message": "",
             },
-            {"id": "memory.total", "status": "warn", "expected": "512", "actual": "503 GiB", "message": ""},
-            {"id": "something_else", "status": "fail", "expected": "", "actual": "x", "message": ""},
+            {"id": "RAM", "status": "warn", "expected": "512", "actual": "503 GiB", "message": ""},
+            {"id": "MEMORY-RETIRED", "status": "pass", "expected": "No", "actual": "No", "message": ""},
+            {"id": "ECC", "status": "skip", "expected": None, "actual": None, "message": "skipped"},
+            {"id": "SOMETHING-ELSE", "status": "fail", "expected": "", "actual": "x", "message": ""},
         ],
     }
     p = plan.model_copy(update={"verification": [report]})
@@ -255,8 +251,11 @@ def test_verification_report_shows_what_the_machine_has(plan: Plan, cat: Catalog
     assert "实测" in it["gpu_model_count"].verified
     assert it["os_driver"].status == Status.PASS and "535.104.05" in it["os_driver"].verified
     assert it["ram"].status == Status.ATTENTION and "503 GiB" in it["ram"].verified
-    assert item_for_check("something_else") is None
-    assert item_for_check("gpu-memory") == "gpu_vram" and item_for_check("cuda.version") == "cuda_gpu"
+    assert it["gpu_vram"].verified == "实测：No"  # a skipped check adds nothing
+    assert item_for_check("SOMETHING-ELSE") is None
+    assert item_for_check("MEMORY-RETIRED") == "gpu_vram" and item_for_check("DRIVER-MIN") == "cuda_gpu"
+    # Ids of other report writers: by prefix.
+    assert item_for_check("gpu.memory") == "gpu_vram" and item_for_check("cuda_version") == "cuda_gpu"
 
 
 def test_sign_then_change_voids_then_resign(plan: Plan) -> None:
