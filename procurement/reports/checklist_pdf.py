@@ -54,6 +54,13 @@ register(
             "en": "… (full text under “Notes in full” below)",
         },
         "clpdf.notes_full": {"zh": "备注全文", "en": "Notes in full"},
+        "clpdf.verification": {"zh": "验证报告", "en": "Verification reports"},
+        "clpdf.v.host": {"zh": "主机", "en": "Host"},
+        "clpdf.v.created": {"zh": "时间", "en": "Created"},
+        "clpdf.v.gpus": {"zh": "GPU", "en": "GPUs"},
+        "clpdf.v.versions": {"zh": "驱动 / CUDA", "en": "Driver / CUDA"},
+        "clpdf.v.result": {"zh": "结果", "en": "Result"},
+        "clpdf.v.counts": {"zh": "通过 {p} · 不通过 {f} · 警告 {w}", "en": "pass {p} · fail {f} · warn {w}"},
         "clpdf.findings": {"zh": "未解决的问题", "en": "Open findings"},
         "clpdf.no_findings": {"zh": "无未解决的问题。", "en": "No open findings."},
         "clpdf.digest_note": {
@@ -107,6 +114,32 @@ def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> list[Flowable]:
     return out
 
 
+def _verification_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
+    """One row per attached `gpu-procure verify` report (each a JSON object; unknown fields shown as '—')."""
+    lang = st.lang
+    rows: list[list[object]] = [
+        [st.p(t(f"clpdf.v.{c}", lang), st.cell_head) for c in ("host", "created", "gpus", "versions", "result")]
+    ]
+    for report in plan.verification:
+        host = report.get("host") if isinstance(report.get("host"), dict) else {}
+        gpus = [g for g in report.get("gpus") or [] if isinstance(g, dict)]
+        names: dict[str, int] = {}
+        for g in gpus:
+            names[str(g.get("name") or "?")] = names.get(str(g.get("name") or "?"), 0) + 1
+        checks = [c for c in report.get("checks") or [] if isinstance(c, dict)]
+        count = {k: sum(1 for c in checks if c.get("status") == k) for k in ("pass", "fail", "warn")}
+        rows.append(
+            [
+                st.p(host.get("hostname") or "—", st.cell),  # type: ignore[union-attr]
+                st.p(report.get("created") or "—", st.cell),
+                st.p(", ".join(f"{n} × {name}" for name, n in names.items()) or "—", st.cell),
+                st.p(f"{report.get('driver_version') or '—'} / {report.get('cuda_version') or '—'}", st.cell),
+                st.p(t("clpdf.v.counts", lang, p=count["pass"], f=count["fail"], w=count["warn"]), st.cell),
+            ]
+        )
+    return table(rows, scaled([18, 18, 28, 16, 20], paper), font=st.font)
+
+
 def _signoff_block(plan: Plan, which: Which, title: str, st: Styles, paper: Paper) -> Table:
     lang = st.lang
     so = plan.signoffs.get(which)
@@ -139,9 +172,7 @@ def _signoff_block(plan: Plan, which: Which, title: str, st: Styles, paper: Pape
     ]
     if so is not None:
         extra.append(("SPAN", (1, last - 1), (-1, last - 1)))
-    bg = {"valid": STATUS_BG["pass"], "void": STATUS_BG["fail"], "unsigned": STATUS_BG["unknown"]}[
-        state.value
-    ]
+    bg = {"valid": STATUS_BG["pass"], "void": STATUS_BG["fail"], "unsigned": STATUS_BG["unknown"]}[state.value]
     extra.append(("BACKGROUND", (3, 2), (3, 2), bg))
     return table(rows, scaled([14, 36, 12, 38], paper), font=st.font, extra=extra)
 
@@ -195,6 +226,8 @@ def render_checklist_pdf(
         )
         story.append(Spacer(1, 3))
         story += _checklist_table(cl, st, paper)
+    if plan.verification:
+        story += [st.p(t("clpdf.verification", lang), st.h2), _verification_table(plan, st, paper)]
     story.append(st.p(t("clpdf.findings", lang), st.h2))
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
     story.append(findings_table(shown, st, paper) if shown else st.p(t("clpdf.no_findings", lang), st.body))

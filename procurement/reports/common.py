@@ -223,17 +223,13 @@ def _footer_canvas(font: str, lang: Lang, left_text: str) -> type[Canvas]:
             self.setFont(font, 7.5)
             self.setFillColor(colors.HexColor("#555555"))
             self.drawString(MARGIN, 9 * mm, left_text)
-            self.drawRightString(
-                width - MARGIN, 9 * mm, t("report.page_of", lang, page=self._pageNumber, pages=total)
-            )
+            self.drawRightString(width - MARGIN, 9 * mm, t("report.page_of", lang, page=self._pageNumber, pages=total))
             self.restoreState()
 
     return NumberedCanvas
 
 
-def build_pdf(
-    story: list[Flowable], *, paper: Paper, lang: Lang, title: str, footer: str, subject: str = ""
-) -> bytes:
+def build_pdf(story: list[Flowable], *, paper: Paper, lang: Lang, title: str, footer: str, subject: str = "") -> bytes:
     """Lay out ``story`` and return the PDF bytes."""
     font = register_cjk_font()
     buf = io.BytesIO()

@@ -86,8 +86,7 @@ register(
         "quote.notes": {"zh": "说明与假设", "en": "Notes and assumptions"},
         "quote.note.reference": {
             "zh": "单价为目录参考价（不含税），以供应商正式报价为准。",
-            "en": "Unit prices are catalog reference prices excluding VAT; the vendor's "
-            "formal quotation prevails.",
+            "en": "Unit prices are catalog reference prices excluding VAT; the vendor's formal quotation prevails.",
         },
         "quote.note.nodes": {
             "zh": "数量按 {nodes} 台服务器计（每台配置相同）。",
@@ -251,9 +250,7 @@ def build_quote(
     if s.memory:
         add("memory", catalog.typed(MemoryModule, s.memory.part), s.memory.count)
     for item in s.storage:
-        add(
-            "storage", catalog.typed(Storage, item.part), item.count, t(f"quote.role.{item.role.value}", lang)
-        )
+        add("storage", catalog.typed(Storage, item.part), item.count, t(f"quote.role.{item.role.value}", lang))
     for nic in s.nics:
         add("network", catalog.typed(Nic, nic.part), nic.count)
     chassis = catalog.typed(Chassis, s.chassis)
@@ -262,9 +259,7 @@ def build_quote(
     if chassis is not None and chassis.psu_included and chassis.psu_included_count:
         included = catalog.typed(Psu, chassis.psu_included)
         if included is not None and (psu is None or psu.id == included.id):
-            notes.append(
-                t("quote.note.psu_included", lang, count=chassis.psu_included_count, psu=included.name)
-            )
+            notes.append(t("quote.note.psu_included", lang, count=chassis.psu_included_count, psu=included.name))
             psu = included
             psu_count = max(s.psu.count - chassis.psu_included_count, 0)
     add("power", psu, psu_count)

@@ -193,6 +193,24 @@ def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) ->
     assert "void: plan changed after signing" in en and "Hardware checklist" in en and "Page 1 of" in en
 
 
+def test_checklist_pdf_shows_verification(plan: Plan, cat: Catalog) -> None:
+    report = {
+        "schema_version": 1,
+        "created": "2026-03-05T10:00:00Z",
+        "host": {"hostname": "gpu-node-01 <a>"},
+        "driver_version": "535.104.05",
+        "cuda_version": "12.2",
+        "gpus": [{"index": i, "name": "NVIDIA L40S"} for i in range(3)],
+        "checks": [
+            {"id": "GPU-COUNT", "status": "fail", "expected": "4", "actual": "3", "message": ""},
+            {"id": "RAM", "status": "pass", "expected": "512", "actual": "503 GiB", "message": ""},
+        ],
+    }
+    body = text(render_checklist_pdf(plan.model_copy(update={"verification": [report]}), cat, today=TODAY, findings=[]))
+    assert "验证报告" in body and "gpu-node-01 <a>" in body and flat("通过 1 · 不通过 1 · 警告 0") in flat(body)
+    assert flat("GPU：3 × NVIDIA L40S") in flat(body) and "3 × NVIDIA L40S" in body
+
+
 def test_fonts_are_embedded_subsets_only(plan: Plan, cat: Catalog) -> None:
     for pdf in (
         render_quote_pdf(plan, cat, today=TODAY, findings=[]),
