@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Literal
+
+from procurement.messages import Lang, t
+from procurement.plan import Plan, canonical_digest
 from procurement.reports.checklist_pdf import render_checklist_pdf
-from procurement.reports.common import ExportError, Paper, write_pdf
+from procurement.reports.common import ExportError, Paper, check_target, safe_filename, write_pdf
 from procurement.reports.fonts import FontNotFoundError, register_cjk_font
-from procurement.reports.quote import Quote, QuoteLine, build_quote, render_quote_pdf
+from procurement.reports.quote import Quote, QuoteLine, build_quote, quote_number, render_quote_pdf
 
 __all__ = [
     "ExportError",
@@ -14,8 +18,20 @@ __all__ = [
     "Quote",
     "QuoteLine",
     "build_quote",
+    "check_target",
+    "quote_number",
     "register_cjk_font",
     "render_checklist_pdf",
     "render_quote_pdf",
+    "safe_filename",
+    "suggested_filename",
     "write_pdf",
 ]
+
+
+def suggested_filename(plan: Plan, what: Literal["quote", "checklist"], lang: Lang = "zh") -> str:
+    """The file name an Export… dialog proposes, e.g. '报价单-Q20260301-F25941.pdf'."""
+    if what == "quote":
+        return safe_filename(f"{t('quote.title', lang)}-{quote_number(plan)}")
+    label = t("clpdf.file", lang)
+    return safe_filename(f"{label}-{plan.title}" if plan.title.strip() else f"{label}-{canonical_digest(plan)[:8]}")

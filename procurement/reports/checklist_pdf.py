@@ -54,6 +54,7 @@ register(
             "en": "… (full text under “Notes in full” below)",
         },
         "clpdf.notes_full": {"zh": "备注全文", "en": "Notes in full"},
+        "clpdf.file": {"zh": "检查清单", "en": "checklist"},
         "clpdf.verification": {"zh": "验证报告", "en": "Verification reports"},
         "clpdf.v.host": {"zh": "主机", "en": "Host"},
         "clpdf.v.created": {"zh": "时间", "en": "Created"},

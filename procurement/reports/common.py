@@ -272,3 +272,12 @@ def write_pdf(path: str | Path, data: bytes, lang: Lang = "zh") -> None:
         atomic_write(target, data)
     except OSError as exc:
         raise ExportError(t("report.write_failed", lang, path=target, reason=exc.strerror or exc)) from None
+
+
+_UNSAFE_IN_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
+
+
+def safe_filename(stem: str, suffix: str = ".pdf", limit: int = 80) -> str:
+    """A file name from user text: no path separators or characters Windows refuses, not too long."""
+    clean = _UNSAFE_IN_NAMES.sub("_", clean_text(stem)).strip(" ._") or "report"
+    return clean[:limit].rstrip(" ._") + suffix

@@ -209,6 +209,12 @@ def _spec(part: Part, lang: Lang) -> str:
     return ""
 
 
+def quote_number(plan: Plan, today: dt.date | None = None) -> str:
+    """The plan's quote number, or one made from the date and the plan digest (stable for the same plan)."""
+    today = today or dt.date.today()
+    return plan.quote.number.strip() or f"Q{today:%Y%m%d}-{canonical_digest(plan)[:6].upper()}"
+
+
 def build_quote(
     plan: Plan,
     catalog: Catalog,
@@ -277,7 +283,7 @@ def build_quote(
     if nodes > 1:
         notes.append(t("quote.note.nodes", lang, nodes=nodes))
     notes.append(t("quote.note.vat", lang, rate=pct(rate)))
-    number = plan.quote.number.strip() or f"Q{today:%Y%m%d}-{canonical_digest(plan)[:6].upper()}"
+    number = quote_number(plan, today)
     return Quote(
         number=number,
         date=today,

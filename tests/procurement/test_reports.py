@@ -20,8 +20,8 @@ from procurement.checklist import NBSP, sign
 from procurement.findings import Finding, Severity
 from procurement.plan import ChecklistMark, Plan, StorageItem, canonical_digest, load_plan, with_value
 from procurement.policy import default_policy
-from procurement.reports import build_quote, render_checklist_pdf, render_quote_pdf
-from procurement.reports.common import markup
+from procurement.reports import build_quote, render_checklist_pdf, render_quote_pdf, suggested_filename
+from procurement.reports.common import markup, safe_filename
 
 DATA = Path(__file__).parent / "data"
 TODAY = dt.date(2026, 3, 1)
@@ -303,3 +303,13 @@ def test_page_one_renders(plan: Plan, cat: Catalog, tmp_path: Path) -> None:
 def test_storage_model_is_what_the_500_line_test_assumes(cat: Catalog) -> None:
     part = cat.get("storage", "nvme-u2-3.84t")
     assert isinstance(part, Storage) and part.price_cny == 2500.5
+
+
+def test_suggested_file_names(plan: Plan) -> None:
+    assert suggested_filename(plan, "quote") == "报价单-Q-TEST-001.pdf"
+    assert suggested_filename(plan, "checklist", "en") == "checklist-训练集群 _测试_ & 报价.pdf"
+    unnamed = with_value(with_value(plan, "title", ""), "quote.number", "")
+    assert suggested_filename(unnamed, "checklist") == f"检查清单-{canonical_digest(unnamed)[:8]}.pdf"
+    assert suggested_filename(unnamed, "quote", "en").startswith("Quotation-Q")
+    assert safe_filename("../../etc/passwd\\x:y") == "etc_passwd_x_y.pdf"
+    assert safe_filename("///") == "report.pdf" and len(safe_filename("长" * 300)) == 84
