@@ -178,6 +178,10 @@ register(
             "zh": "GPU {tdp} W，机箱每槽上限 {limit} W",
             "en": "GPU {tdp} W, chassis limit {limit} W per slot",
         },
+        "checklist.r.cooling_tdp_unknown": {
+            "zh": "GPU 功耗或机箱每槽散热上限未知，请对照厂商规格确认",
+            "en": "GPU power or the chassis' per-slot cooling limit is unknown; check the vendor sheets",
+        },
         "checklist.r.cooling_passive": {
             "zh": "被动散热 GPU，机箱未为其设计风道",
             "en": "passive GPU in a chassis not built for passive cards",
@@ -810,10 +814,14 @@ class _Eval:
             Status.PASS,
             [self.t("cooling_kind", kind=t(f"checklist.cooling.{self.chassis.cooling}", self.lang))],
         )
-        if self.gpu.tdp_w is not None:
-            reason.append(self.t("cooling_tdp", tdp=fmt_num(self.gpu.tdp_w), limit=fmt_num(self.chassis.max_gpu_tdp_w)))
-            if self.gpu.tdp_w > self.chassis.max_gpu_tdp_w:
+        limit_w = self.chassis.max_gpu_tdp_w
+        if self.gpu.tdp_w is not None and limit_w is not None:
+            reason.append(self.t("cooling_tdp", tdp=fmt_num(self.gpu.tdp_w), limit=fmt_num(limit_w)))
+            if self.gpu.tdp_w > limit_w:
                 status = Status.FAIL
+        else:  # a figure the catalog does not have (never guessed): a person has to check the sheet
+            status = worse(status, Status.UNKNOWN)
+            reason.append(self.t("cooling_tdp_unknown"))
         if self.gpu.cooling == GpuCooling.PASSIVE and not self.chassis.passive_gpu_ready:
             status = Status.FAIL
             reason.append(self.t("cooling_passive"))

@@ -279,3 +279,12 @@ def test_sign_then_change_voids_then_resign(plan: Plan) -> None:
     assert signoff_state(unsign(again, "hardware"), "hardware") == SignoffState.UNSIGNED
     with pytest.raises(SignOffError, match="姓名"):
         sign(plan, "software", "   ", "", dt.date(2026, 3, 2))
+
+
+def test_unknown_catalog_figures_are_not_guessed(plan: Plan, cat: Catalog) -> None:
+    # A chassis whose per-slot cooling limit the catalog does not have: the item says so, it does not pass.
+    chassis = cat.parts["chassis"]["gpu-4u-pcie"]
+    patched = Catalog(parts={k: dict(v) for k, v in cat.parts.items()})
+    patched.parts["chassis"]["gpu-4u-pcie"] = chassis.model_copy(update={"max_gpu_tdp_w": None})
+    item = items(plan, patched)["cooling"]
+    assert item.status == Status.UNKNOWN and "散热上限未知" in item.reason
