@@ -427,17 +427,18 @@ def render_quote_pdf(
     story.append(table(rows, scaled([30, 33, 7, 15, 15], paper), font=st.font, extra=extra))
     story.append(Spacer(1, 6))
 
+    # With no price at all a total of ¥0.00 would mislead: the totals then say "on request" too.
+    priced_any = len(quote.unpriced) < len(quote.lines)
+
+    def amount(value: Decimal) -> str:
+        return money(value, lang, on_request) if priced_any else on_request
+
+    wan = t("quote.wan", lang, value=f"{quote.total_wan:,.2f}") if priced_any else on_request
     totals = [
-        [st.p(t("quote.subtotal", lang), st.cell), st.p(money(quote.subtotal, lang, ""), st.cell_right)],
-        [
-            st.p(t("quote.vat", lang, rate=pct(quote.vat_rate_pct)), st.cell),
-            st.p(money(quote.vat, lang, ""), st.cell_right),
-        ],
-        [st.p(t("quote.total", lang), st.cell_head), st.p(money(quote.total, lang, ""), st.cell_right)],
-        [
-            st.p(t("quote.total_wan", lang), st.cell),
-            st.p(t("quote.wan", lang, value=f"{quote.total_wan:,.2f}"), st.cell_right),
-        ],
+        [st.p(t("quote.subtotal", lang), st.cell), st.p(amount(quote.subtotal), st.cell_right)],
+        [st.p(t("quote.vat", lang, rate=pct(quote.vat_rate_pct)), st.cell), st.p(amount(quote.vat), st.cell_right)],
+        [st.p(t("quote.total", lang), st.cell_head), st.p(amount(quote.total), st.cell_right)],
+        [st.p(t("quote.total_wan", lang), st.cell), st.p(wan, st.cell_right)],
     ]
     widths = scaled([30, 33, 7, 15, 15], paper)
     tot = table(

@@ -313,3 +313,14 @@ def test_suggested_file_names(plan: Plan) -> None:
     assert suggested_filename(unnamed, "quote", "en").startswith("Quotation-Q")
     assert safe_filename("../../etc/passwd\\x:y") == "etc_passwd_x_y.pdf"
     assert safe_filename("///") == "report.pdf" and len(safe_filename("长" * 300)) == 84
+
+
+def test_quote_without_any_price_says_on_request(plan: Plan, cat: Catalog) -> None:
+    unpriced = Catalog(
+        parts={k: {i: p.model_copy(update={"price_cny": None}) for i, p in v.items()} for k, v in cat.parts.items()}
+    )
+    q = build_quote(plan, unpriced, today=TODAY)
+    assert q.total == 0 and len(q.unpriced) == len(q.lines)
+    body = text(render_quote_pdf(plan, unpriced, today=TODAY, findings=[], lang="en"))
+    assert "¥0.00" not in body
+    assert flat("Total (incl. VAT)on request") in flat(body)
