@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -27,19 +28,13 @@ from catalog.models import (
 )
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
-from procurement.plan import ChecklistMark, Plan, Redundancy, SignOff, canonical_digest
+from procurement.plan import ChecklistMark, Plan, SignOff, canonical_digest
 from procurement.policy import Policy, default_policy
+from procurement.rules.power import power_budget
+from procurement.sizing import estimate_vram
 
 Which = Literal["hardware", "software"]
 WHICH: tuple[Which, ...] = ("hardware", "software")
-
-# Ratios from the reference's seed guidance, as restated in issue #3 ("CPU cores ≥ 2 × GPUs; system RAM
-# ≥ 2 × total VRAM; multi-node training without a ≥ 100 Gb/s fabric"). A policy field of the same name
-# (once the rules land it) takes precedence; see _policy_number.
-SEED_CPU_CORES_PER_GPU = 2
-SEED_RAM_PER_VRAM = 2
-SEED_MULTINODE_MIN_GBPS = 100
-SEED_MAX_OPEN_AIR = 2  # issue #3 cooling: "more than two open-air consumer cards in one chassis"
 
 
 class Status(StrEnum):
@@ -169,6 +164,10 @@ register(
         "checklist.r.power_missing": {
             "zh": "未计入（无功耗数据）：{parts}",
             "en": "not counted (no power figure): {parts}",
+        },
+        "checklist.r.power_estimated": {
+            "zh": "按政策规划值估算（无厂商数据）：{parts}",
+            "en": "estimated with the policy's planning figure (no vendor figure): {parts}",
         },
         "checklist.r.power_no_base": {
             "zh": "不含主板、风扇等基础功耗",
@@ -321,32 +320,15 @@ class PowerFigures:
     usable_units: int
     redundant_units: int
     missing: tuple[str, ...]
-    """Parts counted without a power figure."""
+    """Parts not counted: no power figure."""
+    estimated: tuple[str, ...]
+    """Parts counted with the policy's planning figure (the catalog has no vendor figure)."""
     base_included: bool
     low_line_unsupported: str | None = None
 
 
-def _policy_number(policy: Policy, name: str, default: float) -> float:
-    value = getattr(policy, name, None)
-    return float(value) if isinstance(value, int | float) else float(default)
-
-
-def _psu_choice(plan: Plan, catalog: Catalog) -> tuple[Psu | None, int]:
-    psu = catalog.typed(Psu, plan.server.psu.part)
-    if psu is not None:
-        return psu, plan.server.psu.count
-    chassis = catalog.typed(Chassis, plan.server.chassis)
-    if chassis is not None and chassis.psu_included:
-        return catalog.typed(Psu, chassis.psu_included), chassis.psu_included_count
-    return None, 0
-
-
 def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
-    """Per-server draw and usable PSU output: the power rules' own budget, so the checklist and rules agree."""
-    try:
-        from procurement.rules.power import power_budget  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # before the rules landed: the same arithmetic from catalog numbers
-        return _local_power_figures(plan, catalog, policy)
+    """Per-server draw and usable PSU output: the power rules' own budget, so the checklist and the rules agree."""
     b = power_budget(plan, catalog, policy)
     psu = catalog.typed(Psu, b.psu_id) if b.psu_id else None
     base = [i for i in b.items if i.key == "base"]
@@ -359,72 +341,9 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
         usable_units=max(b.psu_count - b.redundant_units, 0),
         redundant_units=b.redundant_units,
         missing=tuple(i.label for i in b.unknown if i.key != "base"),
+        estimated=tuple(i.label for i in b.estimated),
         base_included=bool(base and base[0].unit_w),
         low_line_unsupported=psu.name if psu is not None and b.low_line and b.psu_unit_w is None else None,
-    )
-
-
-def _local_power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
-    """Per-server draw and usable PSU output from catalog numbers, where the power rules are not installed."""
-    draw = 0.0
-    missing: list[str] = []
-
-    def add(watts: float | None, count: int, name: str) -> None:
-        nonlocal draw
-        if count <= 0:
-            return
-        if watts is None:
-            missing.append(name)
-        else:
-            draw += watts * count
-
-    gpu = catalog.gpu(plan.gpu.model)
-    if gpu:
-        add(gpu.tdp_w, plan.gpu.count, gpu.name)
-    cpu = catalog.typed(Cpu, plan.server.cpu)
-    if cpu:
-        add(cpu.tdp_w, plan.server.cpu_count, cpu.name)
-    if plan.server.memory:
-        mem = catalog.typed(MemoryModule, plan.server.memory.part)
-        if mem:
-            add(mem.power_w, plan.server.memory.count, mem.name)
-    for item in plan.server.storage:
-        drive = catalog.typed(Storage, item.part)
-        if drive:
-            add(drive.power_w, item.count, drive.name)
-    for nc in plan.server.nics:
-        nic = catalog.typed(Nic, nc.part)
-        if nic:
-            add(nic.power_w, nc.count, nic.name)
-    base = getattr(policy, "base_system_w", None)
-    if isinstance(base, int | float):
-        draw += float(base)
-    headroom = _policy_number(policy, "psu_headroom_pct", 20.0)
-    psu, count = _psu_choice(plan, catalog)
-    redundant = 0
-    if plan.server.psu.redundancy == Redundancy.N_PLUS_1:
-        redundant = min(1, count)
-    elif plan.server.psu.redundancy == Redundancy.N_PLUS_N:
-        redundant = count // 2
-    usable = max(count - redundant, 0)
-    unit: float | None = None
-    low_none = None
-    if psu is not None:
-        unit = psu.rated_w_high_line if plan.server.input_voltage == "high" else psu.rated_w_low_line
-        if unit is None:
-            low_none = psu.name
-            unit = 0.0
-    return PowerFigures(
-        draw_w=draw,
-        need_w=draw * (1 + headroom / 100),
-        headroom_pct=headroom,
-        available_w=None if psu is None else (unit or 0.0) * usable,
-        unit_w=unit,
-        usable_units=usable,
-        redundant_units=redundant,
-        missing=tuple(missing),
-        base_included=isinstance(base, int | float),
-        low_line_unsupported=low_none,
     )
 
 
@@ -433,10 +352,6 @@ GIB_TO_GB = 1.073741824  # the sizing estimate is in GB (10^9 B); catalog GPU me
 
 def vram_need_gb(plan: Plan, policy: Policy) -> float | None:
     """The sizing estimate of GPU memory the workload needs (GB), or None where it cannot be estimated."""
-    try:
-        from procurement.sizing import estimate_vram  # type: ignore[import-not-found,unused-ignore]
-    except ImportError:  # the sizing module lands with the rules (issue #3)
-        return None
     est = estimate_vram(plan.requirements, policy)
     return float(est.total_gb) if est.known else None
 
@@ -714,7 +629,7 @@ class _Eval:
             return Status.UNKNOWN, [_not_chosen("cpu", self.lang)]
         cores = self.cpu.cores * self.plan.server.cpu_count
         gpus = self.plan.gpu.count
-        need = int(_policy_number(self.policy, "cpu_cores_per_gpu", SEED_CPU_CORES_PER_GPU) * gpus)
+        need = math.ceil(self.policy.cpu_cores_per_gpu * gpus)
         status = Status.PASS if cores >= need else Status.FAIL
         return status, [
             self.t(
@@ -736,7 +651,7 @@ class _Eval:
         if self.gpu is None or self.plan.gpu.count == 0:
             return Status.UNKNOWN, [self.t("ram_no_gpu", ram=fmt_num(ram))]
         vram = self.gpu.memory_gib * self.plan.gpu.count
-        need = _policy_number(self.policy, "ram_to_vram_ratio", SEED_RAM_PER_VRAM) * vram
+        need = self.policy.ram_to_vram_ratio * vram
         status = Status.PASS if ram >= need else Status.ATTENTION
         return status, [self.t("ram", ram=fmt_num(ram), vram=_gib(vram), need=_gib(need))]
 
@@ -768,7 +683,7 @@ class _Eval:
         nodes = self.plan.requirements.nodes
         if nodes <= 1:
             return Status.PASS, [self.t("net_single", nics=names)]
-        need = _policy_number(self.policy, "min_fabric_gbps", SEED_MULTINODE_MIN_GBPS)
+        need = self.policy.min_fabric_gbps
         best = max((c.speed_gbps for _, c in known), default=0.0)
         status = Status.PASS if best >= need else Status.FAIL
         return status, [self.t("net_multi", nodes=nodes, best=fmt_num(best), need=fmt_num(need))]
@@ -795,6 +710,8 @@ class _Eval:
         )
         if pf.missing:
             reason.append(self.t("power_missing", parts=", ".join(pf.missing)))
+        if pf.estimated:
+            reason.append(self.t("power_estimated", parts=", ".join(pf.estimated)))
         if not pf.base_included:
             reason.append(self.t("power_no_base"))
         if pf.available_w < pf.draw_w:
@@ -825,7 +742,7 @@ class _Eval:
         if self.gpu.cooling == GpuCooling.PASSIVE and not self.chassis.passive_gpu_ready:
             status = Status.FAIL
             reason.append(self.t("cooling_passive"))
-        limit = _policy_number(self.policy, "max_open_air_gpus", SEED_MAX_OPEN_AIR)
+        limit = self.policy.max_open_air_gpus
         if (
             self.gpu.cooling == GpuCooling.ACTIVE
             and self.gpu.segment == Segment.CONSUMER

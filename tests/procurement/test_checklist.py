@@ -80,7 +80,7 @@ def test_power_item_shows_need_and_available_watts(plan: Plan, cat: Catalog) -> 
     # + 1 × ConnectX-7 40 W = 1400 + 360 + 20 + 45 + 20 + 40 = 1885 W, plus the policy's base load
     # (board, fans) where the policy has one; with 20 % headroom. 4 × 1800 W (200-240 V) in N+N: 2 usable.
     policy = default_policy()
-    base = float(getattr(policy, "base_system_w", 0.0))
+    base = policy.base_system_w
     draw = 1885 + base
     need = draw * 1.2
     pf = power_figures(plan, cat, policy)
@@ -106,7 +106,7 @@ def test_power_fails_when_psus_cannot_carry_the_draw(plan: Plan, cat: Catalog) -
     p = with_value(p, "server.input_voltage", "low")
     p = with_value(p, "server.storage", [s.model_dump(mode="json") for s in plan.server.storage[:2]])
     p = with_value(p, "server.nics", [])
-    assert float(getattr(default_policy(), "base_system_w", 0.0)) <= 175
+    assert default_policy().base_system_w <= 175
     item = items(p, cat)["psu_power"]
     assert item.status == Status.ATTENTION
     assert "可用 2 000 W" in plain(item.reason)
@@ -288,3 +288,15 @@ def test_unknown_catalog_figures_are_not_guessed(plan: Plan, cat: Catalog) -> No
     patched.parts["chassis"]["gpu-4u-pcie"] = chassis.model_copy(update={"max_gpu_tdp_w": None})
     item = items(plan, patched)["cooling"]
     assert item.status == Status.UNKNOWN and "散热上限未知" in item.reason
+
+
+def test_power_counts_policy_figures_where_the_catalog_has_none(plan: Plan, cat: Catalog) -> None:
+    policy = default_policy()
+    mem = cat.parts["memory"]["ddr5-64g-4800-rdimm"]
+    patched = Catalog(parts={k: dict(v) for k, v in cat.parts.items()})
+    patched.parts["memory"]["ddr5-64g-4800-rdimm"] = mem.model_copy(update={"power_w": None})
+    # 8 DIMMs at the policy's planning figure instead of 2.5 W each.
+    draw = 1885 - 8 * 2.5 + 8 * policy.dimm_w_fallback + policy.base_system_w
+    assert power_figures(plan, patched, policy).draw_w == pytest.approx(draw)
+    item = items(plan, patched)["psu_power"]
+    assert "按政策规划值估算（无厂商数据）：64GB DDR5-4800 RDIMM" in item.reason
