@@ -340,8 +340,8 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
         unit_w=b.psu_unit_w,
         usable_units=max(b.psu_count - b.redundant_units, 0),
         redundant_units=b.redundant_units,
-        missing=tuple(i.label for i in b.unknown if i.key != "base"),
-        estimated=tuple(i.label for i in b.estimated),
+        missing=tuple(dict.fromkeys(i.label for i in b.unknown if i.key != "base")),
+        estimated=tuple(dict.fromkeys(i.label for i in b.estimated)),
         base_included=bool(base and base[0].unit_w),
         low_line_unsupported=psu.name if psu is not None and b.low_line and b.psu_unit_w is None else None,
     )

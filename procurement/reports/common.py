@@ -119,7 +119,7 @@ def make_styles(lang: Lang) -> Styles:
         font=font,
         lang=lang,
         title=style("title", 17, 22, spaceAfter=4),
-        h2=style("h2", 12, 16, spaceBefore=8, spaceAfter=4),
+        h2=style("h2", 12, 16, spaceBefore=8, spaceAfter=4, keepWithNext=1),  # no heading alone at a page foot
         body=style("body", 9.5, 13),
         small=style("small", 7.5, 10, textColor=colors.HexColor("#444444")),
         cell=style("cell", 8.5, 11),
