@@ -141,3 +141,16 @@ def test_font_search_order_and_missing_font_message(tmp_path: Path, monkeypatch:
         find_font([(str(tmp_path / "missing.ttc"), 0), (str(not_a_font), 0)])
     msg = str(info.value)
     assert "fonts-wqy-zenhei" in msg and "GPU_PROCURE_CJK_FONT" in msg and "fake.ttf" in msg
+
+
+def test_cli_exports_every_shipped_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from procurement.cli import main
+    from tests.conftest import EXAMPLES
+
+    plans = sorted(EXAMPLES.glob("*.gpuplan.yaml"))
+    assert plans
+    for plan in plans:
+        q, c = tmp_path / f"{plan.stem}-q.pdf", tmp_path / f"{plan.stem}-c.pdf"
+        assert main(["export", str(plan), "--quote", str(q), "--checklist", str(c), "--lang", "en"]) == 0
+        assert "Quotation" in pdf_text(q) and "Hardware checklist" in pdf_text(c)
+    assert capsys.readouterr().out.count("wrote ") == 2 * len(plans)
