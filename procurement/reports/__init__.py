@@ -2,6 +2,15 @@
 
 from __future__ import annotations
 
+# For the GUI (Export…, Print… with preview) — one source for file and preview:
+#   data = render_quote_pdf(plan, catalog, policy=..., findings=..., lang="zh", paper="a4")   -> bytes
+#   data = render_checklist_pdf(plan, catalog, policy=..., findings=..., lang="zh", paper="a4") -> bytes
+#   write_pdf(path, data, lang)           atomic; raises ExportError (message in the user's language)
+#   check_target(path, lang)              the same checks before a dialog closes or a worker starts
+#   suggested_filename(plan, "quote" | "checklist", lang)
+# Rendering takes 20-60 ms per document and may run in a worker thread (the font registers once, under a lock);
+# QPdfDocument can load the same bytes through a QBuffer for the preview. FontNotFoundError says what to install.
+
 from typing import Literal
 
 from procurement.messages import Lang, t
