@@ -10,7 +10,6 @@ from __future__ import annotations
 #   suggested_filename(plan, "quote" | "checklist", lang)
 # Rendering takes 20-60 ms per document and may run in a worker thread (the font registers once, under a lock);
 # QPdfDocument can load the same bytes through a QBuffer for the preview. FontNotFoundError says what to install.
-
 from typing import Literal
 
 from procurement.messages import Lang, t
