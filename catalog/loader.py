@@ -160,7 +160,8 @@ def _read_file(
             pid = raw.get("id") if isinstance(raw, dict) else None
             label = f"{kind} '{pid}'" if pid else f"{kind} #{i + 1}"
             if not isinstance(raw, dict):
-                problems.append(f"{where}:{locate(text, (section, i))}: {label}: expected a mapping of fields")
+                line_i = locate(text, (section, i))
+                problems.append(f"{where}:{line_i}: {label}: expected a mapping of fields")
                 continue
             try:
                 part = cls.model_validate(raw)
@@ -202,7 +203,8 @@ def _cross_check(cat: Catalog, problems: list[str]) -> None:
         for gid in ch.gpus_supported:
             gpu = cat.gpu(gid)
             if gpu is None:
-                problems.append(f"{where('chassis', ch.id)}: chassis '{ch.id}': gpus_supported: unknown gpu '{gid}'")
+                problems.append(f"{where('chassis', ch.id)}: chassis '{ch.id}': gpus_supported: "
+                                f"unknown gpu '{gid}'")
             elif gpu.form_factor != ch.gpu_form_factor:
                 problems.append(f"{where('chassis', ch.id)}: chassis '{ch.id}': gpus_supported: '{gid}' is "
                                 f"{gpu.form_factor.value}, the chassis takes {ch.gpu_form_factor.value}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -36,9 +37,11 @@ def parse_yaml(text: str, path: str | Path) -> Any:
         return yaml.load(text, Loader=_Loader)
     except yaml.constructor.ConstructorError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
-        tag = (exc.problem or "").split("tag")[-1].strip(" '!") if exc.problem else ""
-        raise YamlError(path, line, f"tag '!{tag}' is not allowed (only plain YAML data is read)"
-                        if tag else f"unsupported YAML: {exc.problem}") from None
+        match = re.search(r"tag '([^']+)'", exc.problem or "")
+        if match:
+            tag = match.group(1).replace("tag:yaml.org,2002:", "!!")
+            raise YamlError(path, line, f"tag '{tag}' is not allowed (only plain YAML data is read)") from None
+        raise YamlError(path, line, f"unsupported YAML: {exc.problem}") from None
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise YamlError(path, line, f"not valid YAML: {exc.problem or exc.context}") from None

@@ -19,7 +19,9 @@ from procurement.rules import evaluate
 class _ReplacePlan(QUndoCommand):
     """Undoable change: keeps the plan before and after (plans are small, snapshots keep undo exact)."""
 
-    def __init__(self, ctl: PlanController, before: Plan, after: Plan, text: str, merge_key: str | None) -> None:
+    def __init__(
+        self, ctl: PlanController, before: Plan, after: Plan, text: str, merge_key: str | None
+    ) -> None:
         super().__init__(text)
         self._ctl, self._before, self._after, self._key = ctl, before, after, merge_key
 

@@ -1,4 +1,4 @@
-"""Policy: the thresholds the rules use (PSU headroom, airflow, ratios…), from resources/policy or a user file."""
+"""Policy: the thresholds the rules use (PSU headroom, airflow, ratios…), shipped or from a user file."""
 
 from __future__ import annotations
 
