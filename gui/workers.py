@@ -6,7 +6,7 @@ import threading
 import traceback
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
@@ -35,7 +35,7 @@ class Job(QObject):
     cancelled = Signal()
     finished = Signal()
 
-    _live: set[Job] = set()  # jobs in flight: the Python wrapper must outlive the worker's emits
+    _live: ClassVar[set[Job]] = set()  # jobs in flight: the Python wrapper must outlive the worker's emits
 
     def __init__(self, fn: JobFn, parent: QObject | None = None) -> None:
         super().__init__(parent)

@@ -55,7 +55,8 @@ def describe_part(part: Part) -> str:
     elif isinstance(part, Storage):
         specs = [_fmt_capacity(part.capacity_gb), part.storage_kind.value.upper().replace("_", " "), part.interface]
     elif isinstance(part, Nic):
-        specs = [f"{part.ports} × {part.speed_gbps:g} Gb/s {part.fabric}", f"PCIe Gen{part.pcie_gen} x{part.pcie_lanes}"]
+        specs = [f"{part.ports} × {part.speed_gbps:g} Gb/s {part.fabric}",
+                 f"PCIe Gen{part.pcie_gen} x{part.pcie_lanes}"]
     elif isinstance(part, Psu):
         low = f"{part.rated_w_low_line:g} W" if part.rated_w_low_line else _tr("not rated")
         specs = [_tr("%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}"),
@@ -365,7 +366,8 @@ class ServerPage(StepPage):
         outer.addLayout(top)
 
     def _connect_signals(self) -> None:
-        self.cpu_combo.currentIndexChanged.connect(lambda _i: self.set_field("server.cpu", self.cpu_combo.currentData()))
+        self.cpu_combo.currentIndexChanged.connect(
+            lambda _i: self.set_field("server.cpu", self.cpu_combo.currentData()))
         self.cpu_count.valueChanged.connect(lambda v: self.set_field("server.cpu_count", v, merge=True))
         self.memory_combo.currentIndexChanged.connect(self._memory_part_changed)
         self.memory_count.valueChanged.connect(lambda v: self.set_field("server.memory.count", v, merge=True))
