@@ -226,24 +226,25 @@ def gauge_readings(controller: PlanController) -> dict[str, GaugeReading]:
                     .replace("%1", f"{pb.draw_w:.0f}").replace("%2", f"{pb.headroom_pct:g}")
                     .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}"))
     try:
-        from procurement.rules.pcie import pcie_budget
+        from procurement.rules.cooling import heat_budget
+        from procurement.rules.pcie import lane_budget
     except ImportError:
-        pass
-    else:
-        lb = pcie_budget(plan, catalog, policy)
-        out["pcie"] = (lb.lanes_needed, lb.lanes_available or None,
-                       _tr("PCIe lanes needed %1, available %2")
-                       .replace("%1", str(lb.lanes_needed)).replace("%2", str(lb.lanes_available)))
-    try:
-        from procurement.rules.cooling import cooling_budget
-    except ImportError:
-        pass
-    else:
-        cb = cooling_budget(plan, catalog, policy)
-        out["cooling"] = (cb.airflow_needed_cfm, cb.airflow_cfm,
-                          _tr("Airflow needed %1 CFM, chassis %2 CFM")
-                          .replace("%1", f"{cb.airflow_needed_cfm:.0f}")
-                          .replace("%2", "—" if cb.airflow_cfm is None else f"{cb.airflow_cfm:.0f}"))
+        return out
+    lb = lane_budget(plan, catalog, policy)
+    used = lb.cpu_needed + lb.switch_needed
+    available = None if lb.cpu_lanes is None else lb.cpu_lanes + lb.switch_lanes
+    narrower = ", ".join(f"{d.label} x{d.granted}" for d in lb.reduced)
+    out["pcie"] = (used, available or None,
+                   _tr("PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)")
+                   .replace("%1", str(used)).replace("%2", "—" if available is None else str(available))
+                   .replace("%3", "—" if lb.cpu_lanes is None else str(lb.cpu_lanes))
+                   .replace("%4", str(lb.switch_lanes))
+                   + ("\n" + _tr("Running narrower: %1").replace("%1", narrower) if narrower else ""))
+    hb = heat_budget(plan, catalog, policy)
+    out["cooling"] = (hb.required_cfm, hb.chassis_cfm,
+                      _tr("Heat %1 W needs about %2 CFM; the chassis moves %3 CFM")
+                      .replace("%1", f"{hb.heat_w:.0f}").replace("%2", f"{hb.required_cfm:.0f}")
+                      .replace("%3", "—" if hb.chassis_cfm is None else f"{hb.chassis_cfm:.0f}"))
     return out
 
 

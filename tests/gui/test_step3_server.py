@@ -69,7 +69,7 @@ def test_storage_and_nic_rows_add_edit_remove(page, qtbot, catalog):
     assert [s.role.value for s in ctl.plan.server.storage] == ["system", "data", "backup"]
     assert len(page.storage_rows.rows) == 3
     hdd = next(s for s in catalog.all(Storage) if s.storage_kind.value == "hdd")
-    role, combo, count, _remove = page.storage_rows.rows[2]
+    _role, combo, count, _remove = page.storage_rows.rows[2]
     choose(combo, hdd.id)
     count.setValue(4)
     assert (ctl.plan.server.storage[2].part, ctl.plan.server.storage[2].count) == (hdd.id, 4)
