@@ -73,8 +73,11 @@ class Job(QObject):
         except JobCancelled:
             self.cancelled.emit()
         except Exception as exc:  # a fault is shown to the user, never a traceback on stderr
-            detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            self.failed.emit(detail)
+            # OSError/ValueError from the core carry a message written for the user (file, line, field)
+            if isinstance(exc, (OSError, ValueError)) and str(exc):
+                self.failed.emit(str(exc))
+            else:
+                self.failed.emit("".join(traceback.format_exception_only(type(exc), exc)).strip())
         else:
             if self._cancel.is_set():
                 self.cancelled.emit()
@@ -141,3 +144,27 @@ def ask_printer(parent: QWidget | None) -> Any:
     printer = QPrinter(QPrinter.PrinterMode.HighResolution)
     dialog = QPrintDialog(printer, parent)
     return printer if dialog.exec() == QPrintDialog.DialogCode.Accepted else None
+
+
+def run_export(parent: QWidget, render: Callable[[], bytes], target: Path, lang: str,
+               on_done: Callable[[str], None]) -> Job:
+    """Render a PDF and write it atomically in a worker; ``on_done(message)`` runs in the GUI thread.
+
+    The window stays responsive while reportlab works; a write error reaches the user through show_error.
+    """
+    from procurement.reports import write_pdf
+
+    def work(progress: Progress, cancelled: Cancelled) -> Path:
+        progress(10, "")
+        data = render()
+        if cancelled():
+            raise JobCancelled
+        progress(90, "")
+        write_pdf(target, data, lang)  # type: ignore[arg-type]
+        return target
+
+    job = Job(work)
+    job.succeeded.connect(lambda path: on_done(_tr("Saved %1").replace("%1", str(path))))
+    job.failed.connect(lambda msg: (show_error(parent, _tr("Export"), msg), on_done(msg)))
+    job.start()
+    return job
