@@ -165,6 +165,10 @@ def run_export(parent: QWidget, render: Callable[[], bytes], target: Path, lang:
 
     job = Job(work)
     job.succeeded.connect(lambda path: on_done(_tr("Saved %1").replace("%1", str(path))))
-    job.failed.connect(lambda msg: (show_error(parent, _tr("Export"), msg), on_done(msg)))
+    def failed(msg: str) -> None:
+        show_error(parent, _tr("Export"), msg)
+        on_done(msg)
+
+    job.failed.connect(failed)
     job.start()
     return job

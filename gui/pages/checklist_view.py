@@ -237,7 +237,7 @@ class ChecklistPage(StepPage):
 
     def item_row(self, which: Which, item_id: str) -> int:
         table = self.tables[which]
-        return next(r for r in range(table.rowCount()) if table.item(r, COL_ITEM).data(Qt.ItemDataRole.UserRole)
+        return next(r for r in range(table.rowCount()) if _cell(table, r, COL_ITEM).data(Qt.ItemDataRole.UserRole)
                     == item_id)
 
     # -- widgets → plan
@@ -245,12 +245,13 @@ class ChecklistPage(StepPage):
         if self.loading or cell.column() not in (COL_DONE, COL_NOTE):
             return
         table = self.tables[which]
-        item_id = table.item(cell.row(), COL_ITEM).data(Qt.ItemDataRole.UserRole)
-        checked = table.item(cell.row(), COL_DONE).checkState() == Qt.CheckState.Checked
-        note = table.item(cell.row(), COL_NOTE).text()
+        row = cell.row()
+        item_id = _cell(table, row, COL_ITEM).data(Qt.ItemDataRole.UserRole)
+        checked = _cell(table, row, COL_DONE).checkState() == Qt.CheckState.Checked
+        note = _cell(table, row, COL_NOTE).text()
         try:
             self.controller.set_value(f"checklist.{item_id}", {"checked": checked, "note": note},
-                                      text=self.tr("Checklist: %1").replace("%1", table.item(cell.row(), 0).text()))
+                                      text=self.tr("Checklist: %1").replace("%1", _cell(table, row, COL_ITEM).text()))
         except PlanError as exc:
             self.status_label.setText(str(exc))
 
@@ -297,3 +298,9 @@ class ChecklistPage(StepPage):
         self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Print"), msg))
         self.job.start()
         return self.job
+
+
+def _cell(table: QTableWidget, row: int, col: int) -> QTableWidgetItem:
+    item = table.item(row, col)
+    assert item is not None  # refresh() fills every cell
+    return item

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QCoreApplication, Qt, QTranslator
 from PySide6.QtWidgets import QComboBox
 
 from catalog.models import Chassis, Cpu, MemoryModule, Nic, Psu, Storage
@@ -106,3 +106,27 @@ def test_focus_field_finds_row_widgets(page, qtbot):
     qtbot.waitUntil(lambda: page.storage_rows.rows[0][2].hasFocus())
     assert page.focus_field("server.psu.count")
     assert not page.focus_field("software.os")
+
+
+class _Marking(QTranslator):
+    """A stand-in translation: every string becomes «source», so a re-translated label is easy to see."""
+
+    def translate(self, context, source, disambiguation=None, n=-1):
+        return f"«{source}»"
+
+    def isEmpty(self) -> bool:
+        return False
+
+
+def test_switching_language_retranslates_the_visible_labels(page, qtbot):
+    assert page.auto_button.text() == "Auto-configure"
+    translator = _Marking()
+    QCoreApplication.installTranslator(translator)
+    try:
+        qtbot.waitUntil(lambda: page.auto_button.text() == "«Auto-configure»")
+        assert page.power_box.title() == "«Chassis and power»"
+        assert page.voltage_combo.itemText(1) == "«Low line (100-127 V)»"
+        assert page.storage_rows.add_button.text() == "«Add storage»"
+    finally:
+        QCoreApplication.removeTranslator(translator)
+    qtbot.waitUntil(lambda: page.auto_button.text() == "Auto-configure")
