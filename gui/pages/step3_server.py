@@ -28,7 +28,11 @@ from gui.controller import PlanController
 from gui.pages.base import StepPage
 from gui.widgets.gauge import Gauge
 from procurement.findings import Severity
-from procurement.plan import PlanError, Redundancy, StorageRole
+from procurement.plan import Plan, PlanError, Redundancy, StorageRole
+from procurement.rules.cooling import heat_budget
+from procurement.rules.pcie import lane_budget
+from procurement.rules.power import power_budget
+from procurement.sizing import DerivedDefaults, apply_defaults, derive_defaults
 
 
 def _tr(text: str) -> str:
@@ -214,22 +218,13 @@ GaugeReading = tuple[float | None, float | None, str]
 
 def gauge_readings(controller: PlanController) -> dict[str, GaugeReading]:
     """The three gauges' numbers from the rules' public budget functions (never recomputed here)."""
-    out: dict[str, GaugeReading] = {}
     plan, catalog, policy = controller.plan, controller.catalog, controller.policy
-    try:
-        from procurement.rules.power import power_budget
-    except ImportError:  # the rules package has not landed in this checkout
-        return out
     pb = power_budget(plan, catalog, policy)
+    out: dict[str, GaugeReading] = {}
     out["power"] = (pb.draw_w, pb.usable_w or None,
                     _tr("Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W")
                     .replace("%1", f"{pb.draw_w:.0f}").replace("%2", f"{pb.headroom_pct:g}")
                     .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}"))
-    try:
-        from procurement.rules.cooling import heat_budget
-        from procurement.rules.pcie import lane_budget
-    except ImportError:
-        return out
     lb = lane_budget(plan, catalog, policy)
     used = lb.cpu_needed + lb.switch_needed
     available = None if lb.cpu_lanes is None else lb.cpu_lanes + lb.switch_lanes
@@ -248,13 +243,10 @@ def gauge_readings(controller: PlanController) -> dict[str, GaugeReading]:
     return out
 
 
-def auto_configured(controller: PlanController) -> Any:
-    """The plan with the sizing's derived defaults applied (None while sizing has not landed)."""
-    try:
-        from procurement.sizing import apply_derived_defaults
-    except ImportError:
-        return None
-    return apply_derived_defaults(controller.plan, controller.catalog, controller.policy)
+def auto_configured(controller: PlanController) -> tuple[Plan, DerivedDefaults]:
+    """The plan with the sizing's derived defaults applied, and what was decided (reasons, what is missing)."""
+    derived = derive_defaults(controller.plan, controller.catalog, controller.policy, lang=controller.lang)
+    return apply_defaults(controller.plan, derived), derived
 
 
 class ServerPage(StepPage):
@@ -301,6 +293,8 @@ class ServerPage(StepPage):
         self.storage_rows = _PartRows(self, "server.storage", Storage, with_role=True)
         self.nic_rows = _PartRows(self, "server.nics", Nic, with_role=False)
         self.auto_button = QPushButton()
+        self.auto_label = QLabel()
+        self.auto_label.setWordWrap(True)
         self.power_gauge = Gauge()
         self.pcie_gauge = Gauge()
         self.cooling_gauge = Gauge()
@@ -352,6 +346,7 @@ class ServerPage(StepPage):
 
         side = QVBoxLayout()
         side.addWidget(self.auto_button)
+        side.addWidget(self.auto_label)
         self.gauge_box = QGroupBox()
         gl = QVBoxLayout(self.gauge_box)
         for g in self.gauges.values():
@@ -463,7 +458,10 @@ class ServerPage(StepPage):
             self.loading = was
 
     def _update_gauges(self) -> None:
-        readings = gauge_readings(self.controller)
+        try:
+            readings = gauge_readings(self.controller)
+        except Exception as exc:  # the gauges go grey and say why; the page keeps working
+            readings = {k: (None, None, f"{type(exc).__name__}: {exc}") for k in self.gauges}
         family_state = self._family_states()
         for key, gauge in self.gauges.items():
             used, cap, detail = readings.get(key, (None, None, self.tr("Not available yet")))
@@ -528,12 +526,17 @@ class ServerPage(StepPage):
 
     def auto_configure(self) -> None:
         """Apply the derived defaults as ONE undoable change."""
-        after = auto_configured(self.controller)
-        if after is None:
-            self.error_label.setText(self.tr("Auto-configure needs the sizing module."))
+        try:
+            after, derived = auto_configured(self.controller)
+        except Exception as exc:  # a slot must not die: say what went wrong, change nothing
+            self.error_label.setText(self.tr("Auto-configure failed: %1").replace("%1", str(exc) or type(exc).__name__))
             self.error_label.show()
             return
         self.controller.replace_plan(after, self.tr("Auto-configure"))
+        self.auto_label.setText("\n".join(derived.reasons))
+        if derived.missing:
+            self.error_label.setText("\n".join(derived.missing))
+            self.error_label.show()
 
 
 def _set_labels(form: QFormLayout, texts: list[str]) -> None:

@@ -28,6 +28,15 @@ from gui.controller import PlanController
 from gui.pages.base import StepPage
 from procurement.messages import Lang
 from procurement.plan import Plan, PlanError
+from procurement.verify import (
+    GpuRecord,
+    ProbeOptions,
+    VerificationCancelled,
+    gpu_verdicts,
+    load_report,
+    report_to_dict,
+    run_probe,
+)
 
 MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "skip": "–"}
 COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"), "skip": QColor("#757575")}
@@ -39,20 +48,28 @@ def _tr(text: str) -> str:
 
 # ---------------------------------------------------------------- hookups into procurement.verify
 
+class _Flag:
+    """Adapts the worker's cancelled() to the is_set() flag the probe polls."""
+
+    def __init__(self, cancelled: workers.Cancelled) -> None:
+        self.is_set = cancelled
+
+
 def run_local_verification(plan: Plan, catalog: Catalog, lang: Lang, progress: workers.Progress,
                            cancelled: workers.Cancelled) -> dict[str, Any]:
     """Probe this machine and check it against ``plan``; the report as a JSON object. Runs in a worker."""
-    from procurement.verify import verify_local
-    from procurement.verify.report import report_to_dict
+    def step(i: int, total: int, label: str) -> None:
+        progress(round(100 * i / max(total, 1)), label)
 
-    report = verify_local(plan, catalog, lang=lang, progress=progress, cancelled=cancelled)
+    try:
+        report = run_probe(plan, catalog, ProbeOptions(), lang, progress=step, cancel=_Flag(cancelled))
+    except VerificationCancelled:
+        raise workers.JobCancelled from None
     return report_to_dict(report)
 
 
 def load_report_file(path: Path) -> dict[str, Any]:
-    """A report file as a JSON object; raises ValueError naming the file and the field."""
-    from procurement.verify.report import load_report, report_to_dict
-
+    """A report file as a JSON object; raises ValueError (ReportError) naming the file and the field."""
     return report_to_dict(load_report(path))
 
 
@@ -79,30 +96,20 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-def gpu_status(report: dict[str, Any], index: int) -> str:
-    """A GPU's mark: the worst status among the checks that name it ('GPU 3', 'GPUs 0, 3'…)."""
-    order = {"fail": 3, "warn": 2, "pass": 1, "skip": 0}
-    worst = "pass" if report.get("checks") else "skip"
-    for check in report.get("checks") or []:
-        text = " ".join(str(check.get(k) or "") for k in ("actual", "message"))
-        if _names_gpu(text, index) and order.get(check.get("status", ""), 0) > order[worst]:
-            worst = check["status"]
-    return worst
+_ORDER = {"fail": 3, "warn": 2, "pass": 1, "skip": 0}
 
 
-def _names_gpu(text: str, index: int) -> bool:
-    import re
-
-    for m in re.finditer(r"GPUs?\s+((?:\d+(?:\s*[,、]\s*|\s*-\s*|\s+and\s+|\s*和\s*)?)+)", text):
-        for part in re.split(r"[,、]|\band\b|和", m.group(1)):
-            part = part.strip()
-            if "-" in part:
-                lo, _, hi = part.partition("-")
-                if lo.strip().isdigit() and hi.strip().isdigit() and int(lo) <= index <= int(hi):
-                    return True
-            elif part.isdigit() and int(part) == index:
-                return True
-    return False
+def gpu_status(gpu: dict[str, Any], catalog: Catalog) -> tuple[str, str]:
+    """A GPU's mark (the worst of the verify module's per-GPU verdicts) and which verdicts are not a pass."""
+    try:
+        record = GpuRecord.model_validate(gpu)
+    except ValueError:
+        return "skip", ""
+    verdicts = gpu_verdicts(record, catalog.gpu(record.catalog_id))
+    if not verdicts:
+        return "skip", ""
+    worst = max(verdicts.values(), key=lambda s: _ORDER.get(s, 0))
+    return worst, ", ".join(f"{k}: {v}" for k, v in verdicts.items() if v != "pass")
 
 
 class VerifyPage(StepPage):
@@ -209,7 +216,10 @@ class VerifyPage(StepPage):
                             QTableWidgetItem(rep.get("error") or "")])
             for g in rep.get("gpus") or []:
                 idx = int(g.get("index", 0))
-                _append(gpus, [QTableWidgetItem(node), _num_item(idx), _status_item(gpu_status(rep, idx)),
+                mark, why = gpu_status(g, self.controller.catalog)
+                status = _status_item(mark)
+                status.setToolTip(why)
+                _append(gpus, [QTableWidgetItem(node), _num_item(idx), status,
                                QTableWidgetItem(_text(g.get("name"))), _num_item(g.get("memory_total_mib")),
                                QTableWidgetItem(f"{_text(g.get('pcie_gen_current'))}/{_text(g.get('pcie_gen_max'))}"),
                                QTableWidgetItem(f"x{_text(g.get('pcie_width_current'))}/"

@@ -16,18 +16,34 @@ from gui.controller import PlanController
 from gui.pages.quote_view import PrintPreviewDialog, QuotePage
 from procurement.plan import Plan
 
+# A company price list (the catalog's overlay feature): the GPU and the chassis get negotiated prices, the
+# CPU keeps none and must show as "on request" without counting in the totals.
+PRICES = {"gpu": Decimal("12999.00"), "chassis": Decimal("30500.50")}
 
-def _priced(parts):
-    """A part with a reference price where the catalog has one (else the first: shown as 'on request')."""
-    return next((p for p in parts if p.price_cny), parts[0])
+
+@pytest.fixture(scope="module")
+def priced_catalog(tmp_path_factory):
+    from catalog.loader import load_catalog
+
+    shipped = load_catalog()
+    overlay = tmp_path_factory.mktemp("company-prices")
+    gpu, chassis = shipped.all(Gpu)[0], shipped.all(Chassis)[0]
+    overlay.joinpath("prices.yaml").write_text(
+        "prices:\n"
+        f"  - {{id: {gpu.id}, price_cny: {PRICES['gpu']}, price_source: test price list}}\n"
+        f"  - {{id: {chassis.id}, price_cny: {PRICES['chassis']}, price_source: test price list}}\n",
+        encoding="utf-8")
+    return load_catalog([overlay])
 
 
 def _chosen(catalog):
-    return [(_priced(catalog.all(Gpu)), 4), (_priced(catalog.all(Cpu)), 2), (_priced(catalog.all(Chassis)), 1)]
+    cpu = next((c for c in catalog.all(Cpu) if c.price_cny is None), catalog.all(Cpu)[0])
+    return [(catalog.all(Gpu)[0], 4), (cpu, 2), (catalog.all(Chassis)[0], 1)]
 
 
 @pytest.fixture
-def ctl(catalog, policy):
+def ctl(priced_catalog, policy):
+    catalog = priced_catalog
     (gpu, _), (cpu, _), (chassis, _) = _chosen(catalog)
     plan = Plan.model_validate({"gpu": {"model": gpu.id, "count": 4},
                                 "server": {"cpu": cpu.id, "cpu_count": 2, "chassis": chassis.id}})
@@ -45,20 +61,21 @@ def page(qtbot, ctl):
 
 
 def _expected_total(catalog, policy) -> tuple[Decimal, Decimal]:
-    subtotal = sum((Decimal(str(p.price_cny)) * n for p, n in _chosen(catalog) if p.price_cny is not None),
-                   Decimal(0))
-    assert subtotal > 0
+    """4 GPUs and one chassis at the test prices; the unpriced CPU adds nothing."""
+    subtotal = PRICES["gpu"] * 4 + PRICES["chassis"]
+    assert subtotal == Decimal("82496.50")
     vat = (subtotal * Decimal(str(policy.vat_rate_pct)) / 100).quantize(Decimal("0.01"), ROUND_HALF_UP)
     return subtotal.quantize(Decimal("0.01")), subtotal + vat
 
 
-def test_line_items_and_totals_match_catalog_prices(page, catalog, policy):
+def test_line_items_and_totals_match_catalog_prices(page, priced_catalog, policy):
+    catalog = priced_catalog
     (gpu, _), (cpu, _), _ = _chosen(catalog)
     names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
     assert gpu.name in names
     row = names.index(gpu.name)
     assert page.table.item(row, 3).text() == "4"
-    assert page.table.item(row, 5).text() == f"¥{Decimal(str(gpu.price_cny)) * 4:,.2f}"
+    assert page.table.item(row, 5).text() == "¥51,996.00"  # 4 × 12 999
     cpu_row = names.index(cpu.name)
     assert page.table.item(cpu_row, 3).text() == "2"
     if cpu.price_cny is None:
@@ -84,7 +101,8 @@ def test_buyer_vendor_fields_are_written_to_the_plan(page, qtbot):
 
 
 def test_export_quote_writes_a_pdf_with_the_line_items_without_blocking(page, qtbot, tmp_path, monkeypatch,
-                                                                         catalog, policy):
+                                                                         priced_catalog, policy):
+    catalog = priced_catalog
     qtbot.keyClicks(page.fields["quote.vendor.name"], "ACME Servers")
     target = tmp_path / "quote"
     monkeypatch.setattr(workers, "ask_export_path", lambda *a: target)
