@@ -129,6 +129,9 @@ class _PartRows(QWidget):
                 if w is not None:
                     self._grid.removeWidget(w)
                     w.deleteLater()
+            gone = len(self.rows)
+            for key in ("role", "part", "count"):  # findings about a removed row point at the list's button
+                self._page.bind(f"{self._path}[{gone}].{key}", self.add_button)
         while len(self.rows) < len(items):
             self._make_row(len(self.rows))
         for (role, combo, count, _remove), item in zip(self.rows, items, strict=True):
@@ -175,6 +178,8 @@ class _PartRows(QWidget):
         self._grid.addWidget(remove, index, col + 2)
         self._grid.setColumnStretch(col, 1)
         self.rows.append((role, combo, count, remove))
+        if role is not None:
+            self._page.bind(f"{self._path}[{index}].role", role)
         self._page.bind(f"{self._path}[{index}].part", combo)
         self._page.bind(f"{self._path}[{index}].count", count)
 

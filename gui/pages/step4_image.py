@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication, QPalette
+from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication, QPalette, QShowEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -106,6 +106,7 @@ class ImagePage(StepPage):
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
         self.loading = False
+        self._stale = True
         self.combos: dict[str, QComboBox] = {}
         self.conflicts: dict[str, dict[str, list[str]]] = {}
         self.error_label = QLabel()
@@ -176,7 +177,17 @@ class ImagePage(StepPage):
 
     # -- plan → widgets
     def refresh(self) -> None:
+        # Marking the options asks the rules "what if" once per option (about 60 evaluations): do it when
+        # the page is on screen, not for every edit made on another step.
+        if self.parentWidget() is not None and not self.isVisible():
+            self._stale = True
+            return
         self._refresh_now()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._stale:
+            self._refresh_now()
+        super().showEvent(event)
 
     @contextmanager
     def _loading(self) -> Iterator[None]:
@@ -187,6 +198,7 @@ class ImagePage(StepPage):
             self.loading = was
 
     def _refresh_now(self) -> None:
+        self._stale = False
         cat = self.controller.catalog
         grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
         with self._loading():

@@ -97,3 +97,26 @@ def test_unknown_id_in_the_plan_stays_visible(page):
 
 def test_dockerfile_view_is_monospace(page):
     assert page.dockerfile_view.font().fixedPitch() or page.dockerfile_view.fontInfo().fixedPitch()
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # the offscreen platform, on show()
+def test_a_hidden_page_defers_its_what_if_evaluations_until_shown(qtbot, catalog, policy):
+    from PySide6.QtWidgets import QStackedWidget, QWidget
+
+    ctl = PlanController(catalog, policy, lang="en")
+    stack = QStackedWidget()
+    qtbot.addWidget(stack)
+    other = QWidget()
+    page = ImagePage(ctl)
+    stack.addWidget(other)
+    stack.addWidget(page)
+    stack.show()
+    qtbot.waitExposed(stack)
+    image = _ngc_image(catalog)
+    from procurement.plan import with_value
+
+    ctl.replace_plan(with_value(ctl.plan, "software.image", image.id), "edit on another step")
+    assert page.combos["software.image"].currentData() is None  # not refreshed while hidden
+    stack.setCurrentWidget(page)
+    qtbot.waitUntil(lambda: page.combos["software.image"].currentData() == image.id)
+    assert image.reference in page.dockerfile_view.toPlainText()
