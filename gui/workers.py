@@ -108,8 +108,8 @@ def wait_for_jobs(timeout_ms: int = 30_000) -> bool:
 # gui/dialogs.py (owned by the main-window work) holds the app's other questions; these are the ones the
 # step 3-5, checklist and quote pages ask. Pages call them as ``workers.ask_…`` so a monkeypatch takes.
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("workers", text)
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
 
 
 def ask_export_path(parent: QWidget | None, title: str, suggested: Path, name_filter: str) -> Path | None:
@@ -164,9 +164,9 @@ def run_export(parent: QWidget, render: Callable[[], bytes], target: Path, lang:
         return target
 
     job = Job(work)
-    job.succeeded.connect(lambda path: on_done(_tr("Saved %1").replace("%1", str(path))))
+    job.succeeded.connect(lambda path: on_done(translate("workers", "Saved %1").replace("%1", str(path))))
     def failed(msg: str) -> None:
-        show_error(parent, _tr("Export"), msg)
+        show_error(parent, translate("workers", "Export"), msg)
         on_done(msg)
 
     job.failed.connect(failed)

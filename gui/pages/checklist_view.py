@@ -290,6 +290,13 @@ class ChecklistPage(StepPage):
         self.status_label.setText(message)
         self.export_button.setEnabled(True)
 
+    # the main window's File menu calls these (gui/main_window.py _page_hook)
+    def export_pdf(self) -> workers.Job | None:
+        return self.export_checklist()
+
+    def print_document(self) -> workers.Job:
+        return self.print_checklist()
+
     def print_checklist(self) -> workers.Job:
         render = self._renderer()
         self.job = workers.Job(lambda _progress, _cancelled: render())

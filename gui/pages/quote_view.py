@@ -291,6 +291,13 @@ class QuotePage(StepPage):
         self.job.start()
         return self.job
 
+    # the main window's File menu calls these (gui/main_window.py _page_hook)
+    def export_pdf(self) -> workers.Job | None:
+        return self.export_quote()
+
+    def print_document(self) -> workers.Job:
+        return self.print_quote()
+
     def _show_preview(self, pdf: object) -> None:
         assert isinstance(pdf, bytes)
         workers.show_print_preview(self, pdf, self.tr("Print preview — quote"))

@@ -35,8 +35,8 @@ from procurement.rules.power import power_budget
 from procurement.sizing import DerivedDefaults, apply_defaults, derive_defaults
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ServerPage", text)
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
 
 
 # ---------------------------------------------------------------- part descriptions (key specs in the item)
@@ -45,32 +45,33 @@ def describe_part(part: Part) -> str:
     """The combo-box text of a catalog part: its name and the specs a buyer compares."""
     specs: list[str] = []
     if isinstance(part, Cpu):
-        specs = [_tr("%1 cores").replace("%1", str(part.cores))]
+        specs = [translate("ServerPage", "%1 cores").replace("%1", str(part.cores))]
         if part.tdp_w:
             specs.append(f"{part.tdp_w:g} W")
         if part.pcie_lanes:
-            specs.append(_tr("%1 PCIe lanes").replace("%1", str(part.pcie_lanes)))
+            specs.append(translate("ServerPage", "%1 PCIe lanes").replace("%1", str(part.pcie_lanes)))
         specs.append(f"PCIe Gen{part.pcie_gen}")
         if part.max_sockets > 1:
-            specs.append(_tr("up to %1 sockets").replace("%1", str(part.max_sockets)))
+            specs.append(translate("ServerPage", "up to %1 sockets").replace("%1", str(part.max_sockets)))
     elif isinstance(part, MemoryModule):
         specs = [f"{part.capacity_gib} GiB {part.memory_type}-{part.speed_mts}",
-                 "ECC" if part.ecc else _tr("no ECC"), "RDIMM" if part.registered else "UDIMM"]
+                 "ECC" if part.ecc else translate("ServerPage", "no ECC"), "RDIMM" if part.registered else "UDIMM"]
     elif isinstance(part, Storage):
         specs = [_fmt_capacity(part.capacity_gb), part.storage_kind.value.upper().replace("_", " "), part.interface]
     elif isinstance(part, Nic):
         specs = [f"{part.ports} × {part.speed_gbps:g} Gb/s {part.fabric}",
                  f"PCIe Gen{part.pcie_gen} x{part.pcie_lanes}"]
     elif isinstance(part, Psu):
-        low = f"{part.rated_w_low_line:g} W" if part.rated_w_low_line else _tr("not rated")
-        specs = [_tr("%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}"),
-                 _tr("%1 at 100-127 V").replace("%1", low), part.efficiency]
+        low = f"{part.rated_w_low_line:g} W" if part.rated_w_low_line else translate("ServerPage", "not rated")
+        specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}"),
+                 translate("ServerPage", "%1 at 100-127 V").replace("%1", low), part.efficiency]
     elif isinstance(part, Chassis):
-        form = (_tr("%1U rack").replace("%1", str(part.rack_units)) if part.form == "rack" and part.rack_units
-                else _tr("tower") if part.form == "tower" else _tr("rack"))
-        specs = [form, _tr("%1 GPUs (%2)").replace("%1", str(part.gpu_slots))
+        form = (translate("ServerPage", "%1U rack").replace("%1", str(part.rack_units))
+                if part.form == "rack" and part.rack_units
+                else translate("ServerPage", "tower") if part.form == "tower" else translate("ServerPage", "rack"))
+        specs = [form, translate("ServerPage", "%1 GPUs (%2)").replace("%1", str(part.gpu_slots))
                  .replace("%2", part.gpu_form_factor.value.upper()),
-                 _tr("%1 PSU bays").replace("%1", str(part.psu_bays)), part.cooling]
+                 translate("ServerPage", "%1 PSU bays").replace("%1", str(part.psu_bays)), part.cooling]
     if part.price_cny is not None:
         specs.append(f"¥{part.price_cny:,.0f}")
     return f"{part.name} — {', '.join(s for s in specs if s)}" if specs else part.name
@@ -89,7 +90,7 @@ def fill_part_combo(combo: QComboBox, parts: Sequence[Part], current: str | None
         combo.addItem(describe_part(part), part.id)
         combo.setItemData(combo.count() - 1, describe_part(part), Qt.ItemDataRole.ToolTipRole)
     if current is not None and combo.findData(current) < 0:
-        combo.addItem(_tr("%1 (not in the catalog)").replace("%1", current), current)
+        combo.addItem(translate("ServerPage", "%1 (not in the catalog)").replace("%1", current), current)
     combo.setCurrentIndex(max(0, combo.findData(current)))
 
 
@@ -138,20 +139,21 @@ class _PartRows(QWidget):
             if role is not None:
                 select_data(role, item.get("role"))
             if combo.count() != len(parts) + 1 or combo.currentData() != item["part"]:
-                fill_part_combo(combo, parts, item["part"], _tr("— choose —"))
+                fill_part_combo(combo, parts, item["part"], translate("ServerPage", "— choose —"))
             count.setValue(int(item.get("count", 1)))
         self._grid.addWidget(self.add_button, len(self.rows), 0)
         self.retranslate()
 
     def retranslate(self) -> None:
-        self.add_button.setText(_tr("Add storage") if self._with_role else _tr("Add network card"))
+        self.add_button.setText(translate("ServerPage", "Add storage") if self._with_role
+                                else translate("ServerPage", "Add network card"))
         for role, _combo, count, remove in self.rows:
             if role is not None:
                 for i, r in enumerate(StorageRole):
                     role.setItemText(i, _role_text(r))
             count.setPrefix("× ")
-            remove.setToolTip(_tr("Remove this row"))
-            remove.setAccessibleName(_tr("Remove"))
+            remove.setToolTip(translate("ServerPage", "Remove this row"))
+            remove.setAccessibleName(translate("ServerPage", "Remove"))
 
     def _make_row(self, index: int) -> None:
         role: QComboBox | None = None
@@ -207,12 +209,13 @@ class _PartRows(QWidget):
     def _remove(self, widget: QWidget) -> None:
         items = self.items()
         del items[self._row_of(widget)]
-        self._page.set_field(self._path, items, text=_tr("Remove row"))
+        self._page.set_field(self._path, items, text=translate("ServerPage", "Remove row"))
 
 
 def _role_text(role: StorageRole) -> str:
-    return {StorageRole.SYSTEM: _tr("System"), StorageRole.DATA: _tr("Data"), StorageRole.BACKUP: _tr("Backup"),
-            StorageRole.SCRATCH: _tr("Scratch")}[role]
+    return {StorageRole.SYSTEM: translate("ServerPage", "System"), StorageRole.DATA: translate("ServerPage", "Data"),
+            StorageRole.BACKUP: translate("ServerPage", "Backup"),
+            StorageRole.SCRATCH: translate("ServerPage", "Scratch")}[role]
 
 
 # ---------------------------------------------------------------- the page
@@ -227,7 +230,7 @@ def gauge_readings(controller: PlanController) -> dict[str, GaugeReading]:
     pb = power_budget(plan, catalog, policy)
     out: dict[str, GaugeReading] = {}
     out["power"] = (pb.draw_w, pb.usable_w or None,
-                    _tr("Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W")
+                    translate("ServerPage", "Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W")
                     .replace("%1", f"{pb.draw_w:.0f}").replace("%2", f"{pb.headroom_pct:g}")
                     .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}"))
     lb = lane_budget(plan, catalog, policy)
@@ -235,14 +238,15 @@ def gauge_readings(controller: PlanController) -> dict[str, GaugeReading]:
     available = None if lb.cpu_lanes is None else lb.cpu_lanes + lb.switch_lanes
     narrower = ", ".join(f"{d.label} x{d.granted}" for d in lb.reduced)
     out["pcie"] = (used, available or None,
-                   _tr("PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)")
+                   translate("ServerPage", "PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)")
                    .replace("%1", str(used)).replace("%2", "—" if available is None else str(available))
                    .replace("%3", "—" if lb.cpu_lanes is None else str(lb.cpu_lanes))
                    .replace("%4", str(lb.switch_lanes))
-                   + ("\n" + _tr("Running narrower: %1").replace("%1", narrower) if narrower else ""))
+                   + ("\n" + translate("ServerPage", "Running narrower: %1").replace("%1", narrower)
+                      if narrower else ""))
     hb = heat_budget(plan, catalog, policy)
     out["cooling"] = (hb.required_cfm, hb.chassis_cfm,
-                      _tr("Heat %1 W needs about %2 CFM; the chassis moves %3 CFM")
+                      translate("ServerPage", "Heat %1 W needs about %2 CFM; the chassis moves %3 CFM")
                       .replace("%1", f"{hb.heat_w:.0f}").replace("%2", f"{hb.required_cfm:.0f}")
                       .replace("%3", "—" if hb.chassis_cfm is None else f"{hb.chassis_cfm:.0f}"))
     return out

@@ -42,8 +42,8 @@ FIELDS: tuple[tuple[str, type[Part]], ...] = (
 )
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("ImagePage", text)
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
 
 
 def describe_software(part: Part) -> str:
@@ -52,20 +52,22 @@ def describe_software(part: Part) -> str:
     if isinstance(part, OperatingSystem):
         specs = [part.version, "LTS" if part.lts else ""]
         if part.max_cuda:
-            specs.append(_tr("CUDA ≤ %1").replace("%1", part.max_cuda))
+            specs.append(translate("ImagePage", "CUDA ≤ %1").replace("%1", part.max_cuda))
     elif isinstance(part, DriverBranch):
-        specs = [part.version, _tr("data centre only") if part.datacenter_only else ""]
+        specs = [part.version, translate("ImagePage", "data centre only") if part.datacenter_only else ""]
     elif isinstance(part, CudaRelease):
-        specs = [_tr("driver ≥ %1").replace("%1", part.min_driver_linux),
-                 _tr("compute capability %1-%2").replace("%1", part.min_cc).replace("%2", part.max_cc)]
+        specs = [translate("ImagePage", "driver ≥ %1").replace("%1", part.min_driver_linux),
+                 translate("ImagePage", "compute capability %1-%2").replace("%1", part.min_cc)
+                 .replace("%2", part.max_cc)]
     elif isinstance(part, Framework):
-        specs = [_tr("CUDA %1").replace("%1", ", ".join(part.cuda_versions)),
-                 _tr("Python %1").replace("%1", part.python)]
+        specs = [translate("ImagePage", "CUDA %1").replace("%1", ", ".join(part.cuda_versions)),
+                 translate("ImagePage", "Python %1").replace("%1", part.python)]
     elif isinstance(part, ContainerImage):
         specs = [part.reference]
         if part.cuda:
             specs.append(f"CUDA {part.cuda}")
-        specs.append(part.publisher if part.trusted else _tr("%1, unofficial").replace("%1", part.publisher))
+        specs.append(part.publisher if part.trusted
+                     else translate("ImagePage", "%1, unofficial").replace("%1", part.publisher))
     text = ", ".join(s for s in specs if s)
     return f"{part.name} — {text}" if text else part.name
 

@@ -42,8 +42,8 @@ MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "skip": "–"}
 COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"), "skip": QColor("#757575")}
 
 
-def _tr(text: str) -> str:
-    return QCoreApplication.translate("VerifyPage", text)
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
 
 
 # ---------------------------------------------------------------- hookups into procurement.verify
@@ -90,7 +90,7 @@ def _text(value: Any) -> str:
     if value is None:
         return "—"
     if isinstance(value, bool):
-        return _tr("on") if value else _tr("off")
+        return translate("VerifyPage", "on") if value else translate("VerifyPage", "off")
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
