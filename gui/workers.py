@@ -146,12 +146,11 @@ def ask_printer(parent: QWidget | None) -> Any:
     return printer if dialog.exec() == QPrintDialog.DialogCode.Accepted else None
 
 
-def run_export(parent: QWidget, render: Callable[[], bytes], target: Path, lang: str,
+def export_job(parent: QWidget, render: Callable[[], bytes], target: Path, lang: str,
                on_done: Callable[[str], None]) -> Job:
-    """Render a PDF and write it atomically in a worker; ``on_done(message)`` runs in the GUI thread.
-
-    The window stays responsive while reportlab works; a write error reaches the user through show_error.
-    """
+    """A job (not started yet: connect, then start()) that renders a PDF and writes it atomically;
+    ``on_done(message)`` runs in the GUI thread. The window stays responsive while reportlab works; a write
+    error reaches the user through show_error."""
     from procurement.reports import write_pdf
 
     def work(progress: Progress, cancelled: Cancelled) -> Path:
@@ -170,5 +169,4 @@ def run_export(parent: QWidget, render: Callable[[], bytes], target: Path, lang:
         on_done(msg)
 
     job.failed.connect(failed)
-    job.start()
     return job

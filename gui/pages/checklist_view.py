@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDate, QEvent, Qt
+from PySide6.QtCore import QDate, QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -113,6 +113,8 @@ class _SignOffBox(QGroupBox):
 
 class ChecklistPage(StepPage):
     step = 0
+    work_done = Signal()
+    """An export or print job has finished (its results are shown by then)."""
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
@@ -283,7 +285,9 @@ class ChecklistPage(StepPage):
             target = target.with_name(target.name + ".pdf")
         self.status_label.setText(self.tr("Exporting…"))
         self.export_button.setEnabled(False)
-        self.job = workers.run_export(self, self._renderer(), target, self.controller.lang, self._export_done)
+        self.job = workers.export_job(self, self._renderer(), target, self.controller.lang, self._export_done)
+        self.job.finished.connect(self.work_done)
+        self.job.start()
         return self.job
 
     def _export_done(self, message: str) -> None:
@@ -303,6 +307,7 @@ class ChecklistPage(StepPage):
         self.job.succeeded.connect(
             lambda pdf: workers.show_print_preview(self, pdf, self.tr("Print preview — checklist")))
         self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Print"), msg))
+        self.job.finished.connect(self.work_done)
         self.job.start()
         return self.job
 

@@ -6,7 +6,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QSize, Qt
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QSize, Qt, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtPdf import QPdfDocument
 from PySide6.QtPdfWidgets import QPdfView
@@ -100,6 +100,8 @@ class PrintPreviewDialog(QDialog):
 
 class QuotePage(StepPage):
     step = 0
+    work_done = Signal()
+    """An export or print job has finished (its results are shown by then)."""
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
@@ -273,7 +275,9 @@ class QuotePage(StepPage):
             target = target.with_name(target.name + ".pdf")
         self.status_label.setText(self.tr("Exporting…"))
         self.export_button.setEnabled(False)
-        self.job = workers.run_export(self, self._renderer(), target, self.controller.lang, self._export_done)
+        self.job = workers.export_job(self, self._renderer(), target, self.controller.lang, self._export_done)
+        self.job.finished.connect(self.work_done)
+        self.job.start()
         return self.job
 
     def _export_done(self, message: str) -> None:
@@ -288,6 +292,7 @@ class QuotePage(StepPage):
         self.job.succeeded.connect(self._show_preview)
         self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Print"), msg))
         self.job.finished.connect(lambda: self.status_label.setText(""))
+        self.job.finished.connect(self.work_done)
         self.job.start()
         return self.job
 

@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -29,11 +29,14 @@ from gui.pages.base import StepPage
 from procurement.messages import Lang
 from procurement.plan import Plan, PlanError
 from procurement.verify import (
+    CheckRecord,
     GpuRecord,
     ProbeOptions,
     VerificationCancelled,
     gpu_verdicts,
     load_report,
+    merge_reports,
+    parse_report,
     report_to_dict,
     run_probe,
 )
@@ -114,6 +117,8 @@ def gpu_status(gpu: dict[str, Any], catalog: Catalog) -> tuple[str, str]:
 
 class VerifyPage(StepPage):
     step = 5
+    work_done = Signal()
+    """A run on this machine has finished, was cancelled or failed (the page shows which)."""
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None,
                  runner: Callable[..., dict[str, Any]] | None = None) -> None:
@@ -230,6 +235,11 @@ class VerifyPage(StepPage):
                 _append(checks, [QTableWidgetItem(node), QTableWidgetItem(str(c.get("id", ""))),
                                  _status_item(c.get("status")), QTableWidgetItem(_text(c.get("expected"))),
                                  QTableWidgetItem(_text(c.get("actual"))), QTableWidgetItem(c.get("message", ""))])
+        cluster = self.cluster_checks(reports)
+        for c in cluster:
+            _append(checks, [QTableWidgetItem(self.tr("(all nodes)")), QTableWidgetItem(c.id),
+                             _status_item(c.status), QTableWidgetItem(_text(c.expected)),
+                             QTableWidgetItem(_text(c.actual)), QTableWidgetItem(c.message)])
         for t in (nodes, gpus, checks):
             t.setSortingEnabled(True)
             t.resizeColumnsToContents()
@@ -241,6 +251,18 @@ class VerifyPage(StepPage):
         else:
             self.summary_label.setText(self.tr("No verification report attached yet."))
         self.clear_button.setEnabled(bool(reports))
+
+    def cluster_checks(self, reports: list[dict[str, Any]]) -> list[CheckRecord]:
+        """The verify module's cluster-level checks (node count against the plan, duplicates, consistency)."""
+        if not reports:
+            return []
+        parsed = []
+        for r in reports:
+            try:
+                parsed.append(parse_report(r))
+            except ValueError:
+                continue
+        return merge_reports(parsed, self.controller.plan, self.controller.lang).checks
 
     # -- actions
     def attach(self, new: list[dict[str, Any]], text: str) -> None:
@@ -297,6 +319,7 @@ class VerifyPage(StepPage):
         self.run_button.setEnabled(True)
         self.cancel_button.setEnabled(False)
         self.progress.hide()
+        self.work_done.emit()
 
     def import_reports(self) -> None:
         paths = workers.ask_open_paths(self, self.tr("Import verification reports"),

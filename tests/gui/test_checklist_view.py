@@ -99,10 +99,8 @@ def test_export_checklist_writes_the_pdf_in_a_worker(page, qtbot, tmp_path, monk
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
     target = tmp_path / "checklist.pdf"
     monkeypatch.setattr(workers, "ask_export_path", lambda *a: target)
-    qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
-    assert page.job is not None
-    with qtbot.waitSignal(page.job.finished, timeout=20_000):
-        pass
+    with qtbot.waitSignal(page.work_done, timeout=20_000):  # the export runs in a worker
+        qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(target.read_bytes())).pages)
     assert "Wang Li" in text
     assert canonical_digest(page.controller.plan)[:16] in text.replace("\n", "")

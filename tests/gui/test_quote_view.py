@@ -106,10 +106,8 @@ def test_export_quote_writes_a_pdf_with_the_line_items_without_blocking(page, qt
     qtbot.keyClicks(page.fields["quote.vendor.name"], "ACME Servers")
     target = tmp_path / "quote"
     monkeypatch.setattr(workers, "ask_export_path", lambda *a: target)
-    qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
-    assert page.job is not None
-    with qtbot.waitSignal(page.job.finished, timeout=20_000):
-        pass  # the export runs in a worker; the event loop keeps turning meanwhile
+    with qtbot.waitSignal(page.work_done, timeout=20_000):  # the export runs in a worker
+        qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
     pdf = tmp_path / "quote.pdf"  # '.pdf' added when the user leaves it off
     assert pdf.exists() and "Saved" in page.status_label.text()
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.read_bytes())).pages)
@@ -123,10 +121,8 @@ def test_export_to_a_missing_folder_reports_the_error(page, qtbot, tmp_path, mon
     errors: list[str] = []
     monkeypatch.setattr(workers, "ask_export_path", lambda *a: tmp_path / "nope" / "q.pdf")
     monkeypatch.setattr(workers, "show_error", lambda _p, _t, text: errors.append(text))
-    job = page.export_quote()
-    assert job is not None
-    with qtbot.waitSignal(job.finished, timeout=20_000):
-        pass
+    with qtbot.waitSignal(page.work_done, timeout=20_000):
+        assert page.export_quote() is not None
     assert len(errors) == 1 and "nope" in errors[0]
     assert not (tmp_path / "nope").exists()
 
@@ -140,9 +136,8 @@ def test_print_preview_shows_and_prints_the_same_pdf(page, qtbot, tmp_path, monk
         shown.append((pdf, dialog))
 
     monkeypatch.setattr(workers, "show_print_preview", fake_preview)
-    job = page.print_quote()
-    with qtbot.waitSignal(job.finished, timeout=20_000):
-        pass
+    with qtbot.waitSignal(page.work_done, timeout=20_000):
+        page.print_quote()
     assert len(shown) == 1
     pdf, dialog = shown[0]
     assert pdf.startswith(b"%PDF")

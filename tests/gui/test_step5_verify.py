@@ -60,10 +60,15 @@ def test_importing_reports_fills_the_tables_and_attaches_them_undoably(page, qtb
     ctl = page.controller
     assert [r["host"]["hostname"] for r in ctl.plan.verification] == ["node1", "node2"]
     assert len(errors) == 1 and "broken.json" in errors[0]  # the bad file is named, the good ones kept
-    # one row per node, one per GPU (4 + 2), one per check (2 + 2)
+    # one row per node, one per GPU (4 + 2), one per check (2 + 2) and the cluster checks
     assert page.nodes_table.rowCount() == 2
     assert page.gpus_table.rowCount() == 6
-    assert page.checks_table.rowCount() == 4
+    node_checks = [page.checks_table.item(r, 1).text() for r in range(page.checks_table.rowCount())
+                   if page.checks_table.item(r, 0).text() != "(all nodes)"]
+    assert len(node_checks) == 4
+    cluster = {page.checks_table.item(r, 1).text(): page.checks_table.item(r, 2).data(Qt.ItemDataRole.UserRole)
+               for r in range(page.checks_table.rowCount()) if page.checks_table.item(r, 0).text() == "(all nodes)"}
+    assert cluster["NODE-COUNT"] == "warn"  # 2 nodes reported, the plan has 1
     results = dict(zip(_column(page.nodes_table, 0), _column(page.nodes_table, 1), strict=True))
     assert results == {"node1": "✘ fail", "node2": "✔ pass"}
     # node1's GPU 2 runs at x8: that GPU (and only it) carries the fail mark
@@ -112,7 +117,7 @@ def test_a_slow_probe_keeps_the_window_responsive_and_cancel_stops_it(qtbot, cat
     assert not page.run_button.isEnabled() and page.cancel_button.isEnabled()
     # the event loop keeps running while the probe works: the timer ticks and progress arrives
     qtbot.waitUntil(lambda: len(ticks) >= 5 and page.progress.value() > 0, timeout=5000)
-    with qtbot.waitSignal(page.job.finished, timeout=5000):
+    with qtbot.waitSignal(page.work_done, timeout=5000):
         qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
     timer.stop()
     assert stopped.is_set()
@@ -128,8 +133,7 @@ def test_a_probe_that_raises_is_reported_not_a_crash(qtbot, catalog, policy):
     ctl = PlanController(catalog, policy, lang="en")
     page = VerifyPage(ctl, runner=broken)
     qtbot.addWidget(page)
-    page.run_here()
-    with qtbot.waitSignal(page.job.finished, timeout=5000):
-        pass
+    with qtbot.waitSignal(page.work_done, timeout=5000):
+        page.run_here()
     assert "nvidia-smi: no such file" in page.status_label.text()
     assert ctl.plan.verification == []
