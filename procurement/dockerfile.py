@@ -80,6 +80,9 @@ register({
 
 PackageManager = Literal["apt", "dnf"]
 
+FRAMEWORK_REPOS = ("pytorch", "tensorflow", "jax")
+"""Repository names of framework images (the last path component of the reference)."""
+
 # A container user with a UID well above the distributions' reserved and first-login ranges, so it does not
 # collide with a user the base image already has (ubuntu:24.04 ships 'ubuntu' as UID 1000).
 APP_UID = 10001
@@ -179,8 +182,12 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
     out.append("LABEL " + " \\\n      ".join(labels))
     out += ["", "ENV PYTHONDONTWRITEBYTECODE=1 \\", "    PYTHONUNBUFFERED=1 \\", "    PIP_NO_CACHE_DIR=1", ""]
 
-    framework_inside = framework is not None and image.framework == framework.id
-    needs_python = _is_cuda_base(image) or image.python is None
+    repo = ref.name.rsplit("/", 1)[-1]
+    # A framework image (nvcr.io/nvidia/pytorch, tensorflow/tensorflow…) ships its framework and Python even
+    # where the catalog does not record which version is inside.
+    framework_image = image.framework is not None or repo in FRAMEWORK_REPOS
+    framework_inside = framework is not None and (image.framework == framework.id or repo == framework.framework)
+    needs_python = _is_cuda_base(image) or (image.python is None and not framework_image)
     packages = ["ca-certificates"]
     if needs_python:
         packages += ["python3", "python3-pip"] + (["python3-venv"] if pm == "apt" else [])

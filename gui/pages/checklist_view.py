@@ -148,6 +148,9 @@ class ChecklistPage(StepPage):
             col.addWidget(box)
             self.boxes[which], self.tables[which], self.signoffs[which] = box, table, sbox
             table.itemChanged.connect(lambda item, w=which: self._item_changed(w, item))
+            # wrapped reasons need their row heights again whenever the columns change width
+            header.sectionResized.connect(lambda *_args, t=table: _fit_rows(t))
+        col.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
@@ -194,7 +197,11 @@ class ChecklistPage(StepPage):
     # -- plan → widgets
     def refresh(self) -> None:
         ctl = self.controller
-        self.checklists = build_checklists(ctl.plan, ctl.catalog, ctl.findings, ctl.policy, ctl.lang)
+        try:
+            self.checklists = build_checklists(ctl.plan, ctl.catalog, ctl.findings, ctl.policy, ctl.lang)
+        except Exception as exc:  # the page says what went wrong instead of taking the window down
+            self.status_label.setText(self.tr("The checklist could not be built: %1").replace("%1", str(exc)))
+            return
         self.loading = True
         try:
             for which, cl in self.checklists.items():
@@ -230,9 +237,7 @@ class ChecklistPage(StepPage):
                         note.setFlags(Qt.ItemFlag.ItemIsSelectable)
                     for c, cell in enumerate((label, status, reason, done, note)):
                         table.setItem(row, c, cell)
-                table.resizeRowsToContents()
-                table.setMinimumHeight(table.horizontalHeader().height()
-                                       + sum(table.rowHeight(r) for r in range(table.rowCount())) + 4)
+                _fit_rows(table)
                 self.signoffs[which].refresh()
         finally:
             self.loading = False
@@ -316,3 +321,10 @@ def _cell(table: QTableWidget, row: int, col: int) -> QTableWidgetItem:
     item = table.item(row, col)
     assert item is not None  # refresh() fills every cell
     return item
+
+
+def _fit_rows(table: QTableWidget) -> None:
+    """Rows as tall as their wrapped text, and the table as tall as its rows (the page scrolls, not the table)."""
+    table.resizeRowsToContents()
+    table.setFixedHeight(table.horizontalHeader().height()
+                           + sum(table.rowHeight(r) for r in range(table.rowCount())) + 2 * table.frameWidth())

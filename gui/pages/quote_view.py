@@ -113,8 +113,8 @@ class QuotePage(StepPage):
         self.number_edit = QLineEdit()
         self.validity = QSpinBox()
         self.validity.setRange(1, 3650)
-        self.info_form.addRow("", self.number_edit)
-        self.info_form.addRow("", self.validity)
+        self.info_form.addRow(QLabel(), self.number_edit)
+        self.info_form.addRow(QLabel(), self.validity)
         self.parties: dict[str, QGroupBox] = {}
         party_row = QHBoxLayout()
         for party in ("buyer", "vendor"):
@@ -123,7 +123,7 @@ class QuotePage(StepPage):
             for key in ("name", "contact", "address"):
                 edit = QLineEdit()
                 self.fields[f"quote.{party}.{key}"] = edit
-                form.addRow("", edit)
+                form.addRow(QLabel(), edit)
             self.parties[party] = box
             party_row.addWidget(box)
         self.fields["quote.number"] = self.number_edit
@@ -208,7 +208,11 @@ class QuotePage(StepPage):
             self.validity.setValue(ctl.plan.quote.validity_days)
         finally:
             self.loading = False
-        quote = build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang)
+        try:
+            quote = build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang)
+        except Exception as exc:  # the page says what went wrong instead of taking the window down
+            self.status_label.setText(self.tr("The quote could not be built: %1").replace("%1", str(exc)))
+            return
         self.quote = quote
         self.table.setRowCount(0)
         for line in quote.lines:
@@ -318,3 +322,6 @@ def _labels(form: QFormLayout, texts: list[str]) -> None:
         label = item.widget() if item is not None else None
         if isinstance(label, QLabel):
             label.setText(text)
+            field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if field is not None and field.widget() is not None:
+                label.setBuddy(field.widget())

@@ -330,13 +330,13 @@ class ServerPage(StepPage):
         col = QVBoxLayout(body)
         self.cpu_box = QGroupBox()
         self.cpu_form = QFormLayout(self.cpu_box)
-        self.cpu_form.addRow("", self.cpu_combo)
-        self.cpu_form.addRow("", self.cpu_count)
+        self.cpu_form.addRow(QLabel(), self.cpu_combo)
+        self.cpu_form.addRow(QLabel(), self.cpu_count)
         self.memory_box = QGroupBox()
         self.memory_form = QFormLayout(self.memory_box)
-        self.memory_form.addRow("", self.memory_combo)
-        self.memory_form.addRow("", self.memory_count)
-        self.memory_form.addRow("", self.memory_total)
+        self.memory_form.addRow(QLabel(), self.memory_combo)
+        self.memory_form.addRow(QLabel(), self.memory_count)
+        self.memory_form.addRow(QLabel(), self.memory_total)
         self.storage_box = QGroupBox()
         QVBoxLayout(self.storage_box).addWidget(self.storage_rows)
         self.nic_box = QGroupBox()
@@ -345,7 +345,7 @@ class ServerPage(StepPage):
         self.power_form = QFormLayout(self.power_box)
         for w in (self.chassis_combo, self.psu_combo, self.psu_count, self.redundancy_combo, self.voltage_combo,
                   self.rack_limit, self.servers_per_rack):
-            self.power_form.addRow("", w)
+            self.power_form.addRow(QLabel(), w)
         for box in (self.power_box, self.cpu_box, self.memory_box, self.storage_box, self.nic_box):
             col.addWidget(box)
         col.addStretch(1)
@@ -554,3 +554,6 @@ def _set_labels(form: QFormLayout, texts: list[str]) -> None:
         label = item.widget() if item is not None else None
         if isinstance(label, QLabel):
             label.setText(text)
+            field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            if field is not None and field.widget() is not None:
+                label.setBuddy(field.widget())

@@ -122,7 +122,7 @@ class ImagePage(StepPage):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(40)
             self.combos[path] = combo
-            self.form.addRow("", combo)
+            self.form.addRow(QLabel(), combo)
             bind = getattr(self, "bind_field", None)
             if bind is not None:
                 bind(path, combo)
@@ -165,8 +165,10 @@ class ImagePage(StepPage):
                   self.tr("Container image:")]
         for row, text in enumerate(labels):
             item = self.form.itemAt(row, QFormLayout.ItemRole.LabelRole)
-            if item is not None and isinstance(item.widget(), QLabel):
-                item.widget().setText(text)  # type: ignore[union-attr]
+            label = item.widget() if item is not None else None
+            if isinstance(label, QLabel):
+                label.setText(text)
+                label.setBuddy(self.combos[FIELDS[row][0]])
         self.copy_button.setText(self.tr("Copy"))
         self.save_button.setText(self.tr("Save…"))
         self.dockerfile_view.setPlaceholderText(self.tr("Choose a container image to generate its Dockerfile."))

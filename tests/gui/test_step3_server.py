@@ -130,3 +130,12 @@ def test_switching_language_retranslates_the_visible_labels(page, qtbot):
     finally:
         QCoreApplication.removeTranslator(translator)
     qtbot.waitUntil(lambda: page.auto_button.text() == "Auto-configure")
+
+
+def test_every_form_field_has_a_visible_label_that_is_its_buddy(page):
+    for form, fields in ((page.cpu_form, [page.cpu_combo, page.cpu_count]),
+                         (page.power_form, [page.chassis_combo, page.psu_combo, page.psu_count])):
+        for field in fields:
+            label = form.labelForField(field)
+            assert label is not None and label.text().endswith(":") and label.buddy() is field
+    assert page.power_form.labelForField(page.psu_combo).text() == "PSU model:"

@@ -56,6 +56,14 @@ def test_ngc_image_with_framework_inside_installs_no_framework() -> None:
     assert any(i.startswith("HEALTHCHECK") for i in ins)
 
 
+def test_framework_image_whose_contents_the_catalog_does_not_record_is_not_reinstalled() -> None:
+    """NGC 23.05's PyTorch version is unknown to the catalog (framework=None): the image is still a PyTorch
+    image with its own Python, so neither Python nor torch is installed over it."""
+    img = NGC.model_copy(update={"framework": None, "python": None})
+    ins = _instructions(generate_dockerfile(img, TORCH, lang="en"))
+    assert not any("pip install" in i or "python3-venv" in i or "venv" in i for i in ins)
+
+
 def test_rhel_family_base_uses_dnf_and_cleans_its_cache() -> None:
     assert package_manager(ROCKY) == "dnf"
     ins = _instructions(generate_dockerfile(ROCKY, None, lang="en"))
