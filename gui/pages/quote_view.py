@@ -323,5 +323,6 @@ def _labels(form: QFormLayout, texts: list[str]) -> None:
         if isinstance(label, QLabel):
             label.setText(text)
             field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
-            if field is not None and field.widget() is not None:
-                label.setBuddy(field.widget())
+            buddy = field.widget() if field is not None else None
+            if buddy is not None:
+                label.setBuddy(buddy)

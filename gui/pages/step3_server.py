@@ -349,7 +349,7 @@ class ServerPage(StepPage):
         for box in (self.power_box, self.cpu_box, self.memory_box, self.storage_box, self.nic_box):
             col.addWidget(box)
         col.addStretch(1)
-        scroll = QScrollArea(self)
+        scroll = self.scroll_area = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setWidget(body)
 
@@ -502,6 +502,7 @@ class ServerPage(StepPage):
             widget = self.bound.get(path)
         if widget is None:
             return False
+        self.scroll_area.ensureWidgetVisible(widget)
         widget.setFocus()
         return True
 
@@ -555,5 +556,6 @@ def _set_labels(form: QFormLayout, texts: list[str]) -> None:
         if isinstance(label, QLabel):
             label.setText(text)
             field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
-            if field is not None and field.widget() is not None:
-                label.setBuddy(field.widget())
+            buddy = field.widget() if field is not None else None
+            if buddy is not None:
+                label.setBuddy(buddy)
