@@ -6,8 +6,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from procurement import __version__
+
+if TYPE_CHECKING:
+    from catalog.loader import Catalog
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -39,12 +43,18 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--catalog", type=Path, action="append", default=[], metavar="DIR", dest="catalog_sub")
 
     v = sub.add_parser("verify", help="check this machine (nvidia-smi and host probes) against a plan")
-    v.add_argument("--plan", type=Path, default=None)
-    v.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_out")
-    v.add_argument("--benchmark", action="store_true")
-    v.add_argument("--timeout", type=float, default=30.0, metavar="S")
-    v.add_argument("--nvidia-smi", type=Path, default=None, metavar="PATH", dest="nvidia_smi")
-    v.add_argument("--merge", type=Path, nargs="+", default=None, metavar="REPORT")
+    v.add_argument("--plan", type=Path, default=None,
+                   help="plan to check against (without: inventory and health checks)")
+    v.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_out",
+                   help="write the JSON report (docs/verify.md)")
+    v.add_argument("--benchmark", action="store_true",
+                   help="short matmul/bandwidth run per GPU when PyTorch with CUDA is present")
+    v.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                   help="kill a probe program after S seconds (default 30)")
+    v.add_argument("--nvidia-smi", type=Path, default=None, metavar="PATH", dest="nvidia_smi",
+                   help="nvidia-smi to run instead of the one on PATH")
+    v.add_argument("--merge", type=Path, nargs="+", default=None, metavar="REPORT",
+                   help="combine node reports into one table checked against the plan's node count")
     v.add_argument("--lang", choices=("zh", "en"), default=None)
     v.add_argument("--catalog", type=Path, action="append", default=[], metavar="DIR", dest="catalog_sub")
 
@@ -55,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _catalog(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _catalog(args: argparse.Namespace) -> Catalog:
     from catalog.loader import load_catalog
 
     dirs = list(args.catalog) + list(getattr(args, "catalog_sub", []) or [])
