@@ -34,7 +34,6 @@ from procurement.rules.pcie import lane_budget
 from procurement.rules.power import power_budget
 from procurement.sizing import DerivedDefaults, apply_defaults, derive_defaults
 
-
 translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
 
 
