@@ -1,12 +1,330 @@
-"""Page: Checklist (placeholder until the page is built)."""
+"""Page: the hardware and software checklists — validated items, a person's ticks and notes, sign-off, PDF."""
 
 from __future__ import annotations
 
+import datetime as dt
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QDate, QEvent, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDateEdit,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QScrollArea,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui import workers
+from gui.controller import PlanController
 from gui.pages.base import StepPage
+from procurement.checklist import (
+    WHICH,
+    Checklist,
+    SignOffError,
+    SignoffState,
+    Status,
+    Which,
+    build_checklists,
+    sign,
+    signoff_message,
+    signoff_state,
+    status_label,
+)
+from procurement.plan import PlanError
+
+STATUS_MARKS = {Status.PASS: "✔", Status.FAIL: "✘", Status.ATTENTION: "⚠", Status.UNKNOWN: "?"}
+STATUS_COLORS = {Status.PASS: "#2e7d32", Status.FAIL: "#c62828", Status.ATTENTION: "#ef8f00",
+                 Status.UNKNOWN: "#757575"}
+COL_ITEM, COL_STATUS, COL_REASON, COL_DONE, COL_NOTE = range(5)
+
+
+class _SignOffBox(QGroupBox):
+    """Name, role, date → Sign; shows whether the signature is valid or void."""
+
+    def __init__(self, page: ChecklistPage, which: Which) -> None:
+        super().__init__(page)
+        self.page, self.which = page, which
+        self.name_edit = QLineEdit()
+        self.role_edit = QLineEdit()
+        self.date_edit = QDateEdit(QDate.currentDate())
+        self.date_edit.setCalendarPopup(True)
+        self.date_edit.setDisplayFormat("yyyy-MM-dd")
+        self.sign_button = QPushButton()
+        self.state_label = QLabel()
+        self.state_label.setWordWrap(True)
+        row = QHBoxLayout()
+        self.name_label, self.role_label, self.date_label = QLabel(), QLabel(), QLabel()
+        for label, w in ((self.name_label, self.name_edit), (self.role_label, self.role_edit),
+                         (self.date_label, self.date_edit)):
+            label.setBuddy(w)
+            row.addWidget(label)
+            row.addWidget(w, 1 if w is not self.date_edit else 0)
+        row.addWidget(self.sign_button)
+        col = QVBoxLayout(self)
+        col.addLayout(row)
+        col.addWidget(self.state_label)
+        self.sign_button.clicked.connect(self.sign)
+        self.name_edit.returnPressed.connect(self.sign)
+
+    def retranslate(self) -> None:
+        self.name_label.setText(self.tr("&Name:"))
+        self.role_label.setText(self.tr("Role:"))
+        self.date_label.setText(self.tr("Date:"))
+        self.sign_button.setText(self.tr("Sign"))
+        self.name_edit.setPlaceholderText(self.tr("reviewer"))
+        self.role_edit.setPlaceholderText(self.tr("e.g. IT manager"))
+
+    def refresh(self) -> None:
+        plan, lang = self.page.controller.plan, self.page.controller.lang
+        state = signoff_state(plan, self.which)
+        self.state = state
+        text = signoff_message(plan, self.which, lang)
+        so = plan.signoffs.get(self.which)
+        if so is not None and state != SignoffState.UNSIGNED:
+            text = f"{text} — {so.name}" + (f" ({so.role})" if so.role else "") + f", {so.date.isoformat()}"
+        color = {SignoffState.VALID: "#2e7d32", SignoffState.VOID: "#c62828"}.get(state, "#757575")
+        self.state_label.setText(text)
+        self.state_label.setStyleSheet(f"color: {color}; font-weight: bold")
+        self.sign_button.setText(self.tr("Sign again") if state == SignoffState.VOID else self.tr("Sign"))
+
+    def sign(self) -> None:
+        ctl = self.page.controller
+        qd = self.date_edit.date()
+        try:
+            after = sign(ctl.plan, self.which, self.name_edit.text(), self.role_edit.text(),
+                         dt.date(qd.year(), qd.month(), qd.day()), ctl.lang)
+        except (SignOffError, ValueError) as exc:
+            self.state_label.setText(str(exc))
+            self.state_label.setStyleSheet("color: #c62828")
+            return
+        ctl.replace_plan(after, self.tr("Sign the checklist"))
 
 
 class ChecklistPage(StepPage):
     step = 0
+    work_done = Signal()
+    """An export or print job has finished (its results are shown by then)."""
 
+    def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
+        super().__init__(controller, parent)
+        self.loading = False
+        self.job: workers.Job | None = None
+        self.checklists: dict[Which, Checklist] = {}
+        self.boxes: dict[Which, QGroupBox] = {}
+        self.tables: dict[Which, QTableWidget] = {}
+        self.signoffs: dict[Which, _SignOffBox] = {}
+        body = QWidget()
+        col = QVBoxLayout(body)
+        for which in WHICH:
+            box = QGroupBox()
+            table = QTableWidget(0, 5)
+            table.verticalHeader().hide()
+            table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+            table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                  | QAbstractItemView.EditTrigger.EditKeyPressed
+                                  | QAbstractItemView.EditTrigger.AnyKeyPressed)
+            table.setWordWrap(True)
+            header = table.horizontalHeader()
+            header.setSectionResizeMode(COL_REASON, QHeaderView.ResizeMode.Stretch)
+            for c in (COL_ITEM, COL_STATUS, COL_DONE):
+                header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+            header.setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Interactive)
+            header.resizeSection(COL_NOTE, 220)
+            sbox = _SignOffBox(self, which)
+            lay = QVBoxLayout(box)
+            lay.addWidget(table)
+            lay.addWidget(sbox)
+            col.addWidget(box)
+            self.boxes[which], self.tables[which], self.signoffs[which] = box, table, sbox
+            table.itemChanged.connect(lambda item, w=which: self._item_changed(w, item))
+            # wrapped reasons need their row heights again whenever the columns change width
+            header.sectionResized.connect(lambda *_args, t=table: _fit_rows(t))
+        col.addStretch(1)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+        self.paper_combo = QComboBox()
+        self.paper_combo.addItem("A4", "a4")
+        self.paper_combo.addItem("Letter", "letter")
+        self.export_button = QPushButton()
+        self.print_button = QPushButton()
+        self.status_label = QLabel()
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.paper_combo)
+        buttons.addWidget(self.export_button)
+        buttons.addWidget(self.print_button)
+        outer = QVBoxLayout(self)
+        outer.addWidget(scroll, 1)
+        outer.addLayout(buttons)
+        self.export_button.clicked.connect(self.export_checklist)
+        self.print_button.clicked.connect(self.print_checklist)
+        self.controller.findings_changed.connect(self.refresh)
+        self.retranslate()
+        self.refresh()
+
+    # -- language
     def title(self) -> str:
         return self.tr("Checklist")
+
+    def retranslate(self) -> None:
+        for which, table in self.tables.items():
+            table.setHorizontalHeaderLabels([self.tr("Item"), self.tr("Status"), self.tr("Reason and numbers"),
+                                             self.tr("Done"), self.tr("Note")])
+            self.signoffs[which].setTitle(self.tr("Sign-off"))
+            self.signoffs[which].retranslate()
+        self.export_button.setText(self.tr("Export checklist…"))
+        self.print_button.setText(self.tr("Print…"))
+        self.paper_combo.setToolTip(self.tr("Paper size"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            self.refresh()
+        super().changeEvent(event)
+
+    # -- plan → widgets
+    def refresh(self) -> None:
+        ctl = self.controller
+        try:
+            self.checklists = build_checklists(ctl.plan, ctl.catalog, ctl.findings, ctl.policy, ctl.lang)
+        except Exception as exc:  # the page says what went wrong instead of taking the window down
+            self.status_label.setText(self.tr("The checklist could not be built: %1").replace("%1", str(exc)))
+            return
+        self.loading = True
+        try:
+            for which, cl in self.checklists.items():
+                self.boxes[which].setTitle(cl.title)
+                table = self.tables[which]
+                table.setRowCount(len(cl.items))
+                for row, item in enumerate(cl.items):
+                    label = QTableWidgetItem(item.label)
+                    label.setData(Qt.ItemDataRole.UserRole, item.id)
+                    label.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                    status = QTableWidgetItem(f"{STATUS_MARKS[item.status]} {status_label(item.status, ctl.lang)}")
+                    status.setData(Qt.ItemDataRole.UserRole, item.status.value)
+                    status.setForeground(QBrush(QColor(STATUS_COLORS[item.status])))
+                    status.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                    reason_text = item.reason + (f"\n{item.verified}" if item.verified else "")
+                    reason = QTableWidgetItem(reason_text)
+                    reason.setToolTip(reason_text)
+                    reason.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                    done = QTableWidgetItem()
+                    note = QTableWidgetItem(item.note)
+                    if item.person:
+                        # only a person can judge these: a tick and a note, written into plan.checklist
+                        done.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+                                      | Qt.ItemFlag.ItemIsSelectable)
+                        done.setCheckState(Qt.CheckState.Checked if item.checked else Qt.CheckState.Unchecked)
+                        done.setToolTip(self.tr("Tick when you have checked this yourself"))
+                        note.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
+                                      | Qt.ItemFlag.ItemIsSelectable)
+                        note.setToolTip(self.tr("Double-click to write a note"))
+                    else:
+                        done.setFlags(Qt.ItemFlag.ItemIsSelectable)
+                        done.setToolTip(self.tr("Decided from the plan and the findings"))
+                        note.setFlags(Qt.ItemFlag.ItemIsSelectable)
+                    for c, cell in enumerate((label, status, reason, done, note)):
+                        table.setItem(row, c, cell)
+                _fit_rows(table)
+                self.signoffs[which].refresh()
+        finally:
+            self.loading = False
+
+    def item_row(self, which: Which, item_id: str) -> int:
+        table = self.tables[which]
+        return next(r for r in range(table.rowCount()) if _cell(table, r, COL_ITEM).data(Qt.ItemDataRole.UserRole)
+                    == item_id)
+
+    # -- widgets → plan
+    def _item_changed(self, which: Which, cell: QTableWidgetItem) -> None:
+        if self.loading or cell.column() not in (COL_DONE, COL_NOTE):
+            return
+        table = self.tables[which]
+        row = cell.row()
+        item_id = _cell(table, row, COL_ITEM).data(Qt.ItemDataRole.UserRole)
+        checked = _cell(table, row, COL_DONE).checkState() == Qt.CheckState.Checked
+        note = _cell(table, row, COL_NOTE).text()
+        try:
+            self.controller.set_value(f"checklist.{item_id}", {"checked": checked, "note": note},
+                                      text=self.tr("Checklist: %1").replace("%1", _cell(table, row, COL_ITEM).text()))
+        except PlanError as exc:
+            self.status_label.setText(str(exc))
+
+    def focus_field(self, path: str) -> bool:
+        if not path.startswith(("checklist", "signoffs")):
+            return False
+        which = "software" if "software" in path else "hardware"
+        if path.startswith("signoffs"):
+            self.signoffs[which].name_edit.setFocus()  # type: ignore[index]
+        else:
+            self.tables[which].setFocus()  # type: ignore[index]
+        return True
+
+    # -- output
+    def _renderer(self) -> Any:
+        from procurement.reports import render_checklist_pdf
+
+        ctl = self.controller
+        plan, catalog, policy, findings, lang = ctl.plan, ctl.catalog, ctl.policy, list(ctl.findings), ctl.lang
+        paper = self.paper_combo.currentData()
+        return lambda: render_checklist_pdf(plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper)
+
+    def export_checklist(self) -> workers.Job | None:
+        target = workers.ask_export_path(self, self.tr("Export checklist"), Path("checklist.pdf"),
+                                         self.tr("PDF documents (*.pdf)"))
+        if target is None:
+            return None
+        if target.suffix.lower() != ".pdf":
+            target = target.with_name(target.name + ".pdf")
+        self.status_label.setText(self.tr("Exporting…"))
+        self.export_button.setEnabled(False)
+        self.job = workers.export_job(self, self._renderer(), target, self.controller.lang, self._export_done)
+        self.job.finished.connect(self.work_done)
+        self.job.start()
+        return self.job
+
+    def _export_done(self, message: str) -> None:
+        self.status_label.setText(message)
+        self.export_button.setEnabled(True)
+
+    # the main window's File menu calls these (gui/main_window.py _page_hook)
+    def export_pdf(self) -> workers.Job | None:
+        return self.export_checklist()
+
+    def print_document(self) -> workers.Job:
+        return self.print_checklist()
+
+    def print_checklist(self) -> workers.Job:
+        render = self._renderer()
+        self.job = workers.Job(lambda _progress, _cancelled: render())
+        self.job.succeeded.connect(
+            lambda pdf: workers.show_print_preview(self, pdf, self.tr("Print preview — checklist")))
+        self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Print"), msg))
+        self.job.finished.connect(self.work_done)
+        self.job.start()
+        return self.job
+
+
+def _cell(table: QTableWidget, row: int, col: int) -> QTableWidgetItem:
+    item = table.item(row, col)
+    assert item is not None  # refresh() fills every cell
+    return item
+
+
+def _fit_rows(table: QTableWidget) -> None:
+    """Rows as tall as their wrapped text, and the table as tall as its rows (the page scrolls, not the table)."""
+    table.resizeRowsToContents()
+    table.setFixedHeight(table.horizontalHeader().height()
+                           + sum(table.rowHeight(r) for r in range(table.rowCount())) + 2 * table.frameWidth())

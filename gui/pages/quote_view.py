@@ -1,12 +1,328 @@
-"""Page: Quote (placeholder until the page is built)."""
+"""Page: the quote — line items and totals from the reports module, buyer/vendor fields, export, print preview."""
 
 from __future__ import annotations
 
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QSize, Qt, Signal
+from PySide6.QtGui import QPainter
+from PySide6.QtPdf import QPdfDocument
+from PySide6.QtPdfWidgets import QPdfView
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from gui import workers
+from gui.controller import PlanController
 from gui.pages.base import StepPage
+from procurement.messages import t
+from procurement.plan import PlanError
+
+
+def _money(value: Decimal | None) -> str:
+    return "—" if value is None else f"¥{value:,.2f}"
+
+
+class PrintPreviewDialog(QDialog):
+    """Shows the exact PDF bytes that Export writes (QtPdf) and prints those pages: one source for both."""
+
+    def __init__(self, pdf: bytes, title: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.pdf = pdf
+        self.setWindowTitle(title)
+        self._buffer = QBuffer(self)
+        self._buffer.setData(QByteArray(pdf))
+        self._buffer.open(QIODevice.OpenModeFlag.ReadOnly)
+        self.document = QPdfDocument(self)
+        self.document.load(self._buffer)
+        self.view = QPdfView(self)
+        self.view.setPageMode(QPdfView.PageMode.MultiPage)
+        self.view.setZoomMode(QPdfView.ZoomMode.FitToWidth)
+        self.view.setDocument(self.document)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Close, self)
+        self.print_button = self.buttons.addButton(self.tr("Print…"), QDialogButtonBox.ButtonRole.ActionRole)
+        self.pages_label = QLabel(self.tr("%n page(s)", "", self.document.pageCount()))
+        layout = QVBoxLayout(self)
+        layout.addWidget(self.view, 1)
+        row = QHBoxLayout()
+        row.addWidget(self.pages_label)
+        row.addWidget(self.buttons, 1)
+        layout.addLayout(row)
+        self.buttons.rejected.connect(self.reject)
+        self.print_button.clicked.connect(self.print_pages)
+        self.resize(800, 1000)
+
+    def print_pages(self) -> bool:
+        printer = workers.ask_printer(self)
+        if printer is None:
+            return False
+        self.print_to(printer)
+        return True
+
+    def print_to(self, printer: Any) -> int:
+        """Paint every page of the document onto ``printer``, scaled to its page; returns the pages printed."""
+        from PySide6.QtPrintSupport import QPrinter
+
+        painter = QPainter()
+        if not painter.begin(printer):
+            workers.show_error(self, self.windowTitle(), self.tr("The printer could not be started."))
+            return 0
+        try:
+            target = printer.pageRect(QPrinter.Unit.DevicePixel)
+            for page in range(self.document.pageCount()):
+                if page:
+                    printer.newPage()
+                size = self.document.pagePointSize(page)
+                scale = min(target.width() / size.width(), target.height() / size.height())
+                image = self.document.render(page, QSize(int(size.width() * scale), int(size.height() * scale)))
+                painter.drawImage(0, 0, image)
+        finally:
+            painter.end()
+        return self.document.pageCount()
 
 
 class QuotePage(StepPage):
     step = 0
+    work_done = Signal()
+    """An export or print job has finished (its results are shown by then)."""
 
+    def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
+        super().__init__(controller, parent)
+        self.loading = False
+        self.job: workers.Job | None = None
+        self.fields: dict[str, QLineEdit] = {}
+        self.info_box = QGroupBox()
+        self.info_form = QFormLayout(self.info_box)
+        self.number_edit = QLineEdit()
+        self.validity = QSpinBox()
+        self.validity.setRange(1, 3650)
+        self.info_form.addRow(QLabel(), self.number_edit)
+        self.info_form.addRow(QLabel(), self.validity)
+        self.parties: dict[str, QGroupBox] = {}
+        party_row = QHBoxLayout()
+        for party in ("buyer", "vendor"):
+            box = QGroupBox()
+            form = QFormLayout(box)
+            for key in ("name", "contact", "address"):
+                edit = QLineEdit()
+                self.fields[f"quote.{party}.{key}"] = edit
+                form.addRow(QLabel(), edit)
+            self.parties[party] = box
+            party_row.addWidget(box)
+        self.fields["quote.number"] = self.number_edit
+        self.table = QTableWidget(0, 6)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().hide()
+        self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.totals_label = QLabel()
+        self.totals_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.totals_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.paper_combo = QComboBox()
+        self.paper_combo.addItem("A4", "a4")
+        self.paper_combo.addItem("Letter", "letter")
+        self.export_button = QPushButton()
+        self.print_button = QPushButton()
+        self.status_label = QLabel()
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.paper_combo)
+        buttons.addWidget(self.export_button)
+        buttons.addWidget(self.print_button)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.info_box)
+        outer.addLayout(party_row)
+        outer.addWidget(self.table, 1)
+        outer.addWidget(self.totals_label)
+        outer.addLayout(buttons)
+        for path, edit in self.fields.items():
+            bind = getattr(self, "bind_field", None)
+            if bind is not None:
+                bind(path, edit)
+        self._connect_signals()
+        self.retranslate()
+        self.refresh()
+
+    def _connect_signals(self) -> None:
+        for path, edit in self.fields.items():
+            edit.textEdited.connect(lambda text, p=path: self._set(p, text, merge=True))
+        self.validity.valueChanged.connect(lambda v: self._set("quote.validity_days", v, merge=True))
+        self.export_button.clicked.connect(self.export_quote)
+        self.print_button.clicked.connect(self.print_quote)
+        self.controller.findings_changed.connect(self.refresh)
+
+    # -- language
     def title(self) -> str:
         return self.tr("Quote")
+
+    def retranslate(self) -> None:
+        self.info_box.setTitle(self.tr("Quote"))
+        _labels(self.info_form, [self.tr("Quote number:"), self.tr("Valid for:")])
+        self.validity.setSuffix(self.tr(" days"))
+        self.parties["buyer"].setTitle(self.tr("Buyer"))
+        self.parties["vendor"].setTitle(self.tr("Vendor"))
+        for box in self.parties.values():
+            form = box.layout()
+            assert isinstance(form, QFormLayout)
+            _labels(form, [self.tr("Name:"), self.tr("Contact:"), self.tr("Address:")])
+        self.table.setHorizontalHeaderLabels([self.tr("Category"), self.tr("Part"), self.tr("Key spec"),
+                                              self.tr("Quantity"), self.tr("Unit price"), self.tr("Amount")])
+        self.export_button.setText(self.tr("Export quote…"))
+        self.print_button.setText(self.tr("Print…"))
+        self.paper_combo.setToolTip(self.tr("Paper size"))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            self.refresh()
+        super().changeEvent(event)
+
+    # -- plan → widgets
+    def refresh(self) -> None:
+        from procurement.reports import build_quote
+
+        ctl = self.controller
+        self.loading = True
+        try:
+            for path, edit in self.fields.items():
+                value = str(ctl.value(path) or "")
+                if edit.text() != value:
+                    edit.setText(value)
+            self.validity.setValue(ctl.plan.quote.validity_days)
+        finally:
+            self.loading = False
+        try:
+            quote = build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang)
+        except Exception as exc:  # the page says what went wrong instead of taking the window down
+            self.status_label.setText(self.tr("The quote could not be built: %1").replace("%1", str(exc)))
+            return
+        self.quote = quote
+        self.table.setRowCount(0)
+        for line in quote.lines:
+            row = self.table.rowCount()
+            self.table.insertRow(row)
+            cells = [t(f"quote.cat.{line.category}", ctl.lang), line.name, line.spec, str(line.qty),
+                     _money(line.unit_price), _money(line.amount)]
+            for col, text in enumerate(cells):
+                item = QTableWidgetItem(text)
+                if col >= 3:
+                    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+                if line.unit_price is None and col >= 4:
+                    item.setToolTip(self.tr("No public reference price: on request"))
+                self.table.setItem(row, col, item)
+        self.totals_label.setText(
+            self.tr("Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)")
+            .replace("%1", _money(quote.subtotal)).replace("%2", f"{quote.vat_rate_pct:g}")
+            .replace("%3", _money(quote.vat)).replace("%4", _money(quote.total))
+            .replace("%5", f"{quote.total_wan:,.2f}"))
+        self.export_button.setEnabled(bool(quote.lines))
+        self.print_button.setEnabled(bool(quote.lines))
+
+    # -- widgets → plan
+    def _set(self, path: str, value: Any, merge: bool = False) -> None:
+        if self.loading:
+            return
+        try:
+            self.controller.set_value(path, value, merge=merge)
+        except PlanError as exc:
+            self.status_label.setText(str(exc))
+
+    def focus_field(self, path: str) -> bool:
+        widget = self.fields.get(path) or (self.validity if path == "quote.validity_days" else None)
+        if widget is None:
+            return False
+        widget.setFocus()
+        return True
+
+    # -- output
+    def render_pdf(self) -> bytes:
+        """The quote PDF bytes for the plan as it is now (export and print preview both use these)."""
+        from procurement.reports import render_quote_pdf
+
+        ctl = self.controller
+        return render_quote_pdf(ctl.plan, ctl.catalog, policy=ctl.policy, findings=list(ctl.findings),
+                                lang=ctl.lang, paper=self.paper_combo.currentData())
+
+    def _renderer(self) -> Any:
+        """A render function over a snapshot of the plan, safe to run in a worker thread."""
+        from procurement.reports import render_quote_pdf
+
+        ctl = self.controller
+        plan, catalog, policy, findings, lang = ctl.plan, ctl.catalog, ctl.policy, list(ctl.findings), ctl.lang
+        paper = self.paper_combo.currentData()
+        return lambda: render_quote_pdf(plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper)
+
+    def export_quote(self) -> workers.Job | None:
+        number = self.controller.plan.quote.number or "quote"
+        target = workers.ask_export_path(self, self.tr("Export quote"), Path(f"{_safe(number)}.pdf"),
+                                         self.tr("PDF documents (*.pdf)"))
+        if target is None:
+            return None
+        if target.suffix.lower() != ".pdf":
+            target = target.with_name(target.name + ".pdf")
+        self.status_label.setText(self.tr("Exporting…"))
+        self.export_button.setEnabled(False)
+        self.job = workers.export_job(self, self._renderer(), target, self.controller.lang, self._export_done)
+        self.job.finished.connect(self.work_done)
+        self.job.start()
+        return self.job
+
+    def _export_done(self, message: str) -> None:
+        self.status_label.setText(message)
+        self.export_button.setEnabled(True)
+
+    def print_quote(self) -> workers.Job:
+        """Render in a worker, then show the print preview of those same bytes."""
+        self.status_label.setText(self.tr("Preparing the print preview…"))
+        render = self._renderer()
+        self.job = workers.Job(lambda _progress, _cancelled: render())
+        self.job.succeeded.connect(self._show_preview)
+        self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Print"), msg))
+        self.job.finished.connect(lambda: self.status_label.setText(""))
+        self.job.finished.connect(self.work_done)
+        self.job.start()
+        return self.job
+
+    # the main window's File menu calls these (gui/main_window.py _page_hook)
+    def export_pdf(self) -> workers.Job | None:
+        return self.export_quote()
+
+    def print_document(self) -> workers.Job:
+        return self.print_quote()
+
+    def _show_preview(self, pdf: object) -> None:
+        assert isinstance(pdf, bytes)
+        workers.show_print_preview(self, pdf, self.tr("Print preview — quote"))
+
+
+def _safe(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)[:80] or "quote"
+
+
+def _labels(form: QFormLayout, texts: list[str]) -> None:
+    for row, text in enumerate(texts):
+        item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+        label = item.widget() if item is not None else None
+        if isinstance(label, QLabel):
+            label.setText(text)
+            field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            buddy = field.widget() if field is not None else None
+            if buddy is not None:
+                label.setBuddy(buddy)

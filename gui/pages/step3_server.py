@@ -1,12 +1,560 @@
-"""Page: Server configuration (placeholder until the page is built)."""
+"""Page: step 3 (服务器配置) — CPU, memory, storage tiers, NICs, chassis, PSUs, and three live gauges."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtWidgets import (
+    QComboBox,
+    QDoubleSpinBox,
+    QFormLayout,
+    QGridLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPushButton,
+    QScrollArea,
+    QSpinBox,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalog.models import Chassis, Cpu, MemoryModule, Nic, Part, Psu, Storage
+from gui.controller import PlanController
 from gui.pages.base import StepPage
+from gui.widgets.gauge import Gauge
+from procurement.findings import Severity
+from procurement.plan import Plan, PlanError, Redundancy, StorageRole
+from procurement.rules.cooling import heat_budget
+from procurement.rules.pcie import lane_budget
+from procurement.rules.power import power_budget
+from procurement.sizing import DerivedDefaults, apply_defaults, derive_defaults
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
+
+
+# ---------------------------------------------------------------- part descriptions (key specs in the item)
+
+def describe_part(part: Part) -> str:
+    """The combo-box text of a catalog part: its name and the specs a buyer compares."""
+    specs: list[str] = []
+    if isinstance(part, Cpu):
+        specs = [translate("ServerPage", "%1 cores").replace("%1", str(part.cores))]
+        if part.tdp_w:
+            specs.append(f"{part.tdp_w:g} W")
+        if part.pcie_lanes:
+            specs.append(translate("ServerPage", "%1 PCIe lanes").replace("%1", str(part.pcie_lanes)))
+        specs.append(f"PCIe Gen{part.pcie_gen}")
+        if part.max_sockets > 1:
+            specs.append(translate("ServerPage", "up to %1 sockets").replace("%1", str(part.max_sockets)))
+    elif isinstance(part, MemoryModule):
+        specs = [f"{part.capacity_gib} GiB {part.memory_type}-{part.speed_mts}",
+                 "ECC" if part.ecc else translate("ServerPage", "no ECC"), "RDIMM" if part.registered else "UDIMM"]
+    elif isinstance(part, Storage):
+        specs = [_fmt_capacity(part.capacity_gb), part.storage_kind.value.upper().replace("_", " "), part.interface]
+    elif isinstance(part, Nic):
+        specs = [f"{part.ports} × {part.speed_gbps:g} Gb/s {part.fabric}",
+                 f"PCIe Gen{part.pcie_gen} x{part.pcie_lanes}"]
+    elif isinstance(part, Psu):
+        low = f"{part.rated_w_low_line:g} W" if part.rated_w_low_line else translate("ServerPage", "not rated")
+        specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}"),
+                 translate("ServerPage", "%1 at 100-127 V").replace("%1", low), part.efficiency]
+    elif isinstance(part, Chassis):
+        form = (translate("ServerPage", "%1U rack").replace("%1", str(part.rack_units))
+                if part.form == "rack" and part.rack_units
+                else translate("ServerPage", "tower") if part.form == "tower" else translate("ServerPage", "rack"))
+        specs = [form, translate("ServerPage", "%1 GPUs (%2)").replace("%1", str(part.gpu_slots))
+                 .replace("%2", part.gpu_form_factor.value.upper()),
+                 translate("ServerPage", "%1 PSU bays").replace("%1", str(part.psu_bays)), part.cooling]
+    if part.price_cny is not None:
+        specs.append(f"¥{part.price_cny:,.0f}")
+    return f"{part.name} — {', '.join(s for s in specs if s)}" if specs else part.name
+
+
+def _fmt_capacity(gb: float) -> str:
+    return f"{gb / 1000:g} TB" if gb >= 1000 else f"{gb:g} GB"
+
+
+def fill_part_combo(combo: QComboBox, parts: Sequence[Part], current: str | None, none_text: str) -> None:
+    """Catalog parts as items (data = part id), a first 'none' item, and ``current`` selected. A current id
+    the catalog does not know stays visible (marked) instead of silently vanishing."""
+    combo.clear()
+    combo.addItem(none_text, None)
+    for part in parts:
+        combo.addItem(describe_part(part), part.id)
+        combo.setItemData(combo.count() - 1, describe_part(part), Qt.ItemDataRole.ToolTipRole)
+    if current is not None and combo.findData(current) < 0:
+        combo.addItem(translate("ServerPage", "%1 (not in the catalog)").replace("%1", current), current)
+    combo.setCurrentIndex(max(0, combo.findData(current)))
+
+
+def select_data(combo: QComboBox, value: Any) -> None:
+    idx = combo.findData(value)
+    if idx >= 0:
+        combo.setCurrentIndex(idx)
+
+
+def _sorted(parts: Sequence[Part]) -> list[Part]:
+    return sorted(parts, key=lambda p: (p.vendor, p.name))
+
+
+# ---------------------------------------------------------------- rows of storage / NICs
+
+class _PartRows(QWidget):
+    """Editable rows of (role?, part, count, remove) for a list in the plan (server.storage / server.nics)."""
+
+    def __init__(self, page: ServerPage, path: str, kind: type[Part], with_role: bool) -> None:
+        super().__init__(page)
+        self._page, self._path, self._kind, self._with_role = page, path, kind, with_role
+        self._grid = QGridLayout(self)
+        self._grid.setContentsMargins(0, 0, 0, 0)
+        self.rows: list[tuple[QComboBox | None, QComboBox, QSpinBox, QToolButton]] = []
+        self.add_button = QPushButton(self)
+        self.add_button.clicked.connect(self.add_row)
+        self._grid.addWidget(self.add_button, 0, 0)
+
+    def items(self) -> list[dict[str, Any]]:
+        return list(self._page.controller.value(self._path) or [])
+
+    def refresh(self) -> None:
+        items = self.items()
+        parts = _sorted(self._page.controller.catalog.all(self._kind))
+        while len(self.rows) > len(items):
+            for w in self.rows.pop():
+                if w is not None:
+                    self._grid.removeWidget(w)
+                    w.deleteLater()
+            gone = len(self.rows)
+            for key in ("role", "part", "count"):  # findings about a removed row point at the list's button
+                self._page.bind(f"{self._path}[{gone}].{key}", self.add_button)
+        while len(self.rows) < len(items):
+            self._make_row(len(self.rows))
+        for (role, combo, count, _remove), item in zip(self.rows, items, strict=True):
+            if role is not None:
+                select_data(role, item.get("role"))
+            if combo.count() != len(parts) + 1 or combo.currentData() != item["part"]:
+                fill_part_combo(combo, parts, item["part"], translate("ServerPage", "— choose —"))
+            count.setValue(int(item.get("count", 1)))
+        self._grid.addWidget(self.add_button, len(self.rows), 0)
+        self.retranslate()
+
+    def retranslate(self) -> None:
+        self.add_button.setText(translate("ServerPage", "Add storage") if self._with_role
+                                else translate("ServerPage", "Add network card"))
+        for role, _combo, count, remove in self.rows:
+            if role is not None:
+                for i, r in enumerate(StorageRole):
+                    role.setItemText(i, _role_text(r))
+            count.setPrefix("× ")
+            remove.setToolTip(translate("ServerPage", "Remove this row"))
+            remove.setAccessibleName(translate("ServerPage", "Remove"))
+
+    def _make_row(self, index: int) -> None:
+        role: QComboBox | None = None
+        col = 0
+        if self._with_role:
+            role = QComboBox(self)
+            for r in StorageRole:
+                role.addItem(_role_text(r), r.value)
+            self._grid.addWidget(role, index, col)
+            role.currentIndexChanged.connect(lambda _i, w=role: self._edit_cell(w, "role", w.currentData()))
+            col += 1
+        combo = QComboBox(self)
+        combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        combo.setMinimumContentsLength(28)
+        combo.currentIndexChanged.connect(lambda _i, w=combo: self._edit_cell(w, "part", w.currentData()))
+        count = QSpinBox(self)
+        count.setRange(0, 64)
+        count.valueChanged.connect(lambda v, w=count: self._edit_cell(w, "count", v, merge=True))
+        remove = QToolButton(self)
+        remove.setText("✕")
+        remove.clicked.connect(lambda _c=False, w=remove: self._remove(w))
+        self._grid.addWidget(combo, index, col)
+        self._grid.addWidget(count, index, col + 1)
+        self._grid.addWidget(remove, index, col + 2)
+        self._grid.setColumnStretch(col, 1)
+        self.rows.append((role, combo, count, remove))
+        if role is not None:
+            self._page.bind(f"{self._path}[{index}].role", role)
+        self._page.bind(f"{self._path}[{index}].part", combo)
+        self._page.bind(f"{self._path}[{index}].count", count)
+
+    def _row_of(self, widget: QWidget) -> int:
+        return next(i for i, row in enumerate(self.rows) if widget in row)
+
+    def _edit_cell(self, widget: QWidget, key: str, value: Any, merge: bool = False) -> None:
+        if self._page.loading or value is None:
+            return
+        i = self._row_of(widget)
+        self._page.set_field(f"{self._path}[{i}].{key}", value, merge=merge)
+
+    def add_row(self) -> None:
+        parts = _sorted(self._page.controller.catalog.all(self._kind))
+        if not parts:
+            return
+        items = self.items()
+        new: dict[str, Any] = {"part": parts[0].id, "count": 1}
+        if self._with_role:
+            taken = {i.get("role") for i in items}
+            role = next((r.value for r in StorageRole if r.value not in taken), StorageRole.DATA.value)
+            new = {"role": role, **new}
+        self._page.set_field(self._path, [*items, new], text=self.add_button.text())
+
+    def _remove(self, widget: QWidget) -> None:
+        items = self.items()
+        del items[self._row_of(widget)]
+        self._page.set_field(self._path, items, text=translate("ServerPage", "Remove row"))
+
+
+def _role_text(role: StorageRole) -> str:
+    return {StorageRole.SYSTEM: translate("ServerPage", "System"), StorageRole.DATA: translate("ServerPage", "Data"),
+            StorageRole.BACKUP: translate("ServerPage", "Backup"),
+            StorageRole.SCRATCH: translate("ServerPage", "Scratch")}[role]
+
+
+# ---------------------------------------------------------------- the page
+
+GaugeReading = tuple[float | None, float | None, str]
+"""(used, capacity, tooltip detail) for one gauge."""
+
+
+def gauge_readings(controller: PlanController) -> dict[str, GaugeReading]:
+    """The three gauges' numbers from the rules' public budget functions (never recomputed here)."""
+    plan, catalog, policy = controller.plan, controller.catalog, controller.policy
+    pb = power_budget(plan, catalog, policy)
+    out: dict[str, GaugeReading] = {}
+    out["power"] = (pb.draw_w, pb.usable_w or None,
+                    translate("ServerPage", "Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W")
+                    .replace("%1", f"{pb.draw_w:.0f}").replace("%2", f"{pb.headroom_pct:g}")
+                    .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}"))
+    lb = lane_budget(plan, catalog, policy)
+    used = lb.cpu_needed + lb.switch_needed
+    available = None if lb.cpu_lanes is None else lb.cpu_lanes + lb.switch_lanes
+    narrower = ", ".join(f"{d.label} x{d.granted}" for d in lb.reduced)
+    out["pcie"] = (used, available or None,
+                   translate("ServerPage", "PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)")
+                   .replace("%1", str(used)).replace("%2", "—" if available is None else str(available))
+                   .replace("%3", "—" if lb.cpu_lanes is None else str(lb.cpu_lanes))
+                   .replace("%4", str(lb.switch_lanes))
+                   + ("\n" + translate("ServerPage", "Running narrower: %1").replace("%1", narrower)
+                      if narrower else ""))
+    hb = heat_budget(plan, catalog, policy)
+    out["cooling"] = (hb.required_cfm, hb.chassis_cfm,
+                      translate("ServerPage", "Heat %1 W needs about %2 CFM; the chassis moves %3 CFM")
+                      .replace("%1", f"{hb.heat_w:.0f}").replace("%2", f"{hb.required_cfm:.0f}")
+                      .replace("%3", "—" if hb.chassis_cfm is None else f"{hb.chassis_cfm:.0f}"))
+    return out
+
+
+def auto_configured(controller: PlanController) -> tuple[Plan, DerivedDefaults]:
+    """The plan with the sizing's derived defaults applied, and what was decided (reasons, what is missing)."""
+    derived = derive_defaults(controller.plan, controller.catalog, controller.policy, lang=controller.lang)
+    return apply_defaults(controller.plan, derived), derived
 
 
 class ServerPage(StepPage):
     step = 3
 
+    def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
+        super().__init__(controller, parent)
+        self.loading = False
+        self.bound: dict[str, QWidget] = {}
+        self.error_label = QLabel(self)
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c62828")
+        self.error_label.hide()
+
+        # CPU
+        self.cpu_combo = QComboBox()
+        self.cpu_count = QSpinBox()
+        self.cpu_count.setRange(1, 16)
+        # memory
+        self.memory_combo = QComboBox()
+        self.memory_count = QSpinBox()
+        self.memory_count.setRange(1, 64)
+        self.memory_total = QLabel()
+        # chassis / power
+        self.chassis_combo = QComboBox()
+        self.psu_combo = QComboBox()
+        self.psu_count = QSpinBox()
+        self.psu_count.setRange(0, 16)
+        self.redundancy_combo = QComboBox()
+        for r in Redundancy:
+            self.redundancy_combo.addItem(r.value.upper() if r != Redundancy.NONE else "", r.value)
+        self.voltage_combo = QComboBox()
+        self.voltage_combo.addItem("", "high")
+        self.voltage_combo.addItem("", "low")
+        self.rack_limit = QDoubleSpinBox()
+        self.rack_limit.setRange(0, 10_000)
+        self.rack_limit.setDecimals(1)
+        self.rack_limit.setSuffix(" kW")
+        self.servers_per_rack = QSpinBox()
+        self.servers_per_rack.setRange(1, 1000)
+        for combo in (self.cpu_combo, self.memory_combo, self.chassis_combo, self.psu_combo):
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(36)
+        self.storage_rows = _PartRows(self, "server.storage", Storage, with_role=True)
+        self.nic_rows = _PartRows(self, "server.nics", Nic, with_role=False)
+        self.auto_button = QPushButton()
+        self.auto_label = QLabel()
+        self.auto_label.setWordWrap(True)
+        self.power_gauge = Gauge()
+        self.pcie_gauge = Gauge()
+        self.cooling_gauge = Gauge()
+        self.gauges = {"power": self.power_gauge, "pcie": self.pcie_gauge, "cooling": self.cooling_gauge}
+
+        self._build_layout()
+        for path, w in (("server.cpu", self.cpu_combo), ("server.cpu_count", self.cpu_count),
+                        ("server.memory.part", self.memory_combo), ("server.memory.count", self.memory_count),
+                        ("server.memory", self.memory_combo), ("server.chassis", self.chassis_combo),
+                        ("server.psu.part", self.psu_combo), ("server.psu.count", self.psu_count),
+                        ("server.psu.redundancy", self.redundancy_combo),
+                        ("server.input_voltage", self.voltage_combo),
+                        ("server.rack_power_limit_kw", self.rack_limit),
+                        ("server.servers_per_rack", self.servers_per_rack),
+                        ("server.storage", self.storage_rows.add_button), ("server.nics", self.nic_rows.add_button)):
+            self.bind(path, w)
+        self._connect_signals()
+        self.retranslate()
+        self._refresh_now()
+
+    # -- layout
+    def _build_layout(self) -> None:
+        body = QWidget()
+        col = QVBoxLayout(body)
+        self.cpu_box = QGroupBox()
+        self.cpu_form = QFormLayout(self.cpu_box)
+        self.cpu_form.addRow(QLabel(), self.cpu_combo)
+        self.cpu_form.addRow(QLabel(), self.cpu_count)
+        self.memory_box = QGroupBox()
+        self.memory_form = QFormLayout(self.memory_box)
+        self.memory_form.addRow(QLabel(), self.memory_combo)
+        self.memory_form.addRow(QLabel(), self.memory_count)
+        self.memory_form.addRow(QLabel(), self.memory_total)
+        self.storage_box = QGroupBox()
+        QVBoxLayout(self.storage_box).addWidget(self.storage_rows)
+        self.nic_box = QGroupBox()
+        QVBoxLayout(self.nic_box).addWidget(self.nic_rows)
+        self.power_box = QGroupBox()
+        self.power_form = QFormLayout(self.power_box)
+        for w in (self.chassis_combo, self.psu_combo, self.psu_count, self.redundancy_combo, self.voltage_combo,
+                  self.rack_limit, self.servers_per_rack):
+            self.power_form.addRow(QLabel(), w)
+        for box in (self.power_box, self.cpu_box, self.memory_box, self.storage_box, self.nic_box):
+            col.addWidget(box)
+        col.addStretch(1)
+        scroll = self.scroll_area = QScrollArea(self)
+        scroll.setWidgetResizable(True)
+        scroll.setWidget(body)
+
+        side = QVBoxLayout()
+        side.addWidget(self.auto_button)
+        side.addWidget(self.auto_label)
+        self.gauge_box = QGroupBox()
+        gl = QVBoxLayout(self.gauge_box)
+        for g in self.gauges.values():
+            gl.addWidget(g)
+        side.addWidget(self.gauge_box)
+        side.addStretch(1)
+
+        top = QHBoxLayout()
+        top.addWidget(scroll, 3)
+        top.addLayout(side, 2)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.error_label)
+        outer.addLayout(top)
+
+    def _connect_signals(self) -> None:
+        self.cpu_combo.currentIndexChanged.connect(
+            lambda _i: self.set_field("server.cpu", self.cpu_combo.currentData()))
+        self.cpu_count.valueChanged.connect(lambda v: self.set_field("server.cpu_count", v, merge=True))
+        self.memory_combo.currentIndexChanged.connect(self._memory_part_changed)
+        self.memory_count.valueChanged.connect(lambda v: self.set_field("server.memory.count", v, merge=True))
+        self.chassis_combo.currentIndexChanged.connect(
+            lambda _i: self.set_field("server.chassis", self.chassis_combo.currentData()))
+        self.psu_combo.currentIndexChanged.connect(self._psu_part_changed)
+        self.psu_count.valueChanged.connect(lambda v: self.set_field("server.psu.count", v, merge=True))
+        self.redundancy_combo.currentIndexChanged.connect(
+            lambda _i: self.set_field("server.psu.redundancy", self.redundancy_combo.currentData()))
+        self.voltage_combo.currentIndexChanged.connect(
+            lambda _i: self.set_field("server.input_voltage", self.voltage_combo.currentData()))
+        self.rack_limit.valueChanged.connect(
+            lambda v: self.set_field("server.rack_power_limit_kw", v or None, merge=True))
+        self.servers_per_rack.valueChanged.connect(lambda v: self.set_field("server.servers_per_rack", v, merge=True))
+        self.auto_button.clicked.connect(self.auto_configure)
+        self.controller.findings_changed.connect(self._update_gauges)
+
+    # -- language
     def title(self) -> str:
         return self.tr("Server configuration")
+
+    def retranslate(self) -> None:
+        self.cpu_box.setTitle(self.tr("Processor"))
+        self.memory_box.setTitle(self.tr("Memory"))
+        self.storage_box.setTitle(self.tr("Storage (system, data, backup)"))
+        self.nic_box.setTitle(self.tr("Network cards"))
+        self.power_box.setTitle(self.tr("Chassis and power"))
+        self.gauge_box.setTitle(self.tr("Live budget"))
+        _set_labels(self.cpu_form, [self.tr("CPU:"), self.tr("Sockets:")])
+        _set_labels(self.memory_form, [self.tr("Module:"), self.tr("Modules:"), self.tr("Total:")])
+        _set_labels(self.power_form, [self.tr("Chassis:"), self.tr("PSU model:"), self.tr("PSUs:"),
+                                      self.tr("Redundancy:"), self.tr("Input voltage:"),
+                                      self.tr("Rack power limit:"), self.tr("Servers per rack:")])
+        self.redundancy_combo.setItemText(0, self.tr("None"))
+        self.voltage_combo.setItemText(0, self.tr("High line (200-240 V)"))
+        self.voltage_combo.setItemText(1, self.tr("Low line (100-127 V)"))
+        self.rack_limit.setSpecialValueText(self.tr("not set"))
+        self.memory_count.setPrefix("× ")
+        self.auto_button.setText(self.tr("Auto-configure"))
+        self.auto_button.setToolTip(self.tr("Fill CPU, memory, storage, network, chassis and PSUs from the GPU "
+                                            "choice and the requirements (one undo step)"))
+        self.power_gauge.set_label(self.tr("Power draw vs usable PSU capacity"), "W")
+        self.pcie_gauge.set_label(self.tr("PCIe lanes used vs available"), "")
+        self.cooling_gauge.set_label(self.tr("Airflow needed vs chassis"), "CFM")
+        self.storage_rows.retranslate()
+        self.nic_rows.retranslate()
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            self._refresh_now()
+        super().changeEvent(event)
+
+    # -- plan → widgets
+    def refresh(self) -> None:
+        self._refresh_now()
+
+    def _refresh_now(self) -> None:
+        with self._loading():
+            srv = self.controller.plan.server
+            cat = self.controller.catalog
+            fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"))
+            self.cpu_count.setValue(srv.cpu_count or 1)
+            fill_part_combo(self.memory_combo, _sorted(cat.all(MemoryModule)),
+                            srv.memory.part if srv.memory else None, self.tr("— choose memory —"))
+            self.memory_count.setEnabled(srv.memory is not None)
+            self.memory_count.setValue(srv.memory.count if srv.memory else 1)
+            mod = cat.typed(MemoryModule, srv.memory.part) if srv.memory else None
+            if mod and srv.memory:
+                self.memory_total.setText(self.tr("%1 GiB, %2").replace("%1", str(mod.capacity_gib * srv.memory.count))
+                                          .replace("%2", self.tr("ECC") if mod.ecc else self.tr("no ECC")))
+            else:
+                self.memory_total.setText("—")
+            fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"))
+            fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"))
+            self.psu_count.setValue(srv.psu.count)
+            select_data(self.redundancy_combo, srv.psu.redundancy.value)
+            select_data(self.voltage_combo, srv.input_voltage)
+            self.rack_limit.setValue(srv.rack_power_limit_kw or 0)
+            self.servers_per_rack.setValue(srv.servers_per_rack)
+            self.storage_rows.refresh()
+            self.nic_rows.refresh()
+            self.auto_button.setEnabled(self.controller.plan.gpu.model is not None)
+        self._update_gauges()
+
+    @contextmanager
+    def _loading(self) -> Iterator[None]:
+        was, self.loading = self.loading, True
+        try:
+            yield
+        finally:
+            self.loading = was
+
+    def _update_gauges(self) -> None:
+        try:
+            readings = gauge_readings(self.controller)
+        except Exception as exc:  # the gauges go grey and say why; the page keeps working
+            readings = {k: (None, None, f"{type(exc).__name__}: {exc}") for k in self.gauges}
+        family_state = self._family_states()
+        for key, gauge in self.gauges.items():
+            used, cap, detail = readings.get(key, (None, None, self.tr("Not available yet")))
+            gauge.set_values(used, cap, family_state.get(key, "ok"), detail)
+
+    def _family_states(self) -> dict[str, str]:
+        """Each gauge's colour from the findings of its rule family (the rules decide, not the gauge)."""
+        states: dict[str, str] = {}
+        for f in self.controller.findings:
+            if f.severity == Severity.INFO:
+                continue
+            sev = "error" if f.severity == Severity.ERROR else "warning"
+            if states.get(f.family) != "error":
+                states[f.family] = sev
+        return states
+
+    # -- widgets → plan
+    def bind(self, path: str, widget: QWidget) -> None:
+        """Register the widget that edits ``path`` (for focus_field and the findings' field markers)."""
+        self.bound[path] = widget
+        bind_field: Callable[[str, QWidget], None] | None = getattr(super(), "bind_field", None)
+        if bind_field is not None:
+            bind_field(path, widget)
+
+    def focus_field(self, path: str) -> bool:
+        widget = self.bound.get(path)
+        while widget is None and "." in path:
+            path = path.rsplit(".", 1)[0]
+            widget = self.bound.get(path)
+        if widget is None:
+            return False
+        self.scroll_area.ensureWidgetVisible(widget)
+        widget.setFocus()
+        return True
+
+    def set_field(self, path: str, value: Any, merge: bool = False, text: str | None = None) -> bool:
+        """One undoable edit; a value the plan rejects is shown above the form, the plan is unchanged."""
+        if self.loading:
+            return False
+        try:
+            self.controller.set_value(path, value, text=text, merge=merge)
+        except PlanError as exc:
+            self.error_label.setText(str(exc))
+            self.error_label.show()
+            return False
+        self.error_label.hide()
+        return True
+
+    def _memory_part_changed(self, _index: int) -> None:
+        part = self.memory_combo.currentData()
+        if part is None:
+            self.set_field("server.memory", None)
+            return
+        count = self.controller.plan.server.memory.count if self.controller.plan.server.memory else 1
+        self.set_field("server.memory", {"part": part, "count": count})
+
+    def _psu_part_changed(self, _index: int) -> None:
+        part = self.psu_combo.currentData()
+        psu = self.controller.plan.server.psu
+        count = psu.count if part is None or psu.count else 1
+        self.set_field("server.psu", {"part": part, "count": 0 if part is None else count,
+                                      "redundancy": psu.redundancy.value})
+
+    def auto_configure(self) -> None:
+        """Apply the derived defaults as ONE undoable change."""
+        try:
+            after, derived = auto_configured(self.controller)
+        except Exception as exc:  # a slot must not die: say what went wrong, change nothing
+            self.error_label.setText(self.tr("Auto-configure failed: %1").replace("%1", str(exc) or type(exc).__name__))
+            self.error_label.show()
+            return
+        self.controller.replace_plan(after, self.tr("Auto-configure"))
+        self.auto_label.setText("\n".join(derived.reasons))
+        if derived.missing:
+            self.error_label.setText("\n".join(derived.missing))
+            self.error_label.show()
+
+
+def _set_labels(form: QFormLayout, texts: list[str]) -> None:
+    for row, text in enumerate(texts):
+        item = form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+        label = item.widget() if item is not None else None
+        if isinstance(label, QLabel):
+            label.setText(text)
+            field = form.itemAt(row, QFormLayout.ItemRole.FieldRole)
+            buddy = field.widget() if field is not None else None
+            if buddy is not None:
+                label.setBuddy(buddy)

@@ -1,12 +1,279 @@
-"""Page: Image selection (placeholder until the page is built)."""
+"""Page: step 4 (镜像选择) — OS, driver, CUDA, framework and image, conflicts marked, and the Dockerfile."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication, QPalette, QShowEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QPlainTextEdit,
+    QPushButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalog.models import ContainerImage, CudaRelease, DriverBranch, Framework, OperatingSystem, Part, parse_version
+from gui import workers
+from gui.controller import PlanController
 from gui.pages.base import StepPage
+from procurement.dockerfile import dockerfile_for_plan
+from procurement.findings import Severity
+from procurement.plan import PlanError, atomic_write, with_value
+from procurement.rules import evaluate
+
+CONFLICT_MARK = "⚠"
+
+# (plan field, catalog kind) in the order a buyer decides them
+FIELDS: tuple[tuple[str, type[Part]], ...] = (
+    ("software.os", OperatingSystem),
+    ("software.driver", DriverBranch),
+    ("software.cuda", CudaRelease),
+    ("software.framework", Framework),
+    ("software.image", ContainerImage),
+)
+
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
+
+
+def describe_software(part: Part) -> str:
+    """The combo text: the name and what decides compatibility."""
+    specs: list[str] = []
+    if isinstance(part, OperatingSystem):
+        specs = [part.version, "LTS" if part.lts else ""]
+        if part.max_cuda:
+            specs.append(translate("ImagePage", "CUDA ≤ %1").replace("%1", part.max_cuda))
+    elif isinstance(part, DriverBranch):
+        specs = [part.version, translate("ImagePage", "data centre only") if part.datacenter_only else ""]
+    elif isinstance(part, CudaRelease):
+        specs = [translate("ImagePage", "driver ≥ %1").replace("%1", part.min_driver_linux),
+                 translate("ImagePage", "compute capability %1-%2").replace("%1", part.min_cc)
+                 .replace("%2", part.max_cc)]
+    elif isinstance(part, Framework):
+        specs = [translate("ImagePage", "CUDA %1").replace("%1", ", ".join(part.cuda_versions)),
+                 translate("ImagePage", "Python %1").replace("%1", part.python)]
+    elif isinstance(part, ContainerImage):
+        specs = [part.reference]
+        if part.cuda:
+            specs.append(f"CUDA {part.cuda}")
+        specs.append(part.publisher if part.trusted
+                     else translate("ImagePage", "%1, unofficial").replace("%1", part.publisher))
+    text = ", ".join(s for s in specs if s)
+    return f"{part.name} — {text}" if text else part.name
+
+
+def _order(part: Part) -> tuple[Any, ...]:
+    version = getattr(part, "version", None)
+    try:
+        key: tuple[int, ...] = parse_version(version) if version else ()
+    except ValueError:
+        key = ()
+    return (part.vendor, part.name.split(" ")[0], tuple(-k for k in key), part.name)
+
+
+def option_conflicts(controller: PlanController, path: str, options: list[Part]) -> dict[str, list[str]]:
+    """For each option of ``path``: the rule messages (errors and warnings) that choosing it would raise
+    about that field, given the choices so far. The rules decide; this only asks them "what if"."""
+    plan, current = controller.plan, controller.value(path)
+    out: dict[str, list[str]] = {}
+    for part in options:
+        if part.id == current:
+            candidate = plan
+        else:
+            try:
+                candidate = with_value(plan, path, part.id)
+            except PlanError:
+                continue
+        findings = evaluate(candidate, controller.catalog, controller.policy, controller.lang)
+        reasons = [f.message for f in findings
+                   if f.severity != Severity.INFO and f.family in ("software", "licensing") and path in f.fields]
+        if reasons:
+            out[part.id] = reasons
+    return out
 
 
 class ImagePage(StepPage):
     step = 4
 
+    def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
+        super().__init__(controller, parent)
+        self.loading = False
+        self._stale = True
+        self.combos: dict[str, QComboBox] = {}
+        self.conflicts: dict[str, dict[str, list[str]]] = {}
+        self.error_label = QLabel()
+        self.error_label.setWordWrap(True)
+        self.error_label.setStyleSheet("color: #c62828")
+        self.error_label.hide()
+        self.choice_box = QGroupBox()
+        self.form = QFormLayout(self.choice_box)
+        for path, _kind in FIELDS:
+            combo = QComboBox()
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(40)
+            self.combos[path] = combo
+            self.form.addRow(QLabel(), combo)
+            bind = getattr(self, "bind_field", None)
+            if bind is not None:
+                bind(path, combo)
+        self.docker_box = QGroupBox()
+        self.dockerfile_view = QPlainTextEdit()
+        self.dockerfile_view.setReadOnly(True)
+        self.dockerfile_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.dockerfile_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.copy_button = QPushButton()
+        self.save_button = QPushButton()
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.copy_button)
+        buttons.addWidget(self.save_button)
+        dl = QVBoxLayout(self.docker_box)
+        dl.addWidget(self.dockerfile_view)
+        dl.addLayout(buttons)
+        outer = QVBoxLayout(self)
+        outer.addWidget(self.error_label)
+        outer.addWidget(self.choice_box)
+        outer.addWidget(self.docker_box, 1)
+        self._connect_signals()
+        self.retranslate()
+        self._refresh_now()
+
+    def _connect_signals(self) -> None:
+        for path, combo in self.combos.items():
+            combo.currentIndexChanged.connect(lambda _i, p=path, c=combo: self._choose(p, c.currentData()))
+        self.copy_button.clicked.connect(self.copy_dockerfile)
+        self.save_button.clicked.connect(self.save_dockerfile)
+
+    # -- language
     def title(self) -> str:
         return self.tr("Image selection")
+
+    def retranslate(self) -> None:
+        self.choice_box.setTitle(self.tr("Software stack"))
+        self.docker_box.setTitle(self.tr("Dockerfile for the chosen image"))
+        labels = [self.tr("Operating system:"), self.tr("Driver branch:"), self.tr("CUDA:"), self.tr("Framework:"),
+                  self.tr("Container image:")]
+        for row, text in enumerate(labels):
+            item = self.form.itemAt(row, QFormLayout.ItemRole.LabelRole)
+            label = item.widget() if item is not None else None
+            if isinstance(label, QLabel):
+                label.setText(text)
+                label.setBuddy(self.combos[FIELDS[row][0]])
+        self.copy_button.setText(self.tr("Copy"))
+        self.save_button.setText(self.tr("Save…"))
+        self.dockerfile_view.setPlaceholderText(self.tr("Choose a container image to generate its Dockerfile."))
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            self._refresh_now()
+        super().changeEvent(event)
+
+    # -- plan → widgets
+    def refresh(self) -> None:
+        # Marking the options asks the rules "what if" once per option (about 60 evaluations): do it when
+        # the page is on screen, not for every edit made on another step.
+        if self.parentWidget() is not None and not self.isVisible():
+            self._stale = True
+            return
+        self._refresh_now()
+
+    def showEvent(self, event: QShowEvent) -> None:
+        if self._stale:
+            self._refresh_now()
+        super().showEvent(event)
+
+    @contextmanager
+    def _loading(self) -> Iterator[None]:
+        was, self.loading = self.loading, True
+        try:
+            yield
+        finally:
+            self.loading = was
+
+    def _refresh_now(self) -> None:
+        self._stale = False
+        cat = self.controller.catalog
+        grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
+        with self._loading():
+            for path, kind in FIELDS:
+                combo = self.combos[path]
+                options = sorted(cat.all(kind), key=_order)
+                conflicts = option_conflicts(self.controller, path, options)
+                self.conflicts[path] = conflicts
+                current = self.controller.value(path)
+                combo.clear()
+                combo.addItem(self.tr("— not chosen —"), None)
+                for part in options:
+                    text = describe_software(part)
+                    reasons = conflicts.get(part.id)
+                    if reasons:
+                        # shown, selectable, but greyed and saying why: never silently hidden
+                        combo.addItem(f"{text}  {CONFLICT_MARK} {reasons[0]}", part.id)
+                        combo.setItemData(combo.count() - 1, "\n".join(reasons), Qt.ItemDataRole.ToolTipRole)
+                        combo.setItemData(combo.count() - 1, grey, Qt.ItemDataRole.ForegroundRole)
+                    else:
+                        combo.addItem(text, part.id)
+                        combo.setItemData(combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+                if current is not None and combo.findData(current) < 0:
+                    combo.addItem(self.tr("%1 (not in the catalog)").replace("%1", str(current)), current)
+                combo.setCurrentIndex(max(0, combo.findData(current)))
+                chosen = conflicts.get(current or "")
+                combo.setToolTip("\n".join(chosen) if chosen else "")
+            self.dockerfile_view.setPlainText(self.dockerfile_text())
+        has_text = bool(self.dockerfile_view.toPlainText())
+        self.copy_button.setEnabled(has_text)
+        self.save_button.setEnabled(has_text)
+
+    def dockerfile_text(self) -> str:
+        return dockerfile_for_plan(self.controller.plan, self.controller.catalog, self.controller.lang) or ""
+
+    # -- widgets → plan
+    def _choose(self, path: str, value: Any) -> None:
+        if self.loading:
+            return
+        try:
+            self.controller.set_value(path, value)
+        except PlanError as exc:
+            self.error_label.setText(str(exc))
+            self.error_label.show()
+            return
+        self.error_label.hide()
+
+    def focus_field(self, path: str) -> bool:
+        combo = self.combos.get(path)
+        if combo is None:
+            return False
+        combo.setFocus()
+        return True
+
+    def copy_dockerfile(self) -> None:
+        QGuiApplication.clipboard().setText(self.dockerfile_view.toPlainText())
+
+    def save_dockerfile(self) -> Path | None:
+        """Ask where, then write atomically (the old file stays whole if writing fails)."""
+        text = self.dockerfile_view.toPlainText()
+        if not text:
+            return None
+        target = workers.ask_export_path(self, self.tr("Save Dockerfile"), Path("Dockerfile"),
+                                         self.tr("Dockerfile (Dockerfile *.dockerfile);;All files (*)"))
+        if target is None:
+            return None
+        try:
+            atomic_write(target, text.encode("utf-8"))
+        except OSError as exc:
+            workers.show_error(self, self.tr("Save Dockerfile"),
+                               self.tr("Could not write %1: %2").replace("%1", str(target))
+                               .replace("%2", exc.strerror or str(exc)))
+            return None
+        return target

@@ -1,12 +1,378 @@
-"""Page: Verification (placeholder until the page is built)."""
+"""Page: step 5 (验证测试) — run the checks on this machine in a worker, import node reports, per-GPU table."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QTabWidget,
+    QVBoxLayout,
+    QWidget,
+)
+
+from catalog.loader import Catalog
+from gui import workers
+from gui.controller import PlanController
 from gui.pages.base import StepPage
+from procurement.messages import Lang
+from procurement.plan import Plan, PlanError
+from procurement.verify import (
+    CheckRecord,
+    GpuRecord,
+    ProbeOptions,
+    VerificationCancelled,
+    gpu_verdicts,
+    load_report,
+    merge_reports,
+    parse_report,
+    report_to_dict,
+    run_probe,
+)
+
+MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "skip": "–"}
+COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"), "skip": QColor("#757575")}
+
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
+
+
+# ---------------------------------------------------------------- hookups into procurement.verify
+
+class _Flag:
+    """Adapts the worker's cancelled() to the is_set() flag the probe polls."""
+
+    def __init__(self, cancelled: workers.Cancelled) -> None:
+        self.is_set = cancelled
+
+
+def run_local_verification(plan: Plan, catalog: Catalog, lang: Lang, progress: workers.Progress,
+                           cancelled: workers.Cancelled) -> dict[str, Any]:
+    """Probe this machine and check it against ``plan``; the report as a JSON object. Runs in a worker."""
+    def step(i: int, total: int, label: str) -> None:
+        progress(round(100 * i / max(total, 1)), label)
+
+    try:
+        report = run_probe(plan, catalog, ProbeOptions(), lang, progress=step, cancel=_Flag(cancelled))
+    except VerificationCancelled:
+        raise workers.JobCancelled from None
+    return report_to_dict(report)
+
+
+def load_report_file(path: Path) -> dict[str, Any]:
+    """A report file as a JSON object; raises ValueError (ReportError) naming the file and the field."""
+    return report_to_dict(load_report(path))
+
+
+def report_key(report: dict[str, Any]) -> tuple[Any, Any]:
+    """The same node reporting at the same time is the same report (importing it twice replaces it)."""
+    return ((report.get("host") or {}).get("hostname"), report.get("created"))
+
+
+def _status_item(status: str | None) -> QTableWidgetItem:
+    status = status or "skip"
+    item = QTableWidgetItem(f"{MARKS.get(status, '?')} {status}")
+    item.setData(Qt.ItemDataRole.UserRole, status)
+    item.setForeground(QBrush(COLORS.get(status, QColor("#757575"))))
+    return item
+
+
+def _text(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, bool):
+        return translate("VerifyPage", "on") if value else translate("VerifyPage", "off")
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+_ORDER = {"fail": 3, "warn": 2, "pass": 1, "skip": 0}
+
+
+def gpu_status(gpu: dict[str, Any], catalog: Catalog) -> tuple[str, str]:
+    """A GPU's mark (the worst of the verify module's per-GPU verdicts) and which verdicts are not a pass."""
+    try:
+        record = GpuRecord.model_validate(gpu)
+    except ValueError:
+        return "skip", ""
+    verdicts = gpu_verdicts(record, catalog.gpu(record.catalog_id))
+    if not verdicts:
+        return "skip", ""
+    worst = max(verdicts.values(), key=lambda s: _ORDER.get(s, 0))
+    return worst, ", ".join(f"{k}: {v}" for k, v in verdicts.items() if v != "pass")
 
 
 class VerifyPage(StepPage):
     step = 5
+    work_done = Signal()
+    """A run on this machine has finished, was cancelled or failed (the page shows which)."""
 
+    def __init__(self, controller: PlanController, parent: QWidget | None = None,
+                 runner: Callable[..., dict[str, Any]] | None = None) -> None:
+        super().__init__(controller, parent)
+        self._runner = runner or run_local_verification
+        self.job: workers.Job | None = None
+        self.run_button = QPushButton()
+        self.cancel_button = QPushButton()
+        self.cancel_button.setEnabled(False)
+        self.import_button = QPushButton()
+        self.clear_button = QPushButton()
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 100)
+        self.progress.hide()
+        self.status_label = QLabel()
+        self.status_label.setWordWrap(True)
+        self.summary_label = QLabel()
+        self.summary_label.setWordWrap(True)
+        self.nodes_table = _table(8)
+        self.gpus_table = _table(11)
+        self.checks_table = _table(6)
+        self.tabs = QTabWidget()
+        for t in (self.nodes_table, self.gpus_table, self.checks_table):
+            self.tabs.addTab(t, "")
+        buttons = QHBoxLayout()
+        for b in (self.run_button, self.cancel_button, self.import_button, self.clear_button):
+            buttons.addWidget(b)
+        buttons.addStretch(1)
+        outer = QVBoxLayout(self)
+        outer.addLayout(buttons)
+        outer.addWidget(self.progress)
+        outer.addWidget(self.status_label)
+        outer.addWidget(self.summary_label)
+        outer.addWidget(self.tabs, 1)
+        self._connect_signals()
+        self.retranslate()
+        self.refresh()
+
+    def _connect_signals(self) -> None:
+        self.run_button.clicked.connect(self.run_here)
+        self.cancel_button.clicked.connect(self.cancel)
+        self.import_button.clicked.connect(self.import_reports)
+        self.clear_button.clicked.connect(self.clear_reports)
+
+    # -- language
     def title(self) -> str:
         return self.tr("Verification")
+
+    def retranslate(self) -> None:
+        self.run_button.setText(self.tr("Run on this machine"))
+        self.run_button.setToolTip(self.tr("Probe this machine with nvidia-smi and the host tools, and check it "
+                                           "against the plan"))
+        self.cancel_button.setText(self.tr("Cancel"))
+        self.import_button.setText(self.tr("Import reports…"))
+        self.import_button.setToolTip(self.tr("JSON reports written by `gpu-procure verify --json` on each node"))
+        self.clear_button.setText(self.tr("Remove all reports"))
+        self.tabs.setTabText(0, self.tr("Nodes"))
+        self.tabs.setTabText(1, self.tr("GPUs"))
+        self.tabs.setTabText(2, self.tr("Checks"))
+        self.nodes_table.setHorizontalHeaderLabels([
+            self.tr("Node"), self.tr("Result"), self.tr("OS"), self.tr("Driver"), self.tr("CUDA"), self.tr("GPUs"),
+            self.tr("Checks (pass/fail/warn)"), self.tr("Problem")])
+        self.gpus_table.setHorizontalHeaderLabels([
+            self.tr("Node"), self.tr("GPU"), self.tr("Result"), self.tr("Name"), self.tr("Memory (MiB)"),
+            self.tr("PCIe gen (now/max)"), self.tr("PCIe width (now/max)"), self.tr("Power limit (W)"),
+            self.tr("Persistence"), self.tr("ECC"), self.tr("Temperature (°C)")])
+        self.checks_table.setHorizontalHeaderLabels([
+            self.tr("Node"), self.tr("Check"), self.tr("Result"), self.tr("Expected"), self.tr("Actual"),
+            self.tr("Message")])
+
+    def changeEvent(self, event: QEvent) -> None:
+        if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
+            self.refresh()
+        super().changeEvent(event)
+
+    # -- plan → widgets
+    def reports(self) -> list[dict[str, Any]]:
+        return list(self.controller.plan.verification)
+
+    def refresh(self) -> None:
+        reports = self.reports()
+        nodes, gpus, checks = self.nodes_table, self.gpus_table, self.checks_table
+        for t in (nodes, gpus, checks):
+            t.setSortingEnabled(False)
+            t.setRowCount(0)
+        planned_nodes = self.controller.plan.requirements.nodes
+        for rep in reports:
+            host = rep.get("host") or {}
+            node = host.get("hostname") or self.tr("(unknown host)")
+            counts = {s: 0 for s in MARKS}
+            for c in rep.get("checks") or []:
+                counts[c.get("status", "skip")] = counts.get(c.get("status", "skip"), 0) + 1
+            result = "fail" if rep.get("error") or counts["fail"] else "warn" if counts["warn"] else "pass"
+            _append(nodes, [QTableWidgetItem(node), _status_item(result), QTableWidgetItem(_text(host.get("os"))),
+                            QTableWidgetItem(_text(rep.get("driver_version"))),
+                            QTableWidgetItem(_text(rep.get("cuda_version"))),
+                            QTableWidgetItem(str(len(rep.get("gpus") or []))),
+                            QTableWidgetItem(f"{counts['pass']}/{counts['fail']}/{counts['warn']}"),
+                            QTableWidgetItem(rep.get("error") or "")])
+            for g in rep.get("gpus") or []:
+                idx = int(g.get("index", 0))
+                mark, why = gpu_status(g, self.controller.catalog)
+                status = _status_item(mark)
+                status.setToolTip(why)
+                _append(gpus, [QTableWidgetItem(node), _num_item(idx), status,
+                               QTableWidgetItem(_text(g.get("name"))), _num_item(g.get("memory_total_mib")),
+                               QTableWidgetItem(f"{_text(g.get('pcie_gen_current'))}/{_text(g.get('pcie_gen_max'))}"),
+                               QTableWidgetItem(f"x{_text(g.get('pcie_width_current'))}/"
+                                                f"x{_text(g.get('pcie_width_max'))}"),
+                               _num_item(g.get("power_limit_w")), QTableWidgetItem(_text(g.get("persistence_mode"))),
+                               QTableWidgetItem(_text(g.get("ecc_enabled"))), _num_item(g.get("temperature_c"))])
+            for c in rep.get("checks") or []:
+                _append(checks, [QTableWidgetItem(node), QTableWidgetItem(str(c.get("id", ""))),
+                                 _status_item(c.get("status")), QTableWidgetItem(_text(c.get("expected"))),
+                                 QTableWidgetItem(_text(c.get("actual"))), QTableWidgetItem(c.get("message", ""))])
+        cluster = self.cluster_checks(reports)
+        for c in cluster:
+            _append(checks, [QTableWidgetItem(self.tr("(all nodes)")), QTableWidgetItem(c.id),
+                             _status_item(c.status), QTableWidgetItem(_text(c.expected)),
+                             QTableWidgetItem(_text(c.actual)), QTableWidgetItem(c.message)])
+        for t in (nodes, gpus, checks):
+            t.setSortingEnabled(True)
+            t.resizeColumnsToContents()
+        if reports:
+            total_gpus = sum(len(r.get("gpus") or []) for r in reports)
+            self.summary_label.setText(
+                self.tr("%1 of %2 planned nodes reported, %3 GPUs.").replace("%1", str(len(reports)))
+                .replace("%2", str(planned_nodes)).replace("%3", str(total_gpus)))
+        else:
+            self.summary_label.setText(self.tr("No verification report attached yet."))
+        self.clear_button.setEnabled(bool(reports))
+
+    def cluster_checks(self, reports: list[dict[str, Any]]) -> list[CheckRecord]:
+        """The verify module's cluster-level checks (node count against the plan, duplicates, consistency)."""
+        if not reports:
+            return []
+        parsed = []
+        for r in reports:
+            try:
+                parsed.append(parse_report(r))
+            except ValueError:
+                continue
+        return merge_reports(parsed, self.controller.plan, self.controller.lang).checks
+
+    # -- actions
+    def attach(self, new: list[dict[str, Any]], text: str) -> None:
+        """Attach reports to the plan (one undo step); a report already attached is replaced."""
+        keys = {report_key(r) for r in new}
+        kept = [r for r in self.reports() if report_key(r) not in keys]
+        try:
+            self.controller.set_value("verification", [*kept, *new], text=text)
+        except PlanError as exc:
+            workers.show_error(self, self.tr("Verification"), str(exc))
+
+    def run_here(self) -> None:
+        if self.job is not None and self.job.is_running():
+            return
+        plan, catalog, lang = self.controller.plan, self.controller.catalog, self.controller.lang
+        runner = self._runner
+        self.job = workers.Job(lambda progress, cancelled: runner(plan, catalog, lang, progress, cancelled))
+        self.job.progress.connect(self._on_progress)
+        self.job.succeeded.connect(self._on_report)
+        self.job.failed.connect(self._on_failed)
+        self.job.cancelled.connect(self._on_cancelled)
+        self.job.finished.connect(self._on_finished)
+        self.run_button.setEnabled(False)
+        self.cancel_button.setEnabled(True)
+        self.progress.setValue(0)
+        self.progress.show()
+        self.status_label.setText(self.tr("Probing this machine…"))
+        self.job.start()
+
+    def cancel(self) -> None:
+        if self.job is not None:
+            self.job.cancel()
+            self.status_label.setText(self.tr("Cancelling…"))
+
+    def _on_progress(self, percent: int, text: str) -> None:
+        self.progress.setValue(percent)
+        if text:
+            self.status_label.setText(text)
+
+    def _on_report(self, report: object) -> None:
+        assert isinstance(report, dict)
+        self.attach([report], self.tr("Verify this machine"))
+        err = report.get("error")
+        self.status_label.setText(self.tr("Could not verify this machine: %1").replace("%1", err) if err
+                                  else self.tr("This machine has been verified; the report is attached."))
+
+    def _on_failed(self, message: str) -> None:
+        self.status_label.setText(self.tr("Verification failed: %1").replace("%1", message))
+
+    def _on_cancelled(self) -> None:
+        self.status_label.setText(self.tr("Verification cancelled; nothing was attached."))
+
+    def _on_finished(self) -> None:
+        self.run_button.setEnabled(True)
+        self.cancel_button.setEnabled(False)
+        self.progress.hide()
+        self.work_done.emit()
+
+    def import_reports(self) -> None:
+        paths = workers.ask_open_paths(self, self.tr("Import verification reports"),
+                                       self.tr("Verification reports (*.json);;All files (*)"))
+        if not paths:
+            return
+        good: list[dict[str, Any]] = []
+        problems: list[str] = []
+        for path in paths:
+            try:
+                good.append(load_report_file(path))
+            except ValueError as exc:
+                problems.append(str(exc))
+        if good:
+            self.attach(good, self.tr("Import %n report(s)", "", len(good)))
+        if problems:
+            workers.show_error(self, self.tr("Import verification reports"),
+                               self.tr("These files were not imported:") + "\n" + "\n".join(problems))
+        self.status_label.setText(self.tr("Imported %n report(s).", "", len(good)))
+
+    def clear_reports(self) -> None:
+        if self.reports():
+            self.controller.set_value("verification", [], text=self.tr("Remove verification reports"))
+
+    def focus_field(self, path: str) -> bool:
+        if path.startswith("verification"):
+            self.tabs.setFocus()
+            return True
+        return False
+
+
+def _table(columns: int) -> QTableWidget:
+    t = QTableWidget(0, columns)
+    t.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+    t.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+    t.verticalHeader().hide()
+    t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
+    t.horizontalHeader().setStretchLastSection(True)
+    return t
+
+
+def _num_item(value: Any) -> QTableWidgetItem:
+    item = QTableWidgetItem()
+    if value is None:
+        item.setText("—")
+    else:
+        item.setData(Qt.ItemDataRole.DisplayRole, value)  # sorts as a number
+    item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+    return item
+
+
+def _append(table: QTableWidget, items: list[QTableWidgetItem]) -> None:
+    row = table.rowCount()
+    table.insertRow(row)
+    for col, item in enumerate(items):
+        table.setItem(row, col, item)

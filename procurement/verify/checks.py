@@ -14,6 +14,7 @@ from catalog.models import (
     DriverBranch,
     Framework,
     Gpu,
+    GpuFormFactor,
     MemoryModule,
     Nic,
     OperatingSystem,
@@ -130,11 +131,16 @@ def gpu_verdicts(g: SmiGpu | GpuRecord, part: Gpu | None) -> dict[str, CheckStat
     if g.persistence_mode is not None:
         out["PERSISTENCE"] = "pass" if g.persistence_mode else "warn"
     if g.ecc_enabled is not None:
-        required = part is not None and (part.ecc or part.segment == Segment.DATACENTER)
+        required = _ecc_required(part)
         out["ECC"] = "pass" if g.ecc_enabled else ("fail" if required else "warn")
     if part is not None and g.memory_total_mib is not None:
         out["GPU-MEMORY"] = "pass" if g.memory_total_mib * MIB >= part.memory_gib * GB else "fail"
     return out
+
+
+def _ecc_required(part: Gpu | None) -> bool:
+    """ECC off fails on data-centre GPUs (ECC is their default); elsewhere it is a warning."""
+    return part is not None and part.segment == Segment.DATACENTER
 
 
 def _memory_ok(mib: int, part: Gpu) -> bool:
@@ -316,7 +322,7 @@ def _config_checks(
         pending_ecc: list[int] = []
         for g in gpus:
             part = planned or parts.get(g.index)
-            required = part is not None and (part.ecc or part.segment == Segment.DATACENTER)
+            required = _ecc_required(part)
             if g.ecc_enabled is False:
                 (required_off if required else optional_off).append(g.index)
             if g.ecc_pending is not None and g.ecc_enabled is not None and g.ecc_pending != g.ecc_enabled:
@@ -461,9 +467,11 @@ def _mig_actual(gpus: list[SmiGpu]) -> str:
 
 def _topology_check(out: _Out, facts: Facts, plan: Plan | None, catalog: Catalog) -> None:
     planned = _planned_gpu(plan, catalog)
+    # SXM modules are always NVLinked on their baseboard; PCIe cards only with bridges the buyer may not
+    # have ordered, so for them NVLink is expected only when the plan asks for it.
     wanted = plan is not None and (
         plan.requirements.needs_nvlink
-        or (planned is not None and planned.nvlink_gbs > 0 and plan.gpu.count > 1)
+        or (planned is not None and planned.form_factor == GpuFormFactor.SXM and plan.gpu.count > 1)
     )
     topo = facts.topo
     if topo is None or len(topo.gpus) < 2:

@@ -23,6 +23,7 @@ from tests.procurement.verify.conftest import (
     T4_XML,
     h100_plan,
     host_runner,
+    make_catalog,
     make_host_root,
 )
 
@@ -296,3 +297,23 @@ def test_every_check_has_zh_and_en_messages(vcat: Catalog) -> None:
 def test_check_ids_are_unique_per_report(vcat: Catalog, xml: Path) -> None:
     ids = [c.id for c in report(xml.read_text(), vcat, h100_plan()).checks]
     assert len(ids) == len(set(ids))
+
+
+def test_ecc_off_fails_only_on_data_centre_gpus(vcat: Catalog) -> None:
+    t4 = parse_smi_xml(T4_XML.read_text().replace("<current_ecc>Enabled", "<current_ecc>Disabled")).gpus[0]
+    part = vcat.gpu("t4")
+    assert part is not None
+    assert gpu_verdicts(t4, part)["ECC"] == "fail"
+    workstation = part.model_copy(update={"segment": "workstation", "ecc": True})
+    assert gpu_verdicts(t4, workstation)["ECC"] == "warn"
+
+
+def test_pcie_cards_need_nvlink_only_when_the_plan_asks(vcat: Catalog) -> None:
+    cat = make_catalog()
+    h100 = cat.gpu("h100-sxm5-80gb")
+    assert h100 is not None
+    cat.parts["gpu"]["h100-sxm5-80gb"] = h100.model_copy(update={"form_factor": "pcie"})  # bridges optional
+    sys_only = (FIX / "topo-m_8gpu-pcie-SYS-only_tabs.txt").read_text()
+    plan = h100_plan(requirements__needs_nvlink=False)
+    assert status(report(H100_XML.read_text(), cat, plan, topo=sys_only), "NVLINK") == "pass"
+    assert status(report(H100_XML.read_text(), vcat, plan, topo=sys_only), "NVLINK") == "fail"  # SXM: always

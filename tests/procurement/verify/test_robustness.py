@@ -60,9 +60,9 @@ def test_damaged_topology(cut: int, junk: str) -> None:
 def test_odd_lsblk_json() -> None:
     assert parse_lsblk('{"blockdevices": 5}') == []
     assert parse_lsblk('[{"name": "nvme0n1"}]') == []
-    assert [d.name for d in parse_lsblk('{"blockdevices": [{"name": "nvme0n1", "type": "disk", "size": "x"}]}')] == [
-        "nvme0n1"
-    ]
+    assert [
+        d.name for d in parse_lsblk('{"blockdevices": [{"name": "nvme0n1", "type": "disk", "size": "x"}]}')
+    ] == ["nvme0n1"]
 
 
 def test_benchmark_script_runs_and_skips_without_torch() -> None:

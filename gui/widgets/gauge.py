@@ -1,0 +1,113 @@
+"""Gauge: a horizontal bar painted with QPainter that shows a used amount against a capacity."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, QSize, Qt
+from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette
+from PySide6.QtWidgets import QSizePolicy, QWidget
+
+OK_COLOR = QColor("#2e7d32")
+WARN_COLOR = QColor("#ef8f00")
+ERROR_COLOR = QColor("#c62828")
+UNKNOWN_COLOR = QColor("#9e9e9e")
+
+
+class Gauge(QWidget):
+    """Shows ``used`` of ``capacity`` (e.g. 2 352 W of 3 520 W usable). The colour is the state the rules
+    gave ('ok', 'warning', 'error'), never a threshold of its own; unknown values show as a grey bar."""
+
+    def __init__(self, label: str = "", unit: str = "", parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._label = label
+        self._unit = unit
+        self._used: float | None = None
+        self._capacity: float | None = None
+        self._state = "unknown"
+        self._detail = ""
+        self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
+        self.setMinimumWidth(180)
+
+    # -- model
+    def set_label(self, label: str, unit: str | None = None) -> None:
+        self._label = label
+        if unit is not None:
+            self._unit = unit
+        self._update_text()
+
+    def set_values(self, used: float | None, capacity: float | None, state: str = "ok", detail: str = "") -> None:
+        self._used, self._capacity = used, capacity
+        self._state = state if used is not None and capacity else "unknown"
+        self._detail = detail
+        self._update_text()
+
+    def used(self) -> float | None:
+        return self._used
+
+    def capacity(self) -> float | None:
+        return self._capacity
+
+    def state(self) -> str:
+        return self._state
+
+    def fraction(self) -> float | None:
+        if self._used is None or not self._capacity:
+            return None
+        return self._used / self._capacity
+
+    def text(self) -> str:
+        """The line drawn under the bar (also the accessible description)."""
+        if self._used is None or not self._capacity:
+            return f"{self._label}: —"
+        pct = 100 * self._used / self._capacity
+        return f"{self._label}: {_num(self._used)} / {_num(self._capacity)} {self._unit} ({pct:.0f} %)".rstrip()
+
+    def _update_text(self) -> None:
+        self.setAccessibleName(self._label)
+        self.setAccessibleDescription(self.text())
+        self.setToolTip(self._detail or self.text())
+        self.update()
+
+    # -- painting
+    def sizeHint(self) -> QSize:
+        fm = self.fontMetrics()
+        return QSize(260, fm.height() * 2 + 16)
+
+    def minimumSizeHint(self) -> QSize:
+        return QSize(180, self.fontMetrics().height() * 2 + 12)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        p = QPainter(self)
+        p.setRenderHint(QPainter.RenderHint.Antialiasing)
+        fm = self.fontMetrics()
+        bar_h = max(10, fm.height() - 2)
+        bar = QRectF(1, 2, self.width() - 2, bar_h)
+        pal = self.palette()
+        p.setPen(pal.color(QPalette.ColorRole.Mid))
+        p.setBrush(pal.color(QPalette.ColorRole.Base))
+        p.drawRoundedRect(bar, 3, 3)
+        frac = self.fraction()
+        color = {"ok": OK_COLOR, "warning": WARN_COLOR, "error": ERROR_COLOR}.get(self._state, UNKNOWN_COLOR)
+        if frac is not None:
+            fill = QRectF(bar)
+            fill.setWidth(max(0.0, min(1.0, frac)) * bar.width())
+            p.setPen(Qt.PenStyle.NoPen)
+            p.setBrush(color)
+            p.drawRoundedRect(fill, 3, 3)
+            if frac > 1:  # over capacity: a hatched end so it reads without colour too
+                p.setBrush(QColor(255, 255, 255, 110))
+                p.setBrush(Qt.BrushStyle.BDiagPattern)
+                p.drawRoundedRect(bar.adjusted(bar.width() * 0.85, 0, 0, 0), 3, 3)
+        font = QFont(self.font())
+        p.setFont(font)
+        p.setPen(pal.color(QPalette.ColorRole.WindowText))
+        text_rect = QRectF(1, bar.bottom() + 3, self.width() - 2, fm.height() + 2)
+        p.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
+                   fm.elidedText(self.text(), Qt.TextElideMode.ElideRight, int(text_rect.width())))
+        p.end()
+
+
+def _num(value: float) -> str:
+    """Thin-space thousands, no trailing .0 ('2 352')."""
+    if abs(value - round(value)) < 1e-9:
+        return f"{round(value):,}".replace(",", "\u2009")
+    return f"{value:,.1f}".replace(",", "\u2009")

@@ -1,0 +1,172 @@
+"""Long work off the GUI thread (probing, PDF rendering) with progress and cancel; and the pages' ask-functions."""
+
+from __future__ import annotations
+
+import threading
+import traceback
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+
+Progress = Callable[[int, str], None]
+"""progress(percent 0-100, what is being done now)."""
+Cancelled = Callable[[], bool]
+JobFn = Callable[[Progress, Cancelled], Any]
+
+
+class JobCancelled(Exception):
+    """Raised by a job function that noticed the cancel request (optional: returning also works)."""
+
+
+class Job(QObject):
+    """Runs ``fn(progress, cancelled)`` on the global thread pool.
+
+    Signals arrive in the GUI thread (queued): ``progress(percent, text)``, then exactly one of
+    ``succeeded(result)``, ``failed(message)`` or ``cancelled()``, then ``finished()``.
+    Keep a reference to the Job while it runs; it keeps itself alive until it has finished.
+    """
+
+    progress = Signal(int, str)
+    succeeded = Signal(object)
+    failed = Signal(str)
+    cancelled = Signal()
+    finished = Signal()
+
+    _live: ClassVar[set[Job]] = set()  # jobs in flight: the Python wrapper must outlive the worker's emits
+
+    def __init__(self, fn: JobFn, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self._fn = fn
+        self._cancel = threading.Event()
+        self._running = False
+        self.finished.connect(self._on_finished)
+
+    def start(self) -> None:
+        if self._running:
+            raise RuntimeError("job already running")
+        self._running = True
+        self._cancel.clear()
+        Job._live.add(self)
+        QThreadPool.globalInstance().start(_Runnable(self))
+
+    def cancel(self) -> None:
+        """Ask the job to stop; it reports ``cancelled`` when its function notices (or returns)."""
+        self._cancel.set()
+
+    def is_running(self) -> bool:
+        return self._running
+
+    def is_cancel_requested(self) -> bool:
+        return self._cancel.is_set()
+
+    def _on_finished(self) -> None:
+        self._running = False
+        Job._live.discard(self)
+
+    # runs in the worker thread
+    def _run(self) -> None:
+        try:
+            result = self._fn(self._report, self._cancel.is_set)
+        except JobCancelled:
+            self.cancelled.emit()
+        except Exception as exc:  # a fault is shown to the user, never a traceback on stderr
+            # OSError/ValueError from the core carry a message written for the user (file, line, field)
+            if isinstance(exc, (OSError, ValueError)) and str(exc):
+                self.failed.emit(str(exc))
+            else:
+                self.failed.emit("".join(traceback.format_exception_only(type(exc), exc)).strip())
+        else:
+            if self._cancel.is_set():
+                self.cancelled.emit()
+            else:
+                self.succeeded.emit(result)
+        self.finished.emit()
+
+    def _report(self, percent: int, text: str = "") -> None:
+        self.progress.emit(max(0, min(100, int(percent))), text)
+
+
+class _Runnable(QRunnable):
+    def __init__(self, job: Job) -> None:
+        super().__init__()
+        self._job = job
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        self._job._run()
+
+
+def wait_for_jobs(timeout_ms: int = 30_000) -> bool:
+    """Block until every pooled job has finished (used at exit and by tests)."""
+    return QThreadPool.globalInstance().waitForDone(timeout_ms)
+
+
+# ---------------------------------------------------------------- ask-functions (tests replace these)
+# gui/dialogs.py (owned by the main-window work) holds the app's other questions; these are the ones the
+# step 3-5, checklist and quote pages ask. Pages call them as ``workers.ask_…`` so a monkeypatch takes.
+
+translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
+
+
+
+def ask_export_path(parent: QWidget | None, title: str, suggested: Path, name_filter: str) -> Path | None:
+    """A file to write to (PDF, Dockerfile); None when the user cancels."""
+    path, _ = QFileDialog.getSaveFileName(parent, title, str(suggested), name_filter)
+    return Path(path) if path else None
+
+
+def ask_open_paths(parent: QWidget | None, title: str, name_filter: str) -> list[Path]:
+    """Several files to read (verification reports); empty when the user cancels."""
+    paths, _ = QFileDialog.getOpenFileNames(parent, title, "", name_filter)
+    return [Path(p) for p in paths]
+
+
+def show_error(parent: QWidget | None, title: str, text: str) -> None:
+    QMessageBox.critical(parent, title, text)
+
+
+def show_print_preview(parent: QWidget | None, pdf: bytes, title: str) -> None:
+    """The print preview of ``pdf`` (the exact bytes that Export writes), with a Print button."""
+    from gui.pages.quote_view import PrintPreviewDialog
+
+    dialog = PrintPreviewDialog(pdf, title, parent)
+    dialog.exec()
+    dialog.deleteLater()
+
+
+def ask_printer(parent: QWidget | None) -> Any:
+    """A configured QPrinter from the system print dialog; None when the user cancels."""
+    from PySide6.QtPrintSupport import QPrintDialog, QPrinter
+
+    printer = QPrinter(QPrinter.PrinterMode.HighResolution)
+    dialog = QPrintDialog(printer, parent)
+    return printer if dialog.exec() == QPrintDialog.DialogCode.Accepted else None
+
+
+def export_job(parent: QWidget, render: Callable[[], bytes], target: Path, lang: str,
+               on_done: Callable[[str], None]) -> Job:
+    """A job (not started yet: connect, then start()) that renders a PDF and writes it atomically;
+    ``on_done(message)`` runs in the GUI thread. The window stays responsive while reportlab works; a write
+    error reaches the user through show_error."""
+    from procurement.reports import write_pdf
+
+    def work(progress: Progress, cancelled: Cancelled) -> Path:
+        progress(10, "")
+        data = render()
+        if cancelled():
+            raise JobCancelled
+        progress(90, "")
+        write_pdf(target, data, lang)  # type: ignore[arg-type]
+        return target
+
+    job = Job(work)
+    job.succeeded.connect(lambda path: on_done(translate("workers", "Saved %1").replace("%1", str(path))))
+    def failed(msg: str) -> None:
+        show_error(parent, translate("workers", "Export"), msg)
+        on_done(msg)
+
+    job.failed.connect(failed)
+    return job

@@ -1,0 +1,106 @@
+"""Checklist view: validated items, a person's tick and note, sign-off valid → void after an edit, PDF export."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from pypdf import PdfReader
+from PySide6.QtCore import QDate, Qt
+
+from catalog.models import Gpu
+from gui import workers
+from gui.controller import PlanController
+from gui.pages.checklist_view import COL_DONE, COL_NOTE, COL_STATUS, ChecklistPage
+from procurement.plan import Plan, canonical_digest
+
+
+@pytest.fixture
+def page(qtbot, catalog, policy):
+    gpu = catalog.all(Gpu)[0]
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.new(Plan.model_validate({"title": "Lab server", "gpu": {"model": gpu.id, "count": 2}}))
+    page = ChecklistPage(ctl)
+    qtbot.addWidget(page)
+    yield page
+    assert workers.wait_for_jobs(20_000)
+
+
+def test_both_checklists_show_every_item_with_a_status(page):
+    hw, sw = page.tables["hardware"], page.tables["software"]
+    assert hw.rowCount() == len(page.checklists["hardware"].items) >= 8
+    assert sw.rowCount() == len(page.checklists["software"].items) >= 5
+    for table in (hw, sw):
+        for r in range(table.rowCount()):
+            assert table.item(r, COL_STATUS).data(Qt.ItemDataRole.UserRole) in ("pass", "fail", "attention",
+                                                                                "unknown")
+    # nothing chosen for the software: its items cannot pass
+    assert all(sw.item(r, COL_STATUS).data(Qt.ItemDataRole.UserRole) != "pass" for r in range(sw.rowCount()))
+
+
+def test_a_person_ticks_an_item_and_writes_a_note(page):
+    ctl = page.controller
+    table = page.tables["software"]
+    row = page.item_row("software", "image_trusted")
+    assert table.item(row, COL_DONE).flags() & Qt.ItemFlag.ItemIsUserCheckable
+    # a plan-decided item has no tick box
+    hw_row = page.item_row("hardware", "psu_power")
+    assert not page.tables["hardware"].item(hw_row, COL_DONE).flags() & Qt.ItemFlag.ItemIsUserCheckable
+
+    table.item(row, COL_DONE).setCheckState(Qt.CheckState.Checked)
+    assert ctl.plan.checklist["image_trusted"].checked is True
+    row = page.item_row("software", "image_trusted")
+    table.item(row, COL_NOTE).setText("pulled from nvcr.io, digest checked")
+    mark = ctl.plan.checklist["image_trusted"]
+    assert (mark.checked, mark.note) == (True, "pulled from nvcr.io, digest checked")
+    ctl.undo_stack.undo()
+    assert ctl.plan.checklist["image_trusted"].note == ""
+    assert page.tables["software"].item(page.item_row("software", "image_trusted"), COL_NOTE).text() == ""
+
+
+def test_sign_off_is_valid_until_the_plan_changes(page, qtbot, catalog):
+    ctl = page.controller
+    box = page.signoffs["hardware"]
+    box.name_edit.setText("Wang Li")
+    box.role_edit.setText("IT manager")
+    box.date_edit.setDate(QDate(2026, 11, 30))
+    qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
+    so = ctl.plan.signoffs["hardware"]
+    assert (so.name, so.role, so.date.isoformat()) == ("Wang Li", "IT manager", "2026-11-30")
+    assert so.digest == canonical_digest(ctl.plan)
+    assert box.state.value == "valid"
+    assert "Wang Li" in box.state_label.text()
+    assert page.signoffs["software"].state.value == "unsigned"
+
+    # ticking a person-judged item is not a change to the plan's decisions: still valid
+    row = page.item_row("software", "image_trusted")
+    page.tables["software"].item(row, COL_DONE).setCheckState(Qt.CheckState.Checked)
+    assert box.state.value == "valid"
+
+    # any edit of a decision voids it, and the view says so
+    ctl.set_value("gpu.count", 4)
+    assert box.state.value == "void"
+    assert "changed" in box.state_label.text().lower()
+    assert box.sign_button.text() == "Sign again"
+    ctl.undo_stack.undo()  # back to the signed content: valid again
+    assert box.state.value == "valid"
+
+
+def test_signing_without_a_name_is_refused(page, qtbot):
+    box = page.signoffs["software"]
+    qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
+    assert "software" not in page.controller.plan.signoffs
+    assert box.state_label.text()
+
+
+def test_export_checklist_writes_the_pdf_in_a_worker(page, qtbot, tmp_path, monkeypatch):
+    box = page.signoffs["hardware"]
+    box.name_edit.setText("Wang Li")
+    qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
+    target = tmp_path / "checklist.pdf"
+    monkeypatch.setattr(workers, "ask_export_path", lambda *a: target)
+    with qtbot.waitSignal(page.work_done, timeout=20_000):  # the export runs in a worker
+        qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(target.read_bytes())).pages)
+    assert "Wang Li" in text
+    assert canonical_digest(page.controller.plan)[:16] in text.replace("\n", "")

@@ -1,0 +1,154 @@
+"""Quote view: line items and totals, buyer/vendor fields, Export quote… (PDF in a worker), print preview."""
+
+from __future__ import annotations
+
+import io
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+from pypdf import PdfReader
+from PySide6.QtCore import Qt
+from PySide6.QtPrintSupport import QPrinter
+
+from catalog.models import Chassis, Cpu, Gpu
+from gui import workers
+from gui.controller import PlanController
+from gui.pages.quote_view import PrintPreviewDialog, QuotePage
+from procurement.plan import Plan
+
+# A company price list (the catalog's overlay feature): the GPU and the chassis get negotiated prices, the
+# CPU keeps none and must show as "on request" without counting in the totals.
+PRICES = {"gpu": Decimal("12999.00"), "chassis": Decimal("30500.50")}
+
+
+@pytest.fixture(scope="module")
+def priced_catalog(tmp_path_factory):
+    from catalog.loader import load_catalog
+
+    shipped = load_catalog()
+    overlay = tmp_path_factory.mktemp("company-prices")
+    gpu, chassis = shipped.all(Gpu)[0], shipped.all(Chassis)[0]
+    overlay.joinpath("prices.yaml").write_text(
+        "prices:\n"
+        f"  - {{id: {gpu.id}, price_cny: {PRICES['gpu']}, price_source: test price list}}\n"
+        f"  - {{id: {chassis.id}, price_cny: {PRICES['chassis']}, price_source: test price list}}\n",
+        encoding="utf-8")
+    return load_catalog([overlay])
+
+
+def _chosen(catalog):
+    cpu = next((c for c in catalog.all(Cpu) if c.price_cny is None), catalog.all(Cpu)[0])
+    return [(catalog.all(Gpu)[0], 4), (cpu, 2), (catalog.all(Chassis)[0], 1)]
+
+
+@pytest.fixture
+def ctl(priced_catalog, policy):
+    catalog = priced_catalog
+    (gpu, _), (cpu, _), (chassis, _) = _chosen(catalog)
+    plan = Plan.model_validate({"gpu": {"model": gpu.id, "count": 4},
+                                "server": {"cpu": cpu.id, "cpu_count": 2, "chassis": chassis.id}})
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.new(plan)
+    return ctl
+
+
+@pytest.fixture
+def page(qtbot, ctl):
+    page = QuotePage(ctl)
+    qtbot.addWidget(page)
+    yield page
+    assert workers.wait_for_jobs(20_000)
+
+
+def _expected_total(catalog, policy) -> tuple[Decimal, Decimal]:
+    """4 GPUs and one chassis at the test prices; the unpriced CPU adds nothing."""
+    subtotal = PRICES["gpu"] * 4 + PRICES["chassis"]
+    assert subtotal == Decimal("82496.50")
+    vat = (subtotal * Decimal(str(policy.vat_rate_pct)) / 100).quantize(Decimal("0.01"), ROUND_HALF_UP)
+    return subtotal.quantize(Decimal("0.01")), subtotal + vat
+
+
+def test_line_items_and_totals_match_catalog_prices(page, priced_catalog, policy):
+    catalog = priced_catalog
+    (gpu, _), (cpu, _), _ = _chosen(catalog)
+    names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
+    assert gpu.name in names
+    row = names.index(gpu.name)
+    assert page.table.item(row, 3).text() == "4"
+    assert page.table.item(row, 5).text() == "¥51,996.00"  # 4 × 12 999
+    cpu_row = names.index(cpu.name)
+    assert page.table.item(cpu_row, 3).text() == "2"
+    if cpu.price_cny is None:
+        assert page.table.item(cpu_row, 5).text() == "—"
+    subtotal, total = _expected_total(catalog, policy)
+    assert f"Subtotal ¥{subtotal:,.2f}" in page.totals_label.text()
+    assert f"Total ¥{total:,.2f}" in page.totals_label.text()
+
+
+def test_buyer_vendor_fields_are_written_to_the_plan(page, qtbot):
+    buyer = page.fields["quote.buyer.name"]
+    buyer.insert("清华大学")  # QTest types ASCII only; insert() is the input-method path for CJK
+    qtbot.keyClicks(buyer, " <Lab> & Co")
+    qtbot.keyClicks(page.fields["quote.number"], "Q-2026-001")
+    page.validity.setValue(45)
+    q = page.controller.plan.quote
+    assert (q.buyer.name, q.number, q.validity_days) == ("清华大学 <Lab> & Co", "Q-2026-001", 45)
+    # typing a field is one undo step, not one per key
+    page.controller.undo_stack.undo()
+    page.controller.undo_stack.undo()
+    assert page.controller.plan.quote.number == ""
+    assert page.fields["quote.number"].text() == ""
+
+
+def test_export_quote_writes_a_pdf_with_the_line_items_without_blocking(page, qtbot, tmp_path, monkeypatch,
+                                                                         priced_catalog, policy):
+    catalog = priced_catalog
+    qtbot.keyClicks(page.fields["quote.vendor.name"], "ACME Servers")
+    target = tmp_path / "quote"
+    monkeypatch.setattr(workers, "ask_export_path", lambda *a: target)
+    with qtbot.waitSignal(page.work_done, timeout=20_000):  # the export runs in a worker
+        qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
+    pdf = tmp_path / "quote.pdf"  # '.pdf' added when the user leaves it off
+    assert pdf.exists() and "Saved" in page.status_label.text()
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.read_bytes())).pages)
+    (gpu, _), (cpu, _), _ = _chosen(catalog)
+    assert gpu.name in text and cpu.name in text and "ACME Servers" in text
+    _subtotal, total = _expected_total(catalog, policy)
+    assert f"{total:,.2f}" in text
+
+
+def test_export_to_a_missing_folder_reports_the_error(page, qtbot, tmp_path, monkeypatch):
+    errors: list[str] = []
+    monkeypatch.setattr(workers, "ask_export_path", lambda *a: tmp_path / "nope" / "q.pdf")
+    monkeypatch.setattr(workers, "show_error", lambda _p, _t, text: errors.append(text))
+    with qtbot.waitSignal(page.work_done, timeout=20_000):
+        assert page.export_quote() is not None
+    assert len(errors) == 1 and "nope" in errors[0]
+    assert not (tmp_path / "nope").exists()
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # the offscreen platform, on show()
+def test_print_preview_shows_and_prints_the_same_pdf(page, qtbot, tmp_path, monkeypatch):
+    shown: list[tuple[bytes, PrintPreviewDialog]] = []
+
+    def fake_preview(parent, pdf, title):
+        dialog = PrintPreviewDialog(pdf, title, parent)
+        shown.append((pdf, dialog))
+
+    monkeypatch.setattr(workers, "show_print_preview", fake_preview)
+    with qtbot.waitSignal(page.work_done, timeout=20_000):
+        page.print_quote()
+    assert len(shown) == 1
+    pdf, dialog = shown[0]
+    assert pdf.startswith(b"%PDF")
+    pages = len(PdfReader(io.BytesIO(pdf)).pages)
+    assert dialog.document.pageCount() == pages >= 1
+    # printing paints those same pages: print to a PDF file and count them
+    out = tmp_path / "printed.pdf"
+    printer = QPrinter(QPrinter.PrinterMode.ScreenResolution)
+    printer.setOutputFormat(QPrinter.OutputFormat.PdfFormat)
+    printer.setOutputFileName(str(out))
+    monkeypatch.setattr(workers, "ask_printer", lambda _parent: printer)
+    qtbot.mouseClick(dialog.print_button, Qt.MouseButton.LeftButton)
+    assert len(PdfReader(str(out)).pages) == pages
+    dialog.deleteLater()

@@ -1,0 +1,85 @@
+"""Step 3 with the live rules: a person's choices raise and clear findings with no extra action; auto-configure."""
+
+from __future__ import annotations
+
+import pytest
+from procurement.rules.pcie import lane_budget
+from procurement.rules.power import power_budget
+from PySide6.QtCore import Qt
+
+from gui.controller import PlanController
+from gui.pages.step3_server import ServerPage
+from procurement.plan import Plan
+
+
+@pytest.fixture
+def page(qtbot, catalog, policy):
+    ctl = PlanController(catalog, policy, lang="en")
+    # step 2's choice: 4 × RTX 4090
+    ctl.new(Plan.model_validate({"gpu": {"model": "rtx-4090", "count": 4}}))
+    page = ServerPage(ctl)
+    qtbot.addWidget(page)
+    return page
+
+
+def choose(combo, part_id) -> None:
+    idx = combo.findData(part_id)
+    assert idx >= 0, f"{part_id} is not offered"
+    combo.setCurrentIndex(idx)
+
+
+def _rules(ctl: PlanController) -> set[str]:
+    return {f.rule for f in ctl.findings}
+
+
+def test_tower_with_one_psu_raises_power_cooling_pcie_and_a_server_clears_them(page, qtbot, catalog):
+    ctl = page.controller
+    # a workstation tower, a desktop CPU and one 1500 W ATX PSU (the catalog's closest to 1600 W)
+    choose(page.chassis_combo, "tower-z790-workstation")
+    choose(page.cpu_combo, "core-i9-13900k")
+    choose(page.psu_combo, "corsair-hx1500i")
+    assert ctl.plan.server.psu.count == 1
+    qtbot.waitUntil(lambda: {"POWER-PSU-CAPACITY", "COOLING-OPEN-AIR", "PCIE-LANES-REDUCED"} <= _rules(ctl))
+    # the gauge shows the rules' own estimate: GPUs alone draw 4 × 450 W = 1 800 W > one 1 500 W unit
+    pb = power_budget(ctl.plan, catalog, ctl.policy)
+    assert pb.gpu_w == 4 * 450
+    assert pb.usable_w == 1500 and pb.draw_w > pb.usable_w
+    assert page.power_gauge.used() == pb.draw_w and page.power_gauge.capacity() == 1500
+    assert page.power_gauge.state() == "error"
+    lb = lane_budget(ctl.plan, catalog, ctl.policy)
+    assert page.pcie_gauge.used() == lb.cpu_needed + lb.switch_needed == 64  # 4 GPUs × x16
+    assert page.pcie_gauge.capacity() == lb.cpu_lanes
+    assert page.pcie_gauge.fraction() > 1
+
+    # a 4U 8-GPU server, two EPYC CPUs and 2+2 × 2000 W Titanium (1 800 W at 200-240 V): N+N keeps 2 × 1 800
+    choose(page.chassis_combo, "supermicro-as-4124gs-tnr")
+    choose(page.cpu_combo, "epyc-7543")
+    page.cpu_count.setValue(2)
+    choose(page.psu_combo, "supermicro-2000w-titanium")
+    page.psu_count.setValue(4)
+    choose(page.redundancy_combo, "n+n")
+    qtbot.waitUntil(lambda: not {"POWER-PSU-CAPACITY", "PCIE-LANES-REDUCED"} & _rules(ctl))
+    pb = power_budget(ctl.plan, catalog, ctl.policy)
+    assert pb.usable_w == 2 * 1800
+    assert page.power_gauge.capacity() == 3600 and page.power_gauge.state() != "error"
+    # what stays is about the cards themselves (open-air consumer GPUs), not the chassis or the power
+    assert {f.rule for f in ctl.findings if f.family in ("power", "pcie") and f.severity != "info"} == set()
+    assert {f.rule for f in ctl.findings if f.family == "cooling" and f.severity != "info"} <= {"COOLING-OPEN-AIR"}
+
+
+def test_auto_configure_is_one_undo_step(page, qtbot):
+    ctl = page.controller
+    before = ctl.plan
+    depth = ctl.undo_stack.count()
+    qtbot.mouseClick(page.auto_button, Qt.MouseButton.LeftButton)
+    after = ctl.plan
+    assert after != before
+    assert after.server.chassis is not None and after.server.cpu is not None
+    assert after.server.psu.part is not None and after.server.psu.count >= 1
+    assert ctl.undo_stack.count() == depth + 1
+    # the widgets show the new plan
+    assert page.chassis_combo.currentData() == after.server.chassis
+    assert page.auto_label.text()
+    ctl.undo_stack.undo()
+    assert ctl.plan == before
+    assert page.chassis_combo.currentData() is None

@@ -1,0 +1,139 @@
+"""Step 5 (验证测试): import node reports into the plan; run the probe in a worker without freezing; cancel."""
+
+from __future__ import annotations
+
+import json
+import threading
+from typing import Any
+
+import pytest
+from PySide6.QtCore import Qt, QTimer
+
+from gui import workers
+from gui.controller import PlanController
+from gui.pages.step5_verify import VerifyPage
+
+
+def _report(host: str, widths: list[int], created: str = "2026-11-30T10:00:00+00:00") -> dict[str, Any]:
+    """A report as `gpu-procure verify --json` writes it (docs/verify.md), with one GPU at x8 failing."""
+    gpus = [{"index": i, "name": "NVIDIA H100 80GB HBM3", "catalog_id": "h100-sxm5-80gb", "uuid": f"GPU-{host}-{i}",
+             "serial": None, "memory_total_mib": 81559, "pcie_gen_current": 5, "pcie_gen_max": 5,
+             "pcie_width_current": w, "pcie_width_max": 16, "power_limit_w": 700.0, "persistence_mode": True,
+             "ecc_enabled": True, "temperature_c": 31, "mig_mode": False} for i, w in enumerate(widths)]
+    narrow = [i for i, w in enumerate(widths) if w < 16]
+    checks = [{"id": "GPU-COUNT", "status": "pass", "expected": str(len(widths)), "actual": str(len(widths)),
+               "message": ""},
+              {"id": "GPU-PCIE-WIDTH", "status": "fail" if narrow else "pass", "expected": "x16",
+               "actual": ", ".join(f"GPU {i}: x{widths[i]}" for i in narrow) or "x16",
+               "message": ""}]
+    return {"schema_version": 1, "created": created,
+            "host": {"hostname": host, "os": "Ubuntu 22.04.4 LTS", "kernel": "5.15.0", "cpu_model": "Xeon",
+                     "cpu_sockets": 2, "cpu_cores": 112, "memory_gib": 2015.6},
+            "driver_version": "580.105.08", "cuda_version": "13.0", "gpus": gpus, "checks": checks, "error": None}
+
+
+@pytest.fixture
+def page(qtbot, catalog, policy):
+    ctl = PlanController(catalog, policy, lang="en")
+    page = VerifyPage(ctl)
+    qtbot.addWidget(page)
+    yield page
+    if page.job is not None:
+        page.job.cancel()
+    assert workers.wait_for_jobs(10_000)
+
+
+def _column(table, col: int) -> list[str]:
+    return [table.item(r, col).text() for r in range(table.rowCount())]
+
+
+def test_importing_reports_fills_the_tables_and_attaches_them_undoably(page, qtbot, tmp_path, monkeypatch):
+    a, b, bad = tmp_path / "node1.json", tmp_path / "node2.json", tmp_path / "broken.json"
+    a.write_text(json.dumps(_report("node1", [16, 16, 8, 16])), encoding="utf-8")
+    b.write_text(json.dumps(_report("node2", [16, 16])), encoding="utf-8")
+    bad.write_text("{not json", encoding="utf-8")
+    errors: list[str] = []
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *args: [a, b, bad])
+    monkeypatch.setattr(workers, "show_error", lambda _p, _t, text: errors.append(text))
+    qtbot.mouseClick(page.import_button, Qt.MouseButton.LeftButton)
+
+    ctl = page.controller
+    assert [r["host"]["hostname"] for r in ctl.plan.verification] == ["node1", "node2"]
+    assert len(errors) == 1 and "broken.json" in errors[0]  # the bad file is named, the good ones kept
+    # one row per node, one per GPU (4 + 2), one per check (2 + 2) and the cluster checks
+    assert page.nodes_table.rowCount() == 2
+    assert page.gpus_table.rowCount() == 6
+    node_checks = [page.checks_table.item(r, 1).text() for r in range(page.checks_table.rowCount())
+                   if page.checks_table.item(r, 0).text() != "(all nodes)"]
+    assert len(node_checks) == 4
+    cluster = {page.checks_table.item(r, 1).text(): page.checks_table.item(r, 2).data(Qt.ItemDataRole.UserRole)
+               for r in range(page.checks_table.rowCount()) if page.checks_table.item(r, 0).text() == "(all nodes)"}
+    assert cluster["NODE-COUNT"] == "warn"  # 2 nodes reported, the plan has 1
+    results = dict(zip(_column(page.nodes_table, 0), _column(page.nodes_table, 1), strict=True))
+    assert results == {"node1": "✘ fail", "node2": "✔ pass"}
+    # node1's GPU 2 runs at x8: that GPU (and only it) carries the fail mark
+    rows = [(page.gpus_table.item(r, 0).text(), page.gpus_table.item(r, 1).text(), page.gpus_table.item(r, 2).text())
+            for r in range(page.gpus_table.rowCount())]
+    assert ("node1", "2", "✘ fail") in rows
+    assert [m for n, i, m in rows if m.endswith("fail")] == ["✘ fail"]
+    assert ("node1", "2") in [(n, i) for n, i, _ in rows]
+    assert "x8/x16" in [page.gpus_table.item(r, 6).text() for r in range(page.gpus_table.rowCount())]
+    assert "2 of 1 planned nodes" in page.summary_label.text()
+
+    # importing node2 again replaces it instead of adding a duplicate
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *args: [b])
+    qtbot.mouseClick(page.import_button, Qt.MouseButton.LeftButton)
+    assert len(ctl.plan.verification) == 2
+    ctl.undo_stack.undo()
+    ctl.undo_stack.undo()
+    assert ctl.plan.verification == []
+    assert page.nodes_table.rowCount() == 0
+
+
+def test_a_slow_probe_keeps_the_window_responsive_and_cancel_stops_it(qtbot, catalog, policy):
+    started = threading.Event()
+    stopped = threading.Event()
+
+    def slow_probe(plan, catalog, lang, progress, cancelled) -> dict[str, Any]:
+        started.set()
+        step = 0
+        while not cancelled():  # a probe that would take forever unless cancelled
+            step += 1
+            progress(min(step, 99), f"step {step}")
+            threading.Event().wait(0.01)
+        stopped.set()
+        return _report("here", [16])
+
+    ctl = PlanController(catalog, policy, lang="en")
+    page = VerifyPage(ctl, runner=slow_probe)
+    qtbot.addWidget(page)
+    ticks: list[int] = []
+    timer = QTimer()
+    timer.setInterval(10)
+    timer.timeout.connect(lambda: ticks.append(1))
+    timer.start()
+    qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    assert started.wait(5)
+    assert not page.run_button.isEnabled() and page.cancel_button.isEnabled()
+    # the event loop keeps running while the probe works: the timer ticks and progress arrives
+    qtbot.waitUntil(lambda: len(ticks) >= 5 and page.progress.value() > 0, timeout=5000)
+    with qtbot.waitSignal(page.work_done, timeout=5000):
+        qtbot.mouseClick(page.cancel_button, Qt.MouseButton.LeftButton)
+    timer.stop()
+    assert stopped.is_set()
+    assert ctl.plan.verification == []  # a cancelled run attaches nothing
+    assert "cancelled" in page.status_label.text()
+    assert page.run_button.isEnabled() and not page.cancel_button.isEnabled()
+
+
+def test_a_probe_that_raises_is_reported_not_a_crash(qtbot, catalog, policy):
+    def broken(*_args: Any) -> dict[str, Any]:
+        raise OSError("nvidia-smi: no such file")
+
+    ctl = PlanController(catalog, policy, lang="en")
+    page = VerifyPage(ctl, runner=broken)
+    qtbot.addWidget(page)
+    with qtbot.waitSignal(page.work_done, timeout=5000):
+        page.run_here()
+    assert "nvidia-smi: no such file" in page.status_label.text()
+    assert ctl.plan.verification == []

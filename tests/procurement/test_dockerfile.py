@@ -1,0 +1,104 @@
+"""The generated Dockerfile: pinned official base, pinned framework, cleaned caches, non-root, HEALTHCHECK."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from catalog.models import ContainerImage, Framework
+from procurement.dockerfile import generate_dockerfile, package_manager, parse_image_ref
+
+NGC = ContainerImage(id="ngc-pytorch-23.05", name="NGC PyTorch 23.05", vendor="NVIDIA",
+                     reference="nvcr.io/nvidia/pytorch:23.05-py3", publisher="NVIDIA NGC", trusted=True,
+                     framework="pytorch-2.1", python="3.10", source="test")
+CUDA_BASE = ContainerImage(id="cuda-12.1-runtime", name="CUDA 12.1 runtime", vendor="NVIDIA",
+                           reference="nvidia/cuda:12.1.1-runtime-ubuntu22.04", publisher="NVIDIA",
+                           trusted=True, cuda="12.1.1", base_os="ubuntu-22.04", source="test")
+ROCKY = CUDA_BASE.model_copy(update={"id": "cuda-rocky", "base_os": "rocky-9",
+                                     "reference": "nvidia/cuda:12.2.2-runtime-rockylinux9"})
+TORCH = Framework(id="pytorch-2.1", name="PyTorch 2.1", vendor="PyTorch", framework="pytorch",
+                  version="2.1.2", cuda_versions=["11.8", "12.1"], python="3.8-3.11", source="test")
+
+
+def _instructions(text: str) -> list[str]:
+    """Dockerfile instructions with continuation lines joined and comments dropped."""
+    joined = re.sub(r"\\\n", " ", text)
+    return [ln.strip() for ln in joined.splitlines() if ln.strip() and not ln.lstrip().startswith("#")]
+
+
+def test_cuda_base_gets_pinned_torch_from_the_matching_wheel_index() -> None:
+    text = generate_dockerfile(CUDA_BASE, TORCH, title="训练服务器", lang="zh")
+    ins = _instructions(text)
+    assert ins[0] == "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04"
+    # image CUDA 12.1.1 → the framework's 12.1 line → PyTorch's cu121 index, exact version pinned
+    assert ("RUN pip install --no-cache-dir torch==2.1.2 --index-url https://download.pytorch.org/whl/cu121"
+            in ins)
+    apt = next(i for i in ins if i.startswith("RUN apt-get update"))
+    assert "--no-install-recommends" in apt
+    assert apt.index("apt-get install") < apt.index("rm -rf /var/lib/apt/lists/*")  # same layer, after
+    assert "python3-venv" in apt
+    assert ins.index("USER app") > ins.index(apt)
+    assert [i for i in ins if i.startswith("USER")][-1] == "USER app"
+    health = next(i for i in ins if i.startswith("HEALTHCHECK"))
+    assert "CMD nvidia-smi" in health and "--timeout=10s" in health
+    assert "计划「训练服务器」" in text
+
+
+def test_ngc_image_with_framework_inside_installs_no_framework() -> None:
+    text = generate_dockerfile(NGC, TORCH, lang="en")
+    ins = _instructions(text)
+    assert ins[0] == "FROM nvcr.io/nvidia/pytorch:23.05-py3"
+    assert not any("pip install" in i for i in ins)
+    assert "already in the base image (PyTorch 2.1)" in text
+    assert any(i.startswith("HEALTHCHECK") for i in ins)
+
+
+def test_framework_image_whose_contents_the_catalog_does_not_record_is_not_reinstalled() -> None:
+    """NGC 23.05's PyTorch version is unknown to the catalog (framework=None): the image is still a PyTorch
+    image with its own Python, so neither Python nor torch is installed over it."""
+    img = NGC.model_copy(update={"framework": None, "python": None})
+    ins = _instructions(generate_dockerfile(img, TORCH, lang="en"))
+    assert not any("pip install" in i or "python3-venv" in i or "venv" in i for i in ins)
+
+
+def test_rhel_family_base_uses_dnf_and_cleans_its_cache() -> None:
+    assert package_manager(ROCKY) == "dnf"
+    ins = _instructions(generate_dockerfile(ROCKY, None, lang="en"))
+    dnf = next(i for i in ins if i.startswith("RUN dnf install"))
+    assert "dnf clean all" in dnf and "rm -rf /var/cache/dnf" in dnf
+    assert not any("apt-get" in i for i in ins)
+
+
+def test_unpinned_and_untrusted_images_are_called_out() -> None:
+    img = NGC.model_copy(update={"reference": "someone/pytorch:latest", "trusted": False,
+                                 "publisher": "someone"})
+    text = generate_dockerfile(img, None, lang="en")
+    assert "WARNING: the base image 'someone/pytorch:latest' is not pinned" in text
+    assert "WARNING: 'someone' is not an official publisher" in text
+
+
+@pytest.mark.parametrize(("ref", "name", "tag", "pinned"), [
+    ("nvcr.io/nvidia/pytorch:23.05-py3", "nvcr.io/nvidia/pytorch", "23.05-py3", True),
+    ("registry:5000/team/img", "registry:5000/team/img", None, False),
+    ("registry:5000/team/img:1.2", "registry:5000/team/img", "1.2", True),
+    ("ubuntu:latest", "ubuntu", "latest", False),
+    ("ubuntu@sha256:" + "a" * 64, "ubuntu", None, True),
+])
+def test_parse_image_ref(ref: str, name: str, tag: str | None, pinned: bool) -> None:
+    parsed = parse_image_ref(ref)
+    assert (parsed.name, parsed.tag, parsed.pinned) == (name, tag, pinned)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.text(max_size=60))
+def test_any_title_keeps_the_dockerfile_well_formed(title: str) -> None:
+    text = generate_dockerfile(CUDA_BASE, TORCH, title=title, lang="en")
+    # a title is only ever written into comments: every non-comment line is an instruction or continuation
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped and not stripped.startswith("#"):
+            assert re.match(r"^(FROM|LABEL|ENV|RUN|USER|WORKDIR|HEALTHCHECK|CMD|&&|CMD|com\.|org\.|PYTHON|PIP"
+                            r"|ca-|python3|DEBIAN)", stripped), line
