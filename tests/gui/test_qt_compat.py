@@ -1,4 +1,4 @@
-"""PySide6 6.12 on CPython 3.11 drops a None reference per void Qt call; importing gui must make that harmless."""
+"""The Qt binding in use must not drop references to None (PySide6 6.12.0 on CPython 3.11 does, and aborts)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import sys
 
 from tests.conftest import REPO
 
-# 20 000 void calls: more than None's ~4 000 references at start, so without the fix this aborts.
+# 20 000 void calls: more than None's ~4 000 references at start, so a leaking binding aborts.
 MANY_VOID_CALLS = """
 import gui
 from PySide6.QtWidgets import QApplication, QLabel
