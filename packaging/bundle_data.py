@@ -15,21 +15,18 @@ DATA_SUFFIXES = {".yaml", ".yml", ".json", ".qm", ".svg", ".png", ".ttf", ".ttc"
 DEV_MODULES = {"gui.screenshots", "gui.i18n_build"}
 
 # PySide6 (Essentials + Pdf) modules the app does not use. Each would bring its Qt libraries and plugins.
-QT_EXCLUDES = [
-    "PySide6.QtNetwork", "PySide6.QtQml", "PySide6.QtQmlFeatures", "PySide6.QtQuick", "PySide6.QtQuickControls2",
-    "PySide6.QtQuickTest", "PySide6.QtQuickWidgets", "PySide6.QtSql", "PySide6.QtTest", "PySide6.QtDesigner",
-    "PySide6.QtHelp", "PySide6.QtUiTools", "PySide6.QtXml", "PySide6.QtConcurrent", "PySide6.QtDBus",
-    "PySide6.QtOpenGL", "PySide6.QtOpenGLWidgets", "PySide6.QtLabsStyleKit",
+QT_EXCLUDES = ["PySide6." + name for name in """
+    QtNetwork QtQml QtQmlFeatures QtQuick QtQuickControls2 QtQuickTest QtQuickWidgets QtSql QtTest
+    QtDesigner QtHelp QtUiTools QtXml QtConcurrent QtDBus QtOpenGL QtOpenGLWidgets QtLabsStyleKit
+""".split()] + [
     # PySide6-Addons modules, in case a build environment has them installed:
-    "PySide6.QtWebEngineCore", "PySide6.QtWebEngineWidgets", "PySide6.QtWebEngineQuick", "PySide6.QtWebChannel",
-    "PySide6.QtWebSockets", "PySide6.Qt3DCore", "PySide6.Qt3DRender", "PySide6.Qt3DInput", "PySide6.Qt3DLogic",
-    "PySide6.Qt3DExtras", "PySide6.Qt3DAnimation", "PySide6.QtMultimedia", "PySide6.QtMultimediaWidgets",
-    "PySide6.QtSpatialAudio", "PySide6.QtTextToSpeech", "PySide6.QtBluetooth", "PySide6.QtNfc",
-    "PySide6.QtPositioning", "PySide6.QtLocation", "PySide6.QtSensors", "PySide6.QtSerialPort",
-    "PySide6.QtSerialBus", "PySide6.QtCharts", "PySide6.QtDataVisualization", "PySide6.QtGraphs",
-    "PySide6.QtGraphsWidgets", "PySide6.QtQuick3D", "PySide6.QtRemoteObjects", "PySide6.QtScxml",
-    "PySide6.QtStateMachine", "PySide6.QtHttpServer", "PySide6.QtNetworkAuth", "PySide6.QtAxContainer",
-]
+    "PySide6." + name for name in """
+    QtWebEngineCore QtWebEngineWidgets QtWebEngineQuick QtWebChannel QtWebSockets Qt3DCore
+    Qt3DRender Qt3DInput Qt3DLogic Qt3DExtras Qt3DAnimation QtMultimedia QtMultimediaWidgets
+    QtSpatialAudio QtTextToSpeech QtBluetooth QtNfc QtPositioning QtLocation QtSensors QtSerialPort
+    QtSerialBus QtCharts QtDataVisualization QtGraphs QtGraphsWidgets QtQuick3D QtRemoteObjects
+    QtScxml QtStateMachine QtHttpServer QtNetworkAuth QtAxContainer
+""".split()]
 # The Qt modules the app keeps (imported explicitly, so they are bundled even before a page imports them).
 QT_KEEP = ["PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "PySide6.QtSvg", "PySide6.QtPdf",
            "PySide6.QtPdfWidgets", "PySide6.QtPrintSupport"]

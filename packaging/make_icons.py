@@ -1,6 +1,7 @@
-"""Renders the app's SVG icon to hicolor PNGs (16-512 px) at build or install time; the PNGs are not committed.
+"""Renders the app's SVG icon to hicolor PNGs (16-512 px) at build/install time; PNGs are not committed.
 
-Usage: python packaging/make_icons.py OUT_DIR  ->  OUT_DIR/hicolor/NxN/apps/<id>.png and .../scalable/apps/<id>.svg
+Usage: python packaging/make_icons.py OUT_DIR
+writes OUT_DIR/hicolor/NxN/apps/<id>.png and OUT_DIR/hicolor/scalable/apps/<id>.svg
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-DESKTOP_ID = "io.github.gpuprocure.GpuProcure"  # the same as gui.icon.DESKTOP_ID (that module imports Qt widgets)
+# The same as gui.icon.DESKTOP_ID (not imported: this script must not depend on the gui package).
+DESKTOP_ID = "io.github.gpuprocure.GpuProcure"
 SVG = REPO / "resources" / "icons" / f"{DESKTOP_ID}.svg"
 # The sizes desktops ask for: freedesktop's hicolor theme directories and Windows/macOS icon sizes.
 SIZES = (16, 22, 24, 32, 48, 64, 128, 256, 512)

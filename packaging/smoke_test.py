@@ -66,8 +66,9 @@ class Smoke:
             timeout: float = 120) -> None:
         start = time.perf_counter()
         try:
-            proc = subprocess.run([str(self.exe), *args], cwd=self.tmp, env=_env(self.tmp), capture_output=True,
-                                  text=True, encoding="utf-8", errors="replace", timeout=timeout)
+            proc = subprocess.run([str(self.exe), *args], cwd=self.tmp, env=_env(self.tmp),
+                                  capture_output=True, text=True, encoding="utf-8", errors="replace",
+                                  timeout=timeout)
         except subprocess.TimeoutExpired:
             self._fail(label, f"no exit within {timeout:.0f} s")
             return
@@ -98,7 +99,8 @@ class Smoke:
         if proc is not None:
             for name, text in (("stdout", proc.stdout), ("stderr", proc.stderr)):
                 if text.strip():
-                    print(f"  --- {name} ---\n" + "\n".join("  " + ln for ln in text.strip().splitlines()[-25:]))
+                    tail = text.strip().splitlines()[-25:]
+                    print(f"  --- {name} ---\n" + "\n".join("  " + ln for ln in tail))
 
 
 def main(argv: list[str]) -> int:
@@ -113,7 +115,7 @@ def main(argv: list[str]) -> int:
         smoke = Smoke(exe, tmp)
         if unwanted:
             smoke._fail("excluded Qt modules", "bundle contains " + ", ".join(unwanted[:8]))
-        from procurement import __version__ as version_in_source  # noqa: PLC0415
+        from procurement import __version__ as version_in_source
 
         smoke.run("--version", ["--version"], (0,), stdout_has=f"gpu-procure {version_in_source}")
         smoke.run("--help", ["--help"], (0,), stdout_has="check")
