@@ -40,7 +40,7 @@ def render_icons(out_dir: Path, svg: Path = SVG, sizes: tuple[int, ...] = SIZES)
         painter.end()
         path = out_dir / "hicolor" / f"{size}x{size}" / "apps" / f"{DESKTOP_ID}.png"
         path.parent.mkdir(parents=True, exist_ok=True)
-        if not image.save(str(path), b"PNG"):
+        if not image.save(str(path)):
             raise SystemExit(f"make_icons: could not write {path}")
         written.append(path)
     scalable = out_dir / "hicolor" / "scalable" / "apps" / f"{DESKTOP_ID}.svg"
