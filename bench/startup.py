@@ -16,6 +16,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from dataclasses import asdict, dataclass
@@ -76,18 +77,21 @@ class Run:
 def run_once(code: str, timeout_s: float) -> Run:
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
                PYTHONPATH=str(REPO))
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code], cwd=REPO, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    killer = threading.Timer(timeout_s, lambda: os.kill(proc.pid, signal.SIGKILL))
-    killer.start()
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    killer.cancel()
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    if proc.returncode != 0:
-        raise SystemExit(f"startup bench: the program exited {proc.returncode}:\n{err[-3000:]}")
+    with tempfile.TemporaryFile() as err:  # a file, not a pipe: a chatty child cannot block on it
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=REPO, env=env,
+                                stdout=subprocess.DEVNULL, stderr=err)
+        killer = threading.Timer(timeout_s, lambda: os.kill(proc.pid, signal.SIGKILL))
+        killer.start()
+        # wait4 reaps this one child and returns its own resource usage, so ru_maxrss is its peak.
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        killer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            text = err.read().decode(errors="replace")
+            raise SystemExit(f"startup bench: the program exited {proc.returncode}:\n{text[-3000:]}")
     return Run(wall, usage.ru_maxrss / 1024, proc.returncode)  # ru_maxrss is KiB on Linux
 
 
