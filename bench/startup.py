@@ -77,6 +77,9 @@ class Run:
 def run_once(code: str, timeout_s: float) -> Run:
     env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
                PYTHONPATH=str(REPO))
+    # An installed app starts from compiled bytecode (pip writes .pyc, the bundle has them in its archive);
+    # let the unmeasured warm-up run write them here too, else each run would compile the app's sources.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     with tempfile.TemporaryFile() as err:  # a file, not a pipe: a chatty child cannot block on it
         start = time.perf_counter()
         proc = subprocess.Popen([sys.executable, "-c", code], cwd=REPO, env=env,
