@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench lint screenshots translations package install-desktop system-deps clean
+.PHONY: run test bench lint screenshots translations package install-desktop system-deps build-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -39,6 +39,10 @@ screenshots: $(STAMP) system-deps
 translations: $(STAMP)
 	$(BIN)/python -m gui.i18n_build
 
+# Libraries of Qt's X11/Wayland plugins, so that PyInstaller can copy them into the bundle.
+build-deps:
+	@bash packaging/build-deps.sh
+
 # One-folder bundle in dist/gpu-procure (PyInstaller), then the frozen program's smoke test.
 PKG_STAMP := $(VENV)/.pkg-installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 $(PKG_STAMP): $(STAMP)
@@ -46,7 +50,7 @@ $(PKG_STAMP): $(STAMP)
 	rm -f $(VENV)/.pkg-installed-*
 	touch $@
 
-package: $(PKG_STAMP) system-deps $(if $(wildcard gui/i18n_build.py),translations)
+package: $(PKG_STAMP) system-deps build-deps $(if $(wildcard gui/i18n_build.py),translations)
 	$(BIN)/python -m PyInstaller --noconfirm --clean --log-level ERROR \
 		--distpath dist --workpath build/pyinstaller packaging/gpu-procure.spec
 	$(BIN)/python packaging/smoke_test.py dist/gpu-procure

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -32,10 +33,10 @@ def _exe(bundle: Path) -> Path:
     raise SystemExit(f"smoke: no gpu-procure executable in {bundle}")
 
 
-def _env(home: Path) -> dict[str, str]:
+def _env(home: Path, platform: str) -> dict[str, str]:
     """A clean environment: the repository is not on the path and no user settings apply."""
     env = {k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "QT_", "VIRTUAL_ENV"))}
-    env.update(QT_QPA_PLATFORM="offscreen", HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
+    env.update(QT_QPA_PLATFORM=platform, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"),
                XDG_DATA_HOME=str(home / ".local" / "share"), XDG_CACHE_HOME=str(home / ".cache"),
                LANG=os.environ.get("LANG", "C.UTF-8"))
     return env
@@ -67,13 +68,13 @@ class Smoke:
     def run(self, label: str, args: list[str], ok_codes: tuple[int, ...], stdout_has: str = "",
             stderr_has: str = "", stdout_json: bool = False, allow: tuple[str, ...] = (),
             stderr_ok: bool = False, files: dict[str, bytes] | None = None, json_files: tuple[str, ...] = (),
-            timeout: float = 120) -> None:
+            wrapper: tuple[str, ...] = (), platform: str = "offscreen", timeout: float = 120) -> None:
         """Run the frozen program; `files` are outputs that must start with the given bytes."""
         start = time.perf_counter()
         try:
-            proc = subprocess.run([str(self.exe), *args], cwd=self.tmp, env=_env(self.tmp),
-                                  capture_output=True, text=True, encoding="utf-8", errors="replace",
-                                  timeout=timeout)
+            proc = subprocess.run([*wrapper, str(self.exe), *args], cwd=self.tmp,
+                                  env=_env(self.tmp, platform), capture_output=True, text=True,
+                                  encoding="utf-8", errors="replace", timeout=timeout)
         except subprocess.TimeoutExpired:
             self._fail(label, f"no exit within {timeout:.0f} s")
             return
@@ -152,6 +153,12 @@ def main(argv: list[str]) -> int:
         missing = tmp / "missing.gpuplan.yaml"
         smoke.run("check on a missing file", ["check", str(missing)], (2,), stderr_has="missing.gpuplan.yaml")
         smoke.run("GUI --self-test (offscreen)", ["--self-test"], (0,), allow=OFFSCREEN_NOISE)
+        if shutil.which("xvfb-run") and sys.platform.startswith("linux"):
+            # The X11 plugin and the xcb libraries in the bundle, on a real (virtual) X server.
+            smoke.run("GUI --self-test (X11 under Xvfb)", ["--self-test"], (0,), platform="xcb",
+                      wrapper=("xvfb-run", "-a"))
+        else:
+            print("smoke: skip GUI on X11 (xvfb-run not installed: apt-get install xvfb xauth)")
     total = "all passed" if not smoke.failures else f"{smoke.failures} failed"
     print(f"smoke: {total}")
     return 1 if smoke.failures else 0
