@@ -20,7 +20,7 @@ from catalog.models import (
     Gpu,
     Part,
 )
-from catalog.yamlsource import YamlError, format_loc, locate, read_yaml
+from catalog.yamlsource import YamlError, compose, format_loc, locate_node, read_yaml
 
 P = TypeVar("P", bound=Part)
 
@@ -51,15 +51,37 @@ class OverlayReport:
     added: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     prices: list[str] = field(default_factory=list)
+    _ids: set[tuple[str, str]] = field(default_factory=set, repr=False)
+
+
+@dataclass
+class _Source:
+    """A catalog file's text, kept so that lines are found only when a message needs one."""
+
+    display: str
+    text: str
+    _node: Any = None
+    _composed: bool = False
+
+    def line(self, loc: tuple[str | int, ...]) -> int | None:
+        if not self._composed:
+            self._node, self._composed = compose(self.text), True
+        return locate_node(self._node, loc)
+
+    def where(self, loc: tuple[str | int, ...]) -> str:
+        line = self.line(loc)
+        return f"{self.display}:{line}" if line else self.display
 
 
 @dataclass
 class Catalog:
-    """All parts by kind and id, with the file:line each one came from."""
+    """All parts by kind and id, with the file each one came from (``where`` adds the line)."""
 
     parts: dict[str, dict[str, Part]] = field(default_factory=lambda: {k: {} for k in KIND_TO_TYPE})
     origin: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(kind, id) -> the file the part was read from, as shown in messages."""
     overlays: list[OverlayReport] = field(default_factory=list)
+    _places: dict[tuple[str, str], tuple[_Source, str, int]] = field(default_factory=dict, repr=False)
 
     def get(self, kind: str, part_id: str | None) -> Part | None:
         if part_id is None:
@@ -92,6 +114,14 @@ class Catalog:
             return found
         return next((c for c in self.all(CudaRelease) if c.version == version), None)
 
+    def where(self, kind: str, part_id: str, *fields: str | int) -> str:
+        """'file:line' of a part (or of one of its fields), for messages; '?' for an unknown part."""
+        place = self._places.get((kind, part_id))
+        if place is None:
+            return self.origin.get((kind, part_id), "?")
+        src, section, index = place
+        return src.where((section, index, *fields))
+
 
 def shipped_data_dir() -> Path:
     return Path(str(resources.files("catalog") / "data"))
@@ -109,113 +139,130 @@ def _display(path: Path) -> str:
 
 
 def _validation_problems(
-    exc: ValidationError, text: str, where: str, loc_prefix: tuple[str | int, ...], label: str
+    exc: ValidationError, src: _Source, loc_prefix: tuple[str | int, ...], label: str
 ) -> list[str]:
     out = []
     for err in exc.errors(include_url=False):
         loc = tuple(err["loc"])
-        line = locate(text, (*loc_prefix, *loc))
         field_name = format_loc(loc) or "(part)"
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = "unknown field (not part of the catalog format)"
-        out.append(f"{where}:{line}: {label}: {field_name}: {msg}")
+        out.append(f"{src.where((*loc_prefix, *loc))}: {label}: {field_name}: {msg}")
     return out
 
 
-def _read_file(
-    path: Path, cat: Catalog, problems: list[str], report: OverlayReport | None
-) -> list[PriceOverride]:
-    where = _display(path)
+@dataclass
+class _Price:
+    src: _Source
+    index: int
+    price: PriceOverride
+
+
+def _read_file(path: Path, cat: Catalog, problems: list[str], report: OverlayReport | None) -> list[_Price]:
+    display = _display(path)
     try:
         data, text = read_yaml(path)
     except YamlError as exc:
-        problems.append(f"{where}:{exc.line}: {exc.message}" if exc.line else f"{where}: {exc.message}")
+        problems.append(f"{display}:{exc.line}: {exc.message}" if exc.line else f"{display}: {exc.message}")
         return []
+    src = _Source(display, text)
     if data is None:
         return []
     if not isinstance(data, dict):
-        problems.append(f"{where}:1: expected sections like 'gpus:' or 'cpus:' at the top level")
+        problems.append(f"{display}:1: expected sections like 'gpus:' or 'cpus:' at the top level")
         return []
-    prices: list[PriceOverride] = []
+    prices: list[_Price] = []
     for section, items in data.items():
-        line = locate(text, (section,))
         if section == "prices" and report is not None:
-            for i, raw in enumerate(items or []):
+            if not isinstance(items, list):
+                problems.append(f"{src.where((section,))}: 'prices' must be a list of "
+                                f"{{id, price_cny, price_date, price_source}}")
+                continue
+            for i, raw in enumerate(items):
                 try:
-                    prices.append(PriceOverride.model_validate(raw))
+                    prices.append(_Price(src, i, PriceOverride.model_validate(raw)))
                 except ValidationError as exc:
-                    problems += _validation_problems(exc, text, where, (section, i), f"price #{i + 1}")
+                    problems += _validation_problems(exc, src, (section, i), f"price #{i + 1}")
             continue
         kind = SECTION_TO_KIND.get(str(section))
         if kind is None:
             known = ", ".join(sorted(SECTION_TO_KIND))
-            problems.append(f"{where}:{line}: unknown section '{section}' (known: {known})")
+            extra = " or prices" if report is not None else ""
+            problems.append(f"{src.where((section,))}: unknown section '{section}' (known: {known}{extra})")
             continue
         if not isinstance(items, list):
-            problems.append(f"{where}:{line}: '{section}' must be a list of parts")
+            problems.append(f"{src.where((section,))}: '{section}' must be a list of parts")
             continue
         cls = KIND_TO_TYPE[kind]
         for i, raw in enumerate(items):
             pid = raw.get("id") if isinstance(raw, dict) else None
             label = f"{kind} '{pid}'" if pid else f"{kind} #{i + 1}"
             if not isinstance(raw, dict):
-                line_i = locate(text, (section, i))
-                problems.append(f"{where}:{line_i}: {label}: expected a mapping of fields")
+                problems.append(f"{src.where((section, i))}: {label}: expected a mapping of fields")
                 continue
             try:
                 part = cls.model_validate(raw)
             except ValidationError as exc:
-                problems += _validation_problems(exc, text, where, (section, i), label)
+                problems += _validation_problems(exc, src, (section, i), label)
                 continue
-            origin = f"{where}:{locate(text, (section, i))}" if report is not None else where
-            existing = cat.parts[kind].get(part.id)
-            if existing is not None:
-                if report is None or (kind, part.id) in _overlay_ids(cat, report):
-                    first = cat.origin.get((kind, part.id), "?")
-                    problems.append(f"{where}:{locate(text, (section, i))}: {label}: duplicate id "
-                                    f"(first defined at {first})")
-                    continue
-                report.replaced.append(f"{kind} {part.id}")
-            elif report is not None:
-                report.added.append(f"{kind} {part.id}")
+            key = (kind, part.id)
+            seen_here = key in cat._places if report is None else key in report._ids
+            if seen_here:
+                problems.append(f"{src.where((section, i))}: {label}: duplicate id "
+                                f"(first defined at {cat.where(kind, part.id)})")
+                continue
+            if report is not None:
+                (report.replaced if part.id in cat.parts[kind] else report.added).append(f"{kind} {part.id}")
+                report._ids.add(key)
             cat.parts[kind][part.id] = part
-            cat.origin[(kind, part.id)] = origin
+            cat.origin[key] = display
+            cat._places[key] = (src, str(section), i)
     return prices
 
 
-def _overlay_ids(cat: Catalog, report: OverlayReport) -> set[tuple[str, str]]:
-    ids = set()
-    for entry in report.added + report.replaced:
-        kind, _, pid = entry.partition(" ")
-        ids.add((kind, pid))
-    return ids
-
-
 def _cross_check(cat: Catalog, problems: list[str]) -> None:
-    def where(kind: str, pid: str) -> str:
-        return cat.origin.get((kind, pid), "?")
-
     for ch in cat.all(Chassis):
         if ch.psu_included and cat.get("psu", ch.psu_included) is None:
-            problems.append(f"{where('chassis', ch.id)}: chassis '{ch.id}': psu_included: "
+            problems.append(f"{cat.where('chassis', ch.id, 'psu_included')}: chassis '{ch.id}': psu_included: "
                             f"unknown psu '{ch.psu_included}'")
-        for gid in ch.gpus_supported:
+        for i, gid in enumerate(ch.gpus_supported):
             gpu = cat.gpu(gid)
+            where = cat.where("chassis", ch.id, "gpus_supported", i)
             if gpu is None:
-                problems.append(f"{where('chassis', ch.id)}: chassis '{ch.id}': gpus_supported: "
-                                f"unknown gpu '{gid}'")
+                problems.append(f"{where}: chassis '{ch.id}': gpus_supported: unknown gpu '{gid}'")
             elif gpu.form_factor != ch.gpu_form_factor:
-                problems.append(f"{where('chassis', ch.id)}: chassis '{ch.id}': gpus_supported: '{gid}' is "
+                problems.append(f"{where}: chassis '{ch.id}': gpus_supported: '{gid}' is "
                                 f"{gpu.form_factor.value}, the chassis takes {ch.gpu_form_factor.value}")
     for img in cat.all(ContainerImage):
         if img.framework and cat.get("framework", img.framework) is None:
-            problems.append(f"{where('image', img.id)}: image '{img.id}': framework: "
+            problems.append(f"{cat.where('image', img.id, 'framework')}: image '{img.id}': framework: "
                             f"unknown framework '{img.framework}'")
 
 
+def _apply_prices(cat: Catalog, prices: list[_Price], report: OverlayReport, problems: list[str]) -> None:
+    for item in prices:
+        price = item.price
+        target = next((k for k, by_id in cat.parts.items() if price.id in by_id), None)
+        if target is None:
+            problems.append(f"{item.src.where(('prices', item.index, 'id'))}: prices: unknown part id "
+                            f"'{price.id}' (not in the shipped catalog or this directory)")
+            continue
+        old = cat.parts[target][price.id]
+        cat.parts[target][price.id] = old.model_copy(update={
+            "price_cny": price.price_cny,
+            "price_date": price.price_date,
+            "price_source": price.price_source,
+        })
+        report.prices.append(f"{target} {price.id}: {old.price_cny} -> {price.price_cny} CNY")
+
+
 def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None) -> Catalog:
-    """Load the shipped catalog plus user overlays; raises CatalogError listing every problem."""
+    """Load the shipped catalog plus user overlays; raises CatalogError listing every problem.
+
+    Cross-references are checked only when every file read cleanly, so one broken part does not also
+    show up as a list of 'unknown id' messages wherever it is referenced.
+    """
     cat = Catalog()
     problems: list[str] = []
     for path in _yaml_files(data_dir or shipped_data_dir()):
@@ -226,23 +273,13 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
             problems.append(f"{directory}: user catalog directory does not exist")
             continue
         report = OverlayReport(directory)
-        all_prices: list[tuple[Path, PriceOverride]] = []
+        prices: list[_Price] = []
         for path in _yaml_files(directory):
-            all_prices += [(path, p) for p in _read_file(path, cat, problems, report)]
-        for path, price in all_prices:
-            target = next((k for k, by_id in cat.parts.items() if price.id in by_id), None)
-            if target is None:
-                problems.append(f"{_display(path)}: prices: unknown part id '{price.id}'")
-                continue
-            old = cat.parts[target][price.id]
-            cat.parts[target][price.id] = old.model_copy(update={
-                "price_cny": price.price_cny,
-                "price_date": price.price_date,
-                "price_source": price.price_source,
-            })
-            report.prices.append(f"{target} {price.id}: {old.price_cny} -> {price.price_cny} CNY")
+            prices += _read_file(path, cat, problems, report)
+        _apply_prices(cat, prices, report, problems)
         cat.overlays.append(report)
-    _cross_check(cat, problems)
+    if not problems:
+        _cross_check(cat, problems)
     if problems:
         raise CatalogError(problems)
     return cat

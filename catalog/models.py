@@ -117,7 +117,8 @@ class MemoryModule(Part):
     speed_mts: PositiveInt
     ecc: bool
     registered: bool
-    power_w: Positive
+    power_w: Positive | None = None
+    """Maximum power per module; None where no vendor figure was found (rules use the policy fallback)."""
 
 
 class StorageKind(StrEnum):
@@ -134,7 +135,8 @@ class Storage(Part):
     interface: str
     form: str
     pcie_lanes: NonNegativeInt = 0
-    power_w: Positive
+    power_w: Positive | None = None
+    """Maximum (active) power; None where no vendor figure was found (rules use the policy fallback)."""
 
 
 class Nic(Part):
@@ -145,7 +147,8 @@ class Nic(Part):
     fabric: Literal["ethernet", "infiniband", "vpi"]
     pcie_gen: Annotated[int, Field(ge=1, le=6)]
     pcie_lanes: PositiveInt
-    power_w: Positive
+    power_w: Positive | None = None
+    """Maximum card power; None where no vendor figure was found (rules use the policy fallback)."""
 
 
 class Psu(Part):
@@ -168,22 +171,24 @@ class Chassis(Part):
     gpu_form_factor: GpuFormFactor
     gpu_slots: NonNegativeInt
     """Double-width GPU positions (for SXM: the baseboard's GPU count)."""
-    max_gpu_slot_width: Annotated[int, Field(ge=1, le=4)]
-    max_gpu_tdp_w: Positive
+    max_gpu_slot_width: Annotated[int, Field(ge=1, le=4)] | None = None
+    max_gpu_tdp_w: Positive | None = None
+    """None where the vendor sheet was not retrieved (unknown, never guessed)."""
     passive_gpu_ready: bool
     """Fans and shrouds built to push air through passive data-centre cards."""
     cooling: Literal["air", "liquid"]
     airflow_cfm: Positive | None = None
     fan_redundancy: bool = False
-    psu_bays: PositiveInt
+    psu_bays: PositiveInt | None = None
+    """None where the vendor sheet was not retrieved (unknown, never guessed)."""
     psu_included: str | None = None
     """Catalog id of the PSU the platform ships with, if any."""
     psu_included_count: NonNegativeInt = 0
-    drive_bays: NonNegativeInt
+    drive_bays: NonNegativeInt | None = None
     m2_slots: NonNegativeInt = 0
     pcie_switch_lanes: NonNegativeInt = 0
     """Downstream lanes provided by PCIe switches for the GPUs (0: GPUs hang off the CPU lanes)."""
-    dimm_slots: PositiveInt
+    dimm_slots: PositiveInt | None = None
     memory_type: Literal["DDR4", "DDR5"]
     gpus_supported: list[str] = Field(default_factory=list)
     """GPU ids the platform is built for (an HGX baseboard's modules); empty: any GPU of its form factor."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -9,7 +10,7 @@ from typing import Any
 import yaml
 
 try:  # the C loader is ~10x faster; fall back where libyaml is missing
-    _Loader: type[yaml.SafeLoader] = yaml.CSafeLoader  # type: ignore[attr-defined]
+    _Loader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
@@ -36,9 +37,11 @@ def parse_yaml(text: str, path: str | Path) -> Any:
         return yaml.load(text, Loader=_Loader)
     except yaml.constructor.ConstructorError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
-        tag = (exc.problem or "").split("tag")[-1].strip(" '!") if exc.problem else ""
-        raise YamlError(path, line, f"tag '!{tag}' is not allowed (only plain YAML data is read)"
-                        if tag else f"unsupported YAML: {exc.problem}") from None
+        match = re.search(r"tag '([^']+)'", exc.problem or "")
+        if match:
+            tag = match.group(1).replace("tag:yaml.org,2002:", "!!")
+            raise YamlError(path, line, f"tag '{tag}' is not allowed (only plain YAML data is read)") from None
+        raise YamlError(path, line, f"unsupported YAML: {exc.problem}") from None
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise YamlError(path, line, f"not valid YAML: {exc.problem or exc.context}") from None
@@ -63,15 +66,19 @@ def read_yaml(path: Path) -> tuple[Any, str]:
     return parse_yaml(text, path), text
 
 
-def locate(text: str, loc: Sequence[str | int]) -> int | None:
-    """1-based line of the node at ``loc`` (keys and list indexes), or of its deepest existing parent."""
+def compose(text: str) -> Any:
+    """The YAML node tree of ``text`` (C loader where available), or None when it does not parse."""
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
+        return yaml.compose(text, Loader=_Loader)
     except (yaml.YAMLError, RecursionError):
         return None
+
+
+def locate_node(node: Any, loc: Sequence[str | int]) -> int | None:
+    """1-based line of the node at ``loc`` below ``node``, or of its deepest existing parent."""
     if node is None:
         return None
-    line = node.start_mark.line + 1
+    line: int = node.start_mark.line + 1
     for key in loc:
         if isinstance(node, yaml.MappingNode):
             for k, v in node.value:
@@ -87,6 +94,11 @@ def locate(text: str, loc: Sequence[str | int]) -> int | None:
         else:
             return line
     return line
+
+
+def locate(text: str, loc: Sequence[str | int]) -> int | None:
+    """1-based line of the node at ``loc`` (keys and list indexes), or of its deepest existing parent."""
+    return locate_node(compose(text), loc)
 
 
 def format_loc(loc: Sequence[str | int]) -> str:

@@ -39,12 +39,18 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--catalog", type=Path, action="append", default=[], metavar="DIR", dest="catalog_sub")
 
     v = sub.add_parser("verify", help="check this machine (nvidia-smi and host probes) against a plan")
-    v.add_argument("--plan", type=Path, default=None)
-    v.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_out")
-    v.add_argument("--benchmark", action="store_true")
-    v.add_argument("--timeout", type=float, default=30.0, metavar="S")
-    v.add_argument("--nvidia-smi", type=Path, default=None, metavar="PATH", dest="nvidia_smi")
-    v.add_argument("--merge", type=Path, nargs="+", default=None, metavar="REPORT")
+    v.add_argument("--plan", type=Path, default=None,
+                   help="plan to check against (without: inventory and health checks)")
+    v.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_out",
+                   help="write the JSON report (docs/verify.md)")
+    v.add_argument("--benchmark", action="store_true",
+                   help="short matmul/bandwidth run per GPU when PyTorch with CUDA is present")
+    v.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                   help="kill a probe program after S seconds (default 30)")
+    v.add_argument("--nvidia-smi", type=Path, default=None, metavar="PATH", dest="nvidia_smi",
+                   help="nvidia-smi to run instead of the one on PATH")
+    v.add_argument("--merge", type=Path, nargs="+", default=None, metavar="REPORT",
+                   help="combine node reports into one table checked against the plan's node count")
     v.add_argument("--lang", choices=("zh", "en"), default=None)
     v.add_argument("--catalog", type=Path, action="append", default=[], metavar="DIR", dest="catalog_sub")
 

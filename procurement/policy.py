@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from importlib import resources
 from pathlib import Path
+from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
 
@@ -15,12 +16,54 @@ class Policy(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
 
-    psu_headroom_pct: float = 20.0
-    vat_rate_pct: float = 13.0
+    # power
+    psu_headroom_pct: float = Field(20.0, ge=0, le=500)
+    base_system_w: float = Field(150.0, ge=0, le=100_000)
+    gpu_transient_factor: float = Field(3.0, ge=1, le=10)
+    psu_peak_tolerance_pct: float = Field(200.0, ge=100, le=1000)
+    dimm_w_fallback: float = Field(10.0, ge=0, le=1000)
+    drive_w_fallback: float = Field(15.0, ge=0, le=1000)
+    nic_w_fallback: float = Field(40.0, ge=0, le=1000)
+    # cooling
+    airflow_basis: Literal["heat", "per_gpu"] = "heat"
+    airflow_cfm_per_gpu: float = Field(500.0, ge=0, le=100_000)
+    airflow_cfm_per_w_f: float = Field(3.16, gt=0, le=100)
+    airflow_delta_t_f: float = Field(20.0, gt=0, le=200)
+    liquid_cooling_rack_kw: float = Field(40.0, gt=0, le=10_000)
+    max_open_air_gpus: int = Field(2, ge=0, le=100)
+    # balance
+    cpu_cores_per_gpu: float = Field(2.0, ge=0, le=1000)
+    ram_to_vram_ratio: float = Field(2.0, ge=0, le=1000)
+    min_fabric_gbps: float = Field(100.0, ge=0, le=100_000)
+    single_node_nic_gbps: float = Field(10.0, ge=0, le=100_000)
+    # vram / sizing
+    vram_margin_pct: float = Field(20.0, ge=0, le=500)
+    activation_bytes_per_sbh: float = Field(34.0, ge=0, le=10_000)
+    memory_tiers_gb: tuple[float, float, float] = (16.0, 32.0, 80.0)
+    budget_tiers_cny: tuple[float, float] = (50_000.0, 200_000.0)
+    # budget
+    vat_rate_pct: float = Field(13.0, ge=0, le=100)
 
 
 class PolicyError(ValueError):
     pass
+
+
+def _values(data: dict[object, object]) -> dict[object, object]:
+    return {k: (v["value"] if isinstance(v, dict) and "value" in v else v) for k, v in data.items()}
+
+
+def _validate(data: dict[object, object], text: str, where: str | Path) -> Policy:
+    try:
+        return Policy.model_validate(data)
+    except ValidationError as exc:
+        raise PolicyError(
+            "\n".join(
+                f"{where}:{locate(text, tuple(e['loc'])[:1])}: {format_loc(tuple(e['loc']))}: "
+                f"{'unknown threshold' if e['type'] == 'extra_forbidden' else e['msg']}"
+                for e in exc.errors(include_url=False)
+            )
+        ) from None
 
 
 def _parse(text: str, where: str | Path) -> Policy:
@@ -30,14 +73,7 @@ def _parse(text: str, where: str | Path) -> Policy:
         raise PolicyError(str(exc)) from None
     if not isinstance(data, dict):
         raise PolicyError(f"{where}:1: expected a mapping of policy thresholds")
-    data = {k: (v["value"] if isinstance(v, dict) and "value" in v else v) for k, v in data.items()}
-    try:
-        return Policy.model_validate(data)
-    except ValidationError as exc:
-        raise PolicyError("\n".join(
-            f"{where}:{locate(text, tuple(e['loc']))}: {format_loc(tuple(e['loc']))}: "
-            f"{'unknown threshold' if e['type'] == 'extra_forbidden' else e['msg']}"
-            for e in exc.errors(include_url=False))) from None
+    return _validate(_values(data), text, where)
 
 
 def default_policy() -> Policy:
@@ -54,14 +90,10 @@ def load_policy(path: str | Path | None = None) -> Policy:
         data, text = read_yaml(Path(path))
     except YamlError as exc:
         raise PolicyError(str(exc)) from None
+    if data is None:
+        return base
     if not isinstance(data, dict):
         raise PolicyError(f"{path}:1: expected a mapping of policy thresholds")
-    merged = base.model_dump()
-    merged.update({k: (v["value"] if isinstance(v, dict) and "value" in v else v) for k, v in data.items()})
-    try:
-        return Policy.model_validate(merged)
-    except ValidationError as exc:
-        raise PolicyError("\n".join(
-            f"{path}:{locate(text, tuple(e['loc']))}: {format_loc(tuple(e['loc']))}: "
-            f"{'unknown threshold' if e['type'] == 'extra_forbidden' else e['msg']}"
-            for e in exc.errors(include_url=False))) from None
+    merged: dict[object, object] = dict(base.model_dump().items())
+    merged.update(_values(data))
+    return _validate(merged, text, path)

@@ -1,0 +1,389 @@
+"""Balance rules: CPU cores and RAM for the GPUs, ECC, NVMe for data, network fabric, memory population.
+
+Ratios (reference configuration rules, issue #3, in the policy): CPU cores ≥ 2 × GPUs, system RAM ≥
+2 × total GPU memory, multi-node training on a ≥ 100 Gb/s fabric, single node 10 GbE. ECC for training
+and NVMe for training data are the reference's qualitative rules. Memory types, DIMM slots and channels
+come from the catalog.
+"""
+
+from __future__ import annotations
+
+from catalog.loader import Catalog
+from catalog.models import Cpu, StorageKind
+from procurement.findings import Family, Finding, Severity
+from procurement.messages import Lang, register
+from procurement.plan import Plan, StorageRole, Workload
+from procurement.policy import Policy
+from procurement.rules.base import TRAINING_WORKLOADS, Rule, make, resolve
+
+FAMILY: Family = "balance"
+DATA_WORKLOADS = (*TRAINING_WORKLOADS, Workload.DATA_ANALYSIS)
+
+
+def cpu_cores(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BALANCE-CPU-CORES: CPU cores × sockets below cpu_cores_per_gpu × GPUs."""
+    p = resolve(plan, catalog)
+    if p.cpu is None or p.gpu is None or not p.gpu_count:
+        return []
+    cores = p.cpu.cores * p.cpu_count
+    need = policy.cpu_cores_per_gpu * p.gpu_count
+    if cores >= need:
+        return []
+    return [
+        make(
+            "BALANCE-CPU-CORES",
+            FAMILY,
+            Severity.WARNING,
+            3,
+            ("server.cpu", "server.cpu_count"),
+            lang,
+            cores=cores,
+            need=f"{need:g}",
+            gpus=p.gpu_count,
+            ratio=f"{policy.cpu_cores_per_gpu:g}",
+        )
+    ]
+
+
+def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BALANCE-RAM: system RAM below ram_to_vram_ratio × total GPU memory."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or not p.gpu_count:
+        return []
+    vram = p.gpu.memory_gib * p.gpu_count
+    need = policy.ram_to_vram_ratio * vram
+    ram = p.memory.capacity_gib * p.memory_count if p.memory else 0
+    if ram >= need or (p.memory is None and plan.server.memory is not None):
+        return []  # an unknown module id is reported by the plan loader, not here
+    return [
+        make(
+            "BALANCE-RAM",
+            FAMILY,
+            Severity.WARNING,
+            3,
+            ("server.memory.count", "server.memory.part"),
+            lang,
+            ram=f"{ram:g}",
+            need=f"{need:g}",
+            vram=f"{vram:g}",
+            ratio=f"{policy.ram_to_vram_ratio:g}",
+        )
+    ]
+
+
+def ecc(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BALANCE-ECC: training on memory or a CPU without ECC."""
+    if plan.requirements.workload not in TRAINING_WORKLOADS:
+        return []
+    p = resolve(plan, catalog)
+    out = []
+    if p.memory is not None and not p.memory.ecc:
+        out.append(("server.memory.part", p.memory.name))
+    if p.cpu is not None and not p.cpu.ecc:
+        out.append(("server.cpu", p.cpu.name))
+    if not out:
+        return []
+    return [
+        make(
+            "BALANCE-ECC",
+            FAMILY,
+            Severity.WARNING,
+            3,
+            tuple(f for f, _ in out),
+            lang,
+            parts=", ".join(n for _, n in out),
+        )
+    ]
+
+
+def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BALANCE-NVME-DATA (training data not on NVMe) and BALANCE-DATA-CAPACITY (data drives smaller than the
+    dataset)."""
+    req = plan.requirements
+    if req.workload not in DATA_WORKLOADS:
+        return []
+    p = resolve(plan, catalog)
+    if not plan.server.storage:
+        if req.dataset_gb > 0:
+            return [
+                make(
+                    "BALANCE-DATA-CAPACITY",
+                    FAMILY,
+                    Severity.WARNING,
+                    3,
+                    ("server.storage",),
+                    lang,
+                    have="0",
+                    need=f"{req.dataset_gb:g}",
+                )
+            ]
+        return []
+    data = [s for s in p.storage if s.item.role == StorageRole.DATA]
+    out = []
+    if not any(s.part.storage_kind == StorageKind.NVME for s in data):
+        out.append(make("BALANCE-NVME-DATA", FAMILY, Severity.WARNING, 3, ("server.storage",), lang))
+    capacity = sum(s.part.capacity_gb * s.item.count for s in data)
+    if req.dataset_gb > capacity:
+        out.append(
+            make(
+                "BALANCE-DATA-CAPACITY",
+                FAMILY,
+                Severity.WARNING,
+                3,
+                ("server.storage", "requirements.dataset_gb"),
+                lang,
+                have=f"{capacity:g}",
+                need=f"{req.dataset_gb:g}",
+            )
+        )
+    return out
+
+
+def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BALANCE-FABRIC (multi-node training without a ≥ min_fabric_gbps NIC) and BALANCE-NIC (a single node
+    without a ≥ single_node_nic_gbps NIC, info)."""
+    req = plan.requirements
+    p = resolve(plan, catalog)
+    fastest = max((n.part.speed_gbps for n in p.nics if n.count), default=0.0)
+    if req.nodes > 1 and req.workload in TRAINING_WORKLOADS:
+        if fastest >= policy.min_fabric_gbps:
+            return []
+        return [
+            make(
+                "BALANCE-FABRIC",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                ("server.nics", "requirements.nodes"),
+                lang,
+                nodes=req.nodes,
+                have=f"{fastest:g}",
+                need=f"{policy.min_fabric_gbps:g}",
+            )
+        ]
+    if (
+        req.nodes == 1
+        and req.deployment == "datacenter"
+        and plan.gpu.count
+        and fastest < policy.single_node_nic_gbps
+    ):
+        return [
+            make(
+                "BALANCE-NIC",
+                FAMILY,
+                Severity.INFO,
+                3,
+                ("server.nics",),
+                lang,
+                have=f"{fastest:g}",
+                need=f"{policy.single_node_nic_gbps:g}",
+            )
+        ]
+    return []
+
+
+def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BALANCE-MEMORY-TYPE (DDR4/DDR5 mismatch with board or CPU), BALANCE-DIMM-SLOTS (more DIMMs than slots),
+    BALANCE-MEMORY-CHANNELS (DIMMs not a multiple of channels × sockets: uneven bandwidth, info)."""
+    p = resolve(plan, catalog)
+    m = p.memory
+    if m is None or not p.memory_count:
+        return []
+    out = []
+    fields = ("server.memory.part",)
+    if p.chassis is not None and m.memory_type != p.chassis.memory_type:
+        out.append(
+            make(
+                "BALANCE-MEMORY-TYPE",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                (*fields, "server.chassis"),
+                lang,
+                module=m.name,
+                type=m.memory_type,
+                other=p.chassis.name,
+                other_type=p.chassis.memory_type,
+            )
+        )
+    elif p.cpu is not None and m.memory_type not in p.cpu.memory_type.upper():
+        out.append(
+            make(
+                "BALANCE-MEMORY-TYPE",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                (*fields, "server.cpu"),
+                lang,
+                module=m.name,
+                type=m.memory_type,
+                other=p.cpu.name,
+                other_type=p.cpu.memory_type,
+            )
+        )
+    if p.chassis is not None and p.chassis.dimm_slots is not None and p.memory_count > p.chassis.dimm_slots:
+        out.append(
+            make(
+                "BALANCE-DIMM-SLOTS",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                ("server.memory.count", "server.chassis"),
+                lang,
+                count=p.memory_count,
+                slots=p.chassis.dimm_slots,
+                chassis=p.chassis.name,
+            )
+        )
+    if p.cpu is not None and p.cpu_count:
+        channels = p.cpu.memory_channels * p.cpu_count
+        if p.memory_count % channels:
+            out.append(
+                make(
+                    "BALANCE-MEMORY-CHANNELS",
+                    FAMILY,
+                    Severity.INFO,
+                    3,
+                    ("server.memory.count",),
+                    lang,
+                    count=p.memory_count,
+                    channels=channels,
+                )
+            )
+    return out
+
+
+def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BALANCE-SINGLE-THREAD: a CPU for the same socket with at least as many cores and a higher boost clock
+    exists in the catalog (data loading is often single-thread bound; info)."""
+    if plan.requirements.workload not in DATA_WORKLOADS or not plan.gpu.count:
+        return []
+    p = resolve(plan, catalog)
+    cpu = p.cpu
+    if cpu is None or cpu.boost_ghz is None:
+        return []
+    better = [
+        c
+        for c in catalog.all(Cpu)
+        if c.socket == cpu.socket
+        and c.cores >= cpu.cores
+        and c.boost_ghz is not None
+        and c.boost_ghz > cpu.boost_ghz
+    ]
+    if not better:
+        return []
+    best = max(better, key=lambda c: (c.boost_ghz or 0, c.cores))
+    return [
+        make(
+            "BALANCE-SINGLE-THREAD",
+            FAMILY,
+            Severity.INFO,
+            3,
+            ("server.cpu",),
+            lang,
+            cpu=cpu.name,
+            ghz=f"{cpu.boost_ghz:g}",
+            other=best.name,
+            other_ghz=f"{best.boost_ghz:g}",
+        )
+    ]
+
+
+RULES: tuple[Rule, ...] = (cpu_cores, ram_ratio, ecc, nvme_data, fabric, memory_fit, single_thread)
+
+register(
+    {
+        "BALANCE-CPU-CORES.message": {
+            "zh": "CPU 共 {cores} 核，{gpus} 个 GPU 建议至少 {need} 核（每 GPU {ratio} 核）。",
+            "en": "{cores} CPU cores for {gpus} GPUs; at least {need} are advised ({ratio} per GPU).",
+        },
+        "BALANCE-CPU-CORES.fix": {
+            "zh": "选择核心更多的 CPU 或增加 CPU 数量。",
+            "en": "Choose a CPU with more cores, or add a second CPU.",
+        },
+        "BALANCE-RAM.message": {
+            "zh": "系统内存 {ram} GiB，低于 GPU 总显存 {vram} GiB 的 {ratio} 倍（{need} GiB）。",
+            "en": "System RAM is {ram} GiB, below {ratio} × the {vram} GiB of GPU memory ({need} GiB).",
+        },
+        "BALANCE-RAM.fix": {
+            "zh": "增加内存条数量或容量至至少 {need} GiB。",
+            "en": "Add memory to at least {need} GiB.",
+        },
+        "BALANCE-ECC.message": {
+            "zh": "训练任务应使用 ECC 内存，以下部件不支持 ECC：{parts}。",
+            "en": "Training should run on ECC memory; no ECC on: {parts}.",
+        },
+        "BALANCE-ECC.fix": {
+            "zh": "选择支持 ECC 的 CPU 平台和 ECC 内存（RDIMM）。",
+            "en": "Choose an ECC-capable CPU platform and ECC (RDIMM) memory.",
+        },
+        "BALANCE-NVME-DATA.message": {
+            "zh": "没有 NVMe 数据盘：训练数据放在 SATA/HDD 上会让 GPU 等待数据。",
+            "en": "No NVMe data drive: training data on SATA or HDD keeps the GPUs waiting.",
+        },
+        "BALANCE-NVME-DATA.fix": {
+            "zh": "添加角色为“数据”的 NVMe 硬盘。",
+            "en": "Add an NVMe drive with the data role.",
+        },
+        "BALANCE-DATA-CAPACITY.message": {
+            "zh": "数据盘容量 {have} GB 小于数据集 {need} GB。",
+            "en": "Data drives hold {have} GB, less than the {need} GB dataset.",
+        },
+        "BALANCE-DATA-CAPACITY.fix": {
+            "zh": "增加数据盘数量或容量。",
+            "en": "Add data drives or larger ones.",
+        },
+        "BALANCE-FABRIC.message": {
+            "zh": "{nodes} 节点训练需要至少 {need} Gb/s 的 InfiniBand 或 RoCE 网络，当前最快网卡为 {have} "
+                  "Gb/s。",
+            "en": "Training across {nodes} nodes needs an InfiniBand or RoCE fabric of at least {need} Gb/s; "
+            "the fastest NIC is {have} Gb/s.",
+        },
+        "BALANCE-FABRIC.fix": {
+            "zh": "添加 100-400 Gb/s InfiniBand 或 RoCE 网卡。",
+            "en": "Add 100-400 Gb/s InfiniBand or RoCE NICs.",
+        },
+        "BALANCE-NIC.message": {
+            "zh": "单节点服务器建议至少 {need} GbE 网络，当前最快网卡为 {have} Gb/s。",
+            "en": "A single server should have at least {need} GbE; the fastest NIC is {have} Gb/s.",
+        },
+        "BALANCE-NIC.fix": {
+            "zh": "添加 10 GbE 或更快的网卡。",
+            "en": "Add a 10 GbE or faster NIC.",
+        },
+        "BALANCE-MEMORY-TYPE.message": {
+            "zh": "内存 {module} 为 {type}，{other} 需要 {other_type}。",
+            "en": "{module} is {type}; {other} takes {other_type}.",
+        },
+        "BALANCE-MEMORY-TYPE.fix": {
+            "zh": "选择与主板和 CPU 匹配的内存类型。",
+            "en": "Choose memory of the type the board and CPU take.",
+        },
+        "BALANCE-DIMM-SLOTS.message": {
+            "zh": "{count} 条内存超过机箱 {chassis} 的 {slots} 个内存插槽。",
+            "en": "{count} DIMMs do not fit the {slots} DIMM slots of {chassis}.",
+        },
+        "BALANCE-DIMM-SLOTS.fix": {
+            "zh": "使用容量更大的内存条以减少数量。",
+            "en": "Use larger modules so fewer are needed.",
+        },
+        "BALANCE-MEMORY-CHANNELS.message": {
+            "zh": "{count} 条内存不是内存通道数 {channels} 的整数倍：各通道负载不均，带宽下降。",
+            "en": "{count} DIMMs are not a multiple of the {channels} memory channels: uneven population "
+            "lowers bandwidth.",
+        },
+        "BALANCE-MEMORY-CHANNELS.fix": {
+            "zh": "按通道数的整数倍安装内存。",
+            "en": "Install DIMMs in multiples of the channel count.",
+        },
+        "BALANCE-SINGLE-THREAD.message": {
+            "zh": "数据加载常受单线程速度限制：{cpu} 最高 {ghz} GHz，同插槽的 {other} 可达 {other_ghz} GHz。",
+            "en": "Data loading is often single-thread bound: {cpu} boosts to {ghz} GHz; {other} on the same "
+            "socket reaches {other_ghz} GHz.",
+        },
+        "BALANCE-SINGLE-THREAD.fix": {
+            "zh": "如数据预处理较重，可考虑高频 CPU。",
+            "en": "For heavy preprocessing, consider the higher-clocked CPU.",
+        },
+    }
+)

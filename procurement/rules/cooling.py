@@ -1,0 +1,271 @@
+"""Cooling rules: GPU TDP per slot, passive cards, open-air cards, airflow, rack density, fan redundancy.
+
+Numbers: airflow CFM = 3.16 × W / ΔT(°F) with ΔT 20 °F (insideHPC/Dell, fanacdc) or the seed guidance
+of about 500 CFM per GPU (policy ``airflow_basis`` picks which one the rule enforces); liquid cooling
+above 40 kW per rack and at most two open-air consumer cards per chassis (seed guidance, issue #3).
+Chassis limits (max GPU TDP, passive-ready, airflow, fan redundancy) come from the catalog.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catalog.loader import Catalog
+from catalog.models import GpuCooling
+from procurement.findings import Family, Finding, Severity
+from procurement.messages import Lang, register
+from procurement.plan import Plan
+from procurement.policy import Policy
+from procurement.rules.base import Parts, Rule, fmt_w, make, resolve
+from procurement.rules.power import power_budget
+
+FAMILY: Family = "cooling"
+
+
+@dataclass(frozen=True)
+class HeatBudget:
+    """What the GUI's cooling gauge shows: heat to remove, airflow needed and available, rack density."""
+
+    heat_w: float
+    """All electrical power ends up as heat: the estimated draw of one server."""
+    gpu_count: int
+    cfm_from_heat: float
+    cfm_per_gpu_rule: float
+    basis: str
+    chassis_cfm: float | None
+    rack_kw: float
+    liquid_threshold_kw: float
+    liquid_cooled: bool
+
+    @property
+    def required_cfm(self) -> float:
+        return self.cfm_from_heat if self.basis == "heat" else self.cfm_per_gpu_rule
+
+    @property
+    def needs_liquid(self) -> bool:
+        return self.rack_kw > self.liquid_threshold_kw
+
+
+def heat_budget(plan: Plan, catalog: Catalog, policy: Policy, parts: Parts | None = None) -> HeatBudget:
+    parts = parts or resolve(plan, catalog)
+    power = power_budget(plan, catalog, policy, parts)
+    ch = parts.chassis
+    gpus = parts.gpu_count if parts.gpu is not None else 0
+    return HeatBudget(
+        heat_w=power.draw_w,
+        gpu_count=gpus,
+        cfm_from_heat=policy.airflow_cfm_per_w_f * power.draw_w / policy.airflow_delta_t_f,
+        cfm_per_gpu_rule=policy.airflow_cfm_per_gpu * gpus,
+        basis=policy.airflow_basis,
+        chassis_cfm=ch.airflow_cfm if ch else None,
+        rack_kw=power.rack_kw,
+        liquid_threshold_kw=policy.liquid_cooling_rack_kw,
+        liquid_cooled=bool(ch and ch.cooling == "liquid"),
+    )
+
+
+_GPU_CHASSIS = ("gpu.model", "server.chassis")
+
+
+def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """COOLING-GPU-TDP: the GPU's TDP is above what the chassis cools per GPU position."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.chassis is None or p.gpu.tdp_w is None or p.gpu_count == 0:
+        return []
+    limit = p.chassis.max_gpu_tdp_w
+    if limit is None or p.gpu.tdp_w <= limit:
+        return []  # an unknown limit is not guessed
+    return [
+        make(
+            "COOLING-GPU-TDP",
+            FAMILY,
+            Severity.ERROR,
+            3,
+            _GPU_CHASSIS,
+            lang,
+            gpu=p.gpu.name,
+            tdp=fmt_w(p.gpu.tdp_w),
+            chassis=p.chassis.name,
+            limit=fmt_w(limit),
+        )
+    ]
+
+
+def passive_gpu(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """COOLING-PASSIVE-GPU: a passive data-centre card in a chassis without the airflow built for it."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.chassis is None or p.gpu_count == 0:
+        return []
+    if p.gpu.cooling != GpuCooling.PASSIVE or p.chassis.passive_gpu_ready:
+        return []
+    return [
+        make(
+            "COOLING-PASSIVE-GPU",
+            FAMILY,
+            Severity.ERROR,
+            3,
+            _GPU_CHASSIS,
+            lang,
+            gpu=p.gpu.name,
+            chassis=p.chassis.name,
+        )
+    ]
+
+
+def open_air(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """COOLING-OPEN-AIR: more open-air (axial-fan) cards in one chassis than the policy allows."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.gpu.cooling != GpuCooling.ACTIVE or p.gpu_count <= policy.max_open_air_gpus:
+        return []
+    return [
+        make(
+            "COOLING-OPEN-AIR",
+            FAMILY,
+            Severity.WARNING,
+            3,
+            ("gpu.count", "gpu.model"),
+            lang,
+            count=p.gpu_count,
+            gpu=p.gpu.name,
+            limit=policy.max_open_air_gpus,
+        )
+    ]
+
+
+def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """COOLING-AIRFLOW: airflow needed (from heat, or per GPU) above the chassis' rated airflow."""
+    p = resolve(plan, catalog)
+    if p.chassis is None or p.chassis.airflow_cfm is None or p.chassis.cooling == "liquid" or not p.gpu_count:
+        return []
+    h = heat_budget(plan, catalog, policy, p)
+    if h.required_cfm <= (h.chassis_cfm or 0):
+        return []
+    key = "COOLING-AIRFLOW" if h.basis == "heat" else "COOLING-AIRFLOW-PER-GPU"
+    return [
+        make(
+            key,
+            FAMILY,
+            Severity.WARNING,
+            3,
+            ("server.chassis", "gpu.count"),
+            lang,
+            need=fmt_w(h.required_cfm),
+            have=fmt_w(h.chassis_cfm or 0),
+            chassis=p.chassis.name,
+            heat=fmt_w(h.heat_w),
+            dt=f"{policy.airflow_delta_t_f:g}",
+            gpus=h.gpu_count,
+            per_gpu=f"{policy.airflow_cfm_per_gpu:g}",
+        )
+    ]
+
+
+def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """COOLING-LIQUID: rack density above the liquid-cooling threshold with an air-cooled chassis."""
+    p = resolve(plan, catalog)
+    if p.chassis is None:
+        return []
+    h = heat_budget(plan, catalog, policy, p)
+    if not h.needs_liquid or h.liquid_cooled:
+        return []
+    return [
+        make(
+            "COOLING-LIQUID",
+            FAMILY,
+            Severity.WARNING,
+            3,
+            ("server.chassis", "server.servers_per_rack"),
+            lang,
+            rack=f"{h.rack_kw:.1f}",
+            limit=f"{h.liquid_threshold_kw:g}",
+        )
+    ]
+
+
+def fan_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """COOLING-FAN-REDUNDANCY: a data-centre deployment in a chassis without redundant fans (info)."""
+    p = resolve(plan, catalog)
+    if p.chassis is None or p.chassis.fan_redundancy or plan.requirements.deployment != "datacenter":
+        return []
+    if p.chassis.cooling == "liquid":
+        return []
+    return [
+        make(
+            "COOLING-FAN-REDUNDANCY",
+            FAMILY,
+            Severity.INFO,
+            3,
+            ("server.chassis",),
+            lang,
+            chassis=p.chassis.name,
+        )
+    ]
+
+
+RULES: tuple[Rule, ...] = (gpu_tdp, passive_gpu, open_air, airflow, liquid, fan_redundancy)
+
+register(
+    {
+        "COOLING-GPU-TDP.message": {
+            "zh": "{gpu} 的 TDP 为 {tdp} W，超过机箱 {chassis} 每个 GPU 位的散热上限 {limit} W。",
+            "en": "{gpu} is rated {tdp} W, above the {limit} W per GPU position that {chassis} can cool.",
+        },
+        "COOLING-GPU-TDP.fix": {
+            "zh": "选择支持更高 GPU 功耗的机箱，或更低功耗的 GPU。",
+            "en": "Choose a chassis rated for hotter GPUs, or a lower-power GPU.",
+        },
+        "COOLING-PASSIVE-GPU.message": {
+            "zh": "{gpu} 为被动散热的数据中心卡，但机箱 {chassis} 没有为其设计的风道和风扇。",
+            "en": "{gpu} is a passively cooled data-centre card, but {chassis} has no airflow built for it.",
+        },
+        "COOLING-PASSIVE-GPU.fix": {
+            "zh": "选择标明支持被动散热 GPU 的服务器机箱。",
+            "en": "Choose a server chassis qualified for passive GPUs.",
+        },
+        "COOLING-OPEN-AIR.message": {
+            "zh": "一个机箱内放 {count} 张开放式风扇的 {gpu}（上限 {limit} 张）：热风在机箱内循环，"
+                  "会过热降频。",
+            "en": "{count} open-air {gpu} cards in one chassis (at most {limit}): they recirculate hot air "
+            "and throttle.",
+        },
+        "COOLING-OPEN-AIR.fix": {
+            "zh": "改用涡轮（鼓风式）或被动散热的专业卡，或减少 GPU 数量。",
+            "en": "Use blower or passive professional cards, or fewer GPUs.",
+        },
+        "COOLING-AIRFLOW.message": {
+            "zh": "散热 {heat} W、允许温升 {dt}°F 需要约 {need} CFM 风量，机箱 {chassis} 额定 {have} CFM。",
+            "en": "Removing {heat} W at a {dt} °F rise needs about {need} CFM; {chassis} is rated {have} "
+                  "CFM.",
+        },
+        "COOLING-AIRFLOW.fix": {
+            "zh": "选择风量更大的机箱、减少 GPU，或降低进风温度。",
+            "en": "Choose a chassis with more airflow, fewer GPUs, or cooler inlet air.",
+        },
+        "COOLING-AIRFLOW-PER-GPU.message": {
+            "zh": "{gpus} 个 GPU 按每 GPU {per_gpu} CFM 需要约 {need} CFM 风量，机箱 {chassis} 额定 {have} "
+                  "CFM。",
+            "en": "{gpus} GPUs at {per_gpu} CFM each need about {need} CFM; {chassis} is rated {have} CFM.",
+        },
+        "COOLING-AIRFLOW-PER-GPU.fix": {
+            "zh": "选择风量更大的机箱，或减少 GPU。",
+            "en": "Choose a chassis with more airflow, or fewer GPUs.",
+        },
+        "COOLING-LIQUID.message": {
+            "zh": "机柜功率密度 {rack} kW 超过 {limit} kW，风冷机箱难以散热，应采用液冷。",
+            "en": "Rack density {rack} kW is above {limit} kW: air cooling will not keep up; plan liquid "
+                  "cooling.",
+        },
+        "COOLING-LIQUID.fix": {
+            "zh": "选择液冷平台，或减少每机柜服务器数量。",
+            "en": "Choose a liquid-cooled platform, or put fewer servers in each rack.",
+        },
+        "COOLING-FAN-REDUNDANCY.message": {
+            "zh": "机箱 {chassis} 没有冗余风扇：单个风扇故障即可能导致 GPU 降频或停机。",
+            "en": "{chassis} has no redundant fans: one fan failure can throttle or stop the GPUs.",
+        },
+        "COOLING-FAN-REDUNDANCY.fix": {
+            "zh": "数据中心部署建议选择带冗余热插拔风扇的机箱。",
+            "en": "For a data centre, prefer a chassis with redundant hot-swap fans.",
+        },
+    }
+)

@@ -1,0 +1,94 @@
+"""Licensing rules: GeForce drivers in a data centre, export-controlled and China-market GPU models.
+
+Sources: NVIDIA GeForce driver licence §2.1.3 "No Datacenter Deployment. The SOFTWARE is not licensed
+for datacenter deployment, except that blockchain processing in a datacenter is permitted."
+(https://www.nvidia.com/en-us/drivers/geforce-license/); export notes per GPU from the catalog
+(specs.md "Export-control summary": US BIS rules of 2022-10-07 and 2023-10-17).
+"""
+
+from __future__ import annotations
+
+from catalog.loader import Catalog
+from catalog.models import Segment
+from procurement.findings import Family, Finding, Severity
+from procurement.messages import Lang, register
+from procurement.plan import Plan
+from procurement.policy import Policy
+from procurement.rules.base import Rule, make, resolve
+
+FAMILY: Family = "licensing"
+
+
+def geforce_datacenter(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """LIC-GEFORCE-DATACENTER: GeForce cards in a data-centre deployment (driver licence)."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.gpu.segment != Segment.CONSUMER or plan.requirements.deployment != "datacenter":
+        return []
+    return [
+        make(
+            "LIC-GEFORCE-DATACENTER",
+            FAMILY,
+            Severity.WARNING,
+            2,
+            ("gpu.model", "requirements.deployment"),
+            lang,
+            gpu=p.gpu.name,
+        )
+    ]
+
+
+def export_control(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """LIC-EXPORT (the model carries an export-control note) and LIC-CHINA-MARKET (a China-only variant)."""
+    p = resolve(plan, catalog)
+    if p.gpu is None:
+        return []
+    if p.gpu.export_note:
+        return [
+            make(
+                "LIC-EXPORT",
+                FAMILY,
+                Severity.WARNING,
+                2,
+                ("gpu.model",),
+                lang,
+                gpu=p.gpu.name,
+                note=p.gpu.export_note,
+            )
+        ]
+    if p.gpu.market == "china":
+        return [make("LIC-CHINA-MARKET", FAMILY, Severity.INFO, 2, ("gpu.model",), lang, gpu=p.gpu.name)]
+    return []
+
+
+RULES: tuple[Rule, ...] = (geforce_datacenter, export_control)
+
+register(
+    {
+        "LIC-GEFORCE-DATACENTER.message": {
+            "zh": "{gpu} 为 GeForce 消费级显卡：其驱动许可（第 2.1.3 条）不允许在数据中心部署。",
+            "en": "{gpu} is a GeForce card: its driver licence (§2.1.3) does not permit data-centre "
+                  "deployment.",
+        },
+        "LIC-GEFORCE-DATACENTER.fix": {
+            "zh": "数据中心请选择数据中心/专业卡（如 L40S、A100、H100），或把部署位置改为办公室/实验室。",
+            "en": "For a data centre choose data-centre or professional GPUs (L40S, A100, H100…), or set the "
+            "deployment to office/lab.",
+        },
+        "LIC-EXPORT.message": {
+            "zh": "{gpu} 受出口管制：{note}",
+            "en": "{gpu} is export-controlled: {note}",
+        },
+        "LIC-EXPORT.fix": {
+            "zh": "报价前确认最新的美国 BIS 规则和供货渠道。",
+            "en": "Check the current US BIS rules and the supply channel before quoting.",
+        },
+        "LIC-CHINA-MARKET.message": {
+            "zh": "{gpu} 为中国市场专供型号。",
+            "en": "{gpu} is a China-market variant.",
+        },
+        "LIC-CHINA-MARKET.fix": {
+            "zh": "报价前确认最新的出口规则是否仍允许供货。",
+            "en": "Check that current export rules still allow supply before quoting.",
+        },
+    }
+)

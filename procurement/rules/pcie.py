@@ -1,0 +1,466 @@
+"""PCIe and platform-fit rules: lane budget (who drops to x8/x4), slots, generations, SXM, sockets, bays.
+
+Lane needs come from the catalog: each GPU's ``pcie_lanes`` (x16), each NVMe drive's ``pcie_lanes`` (x4),
+each NIC's ``pcie_lanes`` (x8/x16; specs.md D3: ConnectX-7 Gen5 x16). Lanes available: the CPU's usable
+lanes per socket × sockets, or, for GPUs behind PCIe switches, the chassis' switch lanes. A PCIe
+generation step halves the per-lane rate (each PCIe generation doubles it), so a Gen5 card on a Gen4
+platform runs at half its host bandwidth.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from catalog.loader import Catalog
+from catalog.models import GpuFormFactor, StorageKind
+from procurement.findings import Family, Finding, Severity
+from procurement.messages import Lang, register
+from procurement.plan import Plan
+from procurement.policy import Policy
+from procurement.rules.base import Parts, Rule, make, resolve
+
+FAMILY: Family = "pcie"
+MIN_WIDTH = 4
+
+
+@dataclass(frozen=True)
+class LaneDevice:
+    """One device on the lane budget: what it wants and what the budget can give it."""
+
+    kind: str
+    """'gpu', 'nvme' or 'nic'."""
+    label: str
+    path: str
+    pool: str
+    """'cpu' (lanes from the CPUs) or 'switch' (the chassis' PCIe switches)."""
+    wanted: int
+    granted: int
+
+
+@dataclass(frozen=True)
+class LaneBudget:
+    """What the GUI's PCIe gauge shows: lanes used and available per pool and who runs narrower."""
+
+    cpu_lanes: int | None
+    """Usable CPU lanes (per socket × sockets); None where the catalog has no count."""
+    switch_lanes: int
+    devices: tuple[LaneDevice, ...]
+    cpu_needed: int
+    switch_needed: int
+    cpu_shortfall: int
+    """Lanes still missing with every device at its narrowest (x4)."""
+    switch_shortfall: int
+
+    @property
+    def reduced(self) -> tuple[LaneDevice, ...]:
+        return tuple(d for d in self.devices if d.granted < d.wanted)
+
+    @property
+    def shortfall(self) -> int:
+        return self.cpu_shortfall + self.switch_shortfall
+
+
+def _devices(parts: Parts) -> list[tuple[str, str, str, str, int]]:
+    out: list[tuple[str, str, str, str, int]] = []
+    on_switch = parts.chassis is not None and parts.chassis.pcie_switch_lanes > 0
+    if parts.gpu is not None:
+        for i in range(parts.gpu_count):
+            out.append(
+                (
+                    "gpu",
+                    f"GPU {i + 1} ({parts.gpu.name})",
+                    "gpu.count",
+                    "switch" if on_switch else "cpu",
+                    parts.gpu.pcie_lanes,
+                )
+            )
+    for s in parts.storage:
+        if s.part.storage_kind == StorageKind.NVME and s.part.pcie_lanes > 0:
+            for _ in range(s.item.count):
+                out.append(("nvme", s.part.name, f"server.storage[{s.index}].part", "cpu", s.part.pcie_lanes))
+    for n in parts.nics:
+        for _ in range(n.count):
+            out.append(("nic", n.part.name, f"server.nics[{n.index}].part", "cpu", n.part.pcie_lanes))
+    return out
+
+
+def _fit(wanted: list[int], kinds: list[str], available: int) -> tuple[list[int], int]:
+    """Narrow devices until they fit: NICs then GPUs to x8 (last first), then NICs then GPUs to x4."""
+    granted = list(wanted)
+    for target in (8, MIN_WIDTH):
+        for kind in ("nic", "gpu"):
+            for i in reversed(range(len(granted))):
+                if sum(granted) <= available:
+                    return granted, 0
+                if kinds[i] == kind and granted[i] > target:
+                    granted[i] = target
+    return granted, max(0, sum(granted) - available)
+
+
+def lane_budget(
+    plan: Plan, catalog: Catalog, policy: Policy | None = None, parts: Parts | None = None
+) -> LaneBudget:
+    """Lanes wanted by GPUs, NVMe drives and NICs against what the CPUs (or PCIe switches) provide."""
+    parts = parts or resolve(plan, catalog)
+    raw = _devices(parts)
+    cpu_lanes = None
+    if parts.cpu is not None and parts.cpu.pcie_lanes is not None:
+        cpu_lanes = parts.cpu.pcie_lanes * max(parts.cpu_count, 1)
+    switch_lanes = parts.chassis.pcie_switch_lanes if parts.chassis else 0
+    granted = [d[4] for d in raw]
+    short = {"cpu": 0, "switch": 0}
+    for pool, available in (("cpu", cpu_lanes), ("switch", switch_lanes)):
+        idx = [i for i, d in enumerate(raw) if d[3] == pool]
+        if available is None or not idx:
+            continue
+        got, missing = _fit([raw[i][4] for i in idx], [raw[i][0] for i in idx], available)
+        for i, g in zip(idx, got, strict=True):
+            granted[i] = g
+        short[pool] = missing
+    devices = tuple(
+        LaneDevice(k, label, path, pool, want, got)
+        for (k, label, path, pool, want), got in zip(raw, granted, strict=True)
+    )
+    return LaneBudget(
+        cpu_lanes=cpu_lanes,
+        switch_lanes=switch_lanes,
+        devices=devices,
+        cpu_needed=sum(d.wanted for d in devices if d.pool == "cpu"),
+        switch_needed=sum(d.wanted for d in devices if d.pool == "switch"),
+        cpu_shortfall=short["cpu"],
+        switch_shortfall=short["switch"],
+    )
+
+
+def _summary(devices: tuple[LaneDevice, ...]) -> str:
+    groups: dict[tuple[str, int, int], int] = {}
+    for d in devices:
+        name = d.label.split(" (", 1)[1][:-1] if d.kind == "gpu" else d.label
+        key = (name, d.wanted, d.granted)
+        groups[key] = groups.get(key, 0) + 1
+    return ", ".join(f"{n} × {name} x{w}→x{g}" for (name, w, g), n in groups.items())
+
+
+def lanes(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """PCIE-LANES (not enough lanes even at x4) and PCIE-LANES-REDUCED (devices drop to x8/x4)."""
+    b = lane_budget(plan, catalog, policy)
+    if not b.devices:
+        return []
+    fields = tuple(dict.fromkeys(["server.cpu", "server.cpu_count", *(d.path for d in b.reduced)]))
+    kw = dict(
+        cpu_need=b.cpu_needed,
+        cpu_have=b.cpu_lanes if b.cpu_lanes is not None else "?",
+        sw_need=b.switch_needed,
+        sw_have=b.switch_lanes,
+        reduced=_summary(b.reduced),
+    )
+    if b.shortfall:
+        return [make("PCIE-LANES", FAMILY, Severity.ERROR, 3, fields, lang, missing=b.shortfall, **kw)]
+    if b.reduced:
+        return [make("PCIE-LANES-REDUCED", FAMILY, Severity.WARNING, 3, fields, lang, **kw)]
+    return []
+
+
+def lanes_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """PCIE-LANES-UNKNOWN: the CPU's lane count is not in the catalog, so the lane budget is not checked."""
+    p = resolve(plan, catalog)
+    if p.cpu is None or p.cpu.pcie_lanes is not None:
+        return []
+    if not any(d[3] == "cpu" for d in _devices(p)):
+        return []
+    return [make("PCIE-LANES-UNKNOWN", FAMILY, Severity.INFO, 3, ("server.cpu",), lang, cpu=p.cpu.name)]
+
+
+def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """PCIE-GPU-SLOTS (too many GPUs for the positions; a 3-slot card takes two double-width positions)
+    and PCIE-SLOT-WIDTH (the card is wider than the chassis allows)."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.chassis is None or p.gpu_count == 0:
+        return []
+    out = []
+    width = p.gpu.slot_width
+    max_width = p.chassis.max_gpu_slot_width
+    if width and max_width and p.gpu.form_factor == GpuFormFactor.PCIE and width > max_width:
+        out.append(
+            make(
+                "PCIE-SLOT-WIDTH",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                ("gpu.model", "server.chassis"),
+                lang,
+                gpu=p.gpu.name,
+                width=width,
+                chassis=p.chassis.name,
+                max=max_width,
+            )
+        )
+    per_card = math.ceil(width / 2) if width and width > 2 and p.gpu.form_factor == GpuFormFactor.PCIE else 1
+    positions = p.gpu_count * per_card
+    if positions > p.chassis.gpu_slots:
+        out.append(
+            make(
+                "PCIE-GPU-SLOTS",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                ("gpu.count", "server.chassis"),
+                lang,
+                count=p.gpu_count,
+                positions=positions,
+                slots=p.chassis.gpu_slots,
+                chassis=p.chassis.name,
+                fit=p.chassis.gpu_slots // per_card,
+            )
+        )
+    return out
+
+
+def generation(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """PCIE-GEN: a newer PCIe generation on an older platform runs at the platform's (half per step) rate."""
+    p = resolve(plan, catalog)
+    if p.cpu is None:
+        return []
+    platform = p.cpu.pcie_gen
+    slower: list[str] = []
+    paths: list[str] = []
+    if (
+        p.gpu is not None
+        and p.gpu_count
+        and p.gpu.form_factor == GpuFormFactor.PCIE
+        and p.gpu.pcie_gen > platform
+    ):
+        slower.append(f"{p.gpu.name} Gen{p.gpu.pcie_gen}")
+        paths.append("gpu.model")
+    for n in p.nics:
+        if n.count and n.part.pcie_gen > platform:
+            slower.append(f"{n.part.name} Gen{n.part.pcie_gen}")
+            paths.append(f"server.nics[{n.index}].part")
+    if not slower:
+        return []
+    return [
+        make(
+            "PCIE-GEN",
+            FAMILY,
+            Severity.INFO,
+            3,
+            (*paths, "server.cpu"),
+            lang,
+            devices=", ".join(slower),
+            gen=platform,
+            cpu=p.cpu.name,
+        )
+    ]
+
+
+def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """PCIE-FORM-FACTOR (SXM modules need an SXM/HGX platform; PCIe cards do not fit one) and
+    PCIE-GPU-UNSUPPORTED (a platform built for specific GPU modules)."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.chassis is None:
+        return []
+    fields = ("gpu.model", "server.chassis")
+    if p.gpu.form_factor != p.chassis.gpu_form_factor:
+        return [
+            make(
+                "PCIE-FORM-FACTOR",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                fields,
+                lang,
+                gpu=p.gpu.name,
+                gpu_ff=p.gpu.form_factor.value.upper(),
+                chassis=p.chassis.name,
+                chassis_ff=p.chassis.gpu_form_factor.value.upper(),
+            )
+        ]
+    if p.chassis.gpus_supported and p.gpu.id not in p.chassis.gpus_supported:
+        return [
+            make(
+                "PCIE-GPU-UNSUPPORTED",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                fields,
+                lang,
+                gpu=p.gpu.name,
+                chassis=p.chassis.name,
+                supported=", ".join(p.chassis.gpus_supported),
+            )
+        ]
+    return []
+
+
+def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """PCIE-CPU-SOCKET (CPU socket ≠ board socket) and PCIE-CPU-COUNT (more CPUs than sockets or than
+    the CPU supports)."""
+    p = resolve(plan, catalog)
+    if p.cpu is None:
+        return []
+    out = []
+    if p.chassis is not None and p.cpu.socket != p.chassis.cpu_socket:
+        out.append(
+            make(
+                "PCIE-CPU-SOCKET",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                ("server.cpu", "server.chassis"),
+                lang,
+                cpu=p.cpu.name,
+                socket=p.cpu.socket,
+                chassis=p.chassis.name,
+                board=p.chassis.cpu_socket,
+            )
+        )
+    limit = min(p.cpu.max_sockets, p.chassis.cpu_sockets if p.chassis else p.cpu.max_sockets)
+    if p.cpu_count > limit or p.cpu_count == 0:
+        out.append(
+            make(
+                "PCIE-CPU-COUNT",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                ("server.cpu_count",),
+                lang,
+                count=p.cpu_count,
+                limit=limit,
+                cpu=p.cpu.name,
+            )
+        )
+    return out
+
+
+def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """PCIE-DRIVE-BAYS: more M.2 drives than M.2 slots, or more other drives than drive bays."""
+    p = resolve(plan, catalog)
+    if p.chassis is None or not p.storage:
+        return []
+    m2 = sum(s.item.count for s in p.storage if "m.2" in s.part.form.lower())
+    other = sum(s.item.count for s in p.storage if "m.2" not in s.part.form.lower())
+    bays = p.chassis.drive_bays
+    if m2 <= p.chassis.m2_slots and (bays is None or other <= bays):
+        return []
+    return [
+        make(
+            "PCIE-DRIVE-BAYS",
+            FAMILY,
+            Severity.ERROR,
+            3,
+            ("server.storage", "server.chassis"),
+            lang,
+            m2=m2,
+            m2_slots=p.chassis.m2_slots,
+            bays_used=other,
+            bays=bays if bays is not None else "?",
+            chassis=p.chassis.name,
+        )
+    ]
+
+
+RULES: tuple[Rule, ...] = (lanes, lanes_unknown, gpu_slots, generation, form_factor, cpu_socket, drive_bays)
+
+register(
+    {
+        "PCIE-LANES.message": {
+            "zh": "PCIe 通道不足：CPU 侧需要 {cpu_need} 条、可用 {cpu_have} 条；PCIe 交换芯片侧需要 "
+                  "{sw_need} 条、"
+            "可用 {sw_have} 条，即使全部降到 x4 仍缺 {missing} 条。",
+            "en": "Not enough PCIe lanes: CPU side needs {cpu_need}, has {cpu_have}; PCIe-switch side needs "
+            "{sw_need}, has {sw_have}; even at x4 {missing} lanes are missing.",
+        },
+        "PCIE-LANES.fix": {
+            "zh": "选择通道更多的 CPU、双路 CPU 或带 PCIe 交换芯片的平台，或减少设备。",
+            "en": "Choose a CPU with more lanes, a second socket or a platform with PCIe switches, or fewer "
+                  "devices.",
+        },
+        "PCIE-LANES-REDUCED.message": {
+            "zh": "PCIe 通道不足以让所有设备满速运行（CPU 侧需要 {cpu_need}/可用 {cpu_have}，交换芯片侧需要 "
+            "{sw_need}/可用 {sw_have}）：{reduced}。",
+            "en": "Not enough PCIe lanes for every device at full width (CPU side {cpu_need} needed / "
+            "{cpu_have} available, switch side {sw_need} / {sw_have}): {reduced}.",
+        },
+        "PCIE-LANES-REDUCED.fix": {
+            "zh": "选择通道更多的 CPU 或带 PCIe 交换芯片的平台；降速会降低主机与 GPU/网卡间带宽。",
+            "en": "Choose a CPU with more lanes or a platform with PCIe switches; narrower links cut "
+            "host-to-GPU/NIC bandwidth.",
+        },
+        "PCIE-LANES-UNKNOWN.message": {
+            "zh": "目录中没有 {cpu} 的 PCIe 通道数，无法核对通道预算。",
+            "en": "The catalog has no PCIe lane count for {cpu}; the lane budget is not checked.",
+        },
+        "PCIE-LANES-UNKNOWN.fix": {
+            "zh": "向厂商确认主板的 PCIe 通道分配。",
+            "en": "Confirm the board's PCIe lane layout with the vendor.",
+        },
+        "PCIE-SLOT-WIDTH.message": {
+            "zh": "{gpu} 占 {width} 个槽位宽度，机箱 {chassis} 最多支持 {max} 槽宽的 GPU。",
+            "en": "{gpu} is {width} slots wide; {chassis} takes GPUs up to {max} slots wide.",
+        },
+        "PCIE-SLOT-WIDTH.fix": {
+            "zh": "选择更窄的 GPU（涡轮/被动散热版本）或更大的机箱。",
+            "en": "Choose a narrower GPU (blower/passive version) or a larger chassis.",
+        },
+        "PCIE-GPU-SLOTS.message": {
+            "zh": "{count} 个 GPU 需要 {positions} 个 GPU 位，机箱 {chassis} 只有 {slots} 个。",
+            "en": "{count} GPUs need {positions} GPU positions; {chassis} has {slots}.",
+        },
+        "PCIE-GPU-SLOTS.fix": {
+            "zh": "该机箱最多放 {fit} 个此型号 GPU；减少 GPU 或更换机箱。",
+            "en": "This chassis holds at most {fit} of these GPUs; use fewer GPUs or another chassis.",
+        },
+        "PCIE-GEN.message": {
+            "zh": "{devices} 在 {cpu} 的 PCIe Gen{gen} 平台上只能以 Gen{gen} 运行，每低一代带宽减半。",
+            "en": "{devices} run at PCIe Gen{gen} on the {cpu} platform; each generation step halves the "
+                  "bandwidth.",
+        },
+        "PCIE-GEN.fix": {
+            "zh": "如需满带宽，选择支持更新 PCIe 代际的 CPU 平台。",
+            "en": "For full bandwidth, choose a CPU platform with the newer PCIe generation.",
+        },
+        "PCIE-FORM-FACTOR.message": {
+            "zh": "{gpu} 为 {gpu_ff} 形态，机箱 {chassis} 只接受 {chassis_ff} GPU。",
+            "en": "{gpu} is an {gpu_ff} part; {chassis} takes {chassis_ff} GPUs only.",
+        },
+        "PCIE-FORM-FACTOR.fix": {
+            "zh": "SXM GPU 需要 SXM/HGX 平台；PCIe 卡需要 PCIe GPU 服务器。",
+            "en": "SXM GPUs need an SXM/HGX platform; PCIe cards need a PCIe GPU server.",
+        },
+        "PCIE-GPU-UNSUPPORTED.message": {
+            "zh": "平台 {chassis} 只支持以下 GPU：{supported}，不支持 {gpu}。",
+            "en": "{chassis} is built for {supported} only, not {gpu}.",
+        },
+        "PCIE-GPU-UNSUPPORTED.fix": {
+            "zh": "选择该平台支持的 GPU，或更换平台。",
+            "en": "Choose a GPU the platform supports, or another platform.",
+        },
+        "PCIE-CPU-SOCKET.message": {
+            "zh": "CPU {cpu} 的插槽为 {socket}，机箱/主板 {chassis} 为 {board}。",
+            "en": "{cpu} uses socket {socket}; {chassis} has {board}.",
+        },
+        "PCIE-CPU-SOCKET.fix": {
+            "zh": "选择与主板插槽匹配的 CPU。",
+            "en": "Choose a CPU for the board's socket.",
+        },
+        "PCIE-CPU-COUNT.message": {
+            "zh": "CPU 数量 {count} 不可行：{cpu} 在此平台上为 1 到 {limit} 路。",
+            "en": "{count} CPU(s) is not possible: {cpu} runs 1 to {limit} per server on this platform.",
+        },
+        "PCIE-CPU-COUNT.fix": {
+            "zh": "把 CPU 数量设为 1 到 {limit}。",
+            "en": "Set the CPU count between 1 and {limit}.",
+        },
+        "PCIE-DRIVE-BAYS.message": {
+            "zh": "机箱 {chassis}：M.2 硬盘 {m2} 块/插槽 {m2_slots} 个，其他硬盘 {bays_used} 块/盘位 {bays} "
+                  "个，装不下。",
+            "en": "{chassis}: {m2} M.2 drives for {m2_slots} M.2 slots and {bays_used} other drives for "
+            "{bays} bays do not fit.",
+        },
+        "PCIE-DRIVE-BAYS.fix": {
+            "zh": "使用容量更大的硬盘以减少数量，或更换机箱。",
+            "en": "Use larger drives so fewer are needed, or another chassis.",
+        },
+    }
+)

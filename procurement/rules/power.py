@@ -1,0 +1,508 @@
+"""Power rules: estimated draw vs usable PSU capacity, redundancy, low-line input, rack limit, transients.
+
+Numbers: headroom (default 20 %, seed guidance), base system watts (150 W, Intel's rest-of-system
+estimate), GPU excursions 3x for 100 µs (PCI-SIG CEM 5.0) against a PSU peak tolerance of 200 % for
+100 µs (ATX 3.0) — all in resources/policy/default.yaml with their sources. Part watts come from the
+catalog (GPU/CPU TDP, DIMM/drive/NIC power_w). Low-line ratings come from the PSU's catalog entry
+(specs.md D1/D2: some units are derated at 100-127 V, Titanium units may not run there at all).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from catalog.loader import Catalog
+from procurement.findings import Family, Finding, Severity
+from procurement.messages import Lang, register
+from procurement.plan import Plan, Redundancy
+from procurement.policy import Policy
+from procurement.rules.base import Parts, Rule, fmt_w, make, resolve
+
+FAMILY: Family = "power"
+
+
+@dataclass(frozen=True)
+class PowerItem:
+    """One line of the power estimate: what, where in the plan, how many, watts each and in total."""
+
+    key: str
+    """'gpu', 'cpu', 'memory', 'storage', 'nic' or 'base'."""
+    label: str
+    path: str
+    count: int
+    unit_w: float | None
+    """None: the catalog has no figure for this part (not counted)."""
+    estimated: bool = False
+    """True: the catalog has no figure; unit_w is the policy's planning fallback for this kind of part."""
+
+    @property
+    def total_w(self) -> float:
+        return (self.unit_w or 0.0) * self.count
+
+
+@dataclass(frozen=True)
+class PowerBudget:
+    """What the GUI's power gauge shows: estimated draw against usable PSU capacity."""
+
+    items: tuple[PowerItem, ...]
+    draw_w: float
+    """Estimated sustained draw of one server."""
+    gpu_w: float
+    psu_id: str | None
+    psu_unit_w: float | None
+    """Each PSU's rating at the plan's input voltage (None: not rated there, or no PSU)."""
+    psu_count: int
+    redundant_units: int
+    usable_w: float
+    """Capacity without the redundant units."""
+    headroom_pct: float
+    low_line: bool
+    psu_from_chassis: bool
+    peak_w: float
+    """Draw with GPU transients (GPU watts × transient factor) for about 100 µs."""
+    peak_capacity_w: float
+    servers_per_rack: int
+    rack_kw: float
+    rack_limit_kw: float | None
+
+    @property
+    def required_w(self) -> float:
+        """Draw plus the policy headroom: what the usable PSU capacity should be at least."""
+        return self.draw_w * (1 + self.headroom_pct / 100)
+
+    @property
+    def load_pct(self) -> float | None:
+        return 100 * self.draw_w / self.usable_w if self.usable_w > 0 else None
+
+    @property
+    def unknown(self) -> tuple[PowerItem, ...]:
+        return tuple(i for i in self.items if i.unit_w is None and i.count > 0)
+
+    @property
+    def estimated(self) -> tuple[PowerItem, ...]:
+        return tuple(i for i in self.items if i.estimated and i.count > 0)
+
+
+def redundant_units(redundancy: Redundancy, count: int) -> int:
+    """PSUs held in reserve: one for N+1, half for N+N (those are not counted as capacity)."""
+    if redundancy == Redundancy.N_PLUS_1:
+        return min(1, count)
+    if redundancy == Redundancy.N_PLUS_N:
+        return count - count // 2  # an odd count keeps the larger half in reserve
+    return 0
+
+
+def _small(key: str, label: str, path: str, count: int, watts: float | None, fallback: float) -> PowerItem:
+    if watts is None:
+        return PowerItem(key, label, path, count, fallback, estimated=True)
+    return PowerItem(key, label, path, count, watts)
+
+
+def _items(plan: Plan, parts: Parts, policy: Policy) -> list[PowerItem]:
+    items: list[PowerItem] = []
+    if parts.gpu is not None and parts.gpu_count:
+        items.append(PowerItem("gpu", parts.gpu.name, "gpu.count", parts.gpu_count, parts.gpu.tdp_w))
+    if parts.cpu is not None and parts.cpu_count:
+        items.append(PowerItem("cpu", parts.cpu.name, "server.cpu", parts.cpu_count, parts.cpu.tdp_w))
+    if parts.memory is not None and parts.memory_count:
+        items.append(_small("memory", parts.memory.name, "server.memory.count", parts.memory_count,
+                            parts.memory.power_w, policy.dimm_w_fallback))
+    for s in parts.storage:
+        if s.item.count:
+            items.append(_small("storage", s.part.name, f"server.storage[{s.index}].count", s.item.count,
+                                s.part.power_w, policy.drive_w_fallback))
+    for n in parts.nics:
+        if n.count:
+            items.append(_small("nic", n.part.name, f"server.nics[{n.index}].count", n.count, n.part.power_w,
+                                policy.nic_w_fallback))
+    items.append(PowerItem("base", "base", "server.chassis", 1, policy.base_system_w))
+    return items
+
+
+def power_budget(plan: Plan, catalog: Catalog, policy: Policy, parts: Parts | None = None) -> PowerBudget:
+    """The power estimate of one server and of its rack, and the PSU capacity that carries it."""
+    parts = parts or resolve(plan, catalog)
+    items = _items(plan, parts, policy)
+    draw = sum(i.total_w for i in items)
+    gpu_w = sum(i.total_w for i in items if i.key == "gpu")
+    low = plan.server.input_voltage == "low"
+    unit: float | None = None
+    if parts.psu is not None:
+        unit = parts.psu.rated_w_low_line if low else parts.psu.rated_w_high_line
+    count = parts.psu_count if parts.psu is not None else 0
+    spare = redundant_units(plan.server.psu.redundancy, count)
+    usable = (unit or 0.0) * max(count - spare, 0)
+    peak = draw + gpu_w * (policy.gpu_transient_factor - 1)
+    per_rack = plan.server.servers_per_rack
+    return PowerBudget(
+        items=tuple(items),
+        draw_w=draw,
+        gpu_w=gpu_w,
+        psu_id=parts.psu.id if parts.psu else None,
+        psu_unit_w=unit,
+        psu_count=count,
+        redundant_units=spare,
+        usable_w=usable,
+        headroom_pct=policy.psu_headroom_pct,
+        low_line=low,
+        psu_from_chassis=parts.psu_from_chassis,
+        peak_w=peak,
+        peak_capacity_w=usable * policy.psu_peak_tolerance_pct / 100,
+        servers_per_rack=per_rack,
+        rack_kw=draw * per_rack / 1000,
+        rack_limit_kw=plan.server.rack_power_limit_kw,
+    )
+
+
+def psus_needed(draw_w: float, unit_w: float, policy: Policy, redundancy: Redundancy) -> int:
+    """How many PSUs of ``unit_w`` carry ``draw_w`` with the policy headroom, plus the redundant ones."""
+    n = max(1, math.ceil(draw_w * (1 + policy.psu_headroom_pct / 100) / unit_w))
+    if redundancy == Redundancy.N_PLUS_1:
+        return n + 1
+    if redundancy == Redundancy.N_PLUS_N:
+        return 2 * n
+    return n
+
+
+_PSU = ("server.psu.part", "server.psu.count")
+
+
+def _has_load(plan: Plan) -> bool:
+    return plan.gpu.count > 0 or plan.server.cpu is not None
+
+
+def psu_missing(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-PSU-MISSING: GPUs or a CPU chosen but no PSU (and the chassis ships none)."""
+    parts = resolve(plan, catalog)
+    if not _has_load(plan) or (parts.psu is not None and parts.psu_count > 0):
+        return []
+    return [make("POWER-PSU-MISSING", FAMILY, Severity.WARNING, 3, _PSU, lang)]
+
+
+def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-PSU-CAPACITY (draw above usable capacity) and POWER-PSU-HEADROOM (below draw + headroom)."""
+    parts = resolve(plan, catalog)
+    b = power_budget(plan, catalog, policy, parts)
+    if b.psu_id is None or b.psu_count == 0 or b.psu_unit_w is None:
+        return []
+    kw = dict(
+        draw=fmt_w(b.draw_w),
+        usable=fmt_w(b.usable_w),
+        required=fmt_w(b.required_w),
+        count=b.psu_count,
+        spare=b.redundant_units,
+        unit=fmt_w(b.psu_unit_w),
+        headroom=f"{b.headroom_pct:g}",
+        need=psus_needed(b.draw_w, b.psu_unit_w, policy, plan.server.psu.redundancy),
+    )
+    if b.draw_w > b.usable_w:
+        return [make("POWER-PSU-CAPACITY", FAMILY, Severity.ERROR, 3, _PSU, lang, **kw)]
+    if b.required_w > b.usable_w:
+        return [make("POWER-PSU-HEADROOM", FAMILY, Severity.WARNING, 3, _PSU, lang, **kw)]
+    return []
+
+
+def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-PSU-REDUNDANCY: N+1 needs at least 2 PSUs, N+N an even count of at least 2."""
+    red = plan.server.psu.redundancy
+    parts = resolve(plan, catalog)
+    count = parts.psu_count if parts.psu is not None else plan.server.psu.count
+    if red == Redundancy.NONE or count == 0:
+        return []
+    if count < 2 or (red == Redundancy.N_PLUS_N and count % 2):
+        return [
+            make(
+                "POWER-PSU-REDUNDANCY",
+                FAMILY,
+                Severity.ERROR,
+                3,
+                ("server.psu.count", "server.psu.redundancy"),
+                lang,
+                count=count,
+                mode=red.value.upper(),
+            )
+        ]
+    return []
+
+
+def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-LOW-LINE-UNSUPPORTED (not rated at 100-127 V, error) and POWER-LOW-LINE-DERATED (rated lower
+    there, info; the capacity uses the low-line figure)."""
+    if plan.server.input_voltage != "low":
+        return []
+    parts = resolve(plan, catalog)
+    psu = parts.psu
+    if psu is None:
+        return []
+    fields = ("server.input_voltage", "server.psu.part")
+    if psu.rated_w_low_line is None:
+        return [make("POWER-LOW-LINE-UNSUPPORTED", FAMILY, Severity.ERROR, 3, fields, lang, psu=psu.name)]
+    if psu.rated_w_low_line < psu.rated_w_high_line:
+        return [
+            make(
+                "POWER-LOW-LINE-DERATED",
+                FAMILY,
+                Severity.INFO,
+                3,
+                fields,
+                lang,
+                psu=psu.name,
+                low=fmt_w(psu.rated_w_low_line),
+                high=fmt_w(psu.rated_w_high_line),
+            )
+        ]
+    return []
+
+
+def psu_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-PSU-BAYS: more PSUs than the chassis has bays."""
+    parts = resolve(plan, catalog)
+    ch = parts.chassis
+    if ch is None or ch.psu_bays is None or parts.psu is None or parts.psu_count <= ch.psu_bays:
+        return []
+    return [
+        make(
+            "POWER-PSU-BAYS",
+            FAMILY,
+            Severity.ERROR,
+            3,
+            ("server.psu.count", "server.chassis"),
+            lang,
+            count=parts.psu_count,
+            bays=ch.psu_bays,
+            chassis=ch.name,
+        )
+    ]
+
+
+def psu_mixed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-PSU-MIXED: a PSU model other than the one the platform ships with (mixing models is unsafe)."""
+    parts = resolve(plan, catalog)
+    ch = parts.chassis
+    chosen = plan.server.psu.part
+    if ch is None or not ch.psu_included or chosen is None or chosen == ch.psu_included:
+        return []
+    included = catalog.get("psu", ch.psu_included)
+    return [
+        make(
+            "POWER-PSU-MIXED",
+            FAMILY,
+            Severity.WARNING,
+            3,
+            ("server.psu.part", "server.chassis"),
+            lang,
+            chassis=ch.name,
+            included=included.name if included else ch.psu_included,
+            chosen=parts.psu.name if parts.psu else chosen,
+        )
+    ]
+
+
+def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-RACK-LIMIT: servers per rack × estimated draw above the rack/circuit limit the buyer entered."""
+    limit = plan.server.rack_power_limit_kw
+    if limit is None:
+        return []
+    b = power_budget(plan, catalog, policy)
+    if b.rack_kw <= limit:
+        return []
+    per_rack = max(0, math.floor(limit * 1000 / b.draw_w)) if b.draw_w > 0 else 0
+    return [
+        make(
+            "POWER-RACK-LIMIT",
+            FAMILY,
+            Severity.ERROR,
+            3,
+            ("server.rack_power_limit_kw", "server.servers_per_rack"),
+            lang,
+            rack=f"{b.rack_kw:.1f}",
+            limit=f"{limit:g}",
+            servers=b.servers_per_rack,
+            draw=fmt_w(b.draw_w),
+            fit=per_rack,
+        )
+    ]
+
+
+def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-TRANSIENT: GPU excursions (TDP × factor, ~100 µs) above the PSUs' peak tolerance."""
+    b = power_budget(plan, catalog, policy)
+    if b.gpu_w <= 0 or b.usable_w <= 0 or b.draw_w > b.usable_w:
+        return []  # no GPUs, no PSU, or already an outright capacity error
+    if b.peak_w <= b.peak_capacity_w:
+        return []
+    return [
+        make(
+            "POWER-TRANSIENT",
+            FAMILY,
+            Severity.WARNING,
+            3,
+            _PSU,
+            lang,
+            peak=fmt_w(b.peak_w),
+            factor=f"{policy.gpu_transient_factor:g}",
+            capacity=fmt_w(b.peak_capacity_w),
+            tolerance=f"{policy.psu_peak_tolerance_pct:g}",
+        )
+    ]
+
+
+def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-UNKNOWN-WATTS: a part without a sourced wattage is left out of the estimate (info)."""
+    b = power_budget(plan, catalog, policy)
+    missing = b.unknown
+    if not missing:
+        return []
+    return [
+        make(
+            "POWER-UNKNOWN-WATTS",
+            FAMILY,
+            Severity.INFO,
+            3,
+            tuple(dict.fromkeys(i.path for i in missing)),
+            lang,
+            parts=", ".join(i.label for i in missing),
+        )
+    ]
+
+
+def estimated_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-ESTIMATED-WATTS: DIMMs, drives or NICs without a vendor figure are counted at the policy's
+    planning fallback (info)."""
+    b = power_budget(plan, catalog, policy)
+    est = b.estimated
+    if not est:
+        return []
+    return [make("POWER-ESTIMATED-WATTS", FAMILY, Severity.INFO, 3, tuple(dict.fromkeys(i.path for i in est)),
+                 lang, parts=", ".join(f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est))]
+
+
+RULES: tuple[Rule, ...] = (
+    psu_missing,
+    psu_capacity,
+    psu_redundancy,
+    low_line,
+    psu_bays,
+    psu_mixed,
+    rack_limit,
+    transient,
+    unknown_watts,
+    estimated_watts,
+)
+
+register(
+    {
+        "POWER-PSU-MISSING.message": {
+            "zh": "已选择 GPU/CPU，但尚未选择电源（机箱也不自带电源）。",
+            "en": "GPUs or a CPU are chosen but no power supply (and the chassis ships none).",
+        },
+        "POWER-PSU-MISSING.fix": {
+            "zh": "在服务器配置中选择电源型号和数量，或使用“自动配置”。",
+            "en": "Choose a PSU model and count in the server configuration, or use auto-configure.",
+        },
+        "POWER-PSU-CAPACITY.message": {
+            "zh": "估算功耗 {draw} W 超过可用电源容量 {usable} W（{count} × {unit} W，其中 {spare} "
+                  "个为冗余不计入）。",
+            "en": "Estimated draw {draw} W exceeds the usable PSU capacity {usable} W "
+            "({count} × {unit} W, {spare} held as redundancy).",
+        },
+        "POWER-PSU-CAPACITY.fix": {
+            "zh": "至少需要 {need} 个该型号电源（含 {headroom}% 余量与冗余），或选择更大功率的电源、减少 "
+                  "GPU。",
+            "en": "Use at least {need} of these PSUs ({headroom} % headroom and redundancy included), "
+            "a larger PSU, or fewer GPUs.",
+        },
+        "POWER-PSU-HEADROOM.message": {
+            "zh": "估算功耗 {draw} W 加 {headroom}% 余量为 {required} W，超过可用电源容量 {usable} W。",
+            "en": "Estimated draw {draw} W plus {headroom} % headroom is {required} W, above the usable "
+            "PSU capacity {usable} W.",
+        },
+        "POWER-PSU-HEADROOM.fix": {
+            "zh": "建议使用 {need} 个该型号电源，或更大功率的电源。",
+            "en": "Use {need} of these PSUs, or a larger PSU.",
+        },
+        "POWER-PSU-REDUNDANCY.message": {
+            "zh": "冗余方式 {mode} 与电源数量 {count} 不符：N+1 至少需要 2 个，N+N 需要偶数个（至少 2 个）。",
+            "en": "Redundancy {mode} does not work with {count} PSU(s): N+1 needs at least 2, N+N an even "
+            "count of at least 2.",
+        },
+        "POWER-PSU-REDUNDANCY.fix": {
+            "zh": "增加电源数量，或把冗余方式改为“无”。",
+            "en": "Add PSUs, or set redundancy to none.",
+        },
+        "POWER-LOW-LINE-UNSUPPORTED.message": {
+            "zh": "电源 {psu} 不支持 100-127 V 低压输入。",
+            "en": "PSU {psu} is not rated for 100-127 V (low-line) input.",
+        },
+        "POWER-LOW-LINE-UNSUPPORTED.fix": {
+            "zh": "改用 200-240 V 供电，或选择支持低压输入的电源。",
+            "en": "Supply 200-240 V, or choose a PSU rated for low-line input.",
+        },
+        "POWER-LOW-LINE-DERATED.message": {
+            "zh": "电源 {psu} 在 100-127 V 下只能输出 {low} W（200-240 V 下为 {high} W），容量按 {low} W "
+                  "计算。",
+            "en": "PSU {psu} delivers only {low} W on 100-127 V ({high} W on 200-240 V); capacity is "
+            "counted at {low} W.",
+        },
+        "POWER-LOW-LINE-DERATED.fix": {
+            "zh": "如条件允许，使用 200-240 V 供电。",
+            "en": "Supply 200-240 V where possible.",
+        },
+        "POWER-PSU-BAYS.message": {
+            "zh": "电源数量 {count} 超过机箱 {chassis} 的电源位 {bays} 个。",
+            "en": "{count} PSUs do not fit the {bays} PSU bays of {chassis}.",
+        },
+        "POWER-PSU-BAYS.fix": {
+            "zh": "选择更大功率的电源以减少数量，或更换机箱。",
+            "en": "Use larger PSUs so fewer are needed, or another chassis.",
+        },
+        "POWER-PSU-MIXED.message": {
+            "zh": "机箱 {chassis} 出厂配备 {included}，所选电源为 {chosen}："
+                  "同一机箱内混用不同型号电源不受支持。",
+            "en": "{chassis} ships with {included} but {chosen} is chosen: mixing PSU models in one chassis "
+            "is not supported.",
+        },
+        "POWER-PSU-MIXED.fix": {
+            "zh": "使用机箱自带的电源型号，或向厂商确认整套替换。",
+            "en": "Use the platform's PSU model, or confirm a full replacement with the vendor.",
+        },
+        "POWER-RACK-LIMIT.message": {
+            "zh": "每机柜 {servers} 台 × {draw} W = {rack} kW，超过机柜/回路限制 {limit} kW。",
+            "en": "{servers} servers × {draw} W = {rack} kW per rack, above the rack/circuit limit of "
+                  "{limit} kW.",
+        },
+        "POWER-RACK-LIMIT.fix": {
+            "zh": "每机柜最多放 {fit} 台，或提高机柜供电。",
+            "en": "Put at most {fit} servers in a rack, or raise the rack's power.",
+        },
+        "POWER-TRANSIENT.message": {
+            "zh": "GPU 瞬时功耗峰值（TDP × {factor}，约 100 µs）可达 {peak} W，超过电源峰值承受能力 "
+                  "{capacity} W"
+            "（额定的 {tolerance}%）。",
+            "en": "GPU power excursions (TDP × {factor} for ~100 µs) can reach {peak} W, above the PSUs' "
+            "peak tolerance of {capacity} W ({tolerance} % of rated).",
+        },
+        "POWER-TRANSIENT.fix": {
+            "zh": "增加电源余量，或确认电源的瞬时峰值规格并在策略中设置 psu_peak_tolerance_pct。",
+            "en": "Add PSU headroom, or check the PSU's peak rating and set psu_peak_tolerance_pct in the "
+                  "policy.",
+        },
+        "POWER-UNKNOWN-WATTS.message": {
+            "zh": "以下部件没有有据可查的功耗数据，未计入功耗估算：{parts}。",
+            "en": "No sourced wattage for: {parts}; they are left out of the power estimate.",
+        },
+        "POWER-ESTIMATED-WATTS.message": {
+        "zh": "以下部件没有厂商功耗数据，按策略中的估算值计入：{parts}。",
+        "en": "No vendor wattage for these parts; counted at the policy's planning figure: {parts}.",
+    },
+    "POWER-ESTIMATED-WATTS.fix": {
+        "zh": "如有厂商最大功耗，请在用户目录中补充，或在策略中调整估算值。",
+        "en": "Add the vendor's maximum power in a user catalog directory, or adjust the fallbacks in the policy.",
+    },
+    "POWER-UNKNOWN-WATTS.fix": {
+            "zh": "向厂商索取最大功耗，或在用户目录中补充该部件的数据。",
+            "en": "Ask the vendor for the maximum power, or add it in a user catalog directory.",
+        },
+    }
+)

@@ -1,0 +1,369 @@
+"""Software rules: driver vs CUDA, CUDA vs GPU architecture, container image, OS, framework, MIG and NVLink.
+
+Facts from the catalog, which takes them from specs.md C1-C5: CUDA → minimum Linux driver (NVIDIA CUDA
+release notes, Table 3), the compute capabilities each CUDA compiles for (C2), framework CUDA builds
+(PyTorch RELEASE.md, C3), NGC container CUDA/driver (C4), OS support (NVIDIA driver installation guide,
+C5), MIG/NVLink per GPU (A2). No thresholds of its own.
+"""
+
+from __future__ import annotations
+
+from catalog.loader import Catalog
+from catalog.models import Segment
+from procurement.findings import Family, Finding, Severity
+from procurement.messages import Lang, register
+from procurement.plan import Plan
+from procurement.policy import Policy
+from procurement.rules.base import Rule, major_minor, make, resolve, version
+
+FAMILY: Family = "software"
+
+
+def driver_cuda(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-DRIVER-CUDA: the driver is older than the CUDA release's minimum Linux driver."""
+    p = resolve(plan, catalog)
+    if p.driver is None or p.cuda is None:
+        return []
+    have, need = version(p.driver.version), version(p.cuda.min_driver_linux)
+    if have is None or need is None or have >= need:
+        return []
+    return [
+        make(
+            "SW-DRIVER-CUDA",
+            FAMILY,
+            Severity.ERROR,
+            4,
+            ("software.driver", "software.cuda"),
+            lang,
+            driver=p.driver.version,
+            cuda=p.cuda.version,
+            need=p.cuda.min_driver_linux,
+        )
+    ]
+
+
+def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-CUDA-ARCH: the GPU's compute capability is outside what the CUDA release (or the image's CUDA)
+    compiles for — too new for an old toolkit, or dropped by a new one."""
+    p = resolve(plan, catalog)
+    if p.gpu is None:
+        return []
+    out = []
+    image_cuda = catalog.cuda(p.image.cuda) if p.image and p.image.cuda else None
+    checked: set[str] = set()
+    for cuda, path in ((p.cuda, "software.cuda"), (image_cuda, "software.image")):
+        if cuda is None or cuda.id in checked:
+            continue
+        checked.add(cuda.id)
+        cc, lo, hi = major_minor(p.gpu.compute_capability), major_minor(cuda.min_cc), major_minor(cuda.max_cc)
+        if cc is None or lo is None or hi is None:
+            continue
+        if cc > hi:
+            out.append(
+                make(
+                    "SW-CUDA-ARCH-NEW",
+                    FAMILY,
+                    Severity.ERROR,
+                    4,
+                    (path, "gpu.model"),
+                    lang,
+                    gpu=p.gpu.name,
+                    cc=p.gpu.compute_capability,
+                    cuda=cuda.version,
+                    max=cuda.max_cc,
+                )
+            )
+        elif cc < lo:
+            out.append(
+                make(
+                    "SW-CUDA-ARCH-OLD",
+                    FAMILY,
+                    Severity.ERROR,
+                    4,
+                    (path, "gpu.model"),
+                    lang,
+                    gpu=p.gpu.name,
+                    cc=p.gpu.compute_capability,
+                    cuda=cuda.version,
+                    min=cuda.min_cc,
+                )
+            )
+    return out
+
+
+def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-IMAGE-DRIVER (the image needs a newer driver) and SW-IMAGE-CUDA (the image brings another CUDA
+    line than the one chosen; info)."""
+    p = resolve(plan, catalog)
+    img = p.image
+    if img is None:
+        return []
+    out = []
+    image_cuda = catalog.cuda(img.cuda) if img.cuda else None
+    need_text = img.min_driver_linux or (image_cuda.min_driver_linux if image_cuda else None)
+    if p.driver is not None and need_text:
+        have, need = version(p.driver.version), version(need_text)
+        if have is not None and need is not None and have < need:
+            out.append(
+                make(
+                    "SW-IMAGE-DRIVER",
+                    FAMILY,
+                    Severity.ERROR,
+                    4,
+                    ("software.image", "software.driver"),
+                    lang,
+                    image=img.reference,
+                    need=need_text,
+                    driver=p.driver.version,
+                )
+            )
+    if img.cuda and p.cuda is not None and major_minor(img.cuda) != major_minor(p.cuda.version):
+        out.append(
+            make(
+                "SW-IMAGE-CUDA",
+                FAMILY,
+                Severity.INFO,
+                4,
+                ("software.image", "software.cuda"),
+                lang,
+                image=img.reference,
+                image_cuda=img.cuda,
+                cuda=p.cuda.version,
+            )
+        )
+    return out
+
+
+def os_support(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-OS-DRIVER (OS not in the driver installation guide) and SW-OS-CUDA (CUDA newer than the OS gets)."""
+    p = resolve(plan, catalog)
+    if p.os is None:
+        return []
+    out = []
+    if not p.os.driver_supported and (p.driver is not None or p.gpu is not None):
+        out.append(make("SW-OS-DRIVER", FAMILY, Severity.WARNING, 4, ("software.os",), lang, os=p.os.name))
+    if p.os.max_cuda and p.cuda is not None:
+        cap, want = major_minor(p.os.max_cuda), major_minor(p.cuda.version)
+        if cap is not None and want is not None and want > cap:
+            out.append(
+                make(
+                    "SW-OS-CUDA",
+                    FAMILY,
+                    Severity.ERROR,
+                    4,
+                    ("software.os", "software.cuda"),
+                    lang,
+                    os=p.os.name,
+                    cuda=p.cuda.version,
+                    max=p.os.max_cuda,
+                )
+            )
+    return out
+
+
+def framework(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-FRAMEWORK-CUDA: the framework release has no official build for the chosen CUDA line."""
+    p = resolve(plan, catalog)
+    if p.framework is None or p.cuda is None:
+        return []
+    want = major_minor(p.cuda.version)
+    builds = {major_minor(v) for v in p.framework.cuda_versions}
+    if want is None or want in builds:
+        return []
+    return [
+        make(
+            "SW-FRAMEWORK-CUDA",
+            FAMILY,
+            Severity.WARNING,
+            4,
+            ("software.framework", "software.cuda"),
+            lang,
+            framework=p.framework.name,
+            cuda=p.cuda.version,
+            builds=", ".join(p.framework.cuda_versions),
+        )
+    ]
+
+
+def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-MIG and SW-NVLINK: MIG or NVLink asked for on a GPU without it."""
+    p = resolve(plan, catalog)
+    req = plan.requirements
+    if p.gpu is None:
+        return []
+    out = []
+    if req.needs_mig and p.gpu.mig_max == 0:
+        out.append(
+            make(
+                "SW-MIG",
+                FAMILY,
+                Severity.ERROR,
+                2,
+                ("gpu.model", "requirements.needs_mig"),
+                lang,
+                gpu=p.gpu.name,
+            )
+        )
+    if req.needs_nvlink and p.gpu.nvlink_gbs == 0:
+        out.append(
+            make(
+                "SW-NVLINK",
+                FAMILY,
+                Severity.ERROR,
+                2,
+                ("gpu.model", "requirements.needs_nvlink"),
+                lang,
+                gpu=p.gpu.name,
+            )
+        )
+    return out
+
+
+def datacenter_driver(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-DRIVER-DATACENTER: a data-centre-only driver branch with a GeForce card."""
+    p = resolve(plan, catalog)
+    if p.driver is None or p.gpu is None or not p.driver.datacenter_only or p.gpu.segment != Segment.CONSUMER:
+        return []
+    return [
+        make(
+            "SW-DRIVER-DATACENTER",
+            FAMILY,
+            Severity.WARNING,
+            4,
+            ("software.driver", "gpu.model"),
+            lang,
+            driver=p.driver.name,
+            gpu=p.gpu.name,
+        )
+    ]
+
+
+def incomplete(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-INCOMPLETE: GPUs chosen but no driver or no CUDA/image yet (info)."""
+    sw = plan.software
+    if not plan.gpu.model or not plan.gpu.count:
+        return []
+    missing = []
+    if sw.driver is None:
+        missing.append("software.driver")
+    if sw.cuda is None and sw.image is None:
+        missing.append("software.cuda")
+    if not missing:
+        return []
+    return [make("SW-INCOMPLETE", FAMILY, Severity.INFO, 4, tuple(missing), lang)]
+
+
+RULES: tuple[Rule, ...] = (
+    driver_cuda,
+    cuda_arch,
+    image,
+    os_support,
+    framework,
+    features,
+    datacenter_driver,
+    incomplete,
+)
+
+register(
+    {
+        "SW-DRIVER-CUDA.message": {
+            "zh": "驱动 {driver} 低于 CUDA {cuda} 要求的最低 Linux 驱动 {need}。",
+            "en": "Driver {driver} is older than the {need} that CUDA {cuda} needs on Linux.",
+        },
+        "SW-DRIVER-CUDA.fix": {
+            "zh": "选择 {need} 或更新的驱动分支，或较早的 CUDA 版本。",
+            "en": "Choose a driver branch at {need} or newer, or an older CUDA release.",
+        },
+        "SW-CUDA-ARCH-NEW.message": {
+            "zh": "{gpu}（计算能力 {cc}）比 CUDA {cuda} 支持的最高计算能力 {max} 更新。",
+            "en": "{gpu} (compute capability {cc}) is newer than the {max} that CUDA {cuda} compiles for.",
+        },
+        "SW-CUDA-ARCH-NEW.fix": {
+            "zh": "选择支持该架构的更新 CUDA 版本。",
+            "en": "Choose a newer CUDA release that supports this architecture.",
+        },
+        "SW-CUDA-ARCH-OLD.message": {
+            "zh": "CUDA {cuda} 已不再支持计算能力 {cc} 的 {gpu}（最低 {min}）。",
+            "en": "CUDA {cuda} no longer supports {gpu} (compute capability {cc}; minimum {min}).",
+        },
+        "SW-CUDA-ARCH-OLD.fix": {
+            "zh": "选择仍支持该架构的较早 CUDA 版本。",
+            "en": "Choose an older CUDA release that still supports this architecture.",
+        },
+        "SW-IMAGE-DRIVER.message": {
+            "zh": "镜像 {image} 需要驱动 {need} 或更新，当前驱动为 {driver}。",
+            "en": "Image {image} needs driver {need} or newer; the driver is {driver}.",
+        },
+        "SW-IMAGE-DRIVER.fix": {
+            "zh": "升级驱动分支，或选择较早的镜像（数据中心 GPU 也可使用 CUDA 前向兼容包）。",
+            "en": "Choose a newer driver branch or an older image (data-centre GPUs can also use the CUDA "
+            "forward-compatibility package).",
+        },
+        "SW-IMAGE-CUDA.message": {
+            "zh": "镜像 {image} 自带 CUDA {image_cuda}，与所选的 CUDA {cuda} 不同；"
+                  "容器内使用镜像自带的版本。",
+            "en": "Image {image} brings CUDA {image_cuda}, not the chosen CUDA {cuda}; inside the container "
+            "the image's CUDA is used.",
+        },
+        "SW-IMAGE-CUDA.fix": {
+            "zh": "如需一致，选择与 CUDA 版本匹配的镜像。",
+            "en": "For one CUDA line everywhere, pick an image built on the chosen CUDA.",
+        },
+        "SW-OS-DRIVER.message": {
+            "zh": "{os} 不在当前 NVIDIA 驱动安装指南支持的发行版列表中。",
+            "en": "{os} is not in the current NVIDIA driver installation guide's list of distributions.",
+        },
+        "SW-OS-DRIVER.fix": {
+            "zh": "选择 Ubuntu 22.04/24.04 LTS 或 Rocky/RHEL 8/9 等受支持系统。",
+            "en": "Choose a supported OS such as Ubuntu 22.04/24.04 LTS or Rocky/RHEL 8/9.",
+        },
+        "SW-OS-CUDA.message": {
+            "zh": "{os} 最高只有 CUDA {max} 的软件包/镜像，所选为 CUDA {cuda}。",
+            "en": "{os} gets packages/images up to CUDA {max}; CUDA {cuda} is chosen.",
+        },
+        "SW-OS-CUDA.fix": {
+            "zh": "选择更新的操作系统或较早的 CUDA 版本。",
+            "en": "Choose a newer OS or an older CUDA release.",
+        },
+        "SW-FRAMEWORK-CUDA.message": {
+            "zh": "{framework} 没有 CUDA {cuda} 的官方构建（官方构建：{builds}）。",
+            "en": "{framework} has no official build for CUDA {cuda} (official builds: {builds}).",
+        },
+        "SW-FRAMEWORK-CUDA.fix": {
+            "zh": "选择框架有官方构建的 CUDA 版本，或使用对应的容器镜像。",
+            "en": "Choose a CUDA line the framework is built for, or use a matching container image.",
+        },
+        "SW-MIG.message": {
+            "zh": "需求要求 MIG，但 {gpu} 不支持 MIG。",
+            "en": "MIG is required but {gpu} has no MIG.",
+        },
+        "SW-MIG.fix": {
+            "zh": "选择支持 MIG 的 GPU（如 A100、H100、A30）。",
+            "en": "Choose a MIG-capable GPU (A100, H100, A30…).",
+        },
+        "SW-NVLINK.message": {
+            "zh": "需求要求 NVLink，但 {gpu} 不支持 NVLink。",
+            "en": "NVLink is required but {gpu} has none.",
+        },
+        "SW-NVLINK.fix": {
+            "zh": "选择带 NVLink 的 GPU（SXM 模组或支持 NVLink 桥的 PCIe 卡）。",
+            "en": "Choose a GPU with NVLink (SXM modules or PCIe cards with an NVLink bridge).",
+        },
+        "SW-DRIVER-DATACENTER.message": {
+            "zh": "驱动 {driver} 为数据中心专用分支，不适用于 {gpu}。",
+            "en": "Driver {driver} is a data-centre branch and does not serve {gpu}.",
+        },
+        "SW-DRIVER-DATACENTER.fix": {
+            "zh": "为 GeForce 卡选择通用（生产分支）驱动。",
+            "en": "Choose a general (production branch) driver for GeForce cards.",
+        },
+        "SW-INCOMPLETE.message": {
+            "zh": "尚未选择驱动或 CUDA/镜像，软件兼容性未检查。",
+            "en": "No driver or CUDA/image chosen yet; software compatibility is not checked.",
+        },
+        "SW-INCOMPLETE.fix": {
+            "zh": "在镜像选择中选择操作系统、驱动、CUDA 和镜像。",
+            "en": "Choose OS, driver, CUDA and image in the image selection step.",
+        },
+    }
+)

@@ -1,0 +1,101 @@
+"""Cloud or own: a recommendation with reasons from usage, data sensitivity, budget and cluster size.
+
+The reference's decision factors (issue #3): occasional use favours renting, continuous use favours
+buying; sensitive data favours owning the hardware; a budget below the configuration's reference cost
+favours renting. No numeric thresholds beyond the plan's own budget and reference cost.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from catalog.loader import Catalog
+from procurement.messages import Lang, register, t
+from procurement.plan import Plan, Sensitivity, Usage
+from procurement.rules.budget import plan_cost
+
+Choice = Literal["cloud", "own", "either"]
+
+
+@dataclass(frozen=True)
+class CloudAdvice:
+    choice: Choice
+    reasons: tuple[str, ...]
+    cloud_points: int
+    own_points: int
+
+
+def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh") -> CloudAdvice:
+    req = plan.requirements
+    cloud: list[str] = []
+    own: list[str] = []
+    if req.usage == Usage.OCCASIONAL:
+        cloud.append(t("cloud.occasional", lang))
+    else:
+        own.append(t("cloud.continuous", lang))
+    weight_own = 0
+    if req.data_sensitivity == Sensitivity.HIGH:
+        own.append(t("cloud.sensitive", lang))
+        weight_own = 1  # data that may not leave the premises decides more than cost
+    cost = plan_cost(plan, catalog)
+    if req.budget_cny is not None and cost.total_cny > 0:
+        if cost.total_cny > req.budget_cny:
+            cloud.append(
+                t(
+                    "cloud.over_budget",
+                    lang,
+                    cost=f"{cost.total_cny / 10_000:,.1f}",
+                    budget=f"{req.budget_cny / 10_000:,.1f}",
+                )
+            )
+        else:
+            own.append(
+                t(
+                    "cloud.within_budget",
+                    lang,
+                    cost=f"{cost.total_cny / 10_000:,.1f}",
+                    budget=f"{req.budget_cny / 10_000:,.1f}",
+                )
+            )
+    if req.nodes > 1 and req.usage == Usage.OCCASIONAL:
+        cloud.append(t("cloud.cluster_idle", lang, nodes=req.nodes))
+    c, o = len(cloud), len(own) + weight_own
+    choice: Choice = "own" if o > c else "cloud" if c > o else "either"
+    return CloudAdvice(choice, tuple([t(f"cloud.choice.{choice}", lang), *own, *cloud]), c, o)
+
+
+register(
+    {
+        "cloud.choice.own": {"zh": "建议自购服务器。", "en": "Buying the servers is advised."},
+        "cloud.choice.cloud": {"zh": "建议租用云 GPU。", "en": "Renting cloud GPUs is advised."},
+        "cloud.choice.either": {
+            "zh": "自购和租用云 GPU 各有理由，请结合具体报价决定。",
+            "en": "Buying and renting both have a case; decide on actual quotes.",
+        },
+        "cloud.occasional": {
+            "zh": "偶尔使用：按需租用比闲置自有硬件更省。",
+            "en": "Occasional use: renting on demand beats idle owned hardware.",
+        },
+        "cloud.continuous": {
+            "zh": "持续使用：长期租用费用通常高于自购。",
+            "en": "Continuous use: long-term rental usually costs more than owning.",
+        },
+        "cloud.sensitive": {
+            "zh": "数据敏感：自有机房更易满足数据不出域的要求。",
+            "en": "Sensitive data: owned hardware keeps the data on premises.",
+        },
+        "cloud.over_budget": {
+            "zh": "配置参考价 {cost} 万元超出预算 {budget} 万元。",
+            "en": "The configuration's reference cost {cost} 万 CNY exceeds the {budget} 万 budget.",
+        },
+        "cloud.within_budget": {
+            "zh": "配置参考价 {cost} 万元在预算 {budget} 万元内。",
+            "en": "The configuration's reference cost {cost} 万 CNY is within the {budget} 万 budget.",
+        },
+        "cloud.cluster_idle": {
+            "zh": "{nodes} 节点集群若只偶尔使用，大部分时间会闲置。",
+            "en": "A {nodes}-node cluster used occasionally sits idle most of the time.",
+        },
+    }
+)

@@ -1,0 +1,377 @@
+"""Derived defaults for a chosen GPU and count: chassis, CPU and sockets, memory, storage, NIC and PSUs.
+
+The reference configuration rules (issue #3, thresholds in the policy): CPU cores ≥ 2 × GPUs, RAM ≥ 2 ×
+total GPU memory (DIMMs in multiples of the memory channels), NVMe data capacity ≥ the dataset, single
+node 10 GbE, multi-node ≥ 100 Gb/s InfiniBand/RoCE, PSUs for the estimated draw plus headroom, a chassis
+that holds the GPUs. Among parts that qualify the cheapest is taken (unpriced ones last). The result is a
+dict of plan paths → values for an "auto-configure" button, and ``apply_defaults`` makes the new Plan.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+from catalog.loader import Catalog
+from catalog.models import (
+    Chassis,
+    Cpu,
+    Gpu,
+    GpuCooling,
+    GpuFormFactor,
+    MemoryModule,
+    Nic,
+    Part,
+    Psu,
+    Segment,
+    Storage,
+    StorageKind,
+)
+from procurement.messages import Lang, register, t
+from procurement.plan import Plan, PlanError, Workload, with_value
+from procurement.policy import Policy
+from procurement.rules.power import power_budget, psus_needed
+from procurement.sizing.vram import estimate_vram
+
+GIB_TO_GB = 1024**3 / 1e9
+
+
+@dataclass
+class DerivedDefaults:
+    """Plan paths → values ('server.cpu' → 'epyc-7543'), with a reason per decision (user's language)."""
+
+    changes: dict[str, Any] = field(default_factory=dict)
+    reasons: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    """What could not be chosen from the catalog (message lines)."""
+
+
+def _price_key(p: Part) -> tuple[bool, float, str]:
+    return (p.price_cny is None, p.price_cny or 0.0, p.id)
+
+
+def _positions(gpu: Gpu, count: int) -> int:
+    width = gpu.slot_width or 2
+    per = math.ceil(width / 2) if gpu.form_factor == GpuFormFactor.PCIE and width > 2 else 1
+    return count * per
+
+
+def pick_chassis(gpu: Gpu, count: int, catalog: Catalog, deployment: str = "datacenter") -> Chassis | None:
+    """The cheapest platform that holds ``count`` of ``gpu`` and cools them."""
+    ok = []
+    for ch in catalog.all(Chassis):
+        if ch.gpu_form_factor != gpu.form_factor or (ch.gpus_supported and gpu.id not in ch.gpus_supported):
+            continue
+        if gpu.tdp_w is not None and ch.max_gpu_tdp_w is not None and gpu.tdp_w > ch.max_gpu_tdp_w:
+            continue
+        max_width = ch.max_gpu_slot_width
+        if gpu.form_factor == GpuFormFactor.PCIE and max_width and (gpu.slot_width or 2) > max_width:
+            continue
+        if gpu.cooling == GpuCooling.PASSIVE and not ch.passive_gpu_ready:
+            continue
+        if _positions(gpu, count) > ch.gpu_slots:
+            continue
+        ok.append(ch)
+    # prefer a tower for an office or lab, a rack server for a data centre, then price, then fewest slots
+    want_form = "rack" if deployment == "datacenter" else "tower"
+    ok.sort(key=lambda c: (c.form != want_form, *_price_key(c)[:2], c.gpu_slots, c.id))
+    return ok[0] if ok else None
+
+
+def pick_cpu(
+    chassis: Chassis, gpu: Gpu, count: int, policy: Policy, catalog: Catalog, training: bool
+) -> tuple[Cpu, int] | None:
+    """The cheapest CPU for the board's socket with enough cores (and lanes where GPUs use CPU lanes)."""
+    cands = []
+    for cpu in catalog.all(Cpu):
+        if cpu.socket != chassis.cpu_socket:
+            continue
+        sockets = max(1, min(chassis.cpu_sockets, cpu.max_sockets))
+        cores_ok = cpu.cores * sockets >= policy.cpu_cores_per_gpu * count
+        lanes_ok = (
+            chassis.pcie_switch_lanes > 0
+            or cpu.pcie_lanes is None
+            or cpu.pcie_lanes * sockets >= gpu.pcie_lanes * count
+        )
+        ecc_ok = cpu.ecc or not training
+        cands.append((not cores_ok, not lanes_ok, not ecc_ok, *_price_key(cpu), cpu, sockets))
+    if not cands:
+        return None
+    best = min(cands, key=lambda c: c[:6])
+    return best[6], best[7]
+
+
+def pick_memory(
+    chassis: Chassis, cpu: Cpu, sockets: int, need_gib: float, catalog: Catalog, ecc: bool
+) -> tuple[MemoryModule, int] | None:
+    """Modules of the board's type adding up to ``need_gib``, in multiples of channels × sockets, cheapest."""
+    step = cpu.memory_channels * sockets
+    server = cpu.segment == Segment.DATACENTER
+    cands = []
+    for m in catalog.all(MemoryModule):
+        if m.memory_type != chassis.memory_type or m.memory_type not in cpu.memory_type.upper():
+            continue
+        if (ecc and not m.ecc) or m.registered != server:
+            continue
+        n = max(1, math.ceil(need_gib / m.capacity_gib))
+        balanced = math.ceil(n / step) * step
+        slots = chassis.dimm_slots
+        if slots is None or balanced <= slots:
+            n = balanced
+        if slots is not None and n > slots:
+            continue
+        cost = m.price_cny * n if m.price_cny is not None else None
+        cands.append((cost is None, cost or 0.0, n, m.id, m, n))
+    if not cands:
+        return None
+    best = min(cands, key=lambda c: c[:4])
+    return best[4], best[5]
+
+
+def _nvme(catalog: Catalog, m2: bool) -> list[Storage]:
+    return [
+        s
+        for s in catalog.all(Storage)
+        if s.storage_kind == StorageKind.NVME and ("m.2" in s.form.lower()) == m2
+    ]
+
+
+def pick_storage(
+    chassis: Chassis, dataset_gb: float, data_workload: bool, catalog: Catalog
+) -> list[dict[str, Any]]:
+    """A system NVMe drive and, for data workloads, NVMe data drives holding the dataset."""
+    out: list[dict[str, Any]] = []
+    use_m2 = chassis.m2_slots > 0 and bool(_nvme(catalog, True))
+    system = _nvme(catalog, use_m2) or _nvme(catalog, not use_m2)
+    if system:
+        drive = min(system, key=lambda s: (s.capacity_gb, *_price_key(s)))
+        out.append({"role": "system", "part": drive.id, "count": 1})
+    if data_workload and dataset_gb > 0:
+        data_m2 = chassis.drive_bays == 0
+        pool = _nvme(catalog, data_m2) or _nvme(catalog, not data_m2)
+        if data_m2:
+            limit = max(chassis.m2_slots - (1 if use_m2 else 0), 1)
+        else:  # unknown bay count: no cap (the vendor confirms)
+            limit = max(chassis.drive_bays, 1) if chassis.drive_bays is not None else 10_000
+        best = None
+        for s in pool:
+            n = math.ceil(dataset_gb / s.capacity_gb)
+            if n > limit:
+                continue
+            cost = (s.price_cny or 0) * n
+            key = (s.price_cny is None, cost, n, s.id)
+            if best is None or key < best[0]:
+                best = (key, s, n)
+        if best:
+            out.append({"role": "data", "part": best[1].id, "count": best[2]})
+    return out
+
+
+def pick_nic(nodes: int, training: bool, policy: Policy, catalog: Catalog) -> Nic | None:
+    nics = catalog.all(Nic)
+    if nodes > 1 and training:
+        fabric = [n for n in nics if n.speed_gbps >= policy.min_fabric_gbps]
+        fabric.sort(key=lambda n: (n.fabric == "ethernet", n.speed_gbps, *_price_key(n)))
+        return fabric[0] if fabric else None
+    eth = [n for n in nics if n.speed_gbps >= policy.single_node_nic_gbps]
+    eth.sort(key=lambda n: (n.speed_gbps, n.fabric != "ethernet", *_price_key(n)))
+    return eth[0] if eth else None
+
+
+def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> tuple[Psu, int] | None:
+    """The platform's own PSU where it ships one, else the model needing the fewest units within the bays."""
+    draw = power_budget(plan, catalog, policy).draw_w
+    red = plan.server.psu.redundancy
+    low = plan.server.input_voltage == "low"
+    options = [catalog.typed(Psu, chassis.psu_included)] if chassis.psu_included else catalog.all(Psu)
+    best = None
+    for psu in options:
+        if psu is None:
+            continue
+        unit = psu.rated_w_low_line if low else psu.rated_w_high_line
+        if not unit:
+            continue
+        n = psus_needed(draw, unit, policy, red)
+        if chassis.psu_included and psu.id == chassis.psu_included:
+            n = max(n, chassis.psu_included_count)
+        if chassis.psu_bays is not None and n > chassis.psu_bays:
+            continue
+        key = (n, psu.price_cny is None, (psu.price_cny or 0) * n, psu.id)
+        if best is None or key < best[0]:
+            best = (key, psu, n)
+    return (best[1], best[2]) if best else None
+
+
+def derive_defaults(
+    plan: Plan,
+    catalog: Catalog,
+    policy: Policy,
+    gpu_id: str | None = None,
+    count: int | None = None,
+    lang: Lang = "zh",
+) -> DerivedDefaults:
+    """Server parts for ``gpu_id`` × ``count`` (defaults: the plan's GPU choice, or what the VRAM estimate
+    needs per node), following the reference rules."""
+    out = DerivedDefaults()
+    req = plan.requirements
+    gpu = catalog.gpu(gpu_id or plan.gpu.model)
+    if gpu is None:
+        out.missing.append(t("derive.no_gpu", lang))
+        return out
+    if not count:
+        count = plan.gpu.count
+    if not count:
+        est = estimate_vram(req, policy)
+        needed = est.gpus_needed(gpu.memory_gib * GIB_TO_GB) or 1
+        count = math.ceil(needed / req.nodes)
+        out.reasons.append(t("derive.count", lang, n=count, need=f"{est.total_gb:,.0f}"))
+    out.changes["gpu.model"] = gpu.id
+    out.changes["gpu.count"] = count
+    training = req.workload in (Workload.TRAINING, Workload.FINE_TUNING)
+    chassis = pick_chassis(gpu, count, catalog, req.deployment)
+    if chassis is None:
+        out.missing.append(t("derive.no_chassis", lang, n=count, gpu=gpu.name))
+        return out
+    out.changes["server.chassis"] = chassis.id
+    out.reasons.append(t("derive.chassis", lang, chassis=chassis.name, slots=chassis.gpu_slots, n=count))
+    cpu_pick = pick_cpu(chassis, gpu, count, policy, catalog, training)
+    if cpu_pick is None:
+        out.missing.append(t("derive.no_cpu", lang, socket=chassis.cpu_socket))
+        return out
+    cpu, sockets = cpu_pick
+    out.changes["server.cpu"] = cpu.id
+    out.changes["server.cpu_count"] = sockets
+    out.reasons.append(
+        t(
+            "derive.cpu",
+            lang,
+            cpu=cpu.name,
+            sockets=sockets,
+            cores=cpu.cores * sockets,
+            need=f"{policy.cpu_cores_per_gpu * count:g}",
+        )
+    )
+    need_gib = policy.ram_to_vram_ratio * gpu.memory_gib * count
+    mem = pick_memory(chassis, cpu, sockets, need_gib, catalog, ecc=training and cpu.ecc)
+    if mem is None:
+        out.missing.append(t("derive.no_memory", lang, type=chassis.memory_type))
+    else:
+        module, n = mem
+        out.changes["server.memory"] = {"part": module.id, "count": n}
+        out.reasons.append(
+            t(
+                "derive.memory",
+                lang,
+                n=n,
+                module=module.name,
+                total=n * module.capacity_gib,
+                need=f"{need_gib:g}",
+            )
+        )
+    data_workload = req.workload in (Workload.TRAINING, Workload.FINE_TUNING, Workload.DATA_ANALYSIS)
+    storage = pick_storage(chassis, req.dataset_gb, data_workload, catalog)
+    out.changes["server.storage"] = storage
+    if storage:
+        out.reasons.append(t("derive.storage", lang, dataset=f"{req.dataset_gb:g}"))
+    nic = pick_nic(req.nodes, training, policy, catalog)
+    if nic is None:
+        out.missing.append(t("derive.no_nic", lang))
+        out.changes["server.nics"] = []
+    else:
+        out.changes["server.nics"] = [{"part": nic.id, "count": 1}]
+        out.reasons.append(t("derive.nic", lang, nic=nic.name, speed=f"{nic.speed_gbps:g}", nodes=req.nodes))
+    try:
+        draft = apply_defaults(plan, out)
+    except PlanError:  # pragma: no cover - every value above comes from validated catalog parts
+        return out
+    psu = pick_psu(draft, chassis, catalog, policy)
+    if psu is None:
+        out.missing.append(t("derive.no_psu", lang, bays=chassis.psu_bays or "?"))
+    else:
+        unit, n = psu
+        draw = power_budget(draft, catalog, policy).draw_w
+        out.changes["server.psu.part"] = unit.id
+        out.changes["server.psu.count"] = n
+        out.reasons.append(
+            t(
+                "derive.psu",
+                lang,
+                n=n,
+                psu=unit.name,
+                draw=f"{draw:,.0f}",
+                headroom=f"{policy.psu_headroom_pct:g}",
+            )
+        )
+    return out
+
+
+def apply_defaults(plan: Plan, derived: DerivedDefaults) -> Plan:
+    """A new Plan with every derived value set."""
+    data = plan.model_dump(mode="json")
+    for path, value in derived.changes.items():
+        node = data
+        keys = path.split(".")
+        for key in keys[:-1]:
+            if node.get(key) is None:
+                node[key] = {}
+            node = node[key]
+        node[keys[-1]] = value
+    try:
+        return Plan.model_validate(data)
+    except ValueError as exc:
+        raise PlanError(str(exc)) from None
+
+
+_ = with_value  # re-exported helper for callers that apply one change at a time
+
+register(
+    {
+        "derive.no_gpu": {"zh": "请先选择 GPU 型号。", "en": "Choose a GPU model first."},
+        "derive.count": {
+            "zh": "按显存估算 {need} GB，每节点 {n} 个 GPU。",
+            "en": "{n} GPUs per node for the {need} GB VRAM estimate.",
+        },
+        "derive.no_chassis": {
+            "zh": "目录中没有能容纳 {n} 个 {gpu} 的平台。",
+            "en": "No catalog platform holds {n} × {gpu}.",
+        },
+        "derive.chassis": {
+            "zh": "平台 {chassis}：{slots} 个 GPU 位，可容纳 {n} 个 GPU。",
+            "en": "Platform {chassis}: {slots} GPU positions for {n} GPUs.",
+        },
+        "derive.no_cpu": {
+            "zh": "目录中没有 {socket} 插槽的 CPU。",
+            "en": "No catalog CPU for socket {socket}.",
+        },
+        "derive.cpu": {
+            "zh": "CPU {sockets} × {cpu}：共 {cores} 核（建议 ≥ {need} 核）。",
+            "en": "CPU {sockets} × {cpu}: {cores} cores (≥ {need} advised).",
+        },
+        "derive.no_memory": {
+            "zh": "目录中没有合适的 {type} 内存。",
+            "en": "No suitable {type} memory in the catalog.",
+        },
+        "derive.memory": {
+            "zh": "内存 {n} × {module} = {total} GiB（建议 ≥ {need} GiB）。",
+            "en": "Memory {n} × {module} = {total} GiB (≥ {need} GiB advised).",
+        },
+        "derive.storage": {
+            "zh": "NVMe 系统盘，数据盘按数据集 {dataset} GB 配置。",
+            "en": "NVMe system drive; data drives sized for the {dataset} GB dataset.",
+        },
+        "derive.no_nic": {"zh": "目录中没有满足要求的网卡。", "en": "No NIC in the catalog meets the need."},
+        "derive.nic": {
+            "zh": "网卡 {nic}（{speed} Gb/s，{nodes} 节点）。",
+            "en": "NIC {nic} ({speed} Gb/s for {nodes} node(s)).",
+        },
+        "derive.no_psu": {
+            "zh": "没有电源型号能在 {bays} 个电源位内满足功耗。",
+            "en": "No PSU model carries the load within {bays} PSU bays.",
+        },
+        "derive.psu": {
+            "zh": "电源 {n} × {psu}：估算功耗 {draw} W，含 {headroom}% 余量。",
+            "en": "PSUs {n} × {psu}: {draw} W estimated draw with {headroom} % headroom.",
+        },
+    }
+)

@@ -1,0 +1,152 @@
+"""Combines the reports of many nodes into one result checked against the plan's node count."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from procurement.messages import Lang, t
+from procurement.plan import Plan, atomic_write
+from procurement.verify import texts  # noqa: F401  (registers the messages)
+from procurement.verify.report import (
+    SCHEMA_VERSION,
+    CheckRecord,
+    CheckStatus,
+    ReportError,
+    VerificationReport,
+    load_report,
+    report_to_dict,
+)
+
+
+@dataclass
+class MergedReport:
+    nodes: list[VerificationReport]
+    sources: list[str]
+    """Where each node's report came from (file path), same order as ``nodes``."""
+    checks: list[CheckRecord] = field(default_factory=list)
+    """Cluster-level checks: NODE-COUNT, NODE-UNIQUE, NODE-RESULTS, NODE-SAME-DRIVER, NODE-SAME-GPUS."""
+    created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat())
+
+    def exit_code(self) -> int:
+        if not self.nodes or all(n.error is not None for n in self.nodes):
+            return 2
+        return 1 if any(c.status == "fail" for c in self.checks) else 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "schema_version": SCHEMA_VERSION,
+            "created": self.created,
+            "nodes": [report_to_dict(n) for n in self.nodes],
+            "checks": [c.model_dump(mode="json") for c in self.checks],
+        }
+
+
+def node_name(report: VerificationReport, source: str = "") -> str:
+    return report.host.hostname or Path(source).stem or "?"
+
+
+def gpu_summary(report: VerificationReport) -> str:
+    names = Counter(g.name or "?" for g in report.gpus)
+    return ", ".join(f"{c}× {n}" for n, c in names.items()) or "-"
+
+
+def merge_reports(
+    reports: Sequence[VerificationReport],
+    plan: Plan | None = None,
+    lang: Lang = "zh",
+    sources: Sequence[str] | None = None,
+) -> MergedReport:
+    """One result for a cluster: node count vs plan, duplicates, failing nodes, consistency across nodes."""
+    srcs = list(sources) if sources is not None else ["" for _ in reports]
+    merged = MergedReport(nodes=list(reports), sources=srcs)
+    names = [node_name(r, s) for r, s in zip(reports, srcs, strict=True)]
+
+    def add(
+        check_id: str,
+        status: CheckStatus,
+        key: str,
+        expected: object = None,
+        actual: object = None,
+        **fields: object,
+    ) -> None:
+        merged.checks.append(
+            CheckRecord(
+                id=check_id,
+                status=status,
+                expected=None if expected is None else str(expected),
+                actual=None if actual is None else str(actual),
+                message=t(f"verify.merge.{key}", lang, **fields),
+            )
+        )
+
+    unique = sorted(set(names))
+    n = len(unique)
+    if plan is not None:
+        want = plan.requirements.nodes
+        if n == want:
+            add("NODE-COUNT", "pass", "node_count.pass", want, n)
+        elif n < want:
+            add("NODE-COUNT", "fail", "node_count.fail", want, n, n=n, want=want)
+        else:
+            add("NODE-COUNT", "warn", "node_count.more", want, n, n=n, want=want)
+    else:
+        add("NODE-COUNT", "skip", "node_count.no_plan", None, n, n=n)
+    dupes = sorted(k for k, c in Counter(names).items() if c > 1)
+    if dupes:
+        add("NODE-UNIQUE", "warn", "duplicate", None, ", ".join(dupes), names=", ".join(dupes))
+    else:
+        add("NODE-UNIQUE", "pass", "unique", None, n)
+    errored = [nm for nm, r in zip(names, reports, strict=True) if r.error is not None]
+    failed = [
+        nm
+        for nm, r in zip(names, reports, strict=True)
+        if r.error is None and any(c.status == "fail" for c in r.checks)
+    ]
+    if errored:
+        add("NODE-RESULTS", "fail", "nodes.error", None, ", ".join(errored), nodes=", ".join(errored))
+    elif failed:
+        add("NODE-RESULTS", "fail", "nodes.fail", None, ", ".join(failed), nodes=", ".join(failed))
+    else:
+        add("NODE-RESULTS", "pass", "nodes.pass", None, len(reports))
+    for check_id, what, values in (
+        ("NODE-SAME-DRIVER", "driver", [r.driver_version for r in reports if r.error is None]),
+        ("NODE-SAME-GPUS", "gpus", [gpu_summary(r) for r in reports if r.error is None]),
+    ):
+        label = t(f"verify.merge.what.{what}", lang)
+        distinct = sorted({v or "-" for v in values})
+        if len(distinct) > 1:
+            add(
+                check_id,
+                "warn",
+                "same.warn",
+                None,
+                " | ".join(distinct),
+                what=label,
+                values=" | ".join(distinct),
+            )
+        elif distinct:
+            add(check_id, "pass", "same.pass", None, distinct[0], what=label)
+    return merged
+
+
+def load_reports(paths: Sequence[str | Path]) -> tuple[list[VerificationReport], list[str], list[str]]:
+    """(reports, their sources, one error line per unreadable file)."""
+    reports, sources, errors = [], [], []
+    for path in paths:
+        try:
+            reports.append(load_report(path))
+            sources.append(str(path))
+        except ReportError as exc:
+            errors.append(str(exc))
+    return reports, sources, errors
+
+
+def write_merged(merged: MergedReport, path: str | Path) -> None:
+    text = json.dumps(merged.to_dict(), ensure_ascii=False, indent=2) + "\n"
+    atomic_write(path, text.encode("utf-8"))

@@ -1,0 +1,121 @@
+"""Runs an external program without a shell, with a timeout that kills its whole process group."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+
+class CancelFlag(Protocol):
+    """Anything with is_set() (threading.Event, a GUI's cancel flag)."""
+
+    def is_set(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    argv: tuple[str, ...]
+    returncode: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+    missing: bool = False
+    """The program was not found (or is not executable)."""
+    timed_out: bool = False
+    cancelled: bool = False
+    error: str | None = None
+    """Why it could not be started, when not simply missing."""
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and not (self.missing or self.timed_out or self.cancelled or self.error)
+
+
+Runner = Callable[[Sequence[str], float], CommandResult]
+"""(argv, timeout_s) -> CommandResult; replaced by a fake in tests."""
+
+_POLL_S = 0.05
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError, OSError):
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
+def run_command(
+    argv: Sequence[str],
+    timeout: float,
+    cancel: CancelFlag | None = None,
+    env: Mapping[str, str] | None = None,
+) -> CommandResult:
+    """Run ``argv`` (argv[0] looked up on PATH unless it has a slash); never raises for a failed program.
+
+    The child gets its own session so that on timeout or cancel the whole group (a wrapper script and what
+    it started) is killed, not only the first process.
+    """
+    args = tuple(str(a) for a in argv)
+    if not args:
+        return CommandResult(args, missing=True)
+    exe = args[0] if os.sep in args[0] else shutil.which(args[0])
+    if exe is None or not os.path.isfile(exe):
+        return CommandResult(args, missing=True)
+    if not os.access(exe, os.X_OK):
+        return CommandResult(args, missing=True, error=f"{exe} is not executable")
+    try:
+        proc = subprocess.Popen(  # fixed argv, no shell
+            (exe, *args[1:]),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            env=dict(env) if env is not None else None,
+        )
+    except OSError as exc:
+        return CommandResult(args, error=f"{exe}: {exc.strerror or exc}")
+    deadline = time.monotonic() + max(0.0, timeout)
+    timed_out = cancelled = False
+    while True:
+        remaining = deadline - time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=max(0.0, min(_POLL_S, remaining)))
+            break
+        except subprocess.TimeoutExpired:
+            if cancel is not None and cancel.is_set():
+                cancelled = True
+            elif time.monotonic() >= deadline:
+                timed_out = True
+            else:
+                continue
+            _kill_group(proc)
+            try:
+                out, err = proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:  # a grandchild escaped the group and holds the pipes
+                out, err = b"", b""
+            break
+    return CommandResult(
+        args,
+        returncode=proc.returncode,
+        stdout=out.decode("utf-8", errors="replace"),
+        stderr=err.decode("utf-8", errors="replace"),
+        timed_out=timed_out,
+        cancelled=cancelled,
+    )
+
+
+def make_runner(cancel: CancelFlag | None = None) -> Runner:
+    """A runner bound to a cancel flag (the GUI's cancel button stops a hanging nvidia-smi at once)."""
+
+    def run(argv: Sequence[str], timeout: float) -> CommandResult:
+        return run_command(argv, timeout, cancel)
+
+    return run

@@ -1,0 +1,529 @@
+"""Chinese and English text of the verification checks, faults, progress steps and tables."""
+
+from __future__ import annotations
+
+from procurement.messages import register
+
+register(
+    {
+        "verify.status.pass": {"zh": "通过", "en": "PASS"},
+        "verify.status.fail": {"zh": "失败", "en": "FAIL"},
+        "verify.status.warn": {"zh": "警告", "en": "WARN"},
+        "verify.status.skip": {"zh": "跳过", "en": "SKIP"},
+        "verify.col.check": {"zh": "检查项", "en": "Check"},
+        "verify.col.status": {"zh": "结果", "en": "Status"},
+        "verify.col.expected": {"zh": "期望", "en": "Expected"},
+        "verify.col.actual": {"zh": "实际", "en": "Actual"},
+        "verify.col.gpu": {"zh": "GPU", "en": "GPU"},
+        "verify.col.name": {"zh": "型号", "en": "Name"},
+        "verify.col.memory": {"zh": "显存", "en": "Memory"},
+        "verify.col.pcie": {"zh": "PCIe 当前/最大", "en": "PCIe now/max"},
+        "verify.col.power": {"zh": "功耗上限", "en": "Power limit"},
+        "verify.col.persist": {"zh": "常驻", "en": "Persist"},
+        "verify.col.ecc": {"zh": "ECC", "en": "ECC"},
+        "verify.col.temp": {"zh": "温度", "en": "Temp"},
+        "verify.col.mig": {"zh": "MIG", "en": "MIG"},
+        "verify.col.catalog": {"zh": "目录型号", "en": "Catalog part"},
+        "verify.col.node": {"zh": "节点", "en": "Node"},
+        "verify.col.gpus": {"zh": "GPU", "en": "GPUs"},
+        "verify.col.driver": {"zh": "驱动", "en": "Driver"},
+        "verify.col.cuda": {"zh": "CUDA", "en": "CUDA"},
+        "verify.col.result": {"zh": "结论", "en": "Result"},
+        "verify.col.counts": {"zh": "通过/失败/警告/跳过", "en": "pass/fail/warn/skip"},
+        "verify.header.host": {
+            "zh": "主机 {hostname}：{os}，内核 {kernel}；CPU {cpu}（{sockets} 路，{cores} 核）；内存 "
+            "{memory} GiB",
+            "en": "Host {hostname}: {os}, kernel {kernel}; CPU {cpu} ({sockets} sockets, {cores} cores); "
+            "memory {memory} GiB",
+        },
+        "verify.header.driver": {
+            "zh": "驱动 {driver}，CUDA {cuda}，{n} 块 GPU",
+            "en": "Driver {driver}, CUDA {cuda}, {n} GPU(s)",
+        },
+        "verify.summary": {
+            "zh": "结果：{passed} 通过，{failed} 失败，{warned} 警告，{skipped} 跳过",
+            "en": "Result: {passed} passed, {failed} failed, {warned} warnings, {skipped} skipped",
+        },
+        "verify.error": {"zh": "无法验证：{error}", "en": "Nothing could be verified: {error}"},
+        "verify.written": {"zh": "报告已写入 {path}", "en": "Report written to {path}"},
+        "verify.no_plan": {
+            "zh": "未指定计划：仅输出清单与健康检查。",
+            "en": "No plan given: inventory and health checks only.",
+        },
+        "verify.plan_error": {"zh": "无法读取计划：{error}", "en": "Cannot read the plan: {error}"},
+        "verify.write_error": {
+            "zh": "无法写入报告 {path}：{error}",
+            "en": "Cannot write the report {path}: {error}",
+        },
+        "verify.step.smi": {"zh": "读取 nvidia-smi", "en": "Reading nvidia-smi"},
+        "verify.step.topo": {"zh": "读取 GPU 拓扑", "en": "Reading the GPU topology"},
+        "verify.step.host": {
+            "zh": "检查 CPU、内存、磁盘与网络",
+            "en": "Checking CPU, memory, disks and network",
+        },
+        "verify.step.software": {
+            "zh": "检查 CUDA、容器与框架",
+            "en": "Checking CUDA, containers and frameworks",
+        },
+        "verify.step.bench": {"zh": "运行性能测试", "en": "Running the benchmark"},
+        "verify.step.checks": {"zh": "与计划对比", "en": "Comparing with the plan"},
+        "verify.step.done": {"zh": "完成", "en": "Done"},
+        "verify.cancelled": {"zh": "验证已取消", "en": "Verification cancelled"},
+        "verify.smi.pass": {
+            "zh": "nvidia-smi 正常返回：驱动 {driver}，{n} 块 GPU。",
+            "en": "nvidia-smi answered: driver {driver}, {n} GPU(s).",
+        },
+        "verify.smi.missing": {
+            "zh": "找不到 nvidia-smi（{where}）：NVIDIA 驱动未安装。请安装与计划一致的驱动后重试。",
+            "en": "nvidia-smi was not found ({where}): the NVIDIA driver is not installed. Install the "
+            "planned driver and run again.",
+        },
+        "verify.smi.not_run": {
+            "zh": "无法运行 nvidia-smi：{detail}",
+            "en": "nvidia-smi could not be started: {detail}",
+        },
+        "verify.smi.exit": {
+            "zh": "nvidia-smi 以代码 {code} 退出：“{text}”。{hint}",
+            "en": 'nvidia-smi exited with code {code}: "{text}". {hint}',
+        },
+        "verify.smi.partial": {
+            "zh": "nvidia-smi 报告了错误：“{text}”。{hint}",
+            "en": 'nvidia-smi reported an error: "{text}". {hint}',
+        },
+        "verify.smi.timeout": {
+            "zh": "nvidia-smi 在 {timeout} 秒内没有响应，已被终止；GPU 或驱动可能挂起（查看 `dmesg` 中的 "
+            "Xid 错误）。",
+            "en": "nvidia-smi did not answer within {timeout} s and was stopped; a GPU or the driver may be "
+            "hung (look for Xid errors in `dmesg`).",
+        },
+        "verify.smi.garbage": {
+            "zh": "nvidia-smi 的输出不是可用的 XML 报告：{reason}。",
+            "en": "nvidia-smi printed something that is not a usable XML report: {reason}.",
+        },
+        "verify.smi.cancelled": {
+            "zh": "已取消，nvidia-smi 被终止。",
+            "en": "Cancelled; nvidia-smi was stopped.",
+        },
+        "verify.smi.hint.no_driver": {
+            "zh": "驱动内核模块未加载（内核升级后未重建，或安全启动阻止了模块）：检查 `lsmod | grep nvidia` "
+            "与 `dmesg`。",
+            "en": "The driver's kernel module is not loaded (not rebuilt after a kernel update, or blocked "
+            "by Secure Boot): check `lsmod | grep nvidia` and `dmesg`.",
+        },
+        "verify.smi.hint.no_devices": {
+            "zh": "驱动没有看到任何 GPU：检查 GPU 是否插好并接好供电（`lspci | grep -i nvidia`），以及容器或"
+            " Slurm 作业是否分配了 GPU。",
+            "en": "The driver sees no GPU: check that the GPUs are seated and powered (`lspci | grep -i "
+            "nvidia`) and that the container or Slurm job was given GPUs.",
+        },
+        "verify.smi.hint.mismatch": {
+            "zh": "已加载的内核模块与用户态库版本不一致（升级驱动后未重启）：请重启主机。",
+            "en": "The loaded kernel module and the user-space library differ (driver updated without a "
+            "reboot): reboot the host.",
+        },
+        "verify.smi.hint.device": {
+            "zh": "有 GPU 初始化失败（掉卡或需要复位）：查看 `dmesg` 中的 Xid 错误，重新插拔或更换该 GPU（"
+            "{bus}）。",
+            "en": "A GPU failed to initialise (fell off the bus or needs a reset): look for Xid errors in "
+            "`dmesg`, reseat or replace that GPU ({bus}).",
+        },
+        "verify.smi.hint.other": {
+            "zh": "请查看 `dmesg` 与驱动安装日志。",
+            "en": "Look at `dmesg` and the driver installation log.",
+        },
+        "verify.gpu_visible.pass": {
+            "zh": "nvidia-smi 报告了全部 {n} 块 GPU。",
+            "en": "nvidia-smi reports all {n} GPU(s).",
+        },
+        "verify.gpu_visible.fail": {
+            "zh": "驱动识别到 {attached} 块 GPU，但只报告了 {n} 块：有 GPU 掉卡或无法访问。",
+            "en": "The driver counts {attached} GPUs attached but reports only {n}: a GPU fell off the bus "
+            "or cannot be reached.",
+        },
+        "verify.gpu_model.pass": {
+            "zh": "全部 GPU 与计划型号 {part} 一致。",
+            "en": "Every GPU is the planned {part}.",
+        },
+        "verify.gpu_model.fail": {
+            "zh": "{gpus} 不是计划的 {part}。",
+            "en": "{gpus} is not the planned {part}.",
+        },
+        "verify.gpu_model.none": {"zh": "没有找到 GPU。", "en": "No GPU was found."},
+        "verify.gpu_model.no_names": {
+            "zh": "目录中 {part} 没有 nvidia-smi 名称，无法自动比对，请人工核对型号。",
+            "en": "The catalog has no nvidia-smi names for {part}; compare the model by eye.",
+        },
+        "verify.gpu_model.unknown": {
+            "zh": "{gpus} 的型号不在目录中。",
+            "en": "{gpus}: the model is not in the catalog.",
+        },
+        "verify.gpu_model.mixed": {
+            "zh": "本机混装了不同型号的 GPU。",
+            "en": "This machine mixes GPU models.",
+        },
+        "verify.gpu_model.inventory": {"zh": "GPU 型号清单。", "en": "GPU inventory."},
+        "verify.gpu_count.pass": {"zh": "GPU 数量 {n} 与计划一致。", "en": "{n} GPU(s), as planned."},
+        "verify.gpu_count.fewer": {
+            "zh": "只找到 {n} 块 GPU，计划为 {want} 块：检查是否漏装、掉卡或被 cgroup/Slurm 隐藏。",
+            "en": "Only {n} of the {want} planned GPUs were found: check for a missing card, one that fell "
+            "off the bus, or GPUs hidden by cgroups/Slurm.",
+        },
+        "verify.gpu_count.more": {
+            "zh": "找到 {n} 块 GPU，多于计划的 {want} 块。",
+            "en": "{n} GPUs found, more than the {want} planned.",
+        },
+        "verify.gpu_count.no_plan": {
+            "zh": "找到 {n} 块 GPU（无计划可比）。",
+            "en": "{n} GPU(s) found (no plan to compare).",
+        },
+        "verify.gpu_memory.pass": {
+            "zh": "每块 GPU 的显存都不少于型号标称值。",
+            "en": "Every GPU has its rated memory.",
+        },
+        "verify.gpu_memory.fail": {
+            "zh": "{gpus} 的显存少于型号标称值：可能交付了小显存版本。",
+            "en": "{gpus} has less memory than the model's rating: a smaller-memory variant may have been "
+            "delivered.",
+        },
+        "verify.gpu_memory.skip": {
+            "zh": "目录中没有该型号的显存容量，无法比较。",
+            "en": "No catalog memory size to compare with.",
+        },
+        "verify.pcie.skip": {
+            "zh": "nvidia-smi 未报告 PCIe 链路（虚拟 GPU 或不支持）。",
+            "en": "nvidia-smi reports no PCIe link (virtual GPU or not supported).",
+        },
+        "verify.pcie_width.pass": {
+            "zh": "{n} 块 GPU 均以最大链路宽度运行。",
+            "en": "All {n} GPU(s) run at their full link width.",
+        },
+        "verify.pcie_width.fail": {
+            "zh": "链路宽度不足：{which}。检查插槽、转接卡（riser）和 BIOS 的通道拆分设置；若测量时 GPU 空闲"
+            "，空闲时链路降速是正常的节能行为；请在负载下复查：运行训练或压力任务时执行 `nvidia-smi -q -d "
+            "PCIE` 或 `nvidia-smi dmon -s t` 观察当前链路。",
+            "en": "Link narrower than it should be: {which}. Check the slot, the riser and the BIOS lane "
+            "bifurcation; if the GPU was idle when measured, an idle link slows down to save power, which "
+            "is normal; recheck under load: while a job runs, watch the current link with `nvidia-smi -q -d "
+            "PCIE` or `nvidia-smi dmon -s t`.",
+        },
+        "verify.pcie_gen.pass": {
+            "zh": "{n} 块 GPU 均以最高 PCIe 代数运行。",
+            "en": "All {n} GPU(s) run at their top PCIe generation.",
+        },
+        "verify.pcie_gen.idle": {
+            "zh": "当前链路低于最大值：{which}。空闲时链路降速是正常的节能行为；请在负载下复查：运行训练或压"
+            "力任务时执行 `nvidia-smi -q -d PCIE` 或 `nvidia-smi dmon -s t` 观察当前链路。负载下仍偏低则检查"
+            "插槽与 BIOS 设置。",
+            "en": "Current link below its maximum: {which}. An idle link slows down to save power, which is "
+            "normal; recheck under load: while a job runs, watch the current link with `nvidia-smi -q -d "
+            "PCIE` or `nvidia-smi dmon -s t`. If it stays low under load, check the slot and BIOS settings.",
+        },
+        "verify.pcie_gen.fail": {
+            "zh": "链路最高代数低于 GPU 支持的代数：{which}。插槽、转接卡或 BIOS 限制了速度。",
+            "en": "The link cannot reach the GPU's PCIe generation: {which}. The slot, riser or BIOS limits "
+            "it.",
+        },
+        "verify.persistence.pass": {
+            "zh": "所有 GPU 已开启常驻模式。",
+            "en": "Persistence mode is on for every GPU.",
+        },
+        "verify.persistence.off": {
+            "zh": "{gpus} 未开启常驻模式：用 `sudo nvidia-smi -pm 1` 或启用 nvidia-persistenced 服务开启。",
+            "en": "Persistence mode is off on {gpus}: turn it on with `sudo nvidia-smi -pm 1` or enable the "
+            "nvidia-persistenced service.",
+        },
+        "verify.persistence.skip": {
+            "zh": "常驻模式不适用（Windows 或虚拟 GPU）。",
+            "en": "Persistence mode does not apply (Windows or virtual GPU).",
+        },
+        "verify.ecc.pass": {"zh": "所有 GPU 已开启 ECC。", "en": "ECC is on for every GPU."},
+        "verify.ecc.fail": {
+            "zh": "数据中心 GPU {gpus} 未开启 ECC：执行 `sudo nvidia-smi -e 1` 后重启。",
+            "en": "ECC is off on data-centre GPU {gpus}: run `sudo nvidia-smi -e 1` and reboot.",
+        },
+        "verify.ecc.warn": {
+            "zh": "{gpus} 的 ECC 未开启或待重启生效。",
+            "en": "ECC is off, or a change waits for a reboot, on {gpus}.",
+        },
+        "verify.ecc.skip": {"zh": "这些 GPU 不支持 ECC。", "en": "These GPUs do not support ECC."},
+        "verify.power.pass": {
+            "zh": "功耗上限不低于默认值。",
+            "en": "Power limits are at or above the default.",
+        },
+        "verify.power.fail": {
+            "zh": "功耗上限被调低：{which}。用 `sudo nvidia-smi -pl {watts}` 恢复默认值。",
+            "en": "Power limit lowered: {which}. Restore it with `sudo nvidia-smi -pl {watts}`.",
+        },
+        "verify.power.skip": {
+            "zh": "nvidia-smi 未报告功耗上限。",
+            "en": "nvidia-smi reports no power limit.",
+        },
+        "verify.retired.pass": {
+            "zh": "没有待处理的显存页退役或行重映射。",
+            "en": "No retired or remapped memory pending.",
+        },
+        "verify.retired.pending": {
+            "zh": "{gpus} 有待处理的显存页退役/行重映射：复位 GPU 或重启以生效；反复出现请返修。",
+            "en": "{gpus} has memory retirement/row remapping pending: reset the GPU or reboot to apply it; "
+            "if it keeps happening, return the GPU.",
+        },
+        "verify.retired.failure": {
+            "zh": "{gpus} 行重映射失败：显存已损坏，请返修。",
+            "en": "Row remapping failed on {gpus}: the memory is damaged; return the GPU.",
+        },
+        "verify.retired.some": {
+            "zh": "{gpus} 已有退役的显存页：新卡上出现需向供应商确认。",
+            "en": "{gpus} already has retired memory pages: on a new card, ask the vendor about it.",
+        },
+        "verify.retired.skip": {
+            "zh": "nvidia-smi 未报告显存退役信息。",
+            "en": "nvidia-smi reports no memory retirement data.",
+        },
+        "verify.ecc_errors.pass": {
+            "zh": "没有不可纠正的 ECC 错误记录。",
+            "en": "No uncorrectable ECC errors recorded.",
+        },
+        "verify.ecc_errors.warn": {
+            "zh": "记录到不可纠正的 ECC 错误：{which}。新卡上出现需向供应商确认。",
+            "en": "Uncorrectable ECC errors recorded: {which}. On a new card, ask the vendor about them.",
+        },
+        "verify.ecc_errors.skip": {
+            "zh": "nvidia-smi 未报告 ECC 错误计数。",
+            "en": "nvidia-smi reports no ECC error counts.",
+        },
+        "verify.mig.supported": {"zh": "所有 GPU 支持 MIG。", "en": "Every GPU supports MIG."},
+        "verify.mig.unsupported": {
+            "zh": "计划需要 MIG，但 {gpus} 不支持。",
+            "en": "The plan needs MIG but {gpus} does not support it.",
+        },
+        "verify.mig.enabled": {
+            "zh": "{gpus} 已启用 MIG：整卡任务无法使用这些 GPU；如不需要，用 `sudo nvidia-smi -i {first} "
+            "-mig 0` 关闭。",
+            "en": "MIG is enabled on {gpus}: whole-GPU jobs cannot use them; if not wanted, turn it off "
+            "with `sudo nvidia-smi -i {first} -mig 0`.",
+        },
+        "verify.mig.off": {"zh": "MIG 未启用。", "en": "MIG is off."},
+        "verify.mig.skip": {"zh": "这些 GPU 不支持 MIG。", "en": "These GPUs do not support MIG."},
+        "verify.nvlink.pass": {
+            "zh": "所有 GPU 之间都通过 NVLink（{kind}）互联。",
+            "en": "Every GPU pair is linked by NVLink ({kind}).",
+        },
+        "verify.nvlink.fail": {
+            "zh": "计划需要 NVLink，但这些 GPU 之间只有 PCIe：{pairs}。检查 NVLink 桥或 HGX 基板与 Fabric "
+            "Manager。",
+            "en": "The plan needs NVLink but these GPU pairs only talk over PCIe: {pairs}. Check the NVLink "
+            "bridges, or the HGX baseboard and Fabric Manager.",
+        },
+        "verify.nvlink.pcie": {
+            "zh": "GPU 之间经 PCIe 通信（计划未要求 NVLink）。",
+            "en": "GPUs talk over PCIe (the plan does not need NVLink).",
+        },
+        "verify.nvlink.skip": {"zh": "没有拓扑信息或只有一块 GPU。", "en": "No topology, or only one GPU."},
+        "verify.cpu_model.pass": {"zh": "CPU 型号与计划一致。", "en": "The CPU is the planned model."},
+        "verify.cpu_model.fail": {
+            "zh": "CPU 不是计划的 {part}。",
+            "en": "The CPU is not the planned {part}.",
+        },
+        "verify.cpu_model.inventory": {"zh": "CPU 型号。", "en": "CPU model."},
+        "verify.cpu_model.unknown": {"zh": "无法读取 CPU 型号。", "en": "The CPU model could not be read."},
+        "verify.cpu_cores.pass": {"zh": "CPU 核数不少于计划。", "en": "At least the planned CPU cores."},
+        "verify.cpu_cores.fail": {
+            "zh": "只有 {have} 个物理核，计划为 {want} 个：检查 CPU 数量、型号或 BIOS 中被禁用的核。",
+            "en": "Only {have} physical cores where {want} were planned: check the CPU count and model, and "
+            "cores disabled in the BIOS.",
+        },
+        "verify.cpu_cores.inventory": {"zh": "CPU 核数。", "en": "CPU cores."},
+        "verify.cpu_cores.unknown": {
+            "zh": "无法读取 CPU 核数。",
+            "en": "The CPU core count could not be read.",
+        },
+        "verify.ram.pass": {
+            "zh": "内存容量符合计划（MemTotal 会因固件与内核保留而略低于安装容量）。",
+            "en": "Memory as planned (MemTotal is a little below the installed size: firmware and kernel "
+            "reserve some).",
+        },
+        "verify.ram.fail": {
+            "zh": "系统只识别到 {have} GiB，计划为 {want} GiB：至少少了一条 {module} GiB 内存，检查是否漏装"
+            "或未识别。",
+            "en": "The system sees {have} GiB where {want} GiB was planned: at least one {module} GiB "
+            "module is missing or not detected.",
+        },
+        "verify.ram.inventory": {"zh": "内存容量。", "en": "Memory size."},
+        "verify.ram.unknown": {"zh": "无法读取内存容量。", "en": "The memory size could not be read."},
+        "verify.nvme.pass": {"zh": "找到 {n} 块 NVMe 盘。", "en": "{n} NVMe drive(s) found."},
+        "verify.nvme.fail": {
+            "zh": "只找到 {n} 块 NVMe 盘，计划为 {want} 块。",
+            "en": "Only {n} of the {want} planned NVMe drives were found.",
+        },
+        "verify.nvme.none": {"zh": "没有找到 NVMe 盘。", "en": "No NVMe drive was found."},
+        "verify.net.pass": {
+            "zh": "网络链路速率达到计划。",
+            "en": "A network link runs at the planned speed.",
+        },
+        "verify.net.fail": {
+            "zh": "没有链路达到 {want} Gb/s（未连接：{down}）：检查线缆、光模块与交换机端口。",
+            "en": "No link reaches {want} Gb/s (down: {down}): check cables, transceivers and switch ports.",
+        },
+        "verify.net.inventory": {"zh": "网络链路速率。", "en": "Network link speeds."},
+        "verify.net.unknown": {
+            "zh": "没有读到已连接的网络链路速率。",
+            "en": "No connected network link speed was found.",
+        },
+        "verify.os.pass": {"zh": "操作系统与计划一致。", "en": "The operating system is as planned."},
+        "verify.os.fail": {
+            "zh": "操作系统不是计划的 {part}。",
+            "en": "The operating system is not the planned {part}.",
+        },
+        "verify.os.inventory": {"zh": "操作系统。", "en": "Operating system."},
+        "verify.os.unknown": {"zh": "无法读取 /etc/os-release。", "en": "/etc/os-release could not be read."},
+        "verify.driver_min.pass": {
+            "zh": "驱动满足 CUDA {cuda} 的最低要求。",
+            "en": "The driver meets CUDA {cuda}'s minimum.",
+        },
+        "verify.driver_min.fail": {
+            "zh": "驱动低于 CUDA {cuda} 要求的 {need}：请升级驱动。",
+            "en": "The driver is older than the {need} that CUDA {cuda} needs: upgrade it.",
+        },
+        "verify.driver_min.no_plan": {
+            "zh": "计划未选择 CUDA 版本。",
+            "en": "The plan chooses no CUDA version.",
+        },
+        "verify.driver_min.unknown": {
+            "zh": "无法读取驱动版本。",
+            "en": "The driver version could not be read.",
+        },
+        "verify.driver_branch.pass": {"zh": "驱动分支与计划一致。", "en": "The driver branch is as planned."},
+        "verify.driver_branch.warn": {
+            "zh": "驱动不属于计划的 {branch} 分支。",
+            "en": "The driver is not from the planned {branch} branch.",
+        },
+        "verify.cuda.pass": {
+            "zh": "驱动支持计划的 CUDA 版本。",
+            "en": "The driver supports the planned CUDA version.",
+        },
+        "verify.cuda.fail": {
+            "zh": "驱动最高只支持更早的 CUDA，无法运行 CUDA {cuda}：请升级驱动。",
+            "en": "The driver supports only an older CUDA and cannot run CUDA {cuda}: upgrade it.",
+        },
+        "verify.cuda.unknown": {
+            "zh": "nvidia-smi 未报告 CUDA 版本。",
+            "en": "nvidia-smi reports no CUDA version.",
+        },
+        "verify.cuda.inventory": {
+            "zh": "驱动支持的最高 CUDA 版本。",
+            "en": "The newest CUDA the driver supports.",
+        },
+        "verify.toolkit.pass": {
+            "zh": "主机上的 CUDA 工具包（nvcc）。",
+            "en": "CUDA toolkit (nvcc) on the host.",
+        },
+        "verify.toolkit.other": {
+            "zh": "主机上的 nvcc 不是计划的 CUDA {cuda}（容器内使用自带工具包时无影响）。",
+            "en": "nvcc on the host is not the planned CUDA {cuda} (no matter if jobs run in containers "
+            "with their own toolkit).",
+        },
+        "verify.toolkit.none": {
+            "zh": "主机上没有 nvcc（容器自带 CUDA 工具包，通常无需安装）。",
+            "en": "No nvcc on the host (containers bring their own CUDA toolkit; usually not needed).",
+        },
+        "verify.runtime.pass": {
+            "zh": "Docker 与 NVIDIA Container Toolkit 已安装。",
+            "en": "Docker and the NVIDIA Container Toolkit are installed.",
+        },
+        "verify.runtime.no_toolkit": {
+            "zh": "已安装 Docker，但没有 NVIDIA Container Toolkit：容器无法使用 GPU。",
+            "en": "Docker is installed but the NVIDIA Container Toolkit is not: containers cannot use the "
+            "GPUs.",
+        },
+        "verify.runtime.none": {
+            "zh": "计划使用容器镜像，但没有找到 Docker。",
+            "en": "The plan uses a container image but Docker was not found.",
+        },
+        "verify.runtime.optional": {
+            "zh": "未安装 Docker（计划未使用容器）。",
+            "en": "No Docker (the plan uses no container).",
+        },
+        "verify.image.pass": {"zh": "计划的镜像已在本机。", "en": "The planned image is on this machine."},
+        "verify.image.missing": {
+            "zh": "本机还没有计划的镜像：执行 `docker pull {ref}`。",
+            "en": "The planned image is not on this machine yet: run `docker pull {ref}`.",
+        },
+        "verify.image.no_docker": {
+            "zh": "没有 Docker，无法检查镜像。",
+            "en": "No Docker, so the image cannot be checked.",
+        },
+        "verify.framework.pass": {
+            "zh": "框架版本与计划一致，且能使用 CUDA。",
+            "en": "The framework is as planned and can use CUDA.",
+        },
+        "verify.framework.other": {
+            "zh": "主机上的 {name} 版本不是计划的版本。",
+            "en": "The host's {name} is not the planned version.",
+        },
+        "verify.framework.no_cuda": {
+            "zh": "{name} 已安装但无法使用 CUDA：检查其 CUDA 构建与驱动。",
+            "en": "{name} is installed but cannot use CUDA: check its CUDA build and the driver.",
+        },
+        "verify.framework.absent": {
+            "zh": "主机上没有 {name}（通常只在容器内安装，不影响验收）。",
+            "en": "{name} is not on the host (often only inside the container; not required).",
+        },
+        "verify.framework.inventory": {"zh": "主机上的框架。", "en": "Frameworks on the host."},
+        "verify.framework.none": {
+            "zh": "主机上没有 PyTorch 或 TensorFlow（不是必需项）。",
+            "en": "No PyTorch or TensorFlow on the host (not required).",
+        },
+        "verify.bench.pass": {
+            "zh": "性能测试完成（矩阵乘与显存带宽，与目录峰值对比）。",
+            "en": "Benchmark done (matrix multiply and memory bandwidth, against the catalog peak).",
+        },
+        "verify.bench.fail": {"zh": "性能测试出错：{which}。", "en": "The benchmark failed: {which}."},
+        "verify.bench.skip": {"zh": "跳过性能测试：{reason}。", "en": "Benchmark skipped: {reason}."},
+        "verify.bench.no_torch": {
+            "zh": "没有可用 CUDA 的 PyTorch",
+            "en": "no PyTorch with CUDA is available",
+        },
+        "verify.bench.no_gpu": {"zh": "nvidia-smi 没有报告 GPU", "en": "nvidia-smi reported no GPU"},
+        "verify.bench.timeout": {
+            "zh": "超过 {timeout} 秒未完成",
+            "en": "it did not finish within {timeout} s",
+        },
+        "verify.merge.title": {"zh": "{n} 个节点的验证结果", "en": "Verification of {n} node(s)"},
+        "verify.merge.node_count.pass": {"zh": "节点数量与计划一致。", "en": "The node count is as planned."},
+        "verify.merge.node_count.fail": {
+            "zh": "只收到 {n} 个节点的报告，计划为 {want} 个：缺少的节点没有运行验证或报告未收集。",
+            "en": "Reports from only {n} of the {want} planned nodes: the missing ones did not run the "
+            "verification or their reports were not collected.",
+        },
+        "verify.merge.node_count.more": {
+            "zh": "收到 {n} 个节点的报告，多于计划的 {want} 个。",
+            "en": "Reports from {n} nodes, more than the {want} planned.",
+        },
+        "verify.merge.node_count.no_plan": {
+            "zh": "{n} 个节点（无计划可比）。",
+            "en": "{n} node(s) (no plan to compare).",
+        },
+        "verify.merge.duplicate": {
+            "zh": "主机名重复：{names}（同一节点的报告被合并了两次？）。",
+            "en": "Duplicate host names: {names} (the same node's report merged twice?).",
+        },
+        "verify.merge.unique": {"zh": "每个节点的主机名都不同。", "en": "Every node has its own host name."},
+        "verify.merge.nodes.pass": {"zh": "所有节点的检查都通过。", "en": "Every node passes its checks."},
+        "verify.merge.nodes.fail": {
+            "zh": "这些节点有失败项：{nodes}。",
+            "en": "These nodes have failed checks: {nodes}.",
+        },
+        "verify.merge.nodes.error": {
+            "zh": "这些节点无法验证：{nodes}。",
+            "en": "These nodes could not be verified: {nodes}.",
+        },
+        "verify.merge.same.pass": {"zh": "所有节点的{what}一致。", "en": "Every node has the same {what}."},
+        "verify.merge.same.warn": {
+            "zh": "节点之间的{what}不一致：{values}。",
+            "en": "The nodes differ in {what}: {values}.",
+        },
+        "verify.merge.what.driver": {"zh": "驱动版本", "en": "driver version"},
+        "verify.merge.what.gpus": {"zh": "GPU 型号与数量", "en": "GPU model and count"},
+        "verify.merge.read_error": {"zh": "无法读取报告：{error}", "en": "Cannot read a report: {error}"},
+    }
+)

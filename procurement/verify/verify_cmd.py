@@ -1,0 +1,82 @@
+"""`gpu-procure verify`: probe this machine (or merge node reports), print a table, write the JSON report."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from catalog.loader import Catalog
+from procurement.messages import Lang, default_lang, t
+from procurement.plan import Plan, PlanError, load_plan
+from procurement.verify import texts  # noqa: F401  (registers the messages)
+from procurement.verify.merge import load_reports, merge_reports, write_merged
+from procurement.verify.probe import ProbeOptions, VerificationCancelled, run_probe
+from procurement.verify.render import render_merged, render_report
+from procurement.verify.report import write_report
+
+EXIT_OK, EXIT_FAIL, EXIT_UNVERIFIED = 0, 1, 2
+
+
+def _lang(args: argparse.Namespace) -> Lang:
+    lang = getattr(args, "lang", None)
+    return lang if lang in ("zh", "en") else default_lang()
+
+
+def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, bool]:
+    if getattr(args, "plan", None) is None:
+        return None, True
+    try:
+        return load_plan(args.plan, catalog), True
+    except PlanError as exc:
+        print(t("verify.plan_error", lang, error=exc), file=sys.stderr)
+        return None, False
+
+
+def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
+    """Exit 0 when all checks pass (warnings allowed), 1 when any fails, 2 when nothing could be verified."""
+    lang = _lang(args)
+    plan, ok = _plan(args, catalog, lang)
+    if not ok:
+        return EXIT_UNVERIFIED
+    if getattr(args, "merge", None):
+        return _merge(args, plan, lang)
+    if plan is None:
+        print(t("verify.no_plan", lang), file=sys.stderr)
+    timeout = args.timeout if args.timeout and args.timeout > 0 else 30.0
+    options = ProbeOptions(nvidia_smi=args.nvidia_smi, timeout=timeout, benchmark=bool(args.benchmark))
+    try:
+        report = run_probe(plan, catalog, options, lang)
+    except VerificationCancelled:
+        print(t("verify.cancelled", lang), file=sys.stderr)
+        return EXIT_UNVERIFIED
+    print(render_report(report, lang))
+    if args.json_out is not None:
+        try:
+            write_report(report, args.json_out)
+        except OSError as exc:
+            print(
+                t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr
+            )
+            return EXIT_UNVERIFIED
+        print(t("verify.written", lang, path=args.json_out), file=sys.stderr)
+    return report.exit_code()
+
+
+def _merge(args: argparse.Namespace, plan: Plan | None, lang: Lang) -> int:
+    reports, sources, errors = load_reports(args.merge)
+    for line in errors:
+        print(t("verify.merge.read_error", lang, error=line), file=sys.stderr)
+    if not reports:
+        return EXIT_UNVERIFIED
+    merged = merge_reports(reports, plan, lang, sources)
+    print(render_merged(merged, lang))
+    if args.json_out is not None:
+        try:
+            write_merged(merged, args.json_out)
+        except OSError as exc:
+            print(
+                t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr
+            )
+            return EXIT_UNVERIFIED
+    code = merged.exit_code()
+    return max(code, EXIT_FAIL) if errors and code == EXIT_OK else code

@@ -1,0 +1,92 @@
+"""`gpu-procure check`: grouped human output, --json with exactly the Finding keys, exit codes 0/1/2."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+from procurement.check_cmd import FINDING_KEYS, run_check
+from procurement.plan import save_plan
+from tests.procurement.test_rules_parts import CAT, plan_of, workstation_4090
+
+
+def check(path: Path, **kw: object) -> tuple[int, str, str]:
+    args = argparse.Namespace(
+        plan=path, json=kw.get("json", False), lang=kw.get("lang", "en"), policy=kw.get("policy")
+    )
+    out, err = io.StringIO(), io.StringIO()
+    code = run_check(args, CAT, out, err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def test_errors_exit_1_grouped_by_step(tmp_path: Path) -> None:
+    path = tmp_path / "ws.gpuplan.yaml"
+    save_plan(workstation_4090(), path)
+    code, out, err = check(path)
+    assert code == 1 and err == ""
+    assert out.index("== 3 Server configuration ==") < out.index("[Error] POWER-PSU-CAPACITY")
+    assert "      → Use at least 2 of these PSUs" in out
+    assert out.rstrip().splitlines()[-1].endswith("info.")
+    code, out_zh, _ = check(path, lang="zh")
+    assert "== 3 服务器配置 ==" in out_zh and "[错误] POWER-PSU-CAPACITY" in out_zh
+
+
+def test_json_has_exactly_the_finding_keys(tmp_path: Path) -> None:
+    path = tmp_path / "ws.gpuplan.yaml"
+    save_plan(workstation_4090(), path)
+    code, out, _ = check(path, json=True)
+    data = json.loads(out)
+    assert code == 1 and data
+    assert all(tuple(obj) == FINDING_KEYS for obj in data)
+    first = data[0]
+    assert (
+        first["severity"] == "error" and isinstance(first["fields"], list) and isinstance(first["step"], int)
+    )
+
+
+def test_clean_plan_exits_0(tmp_path: Path) -> None:
+    path = tmp_path / "empty.gpuplan.yaml"
+    save_plan(plan_of(), path)
+    assert check(path) == (0, "No findings.\n", "")
+    assert check(path, json=True)[:2] == (0, "[]\n")
+
+
+def test_warnings_only_exit_0(tmp_path: Path) -> None:
+    path = tmp_path / "two.gpuplan.yaml"
+    plan = workstation_4090(
+        psu={"part": "atx-1600", "count": 2}, memory={"part": "ddr5-32g-udimm", "count": 4}
+    )
+    plan = plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"count": 2})})
+    save_plan(plan, path)
+    code, out, _ = check(path)
+    assert code == 0 and "[Error]" not in out and "[Info]" in out
+
+
+def test_policy_override_changes_the_verdict(tmp_path: Path) -> None:
+    path = tmp_path / "two.gpuplan.yaml"
+    save_plan(workstation_4090(psu={"part": "atx-1600", "count": 2}), path)
+    pol = tmp_path / "pol.yaml"
+    # 2213 W × 1.5 = 3319.5 W > 3200 W: with 50 % headroom two PSUs are thin
+    pol.write_text("psu_headroom_pct: {value: 50, source: company rule}\n", encoding="utf-8")
+    _, out, _ = check(path, policy=pol)
+    assert "POWER-PSU-HEADROOM" in out
+    _, out, _ = check(path)
+    assert "POWER-PSU-HEADROOM" not in out
+
+
+def test_unreadable_plan_or_policy_exit_2(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.gpuplan.yaml"
+    code, out, err = check(missing)
+    assert code == 2 and out == "" and "cannot read the plan" in err and "nope.gpuplan.yaml" in err
+    bad = tmp_path / "bad.gpuplan.yaml"
+    bad.write_text("schema_version: 1\ngpu:\n  model: no-such-gpu\n", encoding="utf-8")
+    code, _, err = check(bad)
+    assert code == 2 and "bad.gpuplan.yaml:3" in err and "unknown gpu 'no-such-gpu'" in err
+    good = tmp_path / "ok.gpuplan.yaml"
+    save_plan(plan_of(), good)
+    pol = tmp_path / "pol.yaml"
+    pol.write_text("psu_headroom_pct: 20\nfan_speed: 3\n", encoding="utf-8")
+    code, _, err = check(good, policy=pol)
+    assert code == 2 and "pol.yaml:2: fan_speed: unknown threshold" in err

@@ -1,0 +1,90 @@
+"""Budget, VRAM and licensing rules on fixture parts."""
+
+from __future__ import annotations
+
+import pytest
+
+from procurement.findings import Severity
+from procurement.policy import default_policy
+from procurement.rules import budget, evaluate_family, licensing, vram
+from procurement.rules.base import GIB_TO_GB
+from procurement.rules.budget import plan_cost
+from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+
+POLICY = default_policy()
+# 4 × 15,000 GPUs + 5,000 chassis + 4,000 CPU + 2 × 800 DIMMs + 1 × 3,000 PSU
+COST_4X4090 = 4 * 15_000 + 5_000 + 4_000 + 2 * 800 + 3_000
+
+
+def run(family, plan):  # type: ignore[no-untyped-def]
+    return evaluate_family(family, plan, CAT, POLICY, "en")
+
+
+def with_budget(plan, budget_cny: float, nodes: int = 1):  # type: ignore[no-untyped-def]
+    req = plan.requirements.model_copy(update={"budget_cny": budget_cny, "nodes": nodes})
+    return plan.model_copy(update={"requirements": req})
+
+
+def test_cost_adds_up() -> None:
+    c = plan_cost(workstation_4090(), CAT)
+    assert c.node_cny == COST_4X4090 == 73_600
+    assert plan_cost(with_budget(workstation_4090(), 1, nodes=2), CAT).total_cny == 2 * 73_600
+
+
+def test_over_budget() -> None:
+    f = one(run(budget, with_budget(workstation_4090(), 70_000)), "BUDGET-OVER")
+    assert f.severity == Severity.ERROR and f.step == 1
+    assert "7.4 万" in f.message and "0.4 万 over" in f.message
+    assert "BUDGET-OVER" not in ids(run(budget, with_budget(workstation_4090(), 80_000)))
+    # two nodes: 147,200 > 80,000
+    assert "BUDGET-OVER" in ids(run(budget, with_budget(workstation_4090(), 80_000, nodes=2)))
+
+
+def test_unpriced_parts_listed_and_chassis_psus_not_added() -> None:
+    node = hgx_node()
+    c = plan_cost(node, CAT)
+    assert "server.psu.part" not in [line.path for line in c.lines]  # ships with the chassis
+    f = one(run(budget, node), "BUDGET-UNPRICED")
+    assert "h100-sxm5-80gb" in f.message and "xeon-8480p" in f.message and "hgx-h100-8" in f.message
+    assert "BUDGET-UNPRICED" not in ids(run(budget, workstation_4090()))
+
+
+def test_vram_total_and_sharding() -> None:
+    # 70B mixed AdamW: 70 × 16 = 1120 GB + 20 % = 1344 GB (no layer data: activations not counted)
+    per_gpu = 80 * GIB_TO_GB
+    one_node = hgx_node(requirements={"nodes": 1})
+    f = one(run(vram, one_node), "VRAM-TOTAL")
+    assert f.severity == Severity.ERROR and "1,344 GB" in f.message
+    assert f"at least {-(-1344 // per_gpu):.0f} of these GPUs" in f.fix  # 16
+    # 8 nodes × 8 GPUs × 85.9 GB = 5498 GB: fits when sharded, not on one GPU
+    s = one(run(vram, hgx_node()), "VRAM-SHARDING")
+    assert s.severity == Severity.INFO and "64 GPUs" in s.message
+    small = hgx_node(requirements={"model_params_b": 1, "workload": "inference", "precision": "bf16"})
+    assert not ids(run(vram, small))
+
+
+def test_vram_without_model_size() -> None:
+    plan = plan_of(requirements={"workload": "training"}, gpu={"model": "l40s", "count": 1})
+    assert one(run(vram, plan), "VRAM-NO-ESTIMATE").step == 1
+    assert run(vram, plan_of(requirements={"workload": "rendering"}, gpu={"model": "l40s", "count": 1})) == []
+
+
+def test_geforce_in_a_datacenter() -> None:
+    plan = plan_of(requirements={"deployment": "datacenter"}, gpu={"model": "rtx-4090", "count": 1})
+    f = one(run(licensing, plan), "LIC-GEFORCE-DATACENTER")
+    assert f.severity == Severity.WARNING and "§2.1.3" in f.message
+    assert "LIC-GEFORCE-DATACENTER" not in ids(run(licensing, workstation_4090()))  # office
+
+
+@pytest.mark.parametrize(
+    ("gpu", "rule"),
+    [
+        ("rtx-4090", "LIC-EXPORT"),
+        ("h100-sxm5-80gb", "LIC-EXPORT"),
+        ("rtx-4090-d", "LIC-CHINA-MARKET"),
+        ("a100-40gb-pcie", None),
+    ],
+)
+def test_export_notes(gpu: str, rule: str | None) -> None:
+    found = ids(run(licensing, plan_of(requirements={"deployment": "lab"}, gpu={"model": gpu, "count": 1})))
+    assert found == ({rule} if rule else set())

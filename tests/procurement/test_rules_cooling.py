@@ -1,0 +1,87 @@
+"""Cooling rules on fixture parts: TDP per slot, passive and open-air cards, airflow, rack density, fans."""
+
+from __future__ import annotations
+
+import pytest
+
+from procurement.findings import Severity
+from procurement.policy import default_policy
+from procurement.rules import cooling, evaluate_family
+from procurement.rules.cooling import heat_budget
+from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+
+POLICY = default_policy()
+
+
+def run(plan, policy=POLICY):  # type: ignore[no-untyped-def]
+    return evaluate_family(cooling, plan, CAT, policy, "en")
+
+
+def l40s_server(count: int = 8, **req: object):  # type: ignore[no-untyped-def]
+    return plan_of(
+        requirements={"workload": "inference", **req},
+        gpu={"model": "l40s", "count": count},
+        server={
+            "chassis": "rack-4u-8gpu",
+            "cpu": "epyc-7543",
+            "cpu_count": 2,
+            "memory": {"part": "ddr4-64g-rdimm", "count": 16},
+        },
+    )
+
+
+def test_gpu_hotter_than_the_slot() -> None:
+    # RTX 5090 575 W > the tower's 450 W per GPU; RTX 4090 450 W is at the limit
+    plan = plan_of(gpu={"model": "rtx-5090", "count": 1}, server={"chassis": "tower-ws"})
+    f = one(run(plan), "COOLING-GPU-TDP")
+    assert f.severity == Severity.ERROR and "575 W" in f.message and "450 W" in f.message
+    assert "COOLING-GPU-TDP" not in ids(run(workstation_4090()))
+
+
+def test_passive_card_needs_a_passive_ready_chassis() -> None:
+    plan = plan_of(gpu={"model": "a100-40gb-pcie", "count": 1}, server={"chassis": "tower-ws"})
+    assert one(run(plan), "COOLING-PASSIVE-GPU").severity == Severity.ERROR
+    assert "COOLING-PASSIVE-GPU" not in ids(run(l40s_server()))
+
+
+def test_open_air_cards() -> None:
+    f = one(run(workstation_4090()), "COOLING-OPEN-AIR")
+    assert f.severity == Severity.WARNING and "4 open-air" in f.message and "at most 2" in f.message
+    two = workstation_4090().model_copy(
+        update={"gpu": workstation_4090().gpu.model_copy(update={"count": 2})}
+    )
+    assert "COOLING-OPEN-AIR" not in ids(run(two))
+
+
+def test_airflow_from_heat() -> None:
+    plan = l40s_server()
+    h = heat_budget(plan, CAT, POLICY)
+    # 8 × 350 + 2 × 225 + 16 × 5 + 150 = 3480 W → 3.16 × 3480 / 20 °F = 549.8 CFM ≤ 1000 CFM
+    assert h.heat_w == 3480
+    assert h.cfm_from_heat == pytest.approx(3.16 * 3480 / 20)
+    assert h.cfm_per_gpu_rule == 8 * 500
+    assert "COOLING-AIRFLOW" not in ids(run(plan))
+    # allow only a 10 °F rise: 3.16 × 3480 / 10 = 1099.7 CFM > 1000 CFM
+    f = one(run(plan, POLICY.model_copy(update={"airflow_delta_t_f": 10})), "COOLING-AIRFLOW")
+    assert "1,100 CFM" in f.message and "1,000 CFM" in f.message
+
+
+def test_airflow_per_gpu_basis() -> None:
+    per_gpu = POLICY.model_copy(update={"airflow_basis": "per_gpu"})
+    f = one(run(l40s_server(), per_gpu), "COOLING-AIRFLOW-PER-GPU")
+    assert "4,000 CFM" in f.message  # 8 GPUs × 500 CFM
+    assert "COOLING-AIRFLOW-PER-GPU" not in ids(run(l40s_server(count=2), per_gpu))  # 2 × 500 ≤ 1000
+
+
+def test_rack_density_needs_liquid() -> None:
+    # 6874 W per HGX node: 6 per rack = 41.2 kW > 40 kW; 5 per rack = 34.4 kW
+    f = one(run(hgx_node(server={"servers_per_rack": 6})), "COOLING-LIQUID")
+    assert "41.2 kW" in f.message
+    assert "COOLING-LIQUID" not in ids(run(hgx_node(server={"servers_per_rack": 5})))
+
+
+def test_fan_redundancy_in_a_datacenter() -> None:
+    plan = plan_of(requirements={"deployment": "datacenter"}, server={"chassis": "tower-ws"})
+    assert one(run(plan), "COOLING-FAN-REDUNDANCY").severity == Severity.INFO
+    assert "COOLING-FAN-REDUNDANCY" not in ids(run(workstation_4090()))  # office
+    assert "COOLING-FAN-REDUNDANCY" not in ids(run(hgx_node()))  # redundant fans

@@ -1,0 +1,129 @@
+"""PCIe and platform-fit rules on fixture parts: lane budget, slots, generations, SXM, sockets, bays."""
+
+from __future__ import annotations
+
+from procurement.findings import Severity
+from procurement.policy import default_policy
+from procurement.rules import evaluate_family, pcie
+from procurement.rules.pcie import lane_budget
+from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+
+POLICY = default_policy()
+
+
+def run(plan):  # type: ignore[no-untyped-def]
+    return evaluate_family(pcie, plan, CAT, POLICY, "en")
+
+
+def a100_server(sockets: int = 1, count: int = 8):  # type: ignore[no-untyped-def]
+    return plan_of(
+        gpu={"model": "a100-40gb-pcie", "count": count},
+        server={
+            "chassis": "rack-4u-8gpu",
+            "cpu": "epyc-7543",
+            "cpu_count": sockets,
+            "storage": [{"role": "system", "part": "nvme-m2-1tb", "count": 1}],
+            "nics": [{"part": "nic-25g", "count": 1}],
+        },
+    )
+
+
+def test_lanes_drop_the_last_gpus_to_x8() -> None:
+    # one EPYC 7543: 128 lanes; 8 GPUs × 16 + 1 NVMe × 4 + 1 NIC × 8 = 140 → 12 short.
+    # NIC is already x8, so GPU 8 then GPU 7 drop to x8: 140 − 8 − 8 = 124 ≤ 128.
+    b = lane_budget(a100_server(), CAT, POLICY)
+    assert (b.cpu_lanes, b.cpu_needed, b.shortfall) == (128, 140, 0)
+    assert [d.label for d in b.reduced] == ["GPU 7 (a100-40gb-pcie)", "GPU 8 (a100-40gb-pcie)"]
+    f = one(run(a100_server()), "PCIE-LANES-REDUCED")
+    assert f.severity == Severity.WARNING and "2 × a100-40gb-pcie x16→x8" in f.message
+    # two sockets: 256 lanes
+    assert not ids(run(a100_server(sockets=2))) & {"PCIE-LANES", "PCIE-LANES-REDUCED"}
+
+
+def test_not_enough_lanes_even_at_x4() -> None:
+    # Ryzen 9 7950X: 28 lanes; 8 GPUs at x4 = 32 → 4 missing
+    plan = plan_of(gpu={"model": "a100-40gb-pcie", "count": 8}, server={"cpu": "ryzen-7950x"})
+    f = one(run(plan), "PCIE-LANES")
+    assert f.severity == Severity.ERROR and "4 lanes are missing" in f.message
+    ok = plan_of(gpu={"model": "a100-40gb-pcie", "count": 1}, server={"cpu": "ryzen-7950x"})
+    assert not ids(run(ok)) & {"PCIE-LANES", "PCIE-LANES-REDUCED"}
+
+
+def test_gpus_behind_switches_use_switch_lanes() -> None:
+    b = lane_budget(hgx_node(), CAT, POLICY)
+    # 8 SXM GPUs × 16 = 128 switch lanes; CPU side: 2 × 80 = 160 for 5 NVMe × 4 + 4 NICs × 16 = 84
+    assert (b.switch_needed, b.switch_lanes, b.cpu_needed, b.cpu_lanes) == (128, 128, 84, 160)
+    assert not b.reduced and not b.shortfall
+
+
+def test_unknown_cpu_lanes_are_said() -> None:
+    assert one(run(workstation_4090()), "PCIE-LANES-UNKNOWN").severity == Severity.INFO
+
+
+def test_three_slot_cards_take_two_positions() -> None:
+    # 4 × 3-slot RTX 4090 need 8 double-width positions; the tower has 4 → 2 fit
+    f = one(run(workstation_4090()), "PCIE-GPU-SLOTS")
+    assert "8 GPU positions" in f.message and "at most 2" in f.fix
+    two = plan_of(gpu={"model": "rtx-4090", "count": 2}, server={"chassis": "tower-ws"})
+    assert "PCIE-GPU-SLOTS" not in ids(run(two))
+
+
+def test_slot_width() -> None:
+    plan = plan_of(gpu={"model": "rtx-4090", "count": 1}, server={"chassis": "rack-4u-8gpu"})
+    assert one(run(plan), "PCIE-SLOT-WIDTH").severity == Severity.ERROR
+    assert "PCIE-SLOT-WIDTH" not in ids(run(a100_server()))
+
+
+def test_newer_generation_on_older_platform() -> None:
+    plan = plan_of(gpu={"model": "h100-pcie-80gb", "count": 2}, server={"cpu": "epyc-7543"})
+    f = one(run(plan), "PCIE-GEN")
+    assert f.severity == Severity.INFO and "Gen4" in f.message and "h100-pcie-80gb Gen5" in f.message
+    assert "PCIE-GEN" not in ids(run(a100_server()))
+
+
+def test_sxm_needs_an_sxm_platform() -> None:
+    plan = plan_of(gpu={"model": "h100-sxm5-80gb", "count": 8}, server={"chassis": "rack-4u-8gpu"})
+    assert one(run(plan), "PCIE-FORM-FACTOR").severity == Severity.ERROR
+    pcie_in_hgx = plan_of(gpu={"model": "a100-40gb-pcie", "count": 8}, server={"chassis": "hgx-h100-8"})
+    assert "PCIE-FORM-FACTOR" in ids(run(pcie_in_hgx))
+    assert not ids(run(hgx_node())) & {"PCIE-FORM-FACTOR", "PCIE-GPU-UNSUPPORTED"}
+
+
+def test_platform_built_for_other_modules() -> None:
+    from catalog.models import Gpu
+    from tests.procurement.test_rules_parts import make_catalog, part
+
+    a100_sxm = part(
+        Gpu,
+        id="a100-sxm4-80gb",
+        segment="datacenter",
+        architecture="Ampere",
+        compute_capability="8.0",
+        memory_gib=80,
+        memory_type="HBM2e",
+        tdp_w=400,
+        pcie_gen=4,
+        form_factor="sxm",
+    )
+    plan = plan_of(gpu={"model": "a100-sxm4-80gb", "count": 8}, server={"chassis": "hgx-h100-8"})
+    found = evaluate_family(pcie, plan, make_catalog(a100_sxm), POLICY, "en")
+    assert "h100-sxm5-80gb" in one(found, "PCIE-GPU-UNSUPPORTED").message
+
+
+def test_cpu_socket_and_count() -> None:
+    plan = plan_of(server={"chassis": "tower-ws", "cpu": "epyc-7543"})
+    assert one(run(plan), "PCIE-CPU-SOCKET").severity == Severity.ERROR
+    two_i9 = plan_of(server={"chassis": "tower-ws", "cpu": "i9-13900k", "cpu_count": 2})
+    assert "between 1 and 1" in one(run(two_i9), "PCIE-CPU-COUNT").fix
+    assert not ids(run(a100_server(sockets=2))) & {"PCIE-CPU-SOCKET", "PCIE-CPU-COUNT"}
+
+
+def test_drive_bays() -> None:
+    plan = plan_of(
+        server={"chassis": "tower-ws", "storage": [{"role": "data", "part": "nvme-m2-1tb", "count": 4}]}
+    )
+    assert "4 M.2 drives for 3 M.2 slots" in one(run(plan), "PCIE-DRIVE-BAYS").message
+    ok = plan_of(
+        server={"chassis": "tower-ws", "storage": [{"role": "data", "part": "nvme-m2-1tb", "count": 3}]}
+    )
+    assert "PCIE-DRIVE-BAYS" not in ids(run(ok))

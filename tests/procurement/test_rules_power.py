@@ -1,0 +1,164 @@
+"""Power rules on fixture parts, with the arithmetic worked from the fixture catalog's numbers."""
+
+from __future__ import annotations
+
+import pytest
+
+from procurement.findings import Severity
+from procurement.policy import default_policy
+from procurement.rules import evaluate_family, power
+from procurement.rules.power import power_budget, psus_needed, redundant_units
+from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+
+POLICY = default_policy()
+# 4 × RTX 4090 at 450 W + i9-13900K at 253 W + 2 DDR5 DIMMs at 5 W + 150 W base
+DRAW_4X4090 = 4 * 450 + 253 + 2 * 5 + 150
+
+
+def run(plan, policy=POLICY):  # type: ignore[no-untyped-def]
+    return evaluate_family(power, plan, CAT, policy, "en")
+
+
+def test_power_budget_adds_up_the_parts() -> None:
+    b = power_budget(workstation_4090(), CAT, POLICY)
+    assert b.draw_w == DRAW_4X4090 == 2213
+    assert b.gpu_w == 1800
+    assert b.usable_w == 1600
+    assert b.required_w == pytest.approx(2213 * 1.2)
+    assert [i.key for i in b.items] == ["gpu", "cpu", "memory", "base"]
+    assert b.load_pct == pytest.approx(100 * 2213 / 1600)
+
+
+def test_one_1600w_psu_cannot_carry_four_4090s() -> None:
+    f = one(run(workstation_4090()), "POWER-PSU-CAPACITY")
+    assert f.severity == Severity.ERROR and f.step == 3
+    assert "2,213 W" in f.message and "1,600 W" in f.message
+    # 2213 × 1.2 = 2655.6 W → ceil(2655.6 / 1600) = 2 PSUs
+    assert "at least 2 of these PSUs" in f.fix
+    assert f.fields == ("server.psu.part", "server.psu.count")
+
+
+def test_two_1600w_psus_carry_four_4090s_with_headroom() -> None:
+    plan = workstation_4090(psu={"part": "atx-1600", "count": 2})
+    assert 2 * 1600 >= DRAW_4X4090 * 1.2
+    assert not ids(run(plan)) & {"POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM"}
+
+
+def test_thin_headroom_is_a_warning() -> None:
+    # 3 × 450 + 253 + 10 + 150 = 1763 W ≤ 1800 W, but 1763 × 1.2 = 2115.6 W > 1800 W
+    plan = workstation_4090(psu={"part": "sm-2000-ti", "count": 1})
+    plan = plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"count": 3})})
+    found = run(plan)
+    assert "POWER-PSU-CAPACITY" not in ids(found)
+    f = one(found, "POWER-PSU-HEADROOM")
+    assert f.severity == Severity.WARNING and "2,116 W" in f.message
+
+
+def test_psus_needed_counts_redundant_units() -> None:
+    assert psus_needed(2213, 1600, POLICY, redundancy="none") == 2  # type: ignore[arg-type]
+    assert psus_needed(2213, 1600, POLICY, redundancy="n+1") == 3  # type: ignore[arg-type]
+    assert psus_needed(2213, 1600, POLICY, redundancy="n+n") == 4  # type: ignore[arg-type]
+    assert redundant_units("n+n", 4) == 2 and redundant_units("n+1", 3) == 1  # type: ignore[arg-type]
+
+
+def test_redundant_units_are_not_capacity() -> None:
+    # N+1 with 2 × 1600 W: only 1600 W counts, below 2213 W
+    plan = workstation_4090(psu={"part": "atx-1600", "count": 2, "redundancy": "n+1"})
+    assert power_budget(plan, CAT, POLICY).usable_w == 1600
+    assert "POWER-PSU-CAPACITY" in ids(run(plan))
+
+
+def test_redundancy_needs_enough_units() -> None:
+    assert "POWER-PSU-REDUNDANCY" in ids(
+        run(workstation_4090(psu={"part": "atx-1600", "count": 1, "redundancy": "n+1"}))
+    )
+    assert "POWER-PSU-REDUNDANCY" in ids(
+        run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 5, "redundancy": "n+n"}}))
+    )
+    assert "POWER-PSU-REDUNDANCY" not in ids(
+        run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6, "redundancy": "n+n"}}))
+    )
+
+
+def test_low_line_unsupported_and_derated() -> None:
+    f = one(
+        run(workstation_4090(input_voltage="low", psu={"part": "ti-2400-hl", "count": 2})),
+        "POWER-LOW-LINE-UNSUPPORTED",
+    )
+    assert f.severity == Severity.ERROR
+    found = run(workstation_4090(input_voltage="low", psu={"part": "sm-2000-ti", "count": 2}))
+    assert one(found, "POWER-LOW-LINE-DERATED").severity == Severity.INFO
+    # counted at 2 × 1000 W on low line: below 2213 W
+    assert "2,000 W" in one(found, "POWER-PSU-CAPACITY").message
+    # on high line the same PSUs give 2 × 1800 = 3600 W ≥ 2655.6 W
+    assert not ids(run(workstation_4090(psu={"part": "sm-2000-ti", "count": 2}))) & {
+        "POWER-PSU-CAPACITY",
+        "POWER-PSU-HEADROOM",
+        "POWER-LOW-LINE-DERATED",
+    }
+
+
+def test_psu_bays() -> None:
+    assert "POWER-PSU-BAYS" in ids(run(workstation_4090(psu={"part": "atx-1600", "count": 3})))
+    assert "POWER-PSU-BAYS" not in ids(run(workstation_4090(psu={"part": "atx-1600", "count": 2})))
+
+
+def test_chassis_psus_count_and_mixing_is_flagged() -> None:
+    node = hgx_node()
+    b = power_budget(node, CAT, POLICY)
+    # 8 × 700 + 2 × 350 + 32 × 8 + (8 + 4 × 15) + 4 × 25 + 150
+    assert b.draw_w == 5600 + 700 + 256 + 68 + 100 + 150 == 6874
+    assert b.psu_from_chassis and b.usable_w == 6 * 3000
+    assert "POWER-PSU-MISSING" not in ids(run(node))
+    assert "POWER-PSU-MIXED" in ids(run(hgx_node(server={"psu": {"part": "sm-2000-ti", "count": 6}})))
+    assert "POWER-PSU-MIXED" not in ids(run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6}})))
+
+
+def test_psu_missing() -> None:
+    plan = workstation_4090(psu={"part": None, "count": 0})
+    assert one(run(plan), "POWER-PSU-MISSING").severity == Severity.WARNING
+    assert run(plan_of()) == []
+
+
+def test_rack_limit() -> None:
+    # 4 servers × 6874 W = 27.5 kW > 20 kW; floor(20000 / 6874) = 2 fit
+    f = one(run(hgx_node(server={"rack_power_limit_kw": 20, "servers_per_rack": 4})), "POWER-RACK-LIMIT")
+    assert "27.5 kW" in f.message and "at most 2 servers" in f.fix
+    assert "POWER-RACK-LIMIT" not in ids(
+        run(hgx_node(server={"rack_power_limit_kw": 30, "servers_per_rack": 4}))
+    )
+
+
+def test_transient_peaks_against_psu_tolerance() -> None:
+    plan = workstation_4090(psu={"part": "atx-1600", "count": 2})
+    # peak = 2213 + 1800 × (3 − 1) = 5813 W; 200 % of 3200 W = 6400 W → fine
+    assert power_budget(plan, CAT, POLICY).peak_w == 5813
+    assert "POWER-TRANSIENT" not in ids(run(plan))
+    # with only the ATX 3.0 100 ms tolerance (120 %): 3840 W < 5813 W
+    strict = POLICY.model_copy(update={"psu_peak_tolerance_pct": 120})
+    f = one(run(plan, strict), "POWER-TRANSIENT")
+    assert "5,813 W" in f.message and "3,840 W" in f.message
+
+
+def test_unknown_gpu_watts_are_reported_not_guessed() -> None:
+    from catalog.models import Gpu
+    from tests.procurement.test_rules_parts import make_catalog, part
+
+    h800 = part(
+        Gpu,
+        id="h800-pcie",
+        name="H800 PCIe",
+        segment="datacenter",
+        architecture="Hopper",
+        compute_capability="9.0",
+        memory_gib=80,
+        memory_type="HBM2e",
+        pcie_gen=5,
+        form_factor="pcie",
+    )
+    cat = make_catalog(h800)
+    plan = plan_of(gpu={"model": "h800-pcie", "count": 2}, server={"cpu": "epyc-7543"})
+    found = evaluate_family(power, plan, cat, POLICY, "en")
+    assert "H800 PCIe" in one(found, "POWER-UNKNOWN-WATTS").message
+    assert power_budget(plan, cat, POLICY).draw_w == 225 + 150
+

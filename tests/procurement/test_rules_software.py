@@ -1,0 +1,86 @@
+"""Software rules on fixture parts: driver vs CUDA, architecture, image, OS, framework, MIG/NVLink."""
+
+from __future__ import annotations
+
+from procurement.findings import Severity
+from procurement.policy import default_policy
+from procurement.rules import evaluate_family, software
+from tests.procurement.test_rules_parts import CAT, ids, one, plan_of
+
+POLICY = default_policy()
+
+
+def run(plan):  # type: ignore[no-untyped-def]
+    return evaluate_family(software, plan, CAT, POLICY, "en")
+
+
+def sw(gpu: str = "a100-40gb-pcie", **software: str):  # type: ignore[no-untyped-def]
+    return plan_of(gpu={"model": gpu, "count": 1}, software=software)
+
+
+def test_driver_below_cuda_minimum() -> None:
+    # CUDA 12.1 needs ≥ 530.30.02 (release notes Table 3); 525.60.13 is older
+    f = one(run(sw(driver="driver-525", cuda="cuda-12.1")), "SW-DRIVER-CUDA")
+    assert f.severity == Severity.ERROR and f.step == 4 and "530.30.02" in f.message
+    assert "SW-DRIVER-CUDA" not in ids(run(sw(driver="driver-535", cuda="cuda-12.1")))
+
+
+def test_cuda_and_architecture() -> None:
+    # RTX 5090 is CC 12.0; CUDA 12.1 compiles up to 9.0, CUDA 12.8 up to 12.0
+    assert "12.0" in one(run(sw("rtx-5090", cuda="cuda-12.1")), "SW-CUDA-ARCH-NEW").message
+    assert not ids(run(sw("rtx-5090", cuda="cuda-12.8"))) & {"SW-CUDA-ARCH-NEW", "SW-CUDA-ARCH-OLD"}
+    # P100 is CC 6.0; CUDA 13.0 starts at 7.5
+    assert "7.5" in one(run(sw("p100-pcie-16gb", cuda="cuda-13.0")), "SW-CUDA-ARCH-OLD").message
+    # the image's CUDA is checked too
+    assert "SW-CUDA-ARCH-NEW" in ids(run(sw("rtx-5090", cuda="cuda-12.8", image="ngc-pytorch-24.05")))
+
+
+def test_image_needs_a_newer_driver() -> None:
+    f = one(run(sw(driver="driver-535", image="ngc-pytorch-24.05")), "SW-IMAGE-DRIVER")
+    assert "545.23.06" in f.message and "535.54.03" in f.message
+    assert "SW-IMAGE-DRIVER" not in ids(run(sw(driver="driver-580", image="ngc-pytorch-24.05")))
+    # no explicit minimum: derived from the image's CUDA 12.1 (≥ 530.30.02)
+    assert (
+        "530.30.02" in one(run(sw(driver="driver-525", image="ngc-pytorch-23.07")), "SW-IMAGE-DRIVER").message
+    )
+
+
+def test_image_cuda_differs_from_chosen_cuda() -> None:
+    f = one(run(sw(driver="driver-580", cuda="cuda-12.2", image="ngc-pytorch-24.05")), "SW-IMAGE-CUDA")
+    assert f.severity == Severity.INFO
+    assert "SW-IMAGE-CUDA" not in ids(
+        run(sw(driver="driver-580", cuda="cuda-12.4", image="ngc-pytorch-24.05"))
+    )
+
+
+def test_os_support() -> None:
+    assert one(run(sw(os="ubuntu-20.04", driver="driver-535")), "SW-OS-DRIVER").severity == Severity.WARNING
+    assert "12.9" in one(run(sw(os="ubuntu-20.04", cuda="cuda-13.0")), "SW-OS-CUDA").message
+    assert not ids(run(sw(os="ubuntu-22.04", cuda="cuda-13.0"))) & {"SW-OS-DRIVER", "SW-OS-CUDA"}
+
+
+def test_framework_build_for_cuda() -> None:
+    f = one(run(sw(framework="pytorch-2.1", cuda="cuda-12.2")), "SW-FRAMEWORK-CUDA")
+    assert "11.8, 12.1" in f.message
+    assert "SW-FRAMEWORK-CUDA" not in ids(run(sw(framework="pytorch-2.1", cuda="cuda-12.1")))
+
+
+def test_mig_and_nvlink_on_gpus_without_them() -> None:
+    plan = plan_of(
+        requirements={"needs_mig": True, "needs_nvlink": True}, gpu={"model": "rtx-4090", "count": 1}
+    )
+    assert {"SW-MIG", "SW-NVLINK"} <= ids(run(plan))
+    ok = plan_of(
+        requirements={"needs_mig": True, "needs_nvlink": True}, gpu={"model": "a100-40gb-pcie", "count": 1}
+    )
+    assert not ids(run(ok)) & {"SW-MIG", "SW-NVLINK"}
+
+
+def test_datacenter_driver_with_geforce() -> None:
+    assert "SW-DRIVER-DATACENTER" in ids(run(sw("rtx-4090", driver="driver-535-dc")))
+    assert "SW-DRIVER-DATACENTER" not in ids(run(sw("a100-40gb-pcie", driver="driver-535-dc")))
+
+
+def test_incomplete_software() -> None:
+    assert one(run(sw()), "SW-INCOMPLETE").fields == ("software.driver", "software.cuda")
+    assert "SW-INCOMPLETE" not in ids(run(sw(driver="driver-535", cuda="cuda-12.2")))

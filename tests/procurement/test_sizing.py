@@ -1,0 +1,174 @@
+"""Sizing: VRAM estimate (worked checks), recommendation ranking, derived defaults, cloud-or-own."""
+
+from __future__ import annotations
+
+import pytest
+
+from procurement.plan import Requirements
+from procurement.policy import default_policy
+from procurement.rules import evaluate
+from procurement.rules.base import GIB_TO_GB
+from procurement.sizing import (
+    MODEL_PRESETS,
+    apply_defaults,
+    cloud_or_own,
+    derive_defaults,
+    estimate_vram,
+    memory_tier,
+    recommend,
+)
+from tests.procurement.test_rules_parts import CAT, plan_of, workstation_4090
+
+POLICY = default_policy()
+
+
+def test_7b_mixed_adamw_training_before_activations() -> None:
+    est = estimate_vram(Requirements(workload="training", model_params_b=7), POLICY)
+    # 7e9 × (2 weights + 4 fp32 master + 2 gradients + 8 Adam moments) = 112 GB
+    assert est.model_state_gb == pytest.approx(112)
+    assert 112 <= est.model_state_gb <= 126
+    assert [c.key for c in est.components] == ["weights", "master_weights", "gradients", "optimizer"]
+    assert est.total_gb == pytest.approx(112 * 1.2)
+    assert "vram.note.no_activations" in est.notes
+
+
+def test_70b_bf16_inference_weights() -> None:
+    est = estimate_vram(Requirements(workload="inference", precision="bf16", model_params_b=70), POLICY)
+    assert est.component("weights").gb == pytest.approx(140)  # type: ignore[union-attr]
+    assert est.component("gradients") is None
+
+
+def test_reference_fp32_formula_and_optimizers() -> None:
+    fp32 = estimate_vram(Requirements(model_params_b=1, precision="fp32"), POLICY)
+    assert fp32.model_state_gb == pytest.approx(1 * (4 + 4 + 8))  # the reference formula
+    sgd = estimate_vram(Requirements(model_params_b=1, precision="fp32", optimizer="sgd_momentum"), POLICY)
+    assert sgd.component("optimizer").gb == pytest.approx(4)  # type: ignore[union-attr]
+    adam8 = estimate_vram(Requirements(model_params_b=1, optimizer="adam_8bit"), POLICY)
+    assert adam8.model_state_gb == pytest.approx(2 + 4 + 2 + 2)
+
+
+def test_lora_and_qlora_keep_only_frozen_weights() -> None:
+    lora = estimate_vram(Requirements(model_params_b=7, mode="lora", precision="bf16"), POLICY)
+    assert lora.model_state_gb == pytest.approx(14)
+    qlora = estimate_vram(Requirements(model_params_b=70, mode="lora", precision="int4"), POLICY)
+    assert qlora.model_state_gb == pytest.approx(35)
+
+
+def test_activations_and_kv_cache_from_the_architecture() -> None:
+    # Llama 2 7B: 32 layers, hidden 4096; s = 2048, b = 1: 32 × 2048 × 1 × 4096 × 34 B = 9.13 GB
+    train = estimate_vram(Requirements(model_preset="llama-2-7b", workload="training"), POLICY)
+    assert train.component("activations").gb == pytest.approx(32 * 2048 * 4096 * 34 / 1e9)  # type: ignore[union-attr]
+    # Llama 2 70B inference, 8 KV heads × 128, 4096 context, batch 4: 2 × 2 B × 80 × 1024 × 4096 × 4
+    inf = estimate_vram(
+        Requirements(
+            model_preset="llama-2-70b",
+            workload="inference",
+            precision="bf16",
+            sequence_length=4096,
+            batch_size=4,
+        ),
+        POLICY,
+    )
+    assert inf.component("kv_cache").gb == pytest.approx(2 * 2 * 80 * 1024 * 4096 * 4 / 1e9)  # type: ignore[union-attr]
+    assert inf.params_b == MODEL_PRESETS["llama-2-70b"].params_b == 70
+
+
+def test_unknown_model_size() -> None:
+    est = estimate_vram(Requirements(), POLICY)
+    assert not est.known and est.total_gb == 0 and est.gpus_needed(80) is None
+    assert est.lines("en")[-1].startswith("No model size")
+
+
+def test_breakdown_lines_are_readable_in_both_languages() -> None:
+    est = estimate_vram(Requirements(model_params_b=7), POLICY)
+    assert est.lines("en")[0] == "Weights: 14.0 GB (7 B params × 2 B)"
+    assert est.lines("zh")[0].startswith("模型权重: 14.0 GB")
+    assert memory_tier(est.total_gb, POLICY) == "multi"
+    assert memory_tier(20, POLICY) == "16-32" and memory_tier(10, POLICY) == "lt16"
+
+
+def test_recommendation_ranks_fitting_gpus_with_reasons() -> None:
+    req = Requirements(workload="training", model_params_b=7, budget_cny=400_000)
+    rec = recommend(req, CAT, POLICY, "en", limit=None)
+    assert rec.budget_tier == "high" and rec.memory_tier == "multi"
+    by_id = {c.gpu.id: c for c in rec.candidates}
+    # 134.4 GB: 2 × H100 PCIe (85.9 GB each) or 4 × A100 40 GB (42.9 GB each)
+    assert by_id["h100-pcie-80gb"].gpus_needed == 2
+    assert by_id["a100-40gb-pcie"].gpus_needed == 4 and by_id["a100-40gb-pcie"].fits
+    assert by_id["a100-40gb-pcie"].gpu_cost_cny == 4 * 70_000 and by_id["a100-40gb-pcie"].within_budget
+    # 6 × RTX 4090 (25.8 GB each) would be needed; the tower holds 2 three-slot cards → does not fit
+    assert by_id["rtx-4090"].gpus_needed == 6 and not by_id["rtx-4090"].fits
+    first = rec.candidates[0]
+    assert first.fits and first.within_budget and first.scenario_match and first.tier_match
+    assert any(r.startswith("fits with") for r in first.reasons)
+    assert rec.candidates[-1].fits is False or rec.candidates[-1].within_budget is not True
+
+
+def test_recommendation_tiers_and_scenarios() -> None:
+    cheap = recommend(Requirements(workload="rendering", budget_cny=40_000), CAT, POLICY, "en")
+    assert cheap.budget_tier == "low"
+    assert cheap.candidates[0].gpu.segment == "consumer"
+    sci = recommend(Requirements(workload="scientific"), CAT, POLICY, "en", limit=None)
+    fp64 = [c.gpu.id for c in sci.candidates if c.scenario_match]
+    assert "a100-40gb-pcie" in fp64 and "rtx-4090" not in fp64  # 19.5 / 9.7 ≈ 2:1; 82.6 / 1.29 ≈ 64:1
+
+
+def test_derived_defaults_for_8_a100s() -> None:
+    plan = plan_of(requirements={"workload": "training", "dataset_gb": 10_000, "deployment": "datacenter"})
+    d = derive_defaults(plan, CAT, POLICY, "a100-40gb-pcie", 8, "en")
+    assert not d.missing
+    c = d.changes
+    assert c["server.chassis"] == "rack-4u-8gpu"
+    assert (c["server.cpu"], c["server.cpu_count"]) == ("epyc-7543", 2)  # 64 cores ≥ 16
+    # RAM ≥ 2 × 8 × 40 GiB = 640 GiB → 10 × 64 GiB, rounded up to 16 (2 sockets × 8 channels)
+    assert c["server.memory"] == {"part": "ddr4-64g-rdimm", "count": 16}
+    # 10,000 GB dataset / 3840 GB = 3 U.2 drives
+    assert c["server.storage"] == [
+        {"role": "system", "part": "nvme-m2-1tb", "count": 1},
+        {"role": "data", "part": "nvme-u2-4tb", "count": 3},
+    ]
+    assert c["server.nics"] == [{"part": "nic-25g", "count": 1}]
+    new = apply_defaults(plan, d)
+    # draw = 8 × 250 + 2 × 225 + 16 × 5 + (8 + 3 × 15) + 15 + 150 = 2748 W; × 1.2 = 3297.6 W
+    # cheapest way: 2 × 1800 W (sm-2000-ti, 2,500 CNY each)
+    assert (c["server.psu.part"], c["server.psu.count"]) == ("sm-2000-ti", 2)
+    errors = [f.rule for f in evaluate(new, CAT, POLICY, "en") if f.severity == "error"]
+    assert errors == []
+    assert len(d.reasons) >= 6
+
+
+def test_derived_defaults_count_from_the_estimate_and_multi_node_fabric() -> None:
+    plan = plan_of(
+        requirements={"workload": "training", "model_params_b": 70, "nodes": 8},
+        gpu={"model": "h100-sxm5-80gb"},
+    )
+    d = derive_defaults(plan, CAT, POLICY, lang="en")
+    # 1344 GB / 85.9 GB = 16 GPUs over 8 nodes = 2 per node
+    assert d.changes["gpu.count"] == 2
+    assert d.changes["server.chassis"] == "hgx-h100-8"
+    assert d.changes["server.nics"] == [{"part": "cx7-400g", "count": 1}]
+    assert d.changes["server.psu.part"] == "sm-3000-ti" and d.changes["server.psu.count"] == 6
+
+
+def test_derived_defaults_say_what_is_missing() -> None:
+    d = derive_defaults(plan_of(), CAT, POLICY, lang="en")
+    assert d.missing == ["Choose a GPU model first."] and not d.changes
+    d = derive_defaults(plan_of(), CAT, POLICY, "rtx-4090", 8, "en")
+    assert "No catalog platform holds 8 × rtx-4090." in d.missing
+
+
+def test_cloud_or_own() -> None:
+    own = cloud_or_own(plan_of(requirements={"usage": "continuous", "data_sensitivity": "high"}), CAT, "en")
+    assert own.choice == "own" and any("Sensitive" in r for r in own.reasons)
+    rent = cloud_or_own(with_req(workstation_4090(), usage="occasional", budget_cny=50_000), CAT, "en")
+    assert rent.choice == "cloud" and any("exceeds the 5.0 万 budget" in r for r in rent.reasons)
+    tie = cloud_or_own(plan_of(requirements={"usage": "occasional", "data_sensitivity": "high"}), CAT, "en")
+    assert tie.choice == "own"  # sensitive data weighs more than occasional use
+
+
+def with_req(plan, **kw):  # type: ignore[no-untyped-def]
+    return plan.model_copy(update={"requirements": plan.requirements.model_copy(update=kw)})
+
+
+def test_gib_conversion() -> None:
+    assert 80 * GIB_TO_GB == pytest.approx(85.899, abs=1e-3)
