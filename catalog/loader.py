@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
@@ -20,7 +21,7 @@ from catalog.models import (
     Gpu,
     Part,
 )
-from catalog.yamlsource import YamlError, compose, format_loc, locate_node, read_yaml
+from catalog.yamlsource import YamlError, cache_dir, compose, format_loc, locate_node, read_yaml_cached
 
 P = TypeVar("P", bound=Part)
 
@@ -132,10 +133,12 @@ def _yaml_files(directory: Path) -> list[Path]:
 
 
 def _display(path: Path) -> str:
-    try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
-    except ValueError:
-        return str(path)
+    """The path as a user would type it from here: relative to the working directory when inside it."""
+    absolute = os.path.abspath(path)
+    cwd = os.getcwd()
+    if absolute.startswith(cwd + os.sep):
+        return absolute[len(cwd) + 1:]
+    return str(path)
 
 
 def _validation_problems(
@@ -159,10 +162,11 @@ class _Price:
     price: PriceOverride
 
 
-def _read_file(path: Path, cat: Catalog, problems: list[str], report: OverlayReport | None) -> list[_Price]:
+def _read_file(path: Path, cat: Catalog, problems: list[str], report: OverlayReport | None,
+               cache: Path | None) -> list[_Price]:
     display = _display(path)
     try:
-        data, text = read_yaml(path)
+        data, text = read_yaml_cached(path, cache)
     except YamlError as exc:
         problems.append(f"{display}:{exc.line}: {exc.message}" if exc.line else f"{display}: {exc.message}")
         return []
@@ -228,12 +232,13 @@ def _cross_check(cat: Catalog, problems: list[str]) -> None:
                             f"unknown psu '{ch.psu_included}'")
         for i, gid in enumerate(ch.gpus_supported):
             gpu = cat.gpu(gid)
-            where = cat.where("chassis", ch.id, "gpus_supported", i)
             if gpu is None:
-                problems.append(f"{where}: chassis '{ch.id}': gpus_supported: unknown gpu '{gid}'")
+                problems.append(f"{cat.where('chassis', ch.id, 'gpus_supported', i)}: chassis '{ch.id}': "
+                                f"gpus_supported: unknown gpu '{gid}'")
             elif gpu.form_factor != ch.gpu_form_factor:
-                problems.append(f"{where}: chassis '{ch.id}': gpus_supported: '{gid}' is "
-                                f"{gpu.form_factor.value}, the chassis takes {ch.gpu_form_factor.value}")
+                problems.append(f"{cat.where('chassis', ch.id, 'gpus_supported', i)}: chassis '{ch.id}': "
+                                f"gpus_supported: '{gid}' is {gpu.form_factor.value}, the chassis takes "
+                                f"{ch.gpu_form_factor.value}")
     for img in cat.all(ContainerImage):
         if img.framework and cat.get("framework", img.framework) is None:
             problems.append(f"{cat.where('image', img.id, 'framework')}: image '{img.id}': framework: "
@@ -265,8 +270,9 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
     """
     cat = Catalog()
     problems: list[str] = []
+    cache = cache_dir()
     for path in _yaml_files(data_dir or shipped_data_dir()):
-        _read_file(path, cat, problems, None)
+        _read_file(path, cat, problems, None, cache)
     for directory in overlay_dirs:
         directory = Path(directory)
         if not directory.is_dir():
@@ -275,7 +281,7 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
         report = OverlayReport(directory)
         prices: list[_Price] = []
         for path in _yaml_files(directory):
-            prices += _read_file(path, cat, problems, report)
+            prices += _read_file(path, cat, problems, report, cache)
         _apply_prices(cat, prices, report, problems)
         cat.overlays.append(report)
     if not problems:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import TextIO
 
@@ -74,10 +75,13 @@ def run_check(
         print(t("check.bad_plan", lang, error=exc), file=err)
         return EXIT_UNREADABLE
     findings = evaluate(plan, catalog, policy, lang)
-    if getattr(args, "json", False):
-        print(findings_json(findings), file=out)
-    else:
-        print(format_findings(findings, lang), file=out)
+    text = findings_json(findings) if getattr(args, "json", False) else format_findings(findings, lang)
+    try:
+        print(text, file=out)
+        out.flush()
+    except BrokenPipeError:  # `gpu-procure check … | head`: the reader left; no traceback
+        if out is sys.stdout:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return EXIT_FINDINGS if any(f.severity == Severity.ERROR for f in findings) else EXIT_OK
 
 

@@ -6,8 +6,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from procurement import __version__
+
+if TYPE_CHECKING:
+    from catalog.loader import Catalog
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 
@@ -61,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-def _catalog(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+def _catalog(args: argparse.Namespace) -> Catalog:
     from catalog.loader import load_catalog
 
     dirs = list(args.catalog) + list(getattr(args, "catalog_sub", []) or [])

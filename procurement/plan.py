@@ -9,7 +9,7 @@ import os
 import tempfile
 from enum import StrEnum
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from catalog.loader import Catalog
 from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION: Final = 1
 PLAN_SUFFIX = ".gpuplan.yaml"
 
 Count = Annotated[int, Field(ge=0, le=10_000)]

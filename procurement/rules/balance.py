@@ -118,7 +118,7 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                 )
             ]
         return []
-    data = [s for s in p.storage if s.item.role == StorageRole.DATA]
+    data = [s for s in p.storage if s.item.role in (StorageRole.DATA, StorageRole.SCRATCH)]
     out = []
     if not any(s.part.storage_kind == StorageKind.NVME for s in data):
         out.append(make("BALANCE-NVME-DATA", FAMILY, Severity.WARNING, 3, ("server.storage",), lang))
@@ -266,6 +266,7 @@ def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
         c
         for c in catalog.all(Cpu)
         if c.socket == cpu.socket
+        and c.max_sockets >= p.cpu_count
         and c.cores >= cpu.cores
         and c.boost_ghz is not None
         and c.boost_ghz > cpu.boost_ghz

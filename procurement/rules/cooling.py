@@ -260,12 +260,13 @@ register(
             "en": "Choose a liquid-cooled platform, or put fewer servers in each rack.",
         },
         "COOLING-FAN-REDUNDANCY.message": {
-            "zh": "机箱 {chassis} 没有冗余风扇：单个风扇故障即可能导致 GPU 降频或停机。",
-            "en": "{chassis} has no redundant fans: one fan failure can throttle or stop the GPUs.",
+            "zh": "目录未注明 {chassis} 带冗余风扇：单个风扇故障即可能导致 GPU 降频或停机。",
+            "en": "The catalog does not list redundant fans for {chassis}: one fan failure can throttle or "
+            "stop the GPUs.",
         },
         "COOLING-FAN-REDUNDANCY.fix": {
-            "zh": "数据中心部署建议选择带冗余热插拔风扇的机箱。",
-            "en": "For a data centre, prefer a chassis with redundant hot-swap fans.",
+            "zh": "向厂商确认风扇冗余；数据中心部署建议选择带冗余热插拔风扇的机箱。",
+            "en": "Confirm fan redundancy with the vendor; for a data centre prefer redundant hot-swap fans.",
         },
     }
 )

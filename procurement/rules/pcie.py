@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 
 from catalog.loader import Catalog
-from catalog.models import GpuFormFactor, StorageKind
+from catalog.models import GpuFormFactor, Segment, StorageKind
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan
@@ -33,7 +33,9 @@ class LaneDevice:
     label: str
     path: str
     pool: str
-    """'cpu' (lanes from the CPUs) or 'switch' (the chassis' PCIe switches)."""
+    """'cpu' (lanes from the CPUs), 'switch' (the chassis' PCIe switches), 'baseboard' (SXM modules behind
+    an HGX baseboard whose switch lanes the catalog does not give) or 'chipset' (M.2 drives a desktop or
+    workstation board wires to its chipset); only 'cpu' and 'switch' are budgeted."""
     wanted: int
     granted: int
 
@@ -65,23 +67,33 @@ def _devices(parts: Parts) -> list[tuple[str, str, str, str, int]]:
     out: list[tuple[str, str, str, str, int]] = []
     on_switch = parts.chassis is not None and parts.chassis.pcie_switch_lanes > 0
     if parts.gpu is not None:
+        # SXM modules reach the host through the HGX baseboard's own PCIe switches; without their lane
+        # count in the catalog they stay out of the CPU budget rather than being guessed.
+        pool = "switch" if on_switch else "baseboard" if parts.gpu.form_factor == GpuFormFactor.SXM else "cpu"
         for i in range(parts.gpu_count):
-            out.append(
-                (
-                    "gpu",
-                    f"GPU {i + 1} ({parts.gpu.name})",
-                    "gpu.count",
-                    "switch" if on_switch else "cpu",
-                    parts.gpu.pcie_lanes,
-                )
-            )
+            out.append(("gpu", f"GPU {i + 1} ({parts.gpu.name})", "gpu.count", pool, parts.gpu.pcie_lanes))
+    for n in parts.nics:
+        for _ in range(n.count):
+            out.append(("nic", n.part.name, f"server.nics[{n.index}].part", "cpu", n.part.pcie_lanes))
     for s in parts.storage:
         if s.part.storage_kind == StorageKind.NVME and s.part.pcie_lanes > 0:
             for _ in range(s.item.count):
                 out.append(("nvme", s.part.name, f"server.storage[{s.index}].part", "cpu", s.part.pcie_lanes))
-    for n in parts.nics:
-        for _ in range(n.count):
-            out.append(("nic", n.part.name, f"server.nics[{n.index}].part", "cpu", n.part.pcie_lanes))
+    return out
+
+
+def _with_chipset(raw: list[tuple[str, str, str, str, int]], cpu_lanes: int) -> list[tuple[str, str, str, str, int]]:
+    """Desktop and workstation boards wire further M.2 slots to the chipset: NVMe drives that do not fit
+    the CPU lanes left after the cards go there (pool 'chipset', not budgeted)."""
+    left = cpu_lanes - sum(d[4] for d in raw if d[3] == "cpu" and d[0] != "nvme")
+    out = []
+    for d in raw:
+        if d[0] == "nvme":
+            if d[4] <= left:
+                left -= d[4]
+            else:
+                d = (d[0], d[1], d[2], "chipset", d[4])
+        out.append(d)
     return out
 
 
@@ -108,6 +120,8 @@ def lane_budget(
     if parts.cpu is not None and parts.cpu.pcie_lanes is not None:
         cpu_lanes = parts.cpu.pcie_lanes * max(parts.cpu_count, 1)
     switch_lanes = parts.chassis.pcie_switch_lanes if parts.chassis else 0
+    if cpu_lanes is not None and parts.cpu is not None and parts.cpu.segment != Segment.DATACENTER:
+        raw = _with_chipset(raw, cpu_lanes)
     granted = [d[4] for d in raw]
     short = {"cpu": 0, "switch": 0}
     for pool, available in (("cpu", cpu_lanes), ("switch", switch_lanes)):
@@ -336,8 +350,8 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """PCIE-DRIVE-BAYS: more M.2 drives than M.2 slots, or more other drives than drive bays."""
     p = resolve(plan, catalog)
-    if p.chassis is None or not p.storage:
-        return []
+    if p.chassis is None or p.chassis.drive_bays is None or not p.storage:
+        return []  # the chassis' storage layout was not retrieved: not guessed
     m2 = sum(s.item.count for s in p.storage if "m.2" in s.part.form.lower())
     other = sum(s.item.count for s in p.storage if "m.2" not in s.part.form.lower())
     bays = p.chassis.drive_bays

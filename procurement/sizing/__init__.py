@@ -12,6 +12,7 @@ from procurement.sizing.vram import (
     VramEstimate,
     estimate_vram,
     memory_tier,
+    memory_tier_label,
 )
 
 __all__ = [
@@ -28,5 +29,6 @@ __all__ = [
     "derive_defaults",
     "estimate_vram",
     "memory_tier",
+    "memory_tier_label",
     "recommend",
 ]

@@ -147,7 +147,7 @@ def pick_storage(
     if system:
         drive = min(system, key=lambda s: (s.capacity_gb, *_price_key(s)))
         out.append({"role": "system", "part": drive.id, "count": 1})
-    if data_workload and dataset_gb > 0:
+    if data_workload:  # BALANCE-NVME-DATA wants an NVMe data drive even before the dataset size is known
         data_m2 = chassis.drive_bays == 0
         pool = _nvme(catalog, data_m2) or _nvme(catalog, not data_m2)
         if data_m2:
@@ -156,7 +156,7 @@ def pick_storage(
             limit = max(chassis.drive_bays, 1) if chassis.drive_bays is not None else 10_000
         best = None
         for s in pool:
-            n = math.ceil(dataset_gb / s.capacity_gb)
+            n = max(1, math.ceil(dataset_gb / s.capacity_gb))
             if n > limit:
                 continue
             cost = (s.price_cny or 0) * n
@@ -275,7 +275,9 @@ def derive_defaults(
     if storage:
         out.reasons.append(t("derive.storage", lang, dataset=f"{req.dataset_gb:g}"))
     nic = pick_nic(req.nodes, training, policy, catalog)
-    if nic is None:
+    if req.nodes == 1 and req.deployment != "datacenter":
+        out.changes["server.nics"] = []  # office/lab: the board's own network port serves one machine
+    elif nic is None:
         out.missing.append(t("derive.no_nic", lang))
         out.changes["server.nics"] = []
     else:

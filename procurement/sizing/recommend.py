@@ -17,7 +17,7 @@ from catalog.models import Chassis, Gpu, GpuFormFactor, Segment
 from procurement.messages import Lang, register, t
 from procurement.plan import Requirements, Workload
 from procurement.policy import Policy
-from procurement.sizing.vram import VramEstimate, estimate_vram, memory_tier
+from procurement.sizing.vram import VramEstimate, estimate_vram, memory_tier, memory_tier_label
 
 GIB_TO_GB = 1024**3 / 1e9
 
@@ -49,6 +49,7 @@ class Recommendation:
     memory_tier: str | None
     estimate: VramEstimate
     candidates: tuple[Candidate, ...]
+    policy: Policy
 
     def summary(self, lang: Lang = "zh") -> list[str]:
         out = []
@@ -57,12 +58,14 @@ class Recommendation:
                 t(
                     "rec.memory_tier",
                     lang,
-                    tier=t(f"vram.tier.{self.memory_tier}", lang),
+                    tier=memory_tier_label(self.memory_tier, self.policy, lang),
                     gb=f"{self.estimate.total_gb:,.0f}",
                 )
             )
         if self.budget_tier:
-            out.append(t(f"rec.budget_tier.{self.budget_tier}", lang))
+            low, high = self.policy.budget_tiers_cny
+            out.append(t(f"rec.budget_tier.{self.budget_tier}", lang, low=f"{low:,.0f}", high=f"{high:,.0f}",
+                         low_wan=f"{low / 10_000:g}", high_wan=f"{high / 10_000:g}"))
         return out
 
 
@@ -209,6 +212,7 @@ def recommend(
         memory_tier(est.total_gb, policy) if est.known else None,
         est,
         tuple(cands[:limit] if limit else cands),
+        policy,
     )
 
 
@@ -219,20 +223,20 @@ register(
             "en": "About {gb} GB of GPU memory: {tier}.",
         },
         "rec.budget_tier.low": {
-            "zh": "预算低于 5 万元：消费级显卡（如 RTX 4090）。",
-            "en": "Budget under 50,000 CNY: consumer cards (RTX 4090 class).",
+            "zh": "预算低于 {low_wan} 万元：消费级显卡（如 RTX 4090）。",
+            "en": "Budget under {low} CNY: consumer cards (RTX 4090 class).",
         },
         "rec.budget_tier.mid": {
-            "zh": "预算 5-20 万元：工作站/专业卡。",
-            "en": "Budget 50,000-200,000 CNY: workstation/professional cards.",
+            "zh": "预算 {low_wan}-{high_wan} 万元：工作站/专业卡。",
+            "en": "Budget {low}-{high} CNY: workstation/professional cards.",
         },
         "rec.budget_tier.high": {
-            "zh": "预算高于 20 万元：数据中心 GPU。",
-            "en": "Budget over 200,000 CNY: data-centre GPUs.",
+            "zh": "预算高于 {high_wan} 万元：数据中心 GPU。",
+            "en": "Budget over {high} CNY: data-centre GPUs.",
         },
         "rec.fits": {
             "zh": "{n} 个即可容纳（每节点 {per_node} 个，每卡 {mem} GB，共 {have} GB ≥ 需要 {need} GB）",
-            "en": "fits with {n} GPUs ({per_node} per node, {mem} GB each, {have} GB ≥ {need} GB needed)",
+            "en": "fits with {n} GPU(s) ({per_node} per node, {mem} GB each, {have} GB ≥ {need} GB needed)",
         },
         "rec.no_fit": {
             "zh": "需要 {n} 个（每节点 {per_node} 个），但平台每台最多 {cap} 个",

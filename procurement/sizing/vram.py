@@ -260,6 +260,12 @@ def estimate_vram(req: Requirements, policy: Policy) -> VramEstimate:
     return VramEstimate(mode, params, tuple(comps), policy.vram_margin_pct, tuple(notes))
 
 
+def memory_tier_label(tier: str, policy: Policy, lang: Lang = "zh") -> str:
+    """The tier as text with the policy's bounds ("16-32 GB")."""
+    a, b, c = policy.memory_tiers_gb
+    return t(f"vram.tier.{tier}", lang, a=f"{a:g}", b=f"{b:g}", c=f"{c:g}")
+
+
 def memory_tier(total_gb: float, policy: Policy) -> str:
     """'lt16', '16-32', '32-80' or 'multi' (reference decision tree memory tiers)."""
     a, b, c = policy.memory_tiers_gb
@@ -309,9 +315,9 @@ register(
             "en": "INT8/INT4 are for inference or LoRA (QLoRA); full training is estimated as mixed "
                   "precision.",
         },
-        "vram.tier.lt16": {"zh": "16 GB 以下", "en": "under 16 GB"},
-        "vram.tier.16-32": {"zh": "16-32 GB", "en": "16-32 GB"},
-        "vram.tier.32-80": {"zh": "32-80 GB", "en": "32-80 GB"},
-        "vram.tier.multi": {"zh": "80 GB 以上（多卡）", "en": "over 80 GB (multi-GPU)"},
+        "vram.tier.lt16": {"zh": "{a} GB 以下", "en": "under {a} GB"},
+        "vram.tier.16-32": {"zh": "{a}-{b} GB", "en": "{a}-{b} GB"},
+        "vram.tier.32-80": {"zh": "{b}-{c} GB", "en": "{b}-{c} GB"},
+        "vram.tier.multi": {"zh": "{c} GB 以上（多卡）", "en": "over {c} GB (multi-GPU)"},
     }
 )

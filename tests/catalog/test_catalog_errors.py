@@ -151,3 +151,11 @@ def test_every_problem_is_reported_at_once(data: Path) -> None:
     _edit(data / "cpus.yaml", "    cores: 32\n", "    cores: lots\n")
     problems = _problems(data)
     assert [p.split(": ", 2)[1] for p in problems] == ["cpu 'epyc-7543'", "gpu 'rtx-4090'"]
+
+
+def test_an_impossible_date_is_a_located_error_not_a_crash(data: Path) -> None:
+    # PyYAML raises a bare ValueError for 2023-12-32; it must still come out as file:line
+    text = _edit(data / "gpus.yaml", "    price_date: 2023-12-28\n", "    price_date: 2023-12-32\n")
+    line = _line_of(text, "    price_date: 2023-12-32")
+    assert _problems(data) == [f"catalog/data/gpus.yaml:{line}: not valid YAML: '2023-12-32' is not a valid "
+                               f"date or time (day is out of range for month)"]

@@ -73,7 +73,9 @@ def test_mid_size_training_server_matches_the_reference(catalog: Catalog) -> Non
     assert plan.server.memory.count * mem.capacity_gib == 512 and mem.memory_type == "DDR4" and mem.ecc
     storage = {s.role.value: (catalog.typed(Storage, s.part), s.count) for s in plan.server.storage}
     system, data, backup = storage["system"], storage["data"], storage["backup"]
-    assert system[0] and system[0].storage_kind.value == "nvme" and system[0].capacity_gb == 500
+    # 500 GB NVMe system disk: the smallest data-centre U.2 NVMe, since the front bays are 2.5 inch
+    assert system[0] and system[0].storage_kind.value == "nvme" and system[0].capacity_gb >= 500
+    assert system[0].form.startswith("U.2")
     assert data[0] and data[0].storage_kind.value == "nvme" and data[0].capacity_gb == 3840  # the 4 TB class
     assert backup[0] and backup[0].storage_kind.value == "hdd" and backup[0].capacity_gb * backup[1] == 20000
     (nic,) = plan.server.nics
@@ -224,3 +226,14 @@ def test_a_failing_flush_to_disk_leaves_the_old_file(tmp_path: Path, monkeypatch
         save_plan(load_plan(_example("mid-size-training"), catalog), target)
     assert target.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["plan.gpuplan.yaml"]
+
+
+def test_an_impossible_date_in_a_plan_is_located(tmp_path: Path) -> None:
+    path, line = _write_variant(tmp_path, "signoffs: {}\n",
+                                "signoffs:\n  hardware:\n    name: 张三\n    date: 2024-02-30\n"
+                                "    digest: " + "0" * 64 + "\n")
+    line -= 1  # the date is the line before the digest
+    with pytest.raises(PlanError) as err:
+        load_plan(path)
+    assert str(err.value) == (f"{path}:{line}: not valid YAML: '2024-02-30' is not a valid date or time "
+                              f"(day is out of range for month)")

@@ -90,3 +90,18 @@ def test_unreadable_plan_or_policy_exit_2(tmp_path: Path) -> None:
     pol.write_text("psu_headroom_pct: 20\nfan_speed: 3\n", encoding="utf-8")
     code, _, err = check(good, policy=pol)
     assert code == 2 and "pol.yaml:2: fan_speed: unknown threshold" in err
+
+
+def test_default_language_and_the_real_cli(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
+    from procurement.cli import main
+    from tests.conftest import EXAMPLES
+
+    monkeypatch.setenv("LANG", "zh_CN.UTF-8")
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    assert main(["check", str(EXAMPLES / "personal-research.gpuplan.yaml")]) == 0
+    out = capsys.readouterr().out
+    assert "== 3 服务器配置 ==" in out and "BALANCE-ECC" in out
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    assert main(["check", str(EXAMPLES / "personal-research.gpuplan.yaml")]) == 0
+    assert "== 3 Server configuration ==" in capsys.readouterr().out

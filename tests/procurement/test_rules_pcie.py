@@ -127,3 +127,30 @@ def test_drive_bays() -> None:
         server={"chassis": "tower-ws", "storage": [{"role": "data", "part": "nvme-m2-1tb", "count": 3}]}
     )
     assert "PCIE-DRIVE-BAYS" not in ids(run(ok))
+
+
+def test_desktop_m2_drives_beyond_cpu_lanes_go_to_the_chipset() -> None:
+    # Ryzen 9 7950X: 28 lanes; RTX 4090 x16 + 25 GbE NIC x8 = 24, 4 left for one M.2; the others go to the
+    # chipset instead of pushing the GPU to x8
+    plan = plan_of(gpu={"model": "rtx-4090", "count": 1},
+                   server={"cpu": "ryzen-7950x", "nics": [{"part": "nic-25g", "count": 1}],
+                           "storage": [{"role": "system", "part": "nvme-m2-1tb", "count": 3}]})
+    b = lane_budget(plan, CAT, POLICY)
+    assert [d.pool for d in b.devices if d.kind == "nvme"] == ["cpu", "chipset", "chipset"]
+    assert (b.cpu_needed, b.cpu_lanes) == (28, 28) and not b.reduced
+    # a data-centre CPU has no chipset lanes: the same drives on EPYC all count against its lanes
+    server = lane_budget(a100_server(), CAT, POLICY)
+    assert all(d.pool == "cpu" for d in server.devices if d.kind != "gpu")
+
+
+def test_sxm_gpus_without_switch_lanes_stay_out_of_the_cpu_budget() -> None:
+    from catalog.models import Chassis
+    from tests.procurement.test_rules_parts import make_catalog
+
+    hgx = CAT.get("chassis", "hgx-h100-8")
+    assert isinstance(hgx, Chassis)
+    cat = make_catalog(hgx.model_copy(update={"id": "hgx-unknown-switch", "pcie_switch_lanes": 0}))
+    plan = hgx_node(server={"chassis": "hgx-unknown-switch"})
+    b = lane_budget(plan, cat, POLICY)
+    assert {d.pool for d in b.devices if d.kind == "gpu"} == {"baseboard"}
+    assert (b.cpu_needed, b.cpu_lanes, b.shortfall) == (84, 160, 0)

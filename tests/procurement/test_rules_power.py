@@ -162,3 +162,43 @@ def test_unknown_gpu_watts_are_reported_not_guessed() -> None:
     assert "H800 PCIe" in one(found, "POWER-UNKNOWN-WATTS").message
     assert power_budget(plan, cat, POLICY).draw_w == 225 + 150
 
+
+
+def test_parts_without_vendor_watts_use_the_policy_fallback() -> None:
+    from catalog.models import MemoryModule, Nic
+    from tests.procurement.test_rules_parts import make_catalog, part
+
+    dimm = part(MemoryModule, id="rdimm-nopower", memory_type="DDR5", capacity_gib=64, speed_mts=4800, ecc=True,
+                registered=True)
+    nic = part(Nic, id="cx7-nopower", speed_gbps=400, ports=1, fabric="infiniband", pcie_gen=5, pcie_lanes=16)
+    cat = make_catalog(dimm, nic)
+    plan = hgx_node(server={"memory": {"part": "rdimm-nopower", "count": 32},
+                            "nics": [{"part": "cx7-nopower", "count": 8}]})
+    b = power_budget(plan, cat, POLICY)
+    # 32 DIMMs × 10 W and 8 NICs × 40 W (policy fallbacks) instead of catalog figures
+    assert [(i.key, i.unit_w) for i in b.estimated] == [("memory", 10), ("nic", 40)]
+    assert b.draw_w == 5600 + 700 + 32 * 10 + (8 + 4 * 15) + 8 * 40 + 150
+    f = one(evaluate_family(power, plan, cat, POLICY, "en"), "POWER-ESTIMATED-WATTS")
+    assert "rdimm-nopower 10 W" in f.message and "cx7-nopower 40 W" in f.message
+    assert f.fields == ("server.memory.count", "server.nics[0].count")
+    assert "POWER-ESTIMATED-WATTS" not in ids(run(hgx_node()))
+
+
+def test_unknown_chassis_limits_are_not_guessed() -> None:
+    from catalog.models import Chassis
+    from tests.procurement.test_rules_parts import make_catalog, part
+
+    bare = part(Chassis, id="bare-4u", form="rack", cpu_socket="SP3", cpu_sockets=2, gpu_form_factor="pcie",
+                gpu_slots=8, passive_gpu_ready=True, cooling="air", memory_type="DDR4")
+    cat = make_catalog(bare)
+    plan = plan_of(gpu={"model": "h100-pcie-80gb", "count": 8},
+                   server={"chassis": "bare-4u", "cpu": "epyc-7543", "cpu_count": 2,
+                           "memory": {"part": "ddr4-64g-rdimm", "count": 64},
+                           "storage": [{"role": "data", "part": "nvme-u2-4tb", "count": 30}],
+                           "psu": {"part": "sm-2000-ti", "count": 12}})
+    from procurement.rules import evaluate
+
+    found = {f.rule for f in evaluate(plan, cat, POLICY, "en")}
+    assert not found & {"POWER-PSU-BAYS", "COOLING-GPU-TDP", "PCIE-SLOT-WIDTH", "PCIE-DRIVE-BAYS",
+                        "BALANCE-DIMM-SLOTS"}
+    assert not any(r.endswith("-INTERNAL") for r in found)

@@ -172,3 +172,33 @@ def with_req(plan, **kw):  # type: ignore[no-untyped-def]
 
 def test_gib_conversion() -> None:
     assert 80 * GIB_TO_GB == pytest.approx(85.899, abs=1e-3)
+
+
+def test_derived_defaults_for_an_office_workstation() -> None:
+    plan = plan_of(requirements={"workload": "training", "deployment": "office"})
+    d = derive_defaults(plan, CAT, POLICY, "rtx-4090", 2, "en")
+    c = d.changes
+    assert c["server.chassis"] == "tower-ws" and c["server.cpu"] == "i9-13900k"
+    assert c["server.nics"] == []  # one machine in an office: the board's port
+    # a data NVMe drive even without a dataset size (BALANCE-NVME-DATA), M.2 system drive in the tower
+    assert c["server.storage"] == [{"role": "system", "part": "nvme-m2-1tb", "count": 1},
+                                   {"role": "data", "part": "nvme-u2-4tb", "count": 1}]
+    # RAM ≥ 2 × 2 × 24 GiB = 96 GiB → 4 × 32 GiB UDIMMs (2 channels: 4 is a multiple)
+    assert c["server.memory"] == {"part": "ddr5-32g-udimm", "count": 4}
+    new = apply_defaults(plan, d)
+    found = {f.rule for f in evaluate(new, CAT, POLICY, "en")}
+    assert not found & {"POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM", "BALANCE-NVME-DATA", "BALANCE-RAM",
+                        "PCIE-GPU-SLOTS"}
+
+
+def test_tier_texts_follow_the_policy() -> None:
+    req = Requirements(workload="training", model_params_b=7, budget_cny=100_000)
+    rec = recommend(req, CAT, POLICY, "en")
+    assert rec.summary("en") == ["About 134 GB of GPU memory: over 80 GB (multi-GPU).",
+                                 "Budget 50,000-200,000 CNY: workstation/professional cards."]
+    assert rec.summary("zh")[1] == "预算 5-20 万元：工作站/专业卡。"
+    custom = POLICY.model_copy(update={"memory_tiers_gb": (24, 48, 141), "budget_tiers_cny": (80_000, 300_000)})
+    rec = recommend(req, CAT, custom, "en")
+    assert rec.memory_tier == "32-80"  # 134.4 GB ≤ 141 GB
+    assert rec.summary("en") == ["About 134 GB of GPU memory: 48-141 GB.",
+                                 "Budget 80,000-300,000 CNY: workstation/professional cards."]

@@ -1,0 +1,976 @@
+"""Hardware and software checklists validated from the plan, findings and verification reports; sign-off."""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Literal
+
+from catalog.loader import Catalog
+from catalog.models import (
+    Chassis,
+    ContainerImage,
+    Cpu,
+    DriverBranch,
+    Framework,
+    GpuCooling,
+    MemoryModule,
+    Nic,
+    OperatingSystem,
+    Psu,
+    Segment,
+    Storage,
+    StorageKind,
+    parse_version,
+)
+from procurement.findings import Finding, Severity
+from procurement.messages import Lang, register, t
+from procurement.plan import ChecklistMark, Plan, SignOff, canonical_digest
+from procurement.policy import Policy, default_policy
+from procurement.rules.power import power_budget
+from procurement.sizing import estimate_vram
+
+Which = Literal["hardware", "software"]
+WHICH: tuple[Which, ...] = ("hardware", "software")
+
+
+class Status(StrEnum):
+    PASS = "pass"
+    FAIL = "fail"
+    ATTENTION = "attention"
+    UNKNOWN = "unknown"
+
+
+# Higher is worse; combining two opinions on one item keeps the worse.
+_RANK = {Status.PASS: 0, Status.UNKNOWN: 1, Status.ATTENTION: 2, Status.FAIL: 3}
+
+
+def worse(a: Status, b: Status) -> Status:
+    return a if _RANK[a] >= _RANK[b] else b
+
+
+class SignoffState(StrEnum):
+    VALID = "valid"
+    VOID = "void"
+    UNSIGNED = "unsigned"
+
+
+register(
+    {
+        "checklist.hardware": {"zh": "硬件检查清单", "en": "Hardware checklist"},
+        "checklist.software": {"zh": "软件检查清单", "en": "Software checklist"},
+        "checklist.status.pass": {"zh": "通过", "en": "Pass"},
+        "checklist.status.fail": {"zh": "不通过", "en": "Fail"},
+        "checklist.status.attention": {"zh": "需注意", "en": "Attention"},
+        "checklist.status.unknown": {"zh": "未知", "en": "Unknown"},
+        # item labels
+        "checklist.item.gpu_model_count": {
+            "zh": "GPU 型号与数量满足需求",
+            "en": "GPU model and count meet the need",
+        },
+        "checklist.item.gpu_vram": {"zh": "显存满足模型需求", "en": "GPU memory fits the model"},
+        "checklist.item.cpu_cores": {"zh": "CPU 核心数足够", "en": "Enough CPU cores"},
+        "checklist.item.ram": {"zh": "内存容量足够", "en": "Enough system memory"},
+        "checklist.item.storage_nvme": {"zh": "存储为 NVMe", "en": "Storage is NVMe"},
+        "checklist.item.network": {"zh": "网络满足分布式训练", "en": "Network meets distributed training"},
+        "checklist.item.psu_power": {
+            "zh": "电源功率足够（GPU 功耗 × 数量 + 系统）",
+            "en": "PSU power enough (GPU power × count + system)",
+        },
+        "checklist.item.cooling": {"zh": "散热方案合理", "en": "Cooling is sound"},
+        "checklist.item.os_driver": {
+            "zh": "操作系统与 GPU 驱动兼容",
+            "en": "OS compatible with the GPU driver",
+        },
+        "checklist.item.cuda_gpu": {"zh": "CUDA 版本与 GPU 匹配", "en": "CUDA matches the GPU"},
+        "checklist.item.framework_installed": {
+            "zh": "深度学习框架正确安装",
+            "en": "Framework correctly installed",
+        },
+        "checklist.item.preinstalled_software": {
+            "zh": "预装软件满足开发需求",
+            "en": "Pre-installed software meets development needs",
+        },
+        "checklist.item.image_trusted": {"zh": "镜像来源可信", "en": "Image from a trusted source"},
+        # reasons
+        "checklist.r.not_chosen": {"zh": "未选择{what}", "en": "No {what} chosen"},
+        "checklist.what.gpu": {"zh": "GPU", "en": "GPU"},
+        "checklist.what.cpu": {"zh": "CPU", "en": "CPU"},
+        "checklist.what.memory": {"zh": "内存", "en": "memory"},
+        "checklist.what.storage": {"zh": "存储", "en": "storage"},
+        "checklist.what.psu": {"zh": "电源", "en": "PSU"},
+        "checklist.what.chassis": {"zh": "机箱", "en": "chassis"},
+        "checklist.what.os": {"zh": "操作系统", "en": "operating system"},
+        "checklist.what.driver": {"zh": "驱动", "en": "driver"},
+        "checklist.what.cuda": {"zh": "CUDA 版本", "en": "CUDA release"},
+        "checklist.what.framework": {"zh": "框架", "en": "framework"},
+        "checklist.what.image": {"zh": "镜像", "en": "image"},
+        "checklist.r.gpu_count_zero": {"zh": "已选 {gpu}，数量为 0", "en": "{gpu} chosen, count is 0"},
+        "checklist.r.gpu_plan": {
+            "zh": "{count} × {gpu}（每台），共 {nodes} 台",
+            "en": "{count} × {gpu} per server, {nodes} server(s)",
+        },
+        "checklist.r.vram_have": {
+            "zh": "每卡 {per} GiB，共 {total} GiB",
+            "en": "{per} GiB per GPU, {total} GiB in total",
+        },
+        "checklist.r.vram_need": {
+            "zh": "需 {need} GiB，可用 {total} GiB（每卡 {per} GiB）",
+            "en": "needs {need} GiB, {total} GiB available ({per} GiB per GPU)",
+        },
+        "checklist.r.vram_no_estimate": {
+            "zh": "未估算显存需求（填写模型规模后估算）",
+            "en": "no memory estimate yet (enter the model size)",
+        },
+        "checklist.r.cpu_cores": {
+            "zh": "{cores} 核（{cpus} × {cpu}），{gpus} 张 GPU 建议 ≥ {need} 核",
+            "en": "{cores} cores ({cpus} × {cpu}); {gpus} GPUs want ≥ {need} cores",
+        },
+        "checklist.r.ram": {
+            "zh": "内存 {ram} GiB，显存合计 {vram} GiB，建议 ≥ {need} GiB",
+            "en": "{ram} GiB RAM for {vram} GiB of GPU memory; ≥ {need} GiB advised",
+        },
+        "checklist.r.ram_no_gpu": {
+            "zh": "内存 {ram} GiB（未选 GPU，无法比较）",
+            "en": "{ram} GiB RAM (no GPU chosen to compare with)",
+        },
+        "checklist.r.storage_all_nvme": {"zh": "NVMe：{parts}", "en": "NVMe: {parts}"},
+        "checklist.r.storage_not_nvme": {"zh": "非 NVMe：{parts}", "en": "not NVMe: {parts}"},
+        "checklist.r.net_single": {
+            "zh": "单节点，无需高速互联；网卡：{nics}",
+            "en": "single server, no fabric needed; NICs: {nics}",
+        },
+        "checklist.r.net_none": {"zh": "无", "en": "none"},
+        "checklist.r.net_multi": {
+            "zh": "{nodes} 台分布式训练，最快网卡 {best} Gb/s，建议 ≥ {need} Gb/s",
+            "en": "{nodes} servers in distributed training; fastest NIC {best} Gb/s, ≥ {need} Gb/s advised",
+        },
+        "checklist.r.power": {
+            "zh": "需 {need} W（估算 {draw} W + {headroom}% 余量），可用 {avail} W（{usable} × {unit} W{red}）",
+            "en": "needs {need} W ({draw} W estimated + {headroom}% headroom), "
+            "{avail} W available ({usable} × {unit} W{red})",
+        },
+        "checklist.r.power_red": {
+            "zh": "，{red} 个冗余电源不计入",
+            "en": ", {red} redundant units not counted",
+        },
+        "checklist.r.power_low_line_none": {
+            "zh": "{psu} 不支持 100-127 V 低压输入",
+            "en": "{psu} does not run on 100-127 V input",
+        },
+        "checklist.r.power_missing": {
+            "zh": "未计入（无功耗数据）：{parts}",
+            "en": "not counted (no power figure): {parts}",
+        },
+        "checklist.r.power_estimated": {
+            "zh": "按政策规划值估算（无厂商数据）：{parts}",
+            "en": "estimated with the policy's planning figure (no vendor figure): {parts}",
+        },
+        "checklist.r.power_no_base": {
+            "zh": "不含主板、风扇等基础功耗",
+            "en": "board, fans and base load not included",
+        },
+        "checklist.r.cooling_tdp": {
+            "zh": "GPU {tdp} W，机箱每槽上限 {limit} W",
+            "en": "GPU {tdp} W, chassis limit {limit} W per slot",
+        },
+        "checklist.r.cooling_tdp_unknown": {
+            "zh": "GPU 功耗或机箱每槽散热上限未知，请对照厂商规格确认",
+            "en": "GPU power or the chassis' per-slot cooling limit is unknown; check the vendor sheets",
+        },
+        "checklist.r.cooling_passive": {
+            "zh": "被动散热 GPU，机箱未为其设计风道",
+            "en": "passive GPU in a chassis not built for passive cards",
+        },
+        "checklist.r.cooling_open_air": {
+            "zh": "{count} 张开放式风扇显卡同机箱（超过 {max} 张时热风回流）",
+            "en": "{count} open-air cards in one chassis (more than {max} recirculate hot air)",
+        },
+        "checklist.r.cooling_kind": {"zh": "机箱散热：{kind}", "en": "chassis cooling: {kind}"},
+        "checklist.cooling.air": {"zh": "风冷", "en": "air"},
+        "checklist.cooling.liquid": {"zh": "液冷", "en": "liquid"},
+        "checklist.r.os_supported": {
+            "zh": "{os} 在 NVIDIA 驱动支持列表中，驱动 {driver}",
+            "en": "{os} is listed by the NVIDIA driver guide; driver {driver}",
+        },
+        "checklist.r.os_unsupported": {
+            "zh": "{os} 不在 NVIDIA 驱动支持列表中",
+            "en": "{os} is not listed by the NVIDIA driver guide",
+        },
+        "checklist.r.os_max_cuda": {
+            "zh": "{os} 最高支持 CUDA {max}，已选 {cuda}",
+            "en": "{os} goes up to CUDA {max}; {cuda} chosen",
+        },
+        "checklist.r.cuda_ok": {
+            "zh": "CUDA {cuda} 支持计算能力 {cc}（{min}–{max}），驱动 {driver} ≥ {need}",
+            "en": "CUDA {cuda} covers compute capability {cc} ({min}–{max}); driver {driver} ≥ {need}",
+        },
+        "checklist.r.cuda_cc": {
+            "zh": "CUDA {cuda} 支持计算能力 {min}–{max}，GPU 为 {cc}",
+            "en": "CUDA {cuda} covers compute capability {min}–{max}; the GPU is {cc}",
+        },
+        "checklist.r.cuda_driver": {
+            "zh": "驱动 {driver} 低于 CUDA {cuda} 所需 {need}",
+            "en": "driver {driver} is below the {need} that CUDA {cuda} needs",
+        },
+        "checklist.r.framework_cuda": {
+            "zh": "{fw} 提供 CUDA {lines} 官方构建",
+            "en": "{fw} has official builds for CUDA {lines}",
+        },
+        "checklist.r.framework_no_cuda": {
+            "zh": "{fw} 无 CUDA {cuda} 官方构建（有 {lines}）",
+            "en": "{fw} has no official build for CUDA {cuda} (has {lines})",
+        },
+        "checklist.r.image": {"zh": "{ref}（发布者 {publisher}）", "en": "{ref} (publisher {publisher})"},
+        "checklist.r.image_contents": {
+            "zh": "镜像 {ref}：CUDA {cuda}，框架 {fw}，Python {py}",
+            "en": "image {ref}: CUDA {cuda}, framework {fw}, Python {py}",
+        },
+        "checklist.r.image_untrusted": {
+            "zh": "{ref} 不是官方发布者仓库（{publisher}）",
+            "en": "{ref} is not from an official publisher registry ({publisher})",
+        },
+        "checklist.r.await_person": {"zh": "待人工确认", "en": "awaiting a reviewer's check"},
+        "checklist.r.person_ok": {"zh": "已人工确认", "en": "confirmed by a reviewer"},
+        "checklist.r.finding": {"zh": "{sev}：{msg}", "en": "{sev}: {msg}"},
+        "checklist.r.verified": {"zh": "实测：{actual}", "en": "measured: {actual}"},
+        "checklist.r.verified_gpus": {"zh": "GPU：{gpus}", "en": "GPUs: {gpus}"},
+        "checklist.r.unknown_value": {"zh": "未知", "en": "unknown"},
+        # sign-off
+        "signoff.valid": {"zh": "有效（{name}，{date}）", "en": "valid ({name}, {date})"},
+        "signoff.void": {"zh": "已失效：签署后方案已更改", "en": "void: plan changed after signing"},
+        "signoff.unsigned": {"zh": "未签署", "en": "not signed"},
+        "signoff.no_name": {"zh": "签署人姓名不能为空", "en": "the reviewer's name must not be empty"},
+    }
+)
+
+
+@dataclass(frozen=True)
+class ItemDef:
+    id: str
+    which: Which
+    person: bool = False
+    """Only a person can judge it: the tick (plan.checklist[id].checked) decides unless the plan is faulty."""
+    fields: tuple[str, ...] = ()
+    """Plan paths the item looks at (for the GUI to point at)."""
+
+
+ITEMS: tuple[ItemDef, ...] = (
+    ItemDef("gpu_model_count", "hardware", fields=("gpu.model", "gpu.count")),
+    ItemDef("gpu_vram", "hardware", fields=("gpu.model", "gpu.count", "requirements.model_params_b")),
+    ItemDef("cpu_cores", "hardware", fields=("server.cpu", "server.cpu_count")),
+    ItemDef("ram", "hardware", fields=("server.memory",)),
+    ItemDef("storage_nvme", "hardware", fields=("server.storage",)),
+    ItemDef("network", "hardware", fields=("server.nics", "requirements.nodes")),
+    ItemDef("psu_power", "hardware", fields=("server.psu",)),
+    ItemDef("cooling", "hardware", fields=("server.chassis", "gpu.model")),
+    ItemDef("os_driver", "software", fields=("software.os", "software.driver")),
+    ItemDef("cuda_gpu", "software", fields=("software.cuda", "software.driver", "gpu.model")),
+    ItemDef("framework_installed", "software", person=True, fields=("software.framework",)),
+    ItemDef("preinstalled_software", "software", person=True, fields=("software.image",)),
+    ItemDef("image_trusted", "software", person=True, fields=("software.image",)),
+)
+ITEM_IDS = tuple(d.id for d in ITEMS)
+
+
+@dataclass(frozen=True)
+class ChecklistItem:
+    id: str
+    which: Which
+    label: str
+    status: Status
+    reason: str
+    """Why, with the numbers (several facts joined by '；' / '; ')."""
+    person: bool
+    checked: bool = False
+    note: str = ""
+    rules: tuple[str, ...] = ()
+    """Rule ids of the findings that bear on this item."""
+    verified: str = ""
+    """What the delivered machine really has, from the attached verification reports ('' if none)."""
+    fields: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Checklist:
+    which: Which
+    title: str
+    items: tuple[ChecklistItem, ...]
+
+    def count(self, status: Status) -> int:
+        return sum(1 for i in self.items if i.status == status)
+
+
+# ---------------------------------------------------------------- figures (one place, switch to rules later)
+
+
+@dataclass(frozen=True)
+class PowerFigures:
+    draw_w: float
+    """Estimated draw of the parts with a power figure."""
+    need_w: float
+    """draw × (1 + headroom)."""
+    headroom_pct: float
+    available_w: float | None
+    """Usable PSU output (redundant units excluded); None when no PSU is known."""
+    unit_w: float | None
+    usable_units: int
+    redundant_units: int
+    missing: tuple[str, ...]
+    """Parts not counted: no power figure."""
+    estimated: tuple[str, ...]
+    """Parts counted with the policy's planning figure (the catalog has no vendor figure)."""
+    base_included: bool
+    low_line_unsupported: str | None = None
+
+
+def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
+    """Per-server draw and usable PSU output: the power rules' own budget, so the checklist and the rules agree."""
+    b = power_budget(plan, catalog, policy)
+    psu = catalog.typed(Psu, b.psu_id) if b.psu_id else None
+    base = [i for i in b.items if i.key == "base"]
+    return PowerFigures(
+        draw_w=b.draw_w,
+        need_w=b.required_w,
+        headroom_pct=b.headroom_pct,
+        available_w=None if psu is None else b.usable_w,
+        unit_w=b.psu_unit_w,
+        usable_units=max(b.psu_count - b.redundant_units, 0),
+        redundant_units=b.redundant_units,
+        missing=tuple(dict.fromkeys(i.label for i in b.unknown if i.key != "base")),
+        estimated=tuple(dict.fromkeys(i.label for i in b.estimated)),
+        base_included=bool(base and base[0].unit_w),
+        low_line_unsupported=psu.name if psu is not None and b.low_line and b.psu_unit_w is None else None,
+    )
+
+
+GIB_TO_GB = 1.073741824  # the sizing estimate is in GB (10^9 B); catalog GPU memory is in GiB
+
+
+def vram_need_gb(plan: Plan, policy: Policy) -> float | None:
+    """The sizing estimate of GPU memory the workload needs (GB), or None where it cannot be estimated."""
+    est = estimate_vram(plan.requirements, policy)
+    return float(est.total_gb) if est.known else None
+
+
+# ---------------------------------------------------------------- formatting
+
+NBSP = "\u00a0"
+
+
+def fmt_num(value: float) -> str:
+    """2352 -> '2 352' (no-break space groups, as in the buyer's paperwork); one decimal where needed."""
+    if abs(value - round(value)) < 1e-9:
+        return f"{round(value):,}".replace(",", NBSP)
+    return f"{value:,.1f}".replace(",", NBSP)
+
+
+def _sep(lang: Lang) -> str:
+    return "；" if lang == "zh" else "; "
+
+
+# ---------------------------------------------------------------- findings → items
+
+# The rule ids of procurement/rules (docs/rules.md) and the item each one bears on. A rule not listed falls
+# back to its family, then to the first plan field it points at that an item looks at.
+RULE_ITEMS: dict[str, str] = {
+    "VRAM-TOTAL": "gpu_vram",
+    "VRAM-SHARDING": "gpu_vram",
+    "VRAM-NO-ESTIMATE": "gpu_vram",
+    "BALANCE-CPU-CORES": "cpu_cores",
+    "BALANCE-SINGLE-THREAD": "cpu_cores",
+    "PCIE-CPU-COUNT": "cpu_cores",
+    "PCIE-CPU-SOCKET": "cpu_cores",
+    "PCIE-LANES-UNKNOWN": "cpu_cores",
+    "BALANCE-RAM": "ram",
+    "BALANCE-MEMORY-CHANNELS": "ram",
+    "BALANCE-DIMM-SLOTS": "ram",
+    "BALANCE-MEMORY-TYPE": "ram",
+    "BALANCE-ECC": "ram",
+    "BALANCE-NVME-DATA": "storage_nvme",
+    "BALANCE-DATA-CAPACITY": "storage_nvme",
+    "PCIE-DRIVE-BAYS": "storage_nvme",
+    "BALANCE-FABRIC": "network",
+    "BALANCE-NIC": "network",
+    "PCIE-GPU-SLOTS": "gpu_model_count",
+    "PCIE-SLOT-WIDTH": "gpu_model_count",
+    "PCIE-FORM-FACTOR": "gpu_model_count",
+    "PCIE-GPU-UNSUPPORTED": "gpu_model_count",
+    "PCIE-LANES": "gpu_model_count",
+    "PCIE-LANES-REDUCED": "gpu_model_count",
+    "PCIE-GEN": "gpu_model_count",
+    "LIC-GEFORCE-DATACENTER": "gpu_model_count",
+    "LIC-EXPORT": "gpu_model_count",
+    "LIC-CHINA-MARKET": "gpu_model_count",
+    "SW-MIG": "gpu_model_count",
+    "SW-NVLINK": "gpu_model_count",
+    "SW-DRIVER-CUDA": "cuda_gpu",
+    "SW-CUDA-ARCH-NEW": "cuda_gpu",
+    "SW-CUDA-ARCH-OLD": "cuda_gpu",
+    "SW-OS-DRIVER": "os_driver",
+    "SW-OS-CUDA": "os_driver",
+    "SW-DRIVER-DATACENTER": "os_driver",
+    "SW-FRAMEWORK-CUDA": "framework_installed",
+    "SW-IMAGE-CUDA": "preinstalled_software",
+    "SW-IMAGE-DRIVER": "preinstalled_software",
+}
+_FAMILY_ITEM = {"power": "psu_power", "cooling": "cooling", "vram": "gpu_vram"}
+_FIELD_ITEMS: tuple[tuple[str, str], ...] = (
+    ("gpu.", "gpu_model_count"),
+    ("server.cpu", "cpu_cores"),
+    ("server.memory", "ram"),
+    ("server.storage", "storage_nvme"),
+    ("server.nics", "network"),
+    ("requirements.nodes", "network"),
+    ("software.os", "os_driver"),
+    ("software.driver", "os_driver"),
+    ("software.cuda", "cuda_gpu"),
+    ("software.framework", "framework_installed"),
+    ("software.image", "preinstalled_software"),
+)
+
+
+def items_for_finding(finding: Finding) -> set[str]:
+    """The checklist item a finding bears on (empty for budget and general findings)."""
+    if finding.rule in RULE_ITEMS:
+        return {RULE_ITEMS[finding.rule]}
+    if finding.family in _FAMILY_ITEM:
+        return {_FAMILY_ITEM[finding.family]}
+    if finding.family == "budget":
+        return set()  # the budget stands on its own in the open-findings list
+    for path in finding.fields:  # rules put the field they are about first
+        for prefix, item in _FIELD_ITEMS:
+            if path == prefix.rstrip(".") or path.startswith(prefix):
+                if item == "preinstalled_software" and "TRUST" in finding.rule:
+                    item = "image_trusted"
+                return {item}
+    return set()
+
+
+# ---------------------------------------------------------------- verification → items
+
+# The check ids of `gpu-procure verify` (docs/verify.md) and the item each one shows the machine's side of.
+VERIFY_CHECK_ITEMS: dict[str, str] = {
+    "GPU-MODEL": "gpu_model_count",
+    "GPU-COUNT": "gpu_model_count",
+    "GPU-VISIBLE": "gpu_model_count",
+    "PCIE-WIDTH": "gpu_model_count",
+    "PCIE-GEN": "gpu_model_count",
+    "MIG": "gpu_model_count",
+    "NVLINK": "gpu_model_count",
+    "BENCHMARK": "gpu_model_count",
+    "GPU-MEMORY": "gpu_vram",
+    "ECC": "gpu_vram",
+    "ECC-ERRORS": "gpu_vram",
+    "MEMORY-RETIRED": "gpu_vram",
+    "CPU-CORES": "cpu_cores",
+    "CPU-MODEL": "cpu_cores",
+    "RAM": "ram",
+    "NVME": "storage_nvme",
+    "NET-SPEED": "network",
+    "POWER-LIMIT": "psu_power",
+    "OS": "os_driver",
+    "DRIVER-BRANCH": "os_driver",
+    "PERSISTENCE": "os_driver",
+    "DRIVER-MIN": "cuda_gpu",
+    "CUDA-VERSION": "cuda_gpu",
+    "CUDA-TOOLKIT": "cuda_gpu",
+    "FRAMEWORK": "framework_installed",
+    "IMAGE": "preinstalled_software",
+    "CONTAINER-RUNTIME": "preinstalled_software",
+}
+_CHECK_PREFIXES: tuple[tuple[str, str], ...] = (
+    ("gpu_memory", "gpu_vram"),
+    ("vram", "gpu_vram"),
+    ("gpu_model", "gpu_model_count"),
+    ("gpu_count", "gpu_model_count"),
+    ("gpu_name", "gpu_model_count"),
+    ("gpus", "gpu_model_count"),
+    ("pcie", "gpu_model_count"),
+    ("cpu", "cpu_cores"),
+    ("ram", "ram"),
+    ("host_memory", "ram"),
+    ("system_memory", "ram"),
+    ("memory", "ram"),
+    ("nvme", "storage_nvme"),
+    ("storage", "storage_nvme"),
+    ("disk", "storage_nvme"),
+    ("network", "network"),
+    ("net", "network"),
+    ("nic", "network"),
+    ("power_limit", "psu_power"),
+    ("psu", "psu_power"),
+    ("temperature", "cooling"),
+    ("thermal", "cooling"),
+    ("cooling", "cooling"),
+    ("os", "os_driver"),
+    ("driver", "os_driver"),
+    ("cuda", "cuda_gpu"),
+    ("framework", "framework_installed"),
+    ("torch", "framework_installed"),
+    ("pytorch", "framework_installed"),
+    ("tensorflow", "framework_installed"),
+    ("jax", "framework_installed"),
+    ("image", "preinstalled_software"),
+    ("container", "preinstalled_software"),
+    ("docker", "preinstalled_software"),
+)
+_CHECK_STATUS = {"fail": Status.FAIL, "warn": Status.ATTENTION, "pass": Status.PASS}
+
+
+def item_for_check(check_id: str) -> str | None:
+    """The checklist item a verification check covers ('GPU-COUNT', 'DRIVER-MIN', …), or None."""
+    if check_id.upper() in VERIFY_CHECK_ITEMS:
+        return VERIFY_CHECK_ITEMS[check_id.upper()]
+    norm = check_id.lower().replace("-", "_").replace(".", "_").replace(" ", "_")
+    best: tuple[int, str] | None = None
+    for prefix, item in _CHECK_PREFIXES:
+        if norm == prefix or norm.startswith(prefix + "_"):
+            if best is None or len(prefix) > best[0]:
+                best = (len(prefix), item)
+    return best[1] if best else None
+
+
+@dataclass
+class _Verified:
+    status: Status | None = None
+    actual: list[str] = field(default_factory=list)
+
+
+def _verification(plan: Plan, lang: Lang) -> dict[str, _Verified]:
+    out: dict[str, _Verified] = {}
+    gpu_names: dict[str, int] = {}
+    for report in plan.verification:
+        if not isinstance(report, dict):
+            continue
+        for gpu in report.get("gpus") or []:
+            if isinstance(gpu, dict) and gpu.get("name"):
+                gpu_names[str(gpu["name"])] = gpu_names.get(str(gpu["name"]), 0) + 1
+        for check in report.get("checks") or []:
+            if not isinstance(check, dict) or not check.get("id"):
+                continue
+            item = item_for_check(str(check["id"]))
+            status = _CHECK_STATUS.get(str(check.get("status", "")).lower())
+            if item is None or status is None:
+                continue
+            v = out.setdefault(item, _Verified())
+            v.status = status if v.status is None else worse(v.status, status)
+            actual = check.get("actual")
+            text = str(actual) if actual not in (None, "") else str(check.get("message") or "")
+            if text and text not in v.actual:
+                v.actual.append(text)
+    if gpu_names:
+        v = out.setdefault("gpu_model_count", _Verified())
+        summary = ", ".join(f"{n} × {name}" for name, n in gpu_names.items())
+        v.actual.insert(0, t("checklist.r.verified_gpus", lang, gpus=summary))
+    return out
+
+
+# ---------------------------------------------------------------- the items
+
+
+def _not_chosen(what: str, lang: Lang) -> str:
+    return t("checklist.r.not_chosen", lang, what=t(f"checklist.what.{what}", lang))
+
+
+def _gib(v: float) -> str:
+    return fmt_num(round(v, 1))
+
+
+class _Eval:
+    """Computes each item's own status and reason from the plan and catalog (before findings/verification)."""
+
+    def __init__(self, plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> None:
+        self.plan, self.catalog, self.policy, self.lang = plan, catalog, policy, lang
+        self.gpu = catalog.gpu(plan.gpu.model)
+        self.cpu = catalog.typed(Cpu, plan.server.cpu)
+        self.chassis = catalog.typed(Chassis, plan.server.chassis)
+        self.os = catalog.typed(OperatingSystem, plan.software.os)
+        self.driver = catalog.typed(DriverBranch, plan.software.driver)
+        self.cuda = catalog.cuda(plan.software.cuda)
+        self.framework = catalog.typed(Framework, plan.software.framework)
+        self.image = catalog.typed(ContainerImage, plan.software.image)
+
+    def t(self, key: str, **kw: object) -> str:
+        return t(f"checklist.r.{key}", self.lang, **kw)
+
+    def gpu_model_count(self) -> tuple[Status, list[str]]:
+        if self.gpu is None:
+            return Status.FAIL, [_not_chosen("gpu", self.lang)]
+        if self.plan.gpu.count == 0:
+            return Status.FAIL, [self.t("gpu_count_zero", gpu=self.gpu.name)]
+        reason = [self.t("gpu_plan", count=self.plan.gpu.count, gpu=self.gpu.name, nodes=self.plan.requirements.nodes)]
+        need = vram_need_gb(self.plan, self.policy)
+        if need is not None:
+            total = self.gpu.memory_gib * self.plan.gpu.count * self.plan.requirements.nodes
+            return (Status.PASS if total * GIB_TO_GB >= need else Status.FAIL), reason
+        return Status.PASS, reason
+
+    def gpu_vram(self) -> tuple[Status, list[str]]:
+        if self.gpu is None or self.plan.gpu.count == 0:
+            return Status.UNKNOWN, [_not_chosen("gpu", self.lang)]
+        per = self.gpu.memory_gib
+        total = per * self.plan.gpu.count * self.plan.requirements.nodes
+        need_gb = vram_need_gb(self.plan, self.policy)
+        need = None if need_gb is None else need_gb / GIB_TO_GB  # shown in GiB, like the cards' memory
+        if need is None:
+            return Status.UNKNOWN, [
+                self.t("vram_have", per=_gib(per), total=_gib(total)),
+                self.t("vram_no_estimate"),
+            ]
+        status = Status.PASS if total >= need else Status.FAIL
+        return status, [self.t("vram_need", need=_gib(need), total=_gib(total), per=_gib(per))]
+
+    def cpu_cores(self) -> tuple[Status, list[str]]:
+        if self.cpu is None:
+            return Status.UNKNOWN, [_not_chosen("cpu", self.lang)]
+        cores = self.cpu.cores * self.plan.server.cpu_count
+        gpus = self.plan.gpu.count
+        need = math.ceil(self.policy.cpu_cores_per_gpu * gpus)
+        status = Status.PASS if cores >= need else Status.FAIL
+        return status, [
+            self.t(
+                "cpu_cores",
+                cores=cores,
+                cpus=self.plan.server.cpu_count,
+                cpu=self.cpu.name,
+                gpus=gpus,
+                need=need,
+            )
+        ]
+
+    def ram(self) -> tuple[Status, list[str]]:
+        mem = self.plan.server.memory
+        module = self.catalog.typed(MemoryModule, mem.part) if mem else None
+        if mem is None or module is None:
+            return Status.UNKNOWN, [_not_chosen("memory", self.lang)]
+        ram = module.capacity_gib * mem.count
+        if self.gpu is None or self.plan.gpu.count == 0:
+            return Status.UNKNOWN, [self.t("ram_no_gpu", ram=fmt_num(ram))]
+        vram = self.gpu.memory_gib * self.plan.gpu.count
+        need = self.policy.ram_to_vram_ratio * vram
+        status = Status.PASS if ram >= need else Status.ATTENTION
+        return status, [self.t("ram", ram=fmt_num(ram), vram=_gib(vram), need=_gib(need))]
+
+    def storage_nvme(self) -> tuple[Status, list[str]]:
+        drives = [(s, self.catalog.typed(Storage, s.part)) for s in self.plan.server.storage]
+        known = [(s, d) for s, d in drives if d is not None]
+        if not known:
+            return Status.UNKNOWN, [_not_chosen("storage", self.lang)]
+        slow = [
+            f"{s.count} × {d.name}"
+            for s, d in known
+            if d.storage_kind != StorageKind.NVME and s.role.value in ("data", "scratch")
+        ]
+        if slow:
+            return Status.ATTENTION, [self.t("storage_not_nvme", parts=", ".join(slow))]
+        nvme = [f"{s.count} × {d.name}" for s, d in known if d.storage_kind == StorageKind.NVME]
+        others = [f"{s.count} × {d.name}" for s, d in known if d.storage_kind != StorageKind.NVME]
+        if not nvme:
+            return Status.ATTENTION, [self.t("storage_not_nvme", parts=", ".join(others))]
+        reason = [self.t("storage_all_nvme", parts=", ".join(nvme))]
+        if others:
+            reason.append(self.t("storage_not_nvme", parts=", ".join(others)))
+        return Status.PASS, reason
+
+    def network(self) -> tuple[Status, list[str]]:
+        nics = [(n, self.catalog.typed(Nic, n.part)) for n in self.plan.server.nics]
+        known = [(n, c) for n, c in nics if c is not None]
+        names = ", ".join(f"{n.count} × {c.name}" for n, c in known) or self.t("net_none")
+        nodes = self.plan.requirements.nodes
+        if nodes <= 1:
+            return Status.PASS, [self.t("net_single", nics=names)]
+        need = self.policy.min_fabric_gbps
+        best = max((c.speed_gbps for _, c in known), default=0.0)
+        status = Status.PASS if best >= need else Status.FAIL
+        return status, [self.t("net_multi", nodes=nodes, best=fmt_num(best), need=fmt_num(need))]
+
+    def psu_power(self) -> tuple[Status, list[str]]:
+        pf = power_figures(self.plan, self.catalog, self.policy)
+        if pf.available_w is None:
+            return Status.UNKNOWN, [_not_chosen("psu", self.lang)]
+        reason: list[str] = []
+        if pf.low_line_unsupported:
+            reason.append(self.t("power_low_line_none", psu=pf.low_line_unsupported))
+        red = self.t("power_red", red=pf.redundant_units) if pf.redundant_units else ""
+        reason.append(
+            self.t(
+                "power",
+                need=fmt_num(round(pf.need_w)),
+                draw=fmt_num(round(pf.draw_w)),
+                headroom=fmt_num(pf.headroom_pct),
+                avail=fmt_num(round(pf.available_w)),
+                usable=pf.usable_units,
+                unit=fmt_num(pf.unit_w or 0),
+                red=red,
+            )
+        )
+        if pf.missing:
+            reason.append(self.t("power_missing", parts=", ".join(pf.missing)))
+        if pf.estimated:
+            reason.append(self.t("power_estimated", parts=", ".join(pf.estimated)))
+        if not pf.base_included:
+            reason.append(self.t("power_no_base"))
+        if pf.available_w < pf.draw_w:
+            status = Status.FAIL
+        elif pf.available_w < pf.need_w:
+            status = Status.ATTENTION
+        else:
+            status = Status.PASS
+        return status, reason
+
+    def cooling(self) -> tuple[Status, list[str]]:
+        if self.gpu is None:
+            return Status.UNKNOWN, [_not_chosen("gpu", self.lang)]
+        if self.chassis is None:
+            return Status.UNKNOWN, [_not_chosen("chassis", self.lang)]
+        status, reason = (
+            Status.PASS,
+            [self.t("cooling_kind", kind=t(f"checklist.cooling.{self.chassis.cooling}", self.lang))],
+        )
+        limit_w = self.chassis.max_gpu_tdp_w
+        if self.gpu.tdp_w is not None and limit_w is not None:
+            reason.append(self.t("cooling_tdp", tdp=fmt_num(self.gpu.tdp_w), limit=fmt_num(limit_w)))
+            if self.gpu.tdp_w > limit_w:
+                status = Status.FAIL
+        else:  # a figure the catalog does not have (never guessed): a person has to check the sheet
+            status = worse(status, Status.UNKNOWN)
+            reason.append(self.t("cooling_tdp_unknown"))
+        if self.gpu.cooling == GpuCooling.PASSIVE and not self.chassis.passive_gpu_ready:
+            status = Status.FAIL
+            reason.append(self.t("cooling_passive"))
+        limit = self.policy.max_open_air_gpus
+        if (
+            self.gpu.cooling == GpuCooling.ACTIVE
+            and self.gpu.segment == Segment.CONSUMER
+            and self.plan.gpu.count > limit
+        ):
+            status = worse(status, Status.ATTENTION)
+            reason.append(self.t("cooling_open_air", count=self.plan.gpu.count, max=fmt_num(limit)))
+        return status, reason
+
+    def os_driver(self) -> tuple[Status, list[str]]:
+        if self.os is None:
+            return Status.UNKNOWN, [_not_chosen("os", self.lang)]
+        driver = self.driver.version if self.driver else self.t("unknown_value")
+        if not self.os.driver_supported:
+            return Status.FAIL, [self.t("os_unsupported", os=self.os.name)]
+        reason = [self.t("os_supported", os=self.os.name, driver=driver)]
+        status = Status.PASS if self.driver else Status.UNKNOWN
+        if self.os.max_cuda and self.cuda and _ver(self.cuda.version)[:2] > _ver(self.os.max_cuda)[:2]:
+            status = Status.FAIL
+            reason.append(self.t("os_max_cuda", os=self.os.name, max=self.os.max_cuda, cuda=self.cuda.version))
+        return status, reason
+
+    def cuda_gpu(self) -> tuple[Status, list[str]]:
+        if self.cuda is None:
+            return Status.UNKNOWN, [_not_chosen("cuda", self.lang)]
+        if self.gpu is None:
+            return Status.UNKNOWN, [_not_chosen("gpu", self.lang)]
+        cc = self.gpu.cc_tuple
+        status, reason = Status.PASS, []
+        if not (_ver(self.cuda.min_cc) <= cc <= _ver(self.cuda.max_cc)):
+            status = Status.FAIL
+            reason.append(
+                self.t(
+                    "cuda_cc",
+                    cuda=self.cuda.version,
+                    min=self.cuda.min_cc,
+                    max=self.cuda.max_cc,
+                    cc=self.gpu.compute_capability,
+                )
+            )
+        if self.driver is None:
+            status = worse(status, Status.UNKNOWN)
+            reason.append(_not_chosen("driver", self.lang))
+        elif _ver(self.driver.version) < _ver(self.cuda.min_driver_linux):
+            status = Status.FAIL
+            reason.append(
+                self.t(
+                    "cuda_driver",
+                    driver=self.driver.version,
+                    cuda=self.cuda.version,
+                    need=self.cuda.min_driver_linux,
+                )
+            )
+        if not reason or status == Status.PASS:
+            reason = [
+                self.t(
+                    "cuda_ok",
+                    cuda=self.cuda.version,
+                    cc=self.gpu.compute_capability,
+                    min=self.cuda.min_cc,
+                    max=self.cuda.max_cc,
+                    driver=self.driver.version if self.driver else "?",
+                    need=self.cuda.min_driver_linux,
+                )
+            ]
+        return status, reason
+
+    def framework_installed(self) -> tuple[Status, list[str]]:
+        if self.framework is None:
+            return Status.UNKNOWN, [_not_chosen("framework", self.lang)]
+        lines = ", ".join(self.framework.cuda_versions)
+        if self.cuda is not None:
+            line = ".".join(self.cuda.version.split(".")[:2])
+            if line not in self.framework.cuda_versions:
+                return Status.FAIL, [self.t("framework_no_cuda", fw=self.framework.name, cuda=line, lines=lines)]
+        return Status.PASS, [self.t("framework_cuda", fw=self.framework.name, lines=lines)]
+
+    def preinstalled_software(self) -> tuple[Status, list[str]]:
+        if self.image is None:
+            return Status.UNKNOWN, [_not_chosen("image", self.lang)]
+        unknown = self.t("unknown_value")
+        fw = self.catalog.typed(Framework, self.image.framework) if self.image.framework else None
+        return Status.PASS, [
+            self.t(
+                "image_contents",
+                ref=self.image.reference,
+                cuda=self.image.cuda or unknown,
+                fw=fw.name if fw else unknown,
+                py=self.image.python or unknown,
+            )
+        ]
+
+    def image_trusted(self) -> tuple[Status, list[str]]:
+        if self.image is None:
+            return Status.UNKNOWN, [_not_chosen("image", self.lang)]
+        if not self.image.trusted:
+            return Status.FAIL, [self.t("image_untrusted", ref=self.image.reference, publisher=self.image.publisher)]
+        return Status.PASS, [self.t("image", ref=self.image.reference, publisher=self.image.publisher)]
+
+
+def _ver(text: str) -> tuple[int, ...]:
+    try:
+        return parse_version(text)
+    except ValueError:
+        return (0,)
+
+
+def build_checklists(
+    plan: Plan,
+    catalog: Catalog,
+    findings: Iterable[Finding] | None = None,
+    policy: Policy | None = None,
+    lang: Lang = "zh",
+) -> dict[Which, Checklist]:
+    """Both checklists with every item's status, reason, note and measured values.
+
+    ``findings`` defaults to ``procurement.rules.evaluate(plan, catalog, policy, lang)``.
+    """
+    policy = policy or default_policy()
+    if findings is None:
+        from procurement.rules import evaluate
+
+        findings = evaluate(plan, catalog, policy, lang)
+    by_item: dict[str, list[Finding]] = {}
+    for f in findings:
+        for item in items_for_finding(f):
+            by_item.setdefault(item, []).append(f)
+    verified = _verification(plan, lang)
+    ev = _Eval(plan, catalog, policy, lang)
+    sep = _sep(lang)
+    out: dict[Which, list[ChecklistItem]] = {"hardware": [], "software": []}
+    for d in ITEMS:
+        status, reason = getattr(ev, d.id)()
+        mark = plan.checklist.get(d.id)
+        checked = bool(mark and mark.checked)
+        if d.person and status != Status.FAIL:
+            # The plan shows nothing wrong; only a person can say it is done.
+            if checked:
+                status = Status.PASS
+                reason = [*reason, ev.t("person_ok")]
+            else:
+                status = Status.UNKNOWN
+                reason = [*reason, ev.t("await_person")]
+        related = by_item.get(d.id, [])
+        for f in related:
+            if f.severity == Severity.ERROR:
+                status = Status.FAIL
+            elif f.severity == Severity.WARNING:
+                status = worse(status, Status.ATTENTION)
+            if f.severity != Severity.INFO:
+                msg = f.message.rstrip().rstrip("。.")  # the items' facts are joined with '；'
+                reason.append(t("checklist.r.finding", lang, sev=t(f"severity.{f.severity.value}", lang), msg=msg))
+        vtext = ""
+        v = verified.get(d.id)
+        if v is not None:
+            vtext = t("checklist.r.verified", lang, actual=sep.join(v.actual)) if v.actual else ""
+            if v.status == Status.FAIL:
+                status = Status.FAIL
+            elif v.status == Status.ATTENTION:
+                status = worse(status, Status.ATTENTION)
+            elif v.status == Status.PASS and d.person and status == Status.UNKNOWN:
+                status = Status.PASS  # the machine shows it installed and working
+        out[d.which].append(
+            ChecklistItem(
+                id=d.id,
+                which=d.which,
+                label=t(f"checklist.item.{d.id}", lang),
+                status=status,
+                reason=sep.join(reason),
+                person=d.person,
+                checked=checked,
+                note=mark.note if mark else "",
+                rules=tuple(dict.fromkeys(f.rule for f in related)),
+                verified=vtext,
+                fields=d.fields,
+            )
+        )
+    return {which: Checklist(which, t(f"checklist.{which}", lang), tuple(items)) for which, items in out.items()}
+
+
+# ---------------------------------------------------------------- sign-off
+
+
+class SignOffError(ValueError):
+    pass
+
+
+def mark(plan: Plan, item_id: str, checked: bool, note: str = "") -> Plan:
+    """A new Plan with a person's tick and note on one checklist item."""
+    if item_id not in ITEM_IDS:
+        raise ValueError(f"unknown checklist item {item_id!r} (known: {', '.join(ITEM_IDS)})")
+    marks = {**plan.checklist, item_id: ChecklistMark(checked=checked, note=note)}
+    return plan.model_copy(update={"checklist": marks})
+
+
+def sign(plan: Plan, which: Which, name: str, role: str = "", date: dt.date | None = None, lang: Lang = "zh") -> Plan:
+    """A new Plan with ``which`` signed by ``name`` over the plan's current canonical digest."""
+    if which not in WHICH:
+        raise SignOffError(f"unknown checklist {which!r} (expected one of {WHICH})")
+    if not name.strip():
+        raise SignOffError(t("signoff.no_name", lang))
+    signoff = SignOff(name=name.strip(), role=role.strip(), date=date or dt.date.today(), digest=canonical_digest(plan))
+    return plan.model_copy(update={"signoffs": {**plan.signoffs, which: signoff}})
+
+
+def unsign(plan: Plan, which: Which) -> Plan:
+    return plan.model_copy(update={"signoffs": {k: v for k, v in plan.signoffs.items() if k != which}})
+
+
+def signoff_state(plan: Plan, which: Which) -> SignoffState:
+    """valid: signed and unchanged since; void: the plan changed after signing; unsigned."""
+    so = plan.signoffs.get(which)
+    if so is None:
+        return SignoffState.UNSIGNED
+    return SignoffState.VALID if so.digest == canonical_digest(plan) else SignoffState.VOID
+
+
+def signoff_message(plan: Plan, which: Which, lang: Lang = "zh") -> str:
+    state = signoff_state(plan, which)
+    so = plan.signoffs.get(which)
+    if state == SignoffState.VALID and so is not None:
+        return t("signoff.valid", lang, name=so.name, date=so.date.isoformat())
+    return t(f"signoff.{state.value}", lang)
+
+
+def status_label(status: Status, lang: Lang = "zh") -> str:
+    return t(f"checklist.status.{status.value}", lang)
+
+
+def all_items(checklists: dict[Which, Checklist]) -> Sequence[ChecklistItem]:
+    return [i for c in checklists.values() for i in c.items]

@@ -1,0 +1,247 @@
+"""The checklist PDF: both checklists with status, reason and note, open findings, sign-off blocks, digest."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
+
+from catalog.loader import Catalog
+from procurement.checklist import (
+    WHICH,
+    Checklist,
+    Status,
+    Which,
+    build_checklists,
+    signoff_message,
+    signoff_state,
+    status_label,
+)
+from procurement.findings import Finding, Severity
+from procurement.messages import Lang, register, t
+from procurement.plan import Plan, canonical_digest
+from procurement.policy import Policy, default_policy
+from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, markup, scaled, table
+from procurement.reports.quote import findings_table, open_findings
+
+register(
+    {
+        "clpdf.title": {"zh": "GPU 服务器采购检查清单", "en": "GPU server purchase checklist"},
+        "clpdf.date": {"zh": "生成日期", "en": "Generated"},
+        "clpdf.summary": {
+            "zh": "通过 {p} · 不通过 {f} · 需注意 {a} · 未知 {u}",
+            "en": "pass {p} · fail {f} · attention {a} · unknown {u}",
+        },
+        "clpdf.col.no": {"zh": "序号", "en": "#"},
+        "clpdf.col.item": {"zh": "检查项", "en": "Item"},
+        "clpdf.col.status": {"zh": "状态", "en": "Status"},
+        "clpdf.col.reason": {"zh": "依据与数值", "en": "Reason and figures"},
+        "clpdf.col.note": {"zh": "备注", "en": "Note"},
+        "clpdf.person": {"zh": "（人工判断）", "en": "(person's judgement)"},
+        "clpdf.ticked": {"zh": "已勾选", "en": "ticked"},
+        "clpdf.signoff": {"zh": "签署", "en": "Sign-off"},
+        "clpdf.signoff_of": {"zh": "{which}签署", "en": "{which} sign-off"},
+        "clpdf.name": {"zh": "姓名", "en": "Name"},
+        "clpdf.role": {"zh": "职务", "en": "Role"},
+        "clpdf.signed_on": {"zh": "签署日期", "en": "Date"},
+        "clpdf.state": {"zh": "状态", "en": "State"},
+        "clpdf.signed_digest": {"zh": "签署时摘要", "en": "Digest at signing"},
+        "clpdf.signature": {"zh": "签字", "en": "Signature"},
+        "clpdf.footer": {"zh": "方案摘要 {digest}", "en": "Plan digest {digest}"},
+        "clpdf.note_more": {
+            "zh": "…（全文见表后“备注全文”）",
+            "en": "… (full text under “Notes in full” below)",
+        },
+        "clpdf.notes_full": {"zh": "备注全文", "en": "Notes in full"},
+        "clpdf.file": {"zh": "检查清单", "en": "checklist"},
+        "clpdf.verification": {"zh": "验证报告", "en": "Verification reports"},
+        "clpdf.v.host": {"zh": "主机", "en": "Host"},
+        "clpdf.v.created": {"zh": "时间", "en": "Created"},
+        "clpdf.v.gpus": {"zh": "GPU", "en": "GPUs"},
+        "clpdf.v.versions": {"zh": "驱动 / CUDA", "en": "Driver / CUDA"},
+        "clpdf.v.result": {"zh": "结果", "en": "Result"},
+        "clpdf.v.counts": {"zh": "通过 {p} · 不通过 {f} · 警告 {w}", "en": "pass {p} · fail {f} · warn {w}"},
+        "clpdf.findings": {"zh": "未解决的问题", "en": "Open findings"},
+        "clpdf.no_findings": {"zh": "无未解决的问题。", "en": "No open findings."},
+        "clpdf.digest_note": {
+            "zh": "纸质文件与方案文件以此摘要对应；方案修改后摘要改变，签署随之失效。",
+            "en": "This digest ties the paper copy to its plan file; any change to the plan "
+            "changes it and voids the sign-offs.",
+        },
+    }
+)
+
+
+# A longer note is cut in its table cell and printed in full after the table, where a paragraph can run
+# across pages (a table row taller than a page would otherwise be split awkwardly).
+NOTE_CELL_CHARS = 400
+
+
+def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> list[Flowable]:
+    lang = st.lang
+    long_notes: list[Flowable] = []
+    rows: list[list[object]] = [
+        [st.p(t(f"clpdf.col.{c}", lang), st.cell_head) for c in ("no", "item", "status", "reason", "note")]
+    ]
+    extra: list[tuple[object, ...]] = []
+    for n, item in enumerate(cl.items, 1):
+        label = markup(item.label)
+        if item.person:
+            label += "<br/>" + markup(t("clpdf.person", lang))
+        reason = markup(item.reason)
+        if item.verified:
+            reason += "<br/>" + markup(item.verified)
+        note = markup(item.note)
+        if len(item.note) > NOTE_CELL_CHARS:
+            note = markup(item.note[:NOTE_CELL_CHARS]) + markup(t("clpdf.note_more", lang))
+            long_notes += [st.p(f"{n}. {item.label}", st.cell_head), st.p(item.note, st.body), Spacer(1, 3)]
+        if item.person and item.checked:
+            note = markup(t("clpdf.ticked", lang)) + ("<br/>" + note if note else "")
+        r = len(rows)
+        rows.append(
+            [
+                st.p(str(n), st.cell),
+                st.raw(label, st.cell),
+                st.p(status_label(item.status, lang), st.cell),
+                st.raw(reason, st.cell),
+                st.raw(note, st.cell),
+            ]
+        )
+        extra.append(("BACKGROUND", (2, r), (2, r), STATUS_BG[item.status.value]))
+    out: list[Flowable] = [table(rows, scaled([5, 20, 8, 45, 22], paper), font=st.font, extra=extra)]
+    if long_notes:
+        out += [st.p(t("clpdf.notes_full", lang), st.h2), *long_notes]
+    return out
+
+
+def _verification_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
+    """One row per attached `gpu-procure verify` report (each a JSON object; unknown fields shown as '—')."""
+    lang = st.lang
+    rows: list[list[object]] = [
+        [st.p(t(f"clpdf.v.{c}", lang), st.cell_head) for c in ("host", "created", "gpus", "versions", "result")]
+    ]
+    for report in plan.verification:
+        host = report.get("host") if isinstance(report.get("host"), dict) else {}
+        gpus = [g for g in report.get("gpus") or [] if isinstance(g, dict)]
+        names: dict[str, int] = {}
+        for g in gpus:
+            names[str(g.get("name") or "?")] = names.get(str(g.get("name") or "?"), 0) + 1
+        checks = [c for c in report.get("checks") or [] if isinstance(c, dict)]
+        count = {k: sum(1 for c in checks if c.get("status") == k) for k in ("pass", "fail", "warn")}
+        rows.append(
+            [
+                st.p(host.get("hostname") or "—", st.cell),  # type: ignore[union-attr]
+                st.p(report.get("created") or "—", st.cell),
+                st.p(", ".join(f"{n} × {name}" for name, n in names.items()) or "—", st.cell),
+                st.p(f"{report.get('driver_version') or '—'} / {report.get('cuda_version') or '—'}", st.cell),
+                st.p(t("clpdf.v.counts", lang, p=count["pass"], f=count["fail"], w=count["warn"]), st.cell),
+            ]
+        )
+    return table(rows, scaled([18, 18, 28, 16, 20], paper), font=st.font)
+
+
+def _signoff_block(plan: Plan, which: Which, title: str, st: Styles, paper: Paper) -> Table:
+    lang = st.lang
+    so = plan.signoffs.get(which)
+    state = signoff_state(plan, which)
+    line = "_" * 28
+    rows: list[list[object]] = [
+        [st.p(t("clpdf.signoff_of", lang, which=title), st.cell_head), "", "", ""],
+        [
+            st.p(t("clpdf.name", lang), st.cell),
+            st.p(so.name if so else line, st.cell),
+            st.p(t("clpdf.role", lang), st.cell),
+            st.p(so.role if so and so.role else line, st.cell),
+        ],
+        [
+            st.p(t("clpdf.signed_on", lang), st.cell),
+            st.p(so.date.isoformat() if so else line, st.cell),
+            st.p(t("clpdf.state", lang), st.cell),
+            st.p(signoff_message(plan, which, lang), st.cell),
+        ],
+    ]
+    if so is not None:
+        rows.append([st.p(t("clpdf.signed_digest", lang), st.cell), st.p(so.digest, st.mono), "", ""])
+    rows.append([st.p(t("clpdf.signature", lang), st.cell), "", "", ""])
+    last = len(rows) - 1
+    # The signature row is a tall empty box for a handwritten signature.
+    extra: list[tuple[object, ...]] = [
+        ("SPAN", (0, 0), (-1, 0)),
+        ("SPAN", (1, last), (-1, last)),
+        ("TOPPADDING", (0, last), (-1, last), 22),
+    ]
+    if so is not None:
+        extra.append(("SPAN", (1, last - 1), (-1, last - 1)))
+    bg = {"valid": STATUS_BG["pass"], "void": STATUS_BG["fail"], "unsigned": STATUS_BG["unknown"]}[state.value]
+    extra.append(("BACKGROUND", (3, 2), (3, 2), bg))
+    return table(rows, scaled([14, 36, 12, 38], paper), font=st.font, extra=extra)
+
+
+def render_checklist_pdf(
+    plan: Plan,
+    catalog: Catalog,
+    *,
+    policy: Policy | None = None,
+    findings: Sequence[Finding] | None = None,
+    lang: Lang = "zh",
+    paper: Paper = "a4",
+    today: dt.date | None = None,
+) -> bytes:
+    """Both checklists, open findings and sign-off blocks as PDF bytes."""
+    policy = policy or default_policy()
+    if findings is None:
+        from procurement.rules import evaluate
+
+        findings = evaluate(plan, catalog, policy, lang)
+    today = today or dt.date.today()
+    checklists = build_checklists(plan, catalog, findings, policy, lang)
+    digest = canonical_digest(plan)
+    st = make_styles(lang)
+    story: list[Flowable] = [st.p(t("clpdf.title", lang), st.title)]
+    if plan.title:
+        story.append(st.p(plan.title, st.h2))
+    head = [
+        [st.p(t("clpdf.date", lang), st.cell), st.p(today.isoformat(), st.cell)],
+        [st.p(t("report.digest", lang), st.cell), st.p(digest, st.mono)],
+    ]
+    story += [
+        table(head, scaled([18, 82], paper), header_rows=0, font=st.font),
+        st.p(t("clpdf.digest_note", lang), st.small),
+    ]
+    for which in WHICH:
+        cl = checklists[which]
+        story.append(st.p(cl.title, st.h2))
+        story.append(
+            st.p(
+                t(
+                    "clpdf.summary",
+                    lang,
+                    p=cl.count(Status.PASS),
+                    f=cl.count(Status.FAIL),
+                    a=cl.count(Status.ATTENTION),
+                    u=cl.count(Status.UNKNOWN),
+                ),
+                st.small,
+            )
+        )
+        story.append(Spacer(1, 3))
+        story += _checklist_table(cl, st, paper)
+    if plan.verification:
+        story += [st.p(t("clpdf.verification", lang), st.h2), _verification_table(plan, st, paper)]
+    story.append(st.p(t("clpdf.findings", lang), st.h2))
+    shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
+    story.append(findings_table(shown, st, paper) if shown else st.p(t("clpdf.no_findings", lang), st.body))
+    # The heading stays with the first block, and each block stays whole, so signatures never split.
+    blocks = [_signoff_block(plan, which, checklists[which].title, st, paper) for which in WHICH]
+    story.append(KeepTogether([st.p(t("clpdf.signoff", lang), st.h2), blocks[0]]))
+    for block in blocks[1:]:
+        story += [Spacer(1, 8), KeepTogether([block])]
+    return build_pdf(
+        story,
+        paper=paper,
+        lang=lang,
+        title=t("clpdf.title", lang),
+        footer=t("clpdf.footer", lang, digest=digest),
+        subject=plan.title,
+    )

@@ -1,0 +1,283 @@
+"""Layout shared by the PDF reports: paper, styles, safe paragraphs, 'page X of Y', atomic writing."""
+
+from __future__ import annotations
+
+import errno
+import io
+import os
+import re
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+from pathlib import Path
+from typing import Any, Literal
+from xml.sax.saxutils import escape
+
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, LETTER
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
+
+from procurement.messages import Lang, register, t
+from procurement.plan import atomic_write
+from procurement.reports.fonts import register_cjk_font
+
+Paper = Literal["a4", "letter"]
+PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
+MARGIN = 16 * mm
+
+register(
+    {
+        "report.page_of": {"zh": "第 {page} 页，共 {pages} 页", "en": "Page {page} of {pages}"},
+        "report.digest": {"zh": "方案摘要 SHA-256", "en": "Plan digest SHA-256"},
+        "report.write_failed": {"zh": "无法写入 {path}：{reason}", "en": "cannot write {path}: {reason}"},
+        "report.is_directory": {"zh": "是一个目录", "en": "is a directory"},
+        "report.no_folder": {"zh": "目录 {folder} 不存在", "en": "folder {folder} does not exist"},
+    }
+)
+
+GRID = colors.HexColor("#9aa3ad")
+HEAD_BG = colors.HexColor("#e4e9ef")
+GROUP_BG = colors.HexColor("#f3f5f7")
+STATUS_BG = {
+    "pass": colors.HexColor("#d9f2dc"),
+    "fail": colors.HexColor("#f7d4d4"),
+    "attention": colors.HexColor("#fbe9c6"),
+    "unknown": colors.HexColor("#e8e8e8"),
+}
+
+
+class ExportError(OSError):
+    """A report could not be written; the message names the file and why (in the user's language)."""
+
+
+# ---------------------------------------------------------------- text safety
+
+_BREAK_AFTER = re.compile(r"([/\\_\-.,;:=&?@])")
+
+
+def clean_text(text: object) -> str:
+    """User text made printable: control, surrogate and non-characters dropped, tabs to spaces."""
+    s = str(text)
+    out = []
+    for ch in s:
+        if ch == "\n":
+            out.append(ch)
+            continue
+        if ch == "\t":
+            out.append(" ")
+            continue
+        cat = unicodedata.category(ch)
+        if cat in ("Cc", "Cs", "Co", "Cn"):
+            continue
+        out.append(ch)
+    return "".join(out)
+
+
+def markup(text: object) -> str:
+    """Escaped paragraph markup of user text: no tags or entities of the user's reach reportlab's parser."""
+    return escape(clean_text(text)).replace("\n", "<br/>")
+
+
+@dataclass(frozen=True)
+class Styles:
+    font: str
+    lang: Lang
+    title: ParagraphStyle
+    h2: ParagraphStyle
+    body: ParagraphStyle
+    small: ParagraphStyle
+    cell: ParagraphStyle
+    cell_right: ParagraphStyle
+    cell_head: ParagraphStyle
+    mono: ParagraphStyle
+
+    def p(self, text: object, style: ParagraphStyle | None = None) -> Paragraph:
+        """A paragraph of user (or any) text, escaped."""
+        return Paragraph(markup(text), style or self.body)
+
+    def raw(self, fragment: str, style: ParagraphStyle | None = None) -> Paragraph:
+        """A paragraph of markup we built ourselves (every user part already passed through ``markup``)."""
+        return Paragraph(fragment, style or self.body)
+
+
+def make_styles(lang: Lang) -> Styles:
+    font = register_cjk_font()
+    # CJK wrapping breaks between any two characters, which also keeps long Latin words from overflowing;
+    # in English, normal wrapping with long-word splitting reads better.
+    wrap = "CJK" if lang == "zh" else None
+
+    def style(name: str, size: float, leading: float, **kw: Any) -> ParagraphStyle:
+        return ParagraphStyle(
+            name, fontName=font, fontSize=size, leading=leading, wordWrap=wrap, splitLongWords=True, **kw
+        )
+
+    return Styles(
+        font=font,
+        lang=lang,
+        title=style("title", 17, 22, spaceAfter=4),
+        h2=style("h2", 12, 16, spaceBefore=8, spaceAfter=4, keepWithNext=1),  # no heading alone at a page foot
+        body=style("body", 9.5, 13),
+        small=style("small", 7.5, 10, textColor=colors.HexColor("#444444")),
+        cell=style("cell", 8.5, 11),
+        cell_right=style("cell_right", 8.5, 11, alignment=2),
+        cell_head=style("cell_head", 8.5, 11),
+        mono=style("mono", 7.5, 10),
+    )
+
+
+def table(
+    rows: Sequence[Sequence[Any]],
+    widths: Sequence[float],
+    *,
+    header_rows: int = 1,
+    extra: Sequence[tuple[Any, ...]] = (),
+    font: str,
+) -> Table:
+    """A grid table whose header repeats on every page and whose tall rows may split across pages."""
+    tbl = Table(
+        list(map(list, rows)),
+        colWidths=list(widths),
+        repeatRows=header_rows,
+        splitByRow=1,
+        splitInRow=1,
+        hAlign="LEFT",
+    )
+    cmds: list[tuple[Any, ...]] = [
+        ("FONTNAME", (0, 0), (-1, -1), font),
+        ("FONTSIZE", (0, 0), (-1, -1), 8.5),
+        ("GRID", (0, 0), (-1, -1), 0.4, GRID),
+        ("VALIGN", (0, 0), (-1, -1), "TOP"),
+        ("TOPPADDING", (0, 0), (-1, -1), 2.5),
+        ("BOTTOMPADDING", (0, 0), (-1, -1), 2.5),
+        ("LEFTPADDING", (0, 0), (-1, -1), 3),
+        ("RIGHTPADDING", (0, 0), (-1, -1), 3),
+    ]
+    if header_rows:
+        cmds.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), HEAD_BG))
+    tbl.setStyle(TableStyle(cmds + list(extra)))
+    return tbl
+
+
+FRAME_PADDING = 6  # SimpleDocTemplate's frame pads each side by 6 pt
+
+
+def frame_width(paper: Paper) -> float:
+    return PAGE_SIZES[paper][0] - 2 * MARGIN - 2 * FRAME_PADDING
+
+
+def scaled(fractions: Sequence[float], paper: Paper) -> list[float]:
+    """Column widths from fractions of the frame width (so A4 and Letter both fill the frame)."""
+    total = sum(fractions)
+    return [frame_width(paper) * f / total for f in fractions]
+
+
+# ---------------------------------------------------------------- money
+
+CENT = Decimal("0.01")
+
+
+def money(value: Decimal | None, lang: Lang, on_request: str) -> str:
+    if value is None:
+        return on_request
+    q = value.quantize(CENT, rounding=ROUND_HALF_UP)
+    return f"¥{q:,.2f}"
+
+
+def to_decimal(price: float) -> Decimal:
+    return Decimal(str(price))
+
+
+# ---------------------------------------------------------------- document
+
+
+def _footer_canvas(font: str, lang: Lang, left_text: str) -> type[Canvas]:
+    """A canvas that draws 'page X of Y' once the total is known (pages are buffered until save)."""
+
+    class NumberedCanvas(Canvas):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            # Start in the embedded font, so no unembedded Helvetica is declared in the PDF.
+            if not kwargs.get("initialFontName"):
+                kwargs["initialFontName"] = font
+            super().__init__(*args, **kwargs)
+            self._saved: list[dict[str, Any]] = []
+
+        def showPage(self) -> None:
+            self._saved.append(dict(self.__dict__))
+            self._startPage()
+
+        def save(self) -> None:
+            total = len(self._saved)
+            for state in self._saved:
+                self.__dict__.update(state)
+                self._draw_footer(total)
+                super().showPage()
+            super().save()
+
+        def _draw_footer(self, total: int) -> None:
+            width, _ = self._pagesize
+            self.saveState()
+            self.setFont(font, 7.5)
+            self.setFillColor(colors.HexColor("#555555"))
+            self.drawString(MARGIN, 9 * mm, left_text)
+            self.drawRightString(width - MARGIN, 9 * mm, t("report.page_of", lang, page=self._pageNumber, pages=total))
+            self.restoreState()
+
+    return NumberedCanvas
+
+
+def build_pdf(story: list[Flowable], *, paper: Paper, lang: Lang, title: str, footer: str, subject: str = "") -> bytes:
+    """Lay out ``story`` and return the PDF bytes."""
+    font = register_cjk_font()
+    buf = io.BytesIO()
+    doc = SimpleDocTemplate(
+        buf,
+        pagesize=PAGE_SIZES[paper],
+        leftMargin=MARGIN,
+        rightMargin=MARGIN,
+        topMargin=MARGIN,
+        bottomMargin=MARGIN + 4 * mm,
+        title=clean_text(title),
+        author="gpu-procure",
+        subject=clean_text(subject),
+        creator="gpu-procure",
+        lang="zh-CN" if lang == "zh" else "en",
+    )
+    doc.build(story, canvasmaker=_footer_canvas(font, lang, clean_text(footer)))
+    return buf.getvalue()
+
+
+def check_target(path: str | Path, lang: Lang = "zh") -> None:
+    """ExportError when ``path`` obviously cannot be written (a directory, or in a missing folder)."""
+    target = Path(path)
+    if target.is_dir():
+        raise ExportError(t("report.write_failed", lang, path=target, reason=t("report.is_directory", lang)))
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise ExportError(
+            t("report.write_failed", lang, path=target, reason=t("report.no_folder", lang, folder=folder))
+        )
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise ExportError(t("report.write_failed", lang, path=target, reason=os.strerror(errno.EACCES)))
+
+
+def write_pdf(path: str | Path, data: bytes, lang: Lang = "zh") -> None:
+    """Write ``data`` to ``path`` atomically; ExportError (nothing left behind) when it cannot be written."""
+    target = Path(path)
+    check_target(target, lang)
+    try:
+        atomic_write(target, data)
+    except OSError as exc:
+        raise ExportError(t("report.write_failed", lang, path=target, reason=exc.strerror or exc)) from None
+
+
+_UNSAFE_IN_NAMES = re.compile(r'[\\/:*?"<>|\x00-\x1f\x7f]+')
+
+
+def safe_filename(stem: str, suffix: str = ".pdf", limit: int = 80) -> str:
+    """A file name from user text: no path separators or characters Windows refuses, not too long."""
+    clean = _UNSAFE_IN_NAMES.sub("_", clean_text(stem)).strip(" ._") or "report"
+    return clean[:limit].rstrip(" ._") + suffix

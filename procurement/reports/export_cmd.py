@@ -1,0 +1,94 @@
+"""`gpu-procure export PLAN [--quote FILE] [--checklist FILE] [--lang zh|en] [--paper a4|letter]`."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from catalog.loader import Catalog
+from procurement.messages import Lang, default_lang, register, t
+from procurement.plan import PlanError, load_plan
+from procurement.policy import PolicyError, load_policy
+from procurement.reports.checklist_pdf import render_checklist_pdf
+from procurement.reports.common import ExportError, Paper, check_target, write_pdf
+from procurement.reports.fonts import FontNotFoundError
+from procurement.reports.quote import render_quote_pdf
+
+EXIT_OK, EXIT_UNREADABLE = 0, 2
+
+register(
+    {
+        "export.nothing": {
+            "zh": "未指定输出：请给出 --quote FILE 和/或 --checklist FILE",
+            "en": "nothing to export: give --quote FILE and/or --checklist FILE",
+        },
+        "export.same_file": {
+            "zh": "--quote 与 --checklist 不能是同一个文件",
+            "en": "--quote and --checklist must be different files",
+        },
+        "export.wrote": {
+            "zh": "已写入 {what}：{path}（{size} 字节）",
+            "en": "wrote {what}: {path} ({size} bytes)",
+        },
+        "export.what.quote": {"zh": "报价单", "en": "quote"},
+        "export.what.checklist": {"zh": "检查清单", "en": "checklist"},
+        "export.plan_error": {"zh": "无法读取方案：", "en": "cannot read the plan:"},
+        "export.policy_error": {"zh": "无法读取政策文件：", "en": "cannot read the policy:"},
+    }
+)
+
+
+def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
+    """Render the requested PDFs, then write each atomically; exit 2 on unreadable input or a write error."""
+    lang: Lang = args.lang or default_lang()
+    paper: Paper = "letter" if getattr(args, "paper", "a4") == "letter" else "a4"
+    jobs = [(what, path) for what, path in (("quote", args.quote), ("checklist", args.checklist)) if path]
+    if not jobs:
+        print(t("export.nothing", lang), file=sys.stderr)
+        return EXIT_UNREADABLE
+    if len(jobs) == 2 and jobs[0][1].resolve() == jobs[1][1].resolve():
+        print(t("export.same_file", lang), file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        plan = load_plan(args.plan, catalog)
+    except PlanError as exc:
+        print(t("export.plan_error", lang), file=sys.stderr)
+        print(str(exc), file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        policy = load_policy(getattr(args, "policy", None))
+    except PolicyError as exc:
+        print(t("export.policy_error", lang), file=sys.stderr)
+        print(str(exc), file=sys.stderr)
+        return EXIT_UNREADABLE
+    from procurement.rules import evaluate
+
+    findings = evaluate(plan, catalog, policy, lang)
+    render = {"quote": render_quote_pdf, "checklist": render_checklist_pdf}
+    try:
+        # Render everything before writing anything: a failure leaves no half-exported set behind.
+        outputs = [
+            (
+                what,
+                path,
+                render[what](plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper),
+            )
+            for what, path in jobs
+        ]
+    except FontNotFoundError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_UNREADABLE
+    try:
+        for _, path in jobs:  # a bad second target must not leave the first one written
+            check_target(path, lang)
+    except ExportError as exc:
+        print(str(exc), file=sys.stderr)
+        return EXIT_UNREADABLE
+    for what, path, data in outputs:
+        try:
+            write_pdf(path, data, lang)
+        except ExportError as exc:
+            print(str(exc), file=sys.stderr)
+            return EXIT_UNREADABLE
+        print(t("export.wrote", lang, what=t(f"export.what.{what}", lang), path=path, size=len(data)))
+    return EXIT_OK

@@ -1,0 +1,493 @@
+"""The quote: line items from the plan and catalog prices, totals with VAT, and its PDF."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import ROUND_HALF_UP, Decimal
+
+from reportlab.platypus import Flowable, Spacer
+
+from catalog.loader import Catalog
+from catalog.models import (
+    Chassis,
+    ContainerImage,
+    Cpu,
+    CudaRelease,
+    DriverBranch,
+    Framework,
+    Gpu,
+    MemoryModule,
+    Nic,
+    OperatingSystem,
+    Part,
+    Psu,
+    Storage,
+)
+from procurement.checklist import fmt_num
+from procurement.findings import Finding, Severity
+from procurement.messages import Lang, register, t
+from procurement.plan import Plan, canonical_digest
+from procurement.policy import Policy, default_policy
+from procurement.reports.common import (
+    CENT,
+    GROUP_BG,
+    Paper,
+    Styles,
+    build_pdf,
+    make_styles,
+    markup,
+    money,
+    scaled,
+    table,
+    to_decimal,
+)
+
+CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software")
+
+register(
+    {
+        "quote.title": {"zh": "报价单", "en": "Quotation"},
+        "quote.number": {"zh": "报价编号", "en": "Quote number"},
+        "quote.date": {"zh": "报价日期", "en": "Date"},
+        "quote.valid_until": {"zh": "有效期至", "en": "Valid until"},
+        "quote.valid_days": {"zh": "{date}（{days} 天）", "en": "{date} ({days} days)"},
+        "quote.plan": {"zh": "方案", "en": "Plan"},
+        "quote.buyer": {"zh": "采购方", "en": "Buyer"},
+        "quote.vendor": {"zh": "供应商", "en": "Vendor"},
+        "quote.party.name": {"zh": "名称", "en": "Name"},
+        "quote.party.contact": {"zh": "联系人", "en": "Contact"},
+        "quote.party.address": {"zh": "地址", "en": "Address"},
+        "quote.items": {"zh": "明细", "en": "Line items"},
+        "quote.col.part": {"zh": "部件", "en": "Part"},
+        "quote.col.spec": {"zh": "关键规格", "en": "Key specification"},
+        "quote.col.qty": {"zh": "数量", "en": "Qty"},
+        "quote.col.unit": {"zh": "单价（元）", "en": "Unit price (CNY)"},
+        "quote.col.amount": {"zh": "金额（元）", "en": "Amount (CNY)"},
+        "quote.cat.gpu": {"zh": "GPU", "en": "GPU"},
+        "quote.cat.cpu": {"zh": "处理器", "en": "CPU"},
+        "quote.cat.memory": {"zh": "内存", "en": "Memory"},
+        "quote.cat.storage": {"zh": "存储", "en": "Storage"},
+        "quote.cat.network": {"zh": "网络", "en": "Network"},
+        "quote.cat.power": {"zh": "电源", "en": "Power"},
+        "quote.cat.chassis": {"zh": "机箱 / 平台", "en": "Chassis / platform"},
+        "quote.cat.software": {"zh": "软件", "en": "Software"},
+        "quote.on_request": {"zh": "询价", "en": "on request"},
+        "quote.subtotal": {"zh": "小计（不含税）", "en": "Subtotal (excl. VAT)"},
+        "quote.vat": {"zh": "增值税 {rate}%", "en": "VAT {rate}%"},
+        "quote.total": {"zh": "合计（含税）", "en": "Total (incl. VAT)"},
+        "quote.total_wan": {"zh": "合计（万元）", "en": "Total in 万元 (10 000 CNY)"},
+        "quote.wan": {"zh": "{value} 万元", "en": "{value} 万元"},
+        "quote.excludes": {
+            "zh": "以上合计不含 {n} 项询价部件：{parts}",
+            "en": "The totals exclude {n} part(s) priced on request: {parts}",
+        },
+        "quote.notes": {"zh": "说明与假设", "en": "Notes and assumptions"},
+        "quote.note.reference": {
+            "zh": "单价为目录参考价（不含税），以供应商正式报价为准。",
+            "en": "Unit prices are catalog reference prices excluding VAT; the vendor's formal quotation prevails.",
+        },
+        "quote.note.nodes": {
+            "zh": "数量按 {nodes} 台服务器计（每台配置相同）。",
+            "en": "Quantities are for {nodes} identical servers.",
+        },
+        "quote.note.vat": {
+            "zh": "增值税率 {rate}%（政策配置 vat_rate_pct）。",
+            "en": "VAT rate {rate}% (policy setting vat_rate_pct).",
+        },
+        "quote.note.psu_included": {
+            "zh": "机箱自带 {count} × {psu}，已含于机箱价格。",
+            "en": "The chassis ships with {count} × {psu}, included in its price.",
+        },
+        "quote.prices": {"zh": "参考价格及来源", "en": "Reference prices and sources"},
+        "quote.col.price_date": {"zh": "价格日期", "en": "Price date"},
+        "quote.col.source": {"zh": "来源", "en": "Source"},
+        "quote.plan_notes": {"zh": "方案备注", "en": "Plan notes"},
+        "quote.findings": {"zh": "未解决的问题", "en": "Open findings"},
+        "quote.no_findings": {"zh": "无未解决的问题。", "en": "No open findings."},
+        "quote.col.severity": {"zh": "级别", "en": "Severity"},
+        "quote.col.rule": {"zh": "规则", "en": "Rule"},
+        "quote.col.finding": {"zh": "说明与建议", "en": "Finding and fix"},
+        "quote.fix": {"zh": "建议：{fix}", "en": "Fix: {fix}"},
+        "quote.role.system": {"zh": "系统盘", "en": "system"},
+        "quote.role.data": {"zh": "数据盘", "en": "data"},
+        "quote.role.backup": {"zh": "备份盘", "en": "backup"},
+        "quote.role.scratch": {"zh": "缓存盘", "en": "scratch"},
+        "quote.spec.cores": {"zh": "{cores} 核", "en": "{cores} cores"},
+        "quote.spec.gpus": {"zh": "{n} 个 GPU 位", "en": "{n} GPU positions"},
+        "quote.footer": {
+            "zh": "报价 {number} · 方案摘要 {digest}",
+            "en": "Quote {number} · plan digest {digest}",
+        },
+    }
+)
+
+
+@dataclass(frozen=True)
+class QuoteLine:
+    category: str
+    part_id: str
+    name: str
+    spec: str
+    qty: int
+    unit_price: Decimal | None
+    amount: Decimal | None
+    price_date: dt.date | None = None
+    price_source: str | None = None
+
+
+@dataclass(frozen=True)
+class Quote:
+    number: str
+    date: dt.date
+    valid_until: dt.date
+    lines: tuple[QuoteLine, ...]
+    subtotal: Decimal
+    vat_rate_pct: Decimal
+    vat: Decimal
+    total: Decimal
+    nodes: int
+    notes: tuple[str, ...]
+
+    @property
+    def total_wan(self) -> Decimal:
+        """The total in 万元 (units of 10 000 CNY), to two decimals."""
+        return (self.total / Decimal(10_000)).quantize(CENT, rounding=ROUND_HALF_UP)
+
+    @property
+    def unpriced(self) -> tuple[QuoteLine, ...]:
+        return tuple(line for line in self.lines if line.unit_price is None)
+
+
+_KIND_NAMES = {
+    "nvme": "NVMe",
+    "sata_ssd": "SATA SSD",
+    "hdd": "HDD",
+    "ethernet": "Ethernet",
+    "infiniband": "InfiniBand",
+    "vpi": "VPI (InfiniBand/Ethernet)",
+}
+
+
+def pct(rate: Decimal) -> str:
+    """13.0 -> '13', 6.5 -> '6.5'."""
+    return f"{rate.normalize():f}"
+
+
+def _spec(part: Part, lang: Lang) -> str:
+    if isinstance(part, Gpu):
+        bits = [f"{fmt_num(part.memory_gib)} GiB {part.memory_type}"]
+        if part.tdp_w:
+            bits.append(f"{fmt_num(part.tdp_w)} W")
+        bits.append(f"PCIe Gen{part.pcie_gen} · {part.form_factor.value.upper()}")
+        return ", ".join(bits)
+    if isinstance(part, Cpu):
+        bits = [t("quote.spec.cores", lang, cores=part.cores)]
+        if part.base_ghz:
+            bits.append(f"{part.base_ghz:g} GHz")
+        if part.tdp_w:
+            bits.append(f"{fmt_num(part.tdp_w)} W")
+        return ", ".join(bits)
+    if isinstance(part, MemoryModule):
+        kind = ("RDIMM" if part.registered else "UDIMM") + (" ECC" if part.ecc else "")
+        return f"{part.capacity_gib} GiB {part.memory_type}-{part.speed_mts} {kind}"
+    if isinstance(part, Storage):
+        return f"{fmt_num(part.capacity_gb)} GB {_KIND_NAMES[part.storage_kind.value]} {part.form}"
+    if isinstance(part, Nic):
+        return f"{part.ports} × {fmt_num(part.speed_gbps)} Gb/s {_KIND_NAMES[part.fabric]}"
+    if isinstance(part, Psu):
+        return f"{fmt_num(part.rated_w_high_line)} W (200-240 V), {part.efficiency}"
+    if isinstance(part, Chassis):
+        size = f"{part.rack_units}U" if part.rack_units else part.form
+        cooling = t(f"checklist.cooling.{part.cooling}", lang)
+        return f"{size}, {t('quote.spec.gpus', lang, n=part.gpu_slots)}, {cooling}"
+    if isinstance(part, OperatingSystem | DriverBranch | CudaRelease | Framework):
+        return str(getattr(part, "version", ""))
+    if isinstance(part, ContainerImage):
+        return part.reference
+    return ""
+
+
+def quote_number(plan: Plan, today: dt.date | None = None) -> str:
+    """The plan's quote number, or one made from the date and the plan digest (stable for the same plan)."""
+    today = today or dt.date.today()
+    return plan.quote.number.strip() or f"Q{today:%Y%m%d}-{canonical_digest(plan)[:6].upper()}"
+
+
+def build_quote(
+    plan: Plan,
+    catalog: Catalog,
+    policy: Policy | None = None,
+    today: dt.date | None = None,
+    lang: Lang = "zh",
+) -> Quote:
+    """The quote's numbers: one line per part in the plan (× servers), subtotal, VAT and total."""
+    policy = policy or default_policy()
+    today = today or dt.date.today()
+    nodes = plan.requirements.nodes
+    lines: list[QuoteLine] = []
+    notes: list[str] = [t("quote.note.reference", lang)]
+
+    def add(category: str, part: Part | None, per_server: int, label: str = "") -> None:
+        if part is None or per_server <= 0:
+            return
+        qty = per_server * nodes
+        unit = to_decimal(part.price_cny) if part.price_cny is not None else None
+        amount = (unit * qty).quantize(CENT, rounding=ROUND_HALF_UP) if unit is not None else None
+        name = f"{part.name} ({label})" if label else part.name
+        lines.append(
+            QuoteLine(
+                category,
+                part.id,
+                name,
+                _spec(part, lang),
+                qty,
+                unit,
+                amount,
+                part.price_date,
+                part.price_source,
+            )
+        )
+
+    s = plan.server
+    add("gpu", catalog.gpu(plan.gpu.model), plan.gpu.count)
+    add("cpu", catalog.typed(Cpu, s.cpu), s.cpu_count)
+    if s.memory:
+        add("memory", catalog.typed(MemoryModule, s.memory.part), s.memory.count)
+    for item in s.storage:
+        add("storage", catalog.typed(Storage, item.part), item.count, t(f"quote.role.{item.role.value}", lang))
+    for nic in s.nics:
+        add("network", catalog.typed(Nic, nic.part), nic.count)
+    chassis = catalog.typed(Chassis, s.chassis)
+    psu = catalog.typed(Psu, s.psu.part)
+    psu_count = s.psu.count
+    if chassis is not None and chassis.psu_included and chassis.psu_included_count:
+        included = catalog.typed(Psu, chassis.psu_included)
+        if included is not None and (psu is None or psu.id == included.id):
+            notes.append(t("quote.note.psu_included", lang, count=chassis.psu_included_count, psu=included.name))
+            psu = included
+            psu_count = max(s.psu.count - chassis.psu_included_count, 0)
+    add("power", psu, psu_count)
+    add("chassis", chassis, 1)
+    sw = plan.software
+    add("software", catalog.typed(OperatingSystem, sw.os), 1)
+    add("software", catalog.typed(DriverBranch, sw.driver), 1)
+    add("software", catalog.cuda(sw.cuda), 1)
+    add("software", catalog.typed(Framework, sw.framework), 1)
+    add("software", catalog.typed(ContainerImage, sw.image), 1)
+
+    subtotal = sum((line.amount for line in lines if line.amount is not None), Decimal(0))
+    rate = Decimal(str(policy.vat_rate_pct))
+    vat = (subtotal * rate / Decimal(100)).quantize(CENT, rounding=ROUND_HALF_UP)
+    if nodes > 1:
+        notes.append(t("quote.note.nodes", lang, nodes=nodes))
+    notes.append(t("quote.note.vat", lang, rate=pct(rate)))
+    number = quote_number(plan, today)
+    return Quote(
+        number=number,
+        date=today,
+        valid_until=today + dt.timedelta(days=plan.quote.validity_days),
+        lines=tuple(lines),
+        subtotal=subtotal.quantize(CENT),
+        vat_rate_pct=rate,
+        vat=vat,
+        total=(subtotal + vat).quantize(CENT),
+        nodes=nodes,
+        notes=tuple(notes),
+    )
+
+
+# ---------------------------------------------------------------- PDF
+
+
+def _party_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
+    lang = st.lang
+    rows = [[st.p(t("quote.buyer", lang), st.cell_head), "", st.p(t("quote.vendor", lang), st.cell_head), ""]]
+    for key in ("name", "contact", "address"):
+        label = t(f"quote.party.{key}", lang)
+        rows.append(
+            [
+                st.p(label, st.cell),
+                st.p(getattr(plan.quote.buyer, key), st.cell),
+                st.p(label, st.cell),
+                st.p(getattr(plan.quote.vendor, key), st.cell),
+            ]
+        )
+    return table(
+        rows,
+        scaled([12, 38, 12, 38], paper),
+        font=st.font,
+        extra=[("SPAN", (0, 0), (1, 0)), ("SPAN", (2, 0), (3, 0))],
+    )
+
+
+def findings_table(findings: Sequence[Finding], st: Styles, paper: Paper) -> Flowable:
+    """The open findings (errors and warnings first), shared by the quote and the checklist PDFs."""
+    lang = st.lang
+    rows: list[list[object]] = [
+        [
+            st.p(t("quote.col.severity", lang), st.cell_head),
+            st.p(t("quote.col.rule", lang), st.cell_head),
+            st.p(t("quote.col.finding", lang), st.cell_head),
+        ]
+    ]
+    for f in findings:
+        text = markup(f.message)
+        if f.fix:
+            text += "<br/>" + markup(t("quote.fix", lang, fix=f.fix))
+        rows.append(
+            [
+                st.p(t(f"severity.{f.severity.value}", lang), st.cell),
+                st.p(f.rule, st.cell),
+                st.raw(text, st.cell),
+            ]
+        )
+    return table(rows, scaled([9, 27, 64], paper), font=st.font)
+
+
+def open_findings(findings: Sequence[Finding]) -> list[Finding]:
+    order = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+    return sorted(findings, key=lambda f: (order[f.severity], f.step, f.rule))
+
+
+def render_quote_pdf(
+    plan: Plan,
+    catalog: Catalog,
+    *,
+    policy: Policy | None = None,
+    findings: Sequence[Finding] | None = None,
+    lang: Lang = "zh",
+    paper: Paper = "a4",
+    today: dt.date | None = None,
+) -> bytes:
+    """The quote as PDF bytes (for a file, a print preview, or both from the same bytes)."""
+    policy = policy or default_policy()
+    if findings is None:
+        from procurement.rules import evaluate
+
+        findings = evaluate(plan, catalog, policy, lang)
+    quote = build_quote(plan, catalog, policy, today, lang)
+    st = make_styles(lang)
+    on_request = t("quote.on_request", lang)
+    story: list[Flowable] = [st.p(t("quote.title", lang), st.title)]
+    if plan.title:
+        story.append(st.p(plan.title, st.h2))
+    head = [
+        [
+            st.p(t("quote.number", lang), st.cell),
+            st.p(quote.number, st.cell),
+            st.p(t("quote.date", lang), st.cell),
+            st.p(quote.date.isoformat(), st.cell),
+        ],
+        [
+            st.p(t("quote.valid_until", lang), st.cell),
+            st.p(
+                t(
+                    "quote.valid_days",
+                    lang,
+                    date=quote.valid_until.isoformat(),
+                    days=plan.quote.validity_days,
+                ),
+                st.cell,
+            ),
+            st.p(t("report.digest", lang), st.cell),
+            st.p(canonical_digest(plan), st.mono),
+        ],
+    ]
+    story += [
+        table(head, scaled([13, 30, 13, 44], paper), header_rows=0, font=st.font),
+        Spacer(1, 6),
+        _party_table(plan, st, paper),
+        Spacer(1, 4),
+        st.p(t("quote.items", lang), st.h2),
+    ]
+
+    rows: list[list[object]] = [
+        [st.p(t(f"quote.col.{c}", lang), st.cell_head) for c in ("part", "spec", "qty", "unit", "amount")]
+    ]
+    extra: list[tuple[object, ...]] = []
+    for cat in CATEGORIES:
+        cat_lines = [line for line in quote.lines if line.category == cat]
+        if not cat_lines:
+            continue
+        r = len(rows)
+        rows.append([st.p(t(f"quote.cat.{cat}", lang), st.cell_head), "", "", "", ""])
+        extra += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), GROUP_BG)]
+        for line in cat_lines:
+            rows.append(
+                [
+                    st.p(line.name, st.cell),
+                    st.p(line.spec, st.cell),
+                    st.p(str(line.qty), st.cell_right),
+                    st.p(money(line.unit_price, lang, on_request), st.cell_right),
+                    st.p(money(line.amount, lang, on_request), st.cell_right),
+                ]
+            )
+    story.append(table(rows, scaled([30, 33, 7, 15, 15], paper), font=st.font, extra=extra))
+    story.append(Spacer(1, 6))
+
+    # With no price at all a total of ¥0.00 would mislead: the totals then say "on request" too.
+    priced_any = len(quote.unpriced) < len(quote.lines)
+
+    def amount(value: Decimal) -> str:
+        return money(value, lang, on_request) if priced_any else on_request
+
+    wan = t("quote.wan", lang, value=f"{quote.total_wan:,.2f}") if priced_any else on_request
+    totals = [
+        [st.p(t("quote.subtotal", lang), st.cell), st.p(amount(quote.subtotal), st.cell_right)],
+        [st.p(t("quote.vat", lang, rate=pct(quote.vat_rate_pct)), st.cell), st.p(amount(quote.vat), st.cell_right)],
+        [st.p(t("quote.total", lang), st.cell_head), st.p(amount(quote.total), st.cell_right)],
+        [st.p(t("quote.total_wan", lang), st.cell), st.p(wan, st.cell_right)],
+    ]
+    widths = scaled([30, 33, 7, 15, 15], paper)
+    tot = table(
+        totals,
+        [widths[1] + widths[2], widths[3] + widths[4]],
+        header_rows=0,
+        font=st.font,
+        extra=[("BACKGROUND", (0, 2), (-1, 2), GROUP_BG)],
+    )
+    tot.hAlign = "RIGHT"
+    story.append(tot)
+    if quote.unpriced:
+        names = ", ".join(dict.fromkeys(line.name for line in quote.unpriced))
+        story.append(Spacer(1, 3))
+        story.append(st.p(t("quote.excludes", lang, n=len(quote.unpriced), parts=names), st.body))
+
+    story.append(st.p(t("quote.notes", lang), st.h2))
+    story += [st.p(f"{i}. {note}", st.body) for i, note in enumerate(quote.notes, 1)]
+    priced = [line for line in quote.lines if line.unit_price is not None]
+    if priced:
+        story.append(st.p(t("quote.prices", lang), st.h2))
+        prow: list[list[object]] = [
+            [st.p(t(f"quote.col.{c}", lang), st.cell_head) for c in ("part", "unit", "price_date", "source")]
+        ]
+        seen: set[str] = set()
+        for line in priced:
+            if line.part_id in seen:
+                continue
+            seen.add(line.part_id)
+            prow.append(
+                [
+                    st.p(line.name, st.cell),
+                    st.p(money(line.unit_price, lang, ""), st.cell_right),
+                    st.p(line.price_date.isoformat() if line.price_date else "—", st.cell),
+                    st.p(line.price_source or "—", st.cell),
+                ]
+            )
+        story.append(table(prow, scaled([30, 15, 13, 42], paper), font=st.font))
+    if plan.notes.strip():
+        story += [st.p(t("quote.plan_notes", lang), st.h2), st.p(plan.notes, st.body)]
+    story.append(st.p(t("quote.findings", lang), st.h2))
+    shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
+    story.append(findings_table(shown, st, paper) if shown else st.p(t("quote.no_findings", lang), st.body))
+    footer = t("quote.footer", lang, number=quote.number, digest=canonical_digest(plan)[:16])
+    return build_pdf(
+        story,
+        paper=paper,
+        lang=lang,
+        title=f"{t('quote.title', lang)} {quote.number}",
+        footer=footer,
+        subject=plan.title,
+    )

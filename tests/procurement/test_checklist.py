@@ -1,0 +1,302 @@
+"""Checklist items: status, reason and numbers from the plan, the findings and verification; sign-off."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from catalog.loader import Catalog, load_catalog
+from procurement.checklist import (
+    ITEM_IDS,
+    NBSP,
+    SignOffError,
+    SignoffState,
+    Status,
+    build_checklists,
+    fmt_num,
+    item_for_check,
+    items_for_finding,
+    mark,
+    power_figures,
+    sign,
+    signoff_message,
+    signoff_state,
+    unsign,
+)
+from procurement.findings import Finding, Severity
+from procurement.plan import ChecklistMark, Plan, canonical_digest, load_plan, with_value
+from procurement.policy import default_policy
+
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalog:
+    return load_catalog(data_dir=DATA / "reports_catalog")
+
+
+@pytest.fixture()
+def plan(cat: Catalog) -> Plan:
+    return load_plan(DATA / "reports_plan.gpuplan.yaml", cat)
+
+
+def items(plan: Plan, cat: Catalog, findings: list[Finding] | None = None, lang: str = "zh"):  # type: ignore[no-untyped-def]
+    cls = build_checklists(plan, cat, findings or [], lang=lang)  # type: ignore[arg-type]
+    return {i.id: i for c in cls.values() for i in c.items}
+
+
+def plain(text: str) -> str:
+    return text.replace(NBSP, " ")
+
+
+def test_every_item_is_listed_once_in_its_checklist(plan: Plan, cat: Catalog) -> None:
+    cls = build_checklists(plan, cat, [])
+    assert [i.id for i in cls["hardware"].items] == [
+        "gpu_model_count",
+        "gpu_vram",
+        "cpu_cores",
+        "ram",
+        "storage_nvme",
+        "network",
+        "psu_power",
+        "cooling",
+    ]
+    assert [i.id for i in cls["software"].items] == [
+        "os_driver",
+        "cuda_gpu",
+        "framework_installed",
+        "preinstalled_software",
+        "image_trusted",
+    ]
+    assert len(ITEM_IDS) == 13
+    assert cls["hardware"].title == "硬件检查清单"
+    assert build_checklists(plan, cat, [], lang="en")["software"].title == "Software checklist"
+
+
+def test_power_item_shows_need_and_available_watts(plan: Plan, cat: Catalog) -> None:
+    # Per server: 4 × L40S 350 W + 1 × EPYC 9554 360 W + 8 DIMMs × 2.5 W + 3 NVMe × 15 W + 2 HDD × 10 W
+    # + 1 × ConnectX-7 40 W = 1400 + 360 + 20 + 45 + 20 + 40 = 1885 W, plus the policy's base load
+    # (board, fans) where the policy has one; with 20 % headroom. 4 × 1800 W (200-240 V) in N+N: 2 usable.
+    policy = default_policy()
+    base = policy.base_system_w
+    draw = 1885 + base
+    need = draw * 1.2
+    pf = power_figures(plan, cat, policy)
+    assert pf.draw_w == pytest.approx(draw)
+    assert pf.need_w == pytest.approx(need)
+    assert pf.available_w == 3600 and pf.usable_units == 2 and pf.redundant_units == 2
+    item = items(plan, cat)["psu_power"]
+    assert item.status == Status.PASS
+    assert f"需 {fmt_num(round(need))} W" in item.reason and "可用 3 600 W" in plain(item.reason)
+    assert f"估算 {fmt_num(round(draw))} W" in item.reason
+    en = items(plan, cat, lang="en")["psu_power"]
+    assert f"needs {fmt_num(round(need))} W" in en.reason and "3 600 W available" in plain(en.reason)
+
+
+def test_power_fails_when_psus_cannot_carry_the_draw(plan: Plan, cat: Catalog) -> None:
+    # N+1 with 2 units: 1 × 1800 W usable < 1885 W drawn.
+    p = with_value(with_value(plan, "server.psu.count", 2), "server.psu.redundancy", "n+1")
+    assert items(p, cat)["psu_power"].status == Status.FAIL
+    # Low line (100-127 V), without the HDDs and the NIC: 1400 + 360 + 20 + 45 = 1825 W (+ a base load of
+    # up to 175 W) ≤ 2 × 1000 W = 2000 W < 1825 W × 1.2 = 2190 W with headroom → attention.
+    p = with_value(plan, "server.psu.count", 2)
+    p = with_value(p, "server.psu.redundancy", "none")
+    p = with_value(p, "server.input_voltage", "low")
+    p = with_value(p, "server.storage", [s.model_dump(mode="json") for s in plan.server.storage[:2]])
+    p = with_value(p, "server.nics", [])
+    assert default_policy().base_system_w <= 175
+    item = items(p, cat)["psu_power"]
+    assert item.status == Status.ATTENTION
+    assert "可用 2 000 W" in plain(item.reason)
+
+
+def test_cpu_ram_network_storage_numbers(plan: Plan, cat: Catalog) -> None:
+    it = items(plan, cat)
+    # 64 cores for 4 GPUs (≥ 2 × 4 = 8); 8 × 64 GiB = 512 GiB RAM vs 4 × 48 = 192 GiB VRAM (≥ 384 GiB).
+    assert it["cpu_cores"].status == Status.PASS and "64 核" in it["cpu_cores"].reason
+    assert "≥ 8 核" in it["cpu_cores"].reason
+    assert it["ram"].status == Status.PASS and "512 GiB" in it["ram"].reason and "≥ 384 GiB" in it["ram"].reason
+    assert it["network"].status == Status.PASS and "400 Gb/s" in it["network"].reason
+    assert it["storage_nvme"].status == Status.PASS
+    # 4 DIMMs = 256 GiB < 384 GiB → attention; 25 GbE for 2 nodes < 100 Gb/s → fail; HDD data → attention.
+    p = with_value(plan, "server.memory.count", 4)
+    p = with_value(p, "server.nics", [{"part": "eth-25g", "count": 1}])
+    p = with_value(p, "server.storage[1].part", "hdd-16t")
+    it = items(p, cat)
+    assert it["ram"].status == Status.ATTENTION and "256 GiB" in it["ram"].reason
+    assert it["network"].status == Status.FAIL and "25 Gb/s" in it["network"].reason
+    assert it["storage_nvme"].status == Status.ATTENTION and "16TB SATA HDD" in it["storage_nvme"].reason
+
+
+def test_unchosen_parts_are_unknown_or_fail(cat: Catalog) -> None:
+    it = items(Plan(), cat)
+    assert it["gpu_model_count"].status == Status.FAIL
+    assert it["gpu_model_count"].reason == "未选择GPU"
+    for key in (
+        "gpu_vram",
+        "cpu_cores",
+        "ram",
+        "storage_nvme",
+        "psu_power",
+        "cooling",
+        "os_driver",
+        "cuda_gpu",
+    ):
+        assert it[key].status == Status.UNKNOWN, key
+
+
+def test_cooling_and_software_compatibility(plan: Plan, cat: Catalog) -> None:
+    it = items(plan, cat)
+    assert it["cooling"].status == Status.PASS and "GPU 350 W" in it["cooling"].reason
+    assert it["os_driver"].status == Status.PASS
+    assert it["cuda_gpu"].status == Status.PASS and "535.104.05 ≥ 535.54.03" in it["cuda_gpu"].reason
+    # H100 SXM (700 W) in a PCIe chassis limited to 400 W per slot.
+    hot = with_value(plan, "gpu.model", "h100-sxm5-80g")
+    assert items(hot, cat)["cooling"].status == Status.FAIL
+    # CUDA 12.4 needs ≥ 550.54.14; R535 ships 535.104.05.
+    old = with_value(plan, "software.cuda", "cuda-12.4")
+    item = items(old, cat)["cuda_gpu"]
+    assert item.status == Status.FAIL and "550.54.14" in item.reason
+    # Ubuntu 20.04 is not in the driver guide's list.
+    assert items(with_value(plan, "software.os", "ubuntu-20.04"), cat)["os_driver"].status == Status.FAIL
+
+
+def test_person_judged_items_follow_the_tick(plan: Plan, cat: Catalog) -> None:
+    it = items(plan, cat)
+    # PyTorch 2.4 has CUDA 11.8/12.1/12.4 builds, not 12.2: a fault a tick cannot override.
+    assert it["framework_installed"].status == Status.FAIL
+    assert "12.2" in it["framework_installed"].reason
+    assert it["preinstalled_software"].status == Status.UNKNOWN
+    assert "待人工确认" in it["preinstalled_software"].reason
+    assert it["image_trusted"].status == Status.PASS and it["image_trusted"].checked
+    assert it["image_trusted"].note.startswith("已核对镜像摘要")
+    ticked = mark(plan, "preinstalled_software", True, "ok")
+    assert ticked.checklist["image_trusted"].checked  # other marks kept
+    assert items(ticked, cat)["preinstalled_software"].status == Status.PASS
+    fixed = with_value(plan, "software.cuda", "cuda-12.4")
+    fixed = with_value(fixed, "software.driver", None)
+    assert items(fixed, cat)["framework_installed"].status == Status.UNKNOWN  # no fault: waits for a person
+    untrusted = with_value(plan, "software.image", "random-pytorch")
+    assert items(untrusted, cat)["image_trusted"].status == Status.FAIL  # ticked, but not an official registry
+
+
+def finding(rule: str, family: str, severity: Severity, fields: tuple[str, ...], message: str) -> Finding:
+    return Finding(rule=rule, family=family, severity=severity, step=3, fields=fields, message=message)  # type: ignore[arg-type]
+
+
+def test_findings_map_to_items() -> None:
+    w = Severity.WARNING
+    # Known rule ids map exactly, whatever fields they list second.
+    assert items_for_finding(
+        finding("SW-FRAMEWORK-CUDA", "software", w, ("software.framework", "software.cuda"), "")
+    ) == {"framework_installed"}
+    assert items_for_finding(finding("SW-DRIVER-CUDA", "software", w, ("software.driver", "software.cuda"), "")) == {
+        "cuda_gpu"
+    }
+    assert items_for_finding(finding("LIC-GEFORCE-DATACENTER", "licensing", w, ("gpu.model",), "")) == {
+        "gpu_model_count"
+    }
+    assert items_for_finding(finding("BUDGET-OVER", "budget", w, ("requirements.budget_cny", "gpu.count"), "")) == set()
+    # Unknown ids: by family, else by the first field an item looks at.
+    assert items_for_finding(finding("POWER-NEW-RULE", "power", w, ("gpu.count",), "")) == {"psu_power"}
+    assert items_for_finding(finding("BALANCE-NEW", "balance", w, ("server.memory.count", "gpu.count"), "")) == {"ram"}
+    assert items_for_finding(finding("SW-IMAGE-TRUST", "software", w, ("software.image",), "")) == {"image_trusted"}
+    assert items_for_finding(finding("SW-NEW", "software", w, ("requirements.workload",), "")) == set()
+
+
+def test_findings_set_status_and_reason(plan: Plan, cat: Catalog) -> None:
+    findings = [
+        finding("POWER-PSU-CAPACITY", "power", Severity.ERROR, ("server.psu.count",), "电源不足。"),
+        finding("BALANCE-RAM", "balance", Severity.WARNING, ("server.memory.count",), "内存偏少"),
+        finding("SW-IMAGE-TRUST", "software", Severity.WARNING, ("software.image",), "来源"),
+        finding("PCIE-LANES", "pcie", Severity.INFO, ("gpu.count",), "信息"),
+    ]
+    it = items(plan, cat, findings)
+    assert it["psu_power"].status == Status.FAIL and "错误：电源不足" in it["psu_power"].reason
+    assert "。；" not in it["psu_power"].reason
+    assert it["psu_power"].rules == ("POWER-PSU-CAPACITY",)
+    assert it["ram"].status == Status.ATTENTION and "警告：内存偏少" in it["ram"].reason
+    assert it["image_trusted"].status == Status.ATTENTION
+    assert it["gpu_model_count"].status == Status.PASS  # info does not change a status
+    assert "信息" not in it["gpu_model_count"].reason
+    assert it["gpu_model_count"].rules == ("PCIE-LANES",)
+
+
+def test_verification_report_shows_what_the_machine_has(plan: Plan, cat: Catalog) -> None:
+    report = {
+        "schema_version": 1,
+        "gpus": [{"index": i, "name": "NVIDIA L40S"} for i in range(3)],
+        "checks": [  # ids and shape as `gpu-procure verify --json` writes them
+            {"id": "GPU-COUNT", "status": "fail", "expected": "4", "actual": "3", "message": "3 of 4 GPUs"},
+            {"id": "DRIVER-BRANCH", "status": "pass", "expected": "R535", "actual": "535.104.05", "message": ""},
+            {
+                "id": "FRAMEWORK",
+                "status": "pass",
+                "expected": "PyTorch 2.4",
+                "actual": "torch 2.4.0+cu121",
+                "message": "",
+            },
+            {"id": "RAM", "status": "warn", "expected": "512", "actual": "503 GiB", "message": ""},
+            {"id": "MEMORY-RETIRED", "status": "pass", "expected": "No", "actual": "No", "message": ""},
+            {"id": "ECC", "status": "skip", "expected": None, "actual": None, "message": "skipped"},
+            {"id": "SOMETHING-ELSE", "status": "fail", "expected": "", "actual": "x", "message": ""},
+        ],
+    }
+    p = plan.model_copy(update={"verification": [report]})
+    it = items(p, cat)
+    assert it["gpu_model_count"].status == Status.FAIL
+    assert "3 × NVIDIA L40S" in it["gpu_model_count"].verified
+    assert "实测" in it["gpu_model_count"].verified
+    assert it["os_driver"].status == Status.PASS and "535.104.05" in it["os_driver"].verified
+    assert it["ram"].status == Status.ATTENTION and "503 GiB" in it["ram"].verified
+    assert it["gpu_vram"].verified == "实测：No"  # a skipped check adds nothing
+    assert item_for_check("SOMETHING-ELSE") is None
+    assert item_for_check("MEMORY-RETIRED") == "gpu_vram" and item_for_check("DRIVER-MIN") == "cuda_gpu"
+    # Ids of other report writers: by prefix.
+    assert item_for_check("gpu.memory") == "gpu_vram" and item_for_check("cuda_version") == "cuda_gpu"
+
+
+def test_sign_then_change_voids_then_resign(plan: Plan) -> None:
+    assert signoff_state(plan, "hardware") == SignoffState.UNSIGNED
+    assert signoff_message(plan, "hardware", "en") == "not signed"
+    signed = sign(plan, "hardware", " 王五 ", "采购经理", dt.date(2026, 3, 2))
+    so = signed.signoffs["hardware"]
+    assert so.name == "王五" and so.role == "采购经理" and so.digest == canonical_digest(plan)
+    assert signoff_state(signed, "hardware") == SignoffState.VALID
+    assert signoff_message(signed, "hardware") == "有效（王五，2026-03-02）"
+    assert signoff_state(signed, "software") == SignoffState.UNSIGNED
+    # A note on the checklist is not a change of the plan's decisions; a GPU count is.
+    noted = signed.model_copy(update={"checklist": {"ram": ChecklistMark(note="x")}})
+    assert signoff_state(noted, "hardware") == SignoffState.VALID
+    changed = with_value(signed, "gpu.count", 8)
+    assert signoff_state(changed, "hardware") == SignoffState.VOID
+    assert signoff_message(changed, "hardware", "zh") == "已失效：签署后方案已更改"
+    assert signoff_message(changed, "hardware", "en") == "void: plan changed after signing"
+    again = sign(changed, "hardware", "王五", "采购经理", dt.date(2026, 3, 3))
+    assert signoff_state(again, "hardware") == SignoffState.VALID
+    assert signoff_state(unsign(again, "hardware"), "hardware") == SignoffState.UNSIGNED
+    with pytest.raises(SignOffError, match="姓名"):
+        sign(plan, "software", "   ", "", dt.date(2026, 3, 2))
+
+
+def test_unknown_catalog_figures_are_not_guessed(plan: Plan, cat: Catalog) -> None:
+    # A chassis whose per-slot cooling limit the catalog does not have: the item says so, it does not pass.
+    chassis = cat.parts["chassis"]["gpu-4u-pcie"]
+    patched = Catalog(parts={k: dict(v) for k, v in cat.parts.items()})
+    patched.parts["chassis"]["gpu-4u-pcie"] = chassis.model_copy(update={"max_gpu_tdp_w": None})
+    item = items(plan, patched)["cooling"]
+    assert item.status == Status.UNKNOWN and "散热上限未知" in item.reason
+
+
+def test_power_counts_policy_figures_where_the_catalog_has_none(plan: Plan, cat: Catalog) -> None:
+    policy = default_policy()
+    mem = cat.parts["memory"]["ddr5-64g-4800-rdimm"]
+    patched = Catalog(parts={k: dict(v) for k, v in cat.parts.items()})
+    patched.parts["memory"]["ddr5-64g-4800-rdimm"] = mem.model_copy(update={"power_w": None})
+    # 8 DIMMs at the policy's planning figure instead of 2.5 W each.
+    draw = 1885 - 8 * 2.5 + 8 * policy.dimm_w_fallback + policy.base_system_w
+    assert power_figures(plan, patched, policy).draw_w == pytest.approx(draw)
+    item = items(plan, patched)["psu_power"]
+    assert "按政策规划值估算（无厂商数据）：64GB DDR5-4800 RDIMM" in item.reason

@@ -1,0 +1,326 @@
+"""PDF quote and checklist: items, totals worked by hand, labels, sign-off, fonts, escaping, page breaks."""
+
+from __future__ import annotations
+
+import datetime as dt
+import io
+import shutil
+import subprocess
+from decimal import Decimal
+from pathlib import Path
+
+import pypdf
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from catalog.loader import Catalog, load_catalog
+from catalog.models import Storage
+from procurement.checklist import NBSP, sign
+from procurement.findings import Finding, Severity
+from procurement.plan import ChecklistMark, Plan, StorageItem, canonical_digest, load_plan, with_value
+from procurement.policy import default_policy
+from procurement.reports import build_quote, render_checklist_pdf, render_quote_pdf, suggested_filename
+from procurement.reports.common import markup, safe_filename
+
+DATA = Path(__file__).parent / "data"
+TODAY = dt.date(2026, 3, 1)
+
+
+@pytest.fixture(scope="module")
+def cat() -> Catalog:
+    return load_catalog(data_dir=DATA / "reports_catalog")
+
+
+@pytest.fixture()
+def plan(cat: Catalog) -> Plan:
+    return load_plan(DATA / "reports_plan.gpuplan.yaml", cat)
+
+
+def pages(pdf: bytes) -> list[str]:
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return [p.extract_text().replace(NBSP, " ") for p in reader.pages]
+
+
+def text(pdf: bytes) -> str:
+    return "\n".join(pages(pdf))
+
+
+def flat(s: str) -> str:
+    """Text with line breaks removed (table cells wrap)."""
+    return s.replace("\n", "").replace(" ", "")
+
+
+def price(cat: Catalog, kind: str, pid: str) -> Decimal:
+    part = cat.get(kind, pid)
+    assert part is not None and part.price_cny is not None
+    return Decimal(str(part.price_cny))
+
+
+def test_quote_totals_worked_by_hand(plan: Plan, cat: Catalog) -> None:
+    nodes = 2  # the plan's requirements.nodes: every per-server quantity doubles
+    expected = (
+        price(cat, "gpu", "l40s") * 4 * nodes  # 60 000 × 8  = 480 000
+        + price(cat, "cpu", "epyc-9554") * 1 * nodes  # 30 000 × 2  =  60 000
+        + price(cat, "memory", "ddr5-64g-4800-rdimm") * 8 * nodes  #  1 500 × 16 =  24 000
+        + price(cat, "storage", "nvme-u2-3.84t") * (1 + 2) * nodes  # 2 500.5 × 6 = 15 003
+        + price(cat, "nic", "cx7-400g") * 1 * nodes  # 12 000 × 2  =  24 000
+        + price(cat, "psu", "smc-2000w-titanium") * 4 * nodes  #  3 000 × 8  =  24 000
+        + price(cat, "chassis", "gpu-4u-pcie") * nodes  # 40 000 × 2  =  80 000
+    )  # HDD: on request, excluded
+    assert expected == Decimal("707003.0")
+    q = build_quote(plan, cat, today=TODAY)
+    assert q.subtotal == Decimal("707003.00")
+    assert q.vat == Decimal("91910.39")  # 707 003 × 13 % = 91 910.39
+    assert q.total == Decimal("798913.39")
+    assert q.total_wan == Decimal("79.89")
+    assert [line.name for line in q.unpriced] == ["16TB SATA HDD (备份盘)"]
+    assert q.number == "Q-TEST-001" and q.valid_until == dt.date(2026, 3, 31)
+    assert [line.category for line in q.lines][:3] == ["gpu", "cpu", "memory"]
+
+
+def test_quote_pdf_zh_has_items_totals_and_labels(plan: Plan, cat: Catalog) -> None:
+    pdf = render_quote_pdf(plan, cat, today=TODAY, findings=[])
+    body = text(pdf)
+    for label in (
+        "报价单",
+        "报价编号",
+        "有效期至",
+        "采购方",
+        "供应商",
+        "关键规格",
+        "单价（元）",
+        "金额（元）",
+        "小计（不含税）",
+        "增值税 13%",
+        "合计（含税）",
+        "合计（万元）",
+        "说明与假设",
+        "未解决的问题",
+    ):
+        assert label in body, label
+    for cat_label in ("GPU", "处理器", "内存", "存储", "网络", "电源", "软件"):
+        assert cat_label in body
+    f = flat(body)
+    assert "NVIDIAL40S" in f and "8¥60,000.00¥480,000.00" in f
+    assert "¥707,003.00" in f and "¥91,910.39" in f and "¥798,913.39" in f and "79.89万元" in f
+    assert "2026-03-31（30天）" in f
+    assert "询价" in body and "以上合计不含 1 项询价部件" in body
+    assert "某某大学 AI 实验室" in body and "Vendor & Co. <Ltd>" in body
+    assert "数量按 2 台服务器计" in body
+    assert "第 1 页，共 2 页" in body or "第 1 页，共 1 页" in body
+
+
+def test_quote_pdf_en_and_psu_included_with_chassis(plan: Plan, cat: Catalog) -> None:
+    # HGX platform ships with 4 PSUs; the plan asks for 6 → only 2 are bought on top, per server.
+    p = with_value(plan, "gpu.model", "h100-sxm5-80g")
+    p = with_value(p, "gpu.count", 8)
+    p = with_value(p, "server.chassis", "hgx-8-sxm")
+    p = with_value(p, "server.psu.count", 6)
+    q = build_quote(p, cat, today=TODAY)
+    psu = [line for line in q.lines if line.category == "power"]
+    assert [(line.qty, line.amount) for line in psu] == [(4, Decimal("12000.00"))]  # 2 extra × 2 nodes × 3 000
+    body = text(render_quote_pdf(p, cat, today=TODAY, lang="en", findings=[]))
+    for label in (
+        "Quotation",
+        "Valid until",
+        "Buyer",
+        "Vendor",
+        "Unit price (CNY)",
+        "VAT 13%",
+        "Total (incl. VAT)",
+        "on request",
+        "The totals exclude 1 part(s) priced on request",
+        "The chassis ships with 4 × Supermicro 2000W Titanium",
+    ):
+        assert label in body, label
+    assert "¥4,000,000.00" in flat(body)  # 250 000 × 8 × 2
+
+
+def test_open_findings_are_listed(plan: Plan, cat: Catalog) -> None:
+    findings = [
+        Finding(
+            rule="POWER-PSU-CAPACITY",
+            family="power",
+            severity=Severity.ERROR,
+            step=3,
+            fields=("server.psu.count",),
+            message="电源容量不足 <b>",
+            fix="增加一个电源 & 重新检查",
+        ),
+        Finding(rule="PCIE-GEN-INFO", family="pcie", severity=Severity.INFO, step=3, message="仅提示"),
+    ]
+    body = text(render_quote_pdf(plan, cat, today=TODAY, findings=findings))
+    assert "POWER-PSU-CAPACITY" in body and "电源容量不足 <b>" in body and "建议：增加一个电源 & 重新检查" in body
+    assert "仅提示" not in body  # info findings are not open problems
+    cl = text(render_checklist_pdf(plan, cat, today=TODAY, findings=findings))
+    assert "POWER-PSU-CAPACITY" in cl and "错误" in cl
+
+
+def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) -> None:
+    signed = sign(plan, "hardware", "王五", "采购经理", dt.date(2026, 3, 2))
+    signed = sign(signed, "software", "Alice <admin> & Co", "IT", dt.date(2026, 3, 2))
+    digest = canonical_digest(signed)
+    pdf = render_checklist_pdf(signed, cat, today=TODAY, findings=[])
+    body = text(pdf)
+    for label in (
+        "GPU 服务器采购检查清单",
+        "硬件检查清单",
+        "软件检查清单",
+        "检查项",
+        "状态",
+        "依据与数值",
+        "备注",
+        "电源功率足够",
+        "镜像来源可信",
+        "签字",
+        "签署日期",
+    ):
+        assert label in body, label
+    f = flat(body)
+    need = (1885 + default_policy().base_system_w) * 1.2  # see test_checklist
+    assert f"需{round(need)}W" in f and "可用3600W" in f
+    assert "王五" in body and "采购经理" in body and "Alice <admin> & Co" in body
+    assert digest in f
+    assert "有效（王五，2026-03-02）" in body
+    assert flat("已核对镜像摘要 sha256 <ok> & 拉取地址") in f
+    n = len(pages(pdf))
+    assert f"第 {n} 页，共 {n} 页" in body
+    # After a change the paper copy says so.
+    void = text(render_checklist_pdf(with_value(signed, "gpu.count", 2), cat, today=TODAY, findings=[]))
+    assert "已失效：签署后方案已更改" in void
+    en = text(render_checklist_pdf(with_value(signed, "gpu.count", 2), cat, today=TODAY, findings=[], lang="en"))
+    assert "void: plan changed after signing" in en and "Hardware checklist" in en and "Page 1 of" in en
+
+
+def test_checklist_pdf_shows_verification(plan: Plan, cat: Catalog) -> None:
+    report = {
+        "schema_version": 1,
+        "created": "2026-03-05T10:00:00Z",
+        "host": {"hostname": "gpu-node-01 <a>"},
+        "driver_version": "535.104.05",
+        "cuda_version": "12.2",
+        "gpus": [{"index": i, "name": "NVIDIA L40S"} for i in range(3)],
+        "checks": [
+            {"id": "GPU-COUNT", "status": "fail", "expected": "4", "actual": "3", "message": ""},
+            {"id": "RAM", "status": "pass", "expected": "512", "actual": "503 GiB", "message": ""},
+        ],
+    }
+    body = text(render_checklist_pdf(plan.model_copy(update={"verification": [report]}), cat, today=TODAY, findings=[]))
+    assert "验证报告" in body and "gpu-node-01 <a>" in body and flat("通过 1 · 不通过 1 · 警告 0") in flat(body)
+    assert flat("GPU：3 × NVIDIA L40S") in flat(body) and "3 × NVIDIA L40S" in body
+
+
+def test_fonts_are_embedded_subsets_only(plan: Plan, cat: Catalog) -> None:
+    for pdf in (
+        render_quote_pdf(plan, cat, today=TODAY, findings=[]),
+        render_checklist_pdf(plan, cat, today=TODAY, findings=[]),
+    ):
+        reader = pypdf.PdfReader(io.BytesIO(pdf))
+        fonts = {}
+        for page in reader.pages:
+            for name, ref in page["/Resources"]["/Font"].items():
+                fonts[name] = ref.get_object()
+        assert fonts
+        for font in fonts.values():
+            desc = font.get("/FontDescriptor")
+            assert desc is not None, font  # a standard-14 font would have none (and not be embedded)
+            desc = desc.get_object()
+            assert "/FontFile2" in desc
+            assert str(font["/BaseFont"]).startswith("/AAAAA")  # subset tag: only the glyphs used
+
+
+def test_paper_sizes(plan: Plan, cat: Catalog) -> None:
+    a4 = pypdf.PdfReader(io.BytesIO(render_quote_pdf(plan, cat, today=TODAY, findings=[])))
+    letter = pypdf.PdfReader(io.BytesIO(render_quote_pdf(plan, cat, today=TODAY, findings=[], paper="letter")))
+    assert [round(float(x)) for x in a4.pages[0].mediabox[2:]] == [595, 842]
+    assert [round(float(x)) for x in letter.pages[0].mediabox[2:]] == [612, 792]
+
+
+def test_user_text_cannot_inject_markup_or_break_layout(plan: Plan, cat: Catalog) -> None:
+    assert markup("<font size=80>x</font> & <br/>") == "&lt;font size=80&gt;x&lt;/font&gt; &amp; &lt;br/&gt;"
+    long_word = "A" * 400
+    p = with_value(plan, "quote.buyer.name", '<font size="60">BIG</font>&amp;' + long_word)
+    p = with_value(p, "title", "<para>title</para>")
+    p = p.model_copy(update={"checklist": {"ram": ChecklistMark(note="<img src='x'/>" + "长" * 3000)}})
+    q = text(render_quote_pdf(p, cat, today=TODAY, findings=[]))
+    assert flat('<font size="60">BIG</font>&amp;') in flat(q) and "<para>title</para>" in q
+    assert flat(q).count("A") >= 400  # the long word wrapped, nothing dropped
+    c = text(render_checklist_pdf(p, cat, today=TODAY, findings=[]))
+    assert "<img src='x'/>" in c.replace("\n", "")
+
+
+def test_500_line_quote_splits_with_repeated_header(plan: Plan, cat: Catalog) -> None:
+    many = with_value(
+        plan,
+        "server.storage",
+        [StorageItem(role="data", part="nvme-u2-3.84t", count=1).model_dump(mode="json")] * 500,
+    )
+    q = build_quote(many, cat, today=TODAY)
+    assert sum(1 for line in q.lines if line.category == "storage") == 500
+    # 500 × 2 nodes × 2 500.5 = 2 500 500 on top of the 480 000 + 60 000 + 24 000 + 24 000 + 24 000 + 80 000.
+    assert q.subtotal == Decimal("2500500") + Decimal("692000")
+    pdf = render_quote_pdf(many, cat, today=TODAY, findings=[])
+    ps = pages(pdf)
+    assert len(ps) >= 10
+    item_pages = [p for p in ps if "3 840 GB NVMe U.2" in p]  # the spec column: line-item rows only
+    assert len(item_pages) >= 10
+    for page in item_pages:
+        assert "关键规格" in page and "金额（元）" in page  # the header row repeats on every page
+    assert f"共 {len(ps)} 页" in ps[-1]
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(name=st.text(max_size=120), note=st.text(max_size=300), title=st.text(max_size=120))
+def test_arbitrary_unicode_exports(cat: Catalog, plan: Plan, name: str, note: str, title: str) -> None:
+    p = with_value(plan, "quote.buyer.name", name)
+    p = with_value(p, "title", title)
+    p = p.model_copy(update={"checklist": {"cooling": ChecklistMark(checked=True, note=note)}, "notes": note})
+    if name.strip():
+        p = sign(p, "hardware", name, note[:50], TODAY)
+    for pdf in (
+        render_quote_pdf(p, cat, today=TODAY, findings=[]),
+        render_checklist_pdf(p, cat, today=TODAY, findings=[]),
+    ):
+        assert pdf.startswith(b"%PDF-") and pdf.rstrip().endswith(b"%%EOF")
+        assert len(pypdf.PdfReader(io.BytesIO(pdf)).pages) >= 1
+
+
+@pytest.mark.skipif(shutil.which("pdftoppm") is None, reason="pdftoppm (poppler-utils) not installed")
+def test_page_one_renders(plan: Plan, cat: Catalog, tmp_path: Path) -> None:
+    pdf = tmp_path / "quote.pdf"
+    pdf.write_bytes(render_quote_pdf(plan, cat, today=TODAY, findings=[]))
+    subprocess.run(
+        ["pdftoppm", "-r", "40", "-png", "-f", "1", "-l", "1", str(pdf), str(tmp_path / "p")],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    png = next(tmp_path.glob("p*.png"))
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and png.stat().st_size > 5_000
+
+
+def test_storage_model_is_what_the_500_line_test_assumes(cat: Catalog) -> None:
+    part = cat.get("storage", "nvme-u2-3.84t")
+    assert isinstance(part, Storage) and part.price_cny == 2500.5
+
+
+def test_suggested_file_names(plan: Plan) -> None:
+    assert suggested_filename(plan, "quote") == "报价单-Q-TEST-001.pdf"
+    assert suggested_filename(plan, "checklist", "en") == "checklist-训练集群 _测试_ & 报价.pdf"
+    unnamed = with_value(with_value(plan, "title", ""), "quote.number", "")
+    assert suggested_filename(unnamed, "checklist") == f"检查清单-{canonical_digest(unnamed)[:8]}.pdf"
+    assert suggested_filename(unnamed, "quote", "en").startswith("Quotation-Q")
+    assert safe_filename("../../etc/passwd\\x:y") == "etc_passwd_x_y.pdf"
+    assert safe_filename("///") == "report.pdf" and len(safe_filename("长" * 300)) == 84
+
+
+def test_quote_without_any_price_says_on_request(plan: Plan, cat: Catalog) -> None:
+    unpriced = Catalog(
+        parts={k: {i: p.model_copy(update={"price_cny": None}) for i, p in v.items()} for k, v in cat.parts.items()}
+    )
+    q = build_quote(plan, unpriced, today=TODAY)
+    assert q.total == 0 and len(q.unpriced) == len(q.lines)
+    body = text(render_quote_pdf(plan, unpriced, today=TODAY, findings=[], lang="en"))
+    assert "¥0.00" not in body
+    assert flat("Total (incl. VAT)on request") in flat(body)

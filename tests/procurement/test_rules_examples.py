@@ -1,0 +1,107 @@
+"""The three shipped example plans, checked with the shipped catalog: power worked out from catalog numbers,
+their exact findings, the sizing for them, and random plans from the shipped catalog never break a rule."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from procurement.findings import Severity
+from procurement.plan import Plan, load_plan
+from procurement.rules import evaluate
+from procurement.rules.power import power_budget
+from procurement.sizing import apply_defaults, cloud_or_own, derive_defaults, recommend
+from tests.conftest import EXAMPLES
+from tests.procurement import test_rules
+
+# fallbacks for parts without a vendor figure (policy): DIMM 10 W, drive 15 W, NIC 40 W; base 150 W
+FINDINGS = {
+    "llm-cluster-node": {
+        "LIC-EXPORT", "VRAM-NO-ESTIMATE", "BALANCE-SINGLE-THREAD", "BUDGET-UNPRICED", "COOLING-FAN-REDUNDANCY",
+        "POWER-ESTIMATED-WATTS",
+    },
+    "mid-size-training": {
+        "LIC-EXPORT", "VRAM-NO-ESTIMATE", "BUDGET-UNPRICED", "COOLING-FAN-REDUNDANCY", "POWER-ESTIMATED-WATTS",
+    },
+    "personal-research": {
+        "LIC-EXPORT", "BALANCE-ECC", "VRAM-NO-ESTIMATE", "BALANCE-SINGLE-THREAD", "BUDGET-UNPRICED",
+        "POWER-ESTIMATED-WATTS",
+    },
+}
+
+
+def example(name: str, catalog) -> Plan:  # type: ignore[no-untyped-def]
+    return load_plan(EXAMPLES / f"{name}.gpuplan.yaml", catalog)
+
+
+@pytest.mark.parametrize("name", sorted(FINDINGS))
+def test_example_findings(name: str, catalog, policy) -> None:  # type: ignore[no-untyped-def]
+    found = evaluate(example(name, catalog), catalog, policy, "en")
+    test_rules.check_findings(found)
+    assert {f.rule for f in found} == FINDINGS[name]
+    assert not [f for f in found if f.severity == Severity.ERROR]  # the reference configurations are sound
+
+
+def test_llm_node_power(catalog, policy) -> None:  # type: ignore[no-untyped-def]
+    b = power_budget(example("llm-cluster-node", catalog), catalog, policy)
+    # 8 × H100 SXM 700 W + 2 × Xeon 8480+ 350 W + 32 DIMMs × 10 W + 5 U.2 × 15 W + 8 ConnectX-7 × 40 W + 150 W
+    assert b.draw_w == 8 * 700 + 2 * 350 + 32 * 10 + 5 * 15 + 8 * 40 + 150 == 7165
+    # six 3000 W PSUs, N+1: five count
+    assert (b.psu_unit_w, b.psu_count, b.redundant_units, b.usable_w) == (3000, 6, 1, 15_000)
+    assert b.required_w == pytest.approx(7165 * 1.2) and b.required_w < b.usable_w
+
+
+def test_mid_size_power(catalog, policy) -> None:  # type: ignore[no-untyped-def]
+    b = power_budget(example("mid-size-training", catalog), catalog, policy)
+    # 4 × A100 40 GB PCIe 250 W + 2 × EPYC 7543 225 W + 16 DIMMs × 10 W + 3 drives × 15 W + 1 NIC × 40 W + 150 W
+    assert b.draw_w == 4 * 250 + 2 * 225 + 16 * 10 + 3 * 15 + 40 + 150 == 1845
+    # 4 × Supermicro 2000 W Titanium at 200-240 V = 1800 W each, N+N: two count (specs.md D1)
+    assert b.usable_w == 2 * 1800
+
+
+def test_personal_research_power(catalog, policy) -> None:  # type: ignore[no-untyped-def]
+    plan = example("personal-research", catalog)
+    b = power_budget(plan, catalog, policy)
+    # RTX 4090 450 W + i9-13900K 125 W (catalog TDP) + 2 DIMMs × 10 W + 2 M.2 × 15 W + 150 W on a 1500 W PSU
+    assert b.draw_w == 450 + 125 + 2 * 10 + 2 * 15 + 150 == 775
+    assert b.usable_w == 1500
+    low = plan.model_copy(update={"server": plan.server.model_copy(update={"input_voltage": "low"})})
+    assert "POWER-LOW-LINE-UNSUPPORTED" in {f.rule for f in evaluate(low, catalog, policy, "en")}
+
+
+def test_sizing_on_the_examples(catalog, policy) -> None:  # type: ignore[no-untyped-def]
+    node = example("llm-cluster-node", catalog)
+    d = derive_defaults(node, catalog, policy, lang="en")
+    assert not d.missing and d.changes["gpu.count"] == 8
+    assert catalog.get("chassis", d.changes["server.chassis"]).gpu_form_factor == "sxm"
+    errors = [f.rule for f in evaluate(apply_defaults(node, d), catalog, policy, "en") if f.severity == "error"]
+    assert errors == []
+    assert cloud_or_own(node, catalog, "en").choice == "own"  # continuous use
+    req = node.requirements.model_copy(update={"model_params_b": 70})
+    rec = recommend(req, catalog, policy, "en", limit=None)
+    h100 = next(c for c in rec.candidates if c.gpu.id == "h100-sxm5-80gb")
+    # 70 B × 16 B × 1.2 = 1344 GB over 80 GiB (85.9 GB) → 16 GPUs, 2 per node over 8 nodes
+    assert (h100.gpus_needed, h100.per_node, h100.fits) == (16, 2, True)
+
+
+@pytest.fixture(scope="module")
+def shipped_plans(catalog):  # type: ignore[no-untyped-def]
+    saved = test_rules.CAT
+    test_rules.CAT = catalog
+    try:
+        return test_rules.plans()
+    finally:
+        test_rules.CAT = saved
+
+
+def test_random_plans_from_the_shipped_catalog(catalog, policy, shipped_plans) -> None:  # type: ignore[no-untyped-def]
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(plan=shipped_plans)
+    def run(plan: Plan) -> None:
+        test_rules.check_findings(evaluate(plan, catalog, policy, "zh"))
+        recommend(plan.requirements, catalog, policy, "en")
+        cloud_or_own(plan, catalog, "en")
+        if plan.gpu.model:
+            derive_defaults(plan, catalog, policy, lang="en")
+
+    run()
