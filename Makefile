@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench lint screenshots translations package install-desktop system-deps clean
+.PHONY: run test bench lint screenshots translations package install-desktop system-deps build-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -38,6 +38,27 @@ screenshots: $(STAMP) system-deps
 
 translations: $(STAMP)
 	$(BIN)/python -m gui.i18n_build
+
+# Libraries of Qt's X11/Wayland plugins, so that PyInstaller can copy them into the bundle.
+build-deps:
+	@bash packaging/build-deps.sh
+
+# One-folder bundle in dist/gpu-procure (PyInstaller), then the frozen program's smoke test.
+PKG_STAMP := $(VENV)/.pkg-installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+$(PKG_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[package]'
+	rm -f $(VENV)/.pkg-installed-*
+	touch $@
+
+package: $(PKG_STAMP) system-deps build-deps $(if $(wildcard gui/i18n_build.py),translations)
+	$(BIN)/python -m PyInstaller --noconfirm --clean --log-level ERROR \
+		--distpath dist --workpath build/pyinstaller packaging/gpu-procure.spec
+	$(BIN)/python packaging/smoke_test.py dist/gpu-procure
+
+# The .desktop entry, metainfo, plan MIME type and icons into XDG_DATA_HOME (default ~/.local/share);
+# the entry runs dist/gpu-procure/gpu-procure when built, else .venv/bin/gpu-procure.
+install-desktop: $(STAMP)
+	$(BIN)/python packaging/install_desktop.py
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,190 @@
+"""Cold start to the first painted main window: gpu-procure against a minimal PySide6 program, same run.
+
+Both are whole processes (interpreter start, imports, window, first paint, exit), run alternately N times;
+the median wall time and the peak resident memory (ru_maxrss of that child, from os.wait4) are compared.
+Targets (issue 7): app <= 1.5x the minimal program's wall time and <= 2x its peak memory.
+
+Usage: QT_QPA_PLATFORM=offscreen python bench/startup.py [-n 7] [--json FILE] [--enforce]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+WALL_TARGET, MEMORY_TARGET = 1.5, 2.0
+
+# Run first in both processes: quits the event loop right after the first paint event of a QMainWindow.
+# It hooks QApplication.exec, so it measures the same moment however the app's --self-test is written.
+# Both programs import QtWidgets anyway, so importing it here first costs neither of them extra.
+PROBE = r"""
+import sys
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
+
+class _FirstPaint(QObject):
+    def eventFilter(self, obj, event):
+        if (event.type() == QEvent.Type.Paint and isinstance(obj, QWidget)
+                and isinstance(obj.window(), QMainWindow)):
+            QApplication.instance().removeEventFilter(self)
+            QTimer.singleShot(0, QApplication.quit)
+        return False
+
+_exec = QApplication.exec
+_filter = _FirstPaint()
+
+def _exec_until_first_paint(*_args):  # app.exec() binds the app; QApplication.exec is static
+    QApplication.instance().installEventFilter(_filter)
+    return _exec()
+
+QApplication.exec = _exec_until_first_paint
+"""
+
+MINIMAL = PROBE + r"""
+app = QApplication(sys.argv[:1])
+window = QMainWindow()
+window.setWindowTitle("minimal")
+window.resize(1000, 700)
+window.show()
+sys.exit(app.exec())
+"""
+
+# The app as `gpu-procure` runs it, but without --self-test: the probe ends it after its first paint.
+APP = PROBE + r"""
+from gui.launch import main
+sys.exit(main([]))
+"""
+
+
+@dataclass
+class Run:
+    wall_s: float
+    maxrss_mib: float
+    status: int
+    cpu_s: float = 0.0  # user + system time of the child: steadier than wall time on a busy machine
+
+
+def run_once(code: str, timeout_s: float) -> Run:
+    env = dict(os.environ, QT_QPA_PLATFORM=os.environ.get("QT_QPA_PLATFORM", "offscreen"),
+               PYTHONPATH=str(REPO))
+    # An installed app starts from compiled bytecode (pip writes .pyc, the bundle has them in its archive);
+    # let the unmeasured warm-up run write them here too, else each run would compile the app's sources.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    with tempfile.TemporaryFile() as err:  # a file, not a pipe: a chatty child cannot block on it
+        start = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-c", code], cwd=REPO, env=env,
+                                stdout=subprocess.DEVNULL, stderr=err)
+        killer = threading.Timer(timeout_s, lambda: os.kill(proc.pid, signal.SIGKILL))
+        killer.start()
+        # wait4 reaps this one child and returns its own resource usage, so ru_maxrss is its peak.
+        _pid, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+        killer.cancel()
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            err.seek(0)
+            text = err.read().decode(errors="replace")
+            raise SystemExit(f"startup bench: the program exited {proc.returncode}:\n{text[-3000:]}")
+    # ru_maxrss is KiB on Linux
+    return Run(wall, usage.ru_maxrss / 1024, proc.returncode, usage.ru_utime + usage.ru_stime)
+
+
+@dataclass
+class Stats:
+    wall_s_median: float
+    maxrss_mib_median: float
+    runs: list[Run]
+    cpu_s_median: float = 0.0
+
+
+@dataclass
+class Summary:
+    runs: int
+    minimal: Stats
+    app: Stats
+
+    @property
+    def wall_ratio(self) -> float:
+        return self.app.wall_s_median / self.minimal.wall_s_median
+
+    @property
+    def memory_ratio(self) -> float:
+        return self.app.maxrss_mib_median / self.minimal.maxrss_mib_median
+
+    @property
+    def cpu_ratio(self) -> float:
+        return self.app.cpu_s_median / self.minimal.cpu_s_median if self.minimal.cpu_s_median else 0.0
+
+    @property
+    def over_target(self) -> bool:
+        return self.wall_ratio > WALL_TARGET or self.memory_ratio > MEMORY_TARGET
+
+    def to_json(self) -> dict[str, object]:
+        return {**asdict(self), "wall_ratio": self.wall_ratio, "memory_ratio": self.memory_ratio,
+                "cpu_ratio": self.cpu_ratio, "load_average": os.getloadavg(),
+                "targets": {"wall_ratio": WALL_TARGET, "memory_ratio": MEMORY_TARGET}}
+
+
+def _stats(runs: list[Run]) -> Stats:
+    return Stats(statistics.median(r.wall_s for r in runs), statistics.median(r.maxrss_mib for r in runs),
+                 runs, statistics.median(r.cpu_s for r in runs))
+
+
+def measure(n: int, timeout_s: float) -> Summary:
+    """Alternate the two programs n times, after one unmeasured run of each to warm the page cache."""
+    run_once(MINIMAL, timeout_s)
+    run_once(APP, timeout_s)
+    minimal: list[Run] = []
+    app: list[Run] = []
+    for _ in range(n):
+        minimal.append(run_once(MINIMAL, timeout_s))
+        app.append(run_once(APP, timeout_s))
+    return Summary(n, _stats(minimal), _stats(app))
+
+
+def report(s: Summary) -> str:
+    def verdict(ratio: float, target: float) -> str:
+        return "ok" if ratio <= target else "OVER TARGET"
+
+    m, a = s.minimal, s.app
+    return "\n".join([
+        f"startup to first painted main window, median of {s.runs} runs each (whole processes)",
+        f"  minimal PySide6 window: {m.wall_s_median:.3f} s wall, {m.cpu_s_median:.3f} s CPU, "
+        f"peak RSS {m.maxrss_mib_median:.1f} MiB",
+        f"  gpu-procure:            {a.wall_s_median:.3f} s wall, {a.cpu_s_median:.3f} s CPU, "
+        f"peak RSS {a.maxrss_mib_median:.1f} MiB",
+        f"  wall ratio   {s.wall_ratio:.2f} x (target <= {WALL_TARGET}) {verdict(s.wall_ratio, WALL_TARGET)}",
+        f"  memory ratio {s.memory_ratio:.2f} x (target <= {MEMORY_TARGET}) "
+        f"{verdict(s.memory_ratio, MEMORY_TARGET)}",
+        f"  CPU ratio    {s.cpu_ratio:.2f} x (for a busy machine, where wall time is noisy; "
+        f"load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs)",
+    ])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("-n", "--runs", type=int, default=7, help="runs of each program (default 7)")
+    p.add_argument("--timeout", type=float, default=60.0, help="seconds before a run is killed")
+    p.add_argument("--json", type=Path, default=None, help="also write the numbers to this file")
+    p.add_argument("--enforce", action="store_true", help="exit 1 when a ratio is over its target")
+    args = p.parse_args(argv)
+    summary = measure(args.runs, args.timeout)
+    print(report(summary))
+    if args.json:
+        args.json.write_text(json.dumps(summary.to_json(), indent=2) + "\n", encoding="utf-8")
+    return 1 if args.enforce and summary.over_target else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""Start-up imports: the first window loads no PDF, verification or report code; headless runs load no Qt."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import REPO
+
+# Loaded on first use only (issue 7): the PDF library, the report code and the verification code.
+LAZY = ("reportlab", "procurement.reports", "procurement.verify")
+
+PROBE = r"""
+import json, sys
+import {module}
+print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('reportlab', 'procurement'))))
+"""
+
+
+def _loaded_after_import(module: str) -> list[str]:
+    env = {"QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin",
+           "LANG": "C.UTF-8"}
+    proc = subprocess.run([sys.executable, "-c", PROBE.format(module=module)], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return list(json.loads(proc.stdout.splitlines()[-1]))
+
+
+@pytest.mark.parametrize("module", ["gui.app", "gui.main_window"])
+def test_first_window_loads_no_pdf_or_verify_code(module: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} does not exist yet")
+    loaded = _loaded_after_import(module)
+    eager = [m for m in loaded if any(m == lazy or m.startswith(lazy + ".") for lazy in LAZY)]
+    assert not eager, f"importing {module} loads {eager}: import them where they are first used"
+
+
+# The app up to its first painted main window (bench/startup.py's probe ends it there), then what it loaded.
+FIRST_PAINT = r"""
+import json, sys
+sys.path.insert(0, 'bench')
+import startup
+exec(startup.APP.replace('sys.exit(main([]))', 'main([])'))
+print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('reportlab', 'procurement'))))
+"""
+
+# With the real main window (gui.main_window), every page is built, and refreshed, before the first paint:
+# QuoteView.refresh imports procurement.reports (and so reportlab), the step 5 page procurement.verify.
+# The lead flips this (drops the xfail) once pages are built on first show and the imports are lazy.
+EAGER_PAGES = importlib.util.find_spec("gui.main_window") is not None
+
+
+@pytest.mark.xfail(EAGER_PAGES, strict=True,
+                   reason="the main window builds all pages before its first paint (issue 7: lazy pages)")
+def test_first_painted_window_loads_no_pdf_or_verify_code(tmp_path: object) -> None:
+    env = {"QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin",
+           "LANG": "C.UTF-8", "HOME": str(tmp_path)}
+    proc = subprocess.run([sys.executable, "-c", FIRST_PAINT], cwd=REPO, env=env, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    loaded = json.loads(proc.stdout.splitlines()[-1])
+    eager = [m for m in loaded if any(m == lazy or m.startswith(lazy + ".") for lazy in LAZY)]
+    assert not eager, f"the first window loads {eager}: import them where they are first used"
+
+
+HEADLESS = r"""
+import sys
+from gui.launch import main
+try:
+    main({argv!r})
+except BaseException:  # only the imports matter here, not how the command ended
+    pass
+qt = sorted(m for m in sys.modules if m.split('.')[0] in ('PySide6', 'shiboken6'))
+print('QT', qt)
+"""
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["check", "/nonexistent/x.gpuplan.yaml"],
+                                  ["check", "--json", "/nonexistent/x.gpuplan.yaml"],
+                                  ["catalog", "check", "/nonexistent"]])
+def test_headless_commands_never_import_qt(argv: list[str]) -> None:
+    proc = subprocess.run([sys.executable, "-c", HEADLESS.format(argv=argv)], cwd=REPO, capture_output=True,
+                          text=True, timeout=120)
+    assert proc.stdout.splitlines()[-1] == "QT []", proc.stdout[-2000:] + proc.stderr[-2000:]
