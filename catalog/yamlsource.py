@@ -20,6 +20,9 @@ except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
 MAX_YAML_BYTES = 20 * 1024 * 1024
+MAX_ALIAS_VALUES = 100_000
+"""How many values aliases (``*name``) may add to a file beyond those written out: a few lines of nested
+aliases ('billion laughs') otherwise expand to hundreds of millions of values when the data is walked."""
 
 
 class YamlError(ValueError):
@@ -39,7 +42,7 @@ def parse_yaml(text: str, path: str | Path) -> Any:
         raise YamlError(path, None, f"file is too large ({len(text) // 1_000_000} MB; at most "
                                     f"{MAX_YAML_BYTES // 1_000_000} MB)")
     try:
-        return yaml.load(text, Loader=_Loader)
+        data = yaml.load(text, Loader=_Loader)
     except yaml.constructor.ConstructorError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         match = re.search(r"tag '([^']+)'", exc.problem or "")
@@ -50,15 +53,81 @@ def parse_yaml(text: str, path: str | Path) -> Any:
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise YamlError(path, line, f"not valid YAML: {exc.problem or exc.context}") from None
+    except yaml.reader.ReaderError as exc:  # its str() spans two lines and names no line of the file
+        line = text.count("\n", 0, exc.position) + 1
+        column = exc.position - text.rfind("\n", 0, exc.position)
+        char = exc.character if isinstance(exc.character, int) else ord(exc.character or "\0")
+        raise YamlError(path, line, f"not valid YAML: character #x{char:04x} at column {column}: "
+                                    f"{exc.reason}") from None
     except yaml.YAMLError as exc:
         raise YamlError(path, None, f"not valid YAML: {exc}") from None
     except RecursionError:
         raise YamlError(path, None, "not valid YAML: nested too deeply") from None
+    except UnicodeEncodeError as exc:  # a str holding lone surrogates (never read from a file, pasted text may)
+        line = text.count("\n", 0, exc.start) + 1
+        raise YamlError(path, line, f"not valid text: character #x{ord(text[exc.start]):04x} "
+                                    "(a lone surrogate) cannot be read") from None
     except (ValueError, OverflowError) as exc:
         # PyYAML raises plain ValueError for scalars that match a timestamp but are no date (2024-13-45)
         line, value = _unconstructible_scalar(text)
         what = f"'{value}' is not a valid date or time ({exc})" if value is not None else str(exc)
         raise YamlError(path, line, f"not valid YAML: {what}") from None
+    problem = _alias_problem(data)
+    if problem:
+        raise YamlError(path, _first_alias_line(text), problem)
+    return data
+
+
+def _alias_problem(data: Any) -> str | None:
+    """Why the aliases in ``data`` are refused (a cycle, or too many values), or None.
+
+    Without aliases every list and mapping occurs once, and the check is one pass over the containers.
+    """
+    seen: set[int] = set()
+    shared = False
+    stack = [data]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (list, dict)):
+            if id(node) in seen:
+                shared = True
+                continue
+            seen.add(id(node))
+            stack.extend(node.values() if isinstance(node, dict) else node)
+    if not shared:
+        return None
+    unique = len(seen)
+    size: dict[int, int] = {}
+    open_: set[int] = set()
+    todo: list[tuple[Any, bool]] = [(data, False)]
+    while todo:
+        node, done = todo.pop()
+        children = list(node.values() if isinstance(node, dict) else node)
+        if done:
+            open_.discard(id(node))
+            size[id(node)] = 1 + sum(size.get(id(c), 1) for c in children)
+            if size[id(node)] - unique > MAX_ALIAS_VALUES:
+                return (f"aliases expand to more than {MAX_ALIAS_VALUES:,} values beyond those written "
+                        "out (refused: this looks like an alias bomb)")
+            continue
+        if id(node) in size:
+            continue
+        if id(node) in open_:
+            return "an alias refers to a list or mapping that contains it (recursive data is not allowed)"
+        open_.add(id(node))
+        todo.append((node, True))
+        todo += [(c, False) for c in children if isinstance(c, (list, dict)) and id(c) not in size]
+    return None
+
+
+def _first_alias_line(text: str) -> int | None:
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, yaml.AliasEvent):
+                return event.start_mark.line + 1
+    except yaml.YAMLError:
+        pass
+    return None
 
 
 def _unconstructible_scalar(text: str) -> tuple[int | None, str | None]:
@@ -90,7 +159,7 @@ def compose(text: str) -> Any:
     """The YAML node tree of ``text`` (C loader where available), or None when it does not parse."""
     try:
         return yaml.compose(text, Loader=_Loader)
-    except (yaml.YAMLError, RecursionError):
+    except (yaml.YAMLError, RecursionError, UnicodeEncodeError):
         return None
 
 
