@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import math
 import os
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
@@ -25,13 +27,24 @@ from catalog.yamlsource import YamlError, cache_dir, compose, format_loc, locate
 
 P = TypeVar("P", bound=Part)
 
+MAX_PRICE_CNY = 1e12
+"""The largest price the loader accepts: the plan's budget bound, and well inside what the quote's
+cent-exact decimal arithmetic can total (an overlay price of 1e300 or .inf made build_quote raise)."""
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]")
+
+
+def _one_line(text: str) -> str:
+    """A problem kept on one line: ids, keys and file names from a file may hold newlines."""
+    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
 
 class CatalogError(ValueError):
     """One or more problems in catalog files; ``problems`` holds one located line each."""
 
     def __init__(self, problems: list[str]) -> None:
-        self.problems = problems
-        super().__init__("\n".join(problems))
+        self.problems = [_one_line(p) for p in problems]
+        super().__init__("\n".join(self.problems))
 
 
 class PriceOverride(BaseModel):
@@ -39,7 +52,7 @@ class PriceOverride(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
-    price_cny: float = Field(ge=0)
+    price_cny: float = Field(ge=0, le=MAX_PRICE_CNY)
     price_date: dt.date | None = None
     price_source: str = "company price list"
 
@@ -155,6 +168,21 @@ def _validation_problems(
     return out
 
 
+def _unreasonable(values: Any, loc: tuple[str | int, ...] = ()) -> list[tuple[tuple[str | int, ...], str]]:
+    """Numbers a part's model accepts but nothing downstream can use: infinities, NaN, absurd prices."""
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    items = values.items() if isinstance(values, dict) else enumerate(values) if isinstance(values, list) else ()
+    for key, value in items:
+        here = (*loc, key)
+        if isinstance(value, float) and not math.isfinite(value):
+            out.append((here, "must be a finite number"))
+        elif key == "price_cny" and isinstance(value, (int, float)) and value > MAX_PRICE_CNY:
+            out.append((here, f"Input should be less than or equal to {MAX_PRICE_CNY:.0f}"))
+        else:
+            out += _unreasonable(value, here)
+    return out
+
+
 @dataclass
 class _Price:
     src: _Source
@@ -209,6 +237,11 @@ def _read_file(path: Path, cat: Catalog, problems: list[str], report: OverlayRep
                 part = cls.model_validate(raw)
             except ValidationError as exc:
                 problems += _validation_problems(exc, src, (section, i), label)
+                continue
+            unreasonable = _unreasonable(part.model_dump())
+            if unreasonable:
+                problems += [f"{src.where((section, i, *loc))}: {label}: {format_loc(loc)}: {msg}"
+                             for loc, msg in unreasonable]
                 continue
             key = (kind, part.id)
             seen_here = key in cat._places if report is None else key in report._ids
