@@ -194,7 +194,9 @@ def format_loc(loc: Sequence[str | int]) -> str:
     """('server', 'storage', 0, 'count') -> 'server.storage[0].count'."""
     out = ""
     for part in loc:
-        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else str(part))
+        if not isinstance(part, int):  # a key from the file may hold a newline: keep messages one line each
+            part = re.sub(r"[\x00-\x1f\x7f\u2028\u2029]", lambda m: f"\\x{ord(m.group()):02x}", str(part))
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
     return out
 
 
