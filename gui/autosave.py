@@ -59,6 +59,9 @@ class RecoveryStore:
     def clear(self, source: Path | None) -> None:
         for f in self._files(source):
             f.unlink(missing_ok=True)
+            # a session killed in the middle of an autosave leaves atomic_write's temporary file behind
+            for tmp in self.directory.glob(f".{f.name}.*.tmp"):
+                tmp.unlink(missing_ok=True)
 
     def pending(self) -> list[RecoveryEntry]:
         """Copies newer than the file they belong to (or of unsaved plans), newest first."""
