@@ -129,3 +129,36 @@ def test_sigkill_during_save_leaves_old_or_new_file(tmp_path: Path) -> None:
     leftovers = [p.name for p in tmp_path.iterdir() if p.name != target.name]
     # a killed writer may leave its temporary file, never a damaged target
     assert all(name.startswith(".plan.gpuplan.yaml.") and name.endswith(".tmp") for name in leftovers)
+
+
+def test_alias_bomb_is_refused_before_anything_walks_it() -> None:
+    """Eight lines of nested aliases expand to 9**8 = 43 046 721 values: dump_plan used to hang on it."""
+    rows = ["schema_version: 1", "verification:", " - &a {x: [1, 1, 1, 1, 1, 1, 1, 1, 1]}"]
+    rows += [f" - &{chr(98 + i)} {{x: [{', '.join([f'*{chr(97 + i)}'] * 9)}]}}" for i in range(7)]
+    start = time.perf_counter()
+    with pytest.raises(PlanError) as err:
+        parse_plan("\n".join(rows) + "\n", "bomb.gpuplan.yaml")
+    assert time.perf_counter() - start < 1.0
+    assert str(err.value).startswith("bomb.gpuplan.yaml:4: aliases expand to more than 100,000 values")
+
+
+def test_recursive_alias_and_fair_aliases() -> None:
+    with pytest.raises(PlanError, match=r"^loop.gpuplan.yaml:3: an alias refers to a list or mapping that "):
+        parse_plan("schema_version: 1\nverification:\n  - &r {self: *r}\n", "loop.gpuplan.yaml")
+    # an alias used the way people use them (one shared block) still loads
+    text = "schema_version: 1\nverification:\n  - &n {host: {hostname: a}}\n  - *n\n"
+    assert parse_plan(text, "ok.gpuplan.yaml").verification == [{"host": {"hostname": "a"}}] * 2
+
+
+def test_control_characters_and_lone_surrogates_are_located() -> None:
+    with pytest.raises(PlanError) as err:
+        parse_plan("schema_version: 1\ntitle: a\x00b\n", "nul.gpuplan.yaml")
+    assert str(err.value) == "nul.gpuplan.yaml:2: not valid YAML: character #x0000 at column 9: " \
+                             "control characters are not allowed"
+    with pytest.raises(PlanError) as err:
+        parse_plan("schema_version: 1\ntitle: a\ud800\n", "pasted.gpuplan.yaml")
+    assert str(err.value) == "pasted.gpuplan.yaml:2: not valid text: character #xd800 (a lone surrogate) " \
+                             "cannot be read"
+    with pytest.raises(PlanError) as err:
+        parse_plan('schema_version: 1\nrequirements:\n  "x\\ny": 1\n', "key.gpuplan.yaml")
+    assert str(err.value) == "key.gpuplan.yaml:3: requirements.x\\x0ay: unknown field"
