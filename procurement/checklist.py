@@ -161,6 +161,10 @@ register(
             "zh": "{psu} 不支持 100-127 V 低压输入",
             "en": "{psu} does not run on 100-127 V input",
         },
+        "checklist.r.power_low_line_unknown": {
+            "zh": "目录中没有 {psu} 在 100-127 V 下的额定功率，请向厂商确认",
+            "en": "no 100-127 V rating known for {psu}; ask the vendor",
+        },
         "checklist.r.power_missing": {
             "zh": "未计入（无功耗数据）：{parts}",
             "en": "not counted (no power figure): {parts}",
@@ -325,6 +329,9 @@ class PowerFigures:
     """Parts counted with the policy's planning figure (the catalog has no vendor figure)."""
     base_included: bool
     low_line_unsupported: str | None = None
+    """Name of the PSU whose input range excludes 100-127 V, when the plan runs on low line."""
+    low_line_unknown: str | None = None
+    """Name of the PSU with no known 100-127 V rating, when the plan runs on low line."""
 
 
 def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
@@ -343,7 +350,8 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
         missing=tuple(dict.fromkeys(i.label for i in b.unknown if i.key != "base")),
         estimated=tuple(dict.fromkeys(i.label for i in b.estimated)),
         base_included=bool(base and base[0].unit_w),
-        low_line_unsupported=psu.name if psu is not None and b.low_line and b.psu_unit_w is None else None,
+        low_line_unsupported=psu.name if psu is not None and b.low_line and psu.low_line == "unsupported" else None,
+        low_line_unknown=psu.name if psu is not None and b.low_line and psu.low_line == "unknown" else None,
     )
 
 
@@ -693,6 +701,8 @@ class _Eval:
         if pf.available_w is None:
             return Status.UNKNOWN, [_not_chosen("psu", self.lang)]
         reason: list[str] = []
+        if pf.low_line_unknown:  # no low-line figure: the capacity cannot be judged (not a failure)
+            return Status.UNKNOWN, [self.t("power_low_line_unknown", psu=pf.low_line_unknown)]
         if pf.low_line_unsupported:
             reason.append(self.t("power_low_line_none", psu=pf.low_line_unsupported))
         red = self.t("power_red", red=pf.redundant_units) if pf.redundant_units else ""
