@@ -22,7 +22,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Parts, Rule, make, resolve
+from procurement.rules.base import Parts, Rule, join_names, make, resolve
 
 FAMILY: Family = "pcie"
 MIN_WIDTH = 4
@@ -271,7 +271,7 @@ def generation(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             3,
             (*paths, "server.cpu"),
             lang,
-            devices=", ".join(slower),
+            devices=join_names(slower, lang),
             gen=platform,
             cpu=p.cpu.name,
         )
@@ -311,7 +311,7 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
                 lang,
                 gpu=p.gpu.name,
                 chassis=p.chassis.name,
-                supported=", ".join(p.chassis.gpus_supported),
+                supported=join_names(p.chassis.gpus_supported, lang),
             )
         ]
     return []

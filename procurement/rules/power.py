@@ -17,7 +17,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Redundancy
 from procurement.policy import Policy
-from procurement.rules.base import Parts, Rule, fmt_w, make, resolve
+from procurement.rules.base import Parts, Rule, fmt_w, join_names, make, resolve
 
 FAMILY: Family = "power"
 
@@ -388,7 +388,7 @@ def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
             3,
             tuple(dict.fromkeys(i.path for i in missing)),
             lang,
-            parts=", ".join(i.label for i in missing),
+            parts=join_names((i.label for i in missing), lang),
         )
     ]
 
@@ -400,8 +400,9 @@ def estimated_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) ->
     est = b.estimated
     if not est:
         return []
+    named = join_names((f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est), lang)  # each part once
     return [make("POWER-ESTIMATED-WATTS", FAMILY, Severity.INFO, 3, tuple(dict.fromkeys(i.path for i in est)),
-                 lang, parts=", ".join(f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est))]
+                 lang, parts=named)]
 
 
 RULES: tuple[Rule, ...] = (
@@ -539,14 +540,15 @@ register(
             "en": "No sourced wattage for: {parts}; they are left out of the power estimate.",
         },
         "POWER-ESTIMATED-WATTS.message": {
-        "zh": "以下部件没有厂商功耗数据，按策略中的估算值计入：{parts}。",
-        "en": "No vendor wattage for these parts; counted at the policy's planning figure: {parts}.",
-    },
-    "POWER-ESTIMATED-WATTS.fix": {
-        "zh": "如有厂商最大功耗，请在用户目录中补充，或在策略中调整估算值。",
-        "en": "Add the vendor's maximum power in a user catalog directory, or adjust the fallbacks in the policy.",
-    },
-    "POWER-UNKNOWN-WATTS.fix": {
+            "zh": "以下部件没有厂商功耗数据，按策略中的估算值计入：{parts}。",
+            "en": "No vendor wattage for these parts; counted at the policy's planning figure: {parts}.",
+        },
+        "POWER-ESTIMATED-WATTS.fix": {
+            "zh": "如有厂商最大功耗，请在用户目录中补充，或在策略中调整估算值。",
+            "en": "Add the vendor's maximum power in a user catalog directory, or adjust the fallbacks in the "
+            "policy.",
+        },
+        "POWER-UNKNOWN-WATTS.fix": {
             "zh": "向厂商索取最大功耗，或在用户目录中补充该部件的数据。",
             "en": "Ask the vendor for the maximum power, or add it in a user catalog directory.",
         },
