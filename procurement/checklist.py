@@ -572,7 +572,7 @@ def _verification(plan: Plan, lang: Lang) -> dict[str, _Verified]:
                 v.actual.append(text)
     if gpu_names:
         v = out.setdefault("gpu_model_count", _Verified())
-        summary = ", ".join(f"{n} × {name}" for name, n in gpu_names.items())
+        summary = ("、" if lang == "zh" else ", ").join(f"{n} × {name}" for name, n in gpu_names.items())
         v.actual.insert(0, t("checklist.r.verified_gpus", lang, gpus=summary))
     return out
 
@@ -604,6 +604,10 @@ class _Eval:
 
     def t(self, key: str, **kw: object) -> str:
         return t(f"checklist.r.{key}", self.lang, **kw)
+
+    def join(self, names: Iterable[str]) -> str:
+        """Part names as a list: 、 between them in Chinese text, ", " in English."""
+        return ("、" if self.lang == "zh" else ", ").join(names)
 
     def gpu_model_count(self) -> tuple[Status, list[str]]:
         if self.gpu is None:
@@ -674,20 +678,20 @@ class _Eval:
             if d.storage_kind != StorageKind.NVME and s.role.value in ("data", "scratch")
         ]
         if slow:
-            return Status.ATTENTION, [self.t("storage_not_nvme", parts=", ".join(slow))]
+            return Status.ATTENTION, [self.t("storage_not_nvme", parts=self.join(slow))]
         nvme = [f"{s.count} × {d.name}" for s, d in known if d.storage_kind == StorageKind.NVME]
         others = [f"{s.count} × {d.name}" for s, d in known if d.storage_kind != StorageKind.NVME]
         if not nvme:
-            return Status.ATTENTION, [self.t("storage_not_nvme", parts=", ".join(others))]
-        reason = [self.t("storage_all_nvme", parts=", ".join(nvme))]
+            return Status.ATTENTION, [self.t("storage_not_nvme", parts=self.join(others))]
+        reason = [self.t("storage_all_nvme", parts=self.join(nvme))]
         if others:
-            reason.append(self.t("storage_not_nvme", parts=", ".join(others)))
+            reason.append(self.t("storage_not_nvme", parts=self.join(others)))
         return Status.PASS, reason
 
     def network(self) -> tuple[Status, list[str]]:
         nics = [(n, self.catalog.typed(Nic, n.part)) for n in self.plan.server.nics]
         known = [(n, c) for n, c in nics if c is not None]
-        names = ", ".join(f"{n.count} × {c.name}" for n, c in known) or self.t("net_none")
+        names = self.join(f"{n.count} × {c.name}" for n, c in known) or self.t("net_none")
         nodes = self.plan.requirements.nodes
         if nodes <= 1:
             return Status.PASS, [self.t("net_single", nics=names)]
@@ -719,9 +723,9 @@ class _Eval:
             )
         )
         if pf.missing:
-            reason.append(self.t("power_missing", parts=", ".join(pf.missing)))
+            reason.append(self.t("power_missing", parts=self.join(pf.missing)))
         if pf.estimated:
-            reason.append(self.t("power_estimated", parts=", ".join(pf.estimated)))
+            reason.append(self.t("power_estimated", parts=self.join(pf.estimated)))
         if not pf.base_included:
             reason.append(self.t("power_no_base"))
         if pf.available_w < pf.draw_w:
