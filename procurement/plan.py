@@ -6,13 +6,14 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import tempfile
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from catalog.loader import Catalog
 from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
@@ -202,6 +203,27 @@ class Plan(Doc):
     verification: list[dict[str, Any]] = Field(default_factory=list)
     """Verification reports (JSON objects as written by `gpu-procure verify --json`)."""
     notes: Text = ""
+
+    @field_validator("verification", mode="after")
+    @classmethod
+    def _writable_reports(cls, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # JSON may escape a lone surrogate ("\ud800") that a machine's report carried in; saved as YAML it
+        # became a file that no longer opened ("invalid Unicode character escape code").
+        return [_without_surrogates(r) for r in reports]
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _without_surrogates(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (keys too) replaced by U+FFFD."""
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_without_surrogates(k): _without_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_without_surrogates(v) for v in value]
+    return value
 
 
 class PlanError(ValueError):
