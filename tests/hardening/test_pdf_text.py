@@ -5,10 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import io
 import re
-import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pypdf
 import pytest
@@ -21,6 +18,7 @@ from procurement.plan import ChecklistMark, Plan, PlanError, load_plan, with_val
 from procurement.reports import render_checklist_pdf, render_quote_pdf
 from procurement.reports.common import clean_text
 from tests.conftest import EXAMPLES
+from tests.hardening.conftest import OpenWatch
 
 TODAY = dt.date(2026, 3, 1)
 SHORT_FIELDS = ("title", "quote.number", "quote.buyer.name", "quote.buyer.contact", "quote.buyer.address",
@@ -43,43 +41,23 @@ OTHER = [
     "a\x00b\x01c\x1b[31md\x7f\x85e\u2028f\u2029g\x0b\x0c",
     "長" * 200 + "x" * 299,
 ]
-READS: list[str] = []
-_WATCHING: list[str] = []
-
-
-def _audit(event: str, args: tuple[Any, ...]) -> None:
-    if _WATCHING and event == "open" and args and isinstance(args[0], (str, bytes, Path)):
-        path = str(args[0])
-        if any(w in path for w in _WATCHING):
-            READS.append(path)
-
-
-sys.addaudithook(_audit)  # process-wide and permanent, so it does nothing unless a test is watching
-
-
 @pytest.fixture
-def watch_reads(tmp_path: Path) -> Iterator[Path]:
-    """A canary file next to /etc/passwd on the list of files that no rendering may open."""
-    canary = tmp_path / "canary.png"
-    canary.write_bytes(b"\x89PNG\r\n\x1a\n")
-    READS.clear()
-    _WATCHING[:] = ["/etc/passwd", str(canary)]
-    yield canary
-    _WATCHING.clear()
-    assert READS == [], f"rendering opened {READS}"
+def watch_reads(open_watch: OpenWatch) -> Path:
+    return open_watch.canary  # type: ignore[attr-defined,no-any-return]
 
 
-def test_the_read_watch_would_see_an_injected_image(watch_reads: Path) -> None:
+def test_the_read_watch_would_see_an_injected_image(open_watch: OpenWatch) -> None:
     """Positive control: reportlab given the same text as markup (not escaped) opens the file."""
     from reportlab.lib.styles import ParagraphStyle
     from reportlab.platypus import Paragraph
 
+    canary = open_watch.canary  # type: ignore[attr-defined]
     try:
-        Paragraph(f'<img src="{watch_reads}" width="4" height="4"/>', ParagraphStyle("x")).wrap(100, 100)
+        Paragraph(f'<img src="{canary}" width="4" height="4"/>', ParagraphStyle("x")).wrap(100, 100)
     except Exception:  # only whether it tried to open the file matters
         pass
-    assert READS, "the audit hook saw no open: the no-read checks below would prove nothing"
-    READS.clear()
+    assert open_watch.opened, "the audit hook saw no open: the no-read checks below would prove nothing"
+    open_watch.opened.clear()
 
 
 @pytest.fixture(scope="module")
