@@ -123,7 +123,7 @@ def _alias_problem(data: Any) -> str | None:
 def _first_alias_line(text: str) -> int | None:
     try:
         for event in yaml.parse(text, Loader=_Loader):
-            if isinstance(event, yaml.AliasEvent):
+            if isinstance(event, yaml.AliasEvent) and event.start_mark is not None:
                 return event.start_mark.line + 1
     except yaml.YAMLError:
         pass
