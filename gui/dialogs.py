@@ -9,13 +9,13 @@ from typing import Literal
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
 
-from procurement.plan import PLAN_SUFFIX
-
 SaveAnswer = Literal["save", "discard", "cancel"]
 translate = QCoreApplication.translate  # lupdate reads translate("context", "text") calls
 
 
 def _plan_filter() -> str:
+    from procurement.plan import PLAN_SUFFIX
+
     return translate("dialogs", "GPU purchase plans (*%s *.yaml *.yml);;All files (*)") % PLAN_SUFFIX
 
 
@@ -52,6 +52,8 @@ def ask_save_path(parent: QWidget | None, suggested: Path) -> Path | None:
         return None
     target = Path(path)
     if not target.name.endswith((".yaml", ".yml")):
+        from procurement.plan import PLAN_SUFFIX
+
         target = target.with_name(target.name + PLAN_SUFFIX)
     return target
 

@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDate, QEvent, Qt, Signal
+from PySide6.QtCore import QDate, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -113,12 +113,12 @@ class _SignOffBox(QGroupBox):
 
 class ChecklistPage(StepPage):
     step = 0
+    follows_findings = True
     work_done = Signal()
     """An export or print job has finished (its results are shown by then)."""
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
-        self.loading = False
         self.job: workers.Job | None = None
         self.checklists: dict[Which, Checklist] = {}
         self.boxes: dict[Which, QGroupBox] = {}
@@ -170,14 +170,10 @@ class ChecklistPage(StepPage):
         outer.addLayout(buttons)
         self.export_button.clicked.connect(self.export_checklist)
         self.print_button.clicked.connect(self.print_checklist)
-        self.controller.findings_changed.connect(self.refresh)
         self.retranslate()
-        self.refresh()
+        self.refresh_now()
 
     # -- language
-    def title(self) -> str:
-        return self.tr("Checklist")
-
     def retranslate(self) -> None:
         for which, table in self.tables.items():
             table.setHorizontalHeaderLabels([self.tr("Item"), self.tr("Status"), self.tr("Reason and numbers"),
@@ -188,12 +184,6 @@ class ChecklistPage(StepPage):
         self.print_button.setText(self.tr("Print…"))
         self.paper_combo.setToolTip(self.tr("Paper size"))
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-            self.refresh()
-        super().changeEvent(event)
-
     # -- plan → widgets
     def refresh(self) -> None:
         ctl = self.controller
@@ -202,45 +192,41 @@ class ChecklistPage(StepPage):
         except Exception as exc:  # the page says what went wrong instead of taking the window down
             self.status_label.setText(self.tr("The checklist could not be built: %1").replace("%1", str(exc)))
             return
-        self.loading = True
-        try:
-            for which, cl in self.checklists.items():
-                self.boxes[which].setTitle(cl.title)
-                table = self.tables[which]
-                table.setRowCount(len(cl.items))
-                for row, item in enumerate(cl.items):
-                    label = QTableWidgetItem(item.label)
-                    label.setData(Qt.ItemDataRole.UserRole, item.id)
-                    label.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                    status = QTableWidgetItem(f"{STATUS_MARKS[item.status]} {status_label(item.status, ctl.lang)}")
-                    status.setData(Qt.ItemDataRole.UserRole, item.status.value)
-                    status.setForeground(QBrush(QColor(STATUS_COLORS[item.status])))
-                    status.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                    reason_text = item.reason + (f"\n{item.verified}" if item.verified else "")
-                    reason = QTableWidgetItem(reason_text)
-                    reason.setToolTip(reason_text)
-                    reason.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                    done = QTableWidgetItem()
-                    note = QTableWidgetItem(item.note)
-                    if item.person:
-                        # only a person can judge these: a tick and a note, written into plan.checklist
-                        done.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
-                                      | Qt.ItemFlag.ItemIsSelectable)
-                        done.setCheckState(Qt.CheckState.Checked if item.checked else Qt.CheckState.Unchecked)
-                        done.setToolTip(self.tr("Tick when you have checked this yourself"))
-                        note.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
-                                      | Qt.ItemFlag.ItemIsSelectable)
-                        note.setToolTip(self.tr("Double-click to write a note"))
-                    else:
-                        done.setFlags(Qt.ItemFlag.ItemIsSelectable)
-                        done.setToolTip(self.tr("Decided from the plan and the findings"))
-                        note.setFlags(Qt.ItemFlag.ItemIsSelectable)
-                    for c, cell in enumerate((label, status, reason, done, note)):
-                        table.setItem(row, c, cell)
-                _fit_rows(table)
-                self.signoffs[which].refresh()
-        finally:
-            self.loading = False
+        for which, cl in self.checklists.items():
+            self.boxes[which].setTitle(cl.title)
+            table = self.tables[which]
+            table.setRowCount(len(cl.items))
+            for row, item in enumerate(cl.items):
+                label = QTableWidgetItem(item.label)
+                label.setData(Qt.ItemDataRole.UserRole, item.id)
+                label.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                status = QTableWidgetItem(f"{STATUS_MARKS[item.status]} {status_label(item.status, ctl.lang)}")
+                status.setData(Qt.ItemDataRole.UserRole, item.status.value)
+                status.setForeground(QBrush(QColor(STATUS_COLORS[item.status])))
+                status.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                reason_text = item.reason + (f"\n{item.verified}" if item.verified else "")
+                reason = QTableWidgetItem(reason_text)
+                reason.setToolTip(reason_text)
+                reason.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                done = QTableWidgetItem()
+                note = QTableWidgetItem(item.note)
+                if item.person:
+                    # only a person can judge these: a tick and a note, written into plan.checklist
+                    done.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+                                  | Qt.ItemFlag.ItemIsSelectable)
+                    done.setCheckState(Qt.CheckState.Checked if item.checked else Qt.CheckState.Unchecked)
+                    done.setToolTip(self.tr("Tick when you have checked this yourself"))
+                    note.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
+                                  | Qt.ItemFlag.ItemIsSelectable)
+                    note.setToolTip(self.tr("Double-click to write a note"))
+                else:
+                    done.setFlags(Qt.ItemFlag.ItemIsSelectable)
+                    done.setToolTip(self.tr("Decided from the plan and the findings"))
+                    note.setFlags(Qt.ItemFlag.ItemIsSelectable)
+                for c, cell in enumerate((label, status, reason, done, note)):
+                    table.setItem(row, c, cell)
+            _fit_rows(table)
+            self.signoffs[which].refresh()
 
     def item_row(self, which: Which, item_id: str) -> int:
         table = self.tables[which]
@@ -249,7 +235,7 @@ class ChecklistPage(StepPage):
 
     # -- widgets → plan
     def _item_changed(self, which: Which, cell: QTableWidgetItem) -> None:
-        if self.loading or cell.column() not in (COL_DONE, COL_NOTE):
+        if self.refreshing or cell.column() not in (COL_DONE, COL_NOTE):
             return
         table = self.tables[which]
         row = cell.row()

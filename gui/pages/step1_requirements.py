@@ -127,7 +127,7 @@ class RequirementsPage(StepPage):
         outer.addWidget(scroll)
         self._connect_signals()
         self.retranslate()
-        self.refresh()
+        self.refresh_now()
 
     # ------------------------------------------------------------------ construction helpers
     def _combo(self, form: QFormLayout, name: str) -> None:
@@ -170,12 +170,9 @@ class RequirementsPage(StepPage):
         for name, box in self.checks.items():
             box.toggled.connect(lambda on, n=name: self.edit(R + n, on))
         self.budget.valueChanged.connect(lambda v: self.edit(R + "budget_cny", v, merge=True))
-        self.controller.findings_changed.connect(self._show_estimate)
+        self.controller.findings_changed.connect(self.when_on_screen(self._show_estimate))
 
     # ------------------------------------------------------------------ text
-    def title(self) -> str:
-        return self.tr("Requirements")
-
     def _choices(self, name: str) -> list[tuple[str, Any]]:
         choices: dict[str, list[tuple[str, Any]]] = {
             "workload": [

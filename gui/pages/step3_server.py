@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -188,7 +187,7 @@ class _PartRows(QWidget):
         return next(i for i, row in enumerate(self.rows) if widget in row)
 
     def _edit_cell(self, widget: QWidget, key: str, value: Any, merge: bool = False) -> None:
-        if self._page.loading or value is None:
+        if self._page.refreshing or value is None:
             return
         i = self._row_of(widget)
         self._page.set_field(f"{self._path}[{i}].{key}", value, merge=merge)
@@ -262,7 +261,6 @@ class ServerPage(StepPage):
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
-        self.loading = False
         self.bound: dict[str, QWidget] = {}
         self.error_label = QLabel(self)
         self.error_label.setWordWrap(True)
@@ -321,7 +319,7 @@ class ServerPage(StepPage):
             self.bind(path, w)
         self._connect_signals()
         self.retranslate()
-        self._refresh_now()
+        self.refresh_now()
 
     # -- layout
     def _build_layout(self) -> None:
@@ -387,12 +385,9 @@ class ServerPage(StepPage):
             lambda v: self.set_field("server.rack_power_limit_kw", v or None, merge=True))
         self.servers_per_rack.valueChanged.connect(lambda v: self.set_field("server.servers_per_rack", v, merge=True))
         self.auto_button.clicked.connect(self.auto_configure)
-        self.controller.findings_changed.connect(self._update_gauges)
+        self.controller.findings_changed.connect(self.when_on_screen(self._update_gauges))
 
     # -- language
-    def title(self) -> str:
-        return self.tr("Server configuration")
-
     def retranslate(self) -> None:
         self.cpu_box.setTitle(self.tr("Processor"))
         self.memory_box.setTitle(self.tr("Memory"))
@@ -419,51 +414,33 @@ class ServerPage(StepPage):
         self.storage_rows.retranslate()
         self.nic_rows.retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-            self._refresh_now()
-        super().changeEvent(event)
-
     # -- plan → widgets
     def refresh(self) -> None:
-        self._refresh_now()
-
-    def _refresh_now(self) -> None:
-        with self._loading():
-            srv = self.controller.plan.server
-            cat = self.controller.catalog
-            fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"))
-            self.cpu_count.setValue(srv.cpu_count or 1)
-            fill_part_combo(self.memory_combo, _sorted(cat.all(MemoryModule)),
-                            srv.memory.part if srv.memory else None, self.tr("— choose memory —"))
-            self.memory_count.setEnabled(srv.memory is not None)
-            self.memory_count.setValue(srv.memory.count if srv.memory else 1)
-            mod = cat.typed(MemoryModule, srv.memory.part) if srv.memory else None
-            if mod and srv.memory:
-                self.memory_total.setText(self.tr("%1 GiB, %2").replace("%1", str(mod.capacity_gib * srv.memory.count))
-                                          .replace("%2", self.tr("ECC") if mod.ecc else self.tr("no ECC")))
-            else:
-                self.memory_total.setText("—")
-            fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"))
-            fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"))
-            self.psu_count.setValue(srv.psu.count)
-            select_data(self.redundancy_combo, srv.psu.redundancy.value)
-            select_data(self.voltage_combo, srv.input_voltage)
-            self.rack_limit.setValue(srv.rack_power_limit_kw or 0)
-            self.servers_per_rack.setValue(srv.servers_per_rack)
-            self.storage_rows.refresh()
-            self.nic_rows.refresh()
-            self.auto_button.setEnabled(self.controller.plan.gpu.model is not None)
+        srv = self.controller.plan.server
+        cat = self.controller.catalog
+        fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"))
+        self.cpu_count.setValue(srv.cpu_count or 1)
+        fill_part_combo(self.memory_combo, _sorted(cat.all(MemoryModule)),
+                        srv.memory.part if srv.memory else None, self.tr("— choose memory —"))
+        self.memory_count.setEnabled(srv.memory is not None)
+        self.memory_count.setValue(srv.memory.count if srv.memory else 1)
+        mod = cat.typed(MemoryModule, srv.memory.part) if srv.memory else None
+        if mod and srv.memory:
+            self.memory_total.setText(self.tr("%1 GiB, %2").replace("%1", str(mod.capacity_gib * srv.memory.count))
+                                      .replace("%2", self.tr("ECC") if mod.ecc else self.tr("no ECC")))
+        else:
+            self.memory_total.setText("—")
+        fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"))
+        fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"))
+        self.psu_count.setValue(srv.psu.count)
+        select_data(self.redundancy_combo, srv.psu.redundancy.value)
+        select_data(self.voltage_combo, srv.input_voltage)
+        self.rack_limit.setValue(srv.rack_power_limit_kw or 0)
+        self.servers_per_rack.setValue(srv.servers_per_rack)
+        self.storage_rows.refresh()
+        self.nic_rows.refresh()
+        self.auto_button.setEnabled(self.controller.plan.gpu.model is not None)
         self._update_gauges()
-
-    @contextmanager
-    def _loading(self) -> Iterator[None]:
-        was, self.loading = self.loading, True
-        try:
-            yield
-        finally:
-            self.loading = was
 
     def _update_gauges(self) -> None:
         try:
@@ -507,7 +484,7 @@ class ServerPage(StepPage):
 
     def set_field(self, path: str, value: Any, merge: bool = False, text: str | None = None) -> bool:
         """One undoable edit; a value the plan rejects is shown above the form, the plan is unchanged."""
-        if self.loading:
+        if self.refreshing:
             return False
         try:
             self.controller.set_value(path, value, text=text, merge=merge)

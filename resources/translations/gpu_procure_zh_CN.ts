@@ -526,6 +526,10 @@ with</source>
             <translation>检查结果</translation>
         </message>
         <message>
+            <source>Loading the parts catalog…</source>
+            <translation>正在加载部件目录…</translation>
+        </message>
+        <message>
             <source>About gpu-procure</source>
             <translation>关于 gpu-procure</translation>
         </message>
