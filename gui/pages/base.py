@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSignalBlocker
+from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker
 from PySide6.QtGui import QShowEvent
-from PySide6.QtWidgets import QScrollArea, QStackedWidget, QWidget
+from PySide6.QtWidgets import QBoxLayout, QLabel, QScrollArea, QStackedWidget, QWidget
 
 from gui.pages import page_title
 from gui.widgets.field_marker import FieldMarkers
@@ -42,6 +42,7 @@ class StepPage(QWidget):
         self.markers = FieldMarkers()
         self.refreshing = False
         self.stale = False
+        self.page_heading: QLabel | None = None
         controller.plan_changed.connect(self.request_refresh)
         if self.follows_findings:
             controller.findings_changed.connect(self.request_refresh)
@@ -49,6 +50,20 @@ class StepPage(QWidget):
 
     def title(self) -> str:
         return page_title(type(self).__name__)
+
+    def add_heading(self, layout: QBoxLayout) -> None:
+        """Put the page's heading ('Step 3 · Server configuration') at the top of ``layout``."""
+        self.page_heading = QLabel(self)
+        self.page_heading.setObjectName("pageHeading")
+        layout.insertWidget(0, self.page_heading)
+        self._set_heading()
+
+    def _set_heading(self) -> None:
+        if self.page_heading is None:
+            return
+        text = (QCoreApplication.translate("StepPage", "Step %1 · %2").replace("%1", str(self.step))
+                .replace("%2", self.title()) if self.step else self.title())
+        self.page_heading.setText(f"<h2>{text}</h2>")
 
     def retranslate(self) -> None:
         """Set every visible text again in the current language (labels, headers, combo items)."""
@@ -137,6 +152,7 @@ class StepPage(QWidget):
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
+            self._set_heading()
             self.request_refresh()
         super().changeEvent(event)
 

@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDate, Qt, Signal
+from PySide6.QtCore import QDate, QRect, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -137,10 +137,12 @@ class ChecklistPage(StepPage):
             table.setWordWrap(True)
             header = table.horizontalHeader()
             header.setSectionResizeMode(COL_REASON, QHeaderView.ResizeMode.Stretch)
-            for c in (COL_ITEM, COL_STATUS, COL_DONE):
+            for c in (COL_STATUS, COL_DONE):
                 header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+            # the item names wrap in at most ~a quarter of the width; the reason column gets the rest
+            header.setSectionResizeMode(COL_ITEM, QHeaderView.ResizeMode.Interactive)
             header.setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(COL_NOTE, 220)
+            header.resizeSection(COL_NOTE, 150)
             sbox = _SignOffBox(self, which)
             lay = QVBoxLayout(box)
             lay.addWidget(table)
@@ -166,6 +168,8 @@ class ChecklistPage(StepPage):
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.print_button)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addWidget(scroll, 1)
         outer.addLayout(buttons)
         self.export_button.clicked.connect(self.export_checklist)
@@ -311,6 +315,23 @@ def _cell(table: QTableWidget, row: int, col: int) -> QTableWidgetItem:
 
 def _fit_rows(table: QTableWidget) -> None:
     """Rows as tall as their wrapped text, and the table as tall as its rows (the page scrolls, not the table)."""
+    header = table.horizontalHeader()
+    width = max(120, min(table.sizeHintForColumn(COL_ITEM), table.viewport().width() // 4))
+    if abs(header.sectionSize(COL_ITEM) - width) > 2:
+        header.resizeSection(COL_ITEM, width)  # emits sectionResized, which calls this again once
+        return
     table.resizeRowsToContents()
+    # Qt sizes wrapped rows a few pixels too wide for what it then draws, which elides the last line of
+    # some texts ("…"); measure the two wrapping columns with a little less room and take the larger height.
+    fm = table.fontMetrics()
+    flags = int(Qt.TextFlag.TextWordWrap)
+    for row in range(table.rowCount()):
+        height = table.rowHeight(row)
+        for c in (COL_ITEM, COL_REASON):
+            cell = table.item(row, c)
+            if cell is not None and cell.text():
+                box = fm.boundingRect(QRect(0, 0, max(20, table.columnWidth(c) - 12), 100_000), flags, cell.text())
+                height = max(height, box.height() + 8)
+        table.setRowHeight(row, height)
     table.setFixedHeight(table.horizontalHeader().height()
                            + sum(table.rowHeight(r) for r in range(table.rowCount())) + 2 * table.frameWidth())

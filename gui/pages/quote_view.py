@@ -148,6 +148,8 @@ class QuotePage(StepPage):
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.print_button)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addWidget(self.info_box)
         outer.addLayout(party_row)
         outer.addWidget(self.table, 1)
@@ -170,7 +172,7 @@ class QuotePage(StepPage):
 
     # -- language
     def retranslate(self) -> None:
-        self.info_box.setTitle(self.tr("Quote"))
+        self.info_box.setTitle(self.tr("Quote details"))  # the page heading already says "Quote"
         _labels(self.info_form, [self.tr("Quote number:"), self.tr("Valid for:")])
         self.validity.setSuffix(self.tr(" days"))
         self.parties["buyer"].setTitle(self.tr("Buyer"))

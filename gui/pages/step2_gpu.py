@@ -225,6 +225,8 @@ class GpuPage(StepPage):
         self.table.setSortingEnabled(True)
         for c in range(len(COLUMNS) - 1):
             self.table.resizeColumnToContents(c)
+        # long names elide (the tooltip and the summary below carry them) so the reasons column keeps room
+        self.table.setColumnWidth(1, min(self.table.columnWidth(1), 170))
         if selected:
             self.table.blockSignals(True)
             model, sel = self.table.model(), self.table.selectionModel()

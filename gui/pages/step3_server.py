@@ -165,7 +165,7 @@ class _PartRows(QWidget):
             col += 1
         combo = QComboBox(self)
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        combo.setMinimumContentsLength(28)
+        combo.setMinimumContentsLength(12)
         combo.currentIndexChanged.connect(lambda _i, w=combo: self._edit_cell(w, "part", w.currentData()))
         count = QSpinBox(self)
         count.setRange(0, 64)
@@ -295,7 +295,7 @@ class ServerPage(StepPage):
         self.servers_per_rack.setRange(1, 1000)
         for combo in (self.cpu_combo, self.memory_combo, self.chassis_combo, self.psu_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(36)
+            combo.setMinimumContentsLength(16)
         self.storage_rows = _PartRows(self, "server.storage", Storage, with_role=True)
         self.nic_rows = _PartRows(self, "server.nics", Nic, with_role=False)
         self.auto_button = QPushButton()
@@ -348,6 +348,9 @@ class ServerPage(StepPage):
         col.addStretch(1)
         scroll = self.scroll_area = QScrollArea(self)
         scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        # the combos shrink (their texts elide) rather than push the form sideways
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
 
         side = QVBoxLayout()
@@ -361,9 +364,11 @@ class ServerPage(StepPage):
         side.addStretch(1)
 
         top = QHBoxLayout()
-        top.addWidget(scroll, 3)
-        top.addLayout(side, 2)
+        top.addWidget(scroll, 5)
+        top.addLayout(side, 3)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addWidget(self.error_label)
         outer.addLayout(top)
 
@@ -450,7 +455,17 @@ class ServerPage(StepPage):
         family_state = self._family_states()
         for key, gauge in self.gauges.items():
             used, cap, detail = readings.get(key, (None, None, self.tr("Not available yet")))
-            gauge.set_values(used, cap, family_state.get(key, "ok"), detail)
+            gauge.set_values(used, cap, family_state.get(key, "ok"), detail, self._unknown_reason(key))
+
+    def _unknown_reason(self, key: str) -> str:
+        """Why a gauge has nothing to compare with, in the buyer's words (instead of a bare dash)."""
+        srv = self.controller.plan.server
+        if key == "cooling":
+            return self.tr("choose a chassis") if srv.chassis is None else self.tr("chassis airflow not published")
+        if key == "pcie":
+            return self.tr("choose a CPU") if srv.cpu is None else self.tr("CPU lanes not published")
+        return self.tr("choose PSUs") if srv.psu.part is None and srv.chassis is None else \
+            self.tr("PSU capacity not published")
 
     def _family_states(self) -> dict[str, str]:
         """Each gauge's colour from the findings of its rule family (the rules decide, not the gauge)."""

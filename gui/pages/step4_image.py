@@ -137,6 +137,8 @@ class ImagePage(StepPage):
         dl.addWidget(self.dockerfile_view)
         dl.addLayout(buttons)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addWidget(self.error_label)
         outer.addWidget(self.choice_box)
         outer.addWidget(self.docker_box, 1)

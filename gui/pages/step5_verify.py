@@ -148,6 +148,8 @@ class VerifyPage(StepPage):
             buttons.addWidget(b)
         buttons.addStretch(1)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addLayout(buttons)
         outer.addWidget(self.progress)
         outer.addWidget(self.status_label)

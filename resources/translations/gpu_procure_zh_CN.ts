@@ -615,6 +615,10 @@ with</source>
             <translation>报价单</translation>
         </message>
         <message>
+            <source>Quote details</source>
+            <translation>报价信息</translation>
+        </message>
+        <message>
             <source>Quote number:</source>
             <translation>报价单号：</translation>
         </message>
@@ -1241,8 +1245,39 @@ with</source>
             <translation>暂无数据</translation>
         </message>
         <message>
+            <source>choose a chassis</source>
+            <translation>请选择机箱</translation>
+        </message>
+        <message>
+            <source>chassis airflow not published</source>
+            <translation>机箱风量未公开</translation>
+        </message>
+        <message>
+            <source>choose a CPU</source>
+            <translation>请选择 CPU</translation>
+        </message>
+        <message>
+            <source>CPU lanes not published</source>
+            <translation>CPU 通道数未公开</translation>
+        </message>
+        <message>
+            <source>choose PSUs</source>
+            <translation>请选择电源</translation>
+        </message>
+        <message>
+            <source>PSU capacity not published</source>
+            <translation>电源容量未公开</translation>
+        </message>
+        <message>
             <source>Auto-configure failed: %1</source>
             <translation>自动配置失败：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>StepPage</name>
+        <message>
+            <source>Step %1 · %2</source>
+            <translation>第 %1 步 · %2</translation>
         </message>
     </context>
     <context>
