@@ -132,7 +132,11 @@ class QuotePage(StepPage):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # part names and key specs share the room and wrap (rows grow) instead of eliding the specs
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.totals_label = QLabel()
         self.totals_label.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.totals_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
