@@ -9,7 +9,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
 from gui.i18n import Translators, system_lang
 from gui.icon import DESKTOP_ID, app_icon
@@ -60,6 +60,8 @@ def _fatal(title: str, text: str, self_test: bool, win: MainWindow) -> None:
     if self_test:
         print(f"{title}: {text}", file=sys.stderr)
     else:
+        from PySide6.QtWidgets import QMessageBox
+
         QMessageBox.critical(win, title, text)
     win.close()
     QApplication.exit(2)

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 import shiboken6
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
+from PySide6.QtCore import QEvent, QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QDockWidget,
@@ -26,7 +26,6 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QPushButton,
     QStackedWidget,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
@@ -45,7 +44,9 @@ if TYPE_CHECKING:
     from procurement.findings import Finding
 
 AUTOSAVE_MS = 3000
-STATUS_ROLE = Qt.ItemDataRole.UserRole + 2
+# Qt.ItemDataRole.UserRole + 2, as a number: importing the Qt namespace makes PySide6 build all its ~130
+# enums (~15 ms), which the window's frame does not need; attach() imports it, after the first paint.
+STATUS_ROLE = 0x0100 + 2
 
 
 def examples_dir() -> Path:
@@ -104,6 +105,7 @@ class MainWindow(QMainWindow):
         self.setObjectName("mainWindow")
         self._pages: list[StepPage | None] = [None] * len(PAGES)
         self.named_actions: dict[str, QAction] = {}
+        self._shortcuts: dict[str, QKeySequence | QKeySequence.StandardKey | str] = {}
         self._after_paint: list[Callable[[], None]] = []
 
         self.step_list = QListWidget(self)
@@ -114,11 +116,20 @@ class MainWindow(QMainWindow):
         self.step_list.setMinimumWidth(150)
         self.stack = QStackedWidget(self)
         self.loading_label: QLabel | None = QLabel(self)
-        self.loading_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.loading_page: QWidget | None = QWidget(self)
+        centred = QHBoxLayout()
+        centred.addStretch(1)
+        centred.addWidget(self.loading_label)
+        centred.addStretch(1)
+        loading_layout = QVBoxLayout(self.loading_page)
+        loading_layout.addStretch(1)
+        loading_layout.addLayout(centred)
+        loading_layout.addStretch(2)
         for _info in PAGES:  # a placeholder per page until the page is first shown
             self.stack.addWidget(QWidget(self.stack))
             self.step_list.addItem(QListWidgetItem())
-        self.stack.insertWidget(0, self.loading_label)  # shown until attach(); then removed
+        self.stack.insertWidget(0, self.loading_page)  # shown until attach(); then removed
+        self.stack.setCurrentWidget(self.loading_page)
         self.back_button = QPushButton(self)
         self.next_button = QPushButton(self)
         self.back_button.setObjectName("backButton")
@@ -138,13 +149,11 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(central)
 
         self.findings_panel: FindingsPanel | None = None
-        self.findings_dock = QDockWidget(self)
+        self.findings_dock = QDockWidget(self)  # docked by attach(), when there are findings to show
         self.findings_dock.setObjectName("findingsDock")
-        self.findings_dock.setWidget(QWidget(self.findings_dock))
         self.findings_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.findings_dock)
-        self.resizeDocks([self.findings_dock], [290], Qt.Orientation.Horizontal)
+        self.findings_dock.hide()
 
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setSingleShot(True)
@@ -164,9 +173,6 @@ class MainWindow(QMainWindow):
         geometry = self.settings.geometry
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1280, 800)
-        state = self.settings.window_state
-        if state is not None:
-            self.restoreState(state)
         if controller is not None:
             self.attach(controller, recovery)
 
@@ -177,10 +183,18 @@ class MainWindow(QMainWindow):
 
         self.controller = controller
         self.recovery = recovery or RecoveryStore()
+        from PySide6.QtCore import Qt
+
+        for key, shortcut in self._shortcuts.items():
+            self.named_actions[key].setShortcut(QKeySequence(shortcut))
         self.findings_panel = FindingsPanel(controller, self)
-        old = self.findings_dock.widget()
         self.findings_dock.setWidget(self.findings_panel)
-        old.deleteLater()
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.findings_dock)
+        self.findings_dock.show()
+        self.resizeDocks([self.findings_dock], [290], Qt.Orientation.Horizontal)
+        state = self.settings.window_state
+        if state is not None:
+            self.restoreState(state)
         sk = QKeySequence.StandardKey
         undo = controller.undo_stack.createUndoAction(self)
         undo.setShortcut(QKeySequence(sk.Undo))
@@ -207,10 +221,10 @@ class MainWindow(QMainWindow):
         self.setTabOrder(self.next_button, self.findings_panel.tree)
         self._set_plan_actions_enabled(True)
         current = max(self.step_list.currentRow(), 0)
-        if self.loading_label is not None:
-            self.stack.removeWidget(self.loading_label)
-            self.loading_label.deleteLater()
-            self.loading_label = None
+        if self.loading_page is not None:
+            self.stack.removeWidget(self.loading_page)
+            self.loading_page.deleteLater()
+            self.loading_page = self.loading_label = None
         self.stack.setCurrentIndex(current)
         self.show_page(current)
         self.step_list.setCurrentRow(current)
@@ -272,8 +286,8 @@ class MainWindow(QMainWindow):
                 slot: object = None, checkable: bool = False) -> QAction:
         act = QAction(self)
         act.setObjectName(f"action_{key}")
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
+        if shortcut is not None:  # set by attach(): building a QKeySequence loads the Qt namespace's enums
+            self._shortcuts[key] = shortcut
         act.setCheckable(checkable)
         if slot is not None:
             act.triggered.connect(slot)
@@ -459,6 +473,8 @@ class MainWindow(QMainWindow):
             for i in range(len(PAGES)):
                 self.step_list.item(i).setText(self.page_label(i))
             return
+        from PySide6.QtWidgets import QStyle  # its ~20 enums load here, not before the first paint
+
         from procurement.findings import SEVERITY_ORDER, Severity
 
         worst: dict[int, Severity] = {}
@@ -715,6 +731,7 @@ class MainWindow(QMainWindow):
         if self.controller is not None:
             self._forget_recovery()
         self.settings.geometry = self.saveGeometry()
-        self.settings.window_state = self.saveState()
+        if self.controller is not None:  # before attach() the dock is not placed yet: keep the saved state
+            self.settings.window_state = self.saveState()
         self.settings.sync()
         event.accept()
