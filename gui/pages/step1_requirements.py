@@ -228,16 +228,17 @@ class RequirementsPage(StepPage):
         self.data_box.setTitle(self.tr("Data, budget and scale"))
         self.estimate_box.setTitle(self.tr("GPU memory estimate"))
         self.advice_box.setTitle(self.tr("Cloud or own hardware?"))
+        # each Alt+letter once on the page, none of the menu bar's F, E, V, H (tests/gui/test_mnemonics.py)
         texts = {
             "workload": self.tr("&Workload:"),
             "mode": self.tr("&Mode:"),
             "usage": self.tr("&Usage:"),
             "data_sensitivity": self.tr("Data &sensitivity:"),
-            "deployment": self.tr("&Where it runs:"),
+            "deployment": self.tr("Where i&t runs:"),
             "model_preset": self.tr("&Preset:"),
             "model_params_b": self.tr("P&arameters:"),
             "layers": self.tr("&Layers:"),
-            "hidden_size": self.tr("&Hidden size:"),
+            "hidden_size": self.tr("H&idden size:"),
             "kv_heads": self.tr("&KV heads:"),
             "head_dim": self.tr("Head si&ze:"),
             "precision": self.tr("P&recision:"),
@@ -245,7 +246,7 @@ class RequirementsPage(StepPage):
             "batch_size": self.tr("&Batch size:"),
             "sequence_length": self.tr("Se&quence length:"),
             "dataset_gb": self.tr("&Dataset size:"),
-            "budget_cny": self.tr("B&udget:"),
+            "budget_cny": self.tr("Bud&get:"),
             "nodes": self.tr("&Nodes:"),
         }
         for name, text in texts.items():
@@ -257,8 +258,8 @@ class RequirementsPage(StepPage):
             self.spins[name].setSpecialValueText(self.tr("unknown"))
         self.spins["nodes"].setToolTip(self.tr("1 = a single server; more = a multi-node cluster"))
         self.spins["kv_heads"].setToolTip(self.tr("Key/value heads (grouped-query attention); used for the KV cache"))
-        self.checks["needs_mig"].setText(self.tr("Needs &MIG (GPU partitioning)"))
-        self.checks["needs_nvlink"].setText(self.tr("Needs NV&Link between GPUs"))
+        self.checks["needs_mig"].setText(self.tr("Needs MIG (GPU partitioning)"))
+        self.checks["needs_nvlink"].setText(self.tr("Needs NVLink between GPUs"))
         self.chart.set_empty_text(self.tr("Enter the model size to see the estimate."))
         for name, combo in self.combos.items():
             blocked = combo.blockSignals(True)

@@ -882,8 +882,16 @@ with</source>
             <translation>数据敏感度(&amp;S)：</translation>
         </message>
         <message>
-            <source>&amp;Where it runs:</source>
-            <translation>部署位置(&amp;W)：</translation>
+            <source>Where i&amp;t runs:</source>
+            <translation>部署位置(&amp;T)：</translation>
+        </message>
+        <message>
+            <source>H&amp;idden size:</source>
+            <translation>隐藏维度(&amp;I)：</translation>
+        </message>
+        <message>
+            <source>Bud&amp;get:</source>
+            <translation>预算(&amp;G)：</translation>
         </message>
         <message>
             <source>&amp;Preset:</source>
@@ -896,10 +904,6 @@ with</source>
         <message>
             <source>&amp;Layers:</source>
             <translation>层数(&amp;L)：</translation>
-        </message>
-        <message>
-            <source>&amp;Hidden size:</source>
-            <translation>隐藏维度(&amp;H)：</translation>
         </message>
         <message>
             <source>&amp;KV heads:</source>
@@ -930,10 +934,6 @@ with</source>
             <translation>数据集大小(&amp;D)：</translation>
         </message>
         <message>
-            <source>B&amp;udget:</source>
-            <translation>预算(&amp;U)：</translation>
-        </message>
-        <message>
             <source>&amp;Nodes:</source>
             <translation>节点数(&amp;N)：</translation>
         </message>
@@ -958,12 +958,12 @@ with</source>
             <translation>键/值头数（分组查询注意力），用于估算 KV 缓存</translation>
         </message>
         <message>
-            <source>Needs &amp;MIG (GPU partitioning)</source>
-            <translation>需要 MIG（GPU 分区）(&amp;M)</translation>
+            <source>Needs MIG (GPU partitioning)</source>
+            <translation>需要 MIG（GPU 分区）</translation>
         </message>
         <message>
-            <source>Needs NV&amp;Link between GPUs</source>
-            <translation>需要 GPU 间 NVLink(&amp;L)</translation>
+            <source>Needs NVLink between GPUs</source>
+            <translation>需要 GPU 间 NVLink</translation>
         </message>
         <message>
             <source>Enter the model size to see the estimate.</source>
