@@ -155,6 +155,3 @@ class StepPage(QWidget):
             self._set_heading()
             self.request_refresh()
         super().changeEvent(event)
-
-    def _refresh_blocked(self) -> None:  # the name the first pages used
-        self.refresh_now()
