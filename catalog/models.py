@@ -6,7 +6,7 @@ import datetime as dt
 from enum import StrEnum
 from typing import Annotated, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 Positive = Annotated[float, Field(gt=0)]
 PositiveInt = Annotated[int, Field(gt=0)]
@@ -76,12 +76,23 @@ class Gpu(Part):
     slot_width: Annotated[int, Field(ge=1, le=4)] | None = None
     cooling: GpuCooling | None = None
     nvlink_gbs: NonNegative = 0
-    mig_max: NonNegativeInt = 0
-    ecc: bool = False
+    mig_max: NonNegativeInt | None = None
+    """MIG instances at most; 0: no MIG (sourced); None: not known."""
+    ecc: bool | None = None
+    """ECC on the GPU memory: True/False where sourced; None: not known."""
     market: Literal["global", "china"] = "global"
     export_note: str = ""
+    """Export-control or market note in English (shown in English text)."""
+    export_note_zh: str = ""
+    """The same note in Chinese (shown in Chinese text); the shipped catalog gives both (a test checks)."""
     smi_names: list[str] = Field(default_factory=list)
     """Names nvidia-smi prints for this model (used to match a delivered machine to the catalog)."""
+
+    def export_note_for(self, lang: str) -> str:
+        """The export note in the user's language (the other language's only where a user catalog gives one)."""
+        if lang == "zh":
+            return self.export_note_zh or self.export_note
+        return self.export_note or self.export_note_zh
 
     @property
     def cc_tuple(self) -> tuple[int, int]:
@@ -151,14 +162,36 @@ class Nic(Part):
     """Maximum card power; None where no vendor figure was found (rules use the policy fallback)."""
 
 
+PsuForm = Literal["atx", "server"]
+"""'atx': a desktop ATX unit in the case's PSU bay; 'server': a hot-swap module in a server's PSU bay."""
+
+
 class Psu(Part):
     kind: ClassVar[str] = "psu"
 
+    form: PsuForm | None = None
+    """None: not known (a user catalog may leave it out; the shipped catalog gives it for every PSU)."""
     rated_w_high_line: Positive
     """Output at 200-240 V input."""
-    rated_w_low_line: Positive | None
-    """Output at 100-127 V input; None when the unit does not run on low line at all."""
+    rated_w_low_line: Positive | None = None
+    """Output at 100-127 V input; set only when ``low_line`` is 'rated'."""
+    low_line: Literal["rated", "unsupported", "unknown"] = "unknown"
+    """100-127 V input: 'rated' (output in rated_w_low_line), 'unsupported' (the vendor's input range stops
+    at 200 V), 'unknown' (not found in the sources). Defaults to 'rated' when rated_w_low_line is given."""
     efficiency: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _low_line_from_rating(cls, data: object) -> object:
+        if isinstance(data, dict) and "low_line" not in data and data.get("rated_w_low_line") is not None:
+            return {**data, "low_line": "rated"}
+        return data
+
+    @model_validator(mode="after")
+    def _low_line_consistent(self) -> Psu:
+        if (self.low_line == "rated") != (self.rated_w_low_line is not None):
+            raise ValueError("low_line: 'rated' goes with a rated_w_low_line figure, and only with it")
+        return self
 
 
 class Chassis(Part):
@@ -178,16 +211,23 @@ class Chassis(Part):
     """Fans and shrouds built to push air through passive data-centre cards."""
     cooling: Literal["air", "liquid"]
     airflow_cfm: Positive | None = None
-    fan_redundancy: bool = False
+    fan_redundancy: bool | None = None
+    """Redundant (N+1) fans: True/False where the vendor says; None: not known."""
     psu_bays: PositiveInt | None = None
     """None where the vendor sheet was not retrieved (unknown, never guessed)."""
     psu_included: str | None = None
     """Catalog id of the PSU the platform ships with, if any."""
     psu_included_count: NonNegativeInt = 0
+    psu_form: PsuForm | None = None
+    """The PSU form its bays take ('atx' or 'server'); None: not known."""
     drive_bays: NonNegativeInt | None = None
-    m2_slots: NonNegativeInt = 0
+    m2_slots: NonNegativeInt | None = None
+    """M.2 slots on the board; None: not known."""
     pcie_switch_lanes: NonNegativeInt = 0
     """Downstream lanes provided by PCIe switches for the GPUs (0: GPUs hang off the CPU lanes)."""
+    switch_nic_slots: NonNegativeInt = 0
+    """NIC slots wired to the GPU-side PCIe switches (an HGX platform's one-NIC-per-GPU slots); NICs up to this
+    count do not take CPU lanes."""
     dimm_slots: PositiveInt | None = None
     memory_type: Literal["DDR4", "DDR5"]
     gpus_supported: list[str] = Field(default_factory=list)

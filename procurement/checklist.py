@@ -161,6 +161,10 @@ register(
             "zh": "{psu} 不支持 100-127 V 低压输入",
             "en": "{psu} does not run on 100-127 V input",
         },
+        "checklist.r.power_low_line_unknown": {
+            "zh": "目录中没有 {psu} 在 100-127 V 下的额定功率，请向厂商确认",
+            "en": "no 100-127 V rating known for {psu}; ask the vendor",
+        },
         "checklist.r.power_missing": {
             "zh": "未计入（无功耗数据）：{parts}",
             "en": "not counted (no power figure): {parts}",
@@ -325,6 +329,9 @@ class PowerFigures:
     """Parts counted with the policy's planning figure (the catalog has no vendor figure)."""
     base_included: bool
     low_line_unsupported: str | None = None
+    """Name of the PSU whose input range excludes 100-127 V, when the plan runs on low line."""
+    low_line_unknown: str | None = None
+    """Name of the PSU with no known 100-127 V rating, when the plan runs on low line."""
 
 
 def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
@@ -343,7 +350,8 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
         missing=tuple(dict.fromkeys(i.label for i in b.unknown if i.key != "base")),
         estimated=tuple(dict.fromkeys(i.label for i in b.estimated)),
         base_included=bool(base and base[0].unit_w),
-        low_line_unsupported=psu.name if psu is not None and b.low_line and b.psu_unit_w is None else None,
+        low_line_unsupported=psu.name if psu is not None and b.low_line and psu.low_line == "unsupported" else None,
+        low_line_unknown=psu.name if psu is not None and b.low_line and psu.low_line == "unknown" else None,
     )
 
 
@@ -564,7 +572,7 @@ def _verification(plan: Plan, lang: Lang) -> dict[str, _Verified]:
                 v.actual.append(text)
     if gpu_names:
         v = out.setdefault("gpu_model_count", _Verified())
-        summary = ", ".join(f"{n} × {name}" for name, n in gpu_names.items())
+        summary = ("、" if lang == "zh" else ", ").join(f"{n} × {name}" for name, n in gpu_names.items())
         v.actual.insert(0, t("checklist.r.verified_gpus", lang, gpus=summary))
     return out
 
@@ -596,6 +604,10 @@ class _Eval:
 
     def t(self, key: str, **kw: object) -> str:
         return t(f"checklist.r.{key}", self.lang, **kw)
+
+    def join(self, names: Iterable[str]) -> str:
+        """Part names as a list: 、 between them in Chinese text, ", " in English."""
+        return ("、" if self.lang == "zh" else ", ").join(names)
 
     def gpu_model_count(self) -> tuple[Status, list[str]]:
         if self.gpu is None:
@@ -666,20 +678,20 @@ class _Eval:
             if d.storage_kind != StorageKind.NVME and s.role.value in ("data", "scratch")
         ]
         if slow:
-            return Status.ATTENTION, [self.t("storage_not_nvme", parts=", ".join(slow))]
+            return Status.ATTENTION, [self.t("storage_not_nvme", parts=self.join(slow))]
         nvme = [f"{s.count} × {d.name}" for s, d in known if d.storage_kind == StorageKind.NVME]
         others = [f"{s.count} × {d.name}" for s, d in known if d.storage_kind != StorageKind.NVME]
         if not nvme:
-            return Status.ATTENTION, [self.t("storage_not_nvme", parts=", ".join(others))]
-        reason = [self.t("storage_all_nvme", parts=", ".join(nvme))]
+            return Status.ATTENTION, [self.t("storage_not_nvme", parts=self.join(others))]
+        reason = [self.t("storage_all_nvme", parts=self.join(nvme))]
         if others:
-            reason.append(self.t("storage_not_nvme", parts=", ".join(others)))
+            reason.append(self.t("storage_not_nvme", parts=self.join(others)))
         return Status.PASS, reason
 
     def network(self) -> tuple[Status, list[str]]:
         nics = [(n, self.catalog.typed(Nic, n.part)) for n in self.plan.server.nics]
         known = [(n, c) for n, c in nics if c is not None]
-        names = ", ".join(f"{n.count} × {c.name}" for n, c in known) or self.t("net_none")
+        names = self.join(f"{n.count} × {c.name}" for n, c in known) or self.t("net_none")
         nodes = self.plan.requirements.nodes
         if nodes <= 1:
             return Status.PASS, [self.t("net_single", nics=names)]
@@ -693,6 +705,8 @@ class _Eval:
         if pf.available_w is None:
             return Status.UNKNOWN, [_not_chosen("psu", self.lang)]
         reason: list[str] = []
+        if pf.low_line_unknown:  # no low-line figure: the capacity cannot be judged (not a failure)
+            return Status.UNKNOWN, [self.t("power_low_line_unknown", psu=pf.low_line_unknown)]
         if pf.low_line_unsupported:
             reason.append(self.t("power_low_line_none", psu=pf.low_line_unsupported))
         red = self.t("power_red", red=pf.redundant_units) if pf.redundant_units else ""
@@ -709,9 +723,9 @@ class _Eval:
             )
         )
         if pf.missing:
-            reason.append(self.t("power_missing", parts=", ".join(pf.missing)))
+            reason.append(self.t("power_missing", parts=self.join(pf.missing)))
         if pf.estimated:
-            reason.append(self.t("power_estimated", parts=", ".join(pf.estimated)))
+            reason.append(self.t("power_estimated", parts=self.join(pf.estimated)))
         if not pf.base_included:
             reason.append(self.t("power_no_base"))
         if pf.available_w < pf.draw_w:

@@ -9,7 +9,9 @@ from pathlib import Path
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 os.environ.setdefault("LANG", "C.UTF-8")
 # keep the parsed-YAML cache of the catalog out of ~/.cache during tests
-os.environ.setdefault("GPU_PROCURE_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"gpu-procure-test-cache-{os.getpid()}"))
+os.environ.setdefault(
+    "GPU_PROCURE_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"gpu-procure-test-cache-{os.getpid()}")
+)
 
 import pytest
 

@@ -14,7 +14,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan, StorageRole, Workload
 from procurement.policy import Policy
-from procurement.rules.base import TRAINING_WORKLOADS, Rule, make, resolve
+from procurement.rules.base import TRAINING_WORKLOADS, Rule, join_names, make, resolve
 
 FAMILY: Family = "balance"
 DATA_WORKLOADS = (*TRAINING_WORKLOADS, Workload.DATA_ANALYSIS)
@@ -91,7 +91,7 @@ def ecc(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Findin
             3,
             tuple(f for f, _ in out),
             lang,
-            parts=", ".join(n for _, n in out),
+            parts=join_names((n for _, n in out), lang),
         )
     ]
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
@@ -176,6 +176,12 @@ def make(
         message=t(f"{rule}.message", lang, **kw),
         fix=t(fix_key, lang, **kw) if fix_key in MESSAGES else "",
     )
+
+
+def join_names(names: Iterable[str], lang: Lang) -> str:
+    """Part names as a list in the user's language (Chinese text separates them with 、), each name once."""
+    items = dict.fromkeys(names)
+    return ("、" if lang == "zh" else ", ").join(items)
 
 
 def fmt_w(watts: float) -> str:

@@ -14,7 +14,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Parts, Rule, make, resolve
+from procurement.rules.base import Parts, Rule, join_names, make, resolve
 
 FAMILY: Family = "budget"
 
@@ -123,7 +123,7 @@ def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
             3,
             tuple(dict.fromkeys(x.path for x in c.unpriced)),
             lang,
-            parts=", ".join(x.name for x in c.unpriced),
+            parts=join_names((x.name for x in c.unpriced), lang),  # a part used twice is named once
         )
     ]
 

@@ -183,21 +183,22 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
 
 
 def fan_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """COOLING-FAN-REDUNDANCY: a data-centre deployment in a chassis without redundant fans (info)."""
+    """COOLING-FAN-REDUNDANCY: a data-centre deployment in an air-cooled chassis whose vendor says it has no
+    redundant fans (warning), or whose fan redundancy the catalog does not know (info: confirm it)."""
     p = resolve(plan, catalog)
-    if p.chassis is None or p.chassis.fan_redundancy or plan.requirements.deployment != "datacenter":
+    ch = p.chassis
+    if ch is None or ch.fan_redundancy or plan.requirements.deployment != "datacenter" or ch.cooling == "liquid":
         return []
-    if p.chassis.cooling == "liquid":
-        return []
+    known_without = ch.fan_redundancy is False
     return [
         make(
-            "COOLING-FAN-REDUNDANCY",
+            "COOLING-FAN-REDUNDANCY" if known_without else "COOLING-FAN-REDUNDANCY-UNKNOWN",
             FAMILY,
-            Severity.INFO,
+            Severity.WARNING if known_without else Severity.INFO,
             3,
             ("server.chassis",),
             lang,
-            chassis=p.chassis.name,
+            chassis=ch.name,
         )
     ]
 
@@ -260,13 +261,21 @@ register(
             "en": "Choose a liquid-cooled platform, or put fewer servers in each rack.",
         },
         "COOLING-FAN-REDUNDANCY.message": {
-            "zh": "目录未注明 {chassis} 带冗余风扇：单个风扇故障即可能导致 GPU 降频或停机。",
-            "en": "The catalog does not list redundant fans for {chassis}: one fan failure can throttle or "
-            "stop the GPUs.",
+            "zh": "{chassis} 没有冗余风扇：单个风扇故障即可能导致 GPU 降频或停机。",
+            "en": "{chassis} has no redundant fans: one fan failure can throttle or stop the GPUs.",
         },
         "COOLING-FAN-REDUNDANCY.fix": {
-            "zh": "向厂商确认风扇冗余；数据中心部署建议选择带冗余热插拔风扇的机箱。",
-            "en": "Confirm fan redundancy with the vendor; for a data centre prefer redundant hot-swap fans.",
+            "zh": "数据中心部署建议选择带冗余热插拔风扇的机箱。",
+            "en": "For a data centre choose a chassis with redundant hot-swap fans.",
+        },
+        "COOLING-FAN-REDUNDANCY-UNKNOWN.message": {
+            "zh": "目录中没有 {chassis} 是否带冗余风扇的资料：单个风扇故障可能导致 GPU 降频或停机。",
+            "en": "The catalog does not say whether {chassis} has redundant fans; without them one fan failure "
+            "can throttle or stop the GPUs.",
+        },
+        "COOLING-FAN-REDUNDANCY-UNKNOWN.fix": {
+            "zh": "向厂商确认风扇冗余（N+1）。",
+            "en": "Confirm fan redundancy (N+1) with the vendor.",
         },
     }
 )

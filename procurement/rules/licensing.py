@@ -38,11 +38,12 @@ def geforce_datacenter(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang)
 
 
 def export_control(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """LIC-EXPORT (the model carries an export-control note) and LIC-CHINA-MARKET (a China-only variant)."""
+    """LIC-EXPORT (the model carries an export-control note, shown in the user's language) and
+    LIC-CHINA-MARKET (a China-only variant)."""
     p = resolve(plan, catalog)
     if p.gpu is None:
         return []
-    if p.gpu.export_note:
+    if p.gpu.export_note or p.gpu.export_note_zh:
         return [
             make(
                 "LIC-EXPORT",
@@ -52,7 +53,7 @@ def export_control(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
                 ("gpu.model",),
                 lang,
                 gpu=p.gpu.name,
-                note=p.gpu.export_note,
+                note=p.gpu.export_note_for(lang),
             )
         ]
     if p.gpu.market == "china":
@@ -75,8 +76,8 @@ register(
             "deployment to office/lab.",
         },
         "LIC-EXPORT.message": {
-            "zh": "{gpu} 受出口管制：{note}",
-            "en": "{gpu} is export-controlled: {note}",
+            "zh": "{gpu} 的出口管制提示：{note}",
+            "en": "Export-control note on {gpu}: {note}",
         },
         "LIC-EXPORT.fix": {
             "zh": "报价前确认最新的美国 BIS 规则和供货渠道。",

@@ -2,7 +2,11 @@
 
 Lane needs come from the catalog: each GPU's ``pcie_lanes`` (x16), each NVMe drive's ``pcie_lanes`` (x4),
 each NIC's ``pcie_lanes`` (x8/x16; specs.md D3: ConnectX-7 Gen5 x16). Lanes available: the CPU's usable
-lanes per socket × sockets, or, for GPUs behind PCIe switches, the chassis' switch lanes. A PCIe
+lanes per socket × sockets, or, for GPUs behind PCIe switches, the chassis' switch lanes. On HGX platforms
+the SXM modules and up to ``switch_nic_slots`` NICs sit behind the platform's PCIe switches (Supermicro's
+smc_lspci tool for the SYS-821GE-TNHR maps each H100 and ConnectX-7 to a Broadcom switch; NVIDIA's DGX H100
+user guide puts one ConnectX-7 per GPU on the interposer between CPUs and GPU tray): they take no CPU lanes
+and, with no sourced switch lane count, are not budgeted. A PCIe
 generation step halves the per-lane rate (each PCIe generation doubles it), so a Gen5 card on a Gen4
 platform runs at half its host bandwidth.
 """
@@ -18,7 +22,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Parts, Rule, make, resolve
+from procurement.rules.base import Parts, Rule, join_names, make, resolve
 
 FAMILY: Family = "pcie"
 MIN_WIDTH = 4
@@ -33,9 +37,10 @@ class LaneDevice:
     label: str
     path: str
     pool: str
-    """'cpu' (lanes from the CPUs), 'switch' (the chassis' PCIe switches), 'baseboard' (SXM modules behind
-    an HGX baseboard whose switch lanes the catalog does not give) or 'chipset' (M.2 drives a desktop or
-    workstation board wires to its chipset); only 'cpu' and 'switch' are budgeted."""
+    """'cpu' (lanes from the CPUs), 'switch' (the chassis' PCIe switches), 'baseboard' (SXM modules, and the
+    NICs in the slots wired beside them, behind an HGX platform's PCIe switches whose lane counts the catalog
+    does not give) or 'chipset' (M.2 drives a desktop or workstation board wires to its chipset); only 'cpu'
+    and 'switch' are budgeted."""
     wanted: int
     granted: int
 
@@ -72,9 +77,14 @@ def _devices(parts: Parts) -> list[tuple[str, str, str, str, int]]:
         pool = "switch" if on_switch else "baseboard" if parts.gpu.form_factor == GpuFormFactor.SXM else "cpu"
         for i in range(parts.gpu_count):
             out.append(("gpu", f"GPU {i + 1} ({parts.gpu.name})", "gpu.count", pool, parts.gpu.pcie_lanes))
+    # An HGX platform wires its one-NIC-per-GPU slots to the same PCIe switches as the GPU modules; those NICs
+    # share the baseboard pool (not budgeted: the switches' lane counts are not in the catalog).
+    behind_switch = parts.chassis.switch_nic_slots if parts.chassis is not None else 0
     for n in parts.nics:
         for _ in range(n.count):
-            out.append(("nic", n.part.name, f"server.nics[{n.index}].part", "cpu", n.part.pcie_lanes))
+            pool = "baseboard" if behind_switch > 0 else "cpu"
+            behind_switch -= 1
+            out.append(("nic", n.part.name, f"server.nics[{n.index}].part", pool, n.part.pcie_lanes))
     for s in parts.storage:
         if s.part.storage_kind == StorageKind.NVME and s.part.pcie_lanes > 0:
             for _ in range(s.item.count):
@@ -261,7 +271,7 @@ def generation(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             3,
             (*paths, "server.cpu"),
             lang,
-            devices=", ".join(slower),
+            devices=join_names(slower, lang),
             gen=platform,
             cpu=p.cpu.name,
         )
@@ -301,7 +311,7 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
                 lang,
                 gpu=p.gpu.name,
                 chassis=p.chassis.name,
-                supported=", ".join(p.chassis.gpus_supported),
+                supported=join_names(p.chassis.gpus_supported, lang),
             )
         ]
     return []
@@ -348,14 +358,17 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 
 def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """PCIE-DRIVE-BAYS: more M.2 drives than M.2 slots, or more other drives than drive bays."""
+    """PCIE-DRIVE-BAYS: more M.2 drives than M.2 slots, or more other drives than drive bays (each side
+    checked only where the chassis' count is known)."""
     p = resolve(plan, catalog)
-    if p.chassis is None or p.chassis.drive_bays is None or not p.storage:
-        return []  # the chassis' storage layout was not retrieved: not guessed
+    if p.chassis is None or not p.storage:
+        return []
     m2 = sum(s.item.count for s in p.storage if "m.2" in s.part.form.lower())
     other = sum(s.item.count for s in p.storage if "m.2" not in s.part.form.lower())
-    bays = p.chassis.drive_bays
-    if m2 <= p.chassis.m2_slots and (bays is None or other <= bays):
+    bays, slots = p.chassis.drive_bays, p.chassis.m2_slots
+    m2_ok = slots is None or m2 <= slots  # an unknown count is not guessed
+    other_ok = bays is None or other <= bays
+    if m2_ok and other_ok:
         return []
     return [
         make(
@@ -366,7 +379,7 @@ def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             ("server.storage", "server.chassis"),
             lang,
             m2=m2,
-            m2_slots=p.chassis.m2_slots,
+            m2_slots=slots if slots is not None else "?",
             bays_used=other,
             bays=bays if bays is not None else "?",
             chassis=p.chassis.name,

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from catalog.loader import Catalog
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register
+from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Redundancy
 from procurement.policy import Policy
-from procurement.rules.base import Parts, Rule, fmt_w, make, resolve
+from procurement.rules.base import Parts, Rule, fmt_w, join_names, make, resolve
 
 FAMILY: Family = "power"
 
@@ -227,7 +227,8 @@ def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
 
 
 def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """POWER-LOW-LINE-UNSUPPORTED (not rated at 100-127 V, error) and POWER-LOW-LINE-DERATED (rated lower
+    """POWER-LOW-LINE-UNSUPPORTED (the vendor's input range excludes 100-127 V, error), POWER-LOW-LINE-UNKNOWN
+    (no low-line rating in the sources, info: capacity not checked) and POWER-LOW-LINE-DERATED (rated lower
     there, info; the capacity uses the low-line figure)."""
     if plan.server.input_voltage != "low":
         return []
@@ -236,8 +237,10 @@ def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     if psu is None:
         return []
     fields = ("server.input_voltage", "server.psu.part")
-    if psu.rated_w_low_line is None:
+    if psu.low_line == "unsupported":
         return [make("POWER-LOW-LINE-UNSUPPORTED", FAMILY, Severity.ERROR, 3, fields, lang, psu=psu.name)]
+    if psu.rated_w_low_line is None:  # low_line 'unknown': capacity is not checked, say so
+        return [make("POWER-LOW-LINE-UNKNOWN", FAMILY, Severity.INFO, 3, fields, lang, psu=psu.name)]
     if psu.rated_w_low_line < psu.rated_w_high_line:
         return [
             make(
@@ -272,6 +275,29 @@ def psu_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
             count=parts.psu_count,
             bays=ch.psu_bays,
             chassis=ch.name,
+        )
+    ]
+
+
+def psu_form(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-PSU-FORM: the PSU's form (ATX desktop unit or hot-swap server module) is not what the chassis'
+    PSU bays take (error; checked only where both are known from the catalog's sources)."""
+    parts = resolve(plan, catalog)
+    ch, psu = parts.chassis, parts.psu
+    if ch is None or psu is None or ch.psu_form is None or psu.form == ch.psu_form:
+        return []
+    return [
+        make(
+            "POWER-PSU-FORM",
+            FAMILY,
+            Severity.ERROR,
+            3,
+            ("server.psu.part", "server.chassis"),
+            lang,
+            psu=psu.name,
+            form=t(f"power.form.{psu.form}", lang),
+            chassis=ch.name,
+            takes=t(f"power.form.{ch.psu_form}", lang),
         )
     ]
 
@@ -362,7 +388,7 @@ def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
             3,
             tuple(dict.fromkeys(i.path for i in missing)),
             lang,
-            parts=", ".join(i.label for i in missing),
+            parts=join_names((i.label for i in missing), lang),
         )
     ]
 
@@ -374,8 +400,9 @@ def estimated_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) ->
     est = b.estimated
     if not est:
         return []
+    named = join_names((f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est), lang)  # each part once
     return [make("POWER-ESTIMATED-WATTS", FAMILY, Severity.INFO, 3, tuple(dict.fromkeys(i.path for i in est)),
-                 lang, parts=", ".join(f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est))]
+                 lang, parts=named)]
 
 
 RULES: tuple[Rule, ...] = (
@@ -384,6 +411,7 @@ RULES: tuple[Rule, ...] = (
     psu_redundancy,
     low_line,
     psu_bays,
+    psu_form,
     psu_mixed,
     rack_limit,
     transient,
@@ -432,13 +460,32 @@ register(
             "en": "Add PSUs, or set redundancy to none.",
         },
         "POWER-LOW-LINE-UNSUPPORTED.message": {
-            "zh": "电源 {psu} 不支持 100-127 V 低压输入。",
-            "en": "PSU {psu} is not rated for 100-127 V (low-line) input.",
+            "zh": "电源 {psu} 的输入电压范围不含 100-127 V（低压），不能在低压下使用。",
+            "en": "PSU {psu} is specified for 200-240 V input only; it does not run on 100-127 V (low line).",
         },
         "POWER-LOW-LINE-UNSUPPORTED.fix": {
             "zh": "改用 200-240 V 供电，或选择支持低压输入的电源。",
             "en": "Supply 200-240 V, or choose a PSU rated for low-line input.",
         },
+        "POWER-LOW-LINE-UNKNOWN.message": {
+            "zh": "目录中没有电源 {psu} 在 100-127 V 低压输入下的额定功率，低压下的电源容量未核对。",
+            "en": "The catalog has no 100-127 V (low-line) rating for PSU {psu}; capacity on low line is not "
+            "checked.",
+        },
+        "POWER-LOW-LINE-UNKNOWN.fix": {
+            "zh": "向厂商确认该电源在 100-127 V 下的输出功率，或改用 200-240 V 供电。",
+            "en": "Ask the vendor for the PSU's output at 100-127 V, or supply 200-240 V.",
+        },
+        "POWER-PSU-FORM.message": {
+            "zh": "电源 {psu} 是{form}，而机箱 {chassis} 的电源位只能装{takes}。",
+            "en": "PSU {psu} is {form}, but the PSU bays of {chassis} take {takes}.",
+        },
+        "POWER-PSU-FORM.fix": {
+            "zh": "选择与机箱电源位相符的电源。",
+            "en": "Choose a PSU of the form the chassis takes.",
+        },
+        "power.form.atx": {"zh": "ATX 台式机电源", "en": "an ATX desktop unit"},
+        "power.form.server": {"zh": "服务器热插拔电源模块", "en": "a hot-swap server module"},
         "POWER-LOW-LINE-DERATED.message": {
             "zh": "电源 {psu} 在 100-127 V 下只能输出 {low} W（200-240 V 下为 {high} W），容量按 {low} W "
                   "计算。",
@@ -493,14 +540,15 @@ register(
             "en": "No sourced wattage for: {parts}; they are left out of the power estimate.",
         },
         "POWER-ESTIMATED-WATTS.message": {
-        "zh": "以下部件没有厂商功耗数据，按策略中的估算值计入：{parts}。",
-        "en": "No vendor wattage for these parts; counted at the policy's planning figure: {parts}.",
-    },
-    "POWER-ESTIMATED-WATTS.fix": {
-        "zh": "如有厂商最大功耗，请在用户目录中补充，或在策略中调整估算值。",
-        "en": "Add the vendor's maximum power in a user catalog directory, or adjust the fallbacks in the policy.",
-    },
-    "POWER-UNKNOWN-WATTS.fix": {
+            "zh": "以下部件没有厂商功耗数据，按策略中的估算值计入：{parts}。",
+            "en": "No vendor wattage for these parts; counted at the policy's planning figure: {parts}.",
+        },
+        "POWER-ESTIMATED-WATTS.fix": {
+            "zh": "如有厂商最大功耗，请在用户目录中补充，或在策略中调整估算值。",
+            "en": "Add the vendor's maximum power in a user catalog directory, or adjust the fallbacks in the "
+            "policy.",
+        },
+        "POWER-UNKNOWN-WATTS.fix": {
             "zh": "向厂商索取最大功耗，或在用户目录中补充该部件的数据。",
             "en": "Ask the vendor for the maximum power, or add it in a user catalog directory.",
         },

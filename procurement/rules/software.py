@@ -192,12 +192,13 @@ def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     if p.gpu is None:
         return []
     out = []
-    if req.needs_mig and p.gpu.mig_max == 0:
+    if req.needs_mig and not p.gpu.mig_max:
+        # 0: the GPU has no MIG (error); None: the catalog does not know (info, not a false alarm)
         out.append(
             make(
-                "SW-MIG",
+                "SW-MIG" if p.gpu.mig_max == 0 else "SW-MIG-UNKNOWN",
                 FAMILY,
-                Severity.ERROR,
+                Severity.ERROR if p.gpu.mig_max == 0 else Severity.INFO,
                 2,
                 ("gpu.model", "requirements.needs_mig"),
                 lang,
@@ -332,6 +333,15 @@ register(
         "SW-FRAMEWORK-CUDA.fix": {
             "zh": "选择框架有官方构建的 CUDA 版本，或使用对应的容器镜像。",
             "en": "Choose a CUDA line the framework is built for, or use a matching container image.",
+        },
+        "SW-MIG-UNKNOWN.message": {
+            "zh": "目录中没有 {gpu} 是否支持 MIG 的可靠资料。",
+            "en": "The catalog has no sourced MIG support figure for {gpu}.",
+        },
+        "SW-MIG-UNKNOWN.fix": {
+            "zh": "向厂商确认 MIG 支持，或选择 NVIDIA MIG 用户指南中列出的 GPU（A30、A100、H100、H200、B200 等）。",
+            "en": "Confirm MIG support with the vendor, or choose a GPU in NVIDIA's MIG user guide (A30, A100, "
+            "H100, H200, B200…).",
         },
         "SW-MIG.message": {
             "zh": "需求要求 MIG，但 {gpu} 不支持 MIG。",

@@ -34,6 +34,7 @@ def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     kw = dict(
         need=f"{total:,.0f}",
         per_gpu=f"{per_gpu:,.0f}",
+        per_gpu_gib=f"{p.gpu.memory_gib:g}",
         gpus=gpus,
         have=f"{per_gpu * gpus:,.0f}",
         gpu=p.gpu.name,
@@ -61,9 +62,10 @@ RULES: tuple[Rule, ...] = (capacity, no_estimate)
 register(
     {
         "VRAM-TOTAL.message": {
-            "zh": "显存估算 {need} GB，超过 {gpus} 个 {gpu} 的总显存 {have} GB（每卡 {per_gpu} GB）。",
-            "en": "The VRAM estimate of {need} GB exceeds the {have} GB of {gpus} × {gpu} ({per_gpu} GB "
-                  "each).",
+            "zh": "显存估算 {need} GB，超过 {gpus} 个 {gpu} 的总显存 {have} GB（每卡 {per_gpu_gib} GiB = "
+                  "{per_gpu} GB）。",
+            "en": "The VRAM estimate of {need} GB exceeds the {have} GB of {gpus} × {gpu} ({per_gpu_gib} GiB "
+                  "= {per_gpu} GB each).",
         },
         "VRAM-TOTAL.fix": {
             "zh": "至少需要 {fit} 个此型号 GPU（模型并行），或选择显存更大的 GPU、降低精度/批量。",
@@ -71,13 +73,11 @@ register(
             "precision/batch size.",
         },
         "VRAM-SHARDING.message": {
-            "zh": "显存估算 {need} GB 超过单卡 {per_gpu} GB：纯数据并行放不下，"
-                  "需要模型并行（张量/流水线并行、"
-            "ZeRO-3/FSDP）把状态分到 {gpus} 个 GPU（共 {have} GB）。",
-            "en": "The VRAM estimate of {need} GB exceeds one GPU's {per_gpu} GB: data parallel alone will "
-                  "not "
-            "fit; shard it over the {gpus} GPUs ({have} GB) with model parallelism (tensor/pipeline, "
-            "ZeRO-3/FSDP).",
+            "zh": "显存估算 {need} GB 超过单卡 {per_gpu_gib} GiB（{per_gpu} GB）：纯数据并行放不下，"
+                  "需要模型并行（张量/流水线并行、ZeRO-3/FSDP）把状态分到 {gpus} 个 GPU（共 {have} GB）。",
+            "en": "The VRAM estimate of {need} GB exceeds one GPU's {per_gpu_gib} GiB ({per_gpu} GB): data "
+                  "parallel alone will not fit; shard it over the {gpus} GPUs ({have} GB) with model "
+                  "parallelism (tensor/pipeline, ZeRO-3/FSDP).",
         },
         "VRAM-SHARDING.fix": {
             "zh": "使用支持模型并行的训练框架配置。",

@@ -91,6 +91,7 @@ def pick_cpu(
         cores_ok = cpu.cores * sockets >= policy.cpu_cores_per_gpu * count
         lanes_ok = (
             chassis.pcie_switch_lanes > 0
+            or gpu.form_factor == GpuFormFactor.SXM  # behind the HGX platform's PCIe switches
             or cpu.pcie_lanes is None
             or cpu.pcie_lanes * sockets >= gpu.pcie_lanes * count
         )
@@ -142,16 +143,17 @@ def pick_storage(
 ) -> list[dict[str, Any]]:
     """A system NVMe drive and, for data workloads, NVMe data drives holding the dataset."""
     out: list[dict[str, Any]] = []
-    use_m2 = chassis.m2_slots > 0 and bool(_nvme(catalog, True))
+    m2_slots = chassis.m2_slots or 0  # an unknown M.2 count plans no M.2 drives
+    use_m2 = m2_slots > 0 and bool(_nvme(catalog, True))
     system = _nvme(catalog, use_m2) or _nvme(catalog, not use_m2)
     if system:
         drive = min(system, key=lambda s: (s.capacity_gb, *_price_key(s)))
         out.append({"role": "system", "part": drive.id, "count": 1})
     if data_workload:  # BALANCE-NVME-DATA wants an NVMe data drive even before the dataset size is known
-        data_m2 = chassis.drive_bays == 0
+        data_m2 = chassis.drive_bays == 0 and m2_slots > 0
         pool = _nvme(catalog, data_m2) or _nvme(catalog, not data_m2)
         if data_m2:
-            limit = max(chassis.m2_slots - (1 if use_m2 else 0), 1)
+            limit = max(m2_slots - (1 if use_m2 else 0), 1)
         else:  # unknown bay count: no cap (the vendor confirms)
             limit = max(chassis.drive_bays, 1) if chassis.drive_bays is not None else 10_000
         best = None
@@ -179,15 +181,25 @@ def pick_nic(nodes: int, training: bool, policy: Policy, catalog: Catalog) -> Ni
     return eth[0] if eth else None
 
 
+def psu_form_for(chassis: Chassis) -> str:
+    """The PSU form the chassis takes: its catalog value, else 'atx' for a tower and 'server' for a rack
+    server (the usual case; the POWER-PSU-FORM rule checks only catalog values)."""
+    if chassis.psu_form is not None:
+        return chassis.psu_form
+    return "atx" if chassis.form == "tower" else "server"
+
+
 def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> tuple[Psu, int] | None:
-    """The platform's own PSU where it ships one, else the model needing the fewest units within the bays."""
+    """The platform's own PSU where it ships one, else the model of the chassis' PSU form (ATX or server)
+    needing the fewest units within the bays."""
     draw = power_budget(plan, catalog, policy).draw_w
     red = plan.server.psu.redundancy
     low = plan.server.input_voltage == "low"
     options = [catalog.typed(Psu, chassis.psu_included)] if chassis.psu_included else catalog.all(Psu)
     best = None
+    form = psu_form_for(chassis)
     for psu in options:
-        if psu is None:
+        if psu is None or (psu.id != chassis.psu_included and psu.form not in (form, None)):
             continue
         unit = psu.rated_w_low_line if low else psu.rated_w_high_line
         if not unit:

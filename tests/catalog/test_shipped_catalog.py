@@ -61,6 +61,59 @@ def test_the_china_variants_are_there_and_marked(catalog: Catalog) -> None:
     assert "4090 D" in catalog.gpu("rtx-4090").export_note  # type: ignore[union-attr]
 
 
+def test_export_notes_are_given_in_both_languages(catalog: Catalog) -> None:
+    cjk = re.compile(r"[\u4e00-\u9fff]")
+    for gpu in catalog.all(Gpu):
+        assert bool(gpu.export_note) == bool(gpu.export_note_zh), gpu.id
+        if gpu.export_note:
+            assert cjk.search(gpu.export_note_zh) and not cjk.search(gpu.export_note), gpu.id
+            assert "specs.md" not in gpu.export_note + gpu.export_note_zh, gpu.id  # sources stay in `source`
+    assert "4090 D" in catalog.gpu("rtx-4090").export_note_zh  # type: ignore[union-attr]
+
+
+def test_mig_and_ecc_are_sourced_or_unknown(catalog: Catalog) -> None:
+    def gpu(gid: str) -> Gpu:
+        g = catalog.gpu(gid)
+        assert g is not None
+        return g
+
+    # NVIDIA's MIG user guide list: A30 4; A100, H100 (incl. the 94 GB NVL), H20, H200, B200 7
+    assert gpu("a30").mig_max == 4
+    for gid in ("a100-pcie-40gb", "a100-sxm4-80gb", "h100-sxm5-80gb", "h100-nvl-94gb", "h20-96gb", "b200"):
+        assert gpu(gid).mig_max == 7, gid
+    # China variants of the same silicon are not in that list and no datasheet was found: unknown, not "no"
+    for gid in ("a800-pcie-80gb", "h800-sxm5-80gb", "h800-pcie-80gb"):
+        assert gpu(gid).mig_max is None, gid
+    assert gpu("rtx-4090").mig_max == 0 and gpu("t4").mig_max == 0  # not listed / compute capability 7.5
+    # ECC: every data-centre GPU but the L4 (no source found) has a sourced value; GeForce stays unknown
+    assert {g.id for g in catalog.all(Gpu) if g.segment == "datacenter" and g.ecc is None} == {"l4"}
+    assert gpu("a100-pcie-40gb").ecc and gpu("h100-sxm5-80gb").ecc
+    assert gpu("rtx-4090").ecc is None and gpu("rtx-2080-super").ecc is False
+
+
+def test_psu_forms_and_low_line(catalog: Catalog) -> None:
+    from catalog.models import Psu
+
+    psus = {p.id: p for p in catalog.all(Psu)}
+    assert all(p.form in ("atx", "server") for p in psus.values())
+    assert psus["corsair-hx1500i"].form == "atx" and psus["supermicro-2000w-titanium"].form == "server"
+    # a chassis shipping its PSUs takes that PSU's form
+    for ch in catalog.all(Chassis):
+        if ch.psu_included:
+            assert ch.psu_form == psus[ch.psu_included].form, ch.id
+    tower = catalog.get("chassis", "tower-z790-workstation")
+    assert isinstance(tower, Chassis) and tower.psu_form == "atx"
+    assert psus["supermicro-2000w-titanium"].low_line == "rated"  # 1000 W at 100-127 V (specs.md D1)
+    assert psus["nvidia-dgx-h100-3300w"].low_line == "unsupported"  # 200-240 V only
+    assert psus["corsair-hx1500i"].low_line == "unknown"
+
+
+def test_hgx_platforms_put_their_nics_behind_the_gpu_switches(catalog: Catalog) -> None:
+    for cid in ("supermicro-sys-821ge-tnhr", "nvidia-dgx-h100"):
+        ch = catalog.get("chassis", cid)
+        assert isinstance(ch, Chassis) and ch.switch_nic_slots == 8 and "switch" in ch.notes, cid
+
+
 def test_platform_kinds_the_issue_asks_for(catalog: Catalog) -> None:
     chassis = catalog.all(Chassis)
     assert any(c.form == "tower" for c in chassis)

@@ -300,3 +300,16 @@ def test_power_counts_policy_figures_where_the_catalog_has_none(plan: Plan, cat:
     assert power_figures(plan, patched, policy).draw_w == pytest.approx(draw)
     item = items(plan, patched)["psu_power"]
     assert "按政策规划值估算（无厂商数据）：64GB DDR5-4800 RDIMM" in item.reason
+
+
+def test_low_line_without_a_known_rating_is_unknown_not_failed(catalog: Catalog) -> None:
+    from tests.conftest import EXAMPLES
+
+    plan = load_plan(EXAMPLES / "personal-research.gpuplan.yaml", catalog)
+    low = with_value(plan, "server.input_voltage", "low")
+    # the Corsair HX1500i's 100-127 V output is not in the catalog (low_line: unknown)
+    pf = power_figures(low, catalog, default_policy())
+    assert pf.low_line_unknown and not pf.low_line_unsupported
+    item = items(low, catalog)["psu_power"]
+    assert item.status == Status.UNKNOWN and "100-127 V" in plain(item.reason)
+    assert items(plan, catalog)["psu_power"].status == Status.PASS  # 775 W × 1.2 on 1500 W at 200-240 V

@@ -88,3 +88,24 @@ def test_geforce_in_a_datacenter() -> None:
 def test_export_notes(gpu: str, rule: str | None) -> None:
     found = ids(run(licensing, plan_of(requirements={"deployment": "lab"}, gpu={"model": gpu, "count": 1})))
     assert found == ({rule} if rule else set())
+
+
+def test_export_note_in_the_users_language() -> None:
+    plan = plan_of(requirements={"deployment": "lab"}, gpu={"model": "h100-sxm5-80gb", "count": 1})
+    en = one(run(licensing, plan), "LIC-EXPORT").message
+    zh = one(evaluate_family(licensing, plan, CAT, POLICY, "zh"), "LIC-EXPORT").message
+    assert en.endswith("blocked for China") and "禁止" not in en
+    assert zh.endswith("禁止向中国出口") and "blocked" not in zh
+
+
+def test_a_user_catalog_note_in_one_language_is_still_shown() -> None:
+    from catalog.models import Gpu
+    from tests.procurement.test_rules_parts import make_catalog
+
+    h100 = CAT.get("gpu", "h100-sxm5-80gb")
+    assert isinstance(h100, Gpu)
+    only_zh = h100.model_copy(update={"id": "h100-site", "export_note": "", "export_note_zh": "需许可证"})
+    assert only_zh.export_note_for("en") == only_zh.export_note_for("zh") == "需许可证"
+    plan = plan_of(requirements={"deployment": "lab"}, gpu={"model": "h100-site", "count": 1})
+    found = evaluate_family(licensing, plan, make_catalog(only_zh), POLICY, "en")
+    assert one(found, "LIC-EXPORT").message.endswith("需许可证")

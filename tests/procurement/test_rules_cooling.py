@@ -81,7 +81,22 @@ def test_rack_density_needs_liquid() -> None:
 
 
 def test_fan_redundancy_in_a_datacenter() -> None:
+    from catalog.models import Chassis
+    from tests.procurement.test_rules_parts import make_catalog
+
+    # tower-ws says nothing about fan redundancy (None): an info asking to confirm, never a warning
     plan = plan_of(requirements={"deployment": "datacenter"}, server={"chassis": "tower-ws"})
-    assert one(run(plan), "COOLING-FAN-REDUNDANCY").severity == Severity.INFO
-    assert "COOLING-FAN-REDUNDANCY" not in ids(run(workstation_4090()))  # office
-    assert "COOLING-FAN-REDUNDANCY" not in ids(run(hgx_node()))  # redundant fans
+    f = one(run(plan), "COOLING-FAN-REDUNDANCY-UNKNOWN")
+    assert f.severity == Severity.INFO and "does not say" in f.message
+    assert "COOLING-FAN-REDUNDANCY" not in ids(run(plan))
+    # a chassis whose vendor says it has no redundant fans: a warning
+    tower = CAT.get("chassis", "tower-ws")
+    assert isinstance(tower, Chassis)
+    cat = make_catalog(tower.model_copy(update={"id": "tower-no-spare-fan", "fan_redundancy": False}))
+    plan = plan_of(requirements={"deployment": "datacenter"}, server={"chassis": "tower-no-spare-fan"})
+    found = evaluate_family(cooling, plan, cat, POLICY, "en")
+    assert one(found, "COOLING-FAN-REDUNDANCY").severity == Severity.WARNING
+    assert "COOLING-FAN-REDUNDANCY-UNKNOWN" not in ids(found)
+    fans = {"COOLING-FAN-REDUNDANCY", "COOLING-FAN-REDUNDANCY-UNKNOWN"}
+    assert not fans & ids(run(workstation_4090()))  # office
+    assert not fans & ids(run(hgx_node()))  # redundant fans

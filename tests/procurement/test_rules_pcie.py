@@ -154,3 +154,40 @@ def test_sxm_gpus_without_switch_lanes_stay_out_of_the_cpu_budget() -> None:
     b = lane_budget(plan, cat, POLICY)
     assert {d.pool for d in b.devices if d.kind == "gpu"} == {"baseboard"}
     assert (b.cpu_needed, b.cpu_lanes, b.shortfall) == (84, 160, 0)
+
+
+def test_nics_in_an_hgx_platforms_switch_slots_take_no_cpu_lanes() -> None:
+    from catalog.models import Chassis
+    from tests.procurement.test_rules_parts import make_catalog
+
+    hgx = CAT.get("chassis", "hgx-h100-8")
+    assert isinstance(hgx, Chassis)
+    cat = make_catalog(
+        hgx.model_copy(update={"id": "hgx-nic-slots", "pcie_switch_lanes": 0, "switch_nic_slots": 8})
+    )
+    # 10 ConnectX-7 (x16): the first 8 sit in the switch slots, 2 take CPU lanes with the 5 NVMe drives
+    plan = hgx_node(server={"chassis": "hgx-nic-slots", "nics": [{"part": "cx7-400g", "count": 10}]})
+    b = lane_budget(plan, cat, POLICY)
+    nic_pools = [d.pool for d in b.devices if d.kind == "nic"]
+    assert nic_pools == ["baseboard"] * 8 + ["cpu"] * 2
+    assert (b.cpu_needed, b.cpu_lanes) == (2 * 16 + 5 * 4, 160) and not b.reduced
+    assert "PCIE-LANES-REDUCED" not in ids(evaluate_family(pcie, plan, cat, POLICY, "en"))
+    # without the switch slots all 10 NICs (160 lanes) and the drives (20) are on the CPUs' 160: narrowed
+    plain = make_catalog(hgx.model_copy(update={"id": "hgx-no-slots", "pcie_switch_lanes": 0}))
+    plan = hgx_node(server={"chassis": "hgx-no-slots", "nics": [{"part": "cx7-400g", "count": 10}]})
+    assert lane_budget(plan, plain, POLICY).cpu_needed == 10 * 16 + 5 * 4
+    assert "PCIE-LANES-REDUCED" in ids(evaluate_family(pcie, plan, plain, POLICY, "en"))
+
+
+def test_m2_slots_unknown_checks_only_the_bays() -> None:
+    from catalog.models import Chassis
+    from tests.procurement.test_rules_parts import make_catalog
+
+    tower = CAT.get("chassis", "tower-ws")
+    assert isinstance(tower, Chassis)
+    cat = make_catalog(tower.model_copy(update={"id": "tower-m2-unknown", "m2_slots": None}))
+    # 5 M.2 drives: tower-ws has 3 M.2 slots (error); with the count unknown nothing is claimed
+    five = [{"role": "data", "part": "nvme-m2-1tb", "count": 5}]
+    assert "PCIE-DRIVE-BAYS" in ids(run(workstation_4090(storage=five)))
+    found = evaluate_family(pcie, workstation_4090(chassis="tower-m2-unknown", storage=five), cat, POLICY, "en")
+    assert "PCIE-DRIVE-BAYS" not in ids(found)

@@ -98,6 +98,29 @@ def test_low_line_unsupported_and_derated() -> None:
     }
 
 
+def test_low_line_unknown_is_an_info_and_capacity_is_not_judged() -> None:
+    # sm-3000-ti has low_line 'unknown': no rating to count, so no capacity finding either way
+    node = hgx_node(server={"input_voltage": "low", "psu": {"part": "sm-3000-ti", "count": 6}})
+    found = run(node)
+    assert one(found, "POWER-LOW-LINE-UNKNOWN").severity == Severity.INFO
+    assert not ids(found) & {"POWER-LOW-LINE-UNSUPPORTED", "POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM"}
+    b = power_budget(node, CAT, POLICY)
+    assert b.psu_unit_w is None and b.usable_w == 0
+    # on high line the 3000 W rating is known and there is nothing to say
+    assert "POWER-LOW-LINE-UNKNOWN" not in ids(run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6}})))
+
+
+def test_psu_form_must_fit_the_chassis() -> None:
+    # tower-ws takes ATX units; sm-2000-ti is a server module
+    f = one(run(workstation_4090(psu={"part": "sm-2000-ti", "count": 2})), "POWER-PSU-FORM")
+    assert f.severity == Severity.ERROR and "hot-swap server module" in f.message and "ATX" in f.message
+    assert "POWER-PSU-FORM" not in ids(run(workstation_4090()))  # atx-1600 in an ATX tower
+    zh = evaluate_family(power, workstation_4090(psu={"part": "sm-2000-ti", "count": 2}), CAT, POLICY, "zh")
+    assert "服务器热插拔电源模块" in one(zh, "POWER-PSU-FORM").message
+    # the HGX platform takes server modules: an ATX unit there is wrong too
+    assert "POWER-PSU-FORM" in ids(run(hgx_node(server={"psu": {"part": "atx-1600", "count": 6}})))
+
+
 def test_psu_bays() -> None:
     assert "POWER-PSU-BAYS" in ids(run(workstation_4090(psu={"part": "atx-1600", "count": 3})))
     assert "POWER-PSU-BAYS" not in ids(run(workstation_4090(psu={"part": "atx-1600", "count": 2})))

@@ -76,6 +76,19 @@ def test_mig_and_nvlink_on_gpus_without_them() -> None:
     assert not ids(run(ok)) & {"SW-MIG", "SW-NVLINK"}
 
 
+def test_mig_unknown_is_an_info_not_an_error() -> None:
+    from catalog.models import Gpu
+    from tests.procurement.test_rules_parts import make_catalog
+
+    a100 = CAT.get("gpu", "a100-40gb-pcie")
+    assert isinstance(a100, Gpu)
+    cat = make_catalog(a100.model_copy(update={"id": "a800-like", "mig_max": None}))
+    plan = plan_of(requirements={"needs_mig": True}, gpu={"model": "a800-like", "count": 1})
+    found = evaluate_family(software, plan, cat, POLICY, "en")
+    f = one(found, "SW-MIG-UNKNOWN")
+    assert f.severity == Severity.INFO and "SW-MIG" not in ids(found)
+
+
 def test_datacenter_driver_with_geforce() -> None:
     assert "SW-DRIVER-DATACENTER" in ids(run(sw("rtx-4090", driver="driver-535-dc")))
     assert "SW-DRIVER-DATACENTER" not in ids(run(sw("a100-40gb-pcie", driver="driver-535-dc")))

@@ -185,10 +185,32 @@ def test_derived_defaults_for_an_office_workstation() -> None:
                                    {"role": "data", "part": "nvme-u2-4tb", "count": 1}]
     # RAM ≥ 2 × 2 × 24 GiB = 96 GiB → 4 × 32 GiB UDIMMs (2 channels: 4 is a multiple)
     assert c["server.memory"] == {"part": "ddr5-32g-udimm", "count": 4}
+    # draw = 2 × 450 + 253 + 4 × 5 + (8 + 15) + 150 = 1346 W; × 1.2 = 1615.2 W. One 1800 W server module
+    # would carry it, but the tower takes ATX units: 2 × atx-1600 (2 bays)
+    assert (c["server.psu.part"], c["server.psu.count"]) == ("atx-1600", 2)
     new = apply_defaults(plan, d)
     found = {f.rule for f in evaluate(new, CAT, POLICY, "en")}
     assert not found & {"POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM", "BALANCE-NVME-DATA", "BALANCE-RAM",
-                        "PCIE-GPU-SLOTS"}
+                        "PCIE-GPU-SLOTS", "POWER-PSU-FORM"}
+
+
+def test_derived_psu_form_for_a_chassis_without_one_in_the_catalog() -> None:
+    from catalog.models import Chassis
+    from procurement.sizing.derive import psu_form_for
+    from tests.procurement.test_rules_parts import make_catalog
+
+    tower = CAT.get("chassis", "tower-ws")
+    rack = CAT.get("chassis", "rack-4u-8gpu")
+    assert isinstance(tower, Chassis) and isinstance(rack, Chassis)
+    assert psu_form_for(tower) == "atx" and psu_form_for(rack) == "server"
+    # unknown: a tower is assumed to take ATX units, a rack server hot-swap modules
+    bare_tower = tower.model_copy(update={"id": "tower-bare", "psu_form": None})
+    assert psu_form_for(bare_tower) == "atx"
+    assert psu_form_for(rack.model_copy(update={"psu_form": None})) == "server"
+    plan = plan_of(requirements={"workload": "inference", "deployment": "office"},
+                   server={"chassis": "tower-bare"})
+    d = derive_defaults(plan, make_catalog(bare_tower), POLICY, "rtx-4090", 2, "en")
+    assert d.changes["server.psu.part"] == "atx-1600"
 
 
 def test_tier_texts_follow_the_policy() -> None:
