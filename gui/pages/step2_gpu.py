@@ -293,7 +293,7 @@ class GpuPage(StepPage):
                 self.compare.setItem(r, c, item)
 
     def _compare_rows(self) -> list[tuple[str, Any]]:
-        yes, no = self.tr("yes"), self.tr("no")
+        yes, no, unknown = self.tr("yes"), self.tr("no"), self.tr("unknown")
         return [
             (self.tr("Architecture"), lambda g: f"{g.architecture} (CC {g.compute_capability})"),
             (self.tr("Memory"), lambda g: f"{g.memory_gib:,.0f} GiB {g.memory_type}"),
@@ -304,8 +304,8 @@ class GpuPage(StepPage):
             (self.tr("TDP (W)"), lambda g: _num(g.tdp_w)),
             (self.tr("Form factor"), lambda g: f"{g.form_factor.value.upper()} Gen{g.pcie_gen}"),
             (self.tr("NVLink (GB/s)"), lambda g: _num(g.nvlink_gbs) if g.nvlink_gbs else no),
-            (self.tr("MIG"), lambda g: str(g.mig_max) if g.mig_max else no),
-            (self.tr("ECC"), lambda g: yes if g.ecc else no),
+            (self.tr("MIG"), lambda g: unknown if g.mig_max is None else (str(g.mig_max) if g.mig_max else no)),
+            (self.tr("ECC"), lambda g: unknown if g.ecc is None else (yes if g.ecc else no)),
             (
                 self.tr("Price (CNY)"),
                 lambda g: _num(g.price_cny) if g.price_cny is not None else self.tr("on request"),

@@ -60,9 +60,16 @@ def describe_part(part: Part) -> str:
         specs = [f"{part.ports} × {part.speed_gbps:g} Gb/s {part.fabric}",
                  f"PCIe Gen{part.pcie_gen} x{part.pcie_lanes}"]
     elif isinstance(part, Psu):
-        low = f"{part.rated_w_low_line:g} W" if part.rated_w_low_line else translate("ServerPage", "not rated")
+        if part.low_line == "rated" and part.rated_w_low_line:
+            low = f"{part.rated_w_low_line:g} W"
+        elif part.low_line == "unsupported":
+            low = translate("ServerPage", "not supported")
+        else:
+            low = translate("ServerPage", "not published")
         specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}"),
-                 translate("ServerPage", "%1 at 100-127 V").replace("%1", low), part.efficiency]
+                 translate("ServerPage", "%1 at 100-127 V").replace("%1", low)]
+        if part.efficiency:
+            specs.append(part.efficiency)
     elif isinstance(part, Chassis):
         form = (translate("ServerPage", "%1U rack").replace("%1", str(part.rack_units))
                 if part.form == "rack" and part.rack_units

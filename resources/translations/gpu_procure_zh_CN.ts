@@ -280,6 +280,10 @@ with</source>
             <translation>否</translation>
         </message>
         <message>
+            <source>unknown</source>
+            <translation>未知</translation>
+        </message>
+        <message>
             <source>Architecture</source>
             <translation>架构</translation>
         </message>
@@ -1013,10 +1017,6 @@ with</source>
             <translation>无 ECC</translation>
         </message>
         <message>
-            <source>not rated</source>
-            <translation>不支持</translation>
-        </message>
-        <message>
             <source>%1 W at 200-240 V</source>
             <translation>200-240 V 时 %1 W</translation>
         </message>
@@ -1107,6 +1107,14 @@ with</source>
         <message>
             <source>Server configuration</source>
             <translation>服务器配置</translation>
+        </message>
+        <message>
+            <source>not supported</source>
+            <translation>不支持</translation>
+        </message>
+        <message>
+            <source>not published</source>
+            <translation>未公布</translation>
         </message>
         <message>
             <source>Processor</source>
