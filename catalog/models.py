@@ -178,7 +178,8 @@ class Psu(Part):
     low_line: Literal["rated", "unsupported", "unknown"] = "unknown"
     """100-127 V input: 'rated' (output in rated_w_low_line), 'unsupported' (the vendor's input range stops
     at 200 V), 'unknown' (not found in the sources). Defaults to 'rated' when rated_w_low_line is given."""
-    efficiency: str
+    efficiency: str | None = None
+    """80 PLUS class; None where the vendor's sheet does not state it."""
 
     @model_validator(mode="before")
     @classmethod

@@ -7,18 +7,15 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from PySide6.QtCore import QCoreApplication, QTimer
+from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont, QFontDatabase
-from PySide6.QtWidgets import QApplication, QMessageBox
+from PySide6.QtWidgets import QApplication
 
-from catalog.loader import Catalog, CatalogError, load_catalog
-from gui.autosave import RecoveryStore
-from gui.controller import PlanController
 from gui.i18n import Translators, system_lang
+from gui.icon import DESKTOP_ID, app_icon
 from gui.main_window import MainWindow
 from gui.settings import Settings
 from procurement.messages import Lang
-from procurement.policy import PolicyError, default_policy, load_policy
 
 CJK_FAMILIES = ("WenQuanYi Zen Hei", "Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC")
 
@@ -41,6 +38,8 @@ def make_app() -> QApplication:
     app.setApplicationName("gpu-procure")
     app.setOrganizationName("gpu-procure")
     app.setApplicationDisplayName("gpu-procure")
+    app.setDesktopFileName(DESKTOP_ID)  # lets Wayland compositors and taskbars find the .desktop entry
+    app.setWindowIcon(app_icon())
     return app
 
 
@@ -56,15 +55,20 @@ def use_cjk_font(app: QApplication) -> str | None:
     return None
 
 
-def _fatal(title: str, text: str, self_test: bool) -> int:
+def _fatal(title: str, text: str, self_test: bool, win: MainWindow) -> None:
+    """Say why the app cannot start, close the window and end the event loop with exit status 2."""
     if self_test:
         print(f"{title}: {text}", file=sys.stderr)
     else:
-        QMessageBox.critical(None, title, text)
-    return 2
+        from PySide6.QtWidgets import QMessageBox
+
+        QMessageBox.critical(win, title, text)
+    win.close()
+    QApplication.exit(2)
 
 
 def run_app(argv: Sequence[str]) -> int:
+    """Show the window's frame at once; load the catalog, the policy and the plan right after its first paint."""
     args = _parse(argv)
     app = make_app()
     use_cjk_font(app)
@@ -72,32 +76,37 @@ def run_app(argv: Sequence[str]) -> int:
     translators = Translators()
     lang: Lang = args.lang or settings.language or system_lang()  # type: ignore[assignment]
     translators.install(lang)
-    translate = QCoreApplication.translate  # lupdate reads translate("app", "text")
-    try:
-        catalog: Catalog = load_catalog(args.catalog)
-    except (CatalogError, OSError) as exc:
-        return _fatal(translate("app", "The parts catalog cannot be loaded"),
-                      translate("app", "Fix these problems in the catalog files and start again:") + "\n\n" + str(exc),
-                      args.self_test)
-    try:
-        policy = load_policy(args.policy) if args.policy else default_policy()
-    except PolicyError as exc:
-        return _fatal(translate("app", "The policy file cannot be loaded"), str(exc), args.self_test)
-    controller = PlanController(catalog, policy, lang=translators.lang)
-    recovery = RecoveryStore()
-    win = MainWindow(controller, settings, translators, recovery)
-    win.show()
-    if args.self_test:
+    win = MainWindow(None, settings, translators)
 
-        def finish() -> None:  # close inside the event loop: a later quit event would end the next loop
+    def load() -> None:
+        from catalog.loader import CatalogError, load_catalog
+        from gui.autosave import RecoveryStore
+        from gui.controller import PlanController
+        from procurement.policy import PolicyError, default_policy, load_policy
+
+        translate = QCoreApplication.translate  # lupdate reads translate("app", "text")
+        try:
+            catalog = load_catalog(args.catalog)
+        except (CatalogError, OSError) as exc:
+            _fatal(translate("app", "The parts catalog cannot be loaded"),
+                   translate("app", "Fix these problems in the catalog files and start again:") + "\n\n" + str(exc),
+                   args.self_test, win)
+            return
+        try:
+            policy = load_policy(args.policy) if args.policy else default_policy()
+        except PolicyError as exc:
+            _fatal(translate("app", "The policy file cannot be loaded"), str(exc), args.self_test, win)
+            return
+        win.attach(PlanController(catalog, policy, lang=translators.lang), RecoveryStore())
+        if args.self_test:  # close inside the event loop: a later quit event would end the next loop
             win.repaint()
             win.close()
             app.quit()
+        elif args.plan is not None:
+            win.open_path(args.plan, ask=False)
+        else:
+            win.offer_recovery()
 
-        QTimer.singleShot(0, finish)
-        return app.exec()
-    if args.plan is not None:
-        win.open_path(args.plan, ask=False)
-    else:
-        QTimer.singleShot(0, win.offer_recovery)
+    win.after_first_paint(load)
+    win.show()
     return app.exec()

@@ -6,59 +6,63 @@ import datetime as dt
 from pathlib import Path
 from typing import Literal
 
+from PySide6 import QtWidgets  # the dialog classes (and their enums) load on first use, not at start
 from PySide6.QtCore import QCoreApplication
-from PySide6.QtWidgets import QFileDialog, QInputDialog, QMessageBox, QWidget
-
-from procurement.plan import PLAN_SUFFIX
+from PySide6.QtWidgets import QWidget
 
 SaveAnswer = Literal["save", "discard", "cancel"]
 translate = QCoreApplication.translate  # lupdate reads translate("context", "text") calls
 
 
 def _plan_filter() -> str:
+    from procurement.plan import PLAN_SUFFIX
+
     return translate("dialogs", "GPU purchase plans (*%s *.yaml *.yml);;All files (*)") % PLAN_SUFFIX
 
 
 def ask_save_changes(parent: QWidget | None, name: str) -> SaveAnswer:
     """Save, discard or cancel when the document named ``name`` has unsaved changes."""
-    box = QMessageBox(
-        QMessageBox.Icon.Warning,
+    buttons = QtWidgets.QMessageBox.StandardButton
+    box = QtWidgets.QMessageBox(
+        QtWidgets.QMessageBox.Icon.Warning,
         translate("dialogs", "Unsaved changes"),
         translate("dialogs", "The plan “%s” has unsaved changes. Save them first?") % name,
-        QMessageBox.StandardButton.Save | QMessageBox.StandardButton.Discard | QMessageBox.StandardButton.Cancel,
+        buttons.Save | buttons.Discard | buttons.Cancel,
         parent,
     )
-    box.setDefaultButton(QMessageBox.StandardButton.Save)
+    box.setDefaultButton(QtWidgets.QMessageBox.StandardButton.Save)
     answer = box.exec()
-    if answer == QMessageBox.StandardButton.Save:
+    if answer == QtWidgets.QMessageBox.StandardButton.Save:
         return "save"
-    if answer == QMessageBox.StandardButton.Discard:
+    if answer == QtWidgets.QMessageBox.StandardButton.Discard:
         return "discard"
     return "cancel"
 
 
 def ask_open_path(parent: QWidget | None, directory: Path | None) -> Path | None:
-    path, _ = QFileDialog.getOpenFileName(
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(
         parent, translate("dialogs", "Open plan"), str(directory or ""), _plan_filter()
     )
     return Path(path) if path else None
 
 
 def ask_save_path(parent: QWidget | None, suggested: Path) -> Path | None:
-    path, _ = QFileDialog.getSaveFileName(
+    path, _ = QtWidgets.QFileDialog.getSaveFileName(
         parent, translate("dialogs", "Save plan as"), str(suggested), _plan_filter()
     )
     if not path:
         return None
     target = Path(path)
     if not target.name.endswith((".yaml", ".yml")):
+        from procurement.plan import PLAN_SUFFIX
+
         target = target.with_name(target.name + PLAN_SUFFIX)
     return target
 
 
 def ask_export_path(parent: QWidget | None, title: str, suggested: Path, name_filter: str) -> Path | None:
     """A file to export to (PDF quote, checklist…); None when the user cancels."""
-    path, _ = QFileDialog.getSaveFileName(parent, title, str(suggested), name_filter)
+    path, _ = QtWidgets.QFileDialog.getSaveFileName(parent, title, str(suggested), name_filter)
     return Path(path) if path else None
 
 
@@ -70,7 +74,7 @@ def ask_example(parent: QWidget | None, examples: list[tuple[str, Path]]) -> Pat
         )
         return None
     titles = [title for title, _ in examples]
-    title, ok = QInputDialog.getItem(
+    title, ok = QtWidgets.QInputDialog.getItem(
         parent, translate("dialogs", "New from example"), translate("dialogs", "Example plan:"), titles, 0, False
     )
     if not ok:
@@ -80,7 +84,7 @@ def ask_example(parent: QWidget | None, examples: list[tuple[str, Path]]) -> Pat
 
 def ask_restore_recovery(parent: QWidget | None, name: str, saved_at: dt.datetime) -> bool:
     """Offer the autosaved copy left by a session that did not close cleanly."""
-    answer = QMessageBox.question(
+    answer = QtWidgets.QMessageBox.question(
         parent,
         translate("dialogs", "Recover unsaved changes"),
         translate(
@@ -90,15 +94,15 @@ def ask_restore_recovery(parent: QWidget | None, name: str, saved_at: dt.datetim
         )
         .replace("%1", name)
         .replace("%2", saved_at.strftime("%Y-%m-%d %H:%M")),
-        QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No,
-        QMessageBox.StandardButton.Yes,
+        QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+        QtWidgets.QMessageBox.StandardButton.Yes,
     )
-    return answer == QMessageBox.StandardButton.Yes
+    return answer == QtWidgets.QMessageBox.StandardButton.Yes
 
 
 def show_error(parent: QWidget | None, title: str, text: str) -> None:
-    QMessageBox.critical(parent, title, text)
+    QtWidgets.QMessageBox.critical(parent, title, text)
 
 
 def show_about(parent: QWidget | None, title: str, text: str) -> None:
-    QMessageBox.about(parent, title, text)
+    QtWidgets.QMessageBox.about(parent, title, text)

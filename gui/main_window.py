@@ -1,64 +1,112 @@
-"""MainWindow: the step list, the pages, Back/Next, the findings dock, menus, files, autosave and language."""
+"""MainWindow: the step list, the pages, Back/Next, the findings dock, menus, files, autosave and language.
+
+It starts in two stages so that it is on screen at once: the frame (menus, step list, an empty findings
+dock, a "loading" page) needs only Qt; ``attach(controller)`` — called right after the first paint by
+gui/app.py, or at once when a controller is passed to the constructor — adds the plan, the findings and the
+pages. Each page is imported and built the first time it is shown.
+"""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING, overload
 
 import shiboken6
-from PySide6.QtCore import QEvent, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence
+from PySide6.QtCore import QEvent, QSize, QTimer, Signal
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QDockWidget,
     QHBoxLayout,
+    QLabel,
     QListWidget,
     QListWidgetItem,
     QMainWindow,
     QPushButton,
     QStackedWidget,
-    QStyle,
     QVBoxLayout,
     QWidget,
 )
 
 from gui import dialogs
-from gui.autosave import RecoveryStore
-from gui.controller import PlanController
-from gui.findings_panel import FindingsPanel
 from gui.i18n import Translators
-from gui.pages import PAGES
-from gui.pages.base import StepPage
+from gui.pages import PAGES, page_title
 from gui.settings import Settings
-from procurement.findings import SEVERITY_ORDER, Finding, Severity
 from procurement.messages import Lang
-from procurement.plan import PLAN_SUFFIX, PlanError, load_plan
+
+if TYPE_CHECKING:
+    from gui.autosave import RecoveryStore
+    from gui.controller import PlanController
+    from gui.findings_panel import FindingsPanel
+    from gui.pages.base import StepPage
+    from procurement.findings import Finding
 
 AUTOSAVE_MS = 3000
-STATUS_ROLE = Qt.ItemDataRole.UserRole + 2
+# Qt.ItemDataRole.UserRole + 2, as a number: importing the Qt namespace makes PySide6 build all its ~130
+# enums (~15 ms), which the window's frame does not need; attach() imports it, after the first paint.
+STATUS_ROLE = 0x0100 + 2
 
 
 def examples_dir() -> Path:
     return Path(str(resources.files("resources") / "examples"))
 
 
+class PageList(Sequence["StepPage"]):
+    """The window's pages by index; reading one builds it if needed and brings it up to date."""
+
+    def __init__(self, window: MainWindow) -> None:
+        self._window = window
+
+    def __len__(self) -> int:
+        return len(PAGES)
+
+    @overload
+    def __getitem__(self, index: int) -> StepPage: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[StepPage]: ...
+
+    def __getitem__(self, index: int | slice) -> StepPage | list[StepPage]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(PAGES))[index]]
+        if not -len(PAGES) <= index < len(PAGES):
+            raise IndexError(index)
+        page = self._window.page_at(index % len(PAGES))
+        page.ensure_fresh()
+        return page
+
+    def index(self, value: object, start: int = 0, stop: int | None = None) -> int:
+        for i, page in enumerate(self._window.built_pages()[start:stop], start):
+            if page is value:
+                return i
+        raise ValueError("not a page of this window")
+
+    def __iter__(self) -> Iterator[StepPage]:
+        return (self[i] for i in range(len(PAGES)))
+
+
 class MainWindow(QMainWindow):
     """The application window. It owns no plan logic: it routes user actions to the controller and pages."""
 
     autosaved = Signal(object)  # Path of the recovery file
+    ready = Signal()
+    """attach() has finished: the plan, the findings and the first page are there."""
 
-    def __init__(self, controller: PlanController, settings: Settings | None = None,
+    def __init__(self, controller: PlanController | None = None, settings: Settings | None = None,
                  translators: Translators | None = None, recovery: RecoveryStore | None = None,
                  examples: Path | None = None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self.controller = controller
+        self.controller: PlanController = None  # type: ignore[assignment]  # set by attach()
         self.settings = settings or Settings()
         self.translators = translators or Translators()
-        self.recovery = recovery or RecoveryStore()
+        self.recovery: RecoveryStore = None  # type: ignore[assignment]  # set by attach()
         self.examples = examples or examples_dir()
         self.setObjectName("mainWindow")
-        self.pages: list[StepPage] = []
+        self._pages: list[StepPage | None] = [None] * len(PAGES)
         self.named_actions: dict[str, QAction] = {}
+        self._shortcuts: dict[str, QKeySequence | QKeySequence.StandardKey | str] = {}
+        self._after_paint: list[Callable[[], None]] = []
 
         self.step_list = QListWidget(self)
         self.step_list.setObjectName("stepList")
@@ -67,13 +115,21 @@ class MainWindow(QMainWindow):
         self.step_list.setMaximumWidth(200)
         self.step_list.setMinimumWidth(150)
         self.stack = QStackedWidget(self)
-        for module_name, class_name in PAGES:
-            cls = getattr(importlib.import_module(module_name), class_name)
-            page: StepPage = cls(controller)
-            page.setObjectName(class_name)
-            self.pages.append(page)
-            self.stack.addWidget(page)
+        self.loading_label: QLabel | None = QLabel(self)
+        self.loading_page: QWidget | None = QWidget(self)
+        centred = QHBoxLayout()
+        centred.addStretch(1)
+        centred.addWidget(self.loading_label)
+        centred.addStretch(1)
+        loading_layout = QVBoxLayout(self.loading_page)
+        loading_layout.addStretch(1)
+        loading_layout.addLayout(centred)
+        loading_layout.addStretch(2)
+        for _info in PAGES:  # a placeholder per page until the page is first shown
+            self.stack.addWidget(QWidget(self.stack))
             self.step_list.addItem(QListWidgetItem())
+        self.stack.insertWidget(0, self.loading_page)  # shown until attach(); then removed
+        self.stack.setCurrentWidget(self.loading_page)
         self.back_button = QPushButton(self)
         self.next_button = QPushButton(self)
         self.back_button.setObjectName("backButton")
@@ -92,14 +148,12 @@ class MainWindow(QMainWindow):
         layout.addLayout(right, 1)
         self.setCentralWidget(central)
 
-        self.findings_panel = FindingsPanel(controller, self)
-        self.findings_dock = QDockWidget(self)
+        self.findings_panel: FindingsPanel | None = None
+        self.findings_dock = QDockWidget(self)  # docked by attach(), when there are findings to show
         self.findings_dock.setObjectName("findingsDock")
-        self.findings_dock.setWidget(self.findings_panel)
         self.findings_dock.setFeatures(QDockWidget.DockWidgetFeature.DockWidgetMovable
                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
-        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.findings_dock)
-        self.resizeDocks([self.findings_dock], [290], Qt.Orientation.Horizontal)
+        self.findings_dock.hide()
 
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setSingleShot(True)
@@ -107,31 +161,133 @@ class MainWindow(QMainWindow):
 
         self._build_actions()
         self._build_menus()
-        self._connect_signals()
+        self.step_list.currentRowChanged.connect(self.show_page)
+        self.back_button.clicked.connect(self.go_back)
+        self.next_button.clicked.connect(self.go_next)
+        self.autosave_timer.timeout.connect(self.autosave_now)
         self.setTabOrder(self.step_list, self.stack)
         self.setTabOrder(self.stack, self.back_button)
         self.setTabOrder(self.back_button, self.next_button)
-        self.setTabOrder(self.next_button, self.findings_panel.tree)
         self.retranslate()
-        for page in self.pages:
-            page.apply_findings()
-        self.step_list.setCurrentRow(0)
-        self._update_step_marks()
-        self._update_title()
+        self._set_plan_actions_enabled(False)
         geometry = self.settings.geometry
         if geometry is None or not self.restoreGeometry(geometry):
             self.resize(1280, 800)
+        if controller is not None:
+            self.attach(controller, recovery)
+
+    def attach(self, controller: PlanController, recovery: RecoveryStore | None = None) -> None:
+        """Give the window its plan: the findings panel, undo/redo, the step marks and the first page."""
+        from gui.autosave import RecoveryStore
+        from gui.findings_panel import FindingsPanel
+
+        self.controller = controller
+        self.recovery = recovery or RecoveryStore()
+        from PySide6.QtCore import Qt
+
+        for key, shortcut in self._shortcuts.items():
+            self.named_actions[key].setShortcut(QKeySequence(shortcut))
+        self.findings_panel = FindingsPanel(controller, self)
+        self.findings_dock.setWidget(self.findings_panel)
+        self.addDockWidget(Qt.DockWidgetArea.RightDockWidgetArea, self.findings_dock)
+        self.findings_dock.show()
+        self.resizeDocks([self.findings_dock], [290], Qt.Orientation.Horizontal)
         state = self.settings.window_state
         if state is not None:
             self.restoreState(state)
+        sk = QKeySequence.StandardKey
+        undo = controller.undo_stack.createUndoAction(self)
+        undo.setShortcut(QKeySequence(sk.Undo))
+        redo = controller.undo_stack.createRedoAction(self)
+        redo.setShortcut(QKeySequence(sk.Redo))
+        for key, act in (("undo", undo), ("redo", redo)):
+            placeholder = self.named_actions[key]
+            act.setObjectName(f"action_{key}")
+            self.edit_menu.insertAction(placeholder, act)
+            self.edit_menu.removeAction(placeholder)
+            self.removeAction(placeholder)
+            placeholder.deleteLater()
+            self.addAction(act)
+            self.named_actions[key] = act
+        undo.setText(self.tr("&Undo"))
+        redo.setText(self.tr("&Redo"))
+        ctl = controller
+        ctl.findings_changed.connect(self._update_step_marks)
+        ctl.path_changed.connect(self._update_title)
+        ctl.undo_stack.cleanChanged.connect(self._update_title)
+        ctl.undo_stack.indexChanged.connect(self._edited)
+        ctl.error.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
+        self.findings_panel.finding_activated.connect(self.go_to_finding)
+        self.setTabOrder(self.next_button, self.findings_panel.tree)
+        self._set_plan_actions_enabled(True)
+        current = max(self.step_list.currentRow(), 0)
+        if self.loading_page is not None:
+            self.stack.removeWidget(self.loading_page)
+            self.loading_page.deleteLater()
+            self.loading_page = self.loading_label = None
+        self.stack.setCurrentIndex(current)
+        self.show_page(current)
+        self.step_list.setCurrentRow(current)
+        self._update_step_marks()
+        self._update_title()
+        self.ready.emit()
+
+    def is_attached(self) -> bool:
+        return self.controller is not None
+
+    def after_first_paint(self, callback: Callable[[], None]) -> None:
+        """Run ``callback`` from the event loop once the window has been painted for the first time (or after
+        a second at the latest, should the window never be painted, e.g. started minimised)."""
+        self._after_paint.append(callback)
+        QTimer.singleShot(1000, self._run_after_paint)
+
+    def paintEvent(self, event: QPaintEvent) -> None:
+        super().paintEvent(event)
+        if self._after_paint:
+            QTimer.singleShot(0, self._run_after_paint)
+
+    def _run_after_paint(self) -> None:
+        while self._after_paint:
+            self._after_paint.pop(0)()
+
+    # ------------------------------------------------------------------ pages
+    @property
+    def pages(self) -> PageList:
+        return PageList(self)
+
+    def built_pages(self) -> list[StepPage | None]:
+        return list(self._pages)
+
+    def page_at(self, index: int) -> StepPage:
+        """The page at ``index``, imported and built now if this is its first use."""
+        page = self._pages[index]
+        if page is not None:
+            return page
+        if self.controller is None:
+            raise RuntimeError("the window has no plan yet (attach() not called)")
+        info = PAGES[index]
+        cls = getattr(importlib.import_module(info.module), info.cls)
+        page = cls(self.controller)
+        page.setObjectName(info.cls)
+        placeholder = self.stack.widget(index)
+        assert placeholder is not None
+        was_current = self.stack.currentWidget() is placeholder
+        self.stack.insertWidget(index, page)
+        if was_current:
+            self.stack.setCurrentWidget(page)
+        self.stack.removeWidget(placeholder)
+        placeholder.deleteLater()
+        self._pages[index] = page
+        page.apply_findings()
+        return page
 
     # ------------------------------------------------------------------ construction
     def _action(self, key: str, shortcut: QKeySequence | QKeySequence.StandardKey | str | None = None,
                 slot: object = None, checkable: bool = False) -> QAction:
         act = QAction(self)
         act.setObjectName(f"action_{key}")
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
+        if shortcut is not None:  # set by attach(): building a QKeySequence loads the Qt namespace's enums
+            self._shortcuts[key] = shortcut
         act.setCheckable(checkable)
         if slot is not None:
             act.triggered.connect(slot)
@@ -151,14 +307,11 @@ class MainWindow(QMainWindow):
         self._action("print", sk.Print, self.print_current)
         self._action("clear_recent", None, self._clear_recent)
         self._action("quit", sk.Quit, self.close)
-        undo = self.controller.undo_stack.createUndoAction(self)
-        undo.setShortcut(QKeySequence(sk.Undo))
-        redo = self.controller.undo_stack.createRedoAction(self)
-        redo.setShortcut(QKeySequence(sk.Redo))
-        self.named_actions["undo"], self.named_actions["redo"] = undo, redo
+        self._action("undo")  # placeholders: attach() puts the undo stack's own actions in their place
+        self._action("redo")
         self._action("back", "Alt+Left", self.go_back)
         self._action("next", "Alt+Right", self.go_next)
-        for i in range(len(self.pages)):
+        for i in range(len(PAGES)):
             self._action(f"page_{i + 1}", f"Ctrl+{i + 1}", lambda _=False, i=i: self.show_page(i))
         self._action("show_findings", "F8", self._show_findings)
         group = QActionGroup(self)
@@ -187,7 +340,7 @@ class MainWindow(QMainWindow):
         self.edit_menu.addActions([a["undo"], a["redo"]])
         self.view_menu = bar.addMenu("")
         self.go_menu = self.view_menu.addMenu("")
-        self.go_menu.addActions([a[f"page_{i + 1}"] for i in range(len(self.pages))])
+        self.go_menu.addActions([a[f"page_{i + 1}"] for i in range(len(PAGES))])
         self.go_menu.addSeparator()
         self.go_menu.addActions([a["back"], a["next"]])
         self.view_menu.addAction(a["show_findings"])
@@ -198,18 +351,19 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self._fill_recent_menu()
 
-    def _connect_signals(self) -> None:
-        ctl = self.controller
-        self.step_list.currentRowChanged.connect(self.show_page)
-        self.back_button.clicked.connect(self.go_back)
-        self.next_button.clicked.connect(self.go_next)
-        ctl.findings_changed.connect(self._update_step_marks)
-        ctl.path_changed.connect(self._update_title)
-        ctl.undo_stack.cleanChanged.connect(self._update_title)
-        ctl.undo_stack.indexChanged.connect(self._edited)
-        ctl.error.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
-        self.findings_panel.finding_activated.connect(self.go_to_finding)
-        self.autosave_timer.timeout.connect(self.autosave_now)
+    PLAN_ACTIONS = ("new", "new_example", "open", "save", "save_as", "export_quote", "export_checklist", "print",
+                    "undo", "redo", "back", "next", "show_findings")
+
+    def _set_plan_actions_enabled(self, enabled: bool) -> None:
+        """Before attach() there is no plan: only quitting, the language and About work."""
+        for key in self.PLAN_ACTIONS:
+            self.named_actions[key].setEnabled(enabled)
+        for i in range(len(PAGES)):
+            self.named_actions[f"page_{i + 1}"].setEnabled(enabled)
+        self.recent_menu.setEnabled(enabled)
+        self.step_list.setEnabled(enabled)
+        self.back_button.setEnabled(enabled and self.current_index() > 0)
+        self.next_button.setEnabled(enabled)
 
     # ------------------------------------------------------------------ text
     def retranslate(self) -> None:
@@ -237,21 +391,24 @@ class MainWindow(QMainWindow):
         a["next"].setText(self.tr("&Next"))
         a["show_findings"].setText(self.tr("Show &findings"))
         a["about"].setText(self.tr("&About gpu-procure"))
-        for i in range(len(self.pages)):
+        for i in range(len(PAGES)):
             a[f"page_{i + 1}"].setText(self.page_label(i))
         self.back_button.setText(self.tr("◀ Back"))
         self.next_button.setText(self.tr("Next ▶"))
         self.back_button.setToolTip(self.tr("Previous step (Alt+Left)"))
         self.next_button.setToolTip(self.tr("Next step (Alt+Right)"))
         self.findings_dock.setWindowTitle(self.tr("Findings"))
+        if self.loading_label is not None:
+            self.loading_label.setText(self.tr("Loading the parts catalog…"))
         self.named_actions[f"lang_{self.translators.lang}"].setChecked(True)
         self._update_step_marks()
         self._update_title()
         self._fill_recent_menu()
 
     def page_label(self, index: int) -> str:
-        page = self.pages[index]
-        return f"{page.step}  {page.title()}" if page.step else page.title()
+        info = PAGES[index]
+        title = page_title(info.cls)
+        return f"{info.step}  {title}" if info.step else title
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
@@ -275,13 +432,15 @@ class MainWindow(QMainWindow):
         return self.stack.currentIndex()
 
     def show_page(self, index: int) -> None:
-        if not 0 <= index < len(self.pages):
+        if not 0 <= index < len(PAGES) or self.controller is None:
             return
+        page = self.page_at(index)
         self.stack.setCurrentIndex(index)
+        page.ensure_fresh()
         if self.step_list.currentRow() != index:
             self.step_list.setCurrentRow(index)
         self.back_button.setEnabled(index > 0)
-        self.next_button.setEnabled(index < len(self.pages) - 1)
+        self.next_button.setEnabled(index < len(PAGES) - 1)
 
     def go_back(self) -> None:
         self.show_page(self.current_index() - 1)
@@ -290,11 +449,12 @@ class MainWindow(QMainWindow):
         self.show_page(self.current_index() + 1)
 
     def page(self, class_name: str) -> StepPage | None:
-        return next((p for p in self.pages if type(p).__name__ == class_name), None)
+        index = next((i for i, info in enumerate(PAGES) if info.cls == class_name), None)
+        return None if index is None else self.pages[index]
 
     def go_to_finding(self, finding: Finding) -> None:
         """Show the finding's step and put the cursor into the first field it names."""
-        target = next((i for i, p in enumerate(self.pages) if p.step == finding.step), None)
+        target = next((i for i, info in enumerate(PAGES) if info.step == finding.step), None)
         if target is None:
             return
         self.show_page(target)
@@ -305,9 +465,18 @@ class MainWindow(QMainWindow):
     def _show_findings(self) -> None:
         self.findings_dock.show()
         self.findings_dock.raise_()
-        self.findings_panel.tree.setFocus()
+        if self.findings_panel is not None:
+            self.findings_panel.tree.setFocus()
 
     def _update_step_marks(self) -> None:
+        if self.controller is None:
+            for i in range(len(PAGES)):
+                self.step_list.item(i).setText(self.page_label(i))
+            return
+        from PySide6.QtWidgets import QStyle  # its ~20 enums load here, not before the first paint
+
+        from procurement.findings import SEVERITY_ORDER, Severity
+
         worst: dict[int, Severity] = {}
         counts: dict[int, int] = {}
         for f in self.controller.findings:
@@ -318,7 +487,7 @@ class MainWindow(QMainWindow):
         icons = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
                  Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
                  Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
-        for i, page in enumerate(self.pages):
+        for i, page in enumerate(PAGES):
             item = self.step_list.item(i)
             item.setText(self.page_label(i))
             if not page.step:
@@ -353,15 +522,15 @@ class MainWindow(QMainWindow):
 
     def print_current(self) -> bool:
         """Print the current page's document if it has one (print_document), else the quote."""
-        current = self.pages[self.current_index()]
-        if hasattr(current, "print_document"):
+        current = self._pages[self.current_index()]
+        if current is not None and hasattr(current, "print_document"):
             current.print_document()
             return True
         return self._page_hook("QuotePage", "print_document")
 
     # ------------------------------------------------------------------ title and files
     def document_name(self) -> str:
-        path = self.controller.path
+        path = self.controller.path if self.controller is not None else None
         return path.name if path else self.tr("Untitled plan")
 
     def _stack_alive(self) -> bool:
@@ -369,6 +538,9 @@ class MainWindow(QMainWindow):
         return shiboken6.isValid(self.controller.undo_stack) and shiboken6.isValid(self)
 
     def _update_title(self) -> None:
+        if self.controller is None:
+            self.setWindowTitle("gpu-procure")
+            return
         if not self._stack_alive():
             return
         self.setWindowTitle(f"{self.document_name()}[*] — gpu-procure")
@@ -376,7 +548,7 @@ class MainWindow(QMainWindow):
 
     def maybe_save(self) -> bool:
         """True when it is fine to drop the current document (saved, discarded or unchanged)."""
-        if not self.controller.dirty:
+        if self.controller is None or not self.controller.dirty:
             return True
         answer = dialogs.ask_save_changes(self, self.document_name())
         if answer == "save":
@@ -396,6 +568,8 @@ class MainWindow(QMainWindow):
         return True
 
     def example_plans(self) -> list[tuple[str, Path]]:
+        from procurement.plan import PlanError, load_plan
+
         if not self.examples.is_dir():
             return []
         out: list[tuple[str, Path]] = []
@@ -408,6 +582,8 @@ class MainWindow(QMainWindow):
         return out
 
     def new_from_example(self) -> bool:
+        from procurement.plan import PlanError, load_plan
+
         path = dialogs.ask_example(self, self.example_plans())
         if path is None or not self.maybe_save():
             return False
@@ -429,6 +605,8 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: Path, ask: bool = True) -> bool:
         """Open a plan file; errors (missing file, bad YAML, unknown parts) are shown, nothing changes."""
+        from procurement.plan import PlanError
+
         if ask and not self.maybe_save():
             return False
         try:
@@ -454,6 +632,8 @@ class MainWindow(QMainWindow):
         return self._save_to(self.controller.path)
 
     def save_as(self) -> bool:
+        from procurement.plan import PLAN_SUFFIX
+
         suggested = self.controller.path or (self.settings.last_dir or Path.home()) / f"plan{PLAN_SUFFIX}"
         path = dialogs.ask_save_path(self, suggested)
         return self._save_to(path) if path else False
@@ -518,6 +698,8 @@ class MainWindow(QMainWindow):
 
     def offer_recovery(self) -> bool:
         """At start: offer the newest autosaved copy that is newer than its file; True when restored."""
+        from procurement.plan import PlanError
+
         pending = self.recovery.pending()
         if not pending:
             return False
@@ -546,8 +728,10 @@ class MainWindow(QMainWindow):
         if not self.maybe_save():
             event.ignore()
             return
-        self._forget_recovery()
+        if self.controller is not None:
+            self._forget_recovery()
         self.settings.geometry = self.saveGeometry()
-        self.settings.window_state = self.saveState()
+        if self.controller is not None:  # before attach() the dock is not placed yet: keep the saved state
+            self.settings.window_state = self.saveState()
         self.settings.sync()
         event.accept()

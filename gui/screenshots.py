@@ -88,8 +88,8 @@ def render(out_dir: Path, plan_path: Path | None = None, langs: Sequence[str] = 
             for i, slug in enumerate(SLUGS[: len(win.pages)]):
                 win.show_page(i)
                 _prepare(win.pages[i])
-                QApplication.processEvents()
-                QApplication.processEvents()
+                for _ in range(6):  # layouts settle in a few rounds (wrapped rows, then the page's height)
+                    QApplication.processEvents()
                 target = out_dir / f"{lang}-{slug}.png"
                 win.grab().save(str(target))
                 shrink_png(target)

@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDate, QEvent, Qt, Signal
+from PySide6.QtCore import QDate, QRect, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -113,12 +113,12 @@ class _SignOffBox(QGroupBox):
 
 class ChecklistPage(StepPage):
     step = 0
+    follows_findings = True
     work_done = Signal()
     """An export or print job has finished (its results are shown by then)."""
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
-        self.loading = False
         self.job: workers.Job | None = None
         self.checklists: dict[Which, Checklist] = {}
         self.boxes: dict[Which, QGroupBox] = {}
@@ -137,10 +137,12 @@ class ChecklistPage(StepPage):
             table.setWordWrap(True)
             header = table.horizontalHeader()
             header.setSectionResizeMode(COL_REASON, QHeaderView.ResizeMode.Stretch)
-            for c in (COL_ITEM, COL_STATUS, COL_DONE):
+            for c in (COL_STATUS, COL_DONE):
                 header.setSectionResizeMode(c, QHeaderView.ResizeMode.ResizeToContents)
+            # the item names wrap in at most ~a quarter of the width; the reason column gets the rest
+            header.setSectionResizeMode(COL_ITEM, QHeaderView.ResizeMode.Interactive)
             header.setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Interactive)
-            header.resizeSection(COL_NOTE, 220)
+            header.resizeSection(COL_NOTE, 150)
             sbox = _SignOffBox(self, which)
             lay = QVBoxLayout(box)
             lay.addWidget(table)
@@ -166,18 +168,16 @@ class ChecklistPage(StepPage):
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.print_button)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addWidget(scroll, 1)
         outer.addLayout(buttons)
         self.export_button.clicked.connect(self.export_checklist)
         self.print_button.clicked.connect(self.print_checklist)
-        self.controller.findings_changed.connect(self.refresh)
         self.retranslate()
-        self.refresh()
+        self.refresh_now()
 
     # -- language
-    def title(self) -> str:
-        return self.tr("Checklist")
-
     def retranslate(self) -> None:
         for which, table in self.tables.items():
             table.setHorizontalHeaderLabels([self.tr("Item"), self.tr("Status"), self.tr("Reason and numbers"),
@@ -188,12 +188,6 @@ class ChecklistPage(StepPage):
         self.print_button.setText(self.tr("Print…"))
         self.paper_combo.setToolTip(self.tr("Paper size"))
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-            self.refresh()
-        super().changeEvent(event)
-
     # -- plan → widgets
     def refresh(self) -> None:
         ctl = self.controller
@@ -202,45 +196,41 @@ class ChecklistPage(StepPage):
         except Exception as exc:  # the page says what went wrong instead of taking the window down
             self.status_label.setText(self.tr("The checklist could not be built: %1").replace("%1", str(exc)))
             return
-        self.loading = True
-        try:
-            for which, cl in self.checklists.items():
-                self.boxes[which].setTitle(cl.title)
-                table = self.tables[which]
-                table.setRowCount(len(cl.items))
-                for row, item in enumerate(cl.items):
-                    label = QTableWidgetItem(item.label)
-                    label.setData(Qt.ItemDataRole.UserRole, item.id)
-                    label.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                    status = QTableWidgetItem(f"{STATUS_MARKS[item.status]} {status_label(item.status, ctl.lang)}")
-                    status.setData(Qt.ItemDataRole.UserRole, item.status.value)
-                    status.setForeground(QBrush(QColor(STATUS_COLORS[item.status])))
-                    status.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                    reason_text = item.reason + (f"\n{item.verified}" if item.verified else "")
-                    reason = QTableWidgetItem(reason_text)
-                    reason.setToolTip(reason_text)
-                    reason.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
-                    done = QTableWidgetItem()
-                    note = QTableWidgetItem(item.note)
-                    if item.person:
-                        # only a person can judge these: a tick and a note, written into plan.checklist
-                        done.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
-                                      | Qt.ItemFlag.ItemIsSelectable)
-                        done.setCheckState(Qt.CheckState.Checked if item.checked else Qt.CheckState.Unchecked)
-                        done.setToolTip(self.tr("Tick when you have checked this yourself"))
-                        note.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
-                                      | Qt.ItemFlag.ItemIsSelectable)
-                        note.setToolTip(self.tr("Double-click to write a note"))
-                    else:
-                        done.setFlags(Qt.ItemFlag.ItemIsSelectable)
-                        done.setToolTip(self.tr("Decided from the plan and the findings"))
-                        note.setFlags(Qt.ItemFlag.ItemIsSelectable)
-                    for c, cell in enumerate((label, status, reason, done, note)):
-                        table.setItem(row, c, cell)
-                _fit_rows(table)
-                self.signoffs[which].refresh()
-        finally:
-            self.loading = False
+        for which, cl in self.checklists.items():
+            self.boxes[which].setTitle(cl.title)
+            table = self.tables[which]
+            table.setRowCount(len(cl.items))
+            for row, item in enumerate(cl.items):
+                label = QTableWidgetItem(item.label)
+                label.setData(Qt.ItemDataRole.UserRole, item.id)
+                label.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                status = QTableWidgetItem(f"{STATUS_MARKS[item.status]} {status_label(item.status, ctl.lang)}")
+                status.setData(Qt.ItemDataRole.UserRole, item.status.value)
+                status.setForeground(QBrush(QColor(STATUS_COLORS[item.status])))
+                status.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                reason_text = item.reason + (f"\n{item.verified}" if item.verified else "")
+                reason = QTableWidgetItem(reason_text)
+                reason.setToolTip(reason_text)
+                reason.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable)
+                done = QTableWidgetItem()
+                note = QTableWidgetItem(item.note)
+                if item.person:
+                    # only a person can judge these: a tick and a note, written into plan.checklist
+                    done.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
+                                  | Qt.ItemFlag.ItemIsSelectable)
+                    done.setCheckState(Qt.CheckState.Checked if item.checked else Qt.CheckState.Unchecked)
+                    done.setToolTip(self.tr("Tick when you have checked this yourself"))
+                    note.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
+                                  | Qt.ItemFlag.ItemIsSelectable)
+                    note.setToolTip(self.tr("Double-click to write a note"))
+                else:
+                    done.setFlags(Qt.ItemFlag.ItemIsSelectable)
+                    done.setToolTip(self.tr("Decided from the plan and the findings"))
+                    note.setFlags(Qt.ItemFlag.ItemIsSelectable)
+                for c, cell in enumerate((label, status, reason, done, note)):
+                    table.setItem(row, c, cell)
+            _fit_rows(table)
+            self.signoffs[which].refresh()
 
     def item_row(self, which: Which, item_id: str) -> int:
         table = self.tables[which]
@@ -249,7 +239,7 @@ class ChecklistPage(StepPage):
 
     # -- widgets → plan
     def _item_changed(self, which: Which, cell: QTableWidgetItem) -> None:
-        if self.loading or cell.column() not in (COL_DONE, COL_NOTE):
+        if self.refreshing or cell.column() not in (COL_DONE, COL_NOTE):
             return
         table = self.tables[which]
         row = cell.row()
@@ -325,6 +315,23 @@ def _cell(table: QTableWidget, row: int, col: int) -> QTableWidgetItem:
 
 def _fit_rows(table: QTableWidget) -> None:
     """Rows as tall as their wrapped text, and the table as tall as its rows (the page scrolls, not the table)."""
+    header = table.horizontalHeader()
+    width = max(120, min(table.sizeHintForColumn(COL_ITEM), table.viewport().width() // 4))
+    if abs(header.sectionSize(COL_ITEM) - width) > 2:
+        header.resizeSection(COL_ITEM, width)  # emits sectionResized, which calls this again once
+        return
     table.resizeRowsToContents()
+    # Qt sizes wrapped rows a few pixels too wide for what it then draws, which elides the last line of
+    # some texts ("…"); measure the two wrapping columns with a little less room and take the larger height.
+    fm = table.fontMetrics()
+    flags = int(Qt.TextFlag.TextWordWrap)
+    for row in range(table.rowCount()):
+        height = table.rowHeight(row)
+        for c in (COL_ITEM, COL_REASON):
+            cell = table.item(row, c)
+            if cell is not None and cell.text():
+                box = fm.boundingRect(QRect(0, 0, max(20, table.columnWidth(c) - 12), 100_000), flags, cell.text())
+                height = max(height, box.height() + 8)
+        table.setRowHeight(row, height)
     table.setFixedHeight(table.horizontalHeader().height()
                            + sum(table.rowHeight(r) for r in range(table.rowCount())) + 2 * table.frameWidth())

@@ -6,10 +6,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QEvent, QIODevice, QSize, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt, Signal
 from PySide6.QtGui import QPainter
-from PySide6.QtPdf import QPdfDocument
-from PySide6.QtPdfWidgets import QPdfView
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -44,6 +42,9 @@ class PrintPreviewDialog(QDialog):
     """Shows the exact PDF bytes that Export writes (QtPdf) and prints those pages: one source for both."""
 
     def __init__(self, pdf: bytes, title: str, parent: QWidget | None = None) -> None:
+        from PySide6.QtPdf import QPdfDocument  # QtPdf loads with the first preview, not with the window
+        from PySide6.QtPdfWidgets import QPdfView
+
         super().__init__(parent)
         self.pdf = pdf
         self.setWindowTitle(title)
@@ -100,12 +101,12 @@ class PrintPreviewDialog(QDialog):
 
 class QuotePage(StepPage):
     step = 0
+    follows_findings = True
     work_done = Signal()
     """An export or print job has finished (its results are shown by then)."""
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
-        self.loading = False
         self.job: workers.Job | None = None
         self.fields: dict[str, QLineEdit] = {}
         self.info_box = QGroupBox()
@@ -131,7 +132,11 @@ class QuotePage(StepPage):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().hide()
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        # part names and key specs share the room and wrap (rows grow) instead of eliding the specs
+        self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.table.setWordWrap(True)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.totals_label = QLabel()
         self.totals_label.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.totals_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -147,6 +152,8 @@ class QuotePage(StepPage):
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.print_button)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addWidget(self.info_box)
         outer.addLayout(party_row)
         outer.addWidget(self.table, 1)
@@ -158,7 +165,7 @@ class QuotePage(StepPage):
                 bind(path, edit)
         self._connect_signals()
         self.retranslate()
-        self.refresh()
+        self.refresh_now()
 
     def _connect_signals(self) -> None:
         for path, edit in self.fields.items():
@@ -166,14 +173,10 @@ class QuotePage(StepPage):
         self.validity.valueChanged.connect(lambda v: self._set("quote.validity_days", v, merge=True))
         self.export_button.clicked.connect(self.export_quote)
         self.print_button.clicked.connect(self.print_quote)
-        self.controller.findings_changed.connect(self.refresh)
 
     # -- language
-    def title(self) -> str:
-        return self.tr("Quote")
-
     def retranslate(self) -> None:
-        self.info_box.setTitle(self.tr("Quote"))
+        self.info_box.setTitle(self.tr("Quote details"))  # the page heading already says "Quote"
         _labels(self.info_form, [self.tr("Quote number:"), self.tr("Valid for:")])
         self.validity.setSuffix(self.tr(" days"))
         self.parties["buyer"].setTitle(self.tr("Buyer"))
@@ -188,26 +191,16 @@ class QuotePage(StepPage):
         self.print_button.setText(self.tr("Print…"))
         self.paper_combo.setToolTip(self.tr("Paper size"))
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-            self.refresh()
-        super().changeEvent(event)
-
     # -- plan → widgets
     def refresh(self) -> None:
         from procurement.reports import build_quote
 
         ctl = self.controller
-        self.loading = True
-        try:
-            for path, edit in self.fields.items():
-                value = str(ctl.value(path) or "")
-                if edit.text() != value:
-                    edit.setText(value)
-            self.validity.setValue(ctl.plan.quote.validity_days)
-        finally:
-            self.loading = False
+        for path, edit in self.fields.items():
+            value = str(ctl.value(path) or "")
+            if edit.text() != value:
+                edit.setText(value)
+        self.validity.setValue(ctl.plan.quote.validity_days)
         try:
             quote = build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang)
         except Exception as exc:  # the page says what went wrong instead of taking the window down
@@ -237,7 +230,7 @@ class QuotePage(StepPage):
 
     # -- widgets → plan
     def _set(self, path: str, value: Any, merge: bool = False) -> None:
-        if self.loading:
+        if self.refreshing:
             return
         try:
             self.controller.set_value(path, value, merge=merge)

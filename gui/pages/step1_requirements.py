@@ -127,7 +127,7 @@ class RequirementsPage(StepPage):
         outer.addWidget(scroll)
         self._connect_signals()
         self.retranslate()
-        self.refresh()
+        self.refresh_now()
 
     # ------------------------------------------------------------------ construction helpers
     def _combo(self, form: QFormLayout, name: str) -> None:
@@ -170,12 +170,9 @@ class RequirementsPage(StepPage):
         for name, box in self.checks.items():
             box.toggled.connect(lambda on, n=name: self.edit(R + n, on))
         self.budget.valueChanged.connect(lambda v: self.edit(R + "budget_cny", v, merge=True))
-        self.controller.findings_changed.connect(self._show_estimate)
+        self.controller.findings_changed.connect(self.when_on_screen(self._show_estimate))
 
     # ------------------------------------------------------------------ text
-    def title(self) -> str:
-        return self.tr("Requirements")
-
     def _choices(self, name: str) -> list[tuple[str, Any]]:
         choices: dict[str, list[tuple[str, Any]]] = {
             "workload": [
@@ -231,16 +228,17 @@ class RequirementsPage(StepPage):
         self.data_box.setTitle(self.tr("Data, budget and scale"))
         self.estimate_box.setTitle(self.tr("GPU memory estimate"))
         self.advice_box.setTitle(self.tr("Cloud or own hardware?"))
+        # each Alt+letter once on the page, none of the menu bar's F, E, V, H (tests/gui/test_mnemonics.py)
         texts = {
             "workload": self.tr("&Workload:"),
             "mode": self.tr("&Mode:"),
             "usage": self.tr("&Usage:"),
             "data_sensitivity": self.tr("Data &sensitivity:"),
-            "deployment": self.tr("&Where it runs:"),
+            "deployment": self.tr("Where i&t runs:"),
             "model_preset": self.tr("&Preset:"),
             "model_params_b": self.tr("P&arameters:"),
             "layers": self.tr("&Layers:"),
-            "hidden_size": self.tr("&Hidden size:"),
+            "hidden_size": self.tr("H&idden size:"),
             "kv_heads": self.tr("&KV heads:"),
             "head_dim": self.tr("Head si&ze:"),
             "precision": self.tr("P&recision:"),
@@ -248,7 +246,7 @@ class RequirementsPage(StepPage):
             "batch_size": self.tr("&Batch size:"),
             "sequence_length": self.tr("Se&quence length:"),
             "dataset_gb": self.tr("&Dataset size:"),
-            "budget_cny": self.tr("B&udget:"),
+            "budget_cny": self.tr("Bud&get:"),
             "nodes": self.tr("&Nodes:"),
         }
         for name, text in texts.items():
@@ -260,8 +258,8 @@ class RequirementsPage(StepPage):
             self.spins[name].setSpecialValueText(self.tr("unknown"))
         self.spins["nodes"].setToolTip(self.tr("1 = a single server; more = a multi-node cluster"))
         self.spins["kv_heads"].setToolTip(self.tr("Key/value heads (grouped-query attention); used for the KV cache"))
-        self.checks["needs_mig"].setText(self.tr("Needs &MIG (GPU partitioning)"))
-        self.checks["needs_nvlink"].setText(self.tr("Needs NV&Link between GPUs"))
+        self.checks["needs_mig"].setText(self.tr("Needs MIG (GPU partitioning)"))
+        self.checks["needs_nvlink"].setText(self.tr("Needs NVLink between GPUs"))
         self.chart.set_empty_text(self.tr("Enter the model size to see the estimate."))
         for name, combo in self.combos.items():
             blocked = combo.blockSignals(True)

@@ -6,7 +6,6 @@ import html
 from typing import Any
 
 from PySide6.QtCore import QItemSelectionModel, Qt
-from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -59,7 +58,6 @@ class GpuPage(StepPage):
         super().__init__(controller, parent)
         self.rows: list[GpuRow] = []
         self._table_key: object = None
-        self._stale = True
         self.heading = QLabel(self)
         self.choice_box = QGroupBox(self)
         self.model_label = QLabel(self)
@@ -139,7 +137,7 @@ class GpuPage(StepPage):
         layout.addWidget(splitter, 1)
         self._connect_signals()
         self.retranslate()
-        self.refresh()
+        self.refresh_now()
 
     def _connect_signals(self) -> None:
         self.model_combo.currentIndexChanged.connect(self._model_chosen)
@@ -147,12 +145,9 @@ class GpuPage(StepPage):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.table.itemDoubleClicked.connect(lambda _item: self.use_selected())
         self.use_button.clicked.connect(self.use_selected)
-        self.controller.findings_changed.connect(self._fill_summary)
+        self.controller.findings_changed.connect(self.when_on_screen(self._fill_summary))
 
     # ------------------------------------------------------------------ text
-    def title(self) -> str:
-        return self.tr("GPU selection")
-
     def headers(self) -> list[str]:
         # two-line headers keep the numeric columns narrow enough for the reasons column at 1280 px
         return [
@@ -181,10 +176,6 @@ class GpuPage(StepPage):
 
     # ------------------------------------------------------------------ plan → widgets
     def refresh(self) -> None:
-        if not self.isVisible():  # ranking every GPU on each keystroke elsewhere is wasted: do it when shown
-            self._stale = True
-            return
-        self._stale = False
         plan = self.controller.plan
         self.rows = gpu_rows(plan, self.controller.catalog, self.controller.policy, self.controller.lang)
         self.model_combo.clear()
@@ -234,6 +225,8 @@ class GpuPage(StepPage):
         self.table.setSortingEnabled(True)
         for c in range(len(COLUMNS) - 1):
             self.table.resizeColumnToContents(c)
+        # long names elide (the tooltip and the summary below carry them) so the reasons column keeps room
+        self.table.setColumnWidth(1, min(self.table.columnWidth(1), 170))
         if selected:
             self.table.blockSignals(True)
             model, sel = self.table.model(), self.table.selectionModel()
@@ -245,11 +238,6 @@ class GpuPage(StepPage):
             self.table.blockSignals(False)
         self.table.setUpdatesEnabled(True)
         self._selection_changed()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        if self._stale:
-            self._refresh_blocked()
-        super().showEvent(event)
 
     def _fill_summary(self) -> None:
         plan = self.controller.plan
@@ -305,7 +293,7 @@ class GpuPage(StepPage):
                 self.compare.setItem(r, c, item)
 
     def _compare_rows(self) -> list[tuple[str, Any]]:
-        yes, no = self.tr("yes"), self.tr("no")
+        yes, no, unknown = self.tr("yes"), self.tr("no"), self.tr("unknown")
         return [
             (self.tr("Architecture"), lambda g: f"{g.architecture} (CC {g.compute_capability})"),
             (self.tr("Memory"), lambda g: f"{g.memory_gib:,.0f} GiB {g.memory_type}"),
@@ -316,8 +304,8 @@ class GpuPage(StepPage):
             (self.tr("TDP (W)"), lambda g: _num(g.tdp_w)),
             (self.tr("Form factor"), lambda g: f"{g.form_factor.value.upper()} Gen{g.pcie_gen}"),
             (self.tr("NVLink (GB/s)"), lambda g: _num(g.nvlink_gbs) if g.nvlink_gbs else no),
-            (self.tr("MIG"), lambda g: str(g.mig_max) if g.mig_max else no),
-            (self.tr("ECC"), lambda g: yes if g.ecc else no),
+            (self.tr("MIG"), lambda g: unknown if g.mig_max is None else (str(g.mig_max) if g.mig_max else no)),
+            (self.tr("ECC"), lambda g: unknown if g.ecc is None else (yes if g.ecc else no)),
             (
                 self.tr("Price (CNY)"),
                 lambda g: _num(g.price_cny) if g.price_cny is not None else self.tr("on request"),

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
+from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtWidgets import (
     QComboBox,
     QDoubleSpinBox,
@@ -61,9 +60,16 @@ def describe_part(part: Part) -> str:
         specs = [f"{part.ports} × {part.speed_gbps:g} Gb/s {part.fabric}",
                  f"PCIe Gen{part.pcie_gen} x{part.pcie_lanes}"]
     elif isinstance(part, Psu):
-        low = f"{part.rated_w_low_line:g} W" if part.rated_w_low_line else translate("ServerPage", "not rated")
+        if part.low_line == "rated" and part.rated_w_low_line:
+            low = f"{part.rated_w_low_line:g} W"
+        elif part.low_line == "unsupported":
+            low = translate("ServerPage", "not supported")
+        else:
+            low = translate("ServerPage", "not published")
         specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}"),
-                 translate("ServerPage", "%1 at 100-127 V").replace("%1", low), part.efficiency]
+                 translate("ServerPage", "%1 at 100-127 V").replace("%1", low)]
+        if part.efficiency:
+            specs.append(part.efficiency)
     elif isinstance(part, Chassis):
         form = (translate("ServerPage", "%1U rack").replace("%1", str(part.rack_units))
                 if part.form == "rack" and part.rack_units
@@ -166,7 +172,7 @@ class _PartRows(QWidget):
             col += 1
         combo = QComboBox(self)
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-        combo.setMinimumContentsLength(28)
+        combo.setMinimumContentsLength(12)
         combo.currentIndexChanged.connect(lambda _i, w=combo: self._edit_cell(w, "part", w.currentData()))
         count = QSpinBox(self)
         count.setRange(0, 64)
@@ -188,7 +194,7 @@ class _PartRows(QWidget):
         return next(i for i, row in enumerate(self.rows) if widget in row)
 
     def _edit_cell(self, widget: QWidget, key: str, value: Any, merge: bool = False) -> None:
-        if self._page.loading or value is None:
+        if self._page.refreshing or value is None:
             return
         i = self._row_of(widget)
         self._page.set_field(f"{self._path}[{i}].{key}", value, merge=merge)
@@ -262,7 +268,6 @@ class ServerPage(StepPage):
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
-        self.loading = False
         self.bound: dict[str, QWidget] = {}
         self.error_label = QLabel(self)
         self.error_label.setWordWrap(True)
@@ -297,7 +302,7 @@ class ServerPage(StepPage):
         self.servers_per_rack.setRange(1, 1000)
         for combo in (self.cpu_combo, self.memory_combo, self.chassis_combo, self.psu_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(36)
+            combo.setMinimumContentsLength(16)
         self.storage_rows = _PartRows(self, "server.storage", Storage, with_role=True)
         self.nic_rows = _PartRows(self, "server.nics", Nic, with_role=False)
         self.auto_button = QPushButton()
@@ -321,7 +326,7 @@ class ServerPage(StepPage):
             self.bind(path, w)
         self._connect_signals()
         self.retranslate()
-        self._refresh_now()
+        self.refresh_now()
 
     # -- layout
     def _build_layout(self) -> None:
@@ -350,6 +355,9 @@ class ServerPage(StepPage):
         col.addStretch(1)
         scroll = self.scroll_area = QScrollArea(self)
         scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        # the combos shrink (their texts elide) rather than push the form sideways
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
 
         side = QVBoxLayout()
@@ -363,9 +371,11 @@ class ServerPage(StepPage):
         side.addStretch(1)
 
         top = QHBoxLayout()
-        top.addWidget(scroll, 3)
-        top.addLayout(side, 2)
+        top.addWidget(scroll, 5)
+        top.addLayout(side, 3)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addWidget(self.error_label)
         outer.addLayout(top)
 
@@ -387,12 +397,9 @@ class ServerPage(StepPage):
             lambda v: self.set_field("server.rack_power_limit_kw", v or None, merge=True))
         self.servers_per_rack.valueChanged.connect(lambda v: self.set_field("server.servers_per_rack", v, merge=True))
         self.auto_button.clicked.connect(self.auto_configure)
-        self.controller.findings_changed.connect(self._update_gauges)
+        self.controller.findings_changed.connect(self.when_on_screen(self._update_gauges))
 
     # -- language
-    def title(self) -> str:
-        return self.tr("Server configuration")
-
     def retranslate(self) -> None:
         self.cpu_box.setTitle(self.tr("Processor"))
         self.memory_box.setTitle(self.tr("Memory"))
@@ -419,51 +426,33 @@ class ServerPage(StepPage):
         self.storage_rows.retranslate()
         self.nic_rows.retranslate()
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-            self._refresh_now()
-        super().changeEvent(event)
-
     # -- plan → widgets
     def refresh(self) -> None:
-        self._refresh_now()
-
-    def _refresh_now(self) -> None:
-        with self._loading():
-            srv = self.controller.plan.server
-            cat = self.controller.catalog
-            fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"))
-            self.cpu_count.setValue(srv.cpu_count or 1)
-            fill_part_combo(self.memory_combo, _sorted(cat.all(MemoryModule)),
-                            srv.memory.part if srv.memory else None, self.tr("— choose memory —"))
-            self.memory_count.setEnabled(srv.memory is not None)
-            self.memory_count.setValue(srv.memory.count if srv.memory else 1)
-            mod = cat.typed(MemoryModule, srv.memory.part) if srv.memory else None
-            if mod and srv.memory:
-                self.memory_total.setText(self.tr("%1 GiB, %2").replace("%1", str(mod.capacity_gib * srv.memory.count))
-                                          .replace("%2", self.tr("ECC") if mod.ecc else self.tr("no ECC")))
-            else:
-                self.memory_total.setText("—")
-            fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"))
-            fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"))
-            self.psu_count.setValue(srv.psu.count)
-            select_data(self.redundancy_combo, srv.psu.redundancy.value)
-            select_data(self.voltage_combo, srv.input_voltage)
-            self.rack_limit.setValue(srv.rack_power_limit_kw or 0)
-            self.servers_per_rack.setValue(srv.servers_per_rack)
-            self.storage_rows.refresh()
-            self.nic_rows.refresh()
-            self.auto_button.setEnabled(self.controller.plan.gpu.model is not None)
+        srv = self.controller.plan.server
+        cat = self.controller.catalog
+        fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"))
+        self.cpu_count.setValue(srv.cpu_count or 1)
+        fill_part_combo(self.memory_combo, _sorted(cat.all(MemoryModule)),
+                        srv.memory.part if srv.memory else None, self.tr("— choose memory —"))
+        self.memory_count.setEnabled(srv.memory is not None)
+        self.memory_count.setValue(srv.memory.count if srv.memory else 1)
+        mod = cat.typed(MemoryModule, srv.memory.part) if srv.memory else None
+        if mod and srv.memory:
+            self.memory_total.setText(self.tr("%1 GiB, %2").replace("%1", str(mod.capacity_gib * srv.memory.count))
+                                      .replace("%2", self.tr("ECC") if mod.ecc else self.tr("no ECC")))
+        else:
+            self.memory_total.setText("—")
+        fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"))
+        fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"))
+        self.psu_count.setValue(srv.psu.count)
+        select_data(self.redundancy_combo, srv.psu.redundancy.value)
+        select_data(self.voltage_combo, srv.input_voltage)
+        self.rack_limit.setValue(srv.rack_power_limit_kw or 0)
+        self.servers_per_rack.setValue(srv.servers_per_rack)
+        self.storage_rows.refresh()
+        self.nic_rows.refresh()
+        self.auto_button.setEnabled(self.controller.plan.gpu.model is not None)
         self._update_gauges()
-
-    @contextmanager
-    def _loading(self) -> Iterator[None]:
-        was, self.loading = self.loading, True
-        try:
-            yield
-        finally:
-            self.loading = was
 
     def _update_gauges(self) -> None:
         try:
@@ -473,7 +462,17 @@ class ServerPage(StepPage):
         family_state = self._family_states()
         for key, gauge in self.gauges.items():
             used, cap, detail = readings.get(key, (None, None, self.tr("Not available yet")))
-            gauge.set_values(used, cap, family_state.get(key, "ok"), detail)
+            gauge.set_values(used, cap, family_state.get(key, "ok"), detail, self._unknown_reason(key))
+
+    def _unknown_reason(self, key: str) -> str:
+        """Why a gauge has nothing to compare with, in the buyer's words (instead of a bare dash)."""
+        srv = self.controller.plan.server
+        if key == "cooling":
+            return self.tr("choose a chassis") if srv.chassis is None else self.tr("chassis airflow not published")
+        if key == "pcie":
+            return self.tr("choose a CPU") if srv.cpu is None else self.tr("CPU lanes not published")
+        return self.tr("choose PSUs") if srv.psu.part is None and srv.chassis is None else \
+            self.tr("PSU capacity not published")
 
     def _family_states(self) -> dict[str, str]:
         """Each gauge's colour from the findings of its rule family (the rules decide, not the gauge)."""
@@ -507,7 +506,7 @@ class ServerPage(StepPage):
 
     def set_field(self, path: str, value: Any, merge: bool = False, text: str | None = None) -> bool:
         """One undoable edit; a value the plan rejects is shown above the form, the plan is unchanged."""
-        if self.loading:
+        if self.refreshing:
             return False
         try:
             self.controller.set_value(path, value, text=text, merge=merge)

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt
-from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication, QPalette, QShowEvent
+from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
@@ -107,8 +105,6 @@ class ImagePage(StepPage):
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
         super().__init__(controller, parent)
-        self.loading = False
-        self._stale = True
         self.combos: dict[str, QComboBox] = {}
         self.conflicts: dict[str, dict[str, list[str]]] = {}
         self.error_label = QLabel()
@@ -141,12 +137,14 @@ class ImagePage(StepPage):
         dl.addWidget(self.dockerfile_view)
         dl.addLayout(buttons)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addWidget(self.error_label)
         outer.addWidget(self.choice_box)
         outer.addWidget(self.docker_box, 1)
         self._connect_signals()
         self.retranslate()
-        self._refresh_now()
+        self.refresh_now()
 
     def _connect_signals(self) -> None:
         for path, combo in self.combos.items():
@@ -155,9 +153,6 @@ class ImagePage(StepPage):
         self.save_button.clicked.connect(self.save_dockerfile)
 
     # -- language
-    def title(self) -> str:
-        return self.tr("Image selection")
-
     def retranslate(self) -> None:
         self.choice_box.setTitle(self.tr("Software stack"))
         self.docker_box.setTitle(self.tr("Dockerfile for the chosen image"))
@@ -173,64 +168,37 @@ class ImagePage(StepPage):
         self.save_button.setText(self.tr("Save…"))
         self.dockerfile_view.setPlaceholderText(self.tr("Choose a container image to generate its Dockerfile."))
 
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-            self._refresh_now()
-        super().changeEvent(event)
-
     # -- plan → widgets
     def refresh(self) -> None:
-        # Marking the options asks the rules "what if" once per option (about 60 evaluations): do it when
-        # the page is on screen, not for every edit made on another step.
-        if self.parentWidget() is not None and not self.isVisible():
-            self._stale = True
-            return
-        self._refresh_now()
-
-    def showEvent(self, event: QShowEvent) -> None:
-        if self._stale:
-            self._refresh_now()
-        super().showEvent(event)
-
-    @contextmanager
-    def _loading(self) -> Iterator[None]:
-        was, self.loading = self.loading, True
-        try:
-            yield
-        finally:
-            self.loading = was
-
-    def _refresh_now(self) -> None:
-        self._stale = False
+        # Marking the options asks the rules "what if" once per option: the base calls this only while the
+        # page is on screen, not for every edit made on another step.
         cat = self.controller.catalog
         grey = QBrush(self.palette().color(QPalette.ColorGroup.Disabled, QPalette.ColorRole.Text))
-        with self._loading():
-            for path, kind in FIELDS:
-                combo = self.combos[path]
-                options = sorted(cat.all(kind), key=_order)
-                conflicts = option_conflicts(self.controller, path, options)
-                self.conflicts[path] = conflicts
-                current = self.controller.value(path)
-                combo.clear()
-                combo.addItem(self.tr("— not chosen —"), None)
-                for part in options:
-                    text = describe_software(part)
-                    reasons = conflicts.get(part.id)
-                    if reasons:
-                        # shown, selectable, but greyed and saying why: never silently hidden
-                        combo.addItem(f"{text}  {CONFLICT_MARK} {reasons[0]}", part.id)
-                        combo.setItemData(combo.count() - 1, "\n".join(reasons), Qt.ItemDataRole.ToolTipRole)
-                        combo.setItemData(combo.count() - 1, grey, Qt.ItemDataRole.ForegroundRole)
-                    else:
-                        combo.addItem(text, part.id)
-                        combo.setItemData(combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
-                if current is not None and combo.findData(current) < 0:
-                    combo.addItem(self.tr("%1 (not in the catalog)").replace("%1", str(current)), current)
-                combo.setCurrentIndex(max(0, combo.findData(current)))
-                chosen = conflicts.get(current or "")
-                combo.setToolTip("\n".join(chosen) if chosen else "")
-            self.dockerfile_view.setPlainText(self.dockerfile_text())
+        for path, kind in FIELDS:
+            combo = self.combos[path]
+            options = sorted(cat.all(kind), key=_order)
+            conflicts = option_conflicts(self.controller, path, options)
+            self.conflicts[path] = conflicts
+            current = self.controller.value(path)
+            combo.clear()
+            combo.addItem(self.tr("— not chosen —"), None)
+            for part in options:
+                text = describe_software(part)
+                reasons = conflicts.get(part.id)
+                if reasons:
+                    # shown, selectable, but greyed and saying why: never silently hidden
+                    combo.addItem(f"{text}  {CONFLICT_MARK} {reasons[0]}", part.id)
+                    combo.setItemData(combo.count() - 1, "\n".join(reasons), Qt.ItemDataRole.ToolTipRole)
+                    combo.setItemData(combo.count() - 1, grey, Qt.ItemDataRole.ForegroundRole)
+                else:
+                    combo.addItem(text, part.id)
+                    combo.setItemData(combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+            if current is not None and combo.findData(current) < 0:
+                combo.addItem(self.tr("%1 (not in the catalog)").replace("%1", str(current)), current)
+            combo.setCurrentIndex(max(0, combo.findData(current)))
+            chosen = conflicts.get(current or "")
+            combo.setToolTip("\n".join(chosen) if chosen else "")
+        self.dockerfile_view.setPlainText(self.dockerfile_text())
         has_text = bool(self.dockerfile_view.toPlainText())
         self.copy_button.setEnabled(has_text)
         self.save_button.setEnabled(has_text)
@@ -240,7 +208,7 @@ class ImagePage(StepPage):
 
     # -- widgets → plan
     def _choose(self, path: str, value: Any) -> None:
-        if self.loading:
+        if self.refreshing:
             return
         try:
             self.controller.set_value(path, value)

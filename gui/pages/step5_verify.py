@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, Qt, Signal
+from PySide6.QtCore import QCoreApplication, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -148,6 +148,8 @@ class VerifyPage(StepPage):
             buttons.addWidget(b)
         buttons.addStretch(1)
         outer = QVBoxLayout(self)
+        outer.setContentsMargins(0, 0, 0, 0)
+        self.add_heading(outer)
         outer.addLayout(buttons)
         outer.addWidget(self.progress)
         outer.addWidget(self.status_label)
@@ -155,7 +157,7 @@ class VerifyPage(StepPage):
         outer.addWidget(self.tabs, 1)
         self._connect_signals()
         self.retranslate()
-        self.refresh()
+        self.refresh_now()
 
     def _connect_signals(self) -> None:
         self.run_button.clicked.connect(self.run_here)
@@ -164,9 +166,6 @@ class VerifyPage(StepPage):
         self.clear_button.clicked.connect(self.clear_reports)
 
     # -- language
-    def title(self) -> str:
-        return self.tr("Verification")
-
     def retranslate(self) -> None:
         self.run_button.setText(self.tr("Run on this machine"))
         self.run_button.setToolTip(self.tr("Probe this machine with nvidia-smi and the host tools, and check it "
@@ -188,12 +187,6 @@ class VerifyPage(StepPage):
         self.checks_table.setHorizontalHeaderLabels([
             self.tr("Node"), self.tr("Check"), self.tr("Result"), self.tr("Expected"), self.tr("Actual"),
             self.tr("Message")])
-
-    def changeEvent(self, event: QEvent) -> None:
-        if event.type() == QEvent.Type.LanguageChange:
-            self.retranslate()
-            self.refresh()
-        super().changeEvent(event)
 
     # -- plan → widgets
     def reports(self) -> list[dict[str, Any]]:

@@ -24,6 +24,7 @@ class Gauge(QWidget):
         self._capacity: float | None = None
         self._state = "unknown"
         self._detail = ""
+        self._unknown = ""
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
         self.setMinimumWidth(180)
 
@@ -34,10 +35,13 @@ class Gauge(QWidget):
             self._unit = unit
         self._update_text()
 
-    def set_values(self, used: float | None, capacity: float | None, state: str = "ok", detail: str = "") -> None:
+    def set_values(self, used: float | None, capacity: float | None, state: str = "ok", detail: str = "",
+                   unknown: str = "") -> None:
+        """``unknown`` says why there is no capacity to compare with (shown instead of a bare dash)."""
         self._used, self._capacity = used, capacity
         self._state = state if used is not None and capacity else "unknown"
         self._detail = detail
+        self._unknown = unknown
         self._update_text()
 
     def used(self) -> float | None:
@@ -54,12 +58,17 @@ class Gauge(QWidget):
             return None
         return self._used / self._capacity
 
-    def text(self) -> str:
-        """The line drawn under the bar (also the accessible description)."""
+    def value_text(self) -> str:
+        """The numbers under the label: '1 845 / 3 600 W (51 %)', or what is known and why the rest is not."""
         if self._used is None or not self._capacity:
-            return f"{self._label}: —"
+            known = f"{_num(self._used)} {self._unit}".rstrip() if self._used is not None else ""
+            return " · ".join(t for t in (known, self._unknown) if t) or "—"
         pct = 100 * self._used / self._capacity
-        return f"{self._label}: {_num(self._used)} / {_num(self._capacity)} {self._unit} ({pct:.0f} %)".rstrip()
+        return f"{_num(self._used)} / {_num(self._capacity)} {self._unit} ({pct:.0f} %)".replace("  ", " ")
+
+    def text(self) -> str:
+        """Label and numbers in one line (the accessible description); painted as two lines under the bar."""
+        return f"{self._label}: {self.value_text()}"
 
     def _update_text(self) -> None:
         self.setAccessibleName(self._label)
@@ -70,10 +79,10 @@ class Gauge(QWidget):
     # -- painting
     def sizeHint(self) -> QSize:
         fm = self.fontMetrics()
-        return QSize(260, fm.height() * 2 + 16)
+        return QSize(260, fm.height() * 3 + 16)
 
     def minimumSizeHint(self) -> QSize:
-        return QSize(180, self.fontMetrics().height() * 2 + 12)
+        return QSize(180, self.fontMetrics().height() * 3 + 12)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
@@ -100,9 +109,12 @@ class Gauge(QWidget):
         font = QFont(self.font())
         p.setFont(font)
         p.setPen(pal.color(QPalette.ColorRole.WindowText))
-        text_rect = QRectF(1, bar.bottom() + 3, self.width() - 2, fm.height() + 2)
-        p.drawText(text_rect, int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter),
-                   fm.elidedText(self.text(), Qt.TextElideMode.ElideRight, int(text_rect.width())))
+        flags = int(Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter)
+        top = bar.bottom() + 3
+        for line in (self._label, self.value_text()):  # two lines, so a narrow column clips neither
+            rect = QRectF(1, top, self.width() - 2, fm.height() + 1)
+            p.drawText(rect, flags, fm.elidedText(line, Qt.TextElideMode.ElideRight, int(rect.width())))
+            top = rect.bottom()
         p.end()
 
 

@@ -72,6 +72,8 @@ register(
         "quote.cat.network": {"zh": "网络", "en": "Network"},
         "quote.cat.power": {"zh": "电源", "en": "Power"},
         "quote.cat.chassis": {"zh": "机箱 / 平台", "en": "Chassis / platform"},
+        "quote.spec.form.tower": {"zh": "塔式", "en": "tower"},
+        "quote.spec.form.rack": {"zh": "机架式", "en": "rack"},
         "quote.cat.software": {"zh": "软件", "en": "Software"},
         "quote.on_request": {"zh": "询价", "en": "on request"},
         "quote.subtotal": {"zh": "小计（不含税）", "en": "Subtotal (excl. VAT)"},
@@ -180,7 +182,8 @@ def _spec(part: Part, lang: Lang) -> str:
         bits = [f"{fmt_num(part.memory_gib)} GiB {part.memory_type}"]
         if part.tdp_w:
             bits.append(f"{fmt_num(part.tdp_w)} W")
-        bits.append(f"PCIe Gen{part.pcie_gen} · {part.form_factor.value.upper()}")
+        bits.append(f"PCIe Gen{part.pcie_gen}" if part.form_factor.value == "pcie"
+                    else f"SXM (PCIe Gen{part.pcie_gen} host)")
         return ", ".join(bits)
     if isinstance(part, Cpu):
         bits = [t("quote.spec.cores", lang, cores=part.cores)]
@@ -197,9 +200,10 @@ def _spec(part: Part, lang: Lang) -> str:
     if isinstance(part, Nic):
         return f"{part.ports} × {fmt_num(part.speed_gbps)} Gb/s {_KIND_NAMES[part.fabric]}"
     if isinstance(part, Psu):
-        return f"{fmt_num(part.rated_w_high_line)} W (200-240 V), {part.efficiency}"
+        spec = f"{fmt_num(part.rated_w_high_line)} W (200-240 V)"
+        return f"{spec}, {part.efficiency}" if part.efficiency else spec
     if isinstance(part, Chassis):
-        size = f"{part.rack_units}U" if part.rack_units else part.form
+        size = f"{part.rack_units}U" if part.rack_units else t(f"quote.spec.form.{part.form}", lang)
         cooling = t(f"checklist.cooling.{part.cooling}", lang)
         return f"{size}, {t('quote.spec.gpus', lang, n=part.gpu_slots)}, {cooling}"
     if isinstance(part, OperatingSystem | DriverBranch | CudaRelease | Framework):

@@ -280,6 +280,10 @@ with</source>
             <translation>否</translation>
         </message>
         <message>
+            <source>unknown</source>
+            <translation>未知</translation>
+        </message>
+        <message>
             <source>Architecture</source>
             <translation>架构</translation>
         </message>
@@ -526,6 +530,10 @@ with</source>
             <translation>检查结果</translation>
         </message>
         <message>
+            <source>Loading the parts catalog…</source>
+            <translation>正在加载部件目录…</translation>
+        </message>
+        <message>
             <source>About gpu-procure</source>
             <translation>关于 gpu-procure</translation>
         </message>
@@ -609,6 +617,10 @@ with</source>
         <message>
             <source>Quote</source>
             <translation>报价单</translation>
+        </message>
+        <message>
+            <source>Quote details</source>
+            <translation>报价信息</translation>
         </message>
         <message>
             <source>Quote number:</source>
@@ -874,8 +886,16 @@ with</source>
             <translation>数据敏感度(&amp;S)：</translation>
         </message>
         <message>
-            <source>&amp;Where it runs:</source>
-            <translation>部署位置(&amp;W)：</translation>
+            <source>Where i&amp;t runs:</source>
+            <translation>部署位置(&amp;T)：</translation>
+        </message>
+        <message>
+            <source>H&amp;idden size:</source>
+            <translation>隐藏维度(&amp;I)：</translation>
+        </message>
+        <message>
+            <source>Bud&amp;get:</source>
+            <translation>预算(&amp;G)：</translation>
         </message>
         <message>
             <source>&amp;Preset:</source>
@@ -888,10 +908,6 @@ with</source>
         <message>
             <source>&amp;Layers:</source>
             <translation>层数(&amp;L)：</translation>
-        </message>
-        <message>
-            <source>&amp;Hidden size:</source>
-            <translation>隐藏维度(&amp;H)：</translation>
         </message>
         <message>
             <source>&amp;KV heads:</source>
@@ -922,10 +938,6 @@ with</source>
             <translation>数据集大小(&amp;D)：</translation>
         </message>
         <message>
-            <source>B&amp;udget:</source>
-            <translation>预算(&amp;U)：</translation>
-        </message>
-        <message>
             <source>&amp;Nodes:</source>
             <translation>节点数(&amp;N)：</translation>
         </message>
@@ -950,12 +962,12 @@ with</source>
             <translation>键/值头数（分组查询注意力），用于估算 KV 缓存</translation>
         </message>
         <message>
-            <source>Needs &amp;MIG (GPU partitioning)</source>
-            <translation>需要 MIG（GPU 分区）(&amp;M)</translation>
+            <source>Needs MIG (GPU partitioning)</source>
+            <translation>需要 MIG（GPU 分区）</translation>
         </message>
         <message>
-            <source>Needs NV&amp;Link between GPUs</source>
-            <translation>需要 GPU 间 NVLink(&amp;L)</translation>
+            <source>Needs NVLink between GPUs</source>
+            <translation>需要 GPU 间 NVLink</translation>
         </message>
         <message>
             <source>Enter the model size to see the estimate.</source>
@@ -1003,10 +1015,6 @@ with</source>
         <message>
             <source>no ECC</source>
             <translation>无 ECC</translation>
-        </message>
-        <message>
-            <source>not rated</source>
-            <translation>不支持</translation>
         </message>
         <message>
             <source>%1 W at 200-240 V</source>
@@ -1099,6 +1107,14 @@ with</source>
         <message>
             <source>Server configuration</source>
             <translation>服务器配置</translation>
+        </message>
+        <message>
+            <source>not supported</source>
+            <translation>不支持</translation>
+        </message>
+        <message>
+            <source>not published</source>
+            <translation>未公布</translation>
         </message>
         <message>
             <source>Processor</source>
@@ -1237,8 +1253,39 @@ with</source>
             <translation>暂无数据</translation>
         </message>
         <message>
+            <source>choose a chassis</source>
+            <translation>请选择机箱</translation>
+        </message>
+        <message>
+            <source>chassis airflow not published</source>
+            <translation>机箱风量未公开</translation>
+        </message>
+        <message>
+            <source>choose a CPU</source>
+            <translation>请选择 CPU</translation>
+        </message>
+        <message>
+            <source>CPU lanes not published</source>
+            <translation>CPU 通道数未公开</translation>
+        </message>
+        <message>
+            <source>choose PSUs</source>
+            <translation>请选择电源</translation>
+        </message>
+        <message>
+            <source>PSU capacity not published</source>
+            <translation>电源容量未公开</translation>
+        </message>
+        <message>
             <source>Auto-configure failed: %1</source>
             <translation>自动配置失败：%1</translation>
+        </message>
+    </context>
+    <context>
+        <name>StepPage</name>
+        <message>
+            <source>Step %1 · %2</source>
+            <translation>第 %1 步 · %2</translation>
         </message>
     </context>
     <context>

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from procurement.rules.pcie import lane_budget
-from procurement.rules.power import power_budget
 from PySide6.QtCore import Qt
 
 from gui.controller import PlanController
 from gui.pages.step3_server import ServerPage
 from procurement.plan import Plan
+from procurement.rules.pcie import lane_budget
+from procurement.rules.power import power_budget
 
 
 @pytest.fixture

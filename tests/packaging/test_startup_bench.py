@@ -24,12 +24,13 @@ def test_minimal_program_exits_after_its_first_paint() -> None:
 
 
 def test_ratios_compare_medians() -> None:
-    def runs(*walls: float) -> list[startup.Run]:
-        return [startup.Run(w, 50.0 * w, 0) for w in walls]
+    def runs(*walls: float) -> list[startup.Run]:  # first paint at half the exit time
+        return [startup.Run(w, 50.0 * w, 0, paint_s=w / 2) for w in walls]
 
     s = startup.Summary(3, startup._stats(runs(0.1, 0.2, 0.3)), startup._stats(runs(0.3, 0.9, 0.4)))
-    # medians 0.2 and 0.4 s, memory medians 10 and 20 MiB
+    # medians 0.2 and 0.4 s (first paint 0.1 and 0.2 s), memory medians 10 and 20 MiB
     assert s.wall_ratio == pytest.approx(2.0) and s.memory_ratio == pytest.approx(2.0)
+    assert s.ready_ratio == pytest.approx(2.0)
     assert s.over_target  # 2.0 > 1.5 for the wall time
     assert "OVER TARGET" in startup.report(s)
 
