@@ -20,6 +20,7 @@ except AttributeError:  # pragma: no cover
     _Loader = yaml.SafeLoader
 
 MAX_YAML_BYTES = 20 * 1024 * 1024
+_LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 MAX_ALIAS_VALUES = 100_000
 """How many values aliases (``*name``) may add to a file beyond those written out: a few lines of nested
 aliases ('billion laughs') otherwise expand to hundreds of millions of values when the data is walked."""
@@ -52,6 +53,10 @@ def parse_yaml(text: str, path: str | Path) -> Any:
         raise YamlError(path, line, f"unsupported YAML: {exc.problem}") from None
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
+        if exc.problem_mark and exc.problem_mark.index >= len(text):  # "at end of file": name its last line
+            breaks = len(_LINE_BREAK.findall(text))
+            ends_with_break = bool(text) and _LINE_BREAK.match(text[-1]) is not None
+            line = max(1, breaks if ends_with_break else breaks + 1)
         raise YamlError(path, line, f"not valid YAML: {exc.problem or exc.context}") from None
     except yaml.reader.ReaderError as exc:  # its str() spans two lines and names no line of the file
         line = text.count("\n", 0, exc.position) + 1
