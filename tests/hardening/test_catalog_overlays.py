@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from pathlib import Path
@@ -32,6 +33,11 @@ COUNTER = {"inputs": 0}
 
 @pytest.fixture(scope="module")
 def shipped() -> Catalog:
+    return _shipped()
+
+
+@functools.cache
+def _shipped() -> Catalog:
     return load_catalog()
 
 
@@ -80,8 +86,8 @@ def _usable(cat: Catalog, shipped: Catalog) -> None:
 
 @FUZZ
 @given(text=st.text(max_size=300))
-def test_random_text(tmp_path: Path, shipped: Catalog, text: str) -> None:
-    _check(tmp_path, text, shipped)
+def test_random_text(tmp_path: Path, text: str) -> None:
+    _check(tmp_path, text, _shipped())
 
 
 yaml_values = st.recursive(
@@ -95,8 +101,8 @@ section_names = st.sampled_from([*SECTIONS, "prices", "gpu", "GPUs", "extras"]) 
 
 @FUZZ
 @given(data=st.dictionaries(section_names, yaml_values, max_size=5))
-def test_valid_yaml_of_the_wrong_shape(tmp_path: Path, shipped: Catalog, data: dict[str, Any]) -> None:
-    _check(tmp_path, yaml.safe_dump(data, allow_unicode=True), shipped)
+def test_valid_yaml_of_the_wrong_shape(tmp_path: Path, data: dict[str, Any]) -> None:
+    _check(tmp_path, yaml.safe_dump(data, allow_unicode=True), _shipped())
 
 
 hostile_values = st.sampled_from([
@@ -108,8 +114,9 @@ hostile_values = st.sampled_from([
 
 @FUZZ
 @given(data=st.data())
-def test_a_real_part_with_one_field_made_hostile(tmp_path: Path, shipped: Catalog, data: st.DataObject) -> None:
+def test_a_real_part_with_one_field_made_hostile(tmp_path: Path, data: st.DataObject) -> None:
     """A copy of a shipped part (new id, or replacing the shipped one) with 0-3 fields set to hostile values."""
+    shipped = _shipped()
     section = data.draw(st.sampled_from(SECTIONS))
     parts = shipped.parts[SECTION_TO_KIND[section]]
     if not parts:
@@ -126,8 +133,9 @@ def test_a_real_part_with_one_field_made_hostile(tmp_path: Path, shipped: Catalo
 
 @FUZZ
 @given(data=st.data())
-def test_price_lists(tmp_path: Path, shipped: Catalog, data: st.DataObject) -> None:
+def test_price_lists(tmp_path: Path, data: st.DataObject) -> None:
     """Negotiated prices for known, unknown and malformed ids with any numbers, dates and extra keys."""
+    shipped = _shipped()
     known = sorted({p.id for p in shipped})
     entries = data.draw(st.lists(st.fixed_dictionaries(
         {"id": st.sampled_from(known) | st.text(max_size=15) | st.integers(),

@@ -8,6 +8,7 @@ import os
 import shlex
 import stat
 import statistics
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -28,11 +29,25 @@ H100_XML = NVIDIA_SMI_FIXTURES / "k8s-test-infra_8x-h100-80gb-hbm3_580.105.08_v1
 H100_TOPO = NVIDIA_SMI_FIXTURES / "topo-m_8x-h100-NV18_spaces.txt"
 
 
+def _run_delay() -> float:
+    """Seconds this thread has spent runnable but waiting for a CPU (Linux schedstat; 0 elsewhere)."""
+    try:
+        with open(f"/proc/self/task/{threading.get_native_id()}/schedstat", "rb") as fh:
+            return int(fh.read().split()[1]) / 1e9
+    except (OSError, ValueError, IndexError):
+        return 0.0
+
+
 class GapMeter:
-    """Ticks every 10 ms while the event loop runs; records the time between ticks and samples widgets."""
+    """Ticks every 10 ms while the event loop runs; records the time between ticks and samples widgets.
+
+    The machine is shared (2 cores, other sessions' tests): time the GUI thread was runnable but not given a
+    CPU (the kernel's run delay) is not the app's doing, so ``app_gaps`` subtracts it; ``gaps`` are raw.
+    Waiting for the GIL is sleeping, not run delay, so a worker hogging the GIL still counts."""
 
     def __init__(self, sample: Any = None) -> None:
         self.stamps: list[float] = []
+        self.delays: list[float] = []
         self.samples: list[Any] = []
         self._sample = sample
         self.timer = QTimer()
@@ -40,28 +55,38 @@ class GapMeter:
         self.timer.setInterval(10)
         self.timer.timeout.connect(self._tick)
 
-    def _tick(self) -> None:
+    def _mark(self) -> None:
         self.stamps.append(time.perf_counter())
+        self.delays.append(_run_delay())
+
+    def _tick(self) -> None:
+        self._mark()
         if self._sample is not None:
             self.samples.append(self._sample())
 
     def __enter__(self) -> GapMeter:
-        self.stamps.append(time.perf_counter())
+        self._mark()
         self.timer.start()
         return self
 
     def __exit__(self, *exc: object) -> None:
         self.timer.stop()
-        self.stamps.append(time.perf_counter())
+        self._mark()
 
     @property
     def gaps(self) -> list[float]:
         return [b - a for a, b in zip(self.stamps, self.stamps[1:], strict=False)]
 
+    @property
+    def app_gaps(self) -> list[float]:
+        waits = [b - a for a, b in zip(self.delays, self.delays[1:], strict=False)]
+        return [max(0.0, g - w) for g, w in zip(self.gaps, waits, strict=True)]
+
     def figures(self, name: str) -> str:
-        g = sorted(self.gaps)
+        g, a = sorted(self.gaps), sorted(self.app_gaps)
         line = (f"FIGURES {name}: ticks={len(g)} max={g[-1] * 1000:.1f}ms p99={g[int(len(g) * 0.99)] * 1000:.1f}ms "
-                f"median={statistics.median(g) * 1000:.1f}ms over_100ms={sum(x > MAX_GAP_S for x in g)}")
+                f"median={statistics.median(g) * 1000:.1f}ms over_100ms={sum(x > MAX_GAP_S for x in g)} "
+                f"max_without_run_delay={a[-1] * 1000:.1f}ms")
         print(line, " ".join(f"{x * 1000:.0f}@{sum(g0 for g0 in self.gaps[:i]) * 1000:.0f}"
                              for i, x in enumerate(self.gaps) if x > 0.03))
         return line
@@ -70,7 +95,7 @@ class GapMeter:
 def _assert_responsive(meter: GapMeter, name: str) -> None:
     line = meter.figures(name)
     assert len(meter.gaps) >= 10, line
-    assert max(meter.gaps) < MAX_GAP_S, line
+    assert max(meter.app_gaps) < MAX_GAP_S, line
 
 
 def _exe(directory: Path, body: str) -> Path:
@@ -90,6 +115,14 @@ def _settled(qtbot, win) -> None:  # type: ignore[no-untyped-def]
     with qtbot.waitSignal(win.controller.findings_changed, timeout=10_000):
         pass
     QCoreApplication.sendPostedEvents(None, QEvent.Type.DeferredDelete)
+
+
+def _wait_idle(qtbot) -> None:  # type: ignore[no-untyped-def]
+    """Run the event loop until it is idle: ten ticks in a row on time (pages refresh and lay out lazily
+    after they are shown; a buyer clicking on a page has that page long settled)."""
+    probe = GapMeter()
+    with probe:
+        qtbot.waitUntil(lambda: len(probe.gaps) >= 10 and max(probe.gaps[-10:]) < 0.015, timeout=10_000)
 
 
 def test_verification_of_8_gpus_with_a_slow_nvidia_smi(qtbot, make_window, tmp_path: Path, monkeypatch) -> None:
@@ -141,7 +174,8 @@ def startup_heap_frozen() -> Iterator[None]:
     gc.unfreeze()
 
 
-def _export_500_lines(qtbot, win, tmp_path: Path, monkeypatch, start: Any) -> GapMeter:  # type: ignore[no-untyped-def]
+def _export_500_lines(qtbot, win, tmp_path: Path, monkeypatch, start: Any,  # type: ignore[no-untyped-def]
+                      before: Any = None) -> GapMeter:
     """Export the 500-line quote with ``start(win, page)``; the font is registered first, as after any earlier
     export in the session (a first export spends its first ~100 ms in fc-list with the GIL released)."""
     from procurement.reports.fonts import register_cjk_font
@@ -154,6 +188,8 @@ def _export_500_lines(qtbot, win, tmp_path: Path, monkeypatch, start: Any) -> Ga
     assert page.table.rowCount() >= 500
     target = tmp_path / "quote.pdf"
     monkeypatch.setattr(workers, "ask_export_path", lambda *args: target)
+    if before is not None:
+        before(win, page)
     status = page.status_label  # public attribute of the quote page
     meter = GapMeter(lambda: status.text())
     with meter, qtbot.waitSignal(page.work_done, timeout=60_000):
@@ -171,19 +207,21 @@ def test_exporting_a_500_line_quote_from_the_quote_page(qtbot, make_window, tmp_
     win = make_window()
 
     def click(win: Any, page: Any) -> None:
-        win.show_page(win.pages.index(page))
-        qtbot.waitExposed(page)
-        QCoreApplication.sendPostedEvents()
         qtbot.mouseClick(page.export_button, Qt.MouseButton.LeftButton)
 
-    meter = _export_500_lines(qtbot, win, tmp_path, monkeypatch, click)
+    def on_the_page(win: Any, page: Any) -> None:
+        win.show_page(win.pages.index(page))
+        qtbot.waitExposed(page)
+        _wait_idle(qtbot)
+
+    meter = _export_500_lines(qtbot, win, tmp_path, monkeypatch, click, before=on_the_page)
     _assert_responsive(meter, "export-500-line-quote-from-quote-page")
 
 
 @pytest.mark.xfail(strict=True, reason="File ▸ Export quote from another step shows the quote page and starts "
                    "the render at once: the first layout of its 508-row table then runs in the GUI thread "
                    "while the worker holds the GIL, and each of Qt's per-row calls into the Python-created "
-                   "table waits up to the 5 ms switch interval for it: 420-520 ms stalls (181 ms with "
+                   "table waits up to the 5 ms switch interval for it: 330-520 ms stalls (181 ms with "
                    "sys.setswitchinterval(0.001)); see docs/reliability.md")
 def test_exporting_a_500_line_quote_from_the_file_menu(qtbot, make_window, tmp_path: Path, monkeypatch,
                                                        startup_heap_frozen) -> None:
@@ -194,39 +232,61 @@ def test_exporting_a_500_line_quote_from_the_file_menu(qtbot, make_window, tmp_p
     _assert_responsive(meter, "export-500-line-quote-from-file-menu")
 
 
-def _edit_nodes(qtbot, win, plan: Plan) -> GapMeter:  # type: ignore[no-untyped-def]
-    """Open ``plan`` (63 nodes), then set 64 in step 1's node field from the event loop; measure until the
-    findings are re-evaluated and 20 more ticks (200 ms) have run."""
+def _edit(qtbot, win, plan: Plan, page: int, edit: Any) -> GapMeter:  # type: ignore[no-untyped-def]
+    """Open ``plan``, show step ``page`` and let it settle, then run ``edit`` from the event loop as a
+    widget's slot would; measure until the findings are re-evaluated and 20 more ticks (200 ms) have run."""
     win.controller.new(plan)
     _settled(qtbot, win)
-    win.show_page(0)
-    spin = win.findChild(QSpinBox, "nodes")  # step 1's objectName for requirements.nodes
-    assert spin is not None and spin.value() == 63
+    win.show_page(page)
+    _wait_idle(qtbot)
     meter = GapMeter()
     with meter:
         with qtbot.waitSignal(win.controller.findings_changed, timeout=30_000):
-            QTimer.singleShot(0, lambda: spin.setValue(64))  # the edit arrives as a user's would
+            QTimer.singleShot(0, edit)
         done = len(meter.stamps)
         qtbot.waitUntil(lambda: len(meter.stamps) >= done + 20, timeout=10_000)
-    assert win.controller.plan.requirements.nodes == 64
     return meter
 
 
+def _nodes_spin(win) -> QSpinBox:  # type: ignore[no-untyped-def]
+    spin = win.findChild(QSpinBox, "nodes")  # step 1's objectName for requirements.nodes
+    assert spin is not None and spin.value() == 63
+    return spin
+
+
 def test_evaluating_a_64_node_plan_after_an_edit(qtbot, make_window) -> None:
-    """64 nodes of 8 GPUs, 96 NVMe drives (4 lines × 24) and 8 NICs each: every page and rule re-runs."""
+    """64 nodes of 8 GPUs, 96 NVMe drives (4 lines × 24) and 8 NICs each; 63 → 64 typed into step 1."""
     win = make_window()
-    meter = _edit_nodes(qtbot, win, _quote_plan(storage_lines=4, nodes=63, drives_per_line=24))
-    _assert_responsive(meter, "evaluate-64-nodes-96-drives")
+    plan = _quote_plan(storage_lines=4, nodes=63, drives_per_line=24)
+    win.controller.new(plan)
+    win.show_page(0)
+    meter = _edit(qtbot, win, plan, 0, lambda: _nodes_spin(win).setValue(64))
+    assert win.controller.plan.requirements.nodes == 64
     assert win.controller.findings, "the rules ran on the edited plan"
+    _assert_responsive(meter, "evaluate-64-nodes-96-drives")
+
+
+def test_an_edit_on_step_1_of_the_500_line_plan(qtbot, make_window) -> None:
+    """Hidden pages refresh when shown, so the 500 storage rows of step 3 are not redrawn for a step 1 edit."""
+    win = make_window()
+    plan = _quote_plan(storage_lines=500, nodes=63)
+    win.controller.new(plan)
+    win.show_page(0)
+    meter = _edit(qtbot, win, plan, 0, lambda: _nodes_spin(win).setValue(64))
+    assert win.controller.plan.requirements.nodes == 64
+    _assert_responsive(meter, "evaluate-64-nodes-500-storage-lines-step1-edit")
 
 
 @pytest.mark.xfail(strict=True, reason="gui/widgets/field_marker.py FieldMarkers.apply compares every field a "
-                   "finding names with every bound path (3.2 M field_matches calls for 500 storage lines): "
-                   "~0.5 s per edit; see docs/reliability.md")
-def test_an_edit_of_the_500_line_plan_stays_under_100_ms(qtbot, make_window) -> None:
+                   "finding names with every bound path (1.6 M field_matches calls per apply for 500 storage "
+                   "lines, applied twice per edit): 330-370 ms per edit on step 3; see docs/reliability.md")
+def test_an_edit_on_step_3_of_the_500_line_plan(qtbot, make_window) -> None:
+    """On step 3 itself, where the 500 storage lines are shown and marked with their findings."""
     win = make_window()
-    meter = _edit_nodes(qtbot, win, _quote_plan(storage_lines=500, nodes=63))
-    _assert_responsive(meter, "evaluate-64-nodes-500-storage-lines")
+    plan = _quote_plan(storage_lines=500, nodes=63)
+    meter = _edit(qtbot, win, plan, 2, lambda: win.controller.set_value("server.storage[0].count", 2))
+    assert win.controller.plan.server.storage[0].count == 2
+    _assert_responsive(meter, "evaluate-64-nodes-500-storage-lines-step3-edit")
 
 
 @pytest.mark.xfail(strict=True, reason="procurement/rules/pcie.py _fit re-sums every device's lanes for each "
