@@ -221,7 +221,7 @@ def test_exporting_a_500_line_quote_from_the_quote_page(qtbot, make_window, tmp_
 @pytest.mark.xfail(strict=True, reason="File ▸ Export quote from another step shows the quote page and starts "
                    "the render at once: the first layout of its 508-row table then runs in the GUI thread "
                    "while the worker holds the GIL, and each of Qt's per-row calls into the Python-created "
-                   "table waits up to the 5 ms switch interval for it: 330-520 ms stalls (181 ms with "
+                   "table waits up to the 5 ms switch interval for it: 310-520 ms stalls (181 ms with "
                    "sys.setswitchinterval(0.001)); see docs/reliability.md")
 def test_exporting_a_500_line_quote_from_the_file_menu(qtbot, make_window, tmp_path: Path, monkeypatch,
                                                        startup_heap_frozen) -> None:
@@ -279,7 +279,7 @@ def test_an_edit_on_step_1_of_the_500_line_plan(qtbot, make_window) -> None:
 
 @pytest.mark.xfail(strict=True, reason="gui/widgets/field_marker.py FieldMarkers.apply compares every field a "
                    "finding names with every bound path (1.6 M field_matches calls per apply for 500 storage "
-                   "lines, applied twice per edit): 330-370 ms per edit on step 3; see docs/reliability.md")
+                   "lines, applied twice per edit): 350-375 ms per edit on step 3; see docs/reliability.md")
 def test_an_edit_on_step_3_of_the_500_line_plan(qtbot, make_window) -> None:
     """On step 3 itself, where the 500 storage lines are shown and marked with their findings."""
     win = make_window()
