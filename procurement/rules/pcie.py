@@ -110,14 +110,16 @@ def _with_chipset(raw: list[tuple[str, str, str, str, int]], cpu_lanes: int) -> 
 def _fit(wanted: list[int], kinds: list[str], available: int) -> tuple[list[int], int]:
     """Narrow devices until they fit: NICs then GPUs to x8 (last first), then NICs then GPUs to x4."""
     granted = list(wanted)
+    total = sum(granted)  # kept up to date as devices narrow: re-summing per device was O(n²)
     for target in (8, MIN_WIDTH):
         for kind in ("nic", "gpu"):
             for i in reversed(range(len(granted))):
-                if sum(granted) <= available:
+                if total <= available:
                     return granted, 0
                 if kinds[i] == kind and granted[i] > target:
+                    total -= granted[i] - target
                     granted[i] = target
-    return granted, max(0, sum(granted) - available)
+    return granted, max(0, total - available)
 
 
 def lane_budget(

@@ -289,14 +289,17 @@ def test_an_edit_on_step_3_of_the_500_line_plan(qtbot, make_window) -> None:
     _assert_responsive(meter, "evaluate-64-nodes-500-storage-lines-step3-edit")
 
 
-@pytest.mark.xfail(strict=True, reason="procurement/rules/pcie.py _fit re-sums every device's lanes for each "
-                   "device it looks at (O(n²)): 10 000 NVMe drives take ~1.5 s per lane_budget call, and one "
-                   "edit in the window calls it 3 times; see docs/reliability.md")
 def test_lane_budget_of_10000_drives_is_fast(catalog) -> None:  # type: ignore[no-untyped-def]
+    """Was 1.2-1.5 s per call while _fit re-summed every device's lanes for each device (O(n²))."""
     from procurement.rules.pcie import lane_budget
 
     plan = _quote_plan(storage_lines=1, nodes=64, drives_per_line=10_000)  # Count allows up to 10 000
     start = time.perf_counter()
     budget = lane_budget(plan, catalog)
-    assert budget.cpu_needed == 10_000 * 4 + 8 * 16  # x4 per U.2 drive, x16 per ConnectX-7
-    assert time.perf_counter() - start < MAX_GAP_S
+    elapsed = time.perf_counter() - start
+    # x4 per U.2 drive on the CPU lanes; the 8 ConnectX-7 sit in the SYS-821GE-TNHR's slots behind its HGX
+    # switches (pool 'baseboard', not budgeted); 2 sockets × 80 lanes leave 40 000 - 160 missing at x4.
+    assert budget.cpu_needed == 10_000 * 4 and budget.cpu_lanes == 160
+    assert budget.cpu_shortfall == 10_000 * 4 - 160
+    assert [d.pool for d in budget.devices if d.kind == "nic"] == ["baseboard"] * 8
+    assert elapsed < MAX_GAP_S
