@@ -267,6 +267,7 @@ class ServerPage(StepPage):
     step = 3
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
+        self._readings: tuple[tuple[object, object, object], dict[str, GaugeReading]] | None = None
         super().__init__(controller, parent)
         self.bound: dict[str, QWidget] = {}
         self.error_label = QLabel(self)
@@ -401,6 +402,7 @@ class ServerPage(StepPage):
 
     # -- language
     def retranslate(self) -> None:
+        self._readings = None  # the gauges' tooltips are translated text
         self.cpu_box.setTitle(self.tr("Processor"))
         self.memory_box.setTitle(self.tr("Memory"))
         self.storage_box.setTitle(self.tr("Storage (system, data, backup)"))
@@ -455,10 +457,18 @@ class ServerPage(StepPage):
         self._update_gauges()
 
     def _update_gauges(self) -> None:
-        try:
-            readings = gauge_readings(self.controller)
-        except Exception as exc:  # the gauges go grey and say why; the page keeps working
-            readings = {k: (None, None, f"{type(exc).__name__}: {exc}") for k in self.gauges}
+        ctl = self.controller
+        # An edit refreshes the page (plan_changed) and then recolours it (findings_changed) for the same plan
+        # object: the budgets are computed once per plan (the controller replaces plans, never edits one).
+        made_from = (ctl.plan, ctl.catalog, ctl.policy)
+        if self._readings is not None and all(a is b for a, b in zip(self._readings[0], made_from, strict=True)):
+            readings = self._readings[1]
+        else:
+            try:
+                readings = gauge_readings(ctl)
+            except Exception as exc:  # the gauges go grey and say why; the page keeps working
+                readings = {k: (None, None, f"{type(exc).__name__}: {exc}") for k in self.gauges}
+            self._readings = (made_from, readings)
         family_state = self._family_states()
         for key, gauge in self.gauges.items():
             used, cap, detail = readings.get(key, (None, None, self.tr("Not available yet")))

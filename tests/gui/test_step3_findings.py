@@ -83,3 +83,28 @@ def test_auto_configure_is_one_undo_step(page, qtbot):
     ctl.undo_stack.undo()
     assert ctl.plan == before
     assert page.chassis_combo.currentData() is None
+
+
+def test_an_edit_computes_the_lane_budget_once_for_the_rule_and_once_for_the_gauges(page, qtbot, monkeypatch):
+    """The page refreshes on plan_changed and recolours on findings_changed for the same plan: the gauges'
+    budgets are computed once per plan (a 10 000-drive plan made each lane_budget call count)."""
+    import gui.pages.step3_server as step3
+    import procurement.rules.pcie as pcie
+
+    ctl = page.controller
+    page.show()
+    qtbot.waitExposed(page)
+    calls: list[int] = []
+    real = pcie.lane_budget
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(pcie, "lane_budget", counted)
+    monkeypatch.setattr(step3, "lane_budget", counted)
+    with qtbot.waitSignal(ctl.findings_changed):
+        page.cpu_count.setValue(2)
+    assert ctl.plan.server.cpu_count == 2
+    assert len(calls) == 2  # PCIE-LANES once, the gauges once (was 3: the gauges twice)
+    assert page.pcie_gauge.used() == 4 * 16
