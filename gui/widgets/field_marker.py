@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from bisect import bisect_left
+from collections.abc import Iterable, Iterator
 
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import QAbstractScrollArea, QWidget
@@ -29,6 +30,9 @@ def mark_field(widget: QWidget, severity: Severity | str | None, text: str = "")
         widget.setToolTip(base)
         return
     sev = Severity(severity)
+    tip = f"{base}\n\n{text}".strip() if base else text
+    if widget.property(PROPERTY) == sev.value and widget.toolTip() == tip:
+        return  # already shown: an edit re-applies every finding, most of them unchanged
     widget.setProperty(PROPERTY, sev.value)
     pal = widget.palette()
     tint = QColor(TINTS[sev])
@@ -39,7 +43,7 @@ def mark_field(widget: QWidget, severity: Severity | str | None, text: str = "")
     widget.setPalette(pal)
     if isinstance(widget, QAbstractScrollArea):
         widget.viewport().setPalette(pal)
-    widget.setToolTip(f"{base}\n\n{text}".strip() if base else text)
+    widget.setToolTip(tip)
 
 
 def field_matches(bound: str, named: str) -> bool:
@@ -74,24 +78,52 @@ class FieldMarkers:
         return max(related, key=lambda x: x[0])[1] if related else None
 
     def apply(self, findings: Iterable[Finding]) -> dict[str, Severity]:
-        """Mark every bound widget with its worst finding; returns {path: severity} of the marked ones."""
+        """Mark every bound widget with its worst finding; returns {path: severity} of the marked ones.
+
+        The bound paths are indexed once per call (comparing every named field with every bound path was
+        1.6 million ``field_matches`` calls, 0.35 s, for step 3 with 500 storage lines)."""
+        index = _PathIndex(self._widgets)
         per_widget: dict[str, list[Finding]] = {}
-        for f in findings:
+        for f in dict.fromkeys(findings):  # equal findings count once
+            matched: dict[str, None] = {}
             for named in f.fields:
-                for path in self._widgets:
-                    if field_matches(path, named) and f not in per_widget.setdefault(path, []):
-                        per_widget[path].append(f)
-        by_widget: dict[int, tuple[QWidget, list[Finding]]] = {}
+                matched.update(dict.fromkeys(index.related(named)))
+            for path in matched:
+                per_widget.setdefault(path, []).append(f)
+        by_widget: dict[int, tuple[QWidget, dict[int, Finding]]] = {}
         for path, widget in self._widgets.items():
-            entry = by_widget.setdefault(id(widget), (widget, []))
-            entry[1].extend(f for f in per_widget.get(path, []) if f not in entry[1])
-        for widget, found in by_widget.values():
-            found.sort(key=lambda f: SEVERITY_ORDER[f.severity])
+            entry = by_widget.setdefault(id(widget), (widget, {}))
+            for f in per_widget.get(path, ()):
+                entry[1].setdefault(id(f), f)
+        for widget, seen in by_widget.values():
+            found = sorted(seen.values(), key=lambda f: SEVERITY_ORDER[f.severity])
             if not found:
                 if widget.property(PROPERTY):
                     mark_field(widget, None)
                 continue
             text = "\n".join(f"• {f.message}" + (f"\n  → {f.fix}" if f.fix else "") for f in found)
             mark_field(widget, found[0].severity, text)
-        return {path: sorted(fs, key=lambda f: SEVERITY_ORDER[f.severity])[0].severity
+        return {path: min(fs, key=lambda f: SEVERITY_ORDER[f.severity]).severity
                 for path, fs in per_widget.items() if fs}
+
+
+class _PathIndex:
+    """Bound paths indexed for ``field_matches``: the same path, the paths above a named one (looked up at each
+    cut before '.' or '['), and the paths below it (a range of the sorted paths)."""
+
+    def __init__(self, paths: Iterable[str]) -> None:
+        self._paths = set(paths)
+        self._sorted = sorted(self._paths)
+
+    def related(self, named: str) -> Iterator[str]:
+        """The bound paths ``p`` with ``field_matches(p, named)``."""
+        if named in self._paths:
+            yield named
+        for i, ch in enumerate(named):
+            if ch in ".[" and named[:i] in self._paths:
+                yield named[:i]
+        for sep in ".[":
+            # every string that starts with named + sep sorts in [named + sep, named + the next character)
+            lo = bisect_left(self._sorted, named + sep)
+            hi = bisect_left(self._sorted, named + chr(ord(sep) + 1), lo)
+            yield from self._sorted[lo:hi]

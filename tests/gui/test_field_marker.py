@@ -1,0 +1,45 @@
+"""Field markers: the indexed lookup finds exactly the widgets field_matches relates to a finding's fields."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from PySide6.QtWidgets import QSpinBox
+
+from gui.widgets.field_marker import PROPERTY, FieldMarkers, _PathIndex, field_matches
+from procurement.findings import Finding, Severity
+
+_segment = st.sampled_from(["server", "storage", "part", "count", "psu", "stor", "gpu", "[0]", "[1]", "[10]"])
+_path = st.lists(_segment, min_size=1, max_size=4).map(lambda segs: ".".join(segs).replace(".[", "["))
+
+
+@settings(max_examples=200, deadline=None)
+@given(bound=st.lists(_path, max_size=30, unique=True), named=_path)
+def test_the_index_relates_the_same_paths_as_field_matches(bound: list[str], named: str) -> None:
+    expected = {p for p in bound if field_matches(p, named)}
+    found = list(_PathIndex(bound).related(named))
+    assert set(found) == expected
+    assert len(found) == len(expected)  # each once
+
+
+def test_apply_marks_rows_below_and_lists_above_with_the_worst_finding_first(qtbot) -> None:
+    markers = FieldMarkers()
+    widgets = {p: QSpinBox() for p in ("server.storage", "server.storage[0].count", "server.storage[10].count",
+                                       "server.storage[1].count", "server.psu.count", "server.storage_note")}
+    for w in widgets.values():
+        qtbot.addWidget(w)
+    for path, w in widgets.items():
+        markers.bind(path, w)
+    bays = Finding(rule="PCIE-DRIVE-BAYS", family="pcie", severity=Severity.ERROR, step=3,
+                   fields=("server.storage", "server.chassis"), message="bays", fix="fewer")
+    one = Finding(rule="BALANCE-STORAGE", family="balance", severity=Severity.WARNING, step=3,
+                  fields=("server.storage[1].count",), message="row 1")
+    marked = markers.apply([one, bays, one])
+    # 'server.storage' relates to the list itself and every row under it, not to 'server.storage_note'
+    assert marked == {"server.storage": Severity.ERROR, "server.storage[0].count": Severity.ERROR,
+                      "server.storage[10].count": Severity.ERROR, "server.storage[1].count": Severity.ERROR}
+    row1 = widgets["server.storage[1].count"]
+    assert row1.property(PROPERTY) == "error"
+    assert row1.toolTip() == "• bays\n  → fewer\n• row 1"  # worst first, the repeated finding once
+    assert widgets["server.psu.count"].property(PROPERTY) in (None, "")
+    assert markers.apply([]) == {} and row1.property(PROPERTY) == ""
