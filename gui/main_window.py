@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 import shiboken6
-from PySide6.QtCore import QEvent, QSize, QTimer, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
+    QApplication,
     QDockWidget,
     QHBoxLayout,
     QLabel,
@@ -30,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui import dialogs
+from gui import dialogs, workers
 from gui.i18n import Translators
 from gui.pages import PAGES, page_title
 from gui.settings import Settings
@@ -230,6 +231,7 @@ class MainWindow(QMainWindow):
         self.step_list.setCurrentRow(current)
         self._update_step_marks()
         self._update_title()
+        workers.prepare_for_workers()
         self.ready.emit()
 
     def is_attached(self) -> bool:
@@ -517,6 +519,10 @@ class MainWindow(QMainWindow):
         if hook is None:
             self.statusBar().showMessage(self.tr("Not available yet."), 5000)
             return False
+        # Let the page just shown lay itself out before the hook starts a worker: the quote page's first layout
+        # sizes each of its (500+) table rows, and while a worker renders, each of Qt's calls into the
+        # Python-created table waits for the GIL (0.3-0.5 s stalls, docs/reliability.md). User input waits.
+        QApplication.processEvents(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
         hook()
         return True
 

@@ -218,13 +218,10 @@ def test_exporting_a_500_line_quote_from_the_quote_page(qtbot, make_window, tmp_
     _assert_responsive(meter, "export-500-line-quote-from-quote-page")
 
 
-@pytest.mark.xfail(strict=True, reason="File ▸ Export quote from another step shows the quote page and starts "
-                   "the render at once: the first layout of its 508-row table then runs in the GUI thread "
-                   "while the worker holds the GIL, and each of Qt's per-row calls into the Python-created "
-                   "table waits up to the 5 ms switch interval for it: 310-520 ms stalls (181 ms with "
-                   "sys.setswitchinterval(0.001)); see docs/reliability.md")
 def test_exporting_a_500_line_quote_from_the_file_menu(qtbot, make_window, tmp_path: Path, monkeypatch,
                                                        startup_heap_frozen) -> None:
+    """The page is laid out before the render starts (was 310-520 ms: the first layout of the 508-row table ran
+    while the worker held the GIL, each of Qt's per-row calls into the table waiting up to 5 ms for it)."""
     win = make_window()
     win.show_page(0)
     meter = _export_500_lines(qtbot, win, tmp_path, monkeypatch,
