@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalog.loader import Catalog
+from catalog.loader import Catalog, load_catalog
 from procurement.checklist import NBSP, sign
 from procurement.plan import ChecklistMark, Plan, PlanError, load_plan, with_value
 from procurement.reports import render_checklist_pdf, render_quote_pdf
@@ -165,9 +165,7 @@ hostile_text = st.lists(st.sampled_from(
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(value=hostile_text, lang=st.sampled_from(["en", "zh"]))
 def test_any_mix_of_markup_characters(base: Plan, watch_reads: Path, value: str, lang: str) -> None:
-    from tests.hardening.test_catalog_overlays import _shipped  # not a fixture: a failing example prints its args
-
-    catalog = _shipped()
+    catalog = load_catalog()  # not the session fixture: hypothesis runs this many times in one function scope
     plan = _fill(base, value, value)
     quote, checklist = _render_both(plan, catalog, lang)
     for pdf in (quote, checklist):
