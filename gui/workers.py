@@ -188,3 +188,26 @@ def export_job(parent: QWidget, render: Callable[[], bytes], target: Path, lang:
 
     job.failed.connect(failed)
     return job
+
+
+def start_export(page: QWidget, title: str, suggested: Path, render: Callable[[], bytes], lang: str,
+                 status: Any, button: Any, on_finished: Any) -> Job | None:
+    """Ask where to save, then render and write the PDF in a worker; ``status`` (a QLabel) says how it
+    went and ``button`` is disabled meanwhile; ``on_finished`` (a signal or slot) follows the job's end.
+    None when the person cancels the file dialog."""
+    target = ask_export_path(page, title, suggested, translate("workers", "PDF documents (*.pdf)"))
+    if target is None:
+        return None
+    if target.suffix.lower() != ".pdf":
+        target = target.with_name(target.name + ".pdf")
+    status.setText(translate("workers", "Exporting…"))
+    button.setEnabled(False)
+
+    def done(message: str) -> None:
+        status.setText(message)
+        button.setEnabled(True)
+
+    job = export_job(page, render, target, lang, done)
+    job.finished.connect(on_finished)
+    job.start()
+    return job

@@ -272,22 +272,11 @@ class ChecklistPage(StepPage):
         return lambda: render_checklist_pdf(plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper)
 
     def export_checklist(self) -> workers.Job | None:
-        target = workers.ask_export_path(self, self.tr("Export checklist"), Path("checklist.pdf"),
-                                         self.tr("PDF documents (*.pdf)"))
-        if target is None:
-            return None
-        if target.suffix.lower() != ".pdf":
-            target = target.with_name(target.name + ".pdf")
-        self.status_label.setText(self.tr("Exporting…"))
-        self.export_button.setEnabled(False)
-        self.job = workers.export_job(self, self._renderer(), target, self.controller.lang, self._export_done)
-        self.job.finished.connect(self.work_done)
-        self.job.start()
-        return self.job
-
-    def _export_done(self, message: str) -> None:
-        self.status_label.setText(message)
-        self.export_button.setEnabled(True)
+        job = workers.start_export(self, self.tr("Export checklist"), Path("checklist.pdf"), self._renderer(),
+                                   self.controller.lang, self.status_label, self.export_button, self.work_done)
+        if job is not None:
+            self.job = job
+        return job
 
     # the main window's File menu calls these (gui/main_window.py _page_hook)
     def export_pdf(self) -> workers.Job | None:

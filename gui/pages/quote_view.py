@@ -264,22 +264,11 @@ class QuotePage(StepPage):
 
     def export_quote(self) -> workers.Job | None:
         number = self.controller.plan.quote.number or "quote"
-        target = workers.ask_export_path(self, self.tr("Export quote"), Path(f"{_safe(number)}.pdf"),
-                                         self.tr("PDF documents (*.pdf)"))
-        if target is None:
-            return None
-        if target.suffix.lower() != ".pdf":
-            target = target.with_name(target.name + ".pdf")
-        self.status_label.setText(self.tr("Exporting…"))
-        self.export_button.setEnabled(False)
-        self.job = workers.export_job(self, self._renderer(), target, self.controller.lang, self._export_done)
-        self.job.finished.connect(self.work_done)
-        self.job.start()
-        return self.job
-
-    def _export_done(self, message: str) -> None:
-        self.status_label.setText(message)
-        self.export_button.setEnabled(True)
+        job = workers.start_export(self, self.tr("Export quote"), Path(f"{_safe(number)}.pdf"), self._renderer(),
+                                   self.controller.lang, self.status_label, self.export_button, self.work_done)
+        if job is not None:
+            self.job = job
+        return job
 
     def print_quote(self) -> workers.Job:
         """Render in a worker, then show the print preview of those same bytes."""

@@ -68,14 +68,6 @@
             <translation>导出检查清单</translation>
         </message>
         <message>
-            <source>PDF documents (*.pdf)</source>
-            <translation>PDF 文档 (*.pdf)</translation>
-        </message>
-        <message>
-            <source>Exporting…</source>
-            <translation>正在导出…</translation>
-        </message>
-        <message>
             <source>Print preview — checklist</source>
             <translation>打印预览 — 检查清单</translation>
         </message>
@@ -705,14 +697,6 @@ with</source>
         <message>
             <source>Export quote</source>
             <translation>导出报价单</translation>
-        </message>
-        <message>
-            <source>PDF documents (*.pdf)</source>
-            <translation>PDF 文档 (*.pdf)</translation>
-        </message>
-        <message>
-            <source>Exporting…</source>
-            <translation>正在导出…</translation>
         </message>
         <message>
             <source>Preparing the print preview…</source>
@@ -1593,6 +1577,14 @@ with</source>
         <message>
             <source>Export</source>
             <translation>导出</translation>
+        </message>
+        <message>
+            <source>PDF documents (*.pdf)</source>
+            <translation>PDF 文档 (*.pdf)</translation>
+        </message>
+        <message>
+            <source>Exporting…</source>
+            <translation>正在导出…</translation>
         </message>
     </context>
 </TS>
