@@ -27,7 +27,7 @@ from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.host import HostInfo
-from procurement.verify.report import CheckRecord, CheckStatus, GpuRecord
+from procurement.verify.report import CheckRecord, CheckStatus, GpuRecord, make_check
 from procurement.verify.smi_xml import SmiGpu, SmiReport
 from procurement.verify.topo import Topology
 
@@ -101,15 +101,7 @@ class _Out:
         actual: object = None,
         **fields: object,
     ) -> None:
-        self.checks.append(
-            CheckRecord(
-                id=check_id,
-                status=status,
-                expected=None if expected is None else str(expected),
-                actual=None if actual is None else str(actual),
-                message=t(f"verify.{key}", self.lang, **fields),
-            )
-        )
+        self.checks.append(make_check(check_id, status, t(f"verify.{key}", self.lang, **fields), expected, actual))
 
 
 # ---------------------------------------------------------------- per-GPU verdicts (also used by the GUI)

@@ -20,6 +20,7 @@ from procurement.verify.report import (
     ReportError,
     VerificationReport,
     load_report,
+    make_check,
     report_to_dict,
 )
 
@@ -75,15 +76,7 @@ def merge_reports(
         actual: object = None,
         **fields: object,
     ) -> None:
-        merged.checks.append(
-            CheckRecord(
-                id=check_id,
-                status=status,
-                expected=None if expected is None else str(expected),
-                actual=None if actual is None else str(actual),
-                message=t(f"verify.merge.{key}", lang, **fields),
-            )
-        )
+        merged.checks.append(make_check(check_id, status, t(f"verify.merge.{key}", lang, **fields), expected, actual))
 
     unique = sorted(set(names))
     n = len(unique)

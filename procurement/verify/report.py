@@ -58,6 +58,14 @@ class CheckRecord(_Record):
     message: str = ""
 
 
+def make_check(check_id: str, status: CheckStatus, message: str, expected: object = None,
+               actual: object = None) -> CheckRecord:
+    """A check with expected/actual shown as text (None stays None)."""
+    return CheckRecord(id=check_id, status=status, message=message,
+                       expected=None if expected is None else str(expected),
+                       actual=None if actual is None else str(actual))
+
+
 class VerificationReport(_Record):
     """What `gpu-procure verify --json` writes for one machine (see docs/verify.md)."""
 
