@@ -39,7 +39,6 @@ def make_app() -> QApplication:
     app.setOrganizationName("gpu-procure")
     app.setApplicationDisplayName("gpu-procure")
     app.setDesktopFileName(DESKTOP_ID)  # lets Wayland compositors and taskbars find the .desktop entry
-    app.setWindowIcon(app_icon())
     return app
 
 
@@ -79,6 +78,7 @@ def run_app(argv: Sequence[str]) -> int:
     win = MainWindow(None, settings, translators)
 
     def load() -> None:
+        app.setWindowIcon(app_icon())  # after the first paint: reading the SVG is not needed to draw the frame
         from catalog.loader import CatalogError, load_catalog
         from gui.autosave import RecoveryStore
         from gui.controller import PlanController

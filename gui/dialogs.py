@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from PySide6 import QtWidgets  # the dialog classes (and their enums) load on first use, not at start
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtWidgets import QWidget
+
+if TYPE_CHECKING:  # datetime is only a type here; importing it costs the first paint ~2 ms
+    import datetime as dt
 
 SaveAnswer = Literal["save", "discard", "cancel"]
 translate = QCoreApplication.translate  # lupdate reads translate("context", "text") calls

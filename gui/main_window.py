@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui import dialogs, workers
+from gui import dialogs
 from gui.i18n import Translators
 from gui.pages import PAGES, page_title
 from gui.settings import Settings
@@ -231,6 +231,8 @@ class MainWindow(QMainWindow):
         self.step_list.setCurrentRow(current)
         self._update_step_marks()
         self._update_title()
+        from gui import workers  # after the first paint: the frame needs no worker machinery
+
         workers.prepare_for_workers()
         self.ready.emit()
 
