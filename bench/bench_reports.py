@@ -3,42 +3,26 @@
 from __future__ import annotations
 
 import io
-import statistics
 import sys
-import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+
+from _util import median_ms  # noqa: E402
 
 TARGET_MS = 250.0
 RUNS = 25
 
 
 def _plan_and_catalog():  # type: ignore[no-untyped-def]
-    """The largest shipped example plan with the shipped catalog; the test plan where none ships yet."""
+    """The largest shipped example plan, with the shipped catalog."""
     from catalog.loader import load_catalog
     from procurement.plan import load_plan
 
-    found = (ROOT / "resources" / "examples").glob("*.gpuplan.yaml")
-    examples = sorted(found, key=lambda p: p.stat().st_size)
-    if examples:
-        cat = load_catalog()
-        return examples[-1], load_plan(examples[-1], cat), cat
-    data = ROOT / "tests" / "procurement" / "data"
-    cat = load_catalog(data_dir=data / "reports_catalog")
-    path = data / "reports_plan.gpuplan.yaml"
+    path = max((ROOT / "resources" / "examples").glob("*.gpuplan.yaml"), key=lambda p: p.stat().st_size)
+    cat = load_catalog()
     return path, load_plan(path, cat), cat
-
-
-def _median_ms(fn, runs: int = RUNS) -> float:  # type: ignore[no-untyped-def]
-    fn()  # warm-up: font registration, imports
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1000)
-    return statistics.median(times)
 
 
 def main() -> int:
@@ -68,8 +52,8 @@ def main() -> int:
             render_checklist_pdf(plan, cat, policy=policy, findings=findings, lang="zh"),
         )
 
-    base = _median_ms(baseline)
-    both = _median_ms(reports)
+    base = median_ms(baseline, RUNS, warmup=1)
+    both = median_ms(reports, RUNS, warmup=1)
     quote_b, check_b = reports()
     print(f"plan: {path.relative_to(ROOT)}")
     print(f"baseline (one-paragraph PDF, same font): {base:7.2f} ms median of {RUNS}")

@@ -8,15 +8,15 @@ Run: python bench/bench_rules.py [--n 2000]
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+
+from _util import median_ms  # noqa: E402
 
 from catalog.loader import Catalog, load_catalog  # noqa: E402
 from procurement.plan import Plan, load_plan, plan_to_data  # noqa: E402
@@ -27,27 +27,15 @@ TARGET_MS = 1.0
 
 
 def largest_example() -> tuple[Plan, Catalog, str]:
-    """The example plan with the most GPUs (shipped catalog), or the test fixture's HGX node."""
-    examples = sorted((REPO / "resources" / "examples").glob("*.gpuplan.yaml"))
-    if examples:
-        catalog = load_catalog()
-        plans = [(load_plan(p, catalog), p.name) for p in examples]
-        plan, name = max(plans, key=lambda x: (x[0].gpu.count, x[0].server.cpu_count))
-        return plan, catalog, name
-    from tests.procurement.test_rules_parts import CAT, hgx_node
-
-    return hgx_node(), CAT, "tests fixture hgx_node (no example plans shipped yet)"
+    """The example plan with the most GPUs, with the shipped catalog."""
+    catalog = load_catalog()
+    plans = [(load_plan(p, catalog), p.name) for p in sorted((REPO / "resources" / "examples").glob("*.gpuplan.yaml"))]
+    plan, name = max(plans, key=lambda x: (x[0].gpu.count, x[0].server.cpu_count))
+    return plan, catalog, name
 
 
 def median_us(fn: Callable[[], Any], n: int) -> float:
-    for _ in range(min(50, n)):
-        fn()
-    samples = []
-    for _ in range(n):
-        t0 = time.perf_counter_ns()
-        fn()
-        samples.append(time.perf_counter_ns() - t0)
-    return statistics.median(samples) / 1000
+    return median_ms(fn, n, warmup=min(50, n)) * 1000
 
 
 def walk(node: Any) -> int:

@@ -7,17 +7,16 @@ Run: python bench/bench_verify.py [--runs N] [--check]   (--check exits 1 when t
 from __future__ import annotations
 
 import argparse
-import statistics
 import sys
-import time
 import xml.etree.ElementTree as ET
-from collections.abc import Callable
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from catalog.loader import Catalog, CatalogError, load_catalog  # noqa: E402
+from _util import median_ms  # noqa: E402
+
+from catalog.loader import load_catalog  # noqa: E402
 from catalog.models import Gpu  # noqa: E402
 from procurement.plan import GpuChoice, Plan  # noqa: E402
 from procurement.verify.probe import report_from_outputs  # noqa: E402
@@ -28,49 +27,6 @@ TOPO = REPO / "tests" / "fixtures" / "nvidia-smi" / "topo-m_8x-h100-NV18_spaces.
 TARGET_MS = 10.0
 
 
-def _catalog() -> tuple[Catalog, str]:
-    """The shipped catalog when it knows the H100's nvidia-smi name, else one H100 entry (specs.md G1)."""
-    try:
-        cat = load_catalog()
-        if any("NVIDIA H100 80GB HBM3" in g.smi_names for g in cat.all(Gpu)):
-            return cat, "shipped catalog"
-    except (CatalogError, OSError):
-        pass
-    cat = Catalog()
-    h100 = Gpu(
-        id="h100-sxm5-80gb",
-        name="NVIDIA H100 SXM5 80GB",
-        vendor="NVIDIA",
-        source="specs.md G1",
-        segment="datacenter",
-        architecture="Hopper",
-        compute_capability="9.0",
-        memory_gib=80,
-        memory_type="HBM3",
-        memory_bandwidth_gbs=3350,
-        fp16_tensor_tflops=989,
-        tdp_w=700,
-        pcie_gen=5,
-        form_factor="sxm",
-        nvlink_gbs=900,
-        mig_max=7,
-        ecc=True,
-        smi_names=["NVIDIA H100 80GB HBM3"],
-    )
-    cat.parts["gpu"][h100.id] = h100
-    return cat, "built-in H100 entry"
-
-
-def median_ms(fn: Callable[[], object], runs: int) -> float:
-    fn()  # warm caches (imports, regexes, pydantic validators)
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - start) * 1000)
-    return statistics.median(times)
-
-
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=200)
@@ -79,7 +35,7 @@ def main() -> int:
     data = CAPTURE.read_bytes()
     text = data.decode("utf-8")
     topo = TOPO.read_text(encoding="utf-8")
-    cat, which = _catalog()
+    cat, which = load_catalog(), "shipped catalog"
     gpu_id = next(g.id for g in cat.all(Gpu) if "NVIDIA H100 80GB HBM3" in g.smi_names)
     plan = Plan(gpu=GpuChoice(model=gpu_id, count=8))
 
@@ -89,8 +45,8 @@ def main() -> int:
 
     report = report_from_outputs(text, cat, plan, "en", topo_text=topo)
     assert len(report.gpus) == 8 and report.check("GPU-COUNT").status == "pass"  # type: ignore[union-attr]
-    baseline = median_ms(lambda: ET.fromstring(data), opts.runs)
-    ours = median_ms(full, opts.runs)
+    baseline = median_ms(lambda: ET.fromstring(data), opts.runs, warmup=1)
+    ours = median_ms(full, opts.runs, warmup=1)
     print(f"capture: {CAPTURE.name} ({len(data)} bytes, 8 GPUs); catalog: {which}; runs: {opts.runs}")
     print(f"baseline  xml.etree.ElementTree.fromstring alone : {baseline:7.3f} ms median")
     print(f"verify    parse + topo + checks + report JSON     : {ours:7.3f} ms median")
