@@ -118,8 +118,8 @@ register(
             "en": "{per} GiB per GPU, {total} GiB in total",
         },
         "checklist.r.vram_need": {
-            "zh": "需 {need} GiB，可用 {total} GiB（每卡 {per} GiB）",
-            "en": "needs {need} GiB, {total} GiB available ({per} GiB per GPU)",
+            "zh": "需 {need} GiB（{need_gb} GB），可用 {total} GiB（每卡 {per} GiB）",
+            "en": "needs {need} GiB ({need_gb} GB), {total} GiB available ({per} GiB per GPU)",
         },
         "checklist.r.vram_no_estimate": {
             "zh": "未估算显存需求（填写模型规模后估算）",
@@ -634,7 +634,9 @@ class _Eval:
                 self.t("vram_no_estimate"),
             ]
         status = Status.PASS if total >= need else Status.FAIL
-        return status, [self.t("vram_need", need=_gib(need), total=_gib(total), per=_gib(per))]
+        # GB beside GiB: the VRAM finding and step 1's estimate speak in GB
+        return status, [self.t("vram_need", need=_gib(need), need_gb=f"{need_gb:,.0f}", total=_gib(total),
+                               per=_gib(per))]
 
     def cpu_cores(self) -> tuple[Status, list[str]]:
         if self.cpu is None:

@@ -313,3 +313,19 @@ def test_low_line_without_a_known_rating_is_unknown_not_failed(catalog: Catalog)
     item = items(low, catalog)["psu_power"]
     assert item.status == Status.UNKNOWN and "100-127 V" in plain(item.reason)
     assert items(plan, catalog)["psu_power"].status == Status.PASS  # 775 W × 1.2 on 1500 W at 200-240 V
+
+
+def test_vram_item_gives_the_estimate_in_gib_and_in_gb(catalog: Catalog) -> None:
+    """The VRAM finding and step 1 speak in GB; the item shows the same estimate in both units."""
+    from procurement.checklist import vram_need_gb
+
+    plan = load_plan(Path(__file__).resolve().parents[2] / "resources/examples/mid-size-training.gpuplan.yaml",
+                     catalog)
+    need_gb = vram_need_gb(plan, default_policy())
+    assert need_gb is not None
+    item = items(plan, catalog, lang="en")["gpu_vram"]
+    # 4 × A100 40GB = 160 GiB = 171.8 GB available
+    assert item.status == (Status.PASS if need_gb <= 160 * 1.073741824 else Status.FAIL)
+    text = plain(item.reason)
+    assert f"needs {fmt_num(round(need_gb / 1.073741824, 1))} GiB ({need_gb:,.0f} GB)" in text
+    assert "160 GiB available (40 GiB per GPU)" in text
