@@ -34,8 +34,8 @@ from procurement.messages import t
 from procurement.plan import PlanError
 
 
-def _money(value: Decimal | None) -> str:
-    return "—" if value is None else f"¥{value:,.2f}"
+def _money(value: Decimal | None, on_request: str) -> str:
+    return on_request if value is None else f"¥{value:,.2f}"
 
 
 class PrintPreviewDialog(QDialog):
@@ -207,12 +207,13 @@ class QuotePage(StepPage):
             self.status_label.setText(self.tr("The quote could not be built: %1").replace("%1", str(exc)))
             return
         self.quote = quote
+        on_request = t("quote.on_request", ctl.lang)  # the PDF's word, so screen and paper agree
         self.table.setRowCount(0)
         for line in quote.lines:
             row = self.table.rowCount()
             self.table.insertRow(row)
             cells = [t(f"quote.cat.{line.category}", ctl.lang), line.name, line.spec, str(line.qty),
-                     _money(line.unit_price), _money(line.amount)]
+                     _money(line.unit_price, on_request), _money(line.amount, on_request)]
             for col, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 if col >= 3:
@@ -220,11 +221,18 @@ class QuotePage(StepPage):
                 if line.unit_price is None and col >= 4:
                     item.setToolTip(self.tr("No public reference price: on request"))
                 self.table.setItem(row, col, item)
-        self.totals_label.setText(
-            self.tr("Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)")
-            .replace("%1", _money(quote.subtotal)).replace("%2", f"{quote.vat_rate_pct:g}")
-            .replace("%3", _money(quote.vat)).replace("%4", _money(quote.total))
-            .replace("%5", f"{quote.total_wan:,.2f}"))
+        if quote.lines and not quote.has_prices:
+            totals = self.tr("Total: on request (no part has a reference price; add company prices in a "
+                             "user catalog directory)")
+        else:
+            totals = (self.tr("Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)")
+                      .replace("%1", _money(quote.subtotal, on_request)).replace("%2", f"{quote.vat_rate_pct:g}")
+                      .replace("%3", _money(quote.vat, on_request)).replace("%4", _money(quote.total, on_request))
+                      .replace("%5", f"{quote.total_wan:,.2f}"))
+            if quote.unpriced:
+                totals += " · " + self.tr("excludes %1 part(s) priced on request").replace(
+                    "%1", str(len(quote.unpriced)))
+        self.totals_label.setText(totals)
         self.export_button.setEnabled(bool(quote.lines))
         self.print_button.setEnabled(bool(quote.lines))
 

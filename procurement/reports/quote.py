@@ -161,6 +161,12 @@ class Quote:
     def unpriced(self) -> tuple[QuoteLine, ...]:
         return tuple(line for line in self.lines if line.unit_price is None)
 
+    @property
+    def has_prices(self) -> bool:
+        """Some line carries a price above zero: without one, a total of ¥0.00 would mislead (free
+        software alone costs nothing, but the hardware is on request)."""
+        return any(line.unit_price for line in self.lines)
+
 
 _KIND_NAMES = {
     "nvme": "NVMe",
@@ -432,7 +438,7 @@ def render_quote_pdf(
     story.append(Spacer(1, 6))
 
     # With no price at all a total of ¥0.00 would mislead: the totals then say "on request" too.
-    priced_any = len(quote.unpriced) < len(quote.lines)
+    priced_any = quote.has_prices
 
     def amount(value: Decimal) -> str:
         return money(value, lang, on_request) if priced_any else on_request

@@ -691,8 +691,16 @@ with</source>
             <translation>无公开参考价：询价</translation>
         </message>
         <message>
+            <source>Total: on request (no part has a reference price; add company prices in a user catalog directory)</source>
+            <translation>合计：询价（所有部件均无参考价；可在用户目录中填写公司价格）</translation>
+        </message>
+        <message>
             <source>Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)</source>
             <translation>小计 %1 · 增值税 %2 % %3 · 合计 %4（%5 万元）</translation>
+        </message>
+        <message>
+            <source>excludes %1 part(s) priced on request</source>
+            <translation>不含 %1 项询价部件</translation>
         </message>
         <message>
             <source>Export quote</source>

@@ -78,11 +78,34 @@ def test_line_items_and_totals_match_catalog_prices(page, priced_catalog, policy
     assert page.table.item(row, 5).text() == "¥51,996.00"  # 4 × 12 999
     cpu_row = names.index(cpu.name)
     assert page.table.item(cpu_row, 3).text() == "2"
-    if cpu.price_cny is None:
-        assert page.table.item(cpu_row, 5).text() == "—"
+    assert cpu.price_cny is None  # the test overlay prices only the GPU and the chassis
+    assert page.table.item(cpu_row, 4).text() == page.table.item(cpu_row, 5).text() == "on request"
     subtotal, total = _expected_total(catalog, policy)
     assert f"Subtotal ¥{subtotal:,.2f}" in page.totals_label.text()
     assert f"Total ¥{total:,.2f}" in page.totals_label.text()
+    unpriced = sum(page.table.item(r, 4).text() == "on request" for r in range(page.table.rowCount()))
+    assert unpriced >= 1
+    assert f"excludes {unpriced} part(s) priced on request" in page.totals_label.text()
+
+
+def test_a_quote_with_no_prices_says_on_request_not_zero(qtbot, catalog, policy):
+    """The shipped catalog has no public hardware prices: the page must not claim a total of ¥0.00."""
+    from procurement.plan import load_plan
+    from tests.conftest import EXAMPLES
+
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.new(load_plan(EXAMPLES / "mid-size-training.gpuplan.yaml", catalog))
+    page = QuotePage(ctl)
+    qtbot.addWidget(page)
+    page.refresh()
+    assert page.table.rowCount() > 5
+    cells = {page.table.item(r, 0).text(): [] for r in range(page.table.rowCount())}
+    for r in range(page.table.rowCount()):
+        cells[page.table.item(r, 0).text()].append(page.table.item(r, 5).text())
+    assert all(v == "on request" for cat, vals in cells.items() if cat != "Software" for v in vals)
+    assert set(cells["Software"]) == {"¥0.00"}  # Ubuntu, the driver, CUDA, PyTorch, NGC: free downloads
+    assert "Total: on request" in page.totals_label.text()
+    assert "¥0.00" not in page.totals_label.text()
 
 
 def test_buyer_vendor_fields_are_written_to_the_plan(page, qtbot):

@@ -324,3 +324,16 @@ def test_quote_without_any_price_says_on_request(plan: Plan, cat: Catalog) -> No
     body = text(render_quote_pdf(plan, unpriced, today=TODAY, findings=[], lang="en"))
     assert "¥0.00" not in body
     assert flat("Total (incl. VAT)on request") in flat(body)
+
+
+def test_hardware_on_request_never_totals_zero(catalog: Catalog) -> None:
+    """Shipped catalog: free software at ¥0.00, every hardware part on request — totals say 询价, not ¥0.00."""
+    plan = load_plan(Path(__file__).resolve().parents[2] / "resources/examples/mid-size-training.gpuplan.yaml",
+                     catalog)
+    quote = build_quote(plan, catalog)
+    software = [line for line in quote.lines if line.category == "software"]
+    assert software and all(line.unit_price == 0 for line in software)
+    assert not quote.has_prices
+    body = flat(text(render_quote_pdf(plan, catalog, lang="zh")))
+    for label in ("小计（不含税）", "合计（含税）", "合计（万元）"):
+        assert f"{label}询价" in body.replace(" ", ""), label
