@@ -222,7 +222,7 @@ class QuotePage(StepPage):
                     item.setToolTip(self.tr("No public reference price: on request"))
                 self.table.setItem(row, col, item)
         if quote.lines and not quote.has_prices:
-            totals = self.tr("Total: on request (no part has a reference price; add company prices in a "
+            totals = self.tr("Total: on request (no hardware part has a reference price; add company prices in a "
                              "user catalog directory)")
         else:
             totals = (self.tr("Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)")

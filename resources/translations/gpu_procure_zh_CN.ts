@@ -691,8 +691,8 @@ with</source>
             <translation>无公开参考价：询价</translation>
         </message>
         <message>
-            <source>Total: on request (no part has a reference price; add company prices in a user catalog directory)</source>
-            <translation>合计：询价（所有部件均无参考价；可在用户目录中填写公司价格）</translation>
+            <source>Total: on request (no hardware part has a reference price; add company prices in a user catalog directory)</source>
+            <translation>合计：询价（硬件部件均无参考价；可在用户目录中填写公司价格）</translation>
         </message>
         <message>
             <source>Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)</source>
