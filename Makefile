@@ -19,13 +19,13 @@ venv: $(STAMP)
 system-deps:
 	@bash packaging/system-deps.sh
 
-run: $(STAMP) system-deps
+run: system-deps $(STAMP)
 	$(BIN)/gpu-procure
 
-test: $(STAMP) system-deps
+test: system-deps $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
 
-bench: $(STAMP) system-deps
+bench: system-deps $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$f || exit 1; done
 
 lint: $(STAMP)
@@ -33,7 +33,7 @@ lint: $(STAMP)
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 
-screenshots: $(STAMP) system-deps
+screenshots: system-deps $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m gui.screenshots docs/screenshots
 
 translations: $(STAMP)

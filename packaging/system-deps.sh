@@ -7,6 +7,8 @@ fc-list :lang=zh 2>/dev/null | grep -qi . || need+=(fonts-wqy-zenhei)
 [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 command -v fc-list >/dev/null 2>&1 || need+=(fontconfig)
+# Debian/Ubuntu split venv support out of the system Python
+python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
 # Qt's xcb/offscreen plugins load these at start on a bare Debian/Ubuntu.
 for lib in libEGL.so.1 libxkbcommon.so.0 libfontconfig.so.1 libGL.so.1 libdbus-1.so.3; do
   ldconfig -p 2>/dev/null | grep -q "$lib" || case $lib in
