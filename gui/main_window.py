@@ -479,7 +479,7 @@ class MainWindow(QMainWindow):
             return
         from PySide6.QtWidgets import QStyle  # its ~20 enums load here, not before the first paint
 
-        from procurement.findings import SEVERITY_ORDER, Severity
+        from procurement.findings import SEVERITY_ORDER, Severity, verification_severity
 
         worst: dict[int, Severity] = {}
         counts: dict[int, int] = {}
@@ -487,6 +487,10 @@ class MainWindow(QMainWindow):
             counts[f.step] = counts.get(f.step, 0) + 1
             if f.step not in worst or SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[worst[f.step]]:
                 worst[f.step] = f.severity
+        # step 5 also shows what the attached verification reports say about the delivered machine
+        verified, failed_checks = verification_severity(self.controller.plan.verification)
+        if verified is not None and (5 not in worst or SEVERITY_ORDER[verified] < SEVERITY_ORDER[worst[5]]):
+            worst[5] = verified
         style = self.style()
         icons = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
                  Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
@@ -503,8 +507,12 @@ class MainWindow(QMainWindow):
             status = sev.value if sev else "ok"
             item.setData(STATUS_ROLE, status)
             item.setIcon(style.standardIcon(icons[sev] if sev else QStyle.StandardPixmap.SP_DialogApplyButton))
-            item.setToolTip(self.tr("%n finding(s) on this step", "", counts.get(page.step, 0)) if sev
-                            else self.tr("No findings on this step"))
+            tip = (self.tr("%n finding(s) on this step", "", counts.get(page.step, 0)) if page.step in counts
+                   else "" if sev else self.tr("No findings on this step"))
+            if page.step == 5 and verified is not None:
+                tip = "\n".join(filter(None, [tip, self.tr("%n failed check(s) in the attached verification reports",
+                                                             "", failed_checks)]))
+            item.setToolTip(tip)
 
     def step_status(self, index: int) -> str | None:
         """'ok', 'info', 'warning' or 'error' for the page at ``index`` (None for checklist and quote)."""

@@ -36,6 +36,24 @@ SHOWCASE_REQUIREMENTS: dict[str, object] = {
 }
 
 
+# Step 5 shows a delivery-day report: a real capture (4 × A100 SXM4 80GB, one GPU reported, MIG on) checked
+# against the example's 4 × A100 40GB PCIe, so the page shows what failing checks look like.
+SHOWCASE_CAPTURE = (Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "nvidia-smi"
+                    / "telegraf_a100-sxm4-80gb-mig_535.54.03_v12.xml")
+
+
+def attach_showcase_report(plan: Plan) -> Plan:
+    """The plan with a verification report made from SHOWCASE_CAPTURE (unchanged where it is missing)."""
+    if not SHOWCASE_CAPTURE.is_file():
+        return plan
+    from procurement.verify import report_from_outputs, report_to_dict
+
+    report = report_from_outputs(SHOWCASE_CAPTURE.read_text(encoding="utf-8"), load_catalog(), plan, "en")
+    data = report_to_dict(report)
+    data["host"] = {**data.get("host", {}), "hostname": "gpu-node-01"}
+    return with_value(plan, "verification", [data])
+
+
 def pick_example(plan_path: Path | None) -> Plan:
     """The plan to show: the one given, else the shipped mid-size example with the showcase requirements."""
     if plan_path is not None:
@@ -45,7 +63,7 @@ def pick_example(plan_path: Path | None) -> Plan:
     plan = load_plan(chosen) if chosen else Plan()
     for key, value in SHOWCASE_REQUIREMENTS.items():
         plan = with_value(plan, f"requirements.{key}", value)
-    return plan
+    return attach_showcase_report(plan)
 
 
 def shrink_png(path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from enum import StrEnum
 from typing import Literal
 
@@ -32,3 +33,22 @@ class Finding(BaseModel):
     """Paths in the plan ('server.psu.count') so the GUI can point at them."""
     message: str
     fix: str = ""
+
+
+def verification_severity(reports: Sequence[Mapping[str, object]]) -> tuple[Severity | None, int]:
+    """How bad the attached verification reports are (for step 5's mark): the worst as a severity and the
+    number of failed checks. A report whose probing failed (``error`` set) counts as an error."""
+    worst: Severity | None = None
+    failed = 0
+    for report in reports:
+        checks = report.get("checks")
+        for check in checks if isinstance(checks, list) else []:
+            status = check.get("status") if isinstance(check, Mapping) else None
+            if status == "fail":
+                failed += 1
+                worst = Severity.ERROR
+            elif status == "warn" and worst is None:
+                worst = Severity.WARNING
+        if report.get("error"):
+            worst = Severity.ERROR
+    return worst, failed

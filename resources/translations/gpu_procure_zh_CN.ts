@@ -543,6 +543,12 @@ with</source>
             <source>No findings on this step</source>
             <translation>本步骤没有问题</translation>
         </message>
+        <message numerus="yes">
+            <source>%n failed check(s) in the attached verification reports</source>
+            <translation>
+                <numerusform>已附验证报告中有 %n 项检查未通过</numerusform>
+            </translation>
+        </message>
         <message>
             <source>Not available yet.</source>
             <translation>暂不可用。</translation>

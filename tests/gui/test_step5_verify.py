@@ -137,3 +137,22 @@ def test_a_probe_that_raises_is_reported_not_a_crash(qtbot, catalog, policy):
         page.run_here()
     assert "nvidia-smi: no such file" in page.status_label.text()
     assert ctl.plan.verification == []
+
+
+def test_step5_mark_follows_the_attached_reports(make_window, qtbot, tmp_path, monkeypatch):
+    """A failing check in an imported report turns step 5's mark to error; removing it (undo) clears it."""
+    from gui.main_window import STATUS_ROLE
+
+    win = make_window()
+    item = win.step_list.item(4)
+    assert item.data(STATUS_ROLE) == "ok"
+    path = tmp_path / "node1.json"
+    path.write_text(json.dumps(_report("node1", [16, 8])), encoding="utf-8")  # GPU 1 at x8 → one failed check
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *args: [path])
+    win.show_page(4)
+    page = win.page("VerifyPage")
+    qtbot.mouseClick(page.import_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: item.data(STATUS_ROLE) == "error")
+    assert "1 failed check(s) in the attached verification reports" in item.toolTip()
+    win.controller.undo_stack.undo()
+    qtbot.waitUntil(lambda: item.data(STATUS_ROLE) == "ok")
