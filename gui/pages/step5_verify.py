@@ -81,9 +81,15 @@ def report_key(report: dict[str, Any]) -> tuple[Any, Any]:
     return ((report.get("host") or {}).get("hostname"), report.get("created"))
 
 
+def _status_word(status: str) -> str:
+    words = {"pass": translate("VerifyPage", "pass"), "fail": translate("VerifyPage", "fail"),
+             "warn": translate("VerifyPage", "warn"), "skip": translate("VerifyPage", "skip")}
+    return words.get(status, status)
+
+
 def _status_item(status: str | None) -> QTableWidgetItem:
     status = status or "skip"
-    item = QTableWidgetItem(f"{MARKS.get(status, '?')} {status}")
+    item = QTableWidgetItem(f"{MARKS.get(status, '?')} {_status_word(status)}")
     item.setData(Qt.ItemDataRole.UserRole, status)
     item.setForeground(QBrush(COLORS.get(status, QColor("#757575"))))
     return item

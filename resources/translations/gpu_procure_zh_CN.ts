@@ -1301,6 +1301,22 @@ with</source>
             <translation>验证测试</translation>
         </message>
         <message>
+            <source>pass</source>
+            <translation>通过</translation>
+        </message>
+        <message>
+            <source>fail</source>
+            <translation>未通过</translation>
+        </message>
+        <message>
+            <source>warn</source>
+            <translation>警告</translation>
+        </message>
+        <message>
+            <source>skip</source>
+            <translation>跳过</translation>
+        </message>
+        <message>
             <source>Run on this machine</source>
             <translation>在本机运行</translation>
         </message>
