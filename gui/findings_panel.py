@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.controller import PlanController
+from gui.plan_gaps import describe, missing_choices
 from gui.widgets.field_marker import TINTS
 from procurement.findings import Finding, Severity
 
@@ -93,13 +94,19 @@ class FindingsPanel(QWidget):
         findings: list[Finding] = list(self.controller.findings)
         self.tree.clear()
         counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
+        gaps = missing_choices(self.controller.plan)
+        still = "\n".join(self.tr("Still to choose — %1: %2").replace("%1", self.step_label(step))
+                          .replace("%2", describe(keys)) for step, keys in sorted(gaps.items()))
         if not findings:
-            self.summary.setText(self.tr("No problems found in this plan."))
+            # never "no problems" while the plan is not complete: say what is left instead
+            self.summary.setText(self.tr("No problems found so far; the plan is not complete yet.") + "\n" + still
+                                 if gaps else self.tr("No problems found in this plan."))
             return
-        self.summary.setText(self.tr("Errors: %1 · warnings: %2 · hints: %3 — click one to go to its field.")
-                             .replace("%1", str(counts[Severity.ERROR]))
-                             .replace("%2", str(counts[Severity.WARNING]))
-                             .replace("%3", str(counts[Severity.INFO])))
+        self.summary.setText("\n".join(filter(None, [
+            self.tr("Errors: %1 · warnings: %2 · hints: %3 — click one to go to its field.")
+            .replace("%1", str(counts[Severity.ERROR]))
+            .replace("%2", str(counts[Severity.WARNING]))
+            .replace("%3", str(counts[Severity.INFO])), still])))
         for sev in Severity:
             group = [f for f in findings if f.severity == sev]
             if not group:

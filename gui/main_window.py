@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, overload
 
 import shiboken6
 from PySide6.QtCore import QEvent, QEventLoop, QSize, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QKeySequence, QPaintEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -479,6 +479,7 @@ class MainWindow(QMainWindow):
             return
         from PySide6.QtWidgets import QStyle  # its ~20 enums load here, not before the first paint
 
+        from gui.plan_gaps import describe, missing_choices
         from procurement.findings import SEVERITY_ORDER, Severity, verification_severity
 
         worst: dict[int, Severity] = {}
@@ -491,6 +492,7 @@ class MainWindow(QMainWindow):
         verified, failed_checks = verification_severity(self.controller.plan.verification)
         if verified is not None and (5 not in worst or SEVERITY_ORDER[verified] < SEVERITY_ORDER[worst[5]]):
             worst[5] = verified
+        gaps = missing_choices(self.controller.plan)
         style = self.style()
         icons = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
                  Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
@@ -504,6 +506,16 @@ class MainWindow(QMainWindow):
                 item.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
                 continue
             sev = worst.get(page.step)
+            lacking = gaps.get(page.step)
+            if lacking and sev not in (Severity.ERROR, Severity.WARNING):
+                # nothing wrong yet, but not done either: grey, never a green tick on a blank step
+                item.setData(STATUS_ROLE, "incomplete")
+                item.setIcon(self._incomplete_icon())
+                tip = self.tr("Not complete: still to choose %1").replace("%1", describe(lacking))
+                if page.step in counts:
+                    tip += "\n" + self.tr("%n finding(s) on this step", "", counts[page.step])
+                item.setToolTip(tip)
+                continue
             status = sev.value if sev else "ok"
             item.setData(STATUS_ROLE, status)
             item.setIcon(style.standardIcon(icons[sev] if sev else QStyle.StandardPixmap.SP_DialogApplyButton))
@@ -514,8 +526,23 @@ class MainWindow(QMainWindow):
                                                              "", failed_checks)]))
             item.setToolTip(tip)
 
+    def _incomplete_icon(self) -> QIcon:
+        """A hollow grey circle: the step has required choices still missing."""
+        from PySide6.QtCore import Qt
+        from PySide6.QtGui import QColor, QPainter, QPen, QPixmap
+
+        pixmap = QPixmap(18, 18)
+        pixmap.fill(Qt.GlobalColor.transparent)
+        painter = QPainter(pixmap)
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing)
+        painter.setPen(QPen(QColor("#8a8a8a"), 2))
+        painter.drawEllipse(3, 3, 12, 12)
+        painter.end()
+        return QIcon(pixmap)
+
     def step_status(self, index: int) -> str | None:
-        """'ok', 'info', 'warning' or 'error' for the page at ``index`` (None for checklist and quote)."""
+        """'ok', 'incomplete', 'info', 'warning' or 'error' for the page at ``index`` (None for checklist
+        and quote); 'incomplete' when the step's required choices are missing and nothing worse is found."""
         value = self.step_list.item(index).data(STATUS_ROLE)
         return value if isinstance(value, str) and value else None
 

@@ -115,6 +115,14 @@
             <translation>第 %1 步：%2</translation>
         </message>
         <message>
+            <source>Still to choose — %1: %2</source>
+            <translation>尚需选择 — %1：%2</translation>
+        </message>
+        <message>
+            <source>No problems found so far; the plan is not complete yet.</source>
+            <translation>目前未发现问题，但方案尚未完成。</translation>
+        </message>
+        <message>
             <source>No problems found in this plan.</source>
             <translation>此方案未发现问题。</translation>
         </message>
@@ -533,6 +541,10 @@ with</source>
             <source>gpu-procure plans, checks, quotes and verifies GPU server purchases in five steps: requirements, GPU selection, server configuration, image selection and verification.</source>
             <translation>gpu-procure 分五步规划、检查、报价并验收 GPU 服务器采购：需求分析、GPU选型、服务器配置、镜像选择和验证测试。</translation>
         </message>
+        <message>
+            <source>Not complete: still to choose %1</source>
+            <translation>未完成：尚需选择%1</translation>
+        </message>
         <message numerus="yes">
             <source>%n finding(s) on this step</source>
             <translation>
@@ -591,6 +603,45 @@ with</source>
         <message>
             <source>not set</source>
             <translation>未设置</translation>
+        </message>
+    </context>
+    <context>
+        <name>PlanGaps</name>
+        <message>
+            <source>a GPU model and count</source>
+            <translation>GPU 型号和数量</translation>
+        </message>
+        <message>
+            <source>a chassis</source>
+            <translation>机箱</translation>
+        </message>
+        <message>
+            <source>a CPU</source>
+            <translation>CPU</translation>
+        </message>
+        <message>
+            <source>a power supply</source>
+            <translation>电源</translation>
+        </message>
+        <message>
+            <source>an operating system</source>
+            <translation>操作系统</translation>
+        </message>
+        <message>
+            <source>a driver branch</source>
+            <translation>驱动分支</translation>
+        </message>
+        <message>
+            <source>a CUDA release</source>
+            <translation>CUDA 版本</translation>
+        </message>
+        <message>
+            <source>a verification report</source>
+            <translation>验证报告</translation>
+        </message>
+        <message>
+            <source>, </source>
+            <translation>、</translation>
         </message>
     </context>
     <context>

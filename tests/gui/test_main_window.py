@@ -149,7 +149,7 @@ def test_findings_mark_steps_and_fields_and_clicking_focuses(qtbot, make_window,
     _fake_findings(monkeypatch, [GPU_ERR, BUDGET_LOW])
     win = make_window()
     assert [win.step_status(i) for i in range(len(win.pages))] == \
-        ["warning", "error", "ok", "ok", "ok", None, None]
+        ["warning", "error", "incomplete", "incomplete", "incomplete", None, None]
     budget = win.pages[0].budget
     assert budget.property(PROPERTY) == "warning"
     assert "Over budget by 20 000 CNY" in budget.toolTip()

@@ -145,7 +145,7 @@ def test_step5_mark_follows_the_attached_reports(make_window, qtbot, tmp_path, m
 
     win = make_window()
     item = win.step_list.item(4)
-    assert item.data(STATUS_ROLE) == "ok"
+    assert item.data(STATUS_ROLE) == "incomplete"  # no report attached yet
     path = tmp_path / "node1.json"
     path.write_text(json.dumps(_report("node1", [16, 8])), encoding="utf-8")  # GPU 1 at x8 → one failed check
     monkeypatch.setattr(workers, "ask_open_paths", lambda *args: [path])
@@ -155,4 +155,4 @@ def test_step5_mark_follows_the_attached_reports(make_window, qtbot, tmp_path, m
     qtbot.waitUntil(lambda: item.data(STATUS_ROLE) == "error")
     assert "1 failed check(s) in the attached verification reports" in item.toolTip()
     win.controller.undo_stack.undo()
-    qtbot.waitUntil(lambda: item.data(STATUS_ROLE) == "ok")
+    qtbot.waitUntil(lambda: item.data(STATUS_ROLE) == "incomplete")
