@@ -165,6 +165,11 @@ register(
             "zh": "目录中没有 {psu} 在 100-127 V 下的额定功率，请向厂商确认",
             "en": "no 100-127 V rating known for {psu}; ask the vendor",
         },
+        "checklist.r.power_over_high_line": {
+            "zh": "估算功耗 {draw} W 已超过电源在 200-240 V 下的可用容量 {high} W，低压下只会更少",
+            "en": "estimated draw {draw} W is above the usable capacity even at 200-240 V, {high} W; "
+            "low line gives no more",
+        },
         "checklist.r.power_missing": {
             "zh": "未计入（无功耗数据）：{parts}",
             "en": "not counted (no power figure): {parts}",
@@ -332,6 +337,8 @@ class PowerFigures:
     """Name of the PSU whose input range excludes 100-127 V, when the plan runs on low line."""
     low_line_unknown: str | None = None
     """Name of the PSU with no known 100-127 V rating, when the plan runs on low line."""
+    upper_bound_w: float | None = None
+    """With low_line_unknown: the usable capacity at the 200-240 V rating, which low line never exceeds."""
 
 
 def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
@@ -352,6 +359,7 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
         base_included=bool(base and base[0].unit_w),
         low_line_unsupported=psu.name if psu is not None and b.low_line and psu.low_line == "unsupported" else None,
         low_line_unknown=psu.name if psu is not None and b.low_line and psu.low_line == "unknown" else None,
+        upper_bound_w=b.upper_bound_w,
     )
 
 
@@ -707,8 +715,13 @@ class _Eval:
         if pf.available_w is None:
             return Status.UNKNOWN, [_not_chosen("psu", self.lang)]
         reason: list[str] = []
-        if pf.low_line_unknown:  # no low-line figure: the capacity cannot be judged (not a failure)
-            return Status.UNKNOWN, [self.t("power_low_line_unknown", psu=pf.low_line_unknown)]
+        if pf.low_line_unknown:  # no low-line figure: only the 200-240 V rating bounds it from above
+            why = self.t("power_low_line_unknown", psu=pf.low_line_unknown)
+            if pf.upper_bound_w is not None and pf.draw_w > pf.upper_bound_w:
+                over = self.t("power_over_high_line", draw=fmt_num(round(pf.draw_w)),
+                              high=fmt_num(round(pf.upper_bound_w)))
+                return Status.FAIL, [over, why]
+            return Status.UNKNOWN, [why]
         if pf.low_line_unsupported:
             reason.append(self.t("power_low_line_none", psu=pf.low_line_unsupported))
         red = self.t("power_red", red=pf.redundant_units) if pf.redundant_units else ""

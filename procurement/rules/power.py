@@ -65,6 +65,18 @@ class PowerBudget:
     servers_per_rack: int
     rack_kw: float
     rack_limit_kw: float | None
+    upper_bound_w: float | None = None
+    """Low line with no 100-127 V rating known: the usable capacity at the 200-240 V rating. A PSU never
+    delivers more on low line than on high line (specs.md D1: Supermicro 2000 W Titanium 1000 W at
+    100-127 V vs 1800 W at 200-240 V; Intel AC450NX 650 W vs 750 W, source D3 — derated, never uprated), so a draw above
+    this figure is too much on any input voltage. None otherwise."""
+
+    @property
+    def capacity_bound_w(self) -> float:
+        """The usable capacity the checks compare with: the rating at the plan's voltage, else the bound."""
+        if self.psu_unit_w is None and self.upper_bound_w is not None:
+            return self.upper_bound_w
+        return self.usable_w
 
     @property
     def required_w(self) -> float:
@@ -133,6 +145,9 @@ def power_budget(plan: Plan, catalog: Catalog, policy: Policy, parts: Parts | No
     count = parts.psu_count if parts.psu is not None else 0
     spare = redundant_units(plan.server.psu.redundancy, count)
     usable = (unit or 0.0) * max(count - spare, 0)
+    upper: float | None = None
+    if low and parts.psu is not None and unit is None and parts.psu.low_line == "unknown":
+        upper = parts.psu.rated_w_high_line * max(count - spare, 0)
     peak = draw + gpu_w * (policy.gpu_transient_factor - 1)
     per_rack = plan.server.servers_per_rack
     return PowerBudget(
@@ -152,6 +167,7 @@ def power_budget(plan: Plan, catalog: Catalog, policy: Policy, parts: Parts | No
         servers_per_rack=per_rack,
         rack_kw=draw * per_rack / 1000,
         rack_limit_kw=plan.server.rack_power_limit_kw,
+        upper_bound_w=upper,
     )
 
 
@@ -184,8 +200,18 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
     """POWER-PSU-CAPACITY (draw above usable capacity) and POWER-PSU-HEADROOM (below draw + headroom)."""
     parts = resolve(plan, catalog)
     b = power_budget(plan, catalog, policy, parts)
-    if b.psu_id is None or b.psu_count == 0 or b.psu_unit_w is None:
+    if b.psu_id is None or b.psu_count == 0:
         return []
+    if b.psu_unit_w is None:
+        if b.upper_bound_w is None or parts.psu is None or b.draw_w <= b.upper_bound_w:
+            return []  # low line, rating unknown, the draw within the 200-240 V bound: POWER-LOW-LINE-UNKNOWN
+        high = parts.psu.rated_w_high_line
+        kw_low = dict(draw=fmt_w(b.draw_w), usable=fmt_w(b.upper_bound_w), count=b.psu_count,
+                      spare=b.redundant_units, unit=fmt_w(high), headroom=f"{b.headroom_pct:g}",
+                      need=psus_needed(b.draw_w, high, policy, plan.server.psu.redundancy))
+        return [Finding(rule="POWER-PSU-CAPACITY", family=FAMILY, severity=Severity.ERROR, step=3, fields=_PSU,
+                        message=t("POWER-PSU-CAPACITY.low_line_message", lang, **kw_low),
+                        fix=t("POWER-PSU-CAPACITY.fix", lang, **kw_low))]
     kw = dict(
         draw=fmt_w(b.draw_w),
         usable=fmt_w(b.usable_w),
@@ -228,7 +254,8 @@ def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
 
 def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """POWER-LOW-LINE-UNSUPPORTED (the vendor's input range excludes 100-127 V, error), POWER-LOW-LINE-UNKNOWN
-    (no low-line rating in the sources, info: capacity not checked) and POWER-LOW-LINE-DERATED (rated lower
+    (no low-line rating in the sources, info: capacity checked only against the 200-240 V rating as an upper
+    bound — a draw above that is POWER-PSU-CAPACITY) and POWER-LOW-LINE-DERATED (rated lower
     there, info; the capacity uses the low-line figure)."""
     if plan.server.input_voltage != "low":
         return []
@@ -354,9 +381,11 @@ def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """POWER-TRANSIENT: GPU excursions (TDP × factor, ~100 µs) above the PSUs' peak tolerance."""
     b = power_budget(plan, catalog, policy)
-    if b.gpu_w <= 0 or b.usable_w <= 0 or b.draw_w > b.usable_w:
+    cap = b.capacity_bound_w  # low line with no rating: the 200-240 V bound (above it fails on any voltage)
+    if b.gpu_w <= 0 or cap <= 0 or b.draw_w > cap:
         return []  # no GPUs, no PSU, or already an outright capacity error
-    if b.peak_w <= b.peak_capacity_w:
+    peak_capacity = cap * policy.psu_peak_tolerance_pct / 100
+    if b.peak_w <= peak_capacity:
         return []
     return [
         make(
@@ -368,7 +397,7 @@ def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             lang,
             peak=fmt_w(b.peak_w),
             factor=f"{policy.gpu_transient_factor:g}",
-            capacity=fmt_w(b.peak_capacity_w),
+            capacity=fmt_w(peak_capacity),
             tolerance=f"{policy.psu_peak_tolerance_pct:g}",
         )
     ]
@@ -441,6 +470,13 @@ register(
             "en": "Use at least {need} of these PSUs ({headroom} % headroom and redundancy included), "
             "a larger PSU, or fewer GPUs.",
         },
+        "POWER-PSU-CAPACITY.low_line_message": {
+            "zh": "估算功耗 {draw} W 超过电源在 200-240 V 下的可用容量 {usable} W（{count} × {unit} W，"
+                  "其中 {spare} 个为冗余不计入）；电源在 100-127 V 下的输出不会更高，任何电压下都不够。",
+            "en": "Estimated draw {draw} W exceeds the usable PSU capacity even at 200-240 V, {usable} W "
+            "({count} × {unit} W, {spare} held as redundancy); a PSU delivers no more on 100-127 V, so this "
+            "is too little on any input voltage.",
+        },
         "POWER-PSU-HEADROOM.message": {
             "zh": "估算功耗 {draw} W 加 {headroom}% 余量为 {required} W，超过可用电源容量 {usable} W。",
             "en": "Estimated draw {draw} W plus {headroom} % headroom is {required} W, above the usable "
@@ -468,9 +504,10 @@ register(
             "en": "Supply 200-240 V, or choose a PSU rated for low-line input.",
         },
         "POWER-LOW-LINE-UNKNOWN.message": {
-            "zh": "目录中没有电源 {psu} 在 100-127 V 低压输入下的额定功率，低压下的电源容量未核对。",
-            "en": "The catalog has no 100-127 V (low-line) rating for PSU {psu}; capacity on low line is not "
-            "checked.",
+            "zh": "目录中没有电源 {psu} 在 100-127 V 低压输入下的额定功率：低压下的电源容量只按 200-240 V "
+                  "额定功率作为上限核对，实际可用容量可能更低。",
+            "en": "The catalog has no 100-127 V (low-line) rating for PSU {psu}; capacity on low line is "
+            "checked only against the 200-240 V rating as an upper bound, and the real capacity may be lower.",
         },
         "POWER-LOW-LINE-UNKNOWN.fix": {
             "zh": "向厂商确认该电源在 100-127 V 下的输出功率，或改用 200-240 V 供电。",

@@ -99,7 +99,7 @@ def test_low_line_unsupported_and_derated() -> None:
 
 
 def test_low_line_unknown_is_an_info_and_capacity_is_not_judged() -> None:
-    # sm-3000-ti has low_line 'unknown': no rating to count, so no capacity finding either way
+    # sm-3000-ti has low_line 'unknown': 6 × 3000 = 18000 W bound ≥ 6874 W, so no capacity finding
     node = hgx_node(server={"input_voltage": "low", "psu": {"part": "sm-3000-ti", "count": 6}})
     found = run(node)
     assert one(found, "POWER-LOW-LINE-UNKNOWN").severity == Severity.INFO
@@ -109,6 +109,40 @@ def test_low_line_unknown_is_an_info_and_capacity_is_not_judged() -> None:
     # on high line the 3000 W rating is known and there is nothing to say
     assert "POWER-LOW-LINE-UNKNOWN" not in ids(run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6}})))
 
+
+def test_low_line_unknown_still_fails_a_draw_above_the_high_line_rating() -> None:
+    # 8 × 700 + 2 × 350 + 32 × 8 + 8 + 4 × 15 + 4 × 25 + 150 = 6874 W on 2 × sm-3000-ti (low line unknown):
+    # even at 200-240 V they give 2 × 3000 = 6000 W < 6874 W, and low line never gives more
+    node = hgx_node(server={"input_voltage": "low", "psu": {"part": "sm-3000-ti", "count": 2}})
+    b = power_budget(node, CAT, POLICY)
+    assert b.draw_w == 6874 and b.upper_bound_w == 6000 and b.psu_unit_w is None
+    found = run(node)
+    f = one(found, "POWER-PSU-CAPACITY")
+    assert f.severity == Severity.ERROR
+    assert "6,874 W" in f.message and "6,000 W" in f.message and "even at 200-240 V" in f.message
+    # ceil(6874 × 1.2 / 3000) = ceil(2.75) = 3 units
+    assert "at least 3 of these PSUs" in f.fix
+    assert one(found, "POWER-LOW-LINE-UNKNOWN").severity == Severity.INFO
+    zh = evaluate_family(power, node, CAT, POLICY, "zh")
+    assert "任何电压下都不够" in one(zh, "POWER-PSU-CAPACITY").message
+    # the same draw on high line is the ordinary capacity error
+    high = run(hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 2}}))
+    assert "even at 200-240 V" not in one(high, "POWER-PSU-CAPACITY").message
+
+
+def test_low_line_unknown_checklist_item_fails_above_the_bound() -> None:
+    from procurement.checklist import Status, build_checklists
+
+    def psu_item(count: int):  # type: ignore[no-untyped-def]
+        node = hgx_node(server={"input_voltage": "low", "psu": {"part": "sm-3000-ti", "count": count}})
+        cls = build_checklists(node, CAT, [], POLICY, "en")
+        return next(i for i in cls["hardware"].items if i.id == "psu_power")
+
+    # 6874 W > 2 × 3000 W = 6000 W at 200-240 V: fails on any voltage, not 'unknown'
+    item = psu_item(2)
+    assert item.status == Status.FAIL and "6,874 W" in item.reason.replace("\u00a0", ",")
+    # 3 × 3000 = 9000 W ≥ 6874 W: within the bound, the low-line capacity itself is still unknown
+    assert psu_item(3).status == Status.UNKNOWN
 
 def test_psu_form_must_fit_the_chassis() -> None:
     # tower-ws takes ATX units; sm-2000-ti is a server module
