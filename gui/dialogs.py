@@ -108,3 +108,21 @@ def show_error(parent: QWidget | None, title: str, text: str) -> None:
 
 def show_about(parent: QWidget | None, title: str, text: str) -> None:
     QtWidgets.QMessageBox.about(parent, title, text)
+
+
+def ask_sign_anyway(parent: QWidget | None, failed: int, unknown: int) -> bool:
+    """Before signing a checklist that still has failing or undecided items: sign anyway?"""
+    text = (
+        translate("dialogs", "%1 item(s) fail and %2 are unknown on this checklist. A signature says the "
+                  "plan was reviewed as it is. Sign anyway?")
+        .replace("%1", str(failed))
+        .replace("%2", str(unknown))
+    )
+    answer = QtWidgets.QMessageBox.question(
+        parent,
+        translate("dialogs", "Sign a checklist with open items"),
+        text,
+        QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,
+        QtWidgets.QMessageBox.StandardButton.No,
+    )
+    return answer == QtWidgets.QMessageBox.StandardButton.Yes

@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui import workers
+from gui import dialogs, workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
 from procurement.checklist import (
@@ -37,11 +37,11 @@ from procurement.checklist import (
     Which,
     build_checklists,
     sign,
-    signoff_message,
     signoff_state,
     status_label,
 )
-from procurement.plan import PlanError
+from procurement.messages import t
+from procurement.plan import PlanError, SignOff
 
 STATUS_MARKS = {Status.PASS: "✔", Status.FAIL: "✘", Status.ATTENTION: "⚠", Status.UNKNOWN: "?"}
 STATUS_COLORS = {Status.PASS: "#2e7d32", Status.FAIL: "#c62828", Status.ATTENTION: "#ef8f00",
@@ -63,6 +63,9 @@ class _SignOffBox(QGroupBox):
         self.sign_button = QPushButton()
         self.state_label = QLabel()
         self.state_label.setWordWrap(True)
+        self.counts_label = QLabel()  # how many items fail / are unknown, next to the sign-off state
+        self.counts_label.setObjectName("signoffCounts")
+        self._filled_from: SignOff | None = None  # the sign-off whose name/role the fields show
         row = QHBoxLayout()
         self.name_label, self.role_label, self.date_label = QLabel(), QLabel(), QLabel()
         for label, w in ((self.name_label, self.name_edit), (self.role_label, self.role_edit),
@@ -73,9 +76,13 @@ class _SignOffBox(QGroupBox):
         row.addWidget(self.sign_button)
         col = QVBoxLayout(self)
         col.addLayout(row)
-        col.addWidget(self.state_label)
+        state_row = QHBoxLayout()
+        state_row.addWidget(self.state_label, 1)
+        state_row.addWidget(self.counts_label)
+        col.addLayout(state_row)
         self.sign_button.clicked.connect(self.sign)
         self.name_edit.returnPressed.connect(self.sign)
+        page.controller.path_changed.connect(self._document_changed)
 
     def retranslate(self) -> None:
         self.name_label.setText(self.tr("&Name:"))
@@ -85,21 +92,58 @@ class _SignOffBox(QGroupBox):
         self.name_edit.setPlaceholderText(self.tr("reviewer"))
         self.role_edit.setPlaceholderText(self.tr("e.g. IT manager"))
 
+    def open_counts(self) -> tuple[int, int]:
+        """(failing, unknown) items of this checklist as the page last built it."""
+        cl = self.page.checklists.get(self.which)
+        items = cl.items if cl is not None else []
+        return (sum(1 for i in items if i.status == Status.FAIL), sum(1 for i in items if i.status == Status.UNKNOWN))
+
+    def _fill_fields(self, so: SignOff | None) -> None:
+        """Show the signer of ``so`` in the fields, or empty fields (today's date) when there is none."""
+        self._filled_from = so
+        self.name_edit.setText(so.name if so else "")
+        self.role_edit.setText(so.role if so else "")
+        self.date_edit.setDate(QDate(so.date.year, so.date.month, so.date.day) if so else QDate.currentDate())
+
+    def _document_changed(self) -> None:
+        # File ▸ New / Open clear the undo stack; a save does not, and keeps what is being typed
+        if self.page.controller.undo_stack.count() == 0:
+            self._fill_fields(self.page.controller.plan.signoffs.get(self.which))
+
     def refresh(self) -> None:
-        plan, lang = self.page.controller.plan, self.page.controller.lang
+        plan = self.page.controller.plan
         state = signoff_state(plan, self.which)
         self.state = state
-        text = signoff_message(plan, self.which, lang)
         so = plan.signoffs.get(self.which)
-        if so is not None and state != SignoffState.UNSIGNED:
-            text = f"{text} — {so.name}" + (f" ({so.role})" if so.role else "") + f", {so.date.isoformat()}"
+        if so is not None and so != self._filled_from:
+            self._fill_fields(so)  # the fields show who signed this plan, not the previous document's signer
+        elif so is None and self._filled_from is not None:
+            self._fill_fields(None)
+        if so is None or state == SignoffState.UNSIGNED:
+            text = self.tr("Not signed")
+        else:
+            signer = so.name + (self.tr(" (%1)").replace("%1", so.role) if so.role else "")
+            text = (self.tr("Valid — signed by %1, %2") if state == SignoffState.VALID
+                    else self.tr("Void: the plan changed after %1 signed it on %2")
+                    ).replace("%1", signer).replace("%2", so.date.isoformat())
         color = {SignoffState.VALID: "#2e7d32", SignoffState.VOID: "#c62828"}.get(state, "#757575")
         self.state_label.setText(text)
         self.state_label.setStyleSheet(f"color: {color}; font-weight: bold")
+        failed, unknown = self.open_counts()
+        self.counts_label.setText(self.tr("✘ %1 fail · ? %2 unknown").replace("%1", str(failed))
+                                  .replace("%2", str(unknown)) if failed or unknown else self.tr("✔ all items pass"))
+        self.counts_label.setStyleSheet(f"color: {'#c62828' if failed else '#757575' if unknown else '#2e7d32'}")
         self.sign_button.setText(self.tr("Sign again") if state == SignoffState.VOID else self.tr("Sign"))
 
     def sign(self) -> None:
         ctl = self.page.controller
+        if not self.name_edit.text().strip():
+            self.state_label.setText(t("signoff.no_name", ctl.lang))
+            self.state_label.setStyleSheet("color: #c62828")
+            return
+        failed, unknown = self.open_counts()
+        if (failed or unknown) and not dialogs.ask_sign_anyway(self, failed, unknown):
+            return
         qd = self.date_edit.date()
         try:
             after = sign(ctl.plan, self.which, self.name_edit.text(), self.role_edit.text(),

@@ -1583,6 +1583,30 @@ with</source>
             <translation>例如：IT 经理</translation>
         </message>
         <message>
+            <source>Not signed</source>
+            <translation>未签署</translation>
+        </message>
+        <message>
+            <source> (%1)</source>
+            <translation>（%1）</translation>
+        </message>
+        <message>
+            <source>Valid — signed by %1, %2</source>
+            <translation>有效 — 签署人：%1，%2</translation>
+        </message>
+        <message>
+            <source>Void: the plan changed after %1 signed it on %2</source>
+            <translation>已失效：%1 于 %2 签署后方案已更改</translation>
+        </message>
+        <message>
+            <source>✘ %1 fail · ? %2 unknown</source>
+            <translation>✘ %1 项不通过 · ? %2 项未知</translation>
+        </message>
+        <message>
+            <source>✔ all items pass</source>
+            <translation>✔ 全部通过</translation>
+        </message>
+        <message>
             <source>Sign again</source>
             <translation>重新签核</translation>
         </message>
@@ -1647,6 +1671,14 @@ with</source>
         <message>
             <source>An autosaved copy of “%1” from %2 is newer than the saved file. It was probably left by a crash. Restore it?</source>
             <translation>有一份“%1”的自动保存副本（%2），比已保存的文件更新，可能是程序异常退出时留下的。是否恢复？</translation>
+        </message>
+        <message>
+            <source>%1 item(s) fail and %2 are unknown on this checklist. A signature says the plan was reviewed as it is. Sign anyway?</source>
+            <translation>此检查清单有 %1 项不通过、%2 项未知。签署表示已按现状审核该方案。仍要签署吗？</translation>
+        </message>
+        <message>
+            <source>Sign a checklist with open items</source>
+            <translation>签署有未决项的检查清单</translation>
         </message>
     </context>
     <context>

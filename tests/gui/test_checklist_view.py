@@ -58,7 +58,8 @@ def test_a_person_ticks_an_item_and_writes_a_note(page):
     assert page.tables["software"].item(page.item_row("software", "image_trusted"), COL_NOTE).text() == ""
 
 
-def test_sign_off_is_valid_until_the_plan_changes(page, qtbot, catalog):
+def test_sign_off_is_valid_until_the_plan_changes(page, qtbot, catalog, dialog_calls):
+    dialog_calls.answer("ask_sign_anyway", True)  # the plan still has unknown items
     ctl = page.controller
     box = page.signoffs["hardware"]
     box.name_edit.setText("Wang Li")
@@ -93,7 +94,8 @@ def test_signing_without_a_name_is_refused(page, qtbot):
     assert box.state_label.text()
 
 
-def test_export_checklist_writes_the_pdf_in_a_worker(page, qtbot, tmp_path, monkeypatch):
+def test_export_checklist_writes_the_pdf_in_a_worker(page, qtbot, tmp_path, monkeypatch, dialog_calls):
+    dialog_calls.answer("ask_sign_anyway", True)
     box = page.signoffs["hardware"]
     box.name_edit.setText("Wang Li")
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
