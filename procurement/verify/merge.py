@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from procurement.messages import Lang, t
-from procurement.plan import Plan, atomic_write
+from procurement.plan import Plan, atomic_write, canonical_digest
 from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.report import (
     SCHEMA_VERSION,
@@ -31,7 +31,8 @@ class MergedReport:
     sources: list[str]
     """Where each node's report came from (file path), same order as ``nodes``."""
     checks: list[CheckRecord] = field(default_factory=list)
-    """Cluster-level checks: NODE-COUNT, NODE-UNIQUE, NODE-RESULTS, NODE-SAME-DRIVER, NODE-SAME-GPUS."""
+    """Cluster-level checks: NODE-COUNT, NODE-UNIQUE, NODE-PLAN, NODE-GPU-UNIQUE, NODE-RESULTS,
+    NODE-SAME-DRIVER, NODE-SAME-GPUS."""
     created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat())
 
     def exit_code(self) -> int:
@@ -95,6 +96,9 @@ def merge_reports(
         add("NODE-UNIQUE", "warn", "duplicate", None, ", ".join(dupes), names=", ".join(dupes))
     else:
         add("NODE-UNIQUE", "pass", "unique", None, n)
+    if plan is not None:
+        _plan_identity(plan, reports, names, add, lang)
+    _gpu_identity(reports, names, add)
     errored = [nm for nm, r in zip(names, reports, strict=True) if r.error is not None]
     failed = [
         nm
@@ -126,6 +130,47 @@ def merge_reports(
         elif distinct:
             add(check_id, "pass", "same.pass", None, distinct[0], what=label)
     return merged
+
+
+def _plan_identity(
+    plan: Plan, reports: Sequence[VerificationReport], names: Sequence[str], add: Any, lang: Lang
+) -> None:
+    """NODE-PLAN: a node's checks count only when they were run against this very plan (its digest)."""
+    digest = canonical_digest(plan)
+    unchecked = [nm for nm, r in zip(names, reports, strict=True) if r.plan_digest is None]
+    other = [
+        f"{nm} ({r.plan_title})" if r.plan_title else nm
+        for nm, r in zip(names, reports, strict=True)
+        if r.plan_digest is not None and r.plan_digest != digest
+    ]
+    if not unchecked and not other:
+        add("NODE-PLAN", "pass", "plan.pass", digest[:12], len(reports))
+        return
+    parts = []
+    if unchecked:
+        parts.append(t("verify.merge.plan.none", lang, nodes=", ".join(unchecked)))
+    if other:
+        parts.append(t("verify.merge.plan.other", lang, nodes=", ".join(other)))
+    add("NODE-PLAN", "fail", "plan.fail", digest[:12], ", ".join(unchecked + other), detail=" ".join(parts))
+
+
+def _gpu_identity(reports: Sequence[VerificationReport], names: Sequence[str], add: Any) -> None:
+    """NODE-GPU-UNIQUE: a GPU serial or UUID reported by more than one node (a report copied under another
+    host name counts the same cards twice)."""
+    seen: dict[str, set[str]] = {}
+    for nm, r in zip(names, reports, strict=True):
+        for g in r.gpus:
+            for ident in (g.serial, g.uuid):
+                if ident and ident.strip() and ident.strip().upper() not in ("N/A", "[N/A]", "0"):
+                    seen.setdefault(ident.strip(), set()).add(nm)
+    shared = sorted((ident, sorted(nodes)) for ident, nodes in seen.items() if len(nodes) > 1)
+    if not shared:
+        add("NODE-GPU-UNIQUE", "pass", "gpu_ids.pass", None, len(seen))
+        return
+    text = "; ".join(f"{ident}: {', '.join(nodes)}" for ident, nodes in shared[:5])
+    more = len(shared) - 5
+    add("NODE-GPU-UNIQUE", "fail", "gpu_ids.fail", None, text, ids=text, n=len(shared),
+        more=f" (+{more})" if more > 0 else "")
 
 
 def load_reports(paths: Sequence[str | Path]) -> tuple[list[VerificationReport], list[str], list[str]]:

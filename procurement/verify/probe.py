@@ -10,7 +10,7 @@ from pathlib import Path
 from catalog.loader import Catalog
 from catalog.models import ContainerImage
 from procurement.messages import Lang, t
-from procurement.plan import Plan
+from procurement.plan import Plan, canonical_digest
 from procurement.verify.bench import BENCH_TIMEOUT_S, run_benchmark
 from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
 from procurement.verify.host import HostInfo, HostProbe
@@ -173,6 +173,8 @@ def build_report(
         gpus=[gpu_record(g, facts.parts.get(g.index)) for g in smi.gpus] if smi else [],
         checks=checks,
         error=error,
+        plan_digest=canonical_digest(plan) if plan is not None else None,
+        plan_title=(plan.title or None) if plan is not None else None,
     )
 
 

@@ -78,6 +78,10 @@ class VerificationReport(_Record):
     checks: list[CheckRecord] = Field(default_factory=list)
     error: str | None = None
     """None, or why probing failed (nvidia-smi missing, hanging, failing, unreadable)."""
+    plan_digest: str | None = None
+    """procurement.plan.canonical_digest of the plan the node was checked against (None: no plan)."""
+    plan_title: str | None = None
+    """That plan's title, for people reading the report (the digest is what merging compares)."""
 
     def counts(self) -> dict[str, int]:
         out: dict[str, int] = dict.fromkeys(STATUSES, 0)

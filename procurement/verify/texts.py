@@ -522,6 +522,33 @@ register(
             "zh": "节点之间的{what}不一致：{values}。",
             "en": "The nodes differ in {what}: {values}.",
         },
+        "verify.merge.plan.pass": {
+            "zh": "每个节点都是按本计划验证的。",
+            "en": "Every node was verified against this plan.",
+        },
+        "verify.merge.plan.fail": {
+            "zh": "有节点不是按本计划验证的，其检查结果不能用于本计划的验收：{detail}",
+            "en": "Some nodes were not verified against this plan, so their checks do not count for it: "
+            "{detail}",
+        },
+        "verify.merge.plan.none": {
+            "zh": "未使用 --plan 验证（仅清点）：{nodes}。",
+            "en": "verified without --plan (inventory only): {nodes}.",
+        },
+        "verify.merge.plan.other": {
+            "zh": "按另一份计划（或修改前的计划）验证：{nodes}。请用本计划重新运行 verify --plan。",
+            "en": "verified against another plan (or an earlier version of it): {nodes}. Run verify --plan "
+            "with this plan again.",
+        },
+        "verify.merge.gpu_ids.pass": {
+            "zh": "各节点的 GPU 序列号/UUID 互不重复。",
+            "en": "No GPU serial number or UUID appears on more than one node.",
+        },
+        "verify.merge.gpu_ids.fail": {
+            "zh": "{n} 个 GPU 序列号/UUID 出现在多个节点的报告中（同一节点的报告被改名复制？）：{ids}{more}。",
+            "en": "GPU serial numbers or UUIDs found in the reports of more than one node ({n}; one node's "
+            "report copied under another name?): {ids}{more}.",
+        },
         "verify.merge.what.driver": {"zh": "驱动版本", "en": "driver version"},
         "verify.merge.what.gpus": {"zh": "GPU 型号与数量", "en": "GPU model and count"},
         "verify.merge.read_error": {"zh": "无法读取报告：{error}", "en": "Cannot read a report: {error}"},

@@ -9,7 +9,7 @@ import pytest
 
 from catalog.loader import Catalog
 from procurement.cli import build_parser
-from procurement.plan import GpuChoice, Plan, save_plan
+from procurement.plan import GpuChoice, Plan, canonical_digest, save_plan
 from procurement.verify.bench import run_benchmark
 from procurement.verify.checks import Facts, evaluate, match_gpu
 from procurement.verify.host import HostInfo
@@ -22,22 +22,28 @@ from procurement.verify.verify_cmd import run_verify
 from tests.procurement.verify.conftest import FIX, H100_XML, T4_XML, h100_plan, smi_error, smi_replay
 
 
-def node(cat: Catalog, hostname: str, xml: Path = H100_XML, error: str | None = None) -> VerificationReport:
+def node(cat: Catalog, hostname: str, xml: Path = H100_XML, error: str | None = None,
+         plan: Plan | None = None) -> VerificationReport:
     gpu_only = Plan(gpu=GpuChoice(model="h100-sxm5-80gb", count=8))  # the host facts are empty here
     rep = report_from_outputs(xml.read_text(), cat, gpu_only, "en", HostInfo(hostname=hostname))
+    # each node its own cards (the fixture XML is one machine's), stamped with the plan it was checked against
+    gpus = [g.model_copy(update={"serial": f"{hostname}-{g.serial}", "uuid": f"{hostname}-{g.uuid}"})
+            for g in rep.gpus]
+    rep = rep.model_copy(update={"gpus": gpus, "plan_digest": canonical_digest(plan) if plan else None})
     if error:
         rep = rep.model_copy(update={"error": error, "gpus": [], "driver_version": None})
     return rep
 
 
 def test_merge_counts_nodes_against_the_plan(vcat: Catalog) -> None:
+    plan = h100_plan(requirements__nodes=4)
     reports = [
-        node(vcat, "gpu01"),
-        node(vcat, "gpu02"),
-        node(vcat, "gpu02"),
-        node(vcat, "gpu04", error="nvidia-smi was not found (PATH)"),
+        node(vcat, "gpu01", plan=plan),
+        node(vcat, "gpu02", plan=plan),
+        node(vcat, "gpu02", plan=plan),
+        node(vcat, "gpu04", error="nvidia-smi was not found (PATH)", plan=plan),
     ]
-    merged = merge_reports(reports, h100_plan(requirements__nodes=4), "en", [f"r{i}.json" for i in range(4)])
+    merged = merge_reports(reports, plan, "en", [f"r{i}.json" for i in range(4)])
     by_id = {c.id: c for c in merged.checks}
     assert (by_id["NODE-COUNT"].status, by_id["NODE-COUNT"].expected, by_id["NODE-COUNT"].actual) == (
         "fail",
@@ -54,12 +60,13 @@ def test_merge_counts_nodes_against_the_plan(vcat: Catalog) -> None:
 
 
 def test_merge_all_good_and_mixed_nodes(vcat: Catalog) -> None:
-    good = merge_reports(
-        [node(vcat, f"gpu0{i}") for i in range(1, 3)], h100_plan(requirements__nodes=2), "en"
-    )
+    plan = h100_plan(requirements__nodes=2)
+    good = merge_reports([node(vcat, f"gpu0{i}", plan=plan) for i in range(1, 3)], plan, "en")
     assert {c.id: c.status for c in good.checks} == {
         "NODE-COUNT": "pass",
         "NODE-UNIQUE": "pass",
+        "NODE-PLAN": "pass",
+        "NODE-GPU-UNIQUE": "pass",
         "NODE-RESULTS": "pass",
         "NODE-SAME-DRIVER": "pass",
         "NODE-SAME-GPUS": "pass",
@@ -72,6 +79,47 @@ def test_merge_all_good_and_mixed_nodes(vcat: Catalog) -> None:
     assert by_id["NODE-COUNT"].status == "skip"
     assert by_id["NODE-RESULTS"].actual == "b"  # the T4 node fails the 8x H100 plan
     assert merge_reports([], None, "en").exit_code() == 2
+
+
+def test_merge_fails_nodes_not_verified_against_this_plan(vcat: Catalog) -> None:
+    plan = h100_plan(requirements__nodes=3)
+    older = h100_plan(requirements__nodes=3, gpu__count=4)  # another plan: another digest
+    assert canonical_digest(older) != canonical_digest(plan)
+    reports = [
+        node(vcat, "gpu01", plan=plan),
+        node(vcat, "gpu02"),  # inventory only: no --plan
+        node(vcat, "gpu03", plan=older).model_copy(update={"plan_title": "old quote"}),
+    ]
+    merged = merge_reports(reports, plan, "en")
+    check = next(c for c in merged.checks if c.id == "NODE-PLAN")
+    assert check.status == "fail" and check.actual == "gpu02, gpu03 (old quote)"
+    assert check.expected == canonical_digest(plan)[:12]
+    assert "without --plan (inventory only): gpu02" in check.message and "another plan" in check.message
+    assert merged.exit_code() == 1  # 1 of 3 nodes checked: the cluster is not accepted
+    zh = next(c for c in merge_reports(reports, plan, "zh").checks if c.id == "NODE-PLAN")
+    assert "未使用 --plan 验证" in zh.message
+    assert "NODE-PLAN" not in {c.id for c in merge_reports(reports, None, "en").checks}
+
+
+def test_merge_flags_gpu_serials_seen_on_two_nodes(vcat: Catalog) -> None:
+    plan = h100_plan(requirements__nodes=2)
+    a = node(vcat, "gpu01", plan=plan)
+    # the same node's report renamed: its 8 GPUs' serials and UUIDs are all seen on both "nodes"
+    copy = a.model_copy(update={"host": a.host.model_copy(update={"hostname": "gpu02"})})
+    merged = merge_reports([a, copy], plan, "en")
+    check = next(c for c in merged.checks if c.id == "NODE-GPU-UNIQUE")
+    assert check.status == "fail" and "(16;" in check.message  # 8 serials + 8 UUIDs
+    assert f"{a.gpus[0].serial}: gpu01, gpu02" in (check.actual or "") or "gpu01, gpu02" in (check.actual or "")
+    assert merged.exit_code() == 1
+
+
+def test_report_records_the_plan_it_was_checked_against(vcat: Catalog) -> None:
+    plan = h100_plan().model_copy(update={"title": "Cluster A"})
+    rep = report_from_outputs(H100_XML.read_text(), vcat, plan, "en", HostInfo(hostname="n1"))
+    assert rep.plan_digest == canonical_digest(plan) and len(rep.plan_digest) == 64
+    assert rep.plan_title == "Cluster A"
+    inv = report_from_outputs(H100_XML.read_text(), vcat, None, "en", HostInfo(hostname="n1"))
+    assert inv.plan_digest is None and inv.plan_title is None
 
 
 def test_load_report_errors_name_the_file(tmp_path: Path) -> None:

@@ -55,6 +55,8 @@ TOP_FIELDS = {
     "gpus",
     "checks",
     "error",
+    "plan_digest",
+    "plan_title",
 }
 
 
