@@ -139,7 +139,16 @@ class QuotePage(StepPage):
         self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.totals_label = QLabel()
         self.totals_label.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.totals_label.setWordWrap(True)
         self.totals_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.empty_label = QLabel()  # in place of the table while the plan has nothing to quote
+        self.empty_label.setObjectName("quoteEmpty")
+        self.empty_label.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.empty_label.setStyleSheet("color: #616161; font-size: 14px")
+        self.notes_label = QLabel()  # the quote's notes: node count, included PSUs, price dates, VAT
+        self.notes_label.setObjectName("quoteNotes")
+        self.notes_label.setWordWrap(True)
+        self.notes_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.paper_combo = QComboBox()
         self.paper_combo.addItem("A4", "a4")
         self.paper_combo.addItem("Letter", "letter")
@@ -157,7 +166,9 @@ class QuotePage(StepPage):
         outer.addWidget(self.info_box)
         outer.addLayout(party_row)
         outer.addWidget(self.table, 1)
+        outer.addWidget(self.empty_label, 1)
         outer.addWidget(self.totals_label)
+        outer.addWidget(self.notes_label)
         outer.addLayout(buttons)
         for path, edit in self.fields.items():
             bind = getattr(self, "bind_field", None)
@@ -220,21 +231,45 @@ class QuotePage(StepPage):
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if line.unit_price is None and col >= 4:
                     item.setToolTip(self.tr("No public reference price: on request"))
+                elif col >= 4 and line.price_date is not None:
+                    item.setToolTip(self.tr("Reference price of %1").replace("%1", line.price_date.isoformat())
+                                    + (f"\n{line.price_source}" if line.price_source else ""))
                 self.table.setItem(row, col, item)
-        if quote.lines and not quote.has_prices:
+        empty = not quote.lines
+        self.table.setVisible(not empty)
+        self.empty_label.setVisible(empty)
+        self.empty_label.setText(self.tr("Choose a GPU and server parts to build the quote."))
+        if empty:
+            totals = ""
+        elif not quote.has_prices:
             totals = self.tr("Total: on request (no hardware part has a reference price; add company prices in a "
                              "user catalog directory)")
+        elif quote.unpriced:
+            # some parts have no price: the sum is a floor, not the quote's total
+            totals = (self.tr("Priced subtotal (incomplete) %1 · VAT %2 % on it %3 · not a final total: "
+                              "%4 part(s) are priced on request")
+                      .replace("%1", _money(quote.subtotal, on_request)).replace("%2", f"{quote.vat_rate_pct:g}")
+                      .replace("%3", _money(quote.vat, on_request)).replace("%4", str(len(quote.unpriced))))
         else:
             totals = (self.tr("Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)")
                       .replace("%1", _money(quote.subtotal, on_request)).replace("%2", f"{quote.vat_rate_pct:g}")
                       .replace("%3", _money(quote.vat, on_request)).replace("%4", _money(quote.total, on_request))
                       .replace("%5", f"{quote.total_wan:,.2f}"))
-            if quote.unpriced:
-                totals += " · " + self.tr("excludes %1 part(s) priced on request").replace(
-                    "%1", str(len(quote.unpriced)))
         self.totals_label.setText(totals)
+        self.notes_label.setVisible(not empty)
+        self.notes_label.setText("" if empty else self._notes_text(quote))
         self.export_button.setEnabled(bool(quote.lines))
         self.print_button.setEnabled(bool(quote.lines))
+
+    def _notes_text(self, quote: Any) -> str:
+        """The quote's notes (as on the PDF), plus the range of dates of the reference prices."""
+        lang = self.controller.lang
+        notes = list(quote.notes)
+        dates = sorted({line.price_date for line in quote.lines if line.price_date is not None})
+        if dates:
+            span = dates[0].isoformat() if len(dates) == 1 else f"{dates[0].isoformat()} – {dates[-1].isoformat()}"
+            notes.append(self.tr("Reference prices dated %1.").replace("%1", span))
+        return f"{t('quote.notes', lang)}\n" + "\n".join(f"{i}. {note}" for i, note in enumerate(notes, 1))
 
     # -- widgets → plan
     def _set(self, path: str, value: Any, merge: bool = False) -> None:

@@ -748,16 +748,28 @@ with</source>
             <translation>无公开参考价：询价</translation>
         </message>
         <message>
+            <source>Reference price of %1</source>
+            <translation>%1 的参考价</translation>
+        </message>
+        <message>
+            <source>Choose a GPU and server parts to build the quote.</source>
+            <translation>请先选择 GPU 和服务器部件，再生成报价单。</translation>
+        </message>
+        <message>
             <source>Total: on request (no hardware part has a reference price; add company prices in a user catalog directory)</source>
             <translation>合计：询价（硬件部件均无参考价；可在用户目录中填写公司价格）</translation>
+        </message>
+        <message>
+            <source>Priced subtotal (incomplete) %1 · VAT %2 % on it %3 · not a final total: %4 part(s) are priced on request</source>
+            <translation>已定价部分小计（不完整）%1 · 其增值税 %2 % %3 · 非最终合计：另有 %4 个部件需询价</translation>
         </message>
         <message>
             <source>Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)</source>
             <translation>小计 %1 · 增值税 %2 % %3 · 合计 %4（%5 万元）</translation>
         </message>
         <message>
-            <source>excludes %1 part(s) priced on request</source>
-            <translation>不含 %1 项询价部件</translation>
+            <source>Reference prices dated %1.</source>
+            <translation>参考价日期：%1。</translation>
         </message>
         <message>
             <source>Export quote</source>

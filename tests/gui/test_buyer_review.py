@@ -114,3 +114,25 @@ def test_signed_state_in_chinese_uses_chinese_punctuation_once(qtbot, make_windo
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
     date = win.controller.plan.signoffs["hardware"].date.isoformat()
     assert box.state_label.text() == f"有效 — 签署人：张三（IT 经理），{date}"
+
+
+def test_quote_of_a_blank_plan_says_what_to_choose_not_zero(qtbot, make_window) -> None:
+    win = make_window()
+    win.show_page(6)
+    page = win.page("QuotePage")
+    assert page.empty_label.isVisible() and not page.table.isVisible()
+    assert page.empty_label.text() == "Choose a GPU and server parts to build the quote."
+    assert "¥0.00" not in page.totals_label.text() and not page.notes_label.isVisible()
+
+
+def test_quote_shows_its_notes_under_the_table(qtbot, make_window) -> None:
+    win = make_window()
+    _example(win)
+    win.controller.set_value("requirements.nodes", 8)
+    win.show_page(6)
+    page = win.page("QuotePage")
+    assert page.table.isVisible() and not page.empty_label.isVisible()
+    notes = page.notes_label.text()
+    assert notes.startswith("Notes and assumptions\n1. Unit prices are catalog reference prices")
+    assert "Quantities are for 8 identical servers." in notes
+    assert "VAT rate 13%" in notes
