@@ -1,7 +1,10 @@
 """Budget rules: the plan's reference cost (per node × nodes) against the buyer's budget.
 
-Prices are the catalog's reference prices (``price_cny`` with date and source); parts without a public
-price are listed, and the total is then a lower bound. PSUs that ship with the chassis are in its price.
+Prices are the catalog's reference prices (``price_cny`` with date and source, excluding VAT as the quote
+treats them); parts without a public price are listed, and the total is then a lower bound. PSUs that ship
+with the chassis are in its price. ``requirements.budget_cny`` is VAT-inclusive (含税, how Chinese purchase
+budgets are set), so the total compared with it is the VAT-inclusive one: × (1 + policy.vat_rate_pct / 100),
+13 % by default (公告2019年第39号, resources/policy/default.yaml) — the same total the quote prints.
 """
 
 from __future__ import annotations
@@ -81,17 +84,24 @@ def plan_cost(plan: Plan, catalog: Catalog, parts: Parts | None = None) -> CostB
     )
 
 
-def _wan(cny: float) -> str:
-    return f"{cny / 10_000:,.1f}"
+def yuan(cny: float) -> str:
+    """Full yuan, grouped: 103992.4 -> '¥103,992' (no 0.1-万 rounding that can read '0.0 万 over')."""
+    return f"¥{round(cny):,}"
+
+
+def with_vat(cny: float, policy: Policy) -> float:
+    return cny * (1 + policy.vat_rate_pct / 100)
 
 
 def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """BUDGET-OVER: the reference total (one node × nodes) above the budget."""
+    """BUDGET-OVER: the VAT-inclusive reference total (one node × nodes × (1 + VAT)) above the budget,
+    which is VAT-inclusive (含税)."""
     budget = plan.requirements.budget_cny
     if budget is None:
         return []
     c = plan_cost(plan, catalog)
-    if c.total_cny <= budget:
+    gross = with_vat(c.total_cny, policy)
+    if round(gross) <= round(budget):
         return []
     return [
         make(
@@ -101,11 +111,13 @@ def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
             1,
             ("requirements.budget_cny", "gpu.count"),
             lang,
-            total=_wan(c.total_cny),
-            budget=_wan(budget),
+            total=yuan(gross),
+            net=yuan(c.total_cny),
+            vat=f"{policy.vat_rate_pct:g}",
+            budget=yuan(budget),
             nodes=c.nodes,
-            node=_wan(c.node_cny),
-            over=_wan(c.total_cny - budget),
+            node=yuan(c.node_cny),
+            over=yuan(gross - budget),
         )
     ]
 
@@ -133,10 +145,10 @@ RULES: tuple[Rule, ...] = (over_budget, unpriced)
 register(
     {
         "BUDGET-OVER.message": {
-            "zh": "参考总价 {total} 万元（每节点 {node} 万元 × {nodes}）超出预算 {budget} 万元 {over} 万元。",
-            "en": "The reference total of {total} 万 CNY ({node} 万 per node × {nodes}) is {over} 万 over "
-                  "the "
-            "budget of {budget} 万 CNY.",
+            "zh": "含税参考总价 {total}（不含税 {net} = 每节点 {node} × {nodes} 台，另加 {vat}% 增值税）"
+                  "超过含税预算 {budget}，超出 {over}。",
+            "en": "The reference total including {vat} % VAT is {total} ({net} before VAT = {node} per node "
+            "× {nodes}), {over} over the budget of {budget} (budgets include VAT).",
         },
         "BUDGET-OVER.fix": {
             "zh": "减少 GPU、选择性价比更高的 GPU，或提高预算。",

@@ -34,10 +34,17 @@ def test_cost_adds_up() -> None:
 def test_over_budget() -> None:
     f = one(run(budget, with_budget(workstation_4090(), 70_000)), "BUDGET-OVER")
     assert f.severity == Severity.ERROR and f.step == 1
-    assert "7.4 万" in f.message and "0.4 万 over" in f.message
-    assert "BUDGET-OVER" not in ids(run(budget, with_budget(workstation_4090(), 80_000)))
-    # two nodes: 147,200 > 80,000
-    assert "BUDGET-OVER" in ids(run(budget, with_budget(workstation_4090(), 80_000, nodes=2)))
+    # 73,600 before VAT × 1.13 = 83,168 incl. 13 % VAT; 83,168 − 70,000 = 13,168 over, in full yuan
+    assert "¥83,168" in f.message and "¥73,600 before VAT" in f.message and "¥13,168 over" in f.message
+    assert "13 % VAT" in f.message and "万" not in f.message
+    # the budget is VAT-inclusive: 80,000 covers 73,600 before VAT but not 83,168 with it
+    assert "BUDGET-OVER" in ids(run(budget, with_budget(workstation_4090(), 80_000)))
+    assert "BUDGET-OVER" not in ids(run(budget, with_budget(workstation_4090(), 83_168)))
+    # two nodes: 2 × 73,600 × 1.13 = 166,336 > 90,000
+    f2 = one(run(budget, with_budget(workstation_4090(), 90_000, nodes=2)), "BUDGET-OVER")
+    assert "¥166,336" in f2.message and "¥76,336 over" in f2.message
+    zh = one(evaluate_family(budget, with_budget(workstation_4090(), 70_000), CAT, POLICY, "zh"), "BUDGET-OVER")
+    assert "含税参考总价 ¥83,168" in zh.message and "超过含税预算 ¥70,000，超出 ¥13,168" in zh.message
 
 
 def test_unpriced_parts_listed_and_chassis_psus_not_added() -> None:
