@@ -30,6 +30,11 @@ from procurement.plan import with_value
 
 GPU_ROLE = Qt.ItemDataRole.UserRole + 1
 COLUMNS = ("rank", "name", "memory", "fp16", "fp64", "tdp", "price", "fits", "reasons")
+# widest each column may get (pixels), so that at 1280 × 800 with the findings dock "Why" keeps its room
+COLUMN_MAX_W = {"rank": 46, "name": 140, "memory": 62, "fp16": 62, "fp64": 58, "tdp": 56, "price": 72,
+                "fits": 86}
+REASONS_MIN_W = 160
+"""The "Why" column never gets narrower than this (pixels); the others are capped to leave it the room."""
 
 
 class SortItem(QTableWidgetItem):
@@ -92,11 +97,12 @@ class GpuPage(StepPage):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSortingEnabled(True)
         self.table.verticalHeader().setVisible(False)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)  # names and reasons wrap in two-line rows; the tooltip has it all
+        self.table.verticalHeader().setDefaultSectionSize(2 * self.fontMetrics().lineSpacing() + 8)
         header = self.table.horizontalHeader()
         # sized once per fill (resizeColumnToContents): ResizeToContents would re-measure every cell per change
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setSectionResizeMode(COLUMNS.index("reasons"), QHeaderView.ResizeMode.Stretch)
+        header.setStretchLastSection(True)  # "Why" takes what the capped columns leave (at least REASONS_MIN_W)
         header.setMinimumSectionSize(36)
         header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)  # best-ranked first
         self.use_button = QPushButton(self)
@@ -154,7 +160,7 @@ class GpuPage(StepPage):
             self.tr("Rank"),
             self.tr("GPU"),
             self.tr("Memory\n(GiB)"),
-            self.tr("FP16/BF16\nTFLOPS"),
+            self.tr("FP16\nTFLOPS"),
             self.tr("FP64\nTFLOPS"),
             self.tr("TDP\n(W)"),
             self.tr("Price\n(CNY)"),
@@ -173,6 +179,13 @@ class GpuPage(StepPage):
         self.compare_box.setTitle(self.tr("Compare"))
         self.hint.setText(self.tr("Select two or three rows (Ctrl+click) to compare them side by side."))
         self.table.setHorizontalHeaderLabels(self.headers())
+        tips = {"fp16": self.tr("Dense FP16/BF16 tensor TFLOPS"),
+                "fits": self.tr("GPUs of this model the memory estimate needs for the whole plan; per server when "
+                                "the plan has several servers")}
+        for key, tip in tips.items():
+            head = self.table.horizontalHeaderItem(COLUMNS.index(key))
+            if head is not None:
+                head.setToolTip(tip)
 
     # ------------------------------------------------------------------ plan → widgets
     def refresh(self) -> None:
@@ -185,12 +198,15 @@ class GpuPage(StepPage):
         index = self.model_combo.findData(plan.gpu.model or "")
         self.model_combo.setCurrentIndex(max(index, 0))
         self.count_spin.setValue(plan.gpu.count)
+        self.count_spin.setSuffix(self.tr(" GPUs per server") if plan.requirements.nodes > 1 else self.tr(" GPUs"))
         self._fill_table()
         self._fill_summary()
 
     def _fill_table(self) -> None:
         chosen = self.controller.plan.gpu.model
-        key = (chosen, self.tr("on request"), tuple((r.gpu, r.rank, r.fits_count, tuple(r.reasons)) for r in self.rows))
+        nodes = self.controller.plan.requirements.nodes
+        key = (chosen, self.tr("on request"), nodes,
+               tuple((r.gpu, r.rank, r.fits_count, tuple(r.reasons)) for r in self.rows))
         if key == self._table_key:  # most edits do not change the ranking: keep the table (and its selection)
             return
         self._table_key = key
@@ -200,7 +216,7 @@ class GpuPage(StepPage):
         self.table.setRowCount(len(self.rows))
         for r, row in enumerate(self.rows):
             g = row.gpu
-            fits = self.tr("%n GPU(s)", "", row.fits_count) if row.fits_count else "—"
+            fits = self._fits_text(row.fits_count, nodes)
             cells: list[tuple[str, float | None]] = [
                 (str(row.rank) if row.rank else "—", row.rank),
                 (g.name + ("  ✔" if g.id == chosen else ""), None),
@@ -223,10 +239,7 @@ class GpuPage(StepPage):
                     item.setToolTip(f"{g.vendor} · {g.architecture} · {g.memory_type}\n{g.source}")
                 self.table.setItem(r, c, item)
         self.table.setSortingEnabled(True)
-        for c in range(len(COLUMNS) - 1):
-            self.table.resizeColumnToContents(c)
-        # long names elide (the tooltip and the summary below carry them) so the reasons column keeps room
-        self.table.setColumnWidth(1, min(self.table.columnWidth(1), 170))
+        self._fit_columns()
         if selected:
             self.table.blockSignals(True)
             model, sel = self.table.model(), self.table.selectionModel()
@@ -238,6 +251,33 @@ class GpuPage(StepPage):
             self.table.blockSignals(False)
         self.table.setUpdatesEnabled(True)
         self._selection_changed()
+
+    def _fits_text(self, total: int | None, nodes: int) -> str:
+        """'17 GPUs' on one server; '17 (3/server)' when the plan has several (gpu.count is per
+        server, the estimate's count is for all of them)."""
+        if not total:
+            return "—"
+        if nodes <= 1:
+            return self.tr("%n GPU(s)", "", total)
+        per = -(-total // nodes)
+        return self.tr("%1 (%2/server)").replace("%1", str(total)).replace("%2", str(per))
+
+    def _fit_columns(self) -> None:
+        """Numbers and names sized to their contents but capped, so the "Why" column keeps at least
+        REASONS_MIN_W pixels; the table scrolls sideways only when even that does not fit."""
+        for c in range(len(COLUMNS) - 1):
+            self.table.resizeColumnToContents(c)
+            self.table.setColumnWidth(c, min(self.table.columnWidth(c), COLUMN_MAX_W[COLUMNS[c]]))
+        header = self.table.horizontalHeader()
+        header.setMinimumSectionSize(36)
+        last = len(COLUMNS) - 1
+        room = self.table.viewport().width() - sum(self.table.columnWidth(c) for c in range(last))
+        self.table.setColumnWidth(last, max(room, REASONS_MIN_W))
+
+    def resizeEvent(self, event: Any) -> None:
+        super().resizeEvent(event)
+        if self.table.rowCount():
+            self._fit_columns()
 
     def _fill_summary(self) -> None:
         plan = self.controller.plan

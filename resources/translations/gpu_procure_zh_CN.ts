@@ -168,12 +168,6 @@
 (GiB)</translation>
         </message>
         <message>
-            <source>FP16/BF16
-TFLOPS</source>
-            <translation>FP16/BF16
-TFLOPS</translation>
-        </message>
-        <message>
             <source>FP64
 TFLOPS</source>
             <translation>FP64
@@ -250,6 +244,28 @@ with</source>
         <message>
             <source>on request</source>
             <translation>询价</translation>
+        </message>
+        <message>
+            <source>FP16
+TFLOPS</source>
+            <translation>FP16
+TFLOPS</translation>
+        </message>
+        <message>
+            <source>Dense FP16/BF16 tensor TFLOPS</source>
+            <translation>稠密 FP16/BF16 张量 TFLOPS</translation>
+        </message>
+        <message>
+            <source>GPUs of this model the memory estimate needs for the whole plan; per server when the plan has several servers</source>
+            <translation>按显存估算，整个方案需要的该型号 GPU 数量；方案有多台服务器时另注每台数量</translation>
+        </message>
+        <message>
+            <source> GPUs per server</source>
+            <translation> 块/台</translation>
+        </message>
+        <message>
+            <source>%1 (%2/server)</source>
+            <translation>%1（每台%2）</translation>
         </message>
         <message>
             <source>No GPU chosen yet: pick one in the table or the list.</source>

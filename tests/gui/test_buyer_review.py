@@ -136,3 +136,28 @@ def test_quote_shows_its_notes_under_the_table(qtbot, make_window) -> None:
     assert notes.startswith("Notes and assumptions\n1. Unit prices are catalog reference prices")
     assert "Quantities are for 8 identical servers." in notes
     assert "VAT rate 13%" in notes
+
+
+def test_step2_why_column_keeps_its_room_and_fits_says_total_and_per_server(qtbot, make_window) -> None:
+    import math
+
+    from gui.pages.step2_gpu import COLUMNS, REASONS_MIN_W
+    from gui.sizing_bridge import gpu_rows
+
+    win = make_window()
+    win.resize(1280, 800)
+    _example(win)
+    win.controller.set_value("requirements.nodes", 8)
+    win.show_page(1)
+    page = win.page("GpuPage")
+    table = page.table
+    qtbot.waitUntil(lambda: table.rowCount() > 0)
+    why = COLUMNS.index("reasons")
+    assert table.columnWidth(why) >= REASONS_MIN_W
+    assert not table.horizontalScrollBar().isVisible()  # everything fits at 1280 × 800 with the dock
+    ctl = win.controller
+    row = next(r for r in gpu_rows(ctl.plan, ctl.catalog, ctl.policy, ctl.lang) if r.fits_count)
+    shown = next(table.item(r, COLUMNS.index("fits")).text() for r in range(table.rowCount())
+                 if table.item(r, COLUMNS.index("name")).data(Qt.ItemDataRole.UserRole + 1) == row.gpu.id)
+    assert shown == f"{row.fits_count} ({math.ceil(row.fits_count / 8)}/server)"
+    assert page.count_spin.text().endswith("GPUs per server")
