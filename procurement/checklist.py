@@ -426,6 +426,8 @@ RULE_ITEMS: dict[str, str] = {
     "SW-DRIVER-CUDA": "cuda_gpu",
     "SW-CUDA-ARCH-NEW": "cuda_gpu",
     "SW-CUDA-ARCH-OLD": "cuda_gpu",
+    "SW-DRIVER-ARCH": "cuda_gpu",
+    "SW-FRAMEWORK-ARCH": "framework_installed",
     "SW-OS-DRIVER": "os_driver",
     "SW-OS-CUDA": "os_driver",
     "SW-DRIVER-DATACENTER": "os_driver",

@@ -9,9 +9,9 @@ C5), MIG/NVLink per GPU (A2). No thresholds of its own.
 from __future__ import annotations
 
 from catalog.loader import Catalog
-from catalog.models import Segment
+from catalog.models import CudaRelease, Framework, Gpu, Segment
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register
+from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.rules.base import Rule, major_minor, make, resolve, version
@@ -38,6 +38,116 @@ def driver_cuda(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
             driver=p.driver.version,
             cuda=p.cuda.version,
             need=p.cuda.min_driver_linux,
+        )
+    ]
+
+
+def first_cuda_for(gpu: Gpu, catalog: Catalog) -> CudaRelease | None:
+    """The oldest catalog CUDA release that compiles for the GPU's compute capability (specs.md C2: e.g.
+    Blackwell 12.0 → CUDA 12.8), or None."""
+    cc = major_minor(gpu.compute_capability)
+    if cc is None:
+        return None
+    fits = [
+        c for c in catalog.all(CudaRelease)
+        if (lo := major_minor(c.min_cc)) is not None and (hi := major_minor(c.max_cc)) is not None and lo <= cc <= hi
+    ]
+    return min(fits, key=lambda c: version(c.version) or (0,), default=None)
+
+
+def _framework_runs_on(fw: Framework, cc: tuple[int, int], catalog: Catalog) -> bool | None:
+    """True when one of the framework's CUDA builds compiles for ``cc``; None when no build is in the catalog."""
+    known = [c for c in (catalog.cuda(v) for v in fw.cuda_versions) if c is not None]
+    if not known:
+        return None
+    return any(
+        (lo := major_minor(c.min_cc)) is not None and (hi := major_minor(c.max_cc)) is not None and lo <= cc <= hi
+        for c in known
+    )
+
+
+def first_framework_for(fw: Framework, gpu: Gpu, catalog: Catalog) -> Framework | None:
+    """The oldest release of the same framework with a CUDA build for the GPU (specs.md C3: PyTorch 2.7 is the
+    first with CUDA 12.8 wheels and sm_120)."""
+    cc = major_minor(gpu.compute_capability)
+    if cc is None:
+        return None
+    same = [f for f in catalog.all(Framework) if f.framework == fw.framework and _framework_runs_on(f, cc, catalog)]
+    return min(same, key=lambda f: version(f.version) or (0,), default=None)
+
+
+def _arch_fix(gpu: Gpu, catalog: Catalog, fw: Framework | None, lang: Lang) -> str:
+    """'CUDA ≥ 12.8, driver ≥ 570.26, PyTorch ≥ 2.7': the versions the GPU's architecture needs."""
+    cuda = first_cuda_for(gpu, catalog)
+    if cuda is None:
+        return ""
+    parts = [f"CUDA ≥ {cuda.version}", t("sw.driver_ge", lang, v=cuda.min_driver_linux)]
+    newer = first_framework_for(fw, gpu, catalog) if fw is not None else None
+    if newer is not None and fw is not None:
+        parts.append(f"{_fw_label(fw)} ≥ {newer.version}")
+    return ("、" if lang == "zh" else ", ").join(parts)
+
+
+def _fw_label(fw: Framework) -> str:
+    return {"pytorch": "PyTorch", "tensorflow": "TensorFlow", "jax": "JAX"}[fw.framework]
+
+
+def driver_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-DRIVER-ARCH: the driver is older than the minimum driver of the first CUDA release for the GPU's
+    architecture — a branch older than that does not know the GPU (specs.md C1 + C2: Blackwell needs CUDA
+    12.8, whose minimum Linux driver is 570.26; catalog r570 note: first branch for Blackwell)."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.driver is None:
+        return []
+    first = first_cuda_for(p.gpu, catalog)
+    if first is None:
+        return []
+    have, need = version(p.driver.version), version(first.min_driver_linux)
+    if have is None or need is None or have >= need:
+        return []
+    return [
+        make(
+            "SW-DRIVER-ARCH",
+            FAMILY,
+            Severity.ERROR,
+            4,
+            ("software.driver", "gpu.model"),
+            lang,
+            gpu=p.gpu.name,
+            arch=p.gpu.architecture,
+            cc=p.gpu.compute_capability,
+            driver=p.driver.version,
+            need=first.min_driver_linux,
+            cuda=first.version,
+            versions=_arch_fix(p.gpu, catalog, p.framework, lang),
+        )
+    ]
+
+
+def framework_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-FRAMEWORK-ARCH: none of the framework release's CUDA builds compiles for the GPU's compute
+    capability (specs.md C3: PyTorch 2.1's newest build is CUDA 12.1, up to sm_90; 2.7 is the first with CUDA
+    12.8 and sm_120)."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.framework is None:
+        return []
+    cc = major_minor(p.gpu.compute_capability)
+    if cc is None or _framework_runs_on(p.framework, cc, catalog) is not False:
+        return []
+    newer = first_framework_for(p.framework, p.gpu, catalog)
+    return [
+        make(
+            "SW-FRAMEWORK-ARCH",
+            FAMILY,
+            Severity.ERROR,
+            4,
+            ("software.framework", "gpu.model"),
+            lang,
+            framework=p.framework.name,
+            builds=", ".join(p.framework.cuda_versions),
+            gpu=p.gpu.name,
+            cc=p.gpu.compute_capability,
+            versions=_arch_fix(p.gpu, catalog, p.framework, lang) if newer else t("sw.no_release", lang),
         )
     ]
 
@@ -71,6 +181,7 @@ def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                     cc=p.gpu.compute_capability,
                     cuda=cuda.version,
                     max=cuda.max_cc,
+                    versions=_arch_fix(p.gpu, catalog, p.framework, lang) or t("sw.newer_cuda", lang),
                 )
             )
         elif cc < lo:
@@ -256,10 +367,12 @@ def incomplete(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 RULES: tuple[Rule, ...] = (
     driver_cuda,
+    driver_arch,
     cuda_arch,
     image,
     os_support,
     framework,
+    framework_arch,
     features,
     datacenter_driver,
     incomplete,
@@ -280,8 +393,31 @@ register(
             "en": "{gpu} (compute capability {cc}) is newer than the {max} that CUDA {cuda} compiles for.",
         },
         "SW-CUDA-ARCH-NEW.fix": {
-            "zh": "选择支持该架构的更新 CUDA 版本。",
-            "en": "Choose a newer CUDA release that supports this architecture.",
+            "zh": "该架构需要：{versions}。",
+            "en": "This architecture needs {versions}.",
+        },
+        "sw.driver_ge": {"zh": "驱动 ≥ {v}", "en": "driver ≥ {v}"},
+        "sw.newer_cuda": {"zh": "支持该架构的更新 CUDA 版本", "en": "a newer CUDA release that supports it"},
+        "sw.no_release": {"zh": "目录中没有支持该 GPU 的版本", "en": "no release in the catalog"},
+        "SW-DRIVER-ARCH.message": {
+            "zh": "驱动 {driver} 早于 {gpu}（{arch}，计算能力 {cc}）所需的最低驱动 {need}"
+                  "（首个支持该架构的 CUDA {cuda} 的最低 Linux 驱动），该驱动无法识别此 GPU。",
+            "en": "Driver {driver} is older than {need}, the minimum Linux driver of CUDA {cuda}, the first "
+            "release for {gpu} ({arch}, compute capability {cc}); this driver does not know the GPU.",
+        },
+        "SW-DRIVER-ARCH.fix": {
+            "zh": "该架构需要：{versions}。",
+            "en": "This architecture needs {versions}.",
+        },
+        "SW-FRAMEWORK-ARCH.message": {
+            "zh": "{framework} 的官方 CUDA 构建（{builds}）都不支持 {gpu}（计算能力 {cc}），框架无法在该 GPU 上运行 "
+                  "CUDA 内核。",
+            "en": "None of the official CUDA builds of {framework} ({builds}) compiles for {gpu} (compute "
+            "capability {cc}): the framework cannot run CUDA kernels on it.",
+        },
+        "SW-FRAMEWORK-ARCH.fix": {
+            "zh": "该架构需要：{versions}。",
+            "en": "This architecture needs {versions}.",
         },
         "SW-CUDA-ARCH-OLD.message": {
             "zh": "CUDA {cuda} 已不再支持计算能力 {cc} 的 {gpu}（最低 {min}）。",

@@ -97,3 +97,33 @@ def test_datacenter_driver_with_geforce() -> None:
 def test_incomplete_software() -> None:
     assert one(run(sw()), "SW-INCOMPLETE").fields == ("software.driver", "software.cuda")
     assert "SW-INCOMPLETE" not in ids(run(sw(driver="driver-535", cuda="cuda-12.2")))
+
+
+def test_blackwell_on_r535_cuda_12_1_pytorch_2_1_names_the_versions_it_needs(catalog) -> None:  # type: ignore[no-untyped-def]
+    # Real catalog: RTX 5090 is compute capability 12.0 (Blackwell). specs.md C2: the first CUDA for 12.0 is
+    # 12.8; C1: CUDA 12.8 GA needs Linux driver ≥ 570.26; C3: PyTorch 2.7 is the first with CUDA 12.8 wheels.
+    from procurement.rules.software import first_cuda_for, first_framework_for
+
+    gpu, fw = catalog.get("gpu", "rtx-5090"), catalog.get("framework", "pytorch-2.1")
+    assert first_cuda_for(gpu, catalog).version == "12.8"
+    assert first_framework_for(fw, gpu, catalog).version == "2.7"
+    plan = plan_of(gpu={"model": "rtx-5090", "count": 1},
+                   software={"driver": "r535", "cuda": "cuda-12.1", "framework": "pytorch-2.1"})
+    found = evaluate_family(software, plan, catalog, POLICY, "en")
+    want = "CUDA ≥ 12.8, driver ≥ 570.26, PyTorch ≥ 2.7"
+    drv = one(found, "SW-DRIVER-ARCH")  # 535.104.05 < 570.26
+    assert drv.severity == Severity.ERROR and "535.104.05" in drv.message and "570.26" in drv.message
+    assert want in drv.fix
+    fwf = one(found, "SW-FRAMEWORK-ARCH")  # PyTorch 2.1 builds: CUDA 11.8 and 12.1, both up to CC 9.0
+    assert fwf.severity == Severity.ERROR and "(11.8, 12.1)" in fwf.message and want in fwf.fix
+    assert want in one(found, "SW-CUDA-ARCH-NEW").fix
+    zh = evaluate_family(software, plan, catalog, POLICY, "zh")
+    assert "CUDA ≥ 12.8、驱动 ≥ 570.26、PyTorch ≥ 2.7" in one(zh, "SW-DRIVER-ARCH").fix
+    # R570 + CUDA 12.8 + PyTorch 2.7: none of the three
+    ok = plan_of(gpu={"model": "rtx-5090", "count": 1},
+                 software={"driver": "r570", "cuda": "cuda-12.8", "framework": "pytorch-2.7"})
+    assert not ids(evaluate_family(software, ok, catalog, POLICY, "en")) & {
+        "SW-DRIVER-ARCH", "SW-FRAMEWORK-ARCH", "SW-CUDA-ARCH-NEW"}
+    # an Ada card (CC 8.9, first CUDA 11.8 → driver ≥ 520.61.05) on R535 with PyTorch 2.1 is fine
+    ada = plan_of(gpu={"model": "rtx-4090", "count": 1}, software={"driver": "r535", "framework": "pytorch-2.1"})
+    assert not ids(evaluate_family(software, ada, catalog, POLICY, "en")) & {"SW-DRIVER-ARCH", "SW-FRAMEWORK-ARCH"}
