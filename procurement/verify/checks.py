@@ -252,14 +252,15 @@ def _pcie_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], pl
     else:
         bad = []
         for g in known:
-            part = planned or parts.get(g.index)
+            part = parts.get(g.index) or planned  # the card actually in the slot: its own link width
             assert g.pcie_width_current is not None and g.pcie_width_max is not None
             if g.pcie_width_current < g.pcie_width_max:
                 bad.append(f"GPU{g.index} x{g.pcie_width_current} (max x{g.pcie_width_max})")
             elif part is not None and g.pcie_width_max < part.pcie_lanes:
                 bad.append(f"GPU{g.index} x{g.pcie_width_max} ({part.name}: x{part.pcie_lanes})")
         widths = sorted({g.pcie_width_max for g in known if g.pcie_width_max})
-        expected = "/".join(f"x{w}" for w in widths)
+        rated = sorted({p.pcie_lanes for g in known if (p := parts.get(g.index) or planned) is not None})
+        expected = "/".join(f"x{w}" for w in (rated or widths))
         if bad:
             out.add("PCIE-WIDTH", "fail", "pcie_width.fail", expected, "; ".join(bad), which="; ".join(bad))
         else:
@@ -270,14 +271,17 @@ def _pcie_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], pl
         return
     capped, idle = [], []
     for g in known:
-        part = planned or parts.get(g.index)
+        # The detected card's own catalog entry: a wrong card delivered (GPU-MODEL fails) is not the slot's
+        # fault, so its link is judged against what that card itself supports.
+        part = parts.get(g.index) or planned
         assert g.pcie_gen_current is not None and g.pcie_gen_max is not None
         if part is not None and g.pcie_gen_max < part.pcie_gen:
             capped.append(f"GPU{g.index} Gen{g.pcie_gen_max} ({part.name}: Gen{part.pcie_gen})")
         elif g.pcie_gen_current < g.pcie_gen_max:
             idle.append(f"GPU{g.index} Gen{g.pcie_gen_current} (max Gen{g.pcie_gen_max})")
     gens = sorted({g.pcie_gen_max for g in known if g.pcie_gen_max})
-    expected = "/".join(f"Gen{x}" for x in gens)
+    rated_gens = sorted({p.pcie_gen for g in known if (p := parts.get(g.index) or planned) is not None})
+    expected = "/".join(f"Gen{x}" for x in (rated_gens or gens))
     if capped:
         out.add("PCIE-GEN", "fail", "pcie_gen.fail", expected, "; ".join(capped), which="; ".join(capped))
     elif idle:

@@ -111,6 +111,18 @@ def test_wrong_model_and_fewer_gpus_fail(vcat: Catalog) -> None:
     assert status(report(H100_XML.read_text(), vcat, h100_plan(gpu__count=4)), "GPU-COUNT") == "warn"
 
 
+def test_wrong_card_delivered_is_not_blamed_on_the_slot(vcat: Catalog) -> None:
+    # Plan: H100 SXM (catalog Gen5); delivered: a Tesla T4, a Gen3 card running at Gen3 of its Gen3 maximum.
+    # GPU-MODEL fails; the link is judged against the T4's own entry (Gen3), so PCIE-GEN passes
+    rep = report(T4_XML.read_text(), vcat, h100_plan(gpu__count=1))
+    assert status(rep, "GPU-MODEL") == "fail"
+    gen = rep.check("PCIE-GEN")
+    assert gen is not None and gen.status == "pass" and gen.expected == "Gen3"
+    # the T4 runs x8 of its x16 (its own entry: 16 lanes): still a width failure, with x16 expected
+    width = rep.check("PCIE-WIDTH")
+    assert width is not None and width.status == "fail" and width.expected == "x16"
+
+
 def test_t4_at_x8_fails_pcie_width_and_old_driver_fails_cuda(vcat: Catalog) -> None:
     plan = h100_plan(gpu__model="t4", gpu__count=1, software__cuda="cuda-12.2")
     rep = report(T4_XML.read_text(), vcat, plan)
