@@ -79,8 +79,8 @@ register(
         "quote.subtotal": {"zh": "小计（不含税）", "en": "Subtotal (excl. VAT)"},
         "quote.vat": {"zh": "增值税 {rate}%", "en": "VAT {rate}%"},
         "quote.total": {"zh": "合计（含税）", "en": "Total (incl. VAT)"},
-        "quote.total_wan": {"zh": "合计（万元）", "en": "Total in 万元 (10 000 CNY)"},
-        "quote.wan": {"zh": "{value} 万元", "en": "{value} 万元"},
+        "quote.total_wan": {"zh": "合计（万元）", "en": "Total in units of 10,000 CNY"},
+        "quote.wan": {"zh": "{value} 万元", "en": "{value} × 10,000 CNY"},
         "quote.excludes": {
             "zh": "以上合计不含 {n} 项询价部件：{parts}",
             "en": "The totals exclude {n} part(s) priced on request: {parts}",
@@ -448,8 +448,9 @@ def render_quote_pdf(
         [st.p(t("quote.subtotal", lang), st.cell), st.p(amount(quote.subtotal), st.cell_right)],
         [st.p(t("quote.vat", lang, rate=pct(quote.vat_rate_pct)), st.cell), st.p(amount(quote.vat), st.cell_right)],
         [st.p(t("quote.total", lang), st.cell_head), st.p(amount(quote.total), st.cell_right)],
-        [st.p(t("quote.total_wan", lang), st.cell), st.p(wan, st.cell_right)],
     ]
+    if lang == "zh":  # 万元 is how Chinese paperwork states a total; English readers get the CNY figure only
+        totals.append([st.p(t("quote.total_wan", lang), st.cell), st.p(wan, st.cell_right)])
     widths = scaled([30, 33, 7, 15, 15], paper)
     tot = table(
         totals,

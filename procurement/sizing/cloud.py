@@ -13,7 +13,8 @@ from typing import Literal
 from catalog.loader import Catalog
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Sensitivity, Usage
-from procurement.rules.budget import plan_cost
+from procurement.policy import Policy, default_policy
+from procurement.rules.budget import plan_cost, with_vat, yuan
 
 Choice = Literal["cloud", "own", "either"]
 
@@ -26,7 +27,7 @@ class CloudAdvice:
     own_points: int
 
 
-def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh") -> CloudAdvice:
+def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh", policy: Policy | None = None) -> CloudAdvice:
     req = plan.requirements
     cloud: list[str] = []
     own: list[str] = []
@@ -39,14 +40,19 @@ def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh") -> CloudAdvice
         own.append(t("cloud.sensitive", lang))
         weight_own = 1  # data that may not leave the premises decides more than cost
     cost = plan_cost(plan, catalog)
+    gross = with_vat(cost.total_cny, policy or default_policy())  # budgets include VAT (rules/budget.py)
+
+    def money(cny: float) -> str:
+        return f"{cny / 10_000:,.1f}" if lang == "zh" else yuan(cny)
+
     if req.budget_cny is not None and cost.total_cny > 0:
-        if cost.total_cny > req.budget_cny:
+        if round(gross) > round(req.budget_cny):
             cloud.append(
                 t(
                     "cloud.over_budget",
                     lang,
-                    cost=f"{cost.total_cny / 10_000:,.1f}",
-                    budget=f"{req.budget_cny / 10_000:,.1f}",
+                    cost=money(gross),
+                    budget=money(req.budget_cny),
                 )
             )
         else:
@@ -54,8 +60,8 @@ def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh") -> CloudAdvice
                 t(
                     "cloud.within_budget",
                     lang,
-                    cost=f"{cost.total_cny / 10_000:,.1f}",
-                    budget=f"{req.budget_cny / 10_000:,.1f}",
+                    cost=money(gross),
+                    budget=money(req.budget_cny),
                 )
             )
     if req.nodes > 1 and req.usage == Usage.OCCASIONAL:
@@ -86,12 +92,12 @@ register(
             "en": "Sensitive data: owned hardware keeps the data on premises.",
         },
         "cloud.over_budget": {
-            "zh": "配置参考价 {cost} 万元超出预算 {budget} 万元。",
-            "en": "The configuration's reference cost {cost} 万 CNY exceeds the {budget} 万 budget.",
+            "zh": "配置含税参考价 {cost} 万元超出预算 {budget} 万元。",
+            "en": "The configuration's reference cost incl. VAT, {cost}, exceeds the {budget} budget.",
         },
         "cloud.within_budget": {
-            "zh": "配置参考价 {cost} 万元在预算 {budget} 万元内。",
-            "en": "The configuration's reference cost {cost} 万 CNY is within the {budget} 万 budget.",
+            "zh": "配置含税参考价 {cost} 万元在预算 {budget} 万元内。",
+            "en": "The configuration's reference cost incl. VAT, {cost}, is within the {budget} budget.",
         },
         "cloud.cluster_idle": {
             "zh": "{nodes} 节点集群若只偶尔使用，大部分时间会闲置。",

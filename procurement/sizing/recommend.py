@@ -122,6 +122,11 @@ def _wan(cny: float) -> str:
     return f"{cny / 10_000:,.1f}"
 
 
+def _money(cny: float, lang: Lang) -> str:
+    """Chinese text counts in 万 (the template says 万); English text gets full yuan, ¥73,600."""
+    return _wan(cny) if lang == "zh" else f"¥{round(cny):,}"
+
+
 def _candidate(
     gpu: Gpu,
     req: Requirements,
@@ -166,9 +171,9 @@ def _candidate(
                 key,
                 lang,
                 n=count,
-                price=_wan(gpu.price_cny or 0),
-                cost=_wan(cost),
-                budget=_wan(req.budget_cny or 0),
+                price=_money(gpu.price_cny or 0, lang),
+                cost=_money(cost, lang),
+                budget=_money(req.budget_cny or 0, lang),
             )
         )
     per_wan = None
@@ -249,19 +254,19 @@ register(
         "rec.unpriced": {"zh": "无公开参考价（需询价）", "en": "no public reference price (on request)"},
         "rec.cost": {
             "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元",
-            "en": "GPUs {n} × {price} 万 = {cost} 万 CNY",
+            "en": "GPUs {n} × {price} = {cost}",
         },
         "rec.within": {
             "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元，在预算 {budget} 万元内",
-            "en": "GPUs {n} × {price} 万 = {cost} 万 CNY, within the {budget} 万 budget",
+            "en": "GPUs {n} × {price} = {cost}, within the {budget} budget",
         },
         "rec.over": {
             "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元，超出预算 {budget} 万元",
-            "en": "GPUs {n} × {price} 万 = {cost} 万 CNY, over the {budget} 万 budget",
+            "en": "GPUs {n} × {price} = {cost}, over the {budget} budget",
         },
         "rec.tflops": {
             "zh": "FP16 张量 {tflops} TFLOPS，每万元 {per_wan} TFLOPS",
-            "en": "FP16 tensor {tflops} TFLOPS, {per_wan} TFLOPS per 万元",
+            "en": "FP16 tensor {tflops} TFLOPS, {per_wan} TFLOPS per ¥10,000",
         },
         "rec.power": {
             "zh": "GPU 功耗 {n} × {tdp} W = {total} W",

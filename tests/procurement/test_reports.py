@@ -135,6 +135,7 @@ def test_quote_pdf_en_and_psu_included_with_chassis(plan: Plan, cat: Catalog) ->
     ):
         assert label in body, label
     assert "¥4,000,000.00" in flat(body)  # 250 000 × 8 × 2
+    assert "万" not in body  # English totals in CNY only; the 万元 row is for Chinese paperwork
 
 
 def test_open_findings_are_listed(plan: Plan, cat: Catalog) -> None:

@@ -96,6 +96,11 @@ def test_recommendation_ranks_fitting_gpus_with_reasons() -> None:
     assert by_id["h100-pcie-80gb"].gpus_needed == 2
     assert by_id["a100-40gb-pcie"].gpus_needed == 4 and by_id["a100-40gb-pcie"].fits
     assert by_id["a100-40gb-pcie"].gpu_cost_cny == 4 * 70_000 and by_id["a100-40gb-pcie"].within_budget
+    # English in full yuan (4 × ¥70,000 = ¥280,000), Chinese in 万 (7.0 万 × 4 = 28.0 万元)
+    assert "GPUs 4 × ¥70,000 = ¥280,000, within the ¥400,000 budget" in by_id["a100-40gb-pcie"].reasons
+    assert not any("万" in r for c in rec.candidates for r in c.reasons)
+    zh = {c.gpu.id: c for c in recommend(req, CAT, POLICY, "zh", limit=None).candidates}
+    assert "GPU 费用 4 × 7.0 万 = 28.0 万元，在预算 40.0 万元内" in zh["a100-40gb-pcie"].reasons
     # 6 × RTX 4090 (25.8 GB each) would be needed; the tower holds 2 three-slot cards → does not fit
     assert by_id["rtx-4090"].gpus_needed == 6 and not by_id["rtx-4090"].fits
     first = rec.candidates[0]
@@ -161,7 +166,13 @@ def test_cloud_or_own() -> None:
     own = cloud_or_own(plan_of(requirements={"usage": "continuous", "data_sensitivity": "high"}), CAT, "en")
     assert own.choice == "own" and any("Sensitive" in r for r in own.reasons)
     rent = cloud_or_own(with_req(workstation_4090(), usage="occasional", budget_cny=50_000), CAT, "en")
-    assert rent.choice == "cloud" and any("exceeds the 5.0 万 budget" in r for r in rent.reasons)
+    # 73,600 × 1.13 VAT = 83,168 > 50,000 (budgets include VAT); full yuan in English, 万 in Chinese
+    assert rent.choice == "cloud" and any("¥83,168, exceeds the ¥50,000 budget" in r for r in rent.reasons)
+    zh = cloud_or_own(with_req(workstation_4090(), usage="occasional", budget_cny=50_000), CAT, "zh")
+    assert any("含税参考价 8.3 万元超出预算 5.0 万元" in r for r in zh.reasons)
+    # 80,000 covers 73,600 before VAT but not 83,168 with it
+    tight = cloud_or_own(with_req(workstation_4090(), usage="continuous", budget_cny=80_000), CAT, "en")
+    assert any("exceeds the ¥80,000 budget" in r for r in tight.reasons)
     tie = cloud_or_own(plan_of(requirements={"usage": "occasional", "data_sensitivity": "high"}), CAT, "en")
     assert tie.choice == "own"  # sensitive data weighs more than occasional use
 
