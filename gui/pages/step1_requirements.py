@@ -115,9 +115,10 @@ class RequirementsPage(StepPage):
         grid.setRowStretch(4, 1)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
-        scroll = QScrollArea(self)
+        scroll = self.scroll_area = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes from field to field, not to the scroll area
         scroll.setWidget(inner)
         self.heading = QLabel(self)
         self.heading.setObjectName("pageHeading")

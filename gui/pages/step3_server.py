@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import pairwise
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, Qt
@@ -76,7 +77,10 @@ def describe_part(part: Part) -> str:
                 else translate("ServerPage", "tower") if part.form == "tower" else translate("ServerPage", "rack"))
         specs = [form, translate("ServerPage", "%1 GPUs (%2)").replace("%1", str(part.gpu_slots))
                  .replace("%2", part.gpu_form_factor.value.upper()),
-                 translate("ServerPage", "%1 PSU bays").replace("%1", str(part.psu_bays)), part.cooling]
+                 # an unpublished bay count is left out, never shown as "None"
+                 translate("ServerPage", "%1 PSU bays").replace("%1", str(part.psu_bays)) if part.psu_bays else "",
+                 translate("ServerPage", "liquid-cooled") if part.cooling == "liquid"
+                 else translate("ServerPage", "air-cooled")]
     if part.price_cny is not None:
         specs.append(f"¥{part.price_cny:,.0f}")
     return f"{part.name} — {', '.join(s for s in specs if s)}" if specs else part.name
@@ -307,6 +311,10 @@ class ServerPage(StepPage):
         self.storage_rows = _PartRows(self, "server.storage", Storage, with_role=True)
         self.nic_rows = _PartRows(self, "server.nics", Nic, with_role=False)
         self.auto_button = QPushButton()
+        self.auto_hint = QLabel()
+        self.auto_hint.setObjectName("autoHint")
+        self.auto_hint.setWordWrap(True)
+        self.auto_hint.setStyleSheet("color: #616161")
         self.auto_label = QLabel()
         self.auto_label.setWordWrap(True)
         self.power_gauge = Gauge()
@@ -357,12 +365,14 @@ class ServerPage(StepPage):
         scroll = self.scroll_area = QScrollArea(self)
         scroll.setWidgetResizable(True)
         scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes from field to field, not to the scroll area
         # the combos shrink (their texts elide) rather than push the form sideways
         scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         scroll.setWidget(body)
 
         side = QVBoxLayout()
         side.addWidget(self.auto_button)
+        side.addWidget(self.auto_hint)
         side.addWidget(self.auto_label)
         self.gauge_box = QGroupBox()
         gl = QVBoxLayout(self.gauge_box)
@@ -420,6 +430,7 @@ class ServerPage(StepPage):
         self.rack_limit.setSpecialValueText(self.tr("not set"))
         self.memory_count.setPrefix("× ")
         self.auto_button.setText(self.tr("Auto-configure"))
+        self.auto_hint.setText(self.tr("Choose a GPU in step 2 first: auto-configure builds the server around it."))
         self.auto_button.setToolTip(self.tr("Fill CPU, memory, storage, network, chassis and PSUs from the GPU "
                                             "choice and the requirements (one undo step)"))
         self.power_gauge.set_label(self.tr("Power draw vs usable PSU capacity"), "W")
@@ -453,8 +464,28 @@ class ServerPage(StepPage):
         self.servers_per_rack.setValue(srv.servers_per_rack)
         self.storage_rows.refresh()
         self.nic_rows.refresh()
-        self.auto_button.setEnabled(self.controller.plan.gpu.model is not None)
+        self._chain_tab_order()
+        has_gpu = self.controller.plan.gpu.model is not None
+        self.auto_button.setEnabled(has_gpu)
+        self.auto_hint.setVisible(not has_gpu)  # a disabled button says why
         self._update_gauges()
+
+    def tab_chain(self) -> list[QWidget]:
+        """Tab order as the page reads: Auto-configure, chassis and power, CPU, memory, then each storage and
+        network row before its own Add button (rows added later join the chain in place, not at its end)."""
+        chain: list[QWidget] = [self.auto_button, self.chassis_combo, self.psu_combo, self.psu_count,
+                                self.redundancy_combo, self.voltage_combo, self.rack_limit, self.servers_per_rack,
+                                self.cpu_combo, self.cpu_count, self.memory_combo, self.memory_count]
+        for rows in (self.storage_rows, self.nic_rows):
+            for row in rows.rows:
+                chain += [w for w in row if w is not None]
+            chain.append(rows.add_button)
+        return chain
+
+    def _chain_tab_order(self) -> None:
+        chain = self.tab_chain()
+        for before, after in pairwise(chain):
+            QWidget.setTabOrder(before, after)
 
     def _update_gauges(self) -> None:
         ctl = self.controller

@@ -1194,6 +1194,14 @@ TFLOPS</translation>
             <translation>未公布</translation>
         </message>
         <message>
+            <source>liquid-cooled</source>
+            <translation>液冷</translation>
+        </message>
+        <message>
+            <source>air-cooled</source>
+            <translation>风冷</translation>
+        </message>
+        <message>
             <source>Processor</source>
             <translation>处理器</translation>
         </message>
@@ -1284,6 +1292,10 @@ TFLOPS</translation>
         <message>
             <source>Auto-configure</source>
             <translation>自动配置</translation>
+        </message>
+        <message>
+            <source>Choose a GPU in step 2 first: auto-configure builds the server around it.</source>
+            <translation>请先在第 2 步选择 GPU：自动配置会围绕它配置服务器。</translation>
         </message>
         <message>
             <source>Fill CPU, memory, storage, network, chassis and PSUs from the GPU choice and the requirements (one undo step)</source>

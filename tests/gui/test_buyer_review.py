@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import Qt
+from PySide6.QtWidgets import QApplication
 
 from procurement.plan import load_plan
 from tests.conftest import REPO
@@ -161,3 +162,52 @@ def test_step2_why_column_keeps_its_room_and_fits_says_total_and_per_server(qtbo
                  if table.item(r, COLUMNS.index("name")).data(Qt.ItemDataRole.UserRole + 1) == row.gpu.id)
     assert shown == f"{row.fits_count} ({math.ceil(row.fits_count / 8)}/server)"
     assert page.count_spin.text().endswith("GPUs per server")
+
+
+def test_step3_chassis_text_skips_unknowns_and_translates_cooling(qtbot, make_window) -> None:
+    from catalog.models import Chassis
+    from gui.pages.step3_server import describe_part
+
+    win = make_window()
+    win.show_page(2)
+    page = win.page("ServerPage")
+    chassis = win.controller.catalog.all(Chassis)
+    texts = [page.chassis_combo.itemText(i) for i in range(page.chassis_combo.count())]
+    assert not any("None" in t for t in texts)
+    assert not any(t.endswith((", air", ", liquid")) for t in texts)
+    unknown_bays = next(c for c in chassis if c.psu_bays is None)
+    assert "PSU bays" not in describe_part(unknown_bays)
+    known = next(c for c in chassis if c.psu_bays)
+    assert f"{known.psu_bays} PSU bays" in describe_part(known)
+    assert describe_part(known).endswith("air-cooled" if known.cooling == "air" else "liquid-cooled")
+    win.set_language("zh")
+    assert describe_part(known).endswith("风冷" if known.cooling == "air" else "液冷")
+
+
+def test_step3_auto_configure_says_why_it_is_off_and_tab_order_reads_down(qtbot, make_window) -> None:
+    win = make_window()
+    win.show_page(2)
+    page = win.page("ServerPage")
+    assert not page.auto_button.isEnabled()
+    assert page.auto_hint.isVisible() and page.auto_hint.text().startswith("Choose a GPU in step 2 first")
+    assert page.scroll_area.focusPolicy() == Qt.FocusPolicy.NoFocus
+    # add a storage row: Tab walks from the new row's widgets to its Add button, then to the network rows
+    qtbot.mouseClick(page.storage_rows.add_button, Qt.MouseButton.LeftButton)
+    assert len(page.storage_rows.rows) == 1
+    role, combo, count, remove = page.storage_rows.rows[0]
+    qtbot.waitUntil(remove.isVisible)  # the layout shows new rows from the event loop
+    page.memory_combo.setFocus()  # the module count is off while no memory is chosen
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is page.memory_combo)
+    walk = []
+    for _ in range(6):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        walk.append(QApplication.focusWidget())
+    assert walk == [role, combo, count, remove, page.storage_rows.add_button, page.nic_rows.add_button]
+    win.controller.set_value("gpu.model", "h100-sxm5-80gb")
+    win.show_page(2)
+    assert page.auto_button.isEnabled() and not page.auto_hint.isVisible()
+
+
+def test_step1_scroll_area_takes_no_focus(qtbot, make_window) -> None:
+    win = make_window()
+    assert win.page("RequirementsPage").scroll_area.focusPolicy() == Qt.FocusPolicy.NoFocus
