@@ -54,6 +54,19 @@ def examples_dir() -> Path:
     return Path(str(resources.files("resources") / "examples"))
 
 
+# which page edits a plan field, by the field path's first part (see procurement/plan.py's Plan)
+FIELD_OWNERS = {"requirements": "RequirementsPage", "gpu": "GpuPage", "server": "ServerPage",
+                "software": "ImagePage", "verification": "VerifyPage", "checklist": "ChecklistPage",
+                "signoffs": "ChecklistPage", "quote": "QuotePage"}
+
+
+def field_owner(path: str) -> int | None:
+    """Index of the page that edits ``path`` ('gpu.count' → the GPU page), None when no page does."""
+    head = path.split(".", 1)[0].split("[", 1)[0]
+    cls = FIELD_OWNERS.get(head)
+    return next((i for i, info in enumerate(PAGES) if info.cls == cls), None)
+
+
 class PageList(Sequence["StepPage"]):
     """The window's pages by index; reading one builds it if needed and brings it up to date."""
 
@@ -465,6 +478,14 @@ class MainWindow(QMainWindow):
         for path in finding.fields:
             if self.pages[target].focus_field(path):
                 return
+        # the finding's fields live on another page (e.g. a step 3 cooling finding about gpu.count, step 2):
+        # go to the page that owns the first of them, rather than leave the cursor in the findings tree
+        for path in finding.fields:
+            owner = field_owner(path)
+            if owner is not None and owner != target:
+                self.show_page(owner)
+                if self.pages[owner].focus_field(path):
+                    return
 
     def _show_findings(self) -> None:
         self.findings_dock.show()

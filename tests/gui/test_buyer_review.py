@@ -211,3 +211,22 @@ def test_step3_auto_configure_says_why_it_is_off_and_tab_order_reads_down(qtbot,
 def test_step1_scroll_area_takes_no_focus(qtbot, make_window) -> None:
     win = make_window()
     assert win.page("RequirementsPage").scroll_area.focusPolicy() == Qt.FocusPolicy.NoFocus
+
+
+def test_a_finding_whose_fields_are_on_another_page_focuses_there(qtbot, make_window, monkeypatch) -> None:
+    import gui.controller
+    from procurement.findings import Finding, Severity
+
+    open_air = Finding(rule="COOLING-OPEN-AIR", family="cooling", severity=Severity.WARNING, step=3,
+                       fields=("gpu.count", "gpu.model"), message="Passive GPUs in an open-air case",
+                       fix="Choose a server chassis")
+    monkeypatch.setattr(gui.controller, "evaluate", lambda *_a, **_k: [open_air])
+    win = make_window()
+    win.controller.reevaluate()
+    tree = win.findings_panel.tree
+    item = next(i for i in win.findings_panel.finding_items() if "open-air" in i.text(0))
+    tree.setCurrentItem(item)
+    tree.setFocus()
+    qtbot.keyClick(tree, Qt.Key.Key_Return)
+    assert win.current_index() == 1  # step 2, where gpu.count is edited
+    qtbot.waitUntil(lambda: QApplication.focusWidget() is win.pages[1].count_spin)
