@@ -70,7 +70,7 @@ def run_check(
         print(t("check.bad_policy", lang, error=exc), file=err)
         return EXIT_UNREADABLE
     try:
-        plan = load_plan(args.plan, catalog)
+        plan = load_plan(args.plan, catalog, lang)
     except PlanError as exc:
         print(t("check.bad_plan", lang, error=exc), file=err)
         return EXIT_UNREADABLE

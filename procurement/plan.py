@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from catalog.loader import Catalog
 from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
+from procurement.messages import Lang, register, t
 
 SCHEMA_VERSION: Final = 1
 PLAN_SUFFIX = ".gpuplan.yaml"
@@ -251,8 +252,11 @@ def canonical_digest(plan: Plan) -> str:
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
 
-def parse_plan(text: str, path: str | Path = "<plan>", catalog: Catalog | None = None) -> Plan:
-    """Parse plan YAML text; errors name file, line and field (and unknown part ids)."""
+def parse_plan(
+    text: str, path: str | Path = "<plan>", catalog: Catalog | None = None, lang: Lang = "en"
+) -> Plan:
+    """Parse plan YAML text; errors name file, line and field (and unknown part ids), the app's own words in
+    ``lang`` (pydantic's value errors stay as pydantic words them)."""
     try:
         data = parse_yaml(text, path)
     except YamlError as exc:
@@ -260,37 +264,40 @@ def parse_plan(text: str, path: str | Path = "<plan>", catalog: Catalog | None =
     if not isinstance(data, dict):
         raise PlanError(f"{path}:1: not a plan (expected a mapping with 'schema_version', 'requirements', …)")
     version = data.get("schema_version")
+    if "schema_version" not in data:
+        raise PlanError(f"{path}:1: " + t("plan.err.no_schema", lang, v=SCHEMA_VERSION))
     if version != SCHEMA_VERSION:
         line = locate(text, ("schema_version",))
-        raise PlanError(f"{path}:{line}: schema_version: {version!r} is not supported "
-                        f"(this version reads {SCHEMA_VERSION})")
+        raise PlanError(f"{path}:{line}: " + t("plan.err.schema", lang, got=repr(version), v=SCHEMA_VERSION))
     try:
         plan = Plan.model_validate(data)
     except ValidationError as exc:
         lines = []
         for err in exc.errors(include_url=False):
             loc = tuple(err["loc"])
-            msg = "unknown field" if err["type"] == "extra_forbidden" else err["msg"]
+            msg = t("plan.err.unknown_field", lang) if err["type"] == "extra_forbidden" else err["msg"]
             lines.append(f"{path}:{locate(text, loc)}: {format_loc(loc)}: {msg}")
         raise PlanError("\n".join(lines)) from None
     if catalog is not None:
         problems = [f"{path}:{locate(text, loc)}: {format_loc(loc)}: {msg}"
-                    for loc, msg in unknown_references(plan, catalog)]
+                    for loc, msg in unknown_references(plan, catalog, lang)]
         if problems:
             raise PlanError("\n".join(problems))
     return plan
 
 
-def load_plan(path: str | Path, catalog: Catalog | None = None) -> Plan:
+def load_plan(path: str | Path, catalog: Catalog | None = None, lang: Lang = "en") -> Plan:
     path = Path(path)
     try:
         _, text = read_yaml(path)
     except YamlError as exc:
         raise PlanError(str(exc)) from None
-    return parse_plan(text, path, catalog)
+    return parse_plan(text, path, catalog, lang)
 
 
-def unknown_references(plan: Plan, catalog: Catalog) -> list[tuple[tuple[str | int, ...], str]]:
+def unknown_references(
+    plan: Plan, catalog: Catalog, lang: Lang = "en"
+) -> list[tuple[tuple[str | int, ...], str]]:
     """(location, message) for every part id in the plan that the catalog does not know."""
     refs: list[tuple[tuple[str | int, ...], str, str | None]] = [
         (("gpu", "model"), "gpu", plan.gpu.model),
@@ -307,8 +314,39 @@ def unknown_references(plan: Plan, catalog: Catalog) -> list[tuple[tuple[str | i
         refs.append((("server", "memory", "part"), "memory", plan.server.memory.part))
     refs += [(("server", "storage", i, "part"), "storage", s.part) for i, s in enumerate(plan.server.storage)]
     refs += [(("server", "nics", i, "part"), "nic", n.part) for i, n in enumerate(plan.server.nics)]
-    return [(loc, f"unknown {kind} '{pid}' (not in the catalog)")
+    return [(loc, t("plan.err.unknown_ref", lang, kind=t(f"plan.kind.{kind}", lang), pid=pid))
             for loc, kind, pid in refs if pid is not None and catalog.get(kind, pid) is None]
+
+
+register(
+    {
+        "plan.err.no_schema": {
+            "zh": "缺少 schema_version：请在文件第一行加上 schema_version: {v}",
+            "en": "schema_version is missing: add 'schema_version: {v}' as the first line",
+        },
+        "plan.err.schema": {
+            "zh": "schema_version: 不支持 {got}（本版本读取 {v}）",
+            "en": "schema_version: {got} is not supported (this version reads {v})",
+        },
+        "plan.err.unknown_field": {"zh": "未知字段（拼写错误？）", "en": "unknown field"},
+        "plan.err.unknown_ref": {
+            "zh": "未知{kind} '{pid}'（目录中没有）",
+            "en": "unknown {kind} '{pid}' (not in the catalog)",
+        },
+        "plan.kind.gpu": {"zh": " GPU", "en": "gpu"},
+        "plan.kind.chassis": {"zh": "机箱", "en": "chassis"},
+        "plan.kind.cpu": {"zh": " CPU", "en": "cpu"},
+        "plan.kind.psu": {"zh": "电源", "en": "psu"},
+        "plan.kind.os": {"zh": "操作系统", "en": "os"},
+        "plan.kind.driver": {"zh": "驱动", "en": "driver"},
+        "plan.kind.cuda": {"zh": " CUDA 版本", "en": "cuda"},
+        "plan.kind.framework": {"zh": "框架", "en": "framework"},
+        "plan.kind.image": {"zh": "镜像", "en": "image"},
+        "plan.kind.memory": {"zh": "内存", "en": "memory"},
+        "plan.kind.storage": {"zh": "存储", "en": "storage"},
+        "plan.kind.nic": {"zh": "网卡", "en": "nic"},
+    }
+)
 
 
 def atomic_write(path: str | Path, data: bytes) -> None:

@@ -50,7 +50,7 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         print(t("export.same_file", lang), file=sys.stderr)
         return EXIT_UNREADABLE
     try:
-        plan = load_plan(args.plan, catalog)
+        plan = load_plan(args.plan, catalog, lang)
     except PlanError as exc:
         print(t("export.plan_error", lang), file=sys.stderr)
         print(str(exc), file=sys.stderr)

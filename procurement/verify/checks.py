@@ -92,6 +92,15 @@ class _Out:
         self.lang = lang
         self.checks: list[CheckRecord] = []
 
+    def v(self, key: str, **fields: object) -> str:
+        """A value for the Expected/Actual columns in the report's language ('Enabled' / '已启用')."""
+        return t(f"verify.val.{key}", self.lang, **fields)
+
+    def cores(self, cores: int, sockets: int | None) -> str:
+        """'112 cores / 2 sockets', '2 cores / 1 socket', '112 核 / 2 路'."""
+        key = "cores_socket" if sockets == 1 else "cores_sockets"
+        return self.v(key, cores=cores, sockets=sockets if sockets is not None else "?")
+
     def add(
         self,
         check_id: str,
@@ -302,12 +311,12 @@ def _config_checks(
             "PERSISTENCE",
             "warn",
             "persistence.off",
-            "Enabled",
-            f"Disabled: {_gpus_label(off)}",
+            out.v("enabled"),
+            out.v("disabled_on", gpus=_gpus_label(off)),
             gpus=_gpus_label(off),
         )
     else:
-        out.add("PERSISTENCE", "pass", "persistence.pass", "Enabled", "Enabled")
+        out.add("PERSISTENCE", "pass", "persistence.pass", out.v("enabled"), out.v("enabled"))
 
     # ECC
     if all(g.ecc_enabled is None for g in gpus):
@@ -328,8 +337,8 @@ def _config_checks(
                 "ECC",
                 "fail",
                 "ecc.fail",
-                "Enabled",
-                f"Disabled: {_gpus_label(required_off)}",
+                out.v("enabled"),
+                out.v("disabled_on", gpus=_gpus_label(required_off)),
                 gpus=_gpus_label(required_off),
             )
         elif optional_off or pending_ecc:
@@ -338,12 +347,12 @@ def _config_checks(
                 "ECC",
                 "warn",
                 "ecc.warn",
-                "Enabled",
-                f"Disabled/pending: {_gpus_label(idx)}",
+                out.v("enabled"),
+                out.v("disabled_pending_on", gpus=_gpus_label(idx)),
                 gpus=_gpus_label(idx),
             )
         else:
-            out.add("ECC", "pass", "ecc.pass", "Enabled", "Enabled")
+            out.add("ECC", "pass", "ecc.pass", out.v("enabled"), out.v("enabled"))
 
     # POWER-LIMIT
     known = [g for g in gpus if g.power_limit_w is not None and g.default_power_limit_w is not None]
@@ -354,7 +363,8 @@ def _config_checks(
         defaults = "/".join(sorted({f"{g.default_power_limit_w:g} W" for g in known}))
         if low:
             which = "; ".join(
-                f"GPU{g.index} {g.power_limit_w:g} W (default {g.default_power_limit_w:g} W)" for g in low
+                f"GPU{g.index} {g.power_limit_w:g} W ({out.v('default_w', w=f'{g.default_power_limit_w:g}')})"
+                for g in low
             )
             out.add(
                 "POWER-LIMIT",
@@ -379,8 +389,8 @@ def _config_checks(
             "MEMORY-RETIRED",
             "fail",
             "retired.failure",
-            "No",
-            f"remap failure: {_gpus_label(failed)}",
+            out.v("no"),
+            out.v("remap_failure", gpus=_gpus_label(failed)),
             gpus=_gpus_label(failed),
         )
     elif remap_pending:
@@ -388,8 +398,8 @@ def _config_checks(
             "MEMORY-RETIRED",
             "fail",
             "retired.pending",
-            "No",
-            f"pending: {_gpus_label(remap_pending)}",
+            out.v("no"),
+            out.v("pending", gpus=_gpus_label(remap_pending)),
             gpus=_gpus_label(remap_pending),
         )
     elif retired:
@@ -398,11 +408,11 @@ def _config_checks(
             "warn",
             "retired.some",
             "0",
-            f"retired pages: {_gpus_label(retired)}",
+            out.v("retired_pages", gpus=_gpus_label(retired)),
             gpus=_gpus_label(retired),
         )
     elif judged:
-        out.add("MEMORY-RETIRED", "pass", "retired.pass", "No", "No")
+        out.add("MEMORY-RETIRED", "pass", "retired.pass", out.v("no"), out.v("no"))
     else:
         out.add("MEMORY-RETIRED", "skip", "retired.skip")
 
@@ -432,7 +442,7 @@ def _config_checks(
                 gpus=_gpus_label(unsupported),
             )
         else:
-            out.add("MIG", "pass", "mig.supported", "MIG", _mig_actual(gpus))
+            out.add("MIG", "pass", "mig.supported", "MIG", _mig_actual(gpus, out))
     elif enabled:
         status: CheckStatus = "warn" if plan is not None else "pass"
         first = enabled[0].index
@@ -441,23 +451,23 @@ def _config_checks(
             status,
             "mig.enabled",
             None,
-            _mig_actual(gpus),
+            _mig_actual(gpus, out),
             gpus=_gpus_label(g.index for g in enabled),
             first=first,
         )
     elif any(g.mig_mode is False for g in gpus):
-        out.add("MIG", "pass", "mig.off", None, "Disabled")
+        out.add("MIG", "pass", "mig.off", None, out.v("disabled"))
     else:
         out.add("MIG", "skip", "mig.skip")
 
 
-def _mig_actual(gpus: list[SmiGpu]) -> str:
+def _mig_actual(gpus: list[SmiGpu], out: _Out) -> str:
     parts = []
     for g in gpus:
         if g.mig_mode:
-            parts.append(f"GPU{g.index}: Enabled ({len(g.mig_devices)} MIG)")
+            parts.append(f"GPU{g.index}: {out.v('enabled')} ({len(g.mig_devices)} MIG)")
         elif g.mig_mode is False:
-            parts.append(f"GPU{g.index}: Disabled")
+            parts.append(f"GPU{g.index}: {out.v('disabled')}")
     return "; ".join(parts) or "N/A"
 
 
@@ -514,10 +524,10 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
             host.cpu_model,
         )
     # CPU-CORES
-    actual = f"{host.cpu_cores} cores / {host.cpu_sockets} sockets" if host.cpu_cores is not None else None
+    actual = out.cores(host.cpu_cores, host.cpu_sockets) if host.cpu_cores is not None else None
     if cpu is not None and plan is not None and plan.server.cpu_count > 0:
         want = cpu.cores * plan.server.cpu_count
-        expected = f"{want} cores / {plan.server.cpu_count} sockets"
+        expected = out.cores(want, plan.server.cpu_count)
         if host.cpu_cores is None:
             out.add("CPU-CORES", "skip", "cpu_cores.unknown", expected, None)
         elif host.cpu_cores >= want:

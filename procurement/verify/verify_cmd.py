@@ -26,7 +26,7 @@ def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan 
     if getattr(args, "plan", None) is None:
         return None, True
     try:
-        return load_plan(args.plan, catalog), True
+        return load_plan(args.plan, catalog, lang), True
     except PlanError as exc:
         print(t("verify.plan_error", lang, error=exc), file=sys.stderr)
         return None, False

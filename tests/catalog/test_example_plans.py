@@ -237,3 +237,20 @@ def test_an_impossible_date_in_a_plan_is_located(tmp_path: Path) -> None:
         load_plan(path)
     assert str(err.value) == (f"{path}:{line}: not valid YAML: '2024-02-30' is not a valid date or time "
                               f"(day is out of range for month)")
+
+
+def test_plan_errors_in_chinese_and_a_missing_schema_version(tmp_path: Path, catalog: Catalog) -> None:
+    path, line = _write_variant(tmp_path, "  cpu: epyc-7543\n", "  cpu: epyc-7534\n")
+    with pytest.raises(PlanError) as err:
+        load_plan(path, catalog, "zh")
+    assert str(err.value) == f"{path}:{line}: server.cpu: 未知 CPU 'epyc-7534'（目录中没有）"
+    path, line = _write_variant(tmp_path, "  cpu_count: 2\n", "  cpu_count: 2\n  cpu_sockets: 2\n")
+    with pytest.raises(PlanError) as err:
+        load_plan(path, None, "zh")
+    assert str(err.value) == f"{path}:{line}: server.cpu_sockets: 未知字段（拼写错误？）"
+    path = tmp_path / "old.gpuplan.yaml"
+    path.write_text(_example("mid-size-training").read_text(encoding="utf-8").replace("schema_version: 1\n", ""),
+                    encoding="utf-8")
+    with pytest.raises(PlanError) as err:
+        load_plan(path)
+    assert str(err.value) == f"{path}:1: schema_version is missing: add 'schema_version: 1' as the first line"

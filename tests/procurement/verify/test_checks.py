@@ -329,3 +329,20 @@ def test_pcie_cards_need_nvlink_only_when_the_plan_asks(vcat: Catalog) -> None:
     plan = h100_plan(requirements__needs_nvlink=False)
     assert status(report(H100_XML.read_text(), cat, plan, topo=sys_only), "NVLINK") == "pass"
     assert status(report(H100_XML.read_text(), vcat, plan, topo=sys_only), "NVLINK") == "fail"  # SXM: always
+
+
+def test_zh_tables_say_the_values_in_chinese(vcat: Catalog) -> None:
+    # 2 sockets × 96 cores = 192 planned (EPYC 9654); the host has 2 cores on 1 socket
+    host = HostInfo(hostname="vm", cpu_model="AMD EPYC 9654 96-Core Processor", cpu_sockets=1, cpu_cores=2)
+    zh = report(H100_XML.read_text(), vcat, h100_plan(), host=host, lang="zh")
+    assert (zh.check("PERSISTENCE").expected, zh.check("PERSISTENCE").actual) == ("已启用", "已启用")  # type: ignore[union-attr]
+    assert zh.check("ECC").actual == "已启用"  # type: ignore[union-attr]
+    assert zh.check("MEMORY-RETIRED").expected == "无"  # type: ignore[union-attr]
+    assert zh.check("MIG").actual == "已禁用"  # type: ignore[union-attr]
+    cores = zh.check("CPU-CORES")
+    assert cores is not None and (cores.expected, cores.actual) == ("192 核 / 2 路", "2 核 / 1 路")
+    en = report(H100_XML.read_text(), vcat, h100_plan(), host=host, lang="en")
+    cores_en = en.check("CPU-CORES")
+    assert cores_en is not None
+    assert (cores_en.expected, cores_en.actual) == ("192 cores / 2 sockets", "2 cores / 1 socket")
+    assert en.check("PERSISTENCE").actual == "Enabled"  # type: ignore[union-attr]
