@@ -30,6 +30,7 @@ from PySide6.QtWidgets import (
 from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
+from gui.widgets.money import million_text
 from procurement.messages import t
 from procurement.plan import PlanError
 
@@ -251,10 +252,11 @@ class QuotePage(StepPage):
                       .replace("%1", _money(quote.subtotal, on_request)).replace("%2", f"{quote.vat_rate_pct:g}")
                       .replace("%3", _money(quote.vat, on_request)).replace("%4", str(len(quote.unpriced))))
         else:
-            totals = (self.tr("Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)")
+            short = (f"{quote.total_wan:,.2f} 万元" if ctl.lang == "zh" else million_text(float(quote.total)))
+            totals = (self.tr("Subtotal %1 · VAT %2 % %3 · Total %4 (%5)")
                       .replace("%1", _money(quote.subtotal, on_request)).replace("%2", f"{quote.vat_rate_pct:g}")
                       .replace("%3", _money(quote.vat, on_request)).replace("%4", _money(quote.total, on_request))
-                      .replace("%5", f"{quote.total_wan:,.2f}"))
+                      .replace("%5", short))
         self.totals_label.setText(totals)
         self.notes_label.setVisible(not empty)
         self.notes_label.setText("" if empty else self._notes_text(quote))

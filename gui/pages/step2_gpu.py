@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from gui.controller import PlanController
 from gui.pages.base import StepPage
 from gui.sizing_bridge import GpuRow, gpu_rows
-from gui.widgets.money import wan_text
+from gui.widgets.money import short_amount
 from procurement.plan import with_value
 
 GPU_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -296,7 +296,7 @@ class GpuPage(StepPage):
             parts.append(self.tr("%1 W for the GPUs").replace("%1", f"{n * gpu.tdp_w:,.0f}"))
         if gpu.price_cny is not None:
             total = n * gpu.price_cny
-            parts.append(self.tr("%1 CNY (%2)").replace("%1", f"{total:,.0f}").replace("%2", wan_text(total)))
+            parts.append(self.tr("%1 CNY (%2)").replace("%1", f"{total:,.0f}").replace("%2", short_amount(total)))
         self.summary.setText(" · ".join(parts))
 
     # ------------------------------------------------------------------ selection and compare

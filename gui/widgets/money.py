@@ -1,8 +1,8 @@
-"""Money input: a CNY amount with the same amount in 万元 shown beside it; empty means not set."""
+"""Money input: a CNY amount with the same amount in a short form (万元 / ¥ M) beside it; empty means not set."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import QEvent, Signal
+from PySide6.QtCore import QEvent, QLocale, Signal
 from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
 
 YUAN_PER_WAN = 10_000
@@ -12,6 +12,17 @@ def wan_text(cny: float) -> str:
     """12 500 000 → '1,250 万元'; a buyer in China thinks of budgets in 万元 (units of 10 000 CNY)."""
     wan = cny / YUAN_PER_WAN
     return f"{wan:,.1f} 万元" if wan < 100 and wan != int(wan) else f"{wan:,.0f} 万元"
+
+
+def million_text(cny: float) -> str:
+    """12 500 000 → '¥12.50 M', 50 000 → '¥0.05 M': the English UI's one short form of a CNY amount."""
+    return f"¥{cny / 1_000_000:,.2f} M"
+
+
+def short_amount(cny: float) -> str:
+    """The amount in the UI language's short form: 万元 in Chinese, ¥ millions in English (never 万 in English).
+    The language is the default QLocale, which gui/i18n.py's Translators.install sets with the UI language."""
+    return wan_text(cny) if QLocale().language() == QLocale.Language.Chinese else million_text(cny)
 
 
 class MoneyBox(QWidget):
@@ -26,7 +37,6 @@ class MoneyBox(QWidget):
         self.spin.setRange(0, maximum)
         self.spin.setSingleStep(10_000)
         self.spin.setGroupSeparatorShown(True)
-        self.spin.setSuffix(" CNY")
         self.wan = QLabel(self)
         self.wan.setMinimumWidth(90)
         layout = QHBoxLayout(self)
@@ -39,6 +49,7 @@ class MoneyBox(QWidget):
 
     def retranslate(self) -> None:
         self.spin.setSpecialValueText(self.tr("not set"))
+        self.spin.setSuffix(self.tr(" CNY"))  # zh: " 元"
         self._show_wan()
 
     def value(self) -> float | None:
@@ -51,7 +62,7 @@ class MoneyBox(QWidget):
 
     def _show_wan(self) -> None:
         v = self.value()
-        self.wan.setText(f"= {wan_text(v)}" if v else "")
+        self.wan.setText(f"= {short_amount(v)}" if v else "")
 
     def _changed(self, _v: float) -> None:
         self._show_wan()

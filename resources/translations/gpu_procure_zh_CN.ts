@@ -620,6 +620,10 @@ TFLOPS</translation>
             <source>not set</source>
             <translation>未设置</translation>
         </message>
+        <message>
+            <source> CNY</source>
+            <translation> 元</translation>
+        </message>
     </context>
     <context>
         <name>PlanGaps</name>
@@ -780,8 +784,8 @@ TFLOPS</translation>
             <translation>已定价部分小计（不完整）%1 · 其增值税 %2 % %3 · 非最终合计：另有 %4 个部件需询价</translation>
         </message>
         <message>
-            <source>Subtotal %1 · VAT %2 % %3 · Total %4 (%5 万元)</source>
-            <translation>小计 %1 · 增值税 %2 % %3 · 合计 %4（%5 万元）</translation>
+            <source>Subtotal %1 · VAT %2 % %3 · Total %4 (%5)</source>
+            <translation>小计 %1 · 增值税 %2 % %3 · 合计 %4（%5）</translation>
         </message>
         <message>
             <source>Reference prices dated %1.</source>

@@ -230,3 +230,20 @@ def test_a_finding_whose_fields_are_on_another_page_focuses_there(qtbot, make_wi
     qtbot.keyClick(tree, Qt.Key.Key_Return)
     assert win.current_index() == 1  # step 2, where gpu.count is edited
     qtbot.waitUntil(lambda: QApplication.focusWidget() is win.pages[1].count_spin)
+
+
+def test_english_money_has_no_wan_and_chinese_budget_says_yuan(qtbot, make_window) -> None:
+    from gui.widgets.money import short_amount
+
+    win = make_window()
+    budget = win.page("RequirementsPage").budget
+    budget.setValue(18_224_600)
+    assert budget.wan.text() == "= ¥18.22 M"  # 18 224 600 / 1 000 000
+    assert budget.spin.suffix() == " CNY"
+    assert short_amount(1_880_000) == "¥1.88 M"
+    win.set_language("zh")
+    assert budget.wan.text() == "= 1,822 万元"  # 18 224 600 / 10 000, rounded
+    assert budget.spin.suffix() == " 元"
+    assert short_amount(1_880_000) == "188 万元"
+    win.set_language("en")
+    assert "万" not in budget.wan.text()

@@ -176,3 +176,13 @@ def test_print_preview_shows_and_prints_the_same_pdf(page, qtbot, tmp_path, monk
     qtbot.mouseClick(dialog.print_button, Qt.MouseButton.LeftButton)
     assert len(PdfReader(str(out)).pages) == pages
     dialog.deleteLater()
+
+
+def test_a_fully_priced_quote_gives_the_total_and_its_short_form_without_wan_in_english(page, ctl, policy,
+                                                                                       priced_catalog):
+    ctl.set_value("server.cpu", None)  # only the priced GPU and chassis are left
+    page.refresh()
+    _subtotal, total = _expected_total(priced_catalog, policy)
+    text = page.totals_label.text()
+    assert f"Total ¥{total:,.2f} (¥{total / 1_000_000:,.2f} M)" in text  # 93 221.05 → ¥0.09 M
+    assert "万" not in text and "incomplete" not in text

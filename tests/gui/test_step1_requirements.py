@@ -33,7 +33,7 @@ def test_13b_finetune_requirements_fill_the_plan(qtbot, make_window) -> None:
     budget.selectAll()
     qtbot.keyClicks(budget, "300000")
     assert win.controller.plan.requirements.budget_cny == 300_000
-    assert page.budget.wan.text() == "= 30 万元"  # 300 000 CNY / 10 000
+    assert page.budget.wan.text() == "= ¥0.30 M"  # 300 000 CNY in millions (the English UI has no 万)
     assert win.isWindowModified()
 
 
