@@ -113,12 +113,25 @@ class ImagePage(StepPage):
         self.error_label.hide()
         self.choice_box = QGroupBox()
         self.form = QFormLayout(self.choice_box)
+        self.reason_labels: dict[str, QLabel] = {}
         for path, _kind in FIELDS:
             combo = QComboBox()
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(40)
             self.combos[path] = combo
-            self.form.addRow(QLabel(), combo)
+            # why the chosen option conflicts, in full under the combo (the closed combo would clip it)
+            reason = QLabel()
+            reason.setWordWrap(True)
+            reason.setStyleSheet("color: #b26a00")
+            reason.hide()
+            self.reason_labels[path] = reason
+            cell = QWidget()
+            cell_layout = QVBoxLayout(cell)
+            cell_layout.setContentsMargins(0, 0, 0, 0)
+            cell_layout.setSpacing(2)
+            cell_layout.addWidget(combo)
+            cell_layout.addWidget(reason)
+            self.form.addRow(QLabel(), cell)
             bind = getattr(self, "bind_field", None)
             if bind is not None:
                 bind(path, combo)
@@ -186,8 +199,9 @@ class ImagePage(StepPage):
                 text = describe_software(part)
                 reasons = conflicts.get(part.id)
                 if reasons:
-                    # shown, selectable, but greyed and saying why: never silently hidden
-                    combo.addItem(f"{text}  {CONFLICT_MARK} {reasons[0]}", part.id)
+                    # shown, selectable, but greyed and marked: never silently hidden. The reason goes in the
+                    # tooltip and, once chosen, under the combo: appended to the text it was clipped.
+                    combo.addItem(f"{CONFLICT_MARK} {text}", part.id)
                     combo.setItemData(combo.count() - 1, "\n".join(reasons), Qt.ItemDataRole.ToolTipRole)
                     combo.setItemData(combo.count() - 1, grey, Qt.ItemDataRole.ForegroundRole)
                 else:
@@ -198,6 +212,8 @@ class ImagePage(StepPage):
             combo.setCurrentIndex(max(0, combo.findData(current)))
             chosen = conflicts.get(current or "")
             combo.setToolTip("\n".join(chosen) if chosen else "")
+            self.reason_labels[path].setText("\n".join(f"{CONFLICT_MARK} {r}" for r in chosen or []))
+            self.reason_labels[path].setVisible(bool(chosen))
         self.dockerfile_view.setPlainText(self.dockerfile_text())
         has_text = bool(self.dockerfile_view.toPlainText())
         self.copy_button.setEnabled(has_text)

@@ -247,3 +247,28 @@ def test_english_money_has_no_wan_and_chinese_budget_says_yuan(qtbot, make_windo
     assert short_amount(1_880_000) == "188 万元"
     win.set_language("en")
     assert "万" not in budget.wan.text()
+
+
+def test_step4_conflict_reason_is_under_the_combo_not_clipped_in_it(qtbot, make_window) -> None:
+    from catalog.models import CudaRelease, Framework
+    from gui.pages.step4_image import CONFLICT_MARK
+
+    win = make_window()
+    catalog = win.controller.catalog
+    cudas = {c.id: c.version for c in catalog.all(CudaRelease)}
+    fw, cuda_id = next((fw, cid) for fw in catalog.all(Framework) for cid, ver in cudas.items()
+                       if not any(ver.startswith(v) for v in fw.cuda_versions))
+    win.controller.set_value("software.cuda", cuda_id)
+    win.show_page(3)
+    page = win.page("ImagePage")
+    combo, label = page.combos["software.framework"], page.reason_labels["software.framework"]
+    assert not label.isVisible()
+    idx = combo.findData(fw.id)
+    reasons = combo.itemData(idx, Qt.ItemDataRole.ToolTipRole)
+    assert combo.itemText(idx).startswith(CONFLICT_MARK) and reasons not in combo.itemText(idx)
+    combo.setCurrentIndex(idx)
+    qtbot.waitUntil(lambda: win.controller.plan.software.framework == fw.id)
+    win.show_page(3)
+    qtbot.waitUntil(label.isVisible)
+    assert label.text() == "\n".join(f"{CONFLICT_MARK} {r}" for r in reasons.split("\n"))
+    assert combo.toolTip() == reasons
