@@ -110,6 +110,9 @@ class Cpu(Part):
     base_ghz: Positive | None = None
     boost_ghz: Positive | None = None
     tdp_w: Positive | None = None
+    max_power_w: Positive | None = None
+    """Highest sustained package power the vendor allows (Intel 'maximum turbo power', AMD PPT) where it is
+    above the TDP; the power budget counts this (None: not sourced, the TDP is counted)."""
     pcie_lanes: PositiveInt | None = None
     """Usable PCIe lanes per socket (None where the source does not give a count)."""
     pcie_gen: Annotated[int, Field(ge=1, le=6)]
@@ -118,6 +121,18 @@ class Cpu(Part):
     max_memory_mts: PositiveInt | None = None
     max_sockets: PositiveInt = 1
     ecc: bool
+    oem_only: bool = False
+    """Sold only inside an OEM or cloud system (e.g. the DGX's Xeon 8480C): never suggested as a swap."""
+    conflicting: list[str] = Field(default_factory=list)
+    """Fields whose value the sources disagree on (named in the notes): not used to rank CPUs."""
+
+    @field_validator("conflicting")
+    @classmethod
+    def _conflicting_names_fields(cls, v: list[str]) -> list[str]:
+        unknown = [name for name in v if name not in cls.model_fields]
+        if unknown:
+            raise ValueError(f"conflicting names no field of a CPU: {', '.join(unknown)}")
+        return v
 
 
 class MemoryModule(Part):

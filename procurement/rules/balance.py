@@ -255,17 +255,20 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-SINGLE-THREAD: a CPU for the same socket with at least as many cores and a higher boost clock
-    exists in the catalog (data loading is often single-thread bound; info)."""
+    exists in the catalog (data loading is often single-thread bound; info). OEM-only parts (``oem_only``)
+    and boost clocks the sources disagree on (``conflicting``) are left out."""
     if plan.requirements.workload not in DATA_WORKLOADS or not plan.gpu.count:
         return []
     p = resolve(plan, catalog)
     cpu = p.cpu
-    if cpu is None or cpu.boost_ghz is None:
-        return []
+    if cpu is None or cpu.boost_ghz is None or "boost_ghz" in cpu.conflicting:
+        return []  # a boost clock the sources disagree on is no basis for a comparison
     better = [
         c
         for c in catalog.all(Cpu)
-        if c.socket == cpu.socket
+        if not c.oem_only  # a DGX/cloud-only SKU cannot be bought on its own
+        and "boost_ghz" not in c.conflicting
+        and c.socket == cpu.socket
         and c.max_sockets >= p.cpu_count
         and c.cores >= cpu.cores
         and c.boost_ghz is not None

@@ -116,7 +116,9 @@ def _items(plan: Plan, parts: Parts, policy: Policy) -> list[PowerItem]:
     if parts.gpu is not None and parts.gpu_count:
         items.append(PowerItem("gpu", parts.gpu.name, "gpu.count", parts.gpu_count, parts.gpu.tdp_w))
     if parts.cpu is not None and parts.cpu_count:
-        items.append(PowerItem("cpu", parts.cpu.name, "server.cpu", parts.cpu_count, parts.cpu.tdp_w))
+        # the vendor's maximum sustained package power where sourced (i9-13900K: 253 W, not its 125 W base)
+        cpu_w = parts.cpu.max_power_w or parts.cpu.tdp_w
+        items.append(PowerItem("cpu", parts.cpu.name, "server.cpu", parts.cpu_count, cpu_w))
     if parts.memory is not None and parts.memory_count:
         items.append(_small("memory", parts.memory.name, "server.memory.count", parts.memory_count,
                             parts.memory.power_w, policy.dimm_w_fallback))

@@ -99,3 +99,30 @@ def test_single_thread_hint() -> None:
     f = one(run(plan), "BALANCE-SINGLE-THREAD")
     assert "5.8 GHz" in f.message and "6 GHz" in f.message and "i9-14900k" in f.message
     assert "BALANCE-SINGLE-THREAD" not in ids(run(hgx_node()))  # no faster LGA4677 part in the fixtures
+
+
+def test_single_thread_skips_oem_only_parts_and_conflicting_clocks() -> None:
+    from catalog.models import Cpu
+    from tests.procurement.test_rules_parts import make_catalog, part
+
+    def lga1700(pid: str, boost: float, **kw: object) -> Cpu:
+        return part(Cpu, id=pid, segment="consumer", socket="LGA1700", cores=24, boost_ghz=boost, tdp_w=125,
+                    pcie_gen=5, memory_channels=2, memory_type="DDR5", ecc=False, **kw)
+
+    plan = workstation_4090().model_copy(update={"requirements": hgx_node().requirements})
+    # i9-13900k boosts to 5.8 GHz; an OEM-only 6.5 GHz part and a 6.4 GHz value the sources disagree on are
+    # not suggested, the i9-14900k's 6.0 GHz is
+    cat = make_catalog(lga1700("oem-6.5", 6.5, oem_only=True), lga1700("disputed-6.4", 6.4, conflicting=["boost_ghz"]))
+    f = one(evaluate_family(balance, plan, cat, POLICY, "en"), "BALANCE-SINGLE-THREAD")
+    assert "i9-14900k" in f.message and "6 GHz" in f.message and "oem" not in f.message
+    # the chosen CPU's own boost clock in dispute: no comparison at all
+    disputed = make_catalog(lga1700("i9-13900k", 5.8, conflicting=["boost_ghz"]))
+    assert "BALANCE-SINGLE-THREAD" not in ids(evaluate_family(balance, plan, disputed, POLICY, "en"))
+
+
+def test_real_catalog_does_not_suggest_the_dgx_only_8480c(catalog) -> None:  # type: ignore[no-untyped-def]
+    # the Xeon 8480+ (boost 3.4 GHz per B2, 3.8 GHz per ARK: conflicting) next to the DGX's 8480C (3.8 GHz)
+    assert catalog.get("cpu", "xeon-platinum-8480c").oem_only
+    assert "boost_ghz" in catalog.get("cpu", "xeon-platinum-8480plus").conflicting
+    plan = hgx_node(server={"cpu": "xeon-platinum-8480plus"})
+    assert "BALANCE-SINGLE-THREAD" not in ids(evaluate_family(balance, plan, catalog, POLICY, "en"))

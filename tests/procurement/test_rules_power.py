@@ -259,3 +259,18 @@ def test_unknown_chassis_limits_are_not_guessed() -> None:
     assert not found & {"POWER-PSU-BAYS", "COOLING-GPU-TDP", "PCIE-SLOT-WIDTH", "PCIE-DRIVE-BAYS",
                         "BALANCE-DIMM-SLOTS"}
     assert not any(r.endswith("-INTERNAL") for r in found)
+
+
+def test_cpu_counted_at_its_maximum_turbo_power(catalog) -> None:  # type: ignore[no-untyped-def]
+    # real catalog: i9-13900K TDP 125 W, maximum turbo power 253 W (specs.md B8); Ryzen 9 7950X 170 W / PPT 230 W
+    assert (catalog.get("cpu", "core-i9-13900k").tdp_w, catalog.get("cpu", "core-i9-13900k").max_power_w) == (125, 253)
+    plan = plan_of(server={"cpu": "core-i9-13900k", "cpu_count": 1})
+    cpu = next(i for i in power_budget(plan, catalog, POLICY).items if i.key == "cpu")
+    assert cpu.unit_w == 253 and cpu.total_w == 253
+    amd = plan_of(server={"cpu": "ryzen-9-7950x", "cpu_count": 1})
+    assert next(i for i in power_budget(amd, catalog, POLICY).items if i.key == "cpu").unit_w == 230
+    # no max_power_w sourced (EPYC 9654): the TDP is counted
+    epyc = catalog.get("cpu", "epyc-9654")
+    two = plan_of(server={"cpu": "epyc-9654", "cpu_count": 2})
+    assert epyc.max_power_w is None
+    assert next(i for i in power_budget(two, catalog, POLICY).items if i.key == "cpu").total_w == 2 * epyc.tdp_w
