@@ -515,7 +515,7 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
         else:
             out.add("CPU-MODEL", "fail", "cpu_model.fail", cpu.name, host.cpu_model, part=cpu.name)
     else:
-        status: CheckStatus = "pass" if host.cpu_model else "skip"
+        status: CheckStatus = "skip"  # no plan: the value is recorded, nothing is compared
         out.add(
             "CPU-MODEL",
             status,
@@ -537,7 +537,7 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
     else:
         out.add(
             "CPU-CORES",
-            "pass" if actual else "skip",
+            "skip",  # no plan: recorded, not judged
             "cpu_cores.inventory" if actual else "cpu_cores.unknown",
             None,
             actual,
@@ -574,7 +574,7 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
     else:
         out.add(
             "RAM",
-            "pass" if mem_actual else "skip",
+            "skip",  # no plan: recorded, not judged
             "ram.inventory" if mem_actual else "ram.unknown",
             None,
             mem_actual,
@@ -596,7 +596,7 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
         else:
             out.add("NVME", "fail", "nvme.fail", planned_nvme, nvme_actual, n=len(nvme), want=planned_nvme)
     elif nvme:
-        out.add("NVME", "pass", "nvme.pass", None, nvme_actual, n=len(nvme))
+        out.add("NVME", "skip", "nvme.inventory", None, nvme_actual, n=len(nvme))  # no plan: recorded
     else:
         out.add("NVME", "warn", "nvme.none", None, nvme_actual)
     # NET-SPEED
@@ -624,7 +624,7 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
                 down=", ".join(down) or "-",
             )
     elif speeds:
-        out.add("NET-SPEED", "pass", "net.inventory", None, net_actual)
+        out.add("NET-SPEED", "skip", "net.inventory", None, net_actual)  # no plan: recorded
     else:
         out.add("NET-SPEED", "skip", "net.unknown", None, None)
     # OS
@@ -645,7 +645,7 @@ def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog)
     else:
         out.add(
             "OS",
-            "pass" if host.os_name else "skip",
+            "skip",  # no plan: recorded, not judged
             "os.inventory" if host.os_name else "os.unknown",
             None,
             host.os_name,
@@ -720,7 +720,7 @@ def _software_checks(
             else:
                 out.add("CUDA-VERSION", "fail", "cuda.fail", f"≥ {cuda.version}", cuda_max, cuda=cuda.version)
         else:
-            out.add("CUDA-VERSION", "pass" if cuda_max else "skip", "cuda.inventory", None, cuda_max)
+            out.add("CUDA-VERSION", "skip", "cuda.inventory", None, cuda_max)  # no plan: recorded
     # CUDA-TOOLKIT (nvcc on the host is optional: containers bring their own)
     if host.nvcc_version is None:
         out.add("CUDA-TOOLKIT", "skip", "toolkit.none", cuda.version if cuda else None, None)

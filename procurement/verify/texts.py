@@ -324,7 +324,10 @@ register(
             "zh": "CPU 不是计划的 {part}。",
             "en": "The CPU is not the planned {part}.",
         },
-        "verify.cpu_model.inventory": {"zh": "CPU 型号。", "en": "CPU model."},
+        "verify.cpu_model.inventory": {
+            "zh": "已记录 CPU 型号（无计划，未比较）。",
+            "en": "CPU model recorded (no plan to compare with).",
+        },
         "verify.cpu_model.unknown": {"zh": "无法读取 CPU 型号。", "en": "The CPU model could not be read."},
         "verify.cpu_cores.pass": {"zh": "CPU 核数不少于计划。", "en": "At least the planned CPU cores."},
         "verify.cpu_cores.fail": {
@@ -332,7 +335,10 @@ register(
             "en": "Only {have} physical cores where {want} were planned: check the CPU count and model, and "
             "cores disabled in the BIOS.",
         },
-        "verify.cpu_cores.inventory": {"zh": "CPU 核数。", "en": "CPU cores."},
+        "verify.cpu_cores.inventory": {
+            "zh": "已记录 CPU 核数（无计划，未比较）。",
+            "en": "CPU cores recorded (no plan to compare with).",
+        },
         "verify.cpu_cores.unknown": {
             "zh": "无法读取 CPU 核数。",
             "en": "The CPU core count could not be read.",
@@ -348,7 +354,14 @@ register(
             "en": "The system sees {have} GiB where {want} GiB was planned: at least one {module} GiB "
             "module is missing or not detected.",
         },
-        "verify.ram.inventory": {"zh": "内存容量。", "en": "Memory size."},
+        "verify.ram.inventory": {
+            "zh": "已记录内存容量（无计划，未比较）。",
+            "en": "Memory size recorded (no plan to compare with).",
+        },
+        "verify.nvme.inventory": {
+            "zh": "找到 {n} 块 NVMe 盘（无计划，未比较）。",
+            "en": "NVMe drives found: {n} (no plan to compare with).",
+        },
         "verify.ram.unknown": {"zh": "无法读取内存容量。", "en": "The memory size could not be read."},
         "verify.nvme.pass": {"zh": "找到 {n} 块 NVMe 盘。", "en": "{n} NVMe drive(s) found."},
         "verify.nvme.fail": {
@@ -364,7 +377,10 @@ register(
             "zh": "没有链路达到 {want} Gb/s（未连接：{down}）：检查线缆、光模块与交换机端口。",
             "en": "No link reaches {want} Gb/s (down: {down}): check cables, transceivers and switch ports.",
         },
-        "verify.net.inventory": {"zh": "网络链路速率。", "en": "Network link speeds."},
+        "verify.net.inventory": {
+            "zh": "已记录网络链路速率（无计划，未比较）。",
+            "en": "Network link speeds recorded (no plan to compare with).",
+        },
         "verify.net.unknown": {
             "zh": "没有读到已连接的网络链路速率。",
             "en": "No connected network link speed was found.",
@@ -374,7 +390,10 @@ register(
             "zh": "操作系统不是计划的 {part}。",
             "en": "The operating system is not the planned {part}.",
         },
-        "verify.os.inventory": {"zh": "操作系统。", "en": "Operating system."},
+        "verify.os.inventory": {
+            "zh": "已记录操作系统（无计划，未比较）。",
+            "en": "Operating system recorded (no plan to compare with).",
+        },
         "verify.os.unknown": {"zh": "无法读取 /etc/os-release。", "en": "/etc/os-release could not be read."},
         "verify.driver_min.pass": {
             "zh": "驱动满足 CUDA {cuda} 的最低要求。",
@@ -410,8 +429,8 @@ register(
             "en": "nvidia-smi reports no CUDA version.",
         },
         "verify.cuda.inventory": {
-            "zh": "驱动支持的最高 CUDA 版本。",
-            "en": "The newest CUDA the driver supports.",
+            "zh": "已记录驱动支持的最高 CUDA 版本（无计划，未比较）。",
+            "en": "The newest CUDA the driver supports, recorded (no plan to compare with).",
         },
         "verify.toolkit.pass": {
             "zh": "主机上的 CUDA 工具包（nvcc）。",

@@ -346,3 +346,19 @@ def test_zh_tables_say_the_values_in_chinese(vcat: Catalog) -> None:
     assert cores_en is not None
     assert (cores_en.expected, cores_en.actual) == ("192 cores / 2 sockets", "2 cores / 1 socket")
     assert en.check("PERSISTENCE").actual == "Enabled"  # type: ignore[union-attr]
+
+
+def test_inventory_only_host_values_are_recorded_not_passed(vcat: Catalog) -> None:
+    # no plan: a 2-core VM with 23.5 GiB and Debian has nothing to be compared with, so nothing "passes"
+    host = HostInfo(hostname="vm", cpu_model="AMD EPYC", cpu_sockets=1, cpu_cores=2, memory_gib=23.5,
+                    os_name="Debian GNU/Linux 12 (bookworm)", os_id="debian", os_version_id="12")
+    rep = report(H100_XML.read_text(), vcat, None, host=host)
+    for check_id, actual in (("CPU-MODEL", "AMD EPYC"), ("CPU-CORES", "2 cores / 1 socket"),
+                             ("OS", "Debian GNU/Linux 12 (bookworm)"), ("CUDA-VERSION", "13.0")):
+        check = rep.check(check_id)
+        assert check is not None and check.status == "skip" and check.actual == actual, check_id
+        assert "no plan to compare with" in check.message
+    assert status(rep, "RAM") == "skip" and "23.5" in (rep.check("RAM").actual or "")  # type: ignore[union-attr]
+    # the GPUs' own health is still judged without a plan
+    assert status(rep, "PERSISTENCE") == "pass" and status(rep, "ECC") == "pass"
+    assert rep.exit_code() == 0
