@@ -57,8 +57,13 @@ def _positions(gpu: Gpu, count: int) -> int:
     return count * per
 
 
-def pick_chassis(gpu: Gpu, count: int, catalog: Catalog, deployment: str = "datacenter") -> Chassis | None:
-    """The cheapest platform that holds ``count`` of ``gpu`` and cools them."""
+def pick_chassis(
+    gpu: Gpu, count: int, catalog: Catalog, deployment: str = "datacenter", policy: Policy | None = None
+) -> Chassis | None:
+    """The cheapest platform that holds ``count`` of ``gpu`` and cools them. More open-air (axial-fan) cards
+    than ``policy.max_open_air_gpus`` are cooled by no chassis (the COOLING-OPEN-AIR rule): None."""
+    if policy is not None and open_air_over(gpu, count, policy):
+        return None
     ok = []
     for ch in catalog.all(Chassis):
         if ch.gpu_form_factor != gpu.form_factor or (ch.gpus_supported and gpu.id not in ch.gpus_supported):
@@ -79,6 +84,11 @@ def pick_chassis(gpu: Gpu, count: int, catalog: Catalog, deployment: str = "data
     return ok[0] if ok else None
 
 
+def open_air_over(gpu: Gpu, count: int, policy: Policy) -> bool:
+    """True when ``count`` open-air cards exceed the policy's limit per chassis (COOLING-OPEN-AIR)."""
+    return gpu.cooling == GpuCooling.ACTIVE and count > policy.max_open_air_gpus
+
+
 def pick_cpu(
     chassis: Chassis, gpu: Gpu, count: int, policy: Policy, catalog: Catalog, training: bool
 ) -> tuple[Cpu, int] | None:
@@ -96,11 +106,14 @@ def pick_cpu(
             or cpu.pcie_lanes * sockets >= gpu.pcie_lanes * count
         )
         ecc_ok = cpu.ecc or not training
-        cands.append((not cores_ok, not lanes_ok, not ecc_ok, *_price_key(cpu), cpu, sockets))
+        # a CPU whose TDP is known can be counted in the power budget; an OEM-only SKU (the DGX's 8480C)
+        # cannot be bought on its own: both go after the parts that can
+        cands.append((not cores_ok, not lanes_ok, not ecc_ok, cpu.tdp_w is None, cpu.oem_only,
+                      *_price_key(cpu), cpu, sockets))
     if not cands:
         return None
-    best = min(cands, key=lambda c: c[:6])
-    return best[6], best[7]
+    best = min(cands, key=lambda c: c[:8])
+    return best[8], best[9]
 
 
 def pick_memory(
@@ -241,9 +254,12 @@ def derive_defaults(
     out.changes["gpu.model"] = gpu.id
     out.changes["gpu.count"] = count
     training = req.workload in (Workload.TRAINING, Workload.FINE_TUNING)
-    chassis = pick_chassis(gpu, count, catalog, req.deployment)
+    chassis = pick_chassis(gpu, count, catalog, req.deployment, policy)
     if chassis is None:
-        out.missing.append(t("derive.no_chassis", lang, n=count, gpu=gpu.name))
+        if open_air_over(gpu, count, policy):
+            out.missing.append(t("derive.open_air", lang, n=count, gpu=gpu.name, limit=policy.max_open_air_gpus))
+        else:
+            out.missing.append(t("derive.no_chassis", lang, n=count, gpu=gpu.name))
         return out
     out.changes["server.chassis"] = chassis.id
     out.reasons.append(t("derive.chassis", lang, chassis=chassis.name, slots=chassis.gpu_slots, n=count))
@@ -295,6 +311,10 @@ def derive_defaults(
     else:
         out.changes["server.nics"] = [{"part": nic.id, "count": 1}]
         out.reasons.append(t("derive.nic", lang, nic=nic.name, speed=f"{nic.speed_gbps:g}", nodes=req.nodes))
+    if req.deployment == "datacenter" and plan.server.psu.redundancy == "none":
+        # a data-centre server keeps running when one PSU fails: N+1 unless the buyer chose otherwise
+        out.changes["server.psu.redundancy"] = "n+1"
+        out.reasons.append(t("derive.redundancy", lang))
     try:
         draft = apply_defaults(plan, out)
     except PlanError:  # pragma: no cover - every value above comes from validated catalog parts
@@ -315,6 +335,7 @@ def derive_defaults(
                 psu=unit.name,
                 draw=f"{draw:,.0f}",
                 headroom=f"{policy.psu_headroom_pct:g}",
+                need=f"{draw * (1 + policy.psu_headroom_pct / 100):,.0f}",
             )
         )
     return out
@@ -384,8 +405,18 @@ register(
             "en": "No PSU model carries the load within {bays} PSU bays.",
         },
         "derive.psu": {
-            "zh": "电源 {n} × {psu}：估算功耗 {draw} W，含 {headroom}% 余量。",
-            "en": "PSUs {n} × {psu}: {draw} W estimated draw with {headroom} % headroom.",
+            "zh": "电源 {n} × {psu}：估算功耗 {draw} W，加 {headroom}% 余量需 {need} W。",
+            "en": "PSUs {n} × {psu}: estimated draw {draw} W, {need} W with {headroom} % headroom.",
+        },
+        "derive.open_air": {
+            "zh": "{n} 张开放式风扇的 {gpu} 超过单机箱上限 {limit} 张（会过热降频）：请改用涡轮或被动散热的卡，"
+                  "或每台最多 {limit} 张。",
+            "en": "{n} open-air {gpu} cards exceed the {limit} one chassis can cool (they throttle): use blower "
+            "or passive cards, or at most {limit} per server.",
+        },
+        "derive.redundancy": {
+            "zh": "数据中心部署：电源按 N+1 冗余配置。",
+            "en": "Data-centre deployment: PSUs with N+1 redundancy.",
         },
     }
 )

@@ -135,11 +135,18 @@ def test_derived_defaults_for_8_a100s() -> None:
     assert c["server.nics"] == [{"part": "nic-25g", "count": 1}]
     new = apply_defaults(plan, d)
     # draw = 8 × 250 + 2 × 225 + 16 × 5 + (8 + 3 × 15) + 15 + 150 = 2748 W; × 1.2 = 3297.6 W
-    # cheapest way: 2 × 1800 W (sm-2000-ti, 2,500 CNY each)
-    assert (c["server.psu.part"], c["server.psu.count"]) == ("sm-2000-ti", 2)
+    # cheapest way: 2 × 1800 W (sm-2000-ti, 2,500 CNY each), plus one for N+1 in a data centre = 3
+    assert c["server.psu.redundancy"] == "n+1"
+    assert (c["server.psu.part"], c["server.psu.count"]) == ("sm-2000-ti", 3)
     errors = [f.rule for f in evaluate(new, CAT, POLICY, "en") if f.severity == "error"]
     assert errors == []
     assert len(d.reasons) >= 6
+    # the summary: 2748 W is the draw; with 20 % headroom 3297.6 → "3,298 W"
+    assert any("estimated draw 2,748 W, 3,298 W with 20 % headroom" in r for r in d.reasons)
+    # an office or lab machine keeps the buyer's redundancy (none)
+    lab = derive_defaults(plan_of(requirements={"workload": "training", "deployment": "lab"}), CAT, POLICY,
+                          "a100-40gb-pcie", 2, "en")
+    assert "server.psu.redundancy" not in lab.changes
 
 
 def test_derived_defaults_count_from_the_estimate_and_multi_node_fabric() -> None:
@@ -159,7 +166,15 @@ def test_derived_defaults_say_what_is_missing() -> None:
     d = derive_defaults(plan_of(), CAT, POLICY, lang="en")
     assert d.missing == ["Choose a GPU model first."] and not d.changes
     d = derive_defaults(plan_of(), CAT, POLICY, "rtx-4090", 8, "en")
-    assert "No catalog platform holds 8 × rtx-4090." in d.missing
+    # RTX 4090 is an open-air card: 8 > the policy's 2 per chassis (COOLING-OPEN-AIR), so no chassis at all
+    assert d.missing == ["8 open-air rtx-4090 cards exceed the 2 one chassis can cool (they throttle): use "
+                         "blower or passive cards, or at most 2 per server."]
+    assert "server.chassis" not in d.changes
+    d4 = derive_defaults(plan_of(requirements={"deployment": "datacenter"}), CAT, POLICY, "rtx-4090", 4, "en")
+    assert "server.chassis" not in d4.changes and "4 open-air" in d4.missing[0]
+    two = derive_defaults(plan_of(requirements={"deployment": "lab"}), CAT, POLICY, "rtx-4090", 2, "en")
+    assert "server.chassis" in two.changes  # 2 ≤ 2: a chassis is chosen
+    assert "COOLING-OPEN-AIR" not in {f.rule for f in evaluate(apply_defaults(plan_of(), two), CAT, POLICY, "en")}
 
 
 def test_cloud_or_own() -> None:
@@ -235,3 +250,15 @@ def test_tier_texts_follow_the_policy() -> None:
     assert rec.memory_tier == "32-80"  # 134.4 GB ≤ 141 GB
     assert rec.summary("en") == ["About 134 GB of GPU memory: 48-141 GB.",
                                  "Budget 80,000-300,000 CNY: workstation/professional cards."]
+
+
+def test_derive_prefers_a_buyable_cpu_with_a_known_tdp(catalog) -> None:  # type: ignore[no-untyped-def]
+    # real catalog, 8 × H100 SXM in a data centre: the LGA4677 choices are the 8480+ (TDP sourced) and the
+    # DGX-only 8480C (TDP not sourced); the 8480+ is taken, with N+1 PSUs
+    assert catalog.get("cpu", "xeon-platinum-8480c").tdp_w is None
+    plan = plan_of(requirements={"workload": "training", "deployment": "datacenter"})
+    d = derive_defaults(plan, catalog, POLICY, "h100-sxm5-80gb", 8, "en")
+    assert not d.missing and d.changes["server.cpu"] == "xeon-platinum-8480plus"
+    assert d.changes["server.psu.redundancy"] == "n+1"
+    errors = [f.rule for f in evaluate(apply_defaults(plan, d), catalog, POLICY, "en") if f.severity == "error"]
+    assert errors == []
