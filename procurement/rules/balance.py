@@ -14,7 +14,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan, StorageRole, Workload
 from procurement.policy import Policy
-from procurement.rules.base import TRAINING_WORKLOADS, Rule, join_names, make, resolve
+from procurement.rules.base import TRAINING_WORKLOADS, Rule, join_names, make, resolve, server_empty
 
 FAMILY: Family = "balance"
 DATA_WORKLOADS = (*TRAINING_WORKLOADS, Workload.DATA_ANALYSIS)
@@ -55,6 +55,10 @@ def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     ram = p.memory.capacity_gib * p.memory_count if p.memory else 0
     if ram >= need or (p.memory is None and plan.server.memory is not None):
         return []  # an unknown module id is reported by the plan loader, not here
+    if p.memory is None:  # nothing chosen: say so, not "System RAM is 0 GiB"
+        return [make("BALANCE-RAM", FAMILY, Severity.INFO if server_empty(plan) else Severity.WARNING, 3,
+                     ("server.memory.part", "server.memory.count"), lang, variant="none", need=f"{need:g}",
+                     vram=f"{vram:g}", ratio=f"{policy.ram_to_vram_ratio:g}")]
     return [
         make(
             "BALANCE-RAM",
@@ -109,11 +113,11 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                 make(
                     "BALANCE-DATA-CAPACITY",
                     FAMILY,
-                    Severity.WARNING,
+                    Severity.INFO if server_empty(plan) else Severity.WARNING,
                     3,
                     ("server.storage",),
                     lang,
-                    have="0",
+                    variant="none",
                     need=f"{req.dataset_gb:g}",
                 )
             ]
@@ -148,14 +152,16 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     if req.nodes > 1 and req.workload in TRAINING_WORKLOADS:
         if fastest >= policy.min_fabric_gbps:
             return []
+        none = not any(n.count for n in p.nics)
         return [
             make(
                 "BALANCE-FABRIC",
                 FAMILY,
-                Severity.ERROR,
+                Severity.INFO if none and server_empty(plan) else Severity.ERROR,
                 3,
                 ("server.nics", "requirements.nodes"),
                 lang,
+                variant="none" if none else None,
                 nodes=req.nodes,
                 have=f"{fastest:g}",
                 need=f"{policy.min_fabric_gbps:g}",
@@ -175,6 +181,7 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
                 3,
                 ("server.nics",),
                 lang,
+                variant="none" if not any(n.count for n in p.nics) else None,
                 have=f"{fastest:g}",
                 need=f"{policy.single_node_nic_gbps:g}",
             )
@@ -308,6 +315,31 @@ register(
         "BALANCE-RAM.message": {
             "zh": "系统内存 {ram} GiB，低于 GPU 总显存 {vram} GiB 的 {ratio} 倍（{need} GiB）。",
             "en": "System RAM is {ram} GiB, below {ratio} × the {vram} GiB of GPU memory ({need} GiB).",
+        },
+        "BALANCE-RAM.message.none": {
+            "zh": "尚未选择系统内存：GPU 总显存 {vram} GiB，建议内存至少 {ratio} 倍（{need} GiB）。",
+            "en": "No system memory chosen yet; {ratio} × the {vram} GiB of GPU memory ({need} GiB) is advised.",
+        },
+        "BALANCE-RAM.fix.none": {
+            "zh": "选择内存条，总容量至少 {need} GiB，或使用“自动配置”。",
+            "en": "Choose memory of at least {need} GiB, or use auto-configure.",
+        },
+        "BALANCE-DATA-CAPACITY.message.none": {
+            "zh": "尚未选择数据盘：数据集为 {need} GB。",
+            "en": "No data drives chosen yet for the {need} GB dataset.",
+        },
+        "BALANCE-DATA-CAPACITY.fix.none": {
+            "zh": "添加容量至少 {need} GB 的 NVMe 数据盘，或使用“自动配置”。",
+            "en": "Add NVMe data drives holding at least {need} GB, or use auto-configure.",
+        },
+        "BALANCE-FABRIC.message.none": {
+            "zh": "尚未选择网卡：{nodes} 节点训练需要至少 {need} Gb/s 的 InfiniBand 或 RoCE 网络。",
+            "en": "No NIC chosen yet; training across {nodes} nodes needs an InfiniBand or RoCE fabric of at "
+            "least {need} Gb/s.",
+        },
+        "BALANCE-NIC.message.none": {
+            "zh": "尚未选择网卡：单节点服务器建议至少 {need} GbE 网络。",
+            "en": "No NIC chosen yet; a single server should have at least {need} GbE.",
         },
         "BALANCE-RAM.fix": {
             "zh": "增加内存条数量或容量至至少 {need} GiB。",

@@ -163,19 +163,31 @@ def make(
     step: int,
     fields: tuple[str, ...],
     lang: Lang,
+    *,
+    variant: Any = None,  # str | None (Any: callers spread a **dict of fields)
     **kw: Any,
 ) -> Finding:
-    """A Finding whose message and fix come from the message table ('<RULE>.message' / '.fix')."""
-    fix_key = f"{rule}.fix"
+    """A Finding whose message and fix come from the message table ('<RULE>.message' / '.fix'; with a
+    ``variant``, '<RULE>.message.<variant>' and its own '<RULE>.fix.<variant>' where one is registered)."""
+    msg_key = f"{rule}.message.{variant}" if variant else f"{rule}.message"
+    fix_key = f"{rule}.fix.{variant}" if variant and f"{rule}.fix.{variant}" in MESSAGES else f"{rule}.fix"
     return Finding(
         rule=rule,
         family=family,
         severity=severity,
         step=step,
         fields=fields,
-        message=t(f"{rule}.message", lang, **kw),
+        message=t(msg_key, lang, **kw),
         fix=t(fix_key, lang, **kw) if fix_key in MESSAGES else "",
     )
+
+
+def server_empty(plan: Plan) -> bool:
+    """True while nothing of the server section is chosen yet (a GPU-first plan): rules then say 'not chosen
+    yet' at info level instead of reporting unset parts as zero."""
+    s = plan.server
+    return (s.chassis is None and s.cpu is None and s.memory is None and not s.storage and not s.nics
+            and s.psu.part is None)
 
 
 def join_names(names: Iterable[str], lang: Lang) -> str:

@@ -17,7 +17,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Redundancy
 from procurement.policy import Policy
-from procurement.rules.base import Parts, Rule, fmt_w, join_names, make, resolve
+from procurement.rules.base import Parts, Rule, fmt_w, join_names, make, resolve, server_empty
 
 FAMILY: Family = "power"
 
@@ -195,7 +195,10 @@ def psu_missing(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     parts = resolve(plan, catalog)
     if not _has_load(plan) or (parts.psu is not None and parts.psu_count > 0):
         return []
-    return [make("POWER-PSU-MISSING", FAMILY, Severity.WARNING, 3, _PSU, lang)]
+    if parts.chassis is None:  # nothing said about a chassis that is not chosen
+        severity = Severity.INFO if server_empty(plan) else Severity.WARNING
+        return [make("POWER-PSU-MISSING", FAMILY, severity, 3, _PSU, lang, variant="none")]
+    return [make("POWER-PSU-MISSING", FAMILY, Severity.WARNING, 3, _PSU, lang, chassis=parts.chassis.name)]
 
 
 def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
@@ -453,8 +456,12 @@ RULES: tuple[Rule, ...] = (
 register(
     {
         "POWER-PSU-MISSING.message": {
-            "zh": "已选择 GPU/CPU，但尚未选择电源（机箱也不自带电源）。",
-            "en": "GPUs or a CPU are chosen but no power supply (and the chassis ships none).",
+            "zh": "已选择 GPU/CPU，但尚未选择电源（机箱 {chassis} 不自带电源）。",
+            "en": "GPUs or a CPU are chosen but no power supply ({chassis} ships none).",
+        },
+        "POWER-PSU-MISSING.message.none": {
+            "zh": "尚未选择电源（也尚未选择机箱）。",
+            "en": "No power supply chosen yet (nor a chassis).",
         },
         "POWER-PSU-MISSING.fix": {
             "zh": "在服务器配置中选择电源型号和数量，或使用“自动配置”。",

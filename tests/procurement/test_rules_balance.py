@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from procurement.findings import Severity
 from procurement.policy import default_policy
 from procurement.rules import balance, evaluate_family
@@ -126,3 +128,29 @@ def test_real_catalog_does_not_suggest_the_dgx_only_8480c(catalog) -> None:  # t
     assert "boost_ghz" in catalog.get("cpu", "xeon-platinum-8480plus").conflicting
     plan = hgx_node(server={"cpu": "xeon-platinum-8480plus"})
     assert "BALANCE-SINGLE-THREAD" not in ids(evaluate_family(balance, plan, catalog, POLICY, "en"))
+
+
+def test_unset_parts_are_not_chosen_yet_not_zero() -> None:
+    from procurement.rules import evaluate
+
+    # GPU-first plan: 8 × H100 SXM (80 GiB) over 2 nodes of training, a 500 GB dataset, nothing else chosen
+    gpu_only = plan_of(requirements={"workload": "training", "nodes": 2, "dataset_gb": 500,
+                                     "deployment": "datacenter"},
+                       gpu={"model": "h100-sxm5-80gb", "count": 8})
+    found = {f.rule: f for f in evaluate(gpu_only, CAT, POLICY, "en")}
+    ram = found["BALANCE-RAM"]  # 2 × 8 × 80 = 1280 GiB advised
+    assert ram.severity == Severity.INFO and ram.message.startswith("No system memory chosen yet")
+    assert "1280 GiB" in ram.message
+    fab = found["BALANCE-FABRIC"]
+    assert fab.severity == Severity.INFO and fab.message.startswith("No NIC chosen yet")
+    assert found["BALANCE-DATA-CAPACITY"].message == "No data drives chosen yet for the 500 GB dataset."
+    psu = found["POWER-PSU-MISSING"]
+    assert psu.severity == Severity.INFO and psu.message == "No power supply chosen yet (nor a chassis)."
+    assert not any(re.search(r"(?<![\d,.])0 (GiB|Gb/s|GB)", f.message) for f in found.values())
+    # once a chassis is chosen the server is being configured: missing memory and fabric count again
+    started = gpu_only.model_copy(update={"server": gpu_only.server.model_copy(update={"chassis": "hgx-h100-8"})})
+    again = {f.rule: f for f in evaluate(started, CAT, POLICY, "en")}
+    assert again["BALANCE-RAM"].severity == Severity.WARNING
+    assert again["BALANCE-FABRIC"].severity == Severity.ERROR
+    zh = {f.rule: f for f in evaluate(gpu_only, CAT, POLICY, "zh")}
+    assert zh["BALANCE-RAM"].message.startswith("尚未选择系统内存")
