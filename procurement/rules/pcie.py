@@ -233,11 +233,15 @@ def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                 3,
                 ("gpu.count", "server.chassis"),
                 lang,
+                variant="wide" if per_card > 1 else None,
                 count=p.gpu_count,
                 positions=positions,
                 slots=p.chassis.gpu_slots,
                 chassis=p.chassis.name,
                 fit=p.chassis.gpu_slots // per_card,
+                gpu=p.gpu.name,
+                width=width,
+                per=per_card,
             )
         )
     return out
@@ -435,6 +439,18 @@ register(
         "PCIE-GPU-SLOTS.message": {
             "zh": "{count} 个 GPU 需要 {positions} 个 GPU 位，机箱 {chassis} 只有 {slots} 个。",
             "en": "{count} GPUs need {positions} GPU positions; {chassis} has {slots}.",
+        },
+        "PCIE-GPU-SLOTS.message.wide": {
+            "zh": "{gpu} 是 {width} 槽宽的卡，每张占 {per} 个双槽 GPU 位：{count} 张需要 {positions} 个 GPU 位，"
+                  "机箱 {chassis} 只有 {slots} 个。",
+            "en": "{gpu} is a {width}-slot card that takes {per} double-width GPU positions: {count} of them "
+            "need {positions} positions; {chassis} has {slots}.",
+        },
+        "PCIE-GPU-SLOTS.fix.wide": {
+            "zh": "该机箱的 {slots} 个 GPU 位最多放 {fit} 张 {width} 槽宽的此型号 GPU；"
+                  "减少 GPU、改用双槽宽版本或更换机箱。",
+            "en": "Its {slots} positions hold at most {fit} of these {width}-slot cards; use fewer GPUs, a "
+            "dual-slot version or another chassis.",
         },
         "PCIE-GPU-SLOTS.fix": {
             "zh": "该机箱最多放 {fit} 个此型号 GPU；减少 GPU 或更换机箱。",

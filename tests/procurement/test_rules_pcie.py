@@ -63,7 +63,10 @@ def test_unknown_cpu_lanes_are_said() -> None:
 def test_three_slot_cards_take_two_positions() -> None:
     # 4 × 3-slot RTX 4090 need 8 double-width positions; the tower has 4 → 2 fit
     f = one(run(workstation_4090()), "PCIE-GPU-SLOTS")
-    assert "8 GPU positions" in f.message and "at most 2" in f.fix
+    # the message says why 4 positions hold only 2 cards: ceil(3 / 2) = 2 positions per card, 4 × 2 = 8
+    assert f.message == ("rtx-4090 is a 3-slot card that takes 2 double-width GPU positions: 4 of them need 8 "
+                         "positions; tower-ws has 4.")
+    assert f.fix.startswith("Its 4 positions hold at most 2 of these 3-slot cards")
     two = plan_of(gpu={"model": "rtx-4090", "count": 2}, server={"chassis": "tower-ws"})
     assert "PCIE-GPU-SLOTS" not in ids(run(two))
 
