@@ -591,7 +591,10 @@ def _verification(plan: Plan, lang: Lang) -> dict[str, _Verified]:
 
 
 def _not_chosen(what: str, lang: Lang) -> str:
-    return t("checklist.r.not_chosen", lang, what=t(f"checklist.what.{what}", lang))
+    name = t(f"checklist.what.{what}", lang)
+    if lang == "zh" and name[:1].isascii():  # 未选择 GPU: a space between Chinese and Latin text
+        name = " " + name
+    return t("checklist.r.not_chosen", lang, what=name)
 
 
 def _gib(v: float) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Literal
 
 Lang = Literal["zh", "en"]
@@ -42,4 +43,26 @@ def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:
         template = MESSAGES[key][lang]
     except KeyError:
         raise KeyError(f"no message {key!r} in {lang!r}") from None
-    return template.format(**fields) if fields else template
+    text = template.format(**fields) if fields else template
+    return english_plurals(text) if lang == "en" and fields else text
+
+
+# English counts: "1 server(s)" → "1 server", "4 GPU(s)" → "4 GPUs", "1 GPUs want" → "1 GPU want".
+_ONE = re.compile(r"(?<![\d.,])\b1 ((?:[A-Za-z-]+ )?[A-Za-z-]+?)(?:\(s\)|s\b(?!'))")
+_ONE_NOUNS = frozenset({
+    "GPU", "CPU", "PSU", "NIC", "DIMM", "node", "server", "socket", "warning", "error", "core", "drive",
+    "card", "part", "unit", "redundant unit", "NVMe drive", "position", "GPU position", "module", "item",
+    "finding", "port", "slot", "bay",
+})
+_MANY = re.compile(r"\b([A-Za-z][A-Za-z-]*)\(s\)")
+
+
+def _one(m: re.Match[str]) -> str:
+    noun = m.group(1)
+    return f"1 {noun}" if noun in _ONE_NOUNS else m.group(0)
+
+
+def english_plurals(text: str) -> str:
+    """Counted nouns in English agree with their count (the tables keep one template per message)."""
+    text = _ONE.sub(_one, text)
+    return _MANY.sub(r"\1s", text)

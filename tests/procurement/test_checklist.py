@@ -133,7 +133,7 @@ def test_cpu_ram_network_storage_numbers(plan: Plan, cat: Catalog) -> None:
 def test_unchosen_parts_are_unknown_or_fail(cat: Catalog) -> None:
     it = items(Plan(), cat)
     assert it["gpu_model_count"].status == Status.FAIL
-    assert it["gpu_model_count"].reason == "未选择GPU"
+    assert it["gpu_model_count"].reason == "未选择 GPU"  # a space between Chinese and Latin text
     for key in (
         "gpu_vram",
         "cpu_cores",
@@ -329,3 +329,16 @@ def test_vram_item_gives_the_estimate_in_gib_and_in_gb(catalog: Catalog) -> None
     text = plain(item.reason)
     assert f"needs {fmt_num(round(need_gb / 1.073741824, 1))} GiB ({need_gb:,.0f} GB)" in text
     assert "160 GiB available (40 GiB per GPU)" in text
+
+
+def test_english_counts_agree_with_their_nouns() -> None:
+    from procurement.messages import english_plurals, t
+
+    # one server, one socket, one warning: no "(s)" and no "1 GPUs"
+    assert t("checklist.r.gpu_plan", "en", count=8, gpu="H100", nodes=1) == "8 × H100 per server, 1 server"
+    assert t("checklist.r.gpu_plan", "en", count=8, gpu="H100", nodes=4) == "8 × H100 per server, 4 servers"
+    assert english_plurals("2 cores / 1 sockets; 1 GPUs want ≥ 2 cores; 1 redundant units") == (
+        "2 cores / 1 socket; 1 GPU want ≥ 2 cores; 1 redundant unit")
+    assert english_plurals("11 GPUs, 2.1 GPUs, 0 error(s), 1 warning(s)") == "11 GPUs, 2.1 GPUs, 0 errors, 1 warning"
+    # Chinese text is left alone
+    assert t("checklist.r.gpu_plan", "zh", count=8, gpu="H100", nodes=1) == "8 × H100（每台），共 1 台"

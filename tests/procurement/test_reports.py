@@ -130,7 +130,7 @@ def test_quote_pdf_en_and_psu_included_with_chassis(plan: Plan, cat: Catalog) ->
         "VAT 13%",
         "Total (incl. VAT)",
         "on request",
-        "The totals exclude 1 part(s) priced on request",
+        "The totals exclude 1 part priced on request",  # English plural agrees with the count
         "The chassis ships with 4 × Supermicro 2000W Titanium",
     ):
         assert label in body, label
