@@ -181,10 +181,13 @@ def lanes(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
         sw_have=b.switch_lanes,
         reduced=_summary(b.reduced),
     )
+    # no PCIe switch on the platform: no "switch side 0 / 0" in the text
+    variant = "cpu_only" if not b.switch_lanes and not b.switch_needed else None
     if b.shortfall:
-        return [make("PCIE-LANES", FAMILY, Severity.ERROR, 3, fields, lang, missing=b.shortfall, **kw)]
+        return [make("PCIE-LANES", FAMILY, Severity.ERROR, 3, fields, lang, variant=variant,
+                     missing=b.shortfall, **kw)]
     if b.reduced:
-        return [make("PCIE-LANES-REDUCED", FAMILY, Severity.WARNING, 3, fields, lang, **kw)]
+        return [make("PCIE-LANES-REDUCED", FAMILY, Severity.WARNING, 3, fields, lang, variant=variant, **kw)]
     return []
 
 
@@ -317,7 +320,8 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
                 lang,
                 gpu=p.gpu.name,
                 chassis=p.chassis.name,
-                supported=join_names(p.chassis.gpus_supported, lang),
+                supported=join_names((g.name if (g := catalog.gpu(i)) else i for i in p.chassis.gpus_supported),
+                                     lang),
             )
         ]
     return []
@@ -403,6 +407,18 @@ register(
             "可用 {sw_have} 条，即使全部降到 x4 仍缺 {missing} 条。",
             "en": "Not enough PCIe lanes: CPU side needs {cpu_need}, has {cpu_have}; PCIe-switch side needs "
             "{sw_need}, has {sw_have}; even at x4 {missing} lanes are missing.",
+        },
+        "PCIE-LANES.message.cpu_only": {
+            "zh": "PCIe 通道不足：CPU 需要 {cpu_need} 条、可用 {cpu_have} 条（平台没有 PCIe 交换芯片），"
+                  "即使全部降到 x4 仍缺 {missing} 条。",
+            "en": "Not enough PCIe lanes: the CPU needs {cpu_need}, has {cpu_have} (the platform has no PCIe "
+            "switch); even at x4 {missing} lanes are missing.",
+        },
+        "PCIE-LANES-REDUCED.message.cpu_only": {
+            "zh": "PCIe 通道不足以让所有设备满速运行（CPU 需要 {cpu_need}/可用 {cpu_have}，平台没有 PCIe "
+                  "交换芯片）：{reduced}。",
+            "en": "Not enough PCIe lanes for every device at full width (the CPU needs {cpu_need}, has "
+            "{cpu_have}; the platform has no PCIe switch): {reduced}.",
         },
         "PCIE-LANES.fix": {
             "zh": "选择通道更多的 CPU、双路 CPU 或带 PCIe 交换芯片的平台，或减少设备。",

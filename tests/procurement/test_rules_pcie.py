@@ -45,6 +45,9 @@ def test_not_enough_lanes_even_at_x4() -> None:
     plan = plan_of(gpu={"model": "a100-40gb-pcie", "count": 8}, server={"cpu": "ryzen-7950x"})
     f = one(run(plan), "PCIE-LANES")
     assert f.severity == Severity.ERROR and "4 lanes are missing" in f.message
+    # no PCIe switch in the plan: no "switch side 0 / 0" — 8 × 16 = 128 needed of 28
+    assert "switch side" not in f.message and "the CPU needs 128, has 28" in f.message
+    assert "没有 PCIe 交换芯片" in one(evaluate_family(pcie, plan, CAT, POLICY, "zh"), "PCIE-LANES").message
     ok = plan_of(gpu={"model": "a100-40gb-pcie", "count": 1}, server={"cpu": "ryzen-7950x"})
     assert not ids(run(ok)) & {"PCIE-LANES", "PCIE-LANES-REDUCED"}
 
@@ -111,6 +114,14 @@ def test_platform_built_for_other_modules() -> None:
     plan = plan_of(gpu={"model": "a100-sxm4-80gb", "count": 8}, server={"chassis": "hgx-h100-8"})
     found = evaluate_family(pcie, plan, make_catalog(a100_sxm), POLICY, "en")
     assert "h100-sxm5-80gb" in one(found, "PCIE-GPU-UNSUPPORTED").message
+
+
+def test_unsupported_gpu_names_the_supported_ones_by_name(catalog) -> None:  # type: ignore[no-untyped-def]
+    # real catalog: the Supermicro SYS-821GE-TNHR takes H100 SXM and H200 SXM modules only
+    plan = plan_of(gpu={"model": "b200", "count": 8}, server={"chassis": "supermicro-sys-821ge-tnhr"})
+    f = one(evaluate_family(pcie, plan, catalog, POLICY, "en"), "PCIE-GPU-UNSUPPORTED")
+    names = [catalog.get("gpu", i).name for i in ("h100-sxm5-80gb", "h200-sxm-141gb")]
+    assert f"built for {names[0]}, {names[1]} only" in f.message and "h100-sxm5-80gb" not in f.message
 
 
 def test_cpu_socket_and_count() -> None:
