@@ -53,10 +53,16 @@ def _fmt(value: object, unit: str = "") -> str:
     return f"{value}{unit}"
 
 
+def _link(gen: int | None, width: int | None) -> str:
+    """'Gen5 x16', 'Gen5', 'x16', or '-' when neither is known (never 'Gen- x-')."""
+    parts = ([f"Gen{gen}"] if gen is not None else []) + ([f"x{width}"] if width is not None else [])
+    return " ".join(parts) or "-"
+
+
 def _pcie(g: GpuRecord) -> str:
-    now = f"Gen{_fmt(g.pcie_gen_current)} x{_fmt(g.pcie_width_current)}"
-    top = f"Gen{_fmt(g.pcie_gen_max)} x{_fmt(g.pcie_width_max)}"
-    return f"{now} / {top}"
+    now = _link(g.pcie_gen_current, g.pcie_width_current)
+    top = _link(g.pcie_gen_max, g.pcie_width_max)
+    return "-" if now == top == "-" else f"{now} / {top}"
 
 
 def status_label(status: str, lang: Lang) -> str:

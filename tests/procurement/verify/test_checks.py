@@ -362,3 +362,13 @@ def test_inventory_only_host_values_are_recorded_not_passed(vcat: Catalog) -> No
     # the GPUs' own health is still judged without a plan
     assert status(rep, "PERSISTENCE") == "pass" and status(rep, "ECC") == "pass"
     assert rep.exit_code() == 0
+
+
+def test_gpu_table_link_column_never_says_gen_dash() -> None:
+    from procurement.verify.render import _pcie
+    from procurement.verify.report import GpuRecord
+
+    assert _pcie(GpuRecord(index=0, name="x", pcie_gen_current=5, pcie_width_current=16, pcie_gen_max=5,
+                           pcie_width_max=16)) == "Gen5 x16 / Gen5 x16"
+    assert _pcie(GpuRecord(index=0, name="x")) == "-"  # vGPU / WSL: nothing known
+    assert _pcie(GpuRecord(index=0, name="x", pcie_gen_max=4, pcie_width_max=16)) == "- / Gen4 x16"
