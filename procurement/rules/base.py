@@ -168,8 +168,8 @@ def make(
     **kw: Any,
 ) -> Finding:
     """A Finding whose message and fix come from the message table ('<RULE>.message' / '.fix'; with a
-    ``variant``, '<RULE>.message.<variant>' and its own '<RULE>.fix.<variant>' where one is registered)."""
-    msg_key = f"{rule}.message.{variant}" if variant else f"{rule}.message"
+    ``variant``, '<RULE>.message.<variant>' and '<RULE>.fix.<variant>', each where one is registered)."""
+    msg_key = f"{rule}.message.{variant}" if variant and f"{rule}.message.{variant}" in MESSAGES else f"{rule}.message"
     fix_key = f"{rule}.fix.{variant}" if variant and f"{rule}.fix.{variant}" in MESSAGES else f"{rule}.fix"
     return Finding(
         rule=rule,

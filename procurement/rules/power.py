@@ -227,10 +227,15 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
         headroom=f"{b.headroom_pct:g}",
         need=psus_needed(b.draw_w, b.psu_unit_w, policy, plan.server.psu.redundancy),
     )
+    bays = parts.chassis.psu_bays if parts.chassis is not None else None
+    over_bays = bays is not None and int(str(kw["need"])) > bays
+    variant = "bays" if over_bays else None  # that many units do not fit: say so, not "use N"
     if b.draw_w > b.usable_w:
-        return [make("POWER-PSU-CAPACITY", FAMILY, Severity.ERROR, 3, _PSU, lang, **kw)]
+        return [make("POWER-PSU-CAPACITY", FAMILY, Severity.ERROR, 3, _PSU, lang, variant=variant, bays=bays,
+                     **kw)]
     if b.required_w > b.usable_w:
-        return [make("POWER-PSU-HEADROOM", FAMILY, Severity.WARNING, 3, _PSU, lang, **kw)]
+        return [make("POWER-PSU-HEADROOM", FAMILY, Severity.WARNING, 3, _PSU, lang, variant=variant, bays=bays,
+                     **kw)]
     return []
 
 
@@ -485,6 +490,16 @@ register(
             "en": "Estimated draw {draw} W exceeds the usable PSU capacity even at 200-240 V, {usable} W "
             "({count} × {unit} W, {spare} held as redundancy); a PSU delivers no more on 100-127 V, so this "
             "is too little on any input voltage.",
+        },
+        "POWER-PSU-CAPACITY.fix.bays": {
+            "zh": "该型号需要 {need} 个（含 {headroom}% 余量与冗余），但机箱只有 {bays} 个电源位：选择更大功率的"
+                  "电源或其他机箱，或减少 GPU。",
+            "en": "{need} of these PSUs would be needed ({headroom} % headroom and redundancy included) but the "
+            "chassis has {bays} PSU bays: choose a larger PSU or another chassis, or fewer GPUs.",
+        },
+        "POWER-PSU-HEADROOM.fix.bays": {
+            "zh": "该型号需要 {need} 个，但机箱只有 {bays} 个电源位：选择更大功率的电源。",
+            "en": "{need} of these PSUs would be needed but the chassis has {bays} PSU bays: choose a larger PSU.",
         },
         "POWER-PSU-HEADROOM.message": {
             "zh": "估算功耗 {draw} W 加 {headroom}% 余量为 {required} W，超过可用电源容量 {usable} W。",

@@ -7,6 +7,8 @@ together. The estimate's formulas and sources are in procurement/sizing/vram.py.
 
 from __future__ import annotations
 
+import math
+
 from catalog.loader import Catalog
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
@@ -39,9 +41,14 @@ def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
         have=f"{per_gpu * gpus:,.0f}",
         gpu=p.gpu.name,
         fit=est.gpus_needed(per_gpu),
+        nodes=plan.requirements.nodes,
+        per_node=p.gpu_count,
+        fit_node=math.ceil((est.gpus_needed(per_gpu) or 0) / plan.requirements.nodes),
     )
     if total > per_gpu * gpus:
-        return [make("VRAM-TOTAL", FAMILY, Severity.ERROR, 2, ("gpu.count", "gpu.model"), lang, **kw)]
+        variant = "nodes" if plan.requirements.nodes > 1 else None  # say that the GPUs span the nodes
+        return [make("VRAM-TOTAL", FAMILY, Severity.ERROR, 2, ("gpu.count", "gpu.model"), lang, variant=variant,
+                     **kw)]
     if total > per_gpu:
         return [make("VRAM-SHARDING", FAMILY, Severity.INFO, 2, ("gpu.count", "gpu.model"), lang, **kw)]
     return []
@@ -66,6 +73,18 @@ register(
                   "{per_gpu} GB）。",
             "en": "The VRAM estimate of {need} GB exceeds the {have} GB of {gpus} × {gpu} ({per_gpu_gib} GiB "
                   "= {per_gpu} GB each).",
+        },
+        "VRAM-TOTAL.message.nodes": {
+            "zh": "显存估算 {need} GB，超过 {nodes} 个节点 × 每节点 {per_node} 个 {gpu}（共 {gpus} 个）的总显存 "
+                  "{have} GB（每卡 {per_gpu_gib} GiB = {per_gpu} GB）。",
+            "en": "The VRAM estimate of {need} GB exceeds the {have} GB of {nodes} nodes × {per_node} × {gpu} "
+            "({gpus} GPUs, {per_gpu_gib} GiB = {per_gpu} GB each).",
+        },
+        "VRAM-TOTAL.fix.nodes": {
+            "zh": "至少需要 {fit} 个此型号 GPU（{nodes} 个节点时每节点 {fit_node} 个，模型并行），或选择显存更大的 "
+                  "GPU、降低精度/批量。",
+            "en": "Use at least {fit} of these GPUs ({fit_node} per node over {nodes} nodes, model parallel), a "
+            "GPU with more memory, or lower precision/batch size.",
         },
         "VRAM-TOTAL.fix": {
             "zh": "至少需要 {fit} 个此型号 GPU（模型并行），或选择显存更大的 GPU、降低精度/批量。",

@@ -47,6 +47,16 @@ def test_over_budget() -> None:
     assert "含税参考总价 ¥83,168" in zh.message and "超过含税预算 ¥70,000，超出 ¥13,168" in zh.message
 
 
+def test_vram_total_on_several_nodes_says_nodes_of_gpus() -> None:
+    # 70B mixed AdamW: 1344 GB; 2 nodes × 4 × 80 GiB (85.9 GB) = 8 GPUs, 687 GB: short
+    per_gpu = 80 * GIB_TO_GB
+    plan = hgx_node(requirements={"nodes": 2}, gpu={"model": "h100-sxm5-80gb", "count": 4})
+    f = one(run(vram, plan), "VRAM-TOTAL")
+    assert f"{8 * per_gpu:,.0f} GB of 2 nodes × 4 × " in f.message and "(8 GPUs," in f.message
+    # ceil(1344 / 85.9) = 16 GPUs → 8 per node over 2 nodes
+    assert "at least 16 of these GPUs (8 per node over 2 nodes" in f.fix
+
+
 def test_unpriced_parts_listed_and_chassis_psus_not_added() -> None:
     node = hgx_node()
     c = plan_cost(node, CAT)

@@ -274,3 +274,14 @@ def test_cpu_counted_at_its_maximum_turbo_power(catalog) -> None:  # type: ignor
     two = plan_of(server={"cpu": "epyc-9654", "cpu_count": 2})
     assert epyc.max_power_w is None
     assert next(i for i in power_budget(two, catalog, POLICY).items if i.key == "cpu").total_w == 2 * epyc.tdp_w
+
+
+def test_capacity_fix_respects_the_psu_bays() -> None:
+    # N+N with 2 × 1600 W: 1600 W usable < 2213 W; ceil(2213 × 1.2 / 1600) = 2, doubled for N+N = 4 units,
+    # but the tower has 2 PSU bays: the fix says so instead of "use at least 4"
+    plan = workstation_4090(psu={"part": "atx-1600", "count": 2, "redundancy": "n+n"})
+    f = one(run(plan), "POWER-PSU-CAPACITY")
+    assert f.fix.startswith("4 of these PSUs would be needed") and "has 2 PSU bays" in f.fix
+    assert "at least 4" not in f.fix
+    # without redundancy 2 units fit the 2 bays: the ordinary fix
+    assert "at least 2 of these PSUs" in one(run(workstation_4090()), "POWER-PSU-CAPACITY").fix
