@@ -275,7 +275,7 @@ def parse_plan(
         lines = []
         for err in exc.errors(include_url=False):
             loc = tuple(err["loc"])
-            msg = t("plan.err.unknown_field", lang) if err["type"] == "extra_forbidden" else err["msg"]
+            msg = t("plan.err.unknown_field", lang) if err["type"] == "extra_forbidden" else _pydantic_msg(err, lang)
             lines.append(f"{path}:{locate(text, loc)}: {format_loc(loc)}: {msg}")
         raise PlanError("\n".join(lines)) from None
     if catalog is not None:
@@ -284,6 +284,28 @@ def parse_plan(
         if problems:
             raise PlanError("\n".join(problems))
     return plan
+
+
+_PYDANTIC_ZH = {
+    "int_parsing": "plan.err.int", "int_type": "plan.err.int", "int_from_float": "plan.err.int",
+    "float_parsing": "plan.err.number", "float_type": "plan.err.number",
+    "bool_parsing": "plan.err.bool", "bool_type": "plan.err.bool",
+    "string_type": "plan.err.text", "missing": "plan.err.missing",
+    "greater_than_equal": "plan.err.ge", "greater_than": "plan.err.gt",
+    "less_than_equal": "plan.err.le", "less_than": "plan.err.lt",
+    "enum": "plan.err.choice", "literal_error": "plan.err.choice",
+}
+
+
+def _pydantic_msg(err: Any, lang: Lang) -> str:
+    """pydantic's message in English; in Chinese the common kinds (number, range, choice, missing) translated."""
+    key = _PYDANTIC_ZH.get(err["type"])
+    if lang != "zh" or key is None:
+        return str(err["msg"])
+    ctx = err.get("ctx") or {}
+    fields = {k: ctx.get(k, "") for k in ("ge", "gt", "le", "lt", "expected")}
+    fields["expected"] = str(fields["expected"]).replace(" or ", " 或 ")
+    return t(key, lang, **fields)
 
 
 def load_plan(path: str | Path, catalog: Catalog | None = None, lang: Lang = "en") -> Plan:
@@ -329,6 +351,16 @@ register(
             "en": "schema_version: {got} is not supported (this version reads {v})",
         },
         "plan.err.unknown_field": {"zh": "未知字段（拼写错误？）", "en": "unknown field"},
+        "plan.err.int": {"zh": "应为整数", "en": "Input should be a valid integer"},
+        "plan.err.number": {"zh": "应为数字", "en": "Input should be a valid number"},
+        "plan.err.bool": {"zh": "应为 true 或 false", "en": "Input should be a valid boolean"},
+        "plan.err.text": {"zh": "应为文本", "en": "Input should be a valid string"},
+        "plan.err.missing": {"zh": "缺少此字段", "en": "Field required"},
+        "plan.err.ge": {"zh": "应大于或等于 {ge}", "en": "Input should be greater than or equal to {ge}"},
+        "plan.err.gt": {"zh": "应大于 {gt}", "en": "Input should be greater than {gt}"},
+        "plan.err.le": {"zh": "应小于或等于 {le}", "en": "Input should be less than or equal to {le}"},
+        "plan.err.lt": {"zh": "应小于 {lt}", "en": "Input should be less than {lt}"},
+        "plan.err.choice": {"zh": "应为以下之一：{expected}", "en": "Input should be {expected}"},
         "plan.err.unknown_ref": {
             "zh": "未知{kind} '{pid}'（目录中没有）",
             "en": "unknown {kind} '{pid}' (not in the catalog)",

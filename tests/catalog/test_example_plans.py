@@ -254,3 +254,16 @@ def test_plan_errors_in_chinese_and_a_missing_schema_version(tmp_path: Path, cat
     with pytest.raises(PlanError) as err:
         load_plan(path)
     assert str(err.value) == f"{path}:1: schema_version is missing: add 'schema_version: 1' as the first line"
+
+
+def test_value_errors_in_chinese(tmp_path: Path) -> None:
+    path, line = _write_variant(tmp_path, "  model: a100-pcie-40gb\n  count: 4\n",
+                                "  model: a100-pcie-40gb\n  count: -4\n")
+    with pytest.raises(PlanError) as err:
+        load_plan(path, None, "zh")
+    assert str(err.value) == f"{path}:{line}: gpu.count: 应大于或等于 0"
+    path, line = _write_variant(tmp_path, "  - role: backup\n", "  - role: archive\n")
+    with pytest.raises(PlanError) as err:
+        load_plan(path, None, "zh")
+    assert str(err.value) == (f"{path}:{line}: server.storage[2].role: "
+                              "应为以下之一：'system', 'data', 'backup' 或 'scratch'")
