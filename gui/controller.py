@@ -108,7 +108,7 @@ class PlanController(QObject):
 
     def open(self, path: Path) -> None:
         """Load a plan; raises procurement.plan.PlanError (file:line: field: reason) and changes nothing."""
-        plan = load_plan(path, self.catalog)
+        plan = load_plan(path, self.catalog, self.lang)
         self.undo_stack.clear()
         self.path = Path(path)
         self._set_plan(plan)

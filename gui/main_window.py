@@ -652,7 +652,7 @@ class MainWindow(QMainWindow):
         if path is None or not self.maybe_save():
             return False
         try:
-            plan = load_plan(path, self.controller.catalog)
+            plan = load_plan(path, self.controller.catalog, self.controller.lang)
         except PlanError as exc:
             dialogs.show_error(self, self.tr("Cannot open the example"), str(exc))
             return False

@@ -69,6 +69,7 @@ def test_tower_with_one_psu_raises_power_cooling_pcie_and_a_server_clears_them(p
 
 def test_auto_configure_is_one_undo_step(page, qtbot):
     ctl = page.controller
+    ctl.set_value("gpu.count", 2)  # two open-air cards: within what one chassis can cool (policy max_open_air_gpus)
     before = ctl.plan
     depth = ctl.undo_stack.count()
     qtbot.mouseClick(page.auto_button, Qt.MouseButton.LeftButton)
@@ -83,6 +84,19 @@ def test_auto_configure_is_one_undo_step(page, qtbot):
     ctl.undo_stack.undo()
     assert ctl.plan == before
     assert page.chassis_combo.currentData() is None
+
+
+def test_auto_configure_refuses_a_chassis_for_four_open_air_cards_and_says_why(page, qtbot):
+    """4 × RTX 4090 (open-air coolers): no chassis in the catalog may hold more than 2 such cards (COOLING-OPEN-AIR),
+    so auto-configure must not pick one and must tell the buyer why."""
+    ctl = page.controller
+    assert ctl.plan.gpu.count == 4
+    qtbot.mouseClick(page.auto_button, Qt.MouseButton.LeftButton)
+    assert ctl.plan.server.chassis is None
+    assert "COOLING-OPEN-AIR" not in {f.rule for f in ctl.findings if f.fields and "server.chassis" in f.fields}
+    reason = page.error_label.text()
+    assert page.error_label.isVisibleTo(page)
+    assert "4 open-air NVIDIA GeForce RTX 4090 cards exceed the 2 one chassis can cool" in reason, reason
 
 
 def test_an_edit_computes_the_lane_budget_once_for_the_rule_and_once_for_the_gauges(page, qtbot, monkeypatch):
