@@ -115,7 +115,7 @@ class MainWindow(QMainWindow):
         self.settings = settings or Settings()
         self.translators = translators or Translators()
         self.recovery: RecoveryStore = None  # type: ignore[assignment]  # set by attach()
-        self.examples = examples or examples_dir()
+        self._examples = examples  # the shipped folder is looked up on first use (importlib.resources costs ~2 ms)
         self.setObjectName("mainWindow")
         self._pages: list[StepPage | None] = [None] * len(PAGES)
         self.named_actions: dict[str, QAction] = {}
@@ -383,6 +383,12 @@ class MainWindow(QMainWindow):
         self.next_button.setEnabled(enabled)
 
     # ------------------------------------------------------------------ text
+    def examples(self) -> Path:
+        """The folder of example plans offered by File ▸ New from example."""
+        if self._examples is None:
+            self._examples = examples_dir()
+        return self._examples
+
     def retranslate(self) -> None:
         a = self.named_actions
         self.file_menu.setTitle(self.tr("&File"))
@@ -634,10 +640,10 @@ class MainWindow(QMainWindow):
     def example_plans(self) -> list[tuple[str, Path]]:
         from procurement.plan import PlanError, load_plan
 
-        if not self.examples.is_dir():
+        if not self.examples().is_dir():
             return []
         out: list[tuple[str, Path]] = []
-        for path in sorted(self.examples.glob("*.yaml")):
+        for path in sorted(self.examples().glob("*.yaml")):
             try:
                 title = load_plan(path).title or path.stem
             except PlanError:
