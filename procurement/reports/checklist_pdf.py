@@ -21,8 +21,18 @@ from procurement.checklist import (
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, canonical_digest
-from procurement.policy import Policy, default_policy
-from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, markup, scaled, table
+from procurement.policy import Policy
+from procurement.reports.common import (
+    STATUS_BG,
+    Paper,
+    Styles,
+    build_pdf,
+    make_styles,
+    markup,
+    policy_and_findings,
+    scaled,
+    table,
+)
 from procurement.reports.quote import findings_table, open_findings
 
 register(
@@ -189,11 +199,7 @@ def render_checklist_pdf(
     today: dt.date | None = None,
 ) -> bytes:
     """Both checklists, open findings and sign-off blocks as PDF bytes."""
-    policy = policy or default_policy()
-    if findings is None:
-        from procurement.rules import evaluate
-
-        findings = evaluate(plan, catalog, policy, lang)
+    policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)
     today = today or dt.date.today()
     checklists = build_checklists(plan, catalog, findings, policy, lang)
     digest = canonical_digest(plan)

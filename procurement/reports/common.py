@@ -21,8 +21,11 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
+from catalog.loader import Catalog
+from procurement.findings import Finding
 from procurement.messages import Lang, register, t
-from procurement.plan import atomic_write
+from procurement.plan import Plan, atomic_write
+from procurement.policy import Policy, default_policy
 from procurement.reports.fonts import register_cjk_font
 
 Paper = Literal["a4", "letter"]
@@ -281,3 +284,16 @@ def safe_filename(stem: str, suffix: str = ".pdf", limit: int = 80) -> str:
     """A file name from user text: no path separators or characters Windows refuses, not too long."""
     clean = _UNSAFE_IN_NAMES.sub("_", clean_text(stem)).strip(" ._") or "report"
     return clean[:limit].rstrip(" ._") + suffix
+
+
+def policy_and_findings(
+    plan: Plan, catalog: Catalog, policy: Policy | None, findings: Sequence[Finding] | None, lang: Lang
+) -> tuple[Policy, Sequence[Finding]]:
+    """The policy and findings a report is drawn from: the caller's (the GUI passes its live findings, so the
+    rules are not evaluated twice), else the shipped policy and a fresh evaluation."""
+    policy = policy or default_policy()
+    if findings is None:
+        from procurement.rules import evaluate
+
+        findings = evaluate(plan, catalog, policy, lang)
+    return policy, findings

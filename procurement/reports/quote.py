@@ -39,6 +39,7 @@ from procurement.reports.common import (
     make_styles,
     markup,
     money,
+    policy_and_findings,
     scaled,
     table,
     to_decimal,
@@ -372,11 +373,7 @@ def render_quote_pdf(
     today: dt.date | None = None,
 ) -> bytes:
     """The quote as PDF bytes (for a file, a print preview, or both from the same bytes)."""
-    policy = policy or default_policy()
-    if findings is None:
-        from procurement.rules import evaluate
-
-        findings = evaluate(plan, catalog, policy, lang)
+    policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)
     quote = build_quote(plan, catalog, policy, today, lang)
     st = make_styles(lang)
     on_request = t("quote.on_request", lang)
