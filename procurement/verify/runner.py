@@ -43,8 +43,11 @@ _POLL_S = 0.05
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    killpg = getattr(os, "killpg", None)  # POSIX only: on Windows the child alone is ended
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        if killpg is None:
+            raise OSError("no process groups on this platform")
+        killpg(proc.pid, signal.SIGKILL)
     except (ProcessLookupError, PermissionError, OSError):
         try:
             proc.kill()
