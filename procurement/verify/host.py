@@ -6,39 +6,13 @@ import json
 import re
 import shutil
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from procurement.verify import raw
 from procurement.verify.runner import CommandResult, Runner, run_command
-
-# Run in a child interpreter so that a broken torch/tensorflow install (hanging CUDA init, segfault) can
-# only cost the timeout, never hang or crash the verification itself.
-_FRAMEWORK_SCRIPT = r"""
-import importlib.util, json
-out = {}
-if importlib.util.find_spec("torch") is not None:
-    try:
-        import torch
-        d = {"version": torch.__version__, "cuda": getattr(torch.version, "cuda", None)}
-        try:
-            d["cuda_available"] = bool(torch.cuda.is_available())
-            d["device_count"] = torch.cuda.device_count() if d["cuda_available"] else 0
-        except Exception as exc:
-            d["cuda_available"] = False
-            d["error"] = str(exc)[:300]
-        out["torch"] = d
-    except Exception as exc:
-        out["torch"] = {"error": str(exc)[:300]}
-if importlib.util.find_spec("tensorflow") is not None:
-    try:
-        import tensorflow as tf
-        gpus = tf.config.list_physical_devices("GPU")
-        out["tensorflow"] = {"version": tf.__version__, "cuda_available": bool(gpus),
-                             "device_count": len(gpus)}
-    except Exception as exc:
-        out["tensorflow"] = {"error": str(exc)[:300]}
-print(json.dumps(out))
-"""
 
 
 @dataclass
@@ -61,6 +35,8 @@ class NetLink:
     """None when the link is down or the driver does not say."""
     kind: str
     """'ethernet' or 'infiniband' (from /sys/class/net/X/type)."""
+    operstate: str | None = None
+    """'up', 'down', … from /sys/class/net/X/operstate (None: not read)."""
 
 
 @dataclass
@@ -87,6 +63,14 @@ class HostInfo:
     frameworks_error: str | None = None
     images: dict[str, bool] = field(default_factory=dict)
     """Container image reference -> present locally (only asked for the plan's image)."""
+    machine_id: str | None = None
+    """/etc/machine-id: identifies the installed OS (a re-install changes it)."""
+    dmi_serial: str | None = None
+    """DMI system serial number (root-readable only on most systems)."""
+    dmi_uuid: str | None = None
+    board_serial: str | None = None
+    vendor: str | None = None
+    product: str | None = None
 
 
 def default_python() -> str:
@@ -100,126 +84,173 @@ def default_python() -> str:
     return sys.executable
 
 
-class HostProbe:
-    """Reads host facts below ``root`` and runs helper programs through ``runner`` (both fakeable)."""
+def probe_host(
+    root: Path | str = "/",
+    runner: Runner | None = None,
+    timeout: float = 30.0,
+    python: str | None = None,
+    image: str | None = None,
+) -> HostInfo:
+    """Collect the host's raw facts (procurement.verify.raw) and parse them: the same path as `verify`."""
+    coll = raw.Collector(str(root), raw_run(runner or (lambda argv, t: run_command(argv, t))), timeout,
+                         python=python or default_python())
+    facts = raw.new_raw()
+    facts["timeout_s"] = timeout
+    coll.host(facts)
+    coll.software(facts, image)
+    return host_from_raw(facts)
 
-    def __init__(
-        self,
-        root: Path | str = "/",
-        runner: Runner | None = None,
-        timeout: float = 30.0,
-        python: str | None = None,
-    ) -> None:
-        self.root = Path(root)
-        self.runner: Runner = runner or (lambda argv, t: run_command(argv, t))
-        self.timeout = timeout
-        self.python = python or default_python()
 
-    # ------------------------------------------------------------ helpers
-    def _read(self, rel: str) -> str | None:
-        try:
-            return (self.root / rel.lstrip("/")).read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return None
+def raw_run(runner: Runner) -> raw.Run:
+    """The app's runner (CommandResult) as the raw collector's (a JSON-ready dict)."""
 
-    def _run(self, *argv: str) -> CommandResult:
-        try:
-            return self.runner(argv, self.timeout)
-        except Exception as exc:  # a probe must never take the verification down with it
-            return CommandResult(tuple(argv), error=str(exc))
+    def run(argv: Sequence[str], timeout: float) -> dict[str, Any]:
+        res = runner(argv, timeout)
+        return raw.result(res.argv, res.returncode, res.stdout, res.stderr, res.missing, res.timed_out,
+                          res.cancelled, res.error)
 
-    # ------------------------------------------------------------ probes
-    def identity(self, info: HostInfo) -> None:
-        info.hostname = (
-            self._read("proc/sys/kernel/hostname") or self._read("etc/hostname") or ""
-        ).strip() or None
-        info.kernel = (self._read("proc/sys/kernel/osrelease") or "").strip() or None
-        osr = parse_os_release(self._read("etc/os-release") or self._read("usr/lib/os-release") or "")
-        info.os_name = (
-            osr.get("PRETTY_NAME") or " ".join(x for x in (osr.get("NAME"), osr.get("VERSION")) if x) or None
-        )
-        info.os_id = osr.get("ID")
-        info.os_version_id = osr.get("VERSION_ID")
+    return run
 
-    def cpu(self, info: HostInfo) -> None:
-        parsed = parse_cpuinfo(self._read("proc/cpuinfo") or "")
-        info.cpu_model, info.cpu_sockets, info.cpu_cores, info.cpu_threads = parsed
-        if info.cpu_sockets is None or info.cpu_cores is None or info.cpu_model is None:
-            res = self._run("lscpu")
-            if res.ok:
-                model, sockets, cores, threads = parse_lscpu(res.stdout)
-                info.cpu_model = info.cpu_model or model
-                info.cpu_sockets = info.cpu_sockets or sockets
-                info.cpu_cores = info.cpu_cores or cores
-                info.cpu_threads = info.cpu_threads or threads
 
-    def memory(self, info: HostInfo) -> None:
-        info.memory_gib = parse_meminfo(self._read("proc/meminfo") or "")
-        mc = self.root / "sys/devices/system/edac/mc"
-        try:
-            if any(p.name.startswith("mc") for p in mc.iterdir()):
-                info.memory_ecc = "enabled"
-        except OSError:
-            pass
+def command_result(res: dict[str, Any] | None, argv: Sequence[str] = ()) -> CommandResult:
+    """A raw command record as a CommandResult (a record that is absent reads as 'not run')."""
+    if not isinstance(res, dict):
+        return CommandResult(tuple(argv), missing=True, error="not collected")
+    rc = res.get("returncode")
 
-    def disks(self, info: HostInfo) -> None:
-        res = self._run("lsblk", "--json", "--bytes", "--nodeps", "-o", "NAME,TYPE,SIZE,MODEL,TRAN,ROTA")
-        if res.ok:
-            info.disks = parse_lsblk(res.stdout)
+    def text(key: str) -> str:
+        v = res.get(key)
+        return v if isinstance(v, str) else ""
 
-    def network(self, info: HostInfo) -> None:
-        base = self.root / "sys/class/net"
-        try:
-            names = sorted(p.name for p in base.iterdir())
-        except OSError:
-            return
-        for name in names:
-            if not (base / name / "device").exists():
-                continue  # lo, bridges, veths, bonds: no hardware behind them
-            speed = _int((self._read(f"sys/class/net/{name}/speed") or "").strip())
-            kind = (
-                "infiniband"
-                if (self._read(f"sys/class/net/{name}/type") or "").strip() == "32"
-                else "ethernet"
-            )
-            info.net.append(NetLink(name, speed if speed and speed > 0 else None, kind))
+    return CommandResult(
+        tuple(str(a) for a in res.get("argv") or argv),
+        returncode=rc if isinstance(rc, int) else None,
+        stdout=text("stdout"),
+        stderr=text("stderr"),
+        missing=bool(res.get("missing")),
+        timed_out=bool(res.get("timed_out")),
+        cancelled=bool(res.get("cancelled")),
+        error=res.get("error") if isinstance(res.get("error"), str) else None,
+    )
 
-    def toolkit(self, info: HostInfo) -> None:
-        res = self._run("nvcc", "--version")
-        if res.ok:
-            m = re.search(r"release (\d+\.\d+)", res.stdout)
-            info.nvcc_version = m.group(1) if m else None
 
-    def containers(self, info: HostInfo, image: str | None = None) -> None:
-        res = self._run("docker", "version", "--format", "{{.Server.Version}}")
-        if res.ok and res.stdout.strip():
-            info.docker_version = res.stdout.strip().splitlines()[0]
-            rt = self._run("docker", "info", "--format", "{{json .Runtimes}}")
-            if rt.ok:
-                info.docker_nvidia_runtime = "nvidia" in rt.stdout
-            if image:
-                info.images[image] = self._run("docker", "image", "inspect", image).ok
-        ctk = self._run("nvidia-ctk", "--version")
-        if ctk.ok:
-            m = re.search(r"(\d+\.\d+\.\d+)", ctk.stdout)
-            info.nvidia_ctk_version = m.group(1) if m else ctk.stdout.strip()[:40] or None
+# ---------------------------------------------------------------- from raw facts (the judge's side)
 
-    def frameworks(self, info: HostInfo) -> None:
-        res = self._run(self.python, "-c", _FRAMEWORK_SCRIPT)
-        if res.timed_out:
-            info.frameworks_error = f"importing the frameworks took longer than {self.timeout:g} s"
-            return
-        if not res.ok:
-            last = (res.stderr.strip().splitlines() or [res.error or ""])[-1]
-            info.frameworks_error = last[:300] or None
-            return
-        try:
-            data = json.loads(res.stdout.strip().splitlines()[-1])
-        except (ValueError, IndexError):
-            info.frameworks_error = "unreadable framework probe output"
-            return
-        if isinstance(data, dict):
-            info.frameworks = {k: v for k, v in data.items() if isinstance(v, dict)}
+
+def _cmd(doc: dict[str, Any], name: str) -> dict[str, Any] | None:
+    cmds = doc.get("commands")
+    value = cmds.get(name) if isinstance(cmds, dict) else None
+    return value if isinstance(value, dict) else None
+
+
+def _ok(res: dict[str, Any] | None) -> bool:
+    return res is not None and res.get("returncode") == 0 and not (
+        res.get("missing") or res.get("timed_out") or res.get("cancelled") or res.get("error")
+    )
+
+
+def _stdout(res: dict[str, Any] | None) -> str:
+    out = res.get("stdout") if res else None
+    return out if isinstance(out, str) else ""
+
+
+def _file(doc: dict[str, Any], path: str) -> str | None:
+    files = doc.get("files")
+    value = files.get(path) if isinstance(files, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def host_from_raw(doc: dict[str, Any]) -> HostInfo:
+    """The host facts of a doc-facts document (procurement.verify.doc), parsed; absent values stay None."""
+    info = HostInfo()
+    info.hostname = ((_file(doc, "/proc/sys/kernel/hostname") or _file(doc, "/etc/hostname") or "").strip()
+                     or None)
+    info.kernel = (_file(doc, "/proc/sys/kernel/osrelease") or "").strip() or None
+    osr = parse_os_release(_file(doc, "/etc/os-release") or _file(doc, "/usr/lib/os-release") or "")
+    info.os_name = (
+        osr.get("PRETTY_NAME") or " ".join(x for x in (osr.get("NAME"), osr.get("VERSION")) if x) or None
+    )
+    info.os_id = osr.get("ID")
+    info.os_version_id = osr.get("VERSION_ID")
+    info.cpu_model, info.cpu_sockets, info.cpu_cores, info.cpu_threads = parse_cpuinfo(
+        _file(doc, "/proc/cpuinfo") or ""
+    )
+    lscpu = _cmd(doc, "lscpu")
+    if _ok(lscpu) and (info.cpu_sockets is None or info.cpu_cores is None or info.cpu_model is None):
+        model, sockets, cores, threads = parse_lscpu(_stdout(lscpu))
+        info.cpu_model = info.cpu_model or model
+        info.cpu_sockets = info.cpu_sockets or sockets
+        info.cpu_cores = info.cpu_cores or cores
+        info.cpu_threads = info.cpu_threads or threads
+    info.memory_gib = parse_meminfo(_file(doc, "/proc/meminfo") or "")
+    if doc.get("edac_mc"):
+        info.memory_ecc = "enabled"
+    lsblk = _cmd(doc, "lsblk")
+    if _ok(lsblk):
+        info.disks = parse_lsblk(_stdout(lsblk))
+    for entry in doc.get("net") or []:
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            continue
+        speed = _int(entry.get("speed"))
+        kind = "infiniband" if str(entry.get("type") or "").strip() == "32" else "ethernet"
+        state = entry.get("operstate")
+        info.net.append(NetLink(entry["name"], speed if speed and speed > 0 else None, kind,
+                                state if isinstance(state, str) else None))
+    nvcc = _cmd(doc, "nvcc")
+    if _ok(nvcc):
+        m = re.search(r"release (\d+\.\d+)", _stdout(nvcc))
+        info.nvcc_version = m.group(1) if m else None
+    docker = _cmd(doc, "docker_version")
+    if _ok(docker) and _stdout(docker).strip():
+        info.docker_version = _stdout(docker).strip().splitlines()[0]
+        rt = _cmd(doc, "docker_runtimes")
+        if _ok(rt):
+            info.docker_nvidia_runtime = "nvidia" in _stdout(rt)
+        image = doc.get("image")
+        if isinstance(image, str) and image:
+            info.images[image] = _ok(_cmd(doc, "docker_image"))
+    ctk = _cmd(doc, "nvidia_ctk")
+    if _ok(ctk):
+        m = re.search(r"(\d+\.\d+\.\d+)", _stdout(ctk))
+        info.nvidia_ctk_version = m.group(1) if m else _stdout(ctk).strip()[:40] or None
+    t = doc.get("timeout_s")
+    _frameworks_from(info, _cmd(doc, "frameworks"), float(t) if isinstance(t, int | float) else 30.0)
+    info.machine_id = (_file(doc, "/etc/machine-id") or "").strip() or None
+    for key, path in (("dmi_serial", "/sys/class/dmi/id/product_serial"),
+                      ("dmi_uuid", "/sys/class/dmi/id/product_uuid"),
+                      ("board_serial", "/sys/class/dmi/id/board_serial"),
+                      ("vendor", "/sys/class/dmi/id/sys_vendor"),
+                      ("product", "/sys/class/dmi/id/product_name")):
+        value = (_file(doc, path) or "").strip()
+        setattr(info, key, value if value and value.casefold() not in _DMI_PLACEHOLDERS else None)
+    return info
+
+
+# Values firmware leaves in DMI fields that identify nothing.
+_DMI_PLACEHOLDERS = frozenset({
+    "to be filled by o.e.m.", "default string", "system serial number", "not specified", "0", "none",
+    "0123456789", "03000200-0400-0500-0006-000700080009", "not applicable",
+})
+
+
+def _frameworks_from(info: HostInfo, res: dict[str, Any] | None, timeout: float) -> None:
+    if res is None:
+        return
+    if res.get("timed_out"):
+        info.frameworks_error = f"importing the frameworks took longer than {timeout:g} s"
+        return
+    if not _ok(res):
+        err = res.get("stderr") if isinstance(res.get("stderr"), str) else ""
+        last = (str(err).strip().splitlines() or [str(res.get("error") or "")])[-1]
+        info.frameworks_error = last[:300] or None
+        return
+    try:
+        data = json.loads(_stdout(res).strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        info.frameworks_error = "unreadable framework probe output"
+        return
+    if isinstance(data, dict):
+        info.frameworks = {k: v for k, v in data.items() if isinstance(v, dict)}
 
 
 # ---------------------------------------------------------------- pure parsers

@@ -2,22 +2,24 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from catalog.loader import Catalog
 from catalog.models import ContainerImage
 from procurement.messages import Lang, t
-from procurement.plan import Plan, canonical_digest
+from procurement.plan import Plan
+from procurement.verify import raw
 from procurement.verify.bench import BENCH_TIMEOUT_S, run_benchmark
-from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
-from procurement.verify.host import HostInfo, HostProbe
-from procurement.verify.report import CheckRecord, HostRecord, VerificationReport
-from procurement.verify.runner import CancelFlag, CommandResult, Runner, run_command
-from procurement.verify.smi_xml import SmiParseError, SmiReport, parse_smi_xml
-from procurement.verify.topo import Topology, TopoParseError, parse_topo
+from procurement.verify.checks import Facts
+from procurement.verify.host import HostInfo, default_python, host_from_raw, raw_run
+from procurement.verify.judge import build_report, judge
+from procurement.verify.report import CheckRecord, VerificationReport
+from procurement.verify.runner import CancelFlag, Runner, run_command
+from procurement.verify.smi_xml import parse_smi_xml
+from procurement.verify.topo import TopoParseError, parse_topo
 
 DEFAULT_TIMEOUT_S = 30.0
 
@@ -45,137 +47,48 @@ class ProbeOptions:
     """Interpreter for the framework and benchmark children (default: this one)."""
 
 
-_SMI_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"couldn't communicate with the NVIDIA driver", re.I), "no_driver"),
-    (re.compile(r"No devices were found", re.I), "no_devices"),
-    (re.compile(r"Driver/library version mismatch", re.I), "mismatch"),
-    (re.compile(r"Unable to determine the device handle for (GPU\d+): ([0-9A-Fa-f:.]+)", re.I), "device"),
-)
-
-
-def _explain(res: CommandResult, lang: Lang) -> tuple[str, str]:
-    """(the line nvidia-smi printed about the fault, a hint what to do)."""
-    text = "\n".join(x for x in (res.stderr, res.stdout) if x)
-    for pattern, kind in _SMI_ERRORS:
-        for line in text.splitlines():
-            m = pattern.search(line)
-            if m:
-                fields = {"bus": f"{m.group(1)} {m.group(2)}"} if kind == "device" else {}
-                return line.strip(), t(f"verify.smi.hint.{kind}", lang, **fields)
-    first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    return first[:300], t("verify.smi.hint.other", lang)
-
-
-def probe_smi(
-    options: ProbeOptions, runner: Runner, lang: Lang
-) -> tuple[SmiReport | None, CheckRecord, str | None]:
-    """Run `nvidia-smi -q -x`: (parsed report or None, the NVIDIA-SMI check, error when nothing usable)."""
-    exe = str(options.nvidia_smi) if options.nvidia_smi else "nvidia-smi"
-    res = runner((exe, "-q", "-x"), options.timeout)
-
-    def fail(message: str) -> tuple[None, CheckRecord, str]:
-        return None, CheckRecord(id="NVIDIA-SMI", status="fail", actual=None, message=message), message
-
-    if res.cancelled:
-        raise VerificationCancelled(t("verify.cancelled", lang))
-    if res.missing and not res.error:
-        where = str(options.nvidia_smi) if options.nvidia_smi else "PATH"
-        return fail(t("verify.smi.missing", lang, where=where))
-    if res.error:
-        return fail(t("verify.smi.not_run", lang, detail=res.error))
-    if res.timed_out:
-        return fail(t("verify.smi.timeout", lang, timeout=f"{options.timeout:g}"))
-    parsed: SmiReport | None = None
-    reason = ""
-    try:
-        parsed = parse_smi_xml(res.stdout)
-    except SmiParseError as exc:
-        reason = str(exc)
-    if res.returncode != 0:
-        line, hint = _explain(res, lang)
-        if parsed is not None and parsed.gpus:  # some GPUs answered: verify those, flag the fault
-            msg = t("verify.smi.partial", lang, text=line, hint=hint)
-            return (
-                parsed,
-                CheckRecord(id="NVIDIA-SMI", status="fail", actual=f"exit {res.returncode}", message=msg),
-                None,
-            )
-        return fail(t("verify.smi.exit", lang, code=res.returncode, text=line, hint=hint))
-    if parsed is None:
-        return fail(t("verify.smi.garbage", lang, reason=reason))
-    problem = _explain(res, lang) if res.stderr.strip() else None
-    if problem and any(p.search(problem[0]) for p, _ in _SMI_ERRORS):
-        return (
-            parsed,
-            CheckRecord(
-                id="NVIDIA-SMI",
-                status="fail",
-                actual="stderr",
-                message=t("verify.smi.partial", lang, text=problem[0], hint=problem[1]),
-            ),
-            None,
-        )
-    return (
-        parsed,
-        CheckRecord(
-            id="NVIDIA-SMI",
-            status="pass",
-            expected=None,
-            actual=parsed.driver_version,
-            message=t("verify.smi.pass", lang, driver=parsed.driver_version or "?", n=len(parsed.gpus)),
-        ),
-        None,
-    )
-
-
-def probe_topology(options: ProbeOptions, runner: Runner) -> Topology | None:
-    exe = str(options.nvidia_smi) if options.nvidia_smi else "nvidia-smi"
-    res = runner((exe, "topo", "-m"), options.timeout)
-    if res.cancelled:
-        raise VerificationCancelled()
-    if not res.ok:
-        return None
-    try:
-        return parse_topo(res.stdout)
-    except TopoParseError:
-        return None
-
-
-def host_record(host: HostInfo) -> HostRecord:
-    return HostRecord(
-        hostname=host.hostname,
-        os=host.os_name,
-        kernel=host.kernel,
-        cpu_model=host.cpu_model,
-        cpu_sockets=host.cpu_sockets,
-        cpu_cores=host.cpu_cores,
-        memory_gib=host.memory_gib,
-    )
-
-
-def build_report(
-    smi: SmiReport | None,
-    smi_check: CheckRecord | None,
-    error: str | None,
-    facts: Facts,
+def collect(
     plan: Plan | None,
     catalog: Catalog,
-    lang: Lang,
-) -> VerificationReport:
-    """Match GPUs to the catalog, run the checks and assemble the report (no I/O)."""
-    if smi is not None:
-        facts.parts = {g.index: match_gpu(g.name, catalog) for g in smi.gpus}
-    checks = ([smi_check] if smi_check else []) + evaluate(facts, plan, catalog, lang)
-    return VerificationReport(
-        host=host_record(facts.host),
-        driver_version=smi.driver_version if smi else None,
-        cuda_version=smi.cuda_version if smi else None,
-        gpus=[gpu_record(g, facts.parts.get(g.index)) for g in smi.gpus] if smi else [],
-        checks=checks,
-        error=error,
-        plan_digest=canonical_digest(plan) if plan is not None else None,
-        plan_title=(plan.title or None) if plan is not None else None,
-    )
+    options: ProbeOptions | None = None,
+    progress: Callable[[str], None] | None = None,
+    cancel: CancelFlag | None = None,
+) -> dict[str, Any]:
+    """The raw facts of this machine (procurement.verify.raw), with the optional PyTorch benchmark."""
+    options = options or ProbeOptions()
+    runner: Runner = options.runner or (lambda argv, timeout: run_command(argv, timeout, cancel))
+    image = catalog.typed(ContainerImage, plan.software.image) if plan and plan.software.image else None
+    python = options.python or default_python()
+    try:
+        doc = raw.collect(
+            root=str(options.root),
+            run=raw_run(runner),
+            timeout=options.timeout,
+            nvidia_smi=str(options.nvidia_smi) if options.nvidia_smi else None,
+            python=python,
+            image=image.reference if image else None,
+            cancel=cancel,
+            progress=progress,
+        )
+        doc["timeout_s"] = options.timeout
+        if options.benchmark:
+            if progress is not None:
+                progress("bench")
+            doc["benchmark"] = _benchmark(doc, runner, python, options.bench_timeout)
+    except raw.Cancelled:
+        raise VerificationCancelled() from None
+    return doc
+
+
+def _benchmark(doc: dict[str, Any], runner: Runner, python: str, timeout: float) -> dict[str, Any]:
+    host = host_from_raw(doc)
+    q = doc["commands"].get("nvidia_smi_q") or {}
+    if not raw.ok(q) or "<gpu " not in (q.get("stdout") or ""):
+        return {"skip": "no_gpu"}
+    if not any(v.get("cuda_available") for k, v in host.frameworks.items() if k == "torch"):
+        return {"skip": "no_torch"}
+    result, reason = run_benchmark(runner, python, timeout)
+    return result if result is not None else {"skip": reason or "-"}
 
 
 def run_probe(
@@ -188,51 +101,27 @@ def run_probe(
 ) -> VerificationReport:
     """Probe this machine and check it against ``plan`` (None: inventory and health checks).
 
-    Safe to call from a worker thread: it touches no GUI state, reports through ``progress`` and stops
-    (killing a running nvidia-smi) soon after ``cancel.is_set()`` becomes true, raising VerificationCancelled.
+    Collect (procurement.verify.raw) then judge (procurement.verify.judge): the same path a raw file from
+    another machine takes. Safe to call from a worker thread: it touches no GUI state, reports through
+    ``progress`` and stops (killing a running program) soon after ``cancel.is_set()`` becomes true,
+    raising VerificationCancelled.
     """
     options = options or ProbeOptions()
-    runner: Runner = options.runner or (lambda argv, timeout: run_command(argv, timeout, cancel))
     steps = ["smi", "topo", "host", "software"] + (["bench"] if options.benchmark else []) + ["checks"]
     total = len(steps)
 
-    def step(i: int, key: str) -> None:
+    def step(key: str) -> None:
         if cancel is not None and cancel.is_set():
             raise VerificationCancelled(t("verify.cancelled", lang))
         if progress is not None:
-            progress(i, total, t(f"verify.step.{key}", lang))
+            progress(steps.index(key), total, t(f"verify.step.{key}", lang))
 
-    host = HostInfo()
-    probe = HostProbe(options.root, runner, options.timeout, options.python)
-    step(0, "smi")
-    smi, smi_check, error = probe_smi(options, runner, lang)
-    step(1, "topo")
-    topo = probe_topology(options, runner) if smi is not None and len(smi.gpus) > 1 else None
-    step(2, "host")
-    probe.identity(host)
-    probe.cpu(host)
-    probe.memory(host)
-    probe.disks(host)
-    probe.network(host)
-    step(3, "software")
-    image = catalog.typed(ContainerImage, plan.software.image) if plan and plan.software.image else None
-    probe.toolkit(host)
-    probe.containers(host, image.reference if image else None)
-    probe.frameworks(host)
-    facts = Facts(smi=smi, host=host, topo=topo)
-    i = 4
-    if options.benchmark:
-        step(i, "bench")
-        i += 1
-        if smi is None or not smi.gpus:
-            facts.benchmark_skip = t("verify.bench.no_gpu", lang)
-        elif not any(v.get("cuda_available") for k, v in host.frameworks.items() if k == "torch"):
-            facts.benchmark_skip = t("verify.bench.no_torch", lang)
-        else:
-            result, reason = run_benchmark(runner, probe.python, options.bench_timeout)
-            facts.benchmark, facts.benchmark_skip = result, reason
-    step(i, "checks")
-    report = build_report(smi, smi_check, error, facts, plan, catalog, lang)
+    try:
+        doc = collect(plan, catalog, options, step, cancel)
+    except VerificationCancelled:
+        raise VerificationCancelled(t("verify.cancelled", lang)) from None
+    step("checks")
+    report = judge(doc, plan, catalog, None, lang)
     if progress is not None:
         progress(total, total, t("verify.step.done", lang))
     return report
@@ -271,7 +160,7 @@ __all__: Sequence[str] = (
     "Progress",
     "VerificationCancelled",
     "build_report",
-    "probe_smi",
+    "collect",
     "report_from_outputs",
     "run_probe",
 )

@@ -9,7 +9,7 @@ import pytest
 from catalog.loader import Catalog
 from procurement.plan import Plan
 from procurement.verify.checks import Facts, evaluate, gpu_verdicts, match_gpu
-from procurement.verify.host import HostInfo, HostProbe
+from procurement.verify.host import HostInfo, probe_host
 from procurement.verify.probe import report_from_outputs
 from procurement.verify.report import VerificationReport
 from procurement.verify.smi_xml import parse_smi_xml
@@ -29,20 +29,7 @@ from tests.procurement.verify.conftest import (
 
 
 def host_info(root: Path, outputs: dict[str, str] | None = None, image: str | None = None) -> HostInfo:
-    probe = HostProbe(root, host_runner(outputs), timeout=5)
-    info = HostInfo()
-    for step in (
-        probe.identity,
-        probe.cpu,
-        probe.memory,
-        probe.disks,
-        probe.network,
-        probe.toolkit,
-        probe.frameworks,
-    ):
-        step(info)
-    probe.containers(info, image)
-    return info
+    return probe_host(root, host_runner(outputs), timeout=5, image=image)
 
 
 def report(

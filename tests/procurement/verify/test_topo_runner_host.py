@@ -9,13 +9,12 @@ from pathlib import Path
 import pytest
 
 from procurement.verify.host import (
-    HostInfo,
-    HostProbe,
     parse_cpuinfo,
     parse_lsblk,
     parse_lscpu,
     parse_meminfo,
     parse_os_release,
+    probe_host,
 )
 from procurement.verify.runner import run_command
 from procurement.verify.topo import TopoParseError, parse_topo
@@ -133,19 +132,7 @@ def test_lscpu_meminfo_os_release_lsblk() -> None:
 
 def test_host_probe_on_a_fake_tree(tmp_path: Path) -> None:
     root = make_host_root(tmp_path / "root")
-    probe = HostProbe(root, host_runner(), timeout=5)
-    info = HostInfo()
-    for step in (
-        probe.identity,
-        probe.cpu,
-        probe.memory,
-        probe.disks,
-        probe.network,
-        probe.toolkit,
-        probe.frameworks,
-    ):
-        step(info)
-    probe.containers(info, "nvcr.io/nvidia/pytorch:24.05-py3")
+    info = probe_host(root, host_runner(), timeout=5, image="nvcr.io/nvidia/pytorch:24.05-py3")
     assert (info.hostname, info.kernel, info.os_name) == (
         "node01",
         "5.15.0-105-generic",
@@ -168,18 +155,15 @@ def test_host_probe_on_a_fake_tree(tmp_path: Path) -> None:
 
 def test_framework_probe_survives_a_hanging_import(tmp_path: Path) -> None:
     slow_python = write_exe(tmp_path, "python-hangs", "sleep 30\n")
-    probe = HostProbe(tmp_path, lambda argv, t: run_command(argv, t), timeout=1, python=str(slow_python))
-    info = HostInfo()
     start = time.monotonic()
-    probe.frameworks(info)
+    info = probe_host(tmp_path, lambda argv, t: run_command(argv, t), timeout=1, python=str(slow_python))
     assert time.monotonic() - start < 2.5
     assert info.frameworks == {}
     assert info.frameworks_error and "1 s" in info.frameworks_error
 
 
 def test_real_framework_probe_runs_without_torch() -> None:
-    info = HostInfo()
-    HostProbe("/", timeout=60).frameworks(info)
+    info = probe_host("/", timeout=60)
     assert info.frameworks_error is None
     assert set(info.frameworks) <= {"torch", "tensorflow"}
 

@@ -1,0 +1,377 @@
+"""Collects the raw facts of one machine as a JSON-ready dict: standard library only, Python 3.6 syntax.
+
+This module is the collecting half of verification (docs/verify.md, "Raw facts"). It never judges: it
+runs programs and reads files and stores what they said (output, exit status, failure), so that the judge
+(procurement.verify.judge) can decide on the same facts on this machine or on another one. It imports
+nothing from the rest of gpu-procure, so the standalone probe can ship this file as it is and run it on
+the system python3 of an old server (RHEL 8's Python 3.6): keep it free of f-string `=`, walrus,
+dataclasses, `from __future__ import annotations`, `X | Y` types and other post-3.6 syntax.
+"""
+
+import datetime
+import json
+import os
+import platform
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from typing import Any, Callable, Dict, List, Optional, Sequence
+
+KIND = "gpu-procure-raw"
+RAW_SCHEMA_VERSION = 1
+PROBE_VERSION = "1.0"
+"""Version of this collector; bump it when what is collected changes (the schema version when its shape
+changes incompatibly)."""
+
+OUTPUT_CAP_BYTES = 32 * 1024 * 1024
+"""Each program's stdout/stderr is cut at this size (a real `nvidia-smi -q -x` of 8 GPUs is ~0.3 MB)."""
+
+KERNEL_LOG_LINES = 4000
+"""At most this many matching kernel-log lines are kept (the newest)."""
+
+_KERNEL_LOG_MATCH = re.compile(r"NVRM|Xid|NVSwitch|nvidia|AER|pcieport|mlx5|fabric", re.IGNORECASE)
+
+RunResult = Dict[str, Any]
+Run = Callable[[Sequence[str], float], RunResult]
+"""(argv, timeout_s) -> {"argv", "returncode", "stdout", "stderr", "missing", "timed_out", "cancelled",
+"error"}; replaced by a fake in tests and by the app's runner in `gpu-procure verify`."""
+
+
+class Cancelled(Exception):
+    """The cancel flag was set while collecting."""
+
+
+def result(argv: Sequence[str], returncode: Optional[int] = None, stdout: str = "", stderr: str = "",
+           missing: bool = False, timed_out: bool = False, cancelled: bool = False,
+           error: Optional[str] = None) -> RunResult:
+    """One command's outcome in the raw format."""
+    return {
+        "argv": [str(a) for a in argv],
+        "returncode": returncode,
+        "stdout": stdout,
+        "stderr": stderr,
+        "missing": missing,
+        "timed_out": timed_out,
+        "cancelled": cancelled,
+        "error": error,
+    }
+
+
+def _kill_group(proc: Any) -> None:
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except OSError:
+        try:
+            proc.kill()
+        except OSError:
+            pass
+
+
+def _decode(data: bytes) -> str:
+    if len(data) > OUTPUT_CAP_BYTES:
+        data = data[:OUTPUT_CAP_BYTES]
+    return data.decode("utf-8", "replace")
+
+
+def resolve_program(name: str) -> Optional[str]:
+    """An explicit path (absolute, or relative to the working directory like `./smi`) as an absolute
+    path; a bare name looked up on PATH; None when not found."""
+    if os.sep in name or os.path.isfile(name):
+        return os.path.abspath(name)
+    return shutil.which(name)
+
+
+def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunResult:
+    """Run argv without a shell; on timeout or cancel kill its whole process group. Never raises."""
+    args = [str(a) for a in argv]
+    if not args:
+        return result(args, missing=True)
+    exe = args[0] if os.sep in args[0] else shutil.which(args[0])
+    if exe is None or not os.path.isfile(exe):
+        return result(args, missing=True)
+    if not os.access(exe, os.X_OK):
+        return result(args, missing=True, error=exe + " is not executable")
+    try:
+        proc = subprocess.Popen(
+            [exe] + args[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
+    except OSError as exc:
+        return result(args, error=f"{exe}: {exc.strerror or exc}")
+    deadline = time.monotonic() + max(0.0, timeout)
+    timed_out = cancelled = False
+    while True:
+        remaining = deadline - time.monotonic()
+        try:
+            out, err = proc.communicate(timeout=max(0.0, min(0.05, remaining)))
+            break
+        except subprocess.TimeoutExpired:
+            if cancel is not None and cancel.is_set():
+                cancelled = True
+            elif time.monotonic() >= deadline:
+                timed_out = True
+            else:
+                continue
+            _kill_group(proc)
+            try:
+                out, err = proc.communicate(timeout=5)
+            except subprocess.TimeoutExpired:
+                out, err = b"", b""
+            break
+    return result(args, proc.returncode, _decode(out), _decode(err), timed_out=timed_out, cancelled=cancelled)
+
+
+def ok(res: Optional[RunResult]) -> bool:
+    return bool(res) and res.get("returncode") == 0 and not (  # type: ignore[union-attr]
+        res.get("missing") or res.get("timed_out") or res.get("cancelled") or res.get("error")  # type: ignore[union-attr]
+    )
+
+
+# Python run in a child so that a broken torch/tensorflow install (hanging CUDA init, segfault) can only
+# cost the timeout, never hang or crash the collection.
+FRAMEWORK_SCRIPT = r"""
+import importlib.util, json
+out = {}
+if importlib.util.find_spec("torch") is not None:
+    try:
+        import torch
+        d = {"version": torch.__version__, "cuda": getattr(torch.version, "cuda", None)}
+        try:
+            d["cuda_available"] = bool(torch.cuda.is_available())
+            d["device_count"] = torch.cuda.device_count() if d["cuda_available"] else 0
+        except Exception as exc:
+            d["cuda_available"] = False
+            d["error"] = str(exc)[:300]
+        out["torch"] = d
+    except Exception as exc:
+        out["torch"] = {"error": str(exc)[:300]}
+if importlib.util.find_spec("tensorflow") is not None:
+    try:
+        import tensorflow as tf
+        gpus = tf.config.list_physical_devices("GPU")
+        out["tensorflow"] = {"version": tf.__version__, "cuda_available": bool(gpus),
+                             "device_count": len(gpus)}
+    except Exception as exc:
+        out["tensorflow"] = {"error": str(exc)[:300]}
+print(json.dumps(out))
+"""
+
+# Files read as text (relative to the root). Missing or unreadable ones are recorded as null.
+HOST_FILES = (
+    "proc/sys/kernel/hostname",
+    "etc/hostname",
+    "proc/sys/kernel/osrelease",
+    "etc/os-release",
+    "usr/lib/os-release",
+    "proc/cpuinfo",
+    "proc/meminfo",
+    "etc/machine-id",
+    "sys/class/dmi/id/product_serial",
+    "sys/class/dmi/id/product_uuid",
+    "sys/class/dmi/id/board_serial",
+    "sys/class/dmi/id/sys_vendor",
+    "sys/class/dmi/id/product_name",
+)
+_NET_FILES = ("speed", "type", "operstate", "address")
+_IB_PORT_FILES = ("state", "phys_state", "rate", "link_layer")
+
+
+class Collector:
+    """Reads below ``root`` and runs programs through ``run``; all of it fakeable for tests."""
+
+    def __init__(self, root: str = "/", run: Optional[Run] = None, timeout: float = 30.0,
+                 nvidia_smi: Optional[str] = None, python: Optional[str] = None, cancel: Any = None,
+                 progress: Optional[Callable[[str], None]] = None) -> None:
+        self.root = root
+        self.cancel = cancel
+        self.run_fn = run or (lambda argv, t: run_command(argv, t, cancel))
+        self.timeout = timeout
+        self.python = python or sys.executable or "python3"
+        self.progress = progress
+        self.smi = nvidia_smi  # None: "nvidia-smi" on PATH
+
+    # ------------------------------------------------------------ helpers
+    def path(self, rel: str) -> str:
+        return os.path.join(self.root, rel.lstrip("/"))
+
+    def read(self, rel: str, limit: int = 4 * 1024 * 1024) -> Optional[str]:
+        try:
+            with open(self.path(rel), "rb") as fh:
+                return fh.read(limit).decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return None
+
+    def listdir(self, rel: str) -> List[str]:
+        try:
+            return sorted(os.listdir(self.path(rel)))
+        except OSError:
+            return []
+
+    def run(self, *argv: str, **kw: Any) -> RunResult:
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled()
+        timeout = kw.get("timeout", self.timeout)
+        try:
+            res = self.run_fn(list(argv), timeout)
+        except Exception as exc:  # a probe must never take the collection down with it
+            res = result(argv, error=str(exc))
+        if res.get("cancelled"):
+            raise Cancelled()
+        return res
+
+    def step(self, key: str) -> None:
+        if self.cancel is not None and self.cancel.is_set():
+            raise Cancelled()
+        if self.progress is not None:
+            self.progress(key)
+
+    def smi_argv(self) -> str:
+        if self.smi:
+            found = resolve_program(self.smi)
+            return found or self.smi
+        return "nvidia-smi"
+
+    # ------------------------------------------------------------ parts
+    def gpu(self, raw: Dict[str, Any]) -> None:
+        self.step("smi")
+        smi = self.smi_argv()
+        cmds = raw["commands"]
+        q = cmds["nvidia_smi_q"] = self.run(smi, "-q", "-x")
+        raw["nvidia_smi_path"] = smi
+        self.step("topo")
+        ngpus = len(re.findall(r"<gpu\s+id=", q.get("stdout") or ""))
+        if ngpus > 1:
+            cmds["nvidia_smi_topo"] = self.run(smi, "topo", "-m")
+        bus_ids = re.findall(r"<gpu\s+id=\"([0-9A-Fa-f:.]+)\"", q.get("stdout") or "")
+        raw["pci_aer"] = self.pci_aer(bus_ids)
+
+    def pci_aer(self, bus_ids: List[str]) -> Dict[str, Any]:
+        """AER counters of each GPU's PCI function (sysfs, readable without root)."""
+        out = {}  # type: Dict[str, Any]
+        for bus in bus_ids:
+            short = sysfs_bus_id(bus)
+            base = "sys/bus/pci/devices/" + short
+            entry = {}  # type: Dict[str, Any]
+            for name in ("aer_dev_correctable", "aer_dev_nonfatal", "aer_dev_fatal"):
+                entry[name] = self.read(base + "/" + name)
+            out[short] = entry
+        return out
+
+    def host(self, raw: Dict[str, Any]) -> None:
+        self.step("host")
+        files = raw["files"]
+        for rel in HOST_FILES:
+            files["/" + rel] = self.read(rel)
+        cmds = raw["commands"]
+        cpuinfo = files.get("/proc/cpuinfo") or ""
+        if "physical id" not in cpuinfo or "core id" not in cpuinfo or "model name" not in cpuinfo:
+            cmds["lscpu"] = self.run("lscpu")
+        cmds["lsblk"] = self.run("lsblk", "--json", "--bytes", "--nodeps", "-o", "NAME,TYPE,SIZE,MODEL,TRAN,ROTA")
+        raw["edac_mc"] = [n for n in self.listdir("sys/devices/system/edac/mc") if n.startswith("mc")]
+        net = []
+        for name in self.listdir("sys/class/net"):
+            base = "sys/class/net/" + name
+            if not os.path.exists(self.path(base + "/device")):
+                continue  # lo, bridges, veths, bonds: no hardware behind them
+            entry = {"name": name}  # type: Dict[str, Any]
+            for f in _NET_FILES:
+                value = self.read(base + "/" + f)
+                entry[f] = value.strip() if value is not None else None
+            net.append(entry)
+        raw["net"] = net
+        ib = []
+        for dev in self.listdir("sys/class/infiniband"):
+            base = "sys/class/infiniband/" + dev
+            fw = self.read(base + "/fw_ver")
+            for port in self.listdir(base + "/ports"):
+                entry = {"device": dev, "port": port, "fw_ver": fw.strip() if fw else None}
+                for f in _IB_PORT_FILES:
+                    value = self.read(base + "/ports/" + port + "/" + f)
+                    entry[f] = value.strip() if value is not None else None
+                ib.append(entry)
+        raw["infiniband"] = ib
+        cmds["ibstat"] = self.run("ibstat")
+        cmds["lspci"] = self.run("lspci", "-nn", "-D")
+        cmds["fabricmanager"] = self.run("systemctl", "is-active", "nvidia-fabricmanager")
+        raw["kernel_log"] = self.kernel_log()
+
+    def kernel_log(self) -> Dict[str, Any]:
+        """The kernel log lines that matter for GPUs (Xid, NVRM, AER, NVSwitch, mlx5), newest kept."""
+        tried = []
+        for argv in (("dmesg", "--time-format", "iso"), ("journalctl", "-k", "-b", "--no-pager", "-o",
+                                                          "short-iso")):
+            res = self.run(*argv)
+            if ok(res):
+                lines = [ln for ln in (res.get("stdout") or "").splitlines() if _KERNEL_LOG_MATCH.search(ln)]
+                return {"source": argv[0], "lines": lines[-KERNEL_LOG_LINES:], "truncated":
+                        len(lines) > KERNEL_LOG_LINES, "error": None}
+            first = ((res.get("stderr") or "").strip().splitlines() or [res.get("error") or ""])[0]
+            tried.append("{}: {}".format(argv[0], "not installed" if res.get("missing") else
+                                         (first or "exit {}".format(res.get("returncode"))))[:300])
+        return {"source": None, "lines": [], "truncated": False, "error": "; ".join(tried)}
+
+    def software(self, raw: Dict[str, Any], image: Optional[str]) -> None:
+        self.step("software")
+        cmds = raw["commands"]
+        cmds["nvcc"] = self.run("nvcc", "--version")
+        cmds["docker_version"] = self.run("docker", "version", "--format", "{{.Server.Version}}")
+        if ok(cmds["docker_version"]) and (cmds["docker_version"].get("stdout") or "").strip():
+            cmds["docker_runtimes"] = self.run("docker", "info", "--format", "{{json .Runtimes}}")
+            if image:
+                cmds["docker_image"] = self.run("docker", "image", "inspect", image)
+                raw["image"] = image
+        cmds["nvidia_ctk"] = self.run("nvidia-ctk", "--version")
+        cmds["frameworks"] = self.run(self.python, "-c", FRAMEWORK_SCRIPT)
+
+
+def sysfs_bus_id(bus: str) -> str:
+    """nvidia-smi's '00000000:53:00.0' as sysfs names it: '0000:53:00.0' (lower case)."""
+    m = re.match(r"^([0-9A-Fa-f]+):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-7])$", bus.strip())
+    if not m:
+        return bus.strip().lower()
+    return f"{int(m.group(1), 16) & 0xFFFF:04x}:{m.group(2).lower()}:{m.group(3).lower()}.{m.group(4)}"
+
+
+def new_raw() -> Dict[str, Any]:
+    now = datetime.datetime.now(datetime.timezone.utc).replace(microsecond=0).isoformat()
+    return {
+        "kind": KIND,
+        "raw_schema_version": RAW_SCHEMA_VERSION,
+        "probe_version": PROBE_VERSION,
+        "created": now,
+        "python": platform.python_version(),
+        "platform": sys.platform,
+        "nvidia_smi_path": None,
+        "commands": {},
+        "files": {},
+        "net": [],
+        "infiniband": [],
+        "edac_mc": [],
+        "pci_aer": {},
+        "kernel_log": None,
+        "image": None,
+        "load": None,
+    }
+
+
+def collect(root: str = "/", run: Optional[Run] = None, timeout: float = 30.0, nvidia_smi: Optional[str] = None,
+            python: Optional[str] = None, image: Optional[str] = None, cancel: Any = None,
+            progress: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
+    """All raw facts of this machine (no load run); raises Cancelled when ``cancel.is_set()``."""
+    c = Collector(root, run, timeout, nvidia_smi, python, cancel, progress)
+    raw = new_raw()
+    c.gpu(raw)
+    c.host(raw)
+    c.software(raw, image)
+    return raw
+
+
+def dumps(raw: Dict[str, Any]) -> str:
+    return json.dumps(raw, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
+if __name__ == "__main__":  # pragma: no cover - the standalone probe has its own entry point
+    sys.stdout.write(dumps(collect()))
