@@ -6,7 +6,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSize, Qt, Signal
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -37,6 +37,45 @@ from procurement.plan import PlanError
 
 def _money(value: Decimal | None, on_request: str) -> str:
     return on_request if value is None else f"¥{value:,.2f}"
+
+
+class VisibleRowHeights(QObject):
+    """Wrapped rows as tall as their text, measured only for the rows on screen, when they come on screen and
+    again when the columns change width. Qt's ResizeToContents row mode measures the wrapped text of every row
+    at each layout: 140 ms on the GUI thread for the 508-row quote when its page was shown (and the export
+    from the File menu starts by showing it), docs/reliability.md."""
+
+    def __init__(self, table: QTableWidget) -> None:
+        super().__init__(table)
+        self.table = table
+        self._sized: set[int] = set()
+        self._timer = QTimer(self)
+        self._timer.setSingleShot(True)
+        self._timer.setInterval(0)
+        self._timer.timeout.connect(self.fit)
+        bar = table.verticalScrollBar()
+        bar.valueChanged.connect(self.schedule)
+        bar.rangeChanged.connect(self.schedule)  # the viewport got taller or shorter
+        table.horizontalHeader().sectionResized.connect(self.widths_changed)
+
+    def schedule(self, *_args: object) -> None:
+        self._timer.start()
+
+    def widths_changed(self, *_args: object) -> None:
+        """Text wraps differently at another width: every row is measured again when next on screen."""
+        self._sized.clear()
+        self.schedule()
+
+    def fit(self) -> None:
+        """Size the rows now on screen that were not sized at the current widths."""
+        table = self.table
+        bottom = table.viewport().height()
+        row = max(0, table.rowAt(0))
+        while row < table.rowCount() and table.rowViewportPosition(row) < bottom:
+            if row not in self._sized:
+                table.resizeRowToContents(row)
+                self._sized.add(row)
+            row += 1
 
 
 class PrintPreviewDialog(QDialog):
@@ -137,7 +176,7 @@ class QuotePage(StepPage):
         self.table.horizontalHeader().setSectionResizeMode(1, QHeaderView.ResizeMode.Stretch)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.table.setWordWrap(True)
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        self.row_heights = VisibleRowHeights(self.table)
         self.totals_label = QLabel()
         self.totals_label.setAlignment(Qt.AlignmentFlag.AlignRight)
         self.totals_label.setWordWrap(True)
@@ -221,6 +260,7 @@ class QuotePage(StepPage):
         self.quote = quote
         on_request = t("quote.on_request", ctl.lang)  # the PDF's word, so screen and paper agree
         self.table.setRowCount(0)
+        self.row_heights.widths_changed()
         for line in quote.lines:
             row = self.table.rowCount()
             self.table.insertRow(row)
