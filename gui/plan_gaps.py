@@ -1,30 +1,12 @@
-"""What the plan still lacks, per step: the one place that decides a step is "not started / incomplete"."""
+"""How the GUI names what a plan still lacks (the decision itself: procurement.completeness)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from PySide6.QtCore import QCoreApplication
 
-if TYPE_CHECKING:
-    from procurement.plan import Plan
+from procurement.completeness import missing_choices
 
-
-def missing_choices(plan: Plan) -> dict[int, list[str]]:
-    """Step number → keys of the required choices still missing (empty steps are left out).
-
-    Step 2 needs a GPU model and a count; step 3 a chassis, a CPU and a PSU; step 4 an OS, a driver branch
-    and a CUDA release; step 5 at least one attached verification report. Step 1 has defaults throughout.
-    """
-    gaps: dict[int, list[str]] = {
-        2: ["gpu"] if plan.gpu.model is None or plan.gpu.count == 0 else [],
-        3: [key for key, value in (("chassis", plan.server.chassis), ("cpu", plan.server.cpu),
-                                   ("psu", plan.server.psu.part)) if value is None],
-        4: [key for key, value in (("os", plan.software.os), ("driver", plan.software.driver),
-                                   ("cuda", plan.software.cuda)) if value is None],
-        5: [] if plan.verification else ["verification"],
-    }
-    return {step: keys for step, keys in gaps.items() if keys}
+__all__ = ["choice_label", "describe", "missing_choices"]
 
 
 def choice_label(key: str) -> str:

@@ -139,16 +139,17 @@ def main(argv: list[str]) -> int:
         smoke.run("--help", ["--help"], (0,), stdout_has="check")
         plans = _examples(bundle) or [_default_plan(tmp)]
         for plan in plans:
-            # 0: no findings at error level, 1: findings; both are a working check.
-            smoke.run(f"check {plan.name}", ["check", str(plan)], (0, 1))
-            smoke.run(f"check --json {plan.name}", ["check", "--json", str(plan)], (0, 1), stdout_json=True)
+            # 0: no findings at error level, 1: findings, 3: incomplete; all are a working check.
+            smoke.run(f"check {plan.name}", ["check", str(plan)], (0, 1, 3))
+            smoke.run(f"check --json {plan.name}", ["check", "--json", str(plan)], (0, 1, 3), stdout_json=True,
+                      stderr_ok=True)
         smoke.run(f"export {plans[0].name}", ["export", str(plans[0]), "--quote", "quote.pdf",
                                               "--checklist", "checklist.pdf"], (0,),
                   files={"quote.pdf": b"%PDF-", "checklist.pdf": b"%PDF-"})
-        # No driver here: verify reports what it could check (exit 2: nothing GPU-related verified) and
+        # No driver here: verify reports what it could check (exit 3: nothing GPU-related verified) and
         # still writes the report; it prints progress on stderr by design.
         smoke.run("verify without nvidia-smi", ["verify", "--nvidia-smi", str(tmp / "no-nvidia-smi"),
-                                                "--json", "verify.json"], (0, 1, 2), stderr_ok=True,
+                                                "--json", "verify.json"], (0, 1, 3), stderr_ok=True,
                   json_files=("verify.json",))
         missing = tmp / "missing.gpuplan.yaml"
         smoke.run("check on a missing file", ["check", str(missing)], (2,), stderr_has="missing.gpuplan.yaml")

@@ -6,16 +6,21 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from catalog.loader import Catalog
+from procurement.commands import add_catalog_option, catalog_for
+from procurement.completeness import describe_missing, missing_for_purchase
+from procurement.exit_status import ExitStatus
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, default_lang, register, t
 from procurement.plan import PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
 from procurement.rules import evaluate
 
-EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_INCOMPLETE = (
+    ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE, ExitStatus.INCOMPLETE)
 FINDING_KEYS = ("rule", "family", "severity", "step", "fields", "message", "fix")
 
 
@@ -28,10 +33,12 @@ def findings_json(findings: list[Finding]) -> str:
     )
 
 
-def format_findings(findings: list[Finding], lang: Lang) -> str:
-    """Human-readable findings grouped by step (1-5), errors first within a step."""
+def format_findings(findings: list[Finding], lang: Lang, gaps: dict[int, list[str]] | None = None) -> str:
+    """Human-readable findings grouped by step (1-5), errors first within a step, then what the plan still
+    lacks (``gaps``), then the counts."""
+    missing = [format_incomplete(gaps, lang)] if gaps else []
     if not findings:
-        return t("check.none", lang)
+        return "\n".join([*missing, t("check.none", lang)])
     lines: list[str] = []
     for step in range(1, 6):
         group = [f for f in findings if f.step == step]
@@ -45,6 +52,7 @@ def format_findings(findings: list[Finding], lang: Lang) -> str:
             if f.fields:
                 lines.append(f"      ({', '.join(f.fields)})")
     counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
+    lines += missing
     lines.append(
         t(
             "check.summary",
@@ -57,10 +65,40 @@ def format_findings(findings: list[Finding], lang: Lang) -> str:
     return "\n".join(lines)
 
 
+def add_arguments(c: argparse.ArgumentParser) -> None:
+    c.add_argument("plan", type=Path)
+    c.add_argument("--json", action="store_true", help="print findings as JSON")
+    c.add_argument("--lang", choices=("zh", "en"), default=None)
+    c.add_argument("--policy", type=Path, default=None, help="policy YAML overriding thresholds")
+    add_catalog_option(c)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_check(args, catalog_for(args))
+
+
+def format_incomplete(gaps: dict[int, list[str]], lang: Lang) -> str:
+    """One line per step that still lacks a choice."""
+    return "\n".join(
+        t("check.incomplete", lang, step=step, name=t(f"step.{step}", lang), what=describe_missing(keys, lang))
+        for step, keys in sorted(gaps.items())
+    )
+
+
+def check_status(findings: list[Finding], gaps: dict[int, list[str]]) -> ExitStatus:
+    """1 with an error finding; else 3 when a step lacks a choice or a rule could not run; else 0."""
+    if any(f.severity == Severity.ERROR for f in findings):
+        return ExitStatus.FAILED
+    if gaps or any(f.rule.endswith("-INTERNAL") for f in findings):
+        return ExitStatus.INCOMPLETE
+    return ExitStatus.OK
+
+
 def run_check(
     args: argparse.Namespace, catalog: Catalog, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
-    """0: no error findings; 1: at least one error finding; 2: the plan or policy cannot be read."""
+    """0 nothing wrong and nothing missing; 1 an error finding; 2 the plan or policy cannot be read;
+    3 no error, but the plan is incomplete (a step still lacks a choice) or a rule could not run."""
     out = out or sys.stdout
     err = err or sys.stderr
     lang: Lang = getattr(args, "lang", None) or default_lang()
@@ -75,14 +113,18 @@ def run_check(
         print(t("check.bad_plan", lang, error=exc), file=err)
         return EXIT_UNREADABLE
     findings = evaluate(plan, catalog, policy, lang)
-    text = findings_json(findings) if getattr(args, "json", False) else format_findings(findings, lang)
+    gaps = missing_for_purchase(plan)
+    as_json = getattr(args, "json", False)
+    text = findings_json(findings) if as_json else format_findings(findings, lang, gaps)
+    if gaps and as_json:  # the JSON on stdout stays a list of findings; say what is missing on stderr
+        print(format_incomplete(gaps, lang), file=err)
     try:
         print(text, file=out)
         out.flush()
     except BrokenPipeError:  # `gpu-procure check … | head`: the reader left; no traceback
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return EXIT_FINDINGS if any(f.severity == Severity.ERROR for f in findings) else EXIT_OK
+    return check_status(findings, gaps)
 
 
 register(
@@ -94,5 +136,9 @@ register(
         },
         "check.bad_plan": {"zh": "无法读取方案：\n{error}", "en": "cannot read the plan:\n{error}"},
         "check.bad_policy": {"zh": "无法读取策略文件：\n{error}", "en": "cannot read the policy:\n{error}"},
+        "check.incomplete": {
+            "zh": "未完成：第 {step} 步（{name}）尚需选择{what}。",
+            "en": "incomplete: step {step} ({name}) still needs {what}.",
+        },
     }
 )

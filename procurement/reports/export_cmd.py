@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from catalog.loader import Catalog
+from procurement.commands import add_catalog_option, catalog_for
+from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, register, t
 from procurement.plan import PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
@@ -14,7 +17,7 @@ from procurement.reports.common import ExportError, Paper, check_target, write_p
 from procurement.reports.fonts import FontNotFoundError
 from procurement.reports.quote import render_quote_pdf
 
-EXIT_OK, EXIT_UNREADABLE = 0, 2
+EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
 
 register(
     {
@@ -36,6 +39,20 @@ register(
         "export.policy_error": {"zh": "无法读取政策文件：", "en": "cannot read the policy:"},
     }
 )
+
+
+def add_arguments(e: argparse.ArgumentParser) -> None:
+    e.add_argument("plan", type=Path)
+    e.add_argument("--quote", type=Path, default=None, metavar="FILE")
+    e.add_argument("--checklist", type=Path, default=None, metavar="FILE")
+    e.add_argument("--lang", choices=("zh", "en"), default=None)
+    e.add_argument("--paper", choices=("a4", "letter"), default="a4")
+    e.add_argument("--policy", type=Path, default=None)
+    add_catalog_option(e)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_export(args, catalog_for(args))
 
 
 def run_export(args: argparse.Namespace, catalog: Catalog) -> int:

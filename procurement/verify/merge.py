@@ -37,7 +37,7 @@ class MergedReport:
 
     def exit_code(self) -> int:
         if not self.nodes or all(n.error is not None for n in self.nodes):
-            return 2
+            return 3  # nothing could be verified (ExitStatus.INCOMPLETE)
         return 1 if any(c.status == "fail" for c in self.checks) else 0
 
     def to_dict(self) -> dict[str, Any]:

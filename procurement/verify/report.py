@@ -93,9 +93,9 @@ class VerificationReport(_Record):
         return next((c for c in self.checks if c.id == check_id), None)
 
     def exit_code(self) -> int:
-        """0 all pass (warnings and skips allowed), 1 any check failed, 2 nothing could be verified."""
+        """0 all pass (warnings and skips allowed), 1 any check failed, 3 nothing could be verified."""
         if self.error is not None:
-            return 2
+            return 3
         return 1 if any(c.status == "fail" for c in self.checks) else 0
 
 

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 from catalog.loader import Catalog
+from procurement.commands import add_catalog_option, catalog_for
+from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, t
 from procurement.plan import Plan, PlanError, load_plan
 from procurement.verify import texts  # noqa: F401  (registers the messages)
@@ -14,7 +17,29 @@ from procurement.verify.probe import ProbeOptions, VerificationCancelled, run_pr
 from procurement.verify.render import render_merged, render_report
 from procurement.verify.report import write_report
 
-EXIT_OK, EXIT_FAIL, EXIT_UNVERIFIED = 0, 1, 2
+EXIT_OK, EXIT_FAIL, EXIT_UNUSABLE, EXIT_UNVERIFIED = (
+    ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE, ExitStatus.INCOMPLETE)
+
+
+def add_arguments(v: argparse.ArgumentParser) -> None:
+    v.add_argument("--plan", type=Path, default=None,
+                   help="plan to check against (without: inventory and health checks)")
+    v.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_out",
+                   help="write the JSON report (docs/verify.md)")
+    v.add_argument("--benchmark", action="store_true",
+                   help="short matmul/bandwidth run per GPU when PyTorch with CUDA is present")
+    v.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                   help="kill a probe program after S seconds (default 30)")
+    v.add_argument("--nvidia-smi", type=Path, default=None, metavar="PATH", dest="nvidia_smi",
+                   help="nvidia-smi to run instead of the one on PATH")
+    v.add_argument("--merge", type=Path, nargs="+", default=None, metavar="REPORT",
+                   help="combine node reports into one table checked against the plan's node count")
+    v.add_argument("--lang", choices=("zh", "en"), default=None)
+    add_catalog_option(v)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_verify(args, catalog_for(args))
 
 
 def _lang(args: argparse.Namespace) -> Lang:
@@ -33,11 +58,12 @@ def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan 
 
 
 def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
-    """Exit 0 when all checks pass (warnings allowed), 1 when any fails, 2 when nothing could be verified."""
+    """Exit 0 when all checks pass (warnings allowed), 1 when any fails, 2 when the plan or a report to merge
+    cannot be read or the report cannot be written, 3 when nothing could be verified."""
     lang = _lang(args)
     plan, ok = _plan(args, catalog, lang)
     if not ok:
-        return EXIT_UNVERIFIED
+        return EXIT_UNUSABLE
     if getattr(args, "merge", None):
         return _merge(args, plan, lang)
     if plan is None:
@@ -57,7 +83,7 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
             print(
                 t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr
             )
-            return EXIT_UNVERIFIED
+            return EXIT_UNUSABLE
         print(t("verify.written", lang, path=args.json_out), file=sys.stderr)
     return report.exit_code()
 
@@ -67,7 +93,7 @@ def _merge(args: argparse.Namespace, plan: Plan | None, lang: Lang) -> int:
     for line in errors:
         print(t("verify.merge.read_error", lang, error=line), file=sys.stderr)
     if not reports:
-        return EXIT_UNVERIFIED
+        return EXIT_UNUSABLE
     merged = merge_reports(reports, plan, lang, sources)
     print(render_merged(merged, lang))
     if args.json_out is not None:
@@ -77,6 +103,6 @@ def _merge(args: argparse.Namespace, plan: Plan | None, lang: Lang) -> int:
             print(
                 t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr
             )
-            return EXIT_UNVERIFIED
+            return EXIT_UNUSABLE
     code = merged.exit_code()
     return max(code, EXIT_FAIL) if errors and code == EXIT_OK else code

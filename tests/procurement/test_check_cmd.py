@@ -1,4 +1,4 @@
-"""`gpu-procure check`: grouped human output, --json with exactly the Finding keys, exit codes 0/1/2."""
+"""`gpu-procure check`: grouped human output, --json with exactly the Finding keys, exit codes 0/1/2/3."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from pathlib import Path
 
 from procurement.check_cmd import FINDING_KEYS, run_check
-from procurement.plan import save_plan
+from procurement.plan import Plan, save_plan
 from tests.procurement.test_rules_parts import CAT, plan_of, workstation_4090
 
 
@@ -46,22 +46,40 @@ def test_json_has_exactly_the_finding_keys(tmp_path: Path) -> None:
     )
 
 
-def test_clean_plan_exits_0(tmp_path: Path) -> None:
+def test_empty_plan_has_no_findings_but_is_incomplete_exit_3(tmp_path: Path) -> None:
     path = tmp_path / "empty.gpuplan.yaml"
     save_plan(plan_of(), path)
-    assert check(path) == (0, "No findings.\n", "")
-    assert check(path, json=True)[:2] == (0, "[]\n")
+    code, out, err = check(path)
+    assert (code, err) == (3, "")
+    assert out.splitlines() == [
+        "incomplete: step 2 (GPU selection) still needs a GPU model and count.",
+        "incomplete: step 3 (Server configuration) still needs a chassis, a CPU, a power supply.",
+        "incomplete: step 4 (Image selection) still needs an operating system, a driver branch, a CUDA release.",
+        "No findings.",
+    ]
+    code, out, err = check(path, json=True)
+    assert (code, out) == (3, "[]\n")  # stdout stays the findings list; the gaps go to stderr
+    assert "step 2" in err and "a GPU model and count" in err
+    _, out_zh, _ = check(path, lang="zh")
+    assert "未完成：第 3 步（服务器配置）尚需选择机箱、CPU、电源。" in out_zh
 
 
-def test_warnings_only_exit_0(tmp_path: Path) -> None:
-    path = tmp_path / "two.gpuplan.yaml"
+def _two_gpu_workstation(**software: str) -> Plan:
     plan = workstation_4090(
         psu={"part": "atx-1600", "count": 2}, memory={"part": "ddr5-32g-udimm", "count": 4}
     )
-    plan = plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"count": 2})})
-    save_plan(plan, path)
+    return plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"count": 2}),
+                                   "software": plan.software.model_copy(update=software)})
+
+
+def test_warnings_only_exit_0_when_complete_3_when_a_step_lacks_a_choice(tmp_path: Path) -> None:
+    path = tmp_path / "two.gpuplan.yaml"
+    save_plan(_two_gpu_workstation(), path)  # no OS, driver or CUDA chosen: nothing failed, not decidable
     code, out, _ = check(path)
-    assert code == 0 and "[Error]" not in out and "[Info]" in out
+    assert code == 3 and "[Error]" not in out and "incomplete: step 4" in out
+    save_plan(_two_gpu_workstation(os="ubuntu-22.04", driver="driver-535", cuda="cuda-12.2"), path)
+    code, out, _ = check(path)
+    assert code == 0 and "[Error]" not in out and "[Info]" in out and "incomplete" not in out
 
 
 def test_policy_override_changes_the_verdict(tmp_path: Path) -> None:

@@ -78,7 +78,7 @@ def test_merge_all_good_and_mixed_nodes(vcat: Catalog) -> None:
     assert by_id["NODE-SAME-DRIVER"].actual == "515.105.01 | 580.105.08"
     assert by_id["NODE-COUNT"].status == "skip"
     assert by_id["NODE-RESULTS"].actual == "b"  # the T4 node fails the 8x H100 plan
-    assert merge_reports([], None, "en").exit_code() == 2
+    assert merge_reports([], None, "en").exit_code() == 3  # nothing verified: unknown, not failed
 
 
 def test_merge_fails_nodes_not_verified_against_this_plan(vcat: Catalog) -> None:
@@ -171,11 +171,11 @@ def test_cli_verify_writes_json_and_returns_exit_codes(
     assert {c["id"]: c["status"] for c in data["checks"]}["PCIE-WIDTH"] == "fail"
 
 
-def test_cli_exit_2_when_nothing_could_be_verified(
+def test_cli_exit_3_when_nothing_could_be_verified(
     tmp_path: Path, fake_path: Path, vcat: Catalog, capsys: pytest.CaptureFixture[str]
 ) -> None:
     smi_error(fake_path, FIX / "error_no-devices-were-found.txt", 6)
-    assert run_verify(args("--json", str(tmp_path / "r.json")), vcat) == 2
+    assert run_verify(args("--json", str(tmp_path / "r.json")), vcat) == 3
     out = capsys.readouterr().out
     assert "Nothing could be verified" in out and "No devices were found" in out
     assert json.loads((tmp_path / "r.json").read_text())["error"].startswith("nvidia-smi exited with code 6")

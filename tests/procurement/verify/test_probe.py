@@ -194,7 +194,7 @@ def test_error_captures_become_findings(
     assert line in smi.message and f"code {code}" in smi.message and hint in smi.message
     assert report.error == smi.message
     assert report.gpus == [] and report.driver_version is None
-    assert report.exit_code() == 2
+    assert report.exit_code() == 3
     assert report.host.hostname == "node01"  # the host part was still verified and reported
     assert report.check("GPU-MODEL") is None
 
@@ -204,7 +204,7 @@ def test_missing_nvidia_smi(
 ) -> None:
     monkeypatch.setenv("PATH", str(fake_path))  # an empty bin dir: no nvidia-smi anywhere
     report = probe(tmp_path, vcat)
-    assert report.exit_code() == 2
+    assert report.exit_code() == 3
     assert "nvidia-smi was not found (PATH)" in (report.error or "")
     report = run_probe(
         None,
@@ -220,7 +220,7 @@ def test_hang_is_killed_at_the_timeout(tmp_path: Path, fake_path: Path, vcat: Ca
     start = time.monotonic()
     report = probe(tmp_path, vcat, timeout=1)
     assert time.monotonic() - start < 3
-    assert report.exit_code() == 2
+    assert report.exit_code() == 3
     assert "did not answer within 1 s" in (report.error or "")
 
 
@@ -235,7 +235,7 @@ def test_hang_is_killed_at_the_timeout(tmp_path: Path, fake_path: Path, vcat: Ca
 def test_garbage_and_truncated_output(tmp_path: Path, fake_path: Path, vcat: Catalog, body: str) -> None:
     write_exe(fake_path, "nvidia-smi", body)
     report = probe(tmp_path, vcat)
-    assert report.exit_code() == 2
+    assert report.exit_code() == 3
     assert "not a usable XML report" in (report.error or "")
 
 
