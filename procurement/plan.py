@@ -18,8 +18,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from catalog.loader import Catalog
 from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
 from procurement.messages import Lang, register, t
+from procurement.migrations import CURRENT, FIRST, MigrationError, migrate
 
-SCHEMA_VERSION: Final = 1
+SCHEMA_VERSION: Final = CURRENT
 PLAN_SUFFIX = ".gpuplan.yaml"
 
 Count = Annotated[int, Field(ge=0, le=10_000)]
@@ -192,7 +193,8 @@ class QuoteInfo(Doc):
 class Plan(Doc):
     """The buyer's document: everything decided in the five steps, plus checklist, sign-off and reports."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Annotated[int, Field(ge=SCHEMA_VERSION, le=SCHEMA_VERSION)] = SCHEMA_VERSION
+    """Always CURRENT once loaded: older files are migrated first (procurement/migrations.py)."""
     title: ShortText = ""
     requirements: Requirements = Field(default_factory=Requirements)
     gpu: GpuChoice = Field(default_factory=GpuChoice)
@@ -266,11 +268,14 @@ def parse_plan(
     version = data.get("schema_version")
     if "schema_version" not in data:
         raise PlanError(f"{path}:1: " + t("plan.err.no_schema", lang, v=SCHEMA_VERSION))
-    if version != SCHEMA_VERSION:
-        line = locate(text, ("schema_version",))
-        raise PlanError(f"{path}:{line}: " + t("plan.err.schema", lang, got=repr(version), v=SCHEMA_VERSION))
     try:
-        plan = Plan.model_validate(data)
+        migrated = migrate(data)
+    except MigrationError:
+        line = locate(text, ("schema_version",))
+        supported = str(SCHEMA_VERSION) if FIRST == SCHEMA_VERSION else f"{FIRST}-{SCHEMA_VERSION}"
+        raise PlanError(f"{path}:{line}: " + t("plan.err.schema", lang, got=repr(version), v=supported)) from None
+    try:
+        plan = Plan.model_validate(migrated)
     except ValidationError as exc:
         lines = []
         for err in exc.errors(include_url=False):

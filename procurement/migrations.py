@@ -1,0 +1,77 @@
+"""Plan file migrations: one function per schema_version step N -> N+1, applied on load before validation.
+
+Old files keep opening: a plan written by any earlier release is brought up to ``CURRENT`` step by step,
+as plain data, before pydantic sees it. A step works on the raw mapping (never on the current ``Plan``
+model, which will have changed again by the time the step runs on an old file).
+
+To change the plan format (three lines, plus the stored file):
+
+1. bump ``CURRENT`` below by one;
+2. add a step from the previous version, next to the others::
+
+       @step(1)
+       def _v1_to_v2(data: Data) -> Data:
+           \"\"\"v2: <what changed and why>.\"\"\"
+           data["server"]["psu"].setdefault("input_kind", "ac")
+           return data
+
+3. save a plan in the new format as ``tests/procurement/data/plans/v2.gpuplan.yaml`` (every section filled
+   in; ``tests/procurement/test_migrations.py`` loads every stored version and fails when one is missing).
+
+If another branch bumped the version first, rebase and take the next number: the chain must stay 1, 2, 3, …
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Callable
+from typing import Any, Final
+
+Data = dict[str, Any]
+Step = Callable[[Data], Data]
+
+CURRENT: Final = 1
+"""The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
+FIRST: Final = 1
+"""The oldest schema_version that still opens."""
+
+STEPS: dict[int, Step] = {}
+"""from_version -> the function turning a plan of that version into one of from_version + 1."""
+
+
+class MigrationError(ValueError):
+    """A schema_version that cannot be brought up to CURRENT (from the future, or not a version at all)."""
+
+
+def step(from_version: int) -> Callable[[Step], Step]:
+    """Register ``function`` as the step from ``from_version`` to ``from_version + 1``."""
+
+    def register(function: Step) -> Step:
+        if from_version in STEPS:
+            raise ValueError(f"two migration steps from schema_version {from_version}")
+        STEPS[from_version] = function
+        return function
+
+    return register
+
+
+def migrate(data: Data) -> Data:
+    """``data`` (a parsed plan file) brought up to ``CURRENT``; the input is not changed.
+
+    Raises MigrationError for a version that is not an integer from FIRST to CURRENT.
+    """
+    version = data.get("schema_version")
+    if isinstance(version, bool) or not isinstance(version, int) or not FIRST <= version <= CURRENT:
+        raise MigrationError(f"schema_version {version!r} is not one of {FIRST}..{CURRENT}")
+    if version == CURRENT:
+        return data
+    out = copy.deepcopy(data)
+    while version < CURRENT:
+        out = STEPS[version](out)
+        version += 1
+        out["schema_version"] = version
+    return out
+
+
+# ---------------------------------------------------------------- the steps, oldest first
+# (none yet: schema_version 1 is the first format)
