@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from catalog.baseboards import BASEBOARDS
 from catalog.models import (
     KIND_TO_TYPE,
     SECTION_TO_KIND,
@@ -263,6 +264,10 @@ def _cross_check(cat: Catalog, problems: list[str]) -> None:
         if ch.psu_included and cat.get("psu", ch.psu_included) is None:
             problems.append(f"{cat.where('chassis', ch.id, 'psu_included')}: chassis '{ch.id}': psu_included: "
                             f"unknown psu '{ch.psu_included}'")
+        board = BASEBOARDS.get(ch.baseboard) if ch.baseboard else None
+        if ch.baseboard and board is None:
+            problems.append(f"{cat.where('chassis', ch.id, 'baseboard')}: chassis '{ch.id}': baseboard: unknown "
+                            f"baseboard '{ch.baseboard}' (known: {', '.join(sorted(BASEBOARDS))})")
         for i, gid in enumerate(ch.gpus_supported):
             gpu = cat.gpu(gid)
             if gpu is None:
@@ -272,6 +277,9 @@ def _cross_check(cat: Catalog, problems: list[str]) -> None:
                 problems.append(f"{cat.where('chassis', ch.id, 'gpus_supported', i)}: chassis '{ch.id}': "
                                 f"gpus_supported: '{gid}' is {gpu.form_factor.value}, the chassis takes "
                                 f"{ch.gpu_form_factor.value}")
+            elif board is not None and gid not in board.modules:
+                problems.append(f"{cat.where('chassis', ch.id, 'gpus_supported', i)}: chassis '{ch.id}': "
+                                f"gpus_supported: '{gid}' does not fit the {board.name} baseboard")
     for img in cat.all(ContainerImage):
         if img.framework and cat.get("framework", img.framework) is None:
             problems.append(f"{cat.where('image', img.id, 'framework')}: image '{img.id}': framework: "

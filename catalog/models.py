@@ -193,6 +193,9 @@ class Psu(Part):
     low_line: Literal["rated", "unsupported", "unknown"] = "unknown"
     """100-127 V input: 'rated' (output in rated_w_low_line), 'unsupported' (the vendor's input range stops
     at 200 V), 'unknown' (not found in the sources). Defaults to 'rated' when rated_w_low_line is given."""
+    rated_w_220_240: Positive | None = None
+    """Output at 220-240 V input where the vendor rates it above the 200-240 V figure (Supermicro 2000 W
+    Titanium: 2000 W at 220-240 V, 1800 W over 200-240 V); None: the 200-240 V rating applies."""
     efficiency: str | None = None
     """80 PLUS class; None where the vendor's sheet does not state it."""
 
@@ -248,6 +251,14 @@ class Chassis(Part):
     memory_type: Literal["DDR4", "DDR5"]
     gpus_supported: list[str] = Field(default_factory=list)
     """GPU ids the platform is built for (an HGX baseboard's modules); empty: any GPU of its form factor."""
+    baseboard: str | None = None
+    """The SXM/OAM baseboard class (catalog/baseboards.py: which modules it takes, whether it has NVSwitch)."""
+    max_system_power_w: Positive | None = None
+    """The vendor's published maximum input (AC) power of the whole system; None where not published."""
+    typical_system_power_w: Positive | None = None
+    """The vendor's typical input power, where published."""
+    idle_system_power_w: Positive | None = None
+    """The vendor's idle input power, where published."""
 
 
 class OperatingSystem(Part):

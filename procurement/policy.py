@@ -24,6 +24,15 @@ class Policy(BaseModel):
     dimm_w_fallback: float = Field(10.0, ge=0, le=1000)
     drive_w_fallback: float = Field(15.0, ge=0, le=1000)
     nic_w_fallback: float = Field(40.0, ge=0, le=1000)
+    fan_power_pct: float = Field(15.0, ge=0, le=100)
+    sxm_baseboard_overhead_pct: float = Field(30.0, ge=0, le=200)
+    psu_redundancy_required: Literal["none", "n+1", "n+n"] = "n+1"
+    continuous_load_pct: float = Field(80.0, gt=0, le=100)
+    low_line_circuit_amps: float = Field(20.0, gt=0, le=1000)
+    cord_amps: float = Field(16.0, gt=0, le=1000)
+    # facility
+    rack_units_usable: int = Field(42, ge=1, le=100)
+    pdu_phases: Literal[1, 3] = 3
     # cooling
     airflow_basis: Literal["heat", "per_gpu"] = "heat"
     airflow_cfm_per_gpu: float = Field(500.0, ge=0, le=100_000)

@@ -117,11 +117,36 @@ def test_platform_built_for_other_modules() -> None:
 
 
 def test_unsupported_gpu_names_the_supported_ones_by_name(catalog) -> None:  # type: ignore[no-untyped-def]
-    # real catalog: the Supermicro SYS-821GE-TNHR takes H100 SXM and H200 SXM modules only
+    # real catalog: the Supermicro SYS-821GE-TNHR has an HGX H100/H200-class board (catalog/baseboards.py)
     plan = plan_of(gpu={"model": "b200", "count": 8}, server={"chassis": "supermicro-sys-821ge-tnhr"})
     f = one(evaluate_family(pcie, plan, catalog, POLICY, "en"), "PCIE-GPU-UNSUPPORTED")
-    names = [catalog.get("gpu", i).name for i in ("h100-sxm5-80gb", "h200-sxm-141gb")]
-    assert f"built for {names[0]}, {names[1]} only" in f.message and "h100-sxm5-80gb" not in f.message
+    ids_ = ("h100-sxm5-80gb", "h200-sxm-141gb", "h800-sxm5-80gb", "h20-96gb")
+    assert all(catalog.get("gpu", i).name in f.message for i in ids_) and "h100-sxm5-80gb" not in f.message
+
+
+def test_hopper_china_modules_fit_hgx_h100_class_boards(catalog) -> None:  # type: ignore[no-untyped-def]
+    # the issue: H20 and H800 (Hopper HGX parts sold in China) were refused on an HGX H100-class baseboard
+    for chassis in ("supermicro-sys-821ge-tnhr", "dell-poweredge-xe9680"):
+        for gpu in ("h20-96gb", "h800-sxm5-80gb", "h100-sxm5-80gb", "h200-sxm-141gb"):
+            plan = plan_of(gpu={"model": gpu, "count": 8}, server={"chassis": chassis})
+            found = evaluate_family(pcie, plan, catalog, POLICY, "en")
+            assert not ids(found) & {"PCIE-GPU-UNSUPPORTED", "PCIE-FORM-FACTOR"}, (chassis, gpu)
+        # a module of another board is still an error
+        plan = plan_of(gpu={"model": "a100-sxm4-80gb", "count": 8}, server={"chassis": chassis})
+        assert one(evaluate_family(pcie, plan, catalog, POLICY, "en"), "PCIE-GPU-UNSUPPORTED").severity \
+            is Severity.ERROR
+
+
+def test_every_sxm_platform_names_its_baseboard_and_takes_only_its_modules(catalog) -> None:  # type: ignore[no-untyped-def]
+    from catalog.baseboards import BASEBOARDS
+    from catalog.models import Chassis, GpuFormFactor
+
+    for board in BASEBOARDS.values():
+        assert board.source and all(catalog.gpu(g) is not None for g in board.modules), board.name
+    for ch in catalog.all(Chassis):
+        if ch.gpu_form_factor is GpuFormFactor.SXM:
+            assert ch.baseboard in BASEBOARDS, ch.id
+            assert set(ch.gpus_supported) <= set(BASEBOARDS[ch.baseboard].modules), ch.id
 
 
 def test_cpu_socket_and_count() -> None:
