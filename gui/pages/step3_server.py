@@ -259,7 +259,8 @@ def gauge_readings(controller: PlanController) -> dict[str, GaugeReading]:
     lb = lane_budget(plan, catalog, policy)
     used = lb.cpu_needed + lb.switch_needed
     available = None if lb.cpu_lanes is None else lb.cpu_lanes + lb.switch_lanes
-    narrower = ", ".join(f"{d.label} x{d.granted}" for d in lb.reduced)
+    narrower = ", ".join(f"{d.count} × {d.label} x{d.granted}" if d.count > 1 and d.kind != "gpu"
+                         else f"{d.label} x{d.granted}" for d in lb.reduced)
     out["pcie"] = (used, available or None,
                    translate("ServerPage", "PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)")
                    .replace("%1", str(used)).replace("%2", "—" if available is None else str(available))

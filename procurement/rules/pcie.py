@@ -30,7 +30,9 @@ MIN_WIDTH = 4
 
 @dataclass(frozen=True)
 class LaneDevice:
-    """One device on the lane budget: what it wants and what the budget can give it."""
+    """Identical devices on the lane budget (the GPUs, or one storage or NIC line, or the part of it that runs
+    at one width): what each wants and what the budget can give each. The model counts devices instead of
+    holding one object per drive: 300 storage lines of 10 000 drives were 3 million objects, 1 GB and 15 s."""
 
     kind: str
     """'gpu', 'nvme' or 'nic'."""
@@ -42,7 +44,12 @@ class LaneDevice:
     does not give) or 'chipset' (M.2 drives a desktop or workstation board wires to its chipset); only 'cpu'
     and 'switch' are budgeted."""
     wanted: int
+    """Lanes each device wants."""
     granted: int
+    """Lanes each device gets."""
+    count: int = 1
+    first: int = 1
+    """The number of the first of these devices (GPU 7 of GPUs 7-8); 1 for storage and NIC lines."""
 
 
 @dataclass(frozen=True)
@@ -68,58 +75,104 @@ class LaneBudget:
         return self.cpu_shortfall + self.switch_shortfall
 
 
-def _devices(parts: Parts) -> list[tuple[str, str, str, str, int]]:
-    out: list[tuple[str, str, str, str, int]] = []
+@dataclass
+class _Group:
+    kind: str
+    name: str
+    path: str
+    pool: str
+    wanted: int
+    count: int
+    first: int = 1
+    granted: int = -1
+
+    def __post_init__(self) -> None:
+        if self.granted < 0:
+            self.granted = self.wanted
+
+    def split(self, tail: int) -> tuple[_Group, _Group]:
+        """(the first count - tail devices, the last tail devices)."""
+        head = _Group(self.kind, self.name, self.path, self.pool, self.wanted, self.count - tail, self.first,
+                      self.granted)
+        last = _Group(self.kind, self.name, self.path, self.pool, self.wanted, tail, self.first + head.count,
+                      self.granted)
+        return head, last
+
+    def device(self) -> LaneDevice:
+        if self.kind == "gpu":
+            numbers = str(self.first) if self.count == 1 else f"{self.first}–{self.first + self.count - 1}"
+            label = f"GPU {numbers} ({self.name})"
+        else:
+            label = self.name
+        return LaneDevice(self.kind, label, self.path, self.pool, self.wanted, self.granted, self.count,
+                          self.first)
+
+
+def _devices(parts: Parts) -> list[_Group]:
+    out: list[_Group] = []
     on_switch = parts.chassis is not None and parts.chassis.pcie_switch_lanes > 0
-    if parts.gpu is not None:
+    if parts.gpu is not None and parts.gpu_count > 0:
         # SXM modules reach the host through the HGX baseboard's own PCIe switches; without their lane
         # count in the catalog they stay out of the CPU budget rather than being guessed.
         pool = "switch" if on_switch else "baseboard" if parts.gpu.form_factor == GpuFormFactor.SXM else "cpu"
-        for i in range(parts.gpu_count):
-            out.append(("gpu", f"GPU {i + 1} ({parts.gpu.name})", "gpu.count", pool, parts.gpu.pcie_lanes))
+        out.append(_Group("gpu", parts.gpu.name, "gpu.count", pool, parts.gpu.pcie_lanes, parts.gpu_count))
     # An HGX platform wires its one-NIC-per-GPU slots to the same PCIe switches as the GPU modules; those NICs
     # share the baseboard pool (not budgeted: the switches' lane counts are not in the catalog).
     behind_switch = parts.chassis.switch_nic_slots if parts.chassis is not None else 0
     for n in parts.nics:
-        for _ in range(n.count):
-            pool = "baseboard" if behind_switch > 0 else "cpu"
-            behind_switch -= 1
-            out.append(("nic", n.part.name, f"server.nics[{n.index}].part", pool, n.part.pcie_lanes))
+        path = f"server.nics[{n.index}].part"
+        on_board = min(max(behind_switch, 0), n.count)
+        behind_switch -= n.count
+        if on_board:
+            out.append(_Group("nic", n.part.name, path, "baseboard", n.part.pcie_lanes, on_board))
+        if n.count - on_board:
+            out.append(_Group("nic", n.part.name, path, "cpu", n.part.pcie_lanes, n.count - on_board))
     for s in parts.storage:
-        if s.part.storage_kind == StorageKind.NVME and s.part.pcie_lanes > 0:
-            for _ in range(s.item.count):
-                out.append(("nvme", s.part.name, f"server.storage[{s.index}].part", "cpu", s.part.pcie_lanes))
+        if s.part.storage_kind == StorageKind.NVME and s.part.pcie_lanes > 0 and s.item.count > 0:
+            out.append(_Group("nvme", s.part.name, f"server.storage[{s.index}].part", "cpu", s.part.pcie_lanes,
+                              s.item.count))
     return out
 
 
-def _with_chipset(raw: list[tuple[str, str, str, str, int]], cpu_lanes: int) -> list[tuple[str, str, str, str, int]]:
+def _with_chipset(raw: list[_Group], cpu_lanes: int) -> list[_Group]:
     """Desktop and workstation boards wire further M.2 slots to the chipset: NVMe drives that do not fit
     the CPU lanes left after the cards go there (pool 'chipset', not budgeted)."""
-    left = cpu_lanes - sum(d[4] for d in raw if d[3] == "cpu" and d[0] != "nvme")
-    out = []
+    left = cpu_lanes - sum(d.wanted * d.count for d in raw if d.pool == "cpu" and d.kind != "nvme")
+    out: list[_Group] = []
     for d in raw:
-        if d[0] == "nvme":
-            if d[4] <= left:
-                left -= d[4]
-            else:
-                d = (d[0], d[1], d[2], "chipset", d[4])
+        if d.kind == "nvme":
+            fit = min(d.count, max(left, 0) // d.wanted)
+            left -= fit * d.wanted
+            if fit < d.count:
+                head, tail = d.split(d.count - fit)
+                tail.pool = "chipset"
+                out += [g for g in (head, tail) if g.count]
+                continue
         out.append(d)
     return out
 
 
-def _fit(wanted: list[int], kinds: list[str], available: int) -> tuple[list[int], int]:
-    """Narrow devices until they fit: NICs then GPUs to x8 (last first), then NICs then GPUs to x4."""
-    granted = list(wanted)
-    total = sum(granted)  # kept up to date as devices narrow: re-summing per device was O(n²)
+def _fit(groups: list[_Group], available: int) -> int:
+    """Narrow devices until they fit: NICs then GPUs to x8 (last first), then NICs then GPUs to x4; splits a
+    group where only its last devices need to narrow. Returns the lanes still missing."""
+    total = sum(g.granted * g.count for g in groups)
     for target in (8, MIN_WIDTH):
         for kind in ("nic", "gpu"):
-            for i in reversed(range(len(granted))):
+            i = len(groups) - 1
+            while i >= 0:
                 if total <= available:
-                    return granted, 0
-                if kinds[i] == kind and granted[i] > target:
-                    total -= granted[i] - target
-                    granted[i] = target
-    return granted, max(0, total - available)
+                    return 0
+                g = groups[i]
+                if g.kind == kind and g.granted > target:
+                    saving = g.granted - target
+                    narrow = min(g.count, -(-(total - available) // saving))
+                    if narrow < g.count:
+                        head, g = g.split(narrow)
+                        groups[i:i + 1] = [head, g]
+                    g.granted = target
+                    total -= saving * narrow
+                i -= 1
+    return max(0, total - available)
 
 
 def lane_budget(
@@ -134,26 +187,34 @@ def lane_budget(
     switch_lanes = parts.chassis.pcie_switch_lanes if parts.chassis else 0
     if cpu_lanes is not None and parts.cpu is not None and parts.cpu.segment != Segment.DATACENTER:
         raw = _with_chipset(raw, cpu_lanes)
-    granted = [d[4] for d in raw]
     short = {"cpu": 0, "switch": 0}
+    fitted: dict[str, list[_Group]] = {}
     for pool, available in (("cpu", cpu_lanes), ("switch", switch_lanes)):
-        idx = [i for i, d in enumerate(raw) if d[3] == pool]
-        if available is None or not idx:
+        groups = [g for g in raw if g.pool == pool]
+        if available is None or not groups:
             continue
-        got, missing = _fit([raw[i][4] for i in idx], [raw[i][0] for i in idx], available)
-        for i, g in zip(idx, got, strict=True):
-            granted[i] = g
-        short[pool] = missing
-    devices = tuple(
-        LaneDevice(k, label, path, pool, want, got)
-        for (k, label, path, pool, want), got in zip(raw, granted, strict=True)
-    )
+        short[pool] = _fit(groups, available)
+        fitted[pool] = groups
+    # the pools' groups back in the plan's order (GPUs, NICs, drives), split groups in place
+    ordered: list[_Group] = []
+    taken: dict[str, int] = {}
+    for g in raw:
+        if g.pool in fitted:
+            groups = fitted[g.pool]
+            i = taken.get(g.pool, 0)
+            while i < len(groups) and groups[i].path == g.path and groups[i].kind == g.kind:
+                ordered.append(groups[i])
+                i += 1
+            taken[g.pool] = i
+        else:
+            ordered.append(g)
+    devices = tuple(g.device() for g in ordered)
     return LaneBudget(
         cpu_lanes=cpu_lanes,
         switch_lanes=switch_lanes,
         devices=devices,
-        cpu_needed=sum(d.wanted for d in devices if d.pool == "cpu"),
-        switch_needed=sum(d.wanted for d in devices if d.pool == "switch"),
+        cpu_needed=sum(d.wanted * d.count for d in devices if d.pool == "cpu"),
+        switch_needed=sum(d.wanted * d.count for d in devices if d.pool == "switch"),
         cpu_shortfall=short["cpu"],
         switch_shortfall=short["switch"],
     )
@@ -164,7 +225,7 @@ def _summary(devices: tuple[LaneDevice, ...]) -> str:
     for d in devices:
         name = d.label.split(" (", 1)[1][:-1] if d.kind == "gpu" else d.label
         key = (name, d.wanted, d.granted)
-        groups[key] = groups.get(key, 0) + 1
+        groups[key] = groups.get(key, 0) + d.count
     return ", ".join(f"{n} × {name} x{w}→x{g}" for (name, w, g), n in groups.items())
 
 
@@ -196,7 +257,7 @@ def lanes_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
     p = resolve(plan, catalog)
     if p.cpu is None or p.cpu.pcie_lanes is not None:
         return []
-    if not any(d[3] == "cpu" for d in _devices(p)):
+    if not any(d.pool == "cpu" for d in _devices(p)):
         return []
     return [make("PCIE-LANES-UNKNOWN", FAMILY, Severity.INFO, 3, ("server.cpu",), lang, cpu=p.cpu.name)]
 

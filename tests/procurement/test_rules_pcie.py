@@ -33,7 +33,9 @@ def test_lanes_drop_the_last_gpus_to_x8() -> None:
     # NIC is already x8, so GPU 8 then GPU 7 drop to x8: 140 − 8 − 8 = 124 ≤ 128.
     b = lane_budget(a100_server(), CAT, POLICY)
     assert (b.cpu_lanes, b.cpu_needed, b.shortfall) == (128, 140, 0)
-    assert [d.label for d in b.reduced] == ["GPU 7 (a100-40gb-pcie)", "GPU 8 (a100-40gb-pcie)"]
+    assert [(d.label, d.count, d.granted) for d in b.reduced] == [("GPU 7–8 (a100-40gb-pcie)", 2, 8)]
+    assert [(d.label, d.count, d.granted) for d in b.devices if d.kind == "gpu"] == [
+        ("GPU 1–6 (a100-40gb-pcie)", 6, 16), ("GPU 7–8 (a100-40gb-pcie)", 2, 8)]
     f = one(run(a100_server()), "PCIE-LANES-REDUCED")
     assert f.severity == Severity.WARNING and "2 × a100-40gb-pcie x16→x8" in f.message
     # two sockets: 256 lanes
@@ -175,7 +177,7 @@ def test_desktop_m2_drives_beyond_cpu_lanes_go_to_the_chipset() -> None:
                    server={"cpu": "ryzen-7950x", "nics": [{"part": "nic-25g", "count": 1}],
                            "storage": [{"role": "system", "part": "nvme-m2-1tb", "count": 3}]})
     b = lane_budget(plan, CAT, POLICY)
-    assert [d.pool for d in b.devices if d.kind == "nvme"] == ["cpu", "chipset", "chipset"]
+    assert [(d.pool, d.count) for d in b.devices if d.kind == "nvme"] == [("cpu", 1), ("chipset", 2)]
     assert (b.cpu_needed, b.cpu_lanes) == (28, 28) and not b.reduced
     # a data-centre CPU has no chipset lanes: the same drives on EPYC all count against its lanes
     server = lane_budget(a100_server(), CAT, POLICY)
@@ -207,8 +209,8 @@ def test_nics_in_an_hgx_platforms_switch_slots_take_no_cpu_lanes() -> None:
     # 10 ConnectX-7 (x16): the first 8 sit in the switch slots, 2 take CPU lanes with the 5 NVMe drives
     plan = hgx_node(server={"chassis": "hgx-nic-slots", "nics": [{"part": "cx7-400g", "count": 10}]})
     b = lane_budget(plan, cat, POLICY)
-    nic_pools = [d.pool for d in b.devices if d.kind == "nic"]
-    assert nic_pools == ["baseboard"] * 8 + ["cpu"] * 2
+    nic_pools = [(d.pool, d.count) for d in b.devices if d.kind == "nic"]
+    assert nic_pools == [("baseboard", 8), ("cpu", 2)]
     assert (b.cpu_needed, b.cpu_lanes) == (2 * 16 + 5 * 4, 160) and not b.reduced
     assert "PCIE-LANES-REDUCED" not in ids(evaluate_family(pcie, plan, cat, POLICY, "en"))
     # without the switch slots all 10 NICs (160 lanes) and the drives (20) are on the CPUs' 160: narrowed
