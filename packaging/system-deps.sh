@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the few system packages the app and its checks need, where they are missing:
-# a CJK TrueType font (WenQuanYi Zen Hei: Qt widgets and embedded in the PDFs) and poppler-utils.
+# a CJK TrueType font (WenQuanYi Zen Hei: Qt widgets and embedded in the PDFs), the PDFs' TrueType fallback
+# fonts (DejaVu Sans: Arabic, Hebrew; HanaMin from fonts-hanazono: CJK Extension B such as 𡈼), poppler-utils.
 set -eu
 need=()
 fc-list :lang=zh 2>/dev/null | grep -qi . || need+=(fonts-wqy-zenhei)
 [ -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] || need+=(fonts-wqy-zenhei)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
+[ -f /usr/share/fonts/truetype/hanazono/HanaMinB.ttf ] || need+=(fonts-hanazono)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 command -v fc-list >/dev/null 2>&1 || need+=(fontconfig)
 # Debian/Ubuntu split venv support out of the system Python

@@ -121,7 +121,7 @@ def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> list[Flowable]:
         extra.append(("BACKGROUND", (2, r), (2, r), STATUS_BG[item.status.value]))
     out: list[Flowable] = [table(rows, scaled([5, 20, 8, 45, 22], paper), font=st.font, extra=extra)]
     if long_notes:
-        out += [st.p(t("clpdf.notes_full", lang), st.h2), *long_notes]
+        out += [st.section(t("clpdf.notes_full", lang), long_notes[1], lead=long_notes[:1]), *long_notes[2:]]
     return out
 
 
@@ -217,9 +217,7 @@ def render_checklist_pdf(
     ]
     for which in WHICH:
         cl = checklists[which]
-        story.append(st.p(cl.title, st.h2))
-        story.append(
-            st.p(
+        summary = st.p(
                 t(
                     "clpdf.summary",
                     lang,
@@ -230,14 +228,13 @@ def render_checklist_pdf(
                 ),
                 st.small,
             )
-        )
-        story.append(Spacer(1, 3))
-        story += _checklist_table(cl, st, paper)
+        cl_table, *after = _checklist_table(cl, st, paper)
+        story += [st.section(cl.title, cl_table, lead=[summary, Spacer(1, 3)]), *after]
     if plan.verification:
-        story += [st.p(t("clpdf.verification", lang), st.h2), _verification_table(plan, st, paper)]
-    story.append(st.p(t("clpdf.findings", lang), st.h2))
+        story.append(st.section(t("clpdf.verification", lang), _verification_table(plan, st, paper)))
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
-    story.append(findings_table(shown, st, paper) if shown else st.p(t("clpdf.no_findings", lang), st.body))
+    story.append(st.section(t("clpdf.findings", lang),
+                            findings_table(shown, st, paper) if shown else st.p(t("clpdf.no_findings", lang), st.body)))
     # The heading stays with the first block, and each block stays whole, so signatures never split.
     blocks = [_signoff_block(plan, which, checklists[which].title, st, paper) for which in WHICH]
     story.append(KeepTogether([st.p(t("clpdf.signoff", lang), st.h2), blocks[0]]))

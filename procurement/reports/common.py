@@ -12,12 +12,12 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
 from typing import Any, Literal
-from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
 
@@ -27,6 +27,7 @@ from procurement.messages import Lang, register, t
 from procurement.plan import Plan, atomic_write
 from procurement.policy import Policy, default_policy
 from procurement.reports.fonts import register_cjk_font
+from procurement.reports.text import BIDI_CONTROLS, HeadingWithStart, TextParagraph, rich
 
 Paper = Literal["a4", "letter"]
 PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
@@ -59,12 +60,9 @@ class ExportError(OSError):
 
 # ---------------------------------------------------------------- text safety
 
-_BREAK_AFTER = re.compile(r"([/\\_\-.,;:=&?@])")
-
-
 def clean_text(text: object) -> str:
-    """User text made printable: control, surrogate and non-characters dropped, tabs to spaces."""
-    s = str(text)
+    """User text made printable: control, surrogate, non-characters and bidi overrides dropped, tabs to spaces."""
+    s = BIDI_CONTROLS.sub("", str(text))
     out = []
     for ch in s:
         if ch == "\n":
@@ -81,8 +79,9 @@ def clean_text(text: object) -> str:
 
 
 def markup(text: object) -> str:
-    """Escaped paragraph markup of user text: no tags or entities of the user's reach reportlab's parser."""
-    return escape(clean_text(text)).replace("\n", "<br/>")
+    """Escaped paragraph markup of user text: no tags or entities of the user's reach reportlab's parser; each
+    run of characters in a font that has them, right-to-left text shaped and ordered (procurement.reports.text)."""
+    return rich(clean_text(text))
 
 
 @dataclass(frozen=True)
@@ -100,18 +99,23 @@ class Styles:
 
     def p(self, text: object, style: ParagraphStyle | None = None) -> Paragraph:
         """A paragraph of user (or any) text, escaped."""
-        return Paragraph(markup(text), style or self.body)
+        return TextParagraph(markup(text), style or self.body)
 
     def raw(self, fragment: str, style: ParagraphStyle | None = None) -> Paragraph:
         """A paragraph of markup we built ourselves (every user part already passed through ``markup``)."""
-        return Paragraph(fragment, style or self.body)
+        return TextParagraph(fragment, style or self.body)
+
+    def section(self, title: object, body: Flowable, lead: Sequence[Flowable] = ()) -> Flowable:
+        """A heading (and the small ``lead`` flowables under it) kept with the first lines of ``body``, which may
+        run on to the next page: not the whole body pushed to the next page, nor a heading alone at a page foot."""
+        return HeadingWithStart(self.p(title, self.h2), [*lead, body])
 
 
 def make_styles(lang: Lang) -> Styles:
     font = register_cjk_font()
-    # CJK wrapping breaks between any two characters, which also keeps long Latin words from overflowing;
-    # in English, normal wrapping with long-word splitting reads better.
-    wrap = "CJK" if lang == "zh" else None
+    # One line breaker for both languages (TextParagraph): at spaces and around CJK characters, never inside
+    # a token such as a part number or a digest; a token longer than a line is cut.
+    wrap = "CJK"
 
     def style(name: str, size: float, leading: float, **kw: Any) -> ParagraphStyle:
         return ParagraphStyle(
@@ -122,7 +126,7 @@ def make_styles(lang: Lang) -> Styles:
         font=font,
         lang=lang,
         title=style("title", 17, 22, spaceAfter=4),
-        h2=style("h2", 12, 16, spaceBefore=8, spaceAfter=4, keepWithNext=1),  # no heading alone at a page foot
+        h2=style("h2", 12, 16, spaceBefore=8, spaceAfter=4),  # kept with its first lines by section()
         body=style("body", 9.5, 13),
         small=style("small", 7.5, 10, textColor=colors.HexColor("#444444")),
         cell=style("cell", 8.5, 11),
@@ -197,8 +201,32 @@ def to_decimal(price: float) -> Decimal:
 # ---------------------------------------------------------------- document
 
 
+FOOTER_SIZE = 7.5
+FOOTER_LEADING = 9.0
+FOOTER_Y = 9 * mm
+FOOTER_LINES = 3
+"""The footer's left text wraps upwards into the bottom margin, at most this many lines (then it is cut with
+'…'; the full text, e.g. a long quote number, is printed in the document's header table)."""
+
+
+def footer_paragraph(text: str, font: str, width: float) -> TextParagraph:
+    """The footer's left text as a paragraph that fits ``width`` in at most FOOTER_LINES lines."""
+    style = ParagraphStyle(
+        "footer", fontName=font, fontSize=FOOTER_SIZE, leading=FOOTER_LEADING, wordWrap="CJK",
+        textColor=colors.HexColor("#555555"),
+    )
+    shown = text
+    while True:
+        para = TextParagraph(markup(shown), style)
+        _, h = para.wrap(width, 10_000)
+        if h <= FOOTER_LINES * FOOTER_LEADING + 0.1 or len(shown) <= 1:
+            return para
+        shown = shown[: max(1, int(len(shown) * 0.9)) - 1].rstrip() + "…"
+
+
 def _footer_canvas(font: str, lang: Lang, left_text: str) -> type[Canvas]:
-    """A canvas that draws 'page X of Y' once the total is known (pages are buffered until save)."""
+    """A canvas that draws 'page X of Y' once the total is known (pages are buffered until save); the left
+    text wraps in the space left of the page number and never runs over it."""
 
     class NumberedCanvas(Canvas):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -222,11 +250,17 @@ def _footer_canvas(font: str, lang: Lang, left_text: str) -> type[Canvas]:
 
         def _draw_footer(self, total: int) -> None:
             width, _ = self._pagesize
+            label = t("report.page_of", lang, page=self._pageNumber, pages=total)
+            label_w = stringWidth(label, font, FOOTER_SIZE)
             self.saveState()
-            self.setFont(font, 7.5)
+            self.setFont(font, FOOTER_SIZE)
             self.setFillColor(colors.HexColor("#555555"))
-            self.drawString(MARGIN, 9 * mm, left_text)
-            self.drawRightString(width - MARGIN, 9 * mm, t("report.page_of", lang, page=self._pageNumber, pages=total))
+            self.drawRightString(width - MARGIN, FOOTER_Y, label)
+            room = width - 2 * MARGIN - label_w - 6 * mm
+            para = footer_paragraph(left_text, font, room)
+            para.wrap(room, 10_000)
+            # The last line's baseline sits on the page number's baseline.
+            para.drawOn(self, MARGIN, FOOTER_Y - FOOTER_LEADING + FOOTER_SIZE)
             self.restoreState()
 
     return NumberedCanvas

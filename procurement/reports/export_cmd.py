@@ -16,6 +16,7 @@ from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, check_target, write_pdf
 from procurement.reports.fonts import FontNotFoundError
 from procurement.reports.quote import render_quote_pdf
+from procurement.reports.text import collect_missing, describe_missing
 
 EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
 
@@ -37,6 +38,11 @@ register(
         "export.what.checklist": {"zh": "检查清单", "en": "checklist"},
         "export.plan_error": {"zh": "无法读取方案：", "en": "cannot read the plan:"},
         "export.policy_error": {"zh": "无法读取政策文件：", "en": "cannot read the policy:"},
+        "export.missing_glyphs": {
+            "zh": "警告：没有可用字体能显示以下字符，PDF 中以代码点 [U+…] 代替：{chars}",
+            "en": "warning: no available font has these characters; the PDF shows their code points [U+…] "
+            "instead: {chars}",
+        },
     }
 )
 
@@ -84,17 +90,20 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     render = {"quote": render_quote_pdf, "checklist": render_checklist_pdf}
     try:
         # Render everything before writing anything: a failure leaves no half-exported set behind.
-        outputs = [
-            (
-                what,
-                path,
-                render[what](plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper),
-            )
-            for what, path in jobs
-        ]
+        with collect_missing() as missing:
+            outputs = [
+                (
+                    what,
+                    path,
+                    render[what](plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper),
+                )
+                for what, path in jobs
+            ]
     except FontNotFoundError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_UNREADABLE
+    if missing:
+        print(t("export.missing_glyphs", lang, chars=describe_missing(missing)), file=sys.stderr)
     try:
         for _, path in jobs:  # a bad second target must not leave the first one written
             check_target(path, lang)

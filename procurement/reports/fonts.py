@@ -1,18 +1,34 @@
-"""Finds a TrueType CJK font and registers it with reportlab once per process (embedded as a subset)."""
+"""The fonts of the PDF reports: a CJK primary font and TrueType fallbacks, chosen per character, registered once.
+
+The primary font is the first TrueType CJK font found (environment variable, resources/fonts/, known system
+paths, fontconfig); with none at all, reportlab's built-in CID font STSong-Light, which needs no file (the
+PDF names it and the viewer supplies the glyphs), so export works on a machine with no fonts installed.
+Fallback fonts (TrueType only: reportlab cannot embed CFF/PostScript outlines such as the Noto CJK OTFs) cover
+what the primary lacks: DejaVu Sans / Arial for Arabic, Hebrew and Latin extensions, HanaMin (fonts-hanazono)
+and SimSun-ExtB for CJK Extension B such as 𡈼, and, for any other character, whatever TrueType font
+fontconfig names for it. A character no font has is reported by the text layer (procurement/reports/text.py).
+"""
 
 from __future__ import annotations
 
+import itertools
 import os
 import shutil
 import subprocess
 import threading
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 FONT_NAME = "GpuProcureCJK"
+CID_FONT = "STSong-Light"
 ENV_VAR = "GPU_PROCURE_CJK_FONT"
+SYSTEM_FONTS_VAR = "GPU_PROCURE_SYSTEM_FONTS"
+"""Set to 0 to use no font of the system (only resources/fonts/, the env variable and the CID font)."""
+
+_WIN = os.environ.get("WINDIR", "C:/Windows").replace("\\", "/") + "/Fonts"
 
 # TrueType (glyf) CJK fonts reportlab can embed. Noto/Source Han Sans CJK are CFF-based (.otf/.ttc with
 # PostScript outlines): reportlab cannot embed those, so they are not listed and are skipped when found.
@@ -23,9 +39,27 @@ KNOWN_PATHS: tuple[tuple[str, int], ...] = (
     ("/usr/share/fonts/wqy-microhei/wqy-microhei.ttc", 0),
     ("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf", 0),
     ("/usr/share/fonts/google-droid/DroidSansFallbackFull.ttf", 0),
+    # macOS: Catalina and later keep the extra fonts under Supplemental; older systems under /Library/Fonts.
+    ("/System/Library/Fonts/Supplemental/Arial Unicode.ttf", 0),
     ("/Library/Fonts/Arial Unicode.ttf", 0),
-    ("C:/Windows/Fonts/simhei.ttf", 0),
-    ("C:/Windows/Fonts/msyh.ttc", 0),
+    (f"{_WIN}/msyh.ttc", 0),
+    (f"{_WIN}/simhei.ttf", 0),
+    (f"{_WIN}/simsun.ttc", 0),
+)
+
+# Fallbacks for what CJK fonts lack, TrueType only, in order of preference.
+FALLBACK_PATHS: tuple[tuple[str, int], ...] = (
+    ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", 0),  # Arabic, Hebrew, Latin/Greek/Cyrillic extensions
+    ("/usr/share/fonts/dejavu/DejaVuSans.ttf", 0),
+    ("/usr/share/fonts/dejavu-sans-fonts/DejaVuSans.ttf", 0),
+    ("/usr/share/fonts/truetype/hanazono/HanaMinA.ttf", 0),  # CJK Extension A and rare BMP ideographs
+    ("/usr/share/fonts/truetype/hanazono/HanaMinB.ttf", 0),  # CJK Extension B (𡈼) and beyond
+    ("/usr/share/fonts/hanazono/HanaMinB.ttf", 0),
+    ("/System/Library/Fonts/Supplemental/Arial Unicode.ttf", 0),
+    ("/System/Library/Fonts/Supplemental/Arial.ttf", 0),
+    (f"{_WIN}/arial.ttf", 0),
+    (f"{_WIN}/simsunb.ttf", 0),  # SimSun-ExtB
+    (f"{_WIN}/mingliub.ttc", 0),
 )
 
 INSTALL_HINT = (
@@ -42,12 +76,69 @@ class FontNotFoundError(RuntimeError):
 
 @dataclass(frozen=True)
 class FontChoice:
-    path: Path
+    path: Path | None
+    """None for the built-in CID font (no file)."""
     subfont_index: int = 0
 
 
+@dataclass
+class ChainFont:
+    name: str
+    """The reportlab font name."""
+    path: str | None
+    covers: Callable[[int], bool]
+
+
+@dataclass
+class FontChain:
+    """The primary font first, then the fallbacks; ``font_for`` picks one per character."""
+
+    fonts: list[ChainFont]
+    system: bool = True
+    primary_name: str = ""
+    """The paragraphs' font (default: the first); it must have CJK glyphs, as page labels are drawn in it."""
+    _cache: dict[int, str | None] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+    _fc_asked: int = 0
+
+    @property
+    def primary(self) -> str:
+        return self.primary_name or self.fonts[0].name
+
+    @property
+    def embedded(self) -> bool:
+        """The primary font is a file embedded in the PDF (not the viewer-supplied CID font)."""
+        return self.primary != CID_FONT
+
+    def font_for(self, cp: int) -> str | None:
+        """The first font of the chain that has a glyph for code point ``cp``; None when no font has one."""
+        try:
+            return self._cache[cp]
+        except KeyError:
+            pass
+        with self._lock:
+            found = next((f.name for f in self.fonts if f.covers(cp)), None)
+            if found is None and self.system and self._fc_asked < FC_LOOKUPS:
+                self._fc_asked += 1
+                extra = _fc_font_for(cp, {f.path for f in self.fonts})
+                if extra is not None:
+                    self.fonts.append(extra)
+                    found = extra.name
+            self._cache[cp] = found
+            return found
+
+
+FC_LOOKUPS = 64
+"""At most this many fontconfig look-ups per process for characters no known font has (each ~10-50 ms)."""
+
+_names = itertools.count(1)
 _lock = threading.Lock()
+_chain: FontChain | None = None
 _registered: FontChoice | None = None
+
+
+def _system_fonts() -> bool:
+    return os.environ.get(SYSTEM_FONTS_VAR, "1").strip() not in ("0", "no", "false", "off")
 
 
 def _resource_fonts() -> list[tuple[str, int]]:
@@ -64,18 +155,18 @@ def _resource_fonts() -> list[tuple[str, int]]:
         return []
 
 
-def _fc_list() -> list[tuple[str, int]]:
+def _fc_query(pattern: str) -> list[tuple[str, int]]:
     exe = shutil.which("fc-list")
     if exe is None:
         return []
     try:
         out = subprocess.run(
-            [exe, ":lang=zh", "file", "index"], capture_output=True, text=True, timeout=10, check=False
+            [exe, pattern, "file", "index"], capture_output=True, text=True, timeout=10, check=False
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return []
     found: list[tuple[str, int]] = []
-    for line in out.splitlines():
+    for line in sorted(out.splitlines()):
         path, _, rest = line.partition(":")
         if not path.lower().endswith((".ttf", ".ttc")):
             continue
@@ -84,22 +175,28 @@ def _fc_list() -> list[tuple[str, int]]:
     return found
 
 
+def _fc_list() -> list[tuple[str, int]]:
+    return _fc_query(":lang=zh")
+
+
 def candidates() -> list[tuple[str, int]]:
-    """Where to look, in order: the env variable, resources/fonts/, known system paths, fontconfig."""
+    """Where to look for the primary font, in order: the env variable, resources/fonts/, known system paths,
+    fontconfig (the last two skipped with GPU_PROCURE_SYSTEM_FONTS=0)."""
     out: list[tuple[str, int]] = []
     env = os.environ.get(ENV_VAR, "").strip()
     if env:
         out.append((env, 0))
     out += _resource_fonts()
-    out += list(KNOWN_PATHS)
-    out += _fc_list()
+    if _system_fonts():
+        out += list(KNOWN_PATHS)
+        out += _fc_list()
     return out
 
 
-def _load(path: str, index: int) -> Any:
+def _load(path: str, index: int, name: str = FONT_NAME) -> Any:
     from reportlab.pdfbase.ttfonts import TTFont
 
-    return TTFont(FONT_NAME, path, subfontIndex=index)
+    return TTFont(name, path, subfontIndex=index)
 
 
 def find_font(cands: list[tuple[str, int]] | None = None) -> tuple[object, FontChoice]:
@@ -121,19 +218,154 @@ def find_font(cands: list[tuple[str, int]] | None = None) -> tuple[object, FontC
     raise FontNotFoundError(INSTALL_HINT + detail)
 
 
-def register_cjk_font() -> str:
-    """Register the CJK font with reportlab (first call only) and return its reportlab font name."""
-    global _registered
-    with _lock:
-        if _registered is None:
-            from reportlab.pdfbase import pdfmetrics
+def _ttf_entry(font: Any, path: str) -> ChainFont:
+    glyphs = font.face.charToGlyph
+    return ChainFont(font.fontName, path, glyphs.__contains__)
 
-            font, choice = find_font()
+
+def _gb_covers(cp: int) -> bool:
+    """STSong-Light (Adobe-GB1 through UniGB-UCS2-H) has the BMP characters of GBK/GB 18030's two-byte part."""
+    if cp < 0x20:
+        return False
+    if cp < 0x7F:
+        return True
+    if cp > 0xFFFF:
+        return False
+    try:
+        return len(chr(cp).encode("gbk")) == 2
+    except UnicodeEncodeError:
+        return False
+
+
+def _latin1(cp: int) -> bool:
+    return 0x20 <= cp <= 0x7E or 0xA0 <= cp <= 0xFF
+
+
+def _cid_entries() -> list[ChainFont]:
+    """No font file at all: Helvetica for Latin-1 (its CID-font Latin is monospaced and has no ¥ or no-break
+    space) and STSong-Light for Chinese, both supplied by the PDF viewer."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.cidfonts import UnicodeCIDFont
+
+    pdfmetrics.registerFont(UnicodeCIDFont(CID_FONT))
+    return [ChainFont("Helvetica", None, _latin1), ChainFont(CID_FONT, None, _gb_covers)]
+
+
+def _fc_font_for(cp: int, known: set[str | None]) -> ChainFont | None:
+    """A TrueType font fontconfig says has ``cp``, registered under a new name; None when there is none."""
+    from reportlab.pdfbase import pdfmetrics
+
+    for path, index in _fc_query(f":charset={cp:x}"):
+        if path in known:
+            continue
+        try:
+            font = _load(path, index, f"GpuProcureFB{next(_names)}")
+        except Exception:  # not loadable by reportlab (CFF outlines in a .ttc, a broken file): try the next
+            continue
+        if cp in font.face.charToGlyph:
             pdfmetrics.registerFont(font)
-            _registered = choice
-        return FONT_NAME
+            return _ttf_entry(font, path)
+    return None
+
+
+def build_chain(
+    primary: list[tuple[str, int]] | None = None, fallbacks: list[tuple[str, int]] | None = None
+) -> FontChain:
+    """Register and return the font chain (reportlab names are global, so call once; see ``font_chain``)."""
+    from reportlab.pdfbase import pdfmetrics
+
+    global _registered
+    system = _system_fonts()
+    fonts: list[ChainFont] = []
+    primary_name = FONT_NAME
+    try:
+        font, choice = find_font(primary)
+        pdfmetrics.registerFont(font)
+        fonts.append(_ttf_entry(font, str(choice.path)))
+        _registered = choice
+    except FontNotFoundError:
+        fonts += _cid_entries()
+        primary_name = CID_FONT
+        _registered = FontChoice(None)
+    if fallbacks is None:
+        fallbacks = list(FALLBACK_PATHS) if system else []
+    seen = {f.path for f in fonts}
+    for path, index in fallbacks:
+        if path in seen or not Path(path).is_file():
+            continue
+        try:
+            fb = _load(path, index, f"GpuProcureFB{next(_names)}")
+        except Exception:  # skip fonts reportlab cannot read
+            continue
+        pdfmetrics.registerFont(fb)
+        fonts.append(_ttf_entry(fb, path))
+        seen.add(path)
+    return FontChain(fonts, system=system, primary_name=primary_name)
+
+
+def font_chain() -> FontChain:
+    """The process's font chain, built on first use (under a lock: reports may render in worker threads)."""
+    global _chain
+    with _lock:
+        if _chain is None:
+            _chain = build_chain()
+        return _chain
+
+
+def reset_font_chain(chain: FontChain | None = None) -> FontChain | None:
+    """Replace the process's font chain (tests: a machine with other fonts); returns the previous one."""
+    global _chain
+    with _lock:
+        old, _chain = _chain, chain
+        return old
+
+
+def register_cjk_font() -> str:
+    """Register the fonts with reportlab (first call only) and return the primary font's reportlab name."""
+    return font_chain().primary
 
 
 def registered_font() -> FontChoice | None:
-    """The font file in use, once registered."""
+    """The primary font file in use (path None: the built-in CID font), once registered."""
     return _registered
+
+
+def _utf16_hex(cp: int) -> str:
+    return chr(cp).encode("utf-16-be").hex().upper()
+
+
+def _to_unicode_cmap(fontname: str, subset: list[int]) -> str:
+    """reportlab's ToUnicode CMap with characters beyond the BMP written as UTF-16 surrogate pairs (reportlab
+    writes '<2123C>' for 𡈼, which readers take as U+2123 and a stray digit: the text layer loses the character)."""
+    lines = [
+        "/CIDInit /ProcSet findresource begin",
+        "12 dict begin",
+        "begincmap",
+        "/CIDSystemInfo",
+        f"<< /Registry ({fontname})",
+        f"/Ordering ({fontname})",
+        "/Supplement 0",
+        ">> def",
+        f"/CMapName /{fontname} def",
+        "/CMapType 2 def",
+        "1 begincodespacerange",
+        f"<00> <{len(subset) - 1:02X}>",
+        "endcodespacerange",
+        f"{len(subset)} beginbfchar",
+        *(f"<{i:02X}> <{_utf16_hex(v)}>" for i, v in enumerate(subset)),
+        "endbfchar",
+        "endcmap",
+        "CMapName currentdict /CMap defineresource pop",
+        "end",
+        "end",
+    ]
+    return "\n".join(lines)
+
+
+def _patch_reportlab() -> None:
+    from reportlab.pdfbase import ttfonts
+
+    ttfonts.makeToUnicodeCMap = _to_unicode_cmap
+
+
+_patch_reportlab()

@@ -398,16 +398,18 @@ def render_quote_pdf(
                 ),
                 st.cell,
             ),
-            st.p(t("report.digest", lang), st.cell),
-            st.p(canonical_digest(plan), st.mono),
+            "",
+            "",
         ],
+        # The digest gets a whole row: 64 hex digits on one line, never cut by the line breaker.
+        [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono), "", ""],
     ]
     story += [
-        table(head, scaled([13, 30, 13, 44], paper), header_rows=0, font=st.font),
+        table(head, scaled([13, 30, 13, 44], paper), header_rows=0, font=st.font,
+              extra=[("SPAN", (1, 1), (-1, 1)), ("SPAN", (1, 2), (-1, 2))]),
         Spacer(1, 6),
         _party_table(plan, st, paper),
         Spacer(1, 4),
-        st.p(t("quote.items", lang), st.h2),
     ]
 
     rows: list[list[object]] = [
@@ -431,7 +433,8 @@ def render_quote_pdf(
                     st.p(money(line.amount, lang, on_request), st.cell_right),
                 ]
             )
-    story.append(table(rows, scaled([30, 33, 7, 15, 15], paper), font=st.font, extra=extra))
+    story.append(st.section(t("quote.items", lang), table(rows, scaled([30, 33, 7, 15, 15], paper), font=st.font,
+                                                          extra=extra)))
     story.append(Spacer(1, 6))
 
     # With no price at all a total of ¥0.00 would mislead: the totals then say "on request" too.
@@ -463,11 +466,10 @@ def render_quote_pdf(
         story.append(Spacer(1, 3))
         story.append(st.p(t("quote.excludes", lang, n=len(quote.unpriced), parts=names), st.body))
 
-    story.append(st.p(t("quote.notes", lang), st.h2))
-    story += [st.p(f"{i}. {note}", st.body) for i, note in enumerate(quote.notes, 1)]
+    notes = [st.p(f"{i}. {note}", st.body) for i, note in enumerate(quote.notes, 1)]
+    story += [st.section(t("quote.notes", lang), notes[0]), *notes[1:]]
     priced = [line for line in quote.lines if line.unit_price is not None]
     if priced:
-        story.append(st.p(t("quote.prices", lang), st.h2))
         prow: list[list[object]] = [
             [st.p(t(f"quote.col.{c}", lang), st.cell_head) for c in ("part", "unit", "price_date", "source")]
         ]
@@ -484,12 +486,12 @@ def render_quote_pdf(
                     st.p(line.price_source or "—", st.cell),
                 ]
             )
-        story.append(table(prow, scaled([30, 15, 13, 42], paper), font=st.font))
+        story.append(st.section(t("quote.prices", lang), table(prow, scaled([30, 15, 13, 42], paper), font=st.font)))
     if plan.notes.strip():
-        story += [st.p(t("quote.plan_notes", lang), st.h2), st.p(plan.notes, st.body)]
-    story.append(st.p(t("quote.findings", lang), st.h2))
+        story.append(st.section(t("quote.plan_notes", lang), st.p(plan.notes, st.body)))
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
-    story.append(findings_table(shown, st, paper) if shown else st.p(t("quote.no_findings", lang), st.body))
+    story.append(st.section(t("quote.findings", lang),
+                            findings_table(shown, st, paper) if shown else st.p(t("quote.no_findings", lang), st.body)))
     footer = t("quote.footer", lang, number=quote.number, digest=canonical_digest(plan)[:16])
     return build_pdf(
         story,

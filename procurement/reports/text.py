@@ -1,0 +1,334 @@
+"""The text of the PDF reports: a font per run of characters, Arabic-script shaping and right-to-left order,
+line breaks that never split a token, headings kept with their first lines, and the characters no font has."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+from xml.sax.saxutils import escape
+
+from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
+from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
+from reportlab.rl_config import _FUZZ
+
+from procurement.reports.fonts import font_chain
+
+# Bidi formatting characters are dropped: an override (U+202E) in a name would print letters in an order
+# other than the one typed (a "Trojan Source" style spoof); the bidi algorithm orders the text itself.
+BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+_RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
+_ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")
+
+_missing: ContextVar[dict[str, None] | None] = ContextVar("gpu_procure_missing_glyphs", default=None)
+
+
+@contextmanager
+def collect_missing() -> Iterator[dict[str, None]]:
+    """Within the block, every character no font could print is recorded (in order of appearance, once)."""
+    found: dict[str, None] = {}
+    token = _missing.set(found)
+    try:
+        yield found
+    finally:
+        _missing.reset(token)
+
+
+def describe_missing(chars: Sequence[str] | dict[str, None]) -> str:
+    """'😀 (U+1F600 GRINNING FACE), …' for a warning that names the characters."""
+    return ", ".join(f"{c} (U+{ord(c):04X} {unicodedata.name(c, '?')})" for c in chars)
+
+
+def placeholder(ch: str) -> str:
+    """What the paper shows where no font has the glyph: the code point, never a silent gap or an empty box."""
+    return f"[U+{ord(ch):04X}]"
+
+
+def visual(text: str) -> str:
+    """Right-to-left runs in display order, Arabic letters in their joined forms (per line of the text)."""
+    if not _RTL.search(text):
+        return text
+    import arabic_reshaper  # imported on first right-to-left text only
+    from bidi import get_display
+
+    lines = []
+    for line in text.split("\n"):
+        if _RTL.search(line):
+            if _ARABIC.search(line):
+                line = arabic_reshaper.reshape(line)
+            line = get_display(line, base_dir="L")
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def _invisible(ch: str) -> bool:
+    cp = ord(ch)
+    return unicodedata.category(ch) == "Cf" or 0xFE00 <= cp <= 0xFE0F or 0xE0100 <= cp <= 0xE01EF
+
+
+def _neutral(ch: str) -> bool:
+    """Spaces, punctuation, digits and marks stay in the font of the run around them when it has them."""
+    return unicodedata.category(ch)[0] in "ZPNM"
+
+
+def font_runs(text: str) -> list[tuple[str | None, str]]:
+    """``text`` (already in display order) as (reportlab font name, run) pairs; font None: no font has the
+    character (one character per such run)."""
+    chain = font_chain()
+    runs: list[tuple[str | None, str]] = []
+    cur: str | None = chain.primary
+    buf: list[str] = []
+    for ch in text:
+        cp = ord(ch)
+        if ch == "\n":
+            name: str | None = cur
+        elif _neutral(ch) and cur is not None and chain.font_for(cp) is not None and _covers(chain, cur, cp):
+            name = cur
+        else:
+            name = chain.font_for(cp)
+            if name is None and _invisible(ch):
+                continue  # a joiner or variation selector no font draws: nothing visible is lost
+        if name is None:
+            if buf:
+                runs.append((cur, "".join(buf)))
+                buf = []
+            runs.append((None, ch))
+            continue
+        if name != cur and buf:
+            runs.append((cur, "".join(buf)))
+            buf = []
+        cur = name
+        buf.append(ch)
+    if buf:
+        runs.append((cur, "".join(buf)))
+    return runs
+
+
+def _covers(chain: Any, name: str, cp: int) -> bool:
+    return any(f.name == name and f.covers(cp) for f in chain.fonts)
+
+
+def rich(text: str) -> str:
+    """Paragraph markup of cleaned text: escaped, in display order, each run in a font that has its glyphs."""
+    chain = font_chain()
+    missing = _missing.get()
+    out: list[str] = []
+    for name, run in font_runs(visual(BIDI_CONTROLS.sub("", text))):
+        if name is None:
+            if 0xFB50 <= ord(run) <= 0xFEFF:  # a joined Arabic form: name the letter that was typed
+                run = unicodedata.normalize("NFKC", run)[:1] or run
+            if missing is not None:
+                missing.setdefault(run)
+            out.append(escape(placeholder(run)))
+            continue
+        body = escape(run).replace("\n", "<br/>")
+        out.append(body if name == chain.primary else f'<font face="{name}">{body}</font>')
+    return "".join(out)
+
+
+# ---------------------------------------------------------------- line breaking
+
+_BREAK_AFTER_IN_LONG = set("/\\-_.:,;=&?@")
+
+
+def _alone(ch: str) -> bool:
+    """A character that is a break opportunity on both sides: CJK ideographs, kana, hangul, full-width forms."""
+    cp = ord(ch)
+    return (
+        0x2E80 <= cp <= 0x9FFF
+        or 0xAC00 <= cp <= 0xD7AF
+        or 0xF900 <= cp <= 0xFAFF
+        or 0xFE30 <= cp <= 0xFE4F
+        or 0xFF00 <= cp <= 0xFFEF
+        or 0x20000 <= cp <= 0x3FFFF
+    )
+
+
+def _space(u: Any) -> bool:
+    return len(u) == 1 and unicodedata.category(u)[0] == "Z"
+
+
+def _hard(u: Any) -> bool:
+    return hasattr(u.frag, "lineBreak") or hasattr(u.frag, "cbDefn") or not u
+
+
+def _joins(a: Any, b: Any) -> bool:
+    """No line break allowed between ``a`` and ``b``."""
+    if _hard(a) or _hard(b) or _space(a) or _space(b):
+        return False
+    if b in ALL_CANNOT_START or a in ALL_CANNOT_END:
+        return True  # '，' never starts a line, '（' never ends one
+    return not (_alone(a) or _alone(b))
+
+
+def _width(u: Any, max_width: float) -> float:
+    w = u.width
+    if hasattr(w, "normalizedValue"):
+        w._normalizer = max_width
+        w = w.normalizedValue(max_width)
+    return float(w)
+
+
+def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: bool) -> ParaLines:
+    """Lines of ``frags`` broken at spaces and around CJK characters, never inside a token (a part number,
+    'SHA-256', a digest); a token longer than a whole line is cut, preferably after / - _ . :"""
+    chars: list[Any] = []
+    for f in frags:
+        text = f.text.decode("utf8") if isinstance(f.text, bytes) else f.text
+        if text:
+            chars.extend(cjkU(c, f, "utf8") for c in text)
+        else:
+            chars.append(cjkU(text, f, "utf8"))
+    units: list[list[Any]] = []
+    for u in chars:
+        if units and _joins(units[-1][-1], u):
+            units[-1].append(u)
+        else:
+            units.append([u])
+
+    lines: list[Any] = []
+    line: list[Any] = []
+    used = 0.0
+
+    def limit() -> float:
+        return max_widths[min(len(lines), len(max_widths) - 1)]
+
+    def emit(hard: bool) -> None:
+        nonlocal line, used
+        while line and _space(line[-1]) and not hard:
+            used -= _width(line.pop(), limit())
+        lines.append(makeCJKParaLine(line, limit(), used, limit() - used, hard, calc_bounds))
+        line, used = [], 0.0
+
+    for unit in units:
+        first = unit[0]
+        if len(unit) == 1 and hasattr(first.frag, "lineBreak"):
+            line.append(first)
+            emit(True)
+            continue
+        if not line and _space(first) and lines and not _ended_hard(lines[-1]):
+            continue  # no space at the start of a wrapped line
+        w = sum(_width(u, limit()) for u in unit)
+        if used + w <= limit() + _FUZZ:
+            line += unit
+            used += w
+            continue
+        if _space(first):
+            emit(False)
+            continue
+        if line and w <= limit() + _FUZZ:
+            emit(False)
+            line, used = list(unit), w
+            continue
+        # Longer than the rest of the line: start it on a fresh line unless it would not fit there either.
+        if line and used > 0.75 * limit():
+            emit(False)
+        rest = list(unit)
+        while rest:
+            room = limit() - used
+            take, width = 0, 0.0
+            while take < len(rest) and width + _width(rest[take], limit()) <= room + _FUZZ:
+                width += _width(rest[take], limit())
+                take += 1
+            if take == len(rest):
+                line += rest
+                used += width
+                break
+            cut = max((i + 1 for i in range(take) if rest[i] in _BREAK_AFTER_IN_LONG), default=0)
+            if cut > take // 2:
+                take = cut
+            if take == 0 and not line:
+                take = 1  # a single glyph wider than the line still has to go somewhere
+            line += rest[:take]
+            used += sum(_width(u, limit()) for u in rest[:take])
+            rest = rest[take:]
+            emit(False)
+    if line:
+        emit(False)
+    return ParaLines(kind=1, lines=lines)
+
+
+def _ended_hard(line: Any) -> bool:
+    return bool(getattr(line, "lineBreak", False))
+
+
+class TextParagraph(Paragraph):
+    """A paragraph broken by ``token_split`` (the style's wordWrap must be 'CJK')."""
+
+    def breakLinesCJK(self, maxWidths: Any) -> Any:
+        if not isinstance(maxWidths, list | tuple):
+            maxWidths = [maxWidths]
+        style = self.style
+        self.height = 0
+        _handleBulletWidth(self.bulletText, style, maxWidths)
+        frags = self.frags
+        if not frags:
+            return ParaLines(kind=0, fontSize=style.fontSize, fontName=style.fontName, textColor=style.textColor,
+                             lines=[], ascent=style.fontSize, descent=-0.2 * style.fontSize)
+        if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
+            return self.blPara
+        auto = getattr(self, "autoLeading", getattr(style, "autoLeading", ""))
+        return token_split(frags, maxWidths, auto not in ("", "off"))
+
+
+# ---------------------------------------------------------------- page breaks
+
+
+class HeadingWithStart(Flowable):
+    """A heading (and any small flowables after it) kept with the first lines of what follows, not the whole of
+    it: a long table or paragraph starts under its heading and runs on to the next page."""
+
+    def __init__(self, heading: Flowable, body: Sequence[Flowable], min_start: float = 28.0) -> None:
+        super().__init__()
+        *self.lead, self.body = [heading, *body]
+        self.min_start = min_start
+
+    def _gap(self, a: Flowable, b: Flowable) -> float:
+        return max(a.getSpaceAfter(), b.getSpaceBefore())
+
+    def _lead_height(self, aw: float, ah: float) -> float:
+        h = 0.0
+        for i, f in enumerate(self.lead):
+            h += f.wrap(aw, ah)[1]
+            nxt = self.lead[i + 1] if i + 1 < len(self.lead) else self.body
+            h += self._gap(f, nxt)
+        return h
+
+    def getSpaceBefore(self) -> float:
+        return float(self.lead[0].getSpaceBefore())
+
+    def getSpaceAfter(self) -> float:
+        return float(self.body.getSpaceAfter())
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        self._lead_h = self._lead_height(aw, ah)
+        self._body_h = self.body.wrap(aw, max(ah - self._lead_h, 0))[1]
+        self.width, self.height = aw, self._lead_h + self._body_h
+        return aw, self.height
+
+    def split(self, aw: float, ah: float) -> list[Flowable]:
+        lead_h = self._lead_height(aw, ah)
+        if lead_h >= ah:
+            return []
+        full = self.body.wrap(aw, ah - lead_h)[1]
+        parts = self.body.split(aw, ah - lead_h)
+        if not parts:
+            return []
+        first = parts[0].wrap(aw, ah - lead_h)[1]
+        if first < min(self.min_start, full) or first > ah - lead_h + _FUZZ:
+            return []  # not even the first lines fit under the heading: both go to the next page
+        return [*self.lead, *parts]
+
+    def draw(self) -> None:
+        y = self.height
+        items = [*self.lead, self.body]
+        for i, f in enumerate(items):
+            _, h = f.wrap(self.width, y)
+            y -= h
+            f.drawOn(self.canv, 0, y)
+            if i + 1 < len(items):
+                y -= self._gap(f, items[i + 1])
