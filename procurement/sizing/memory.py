@@ -1,0 +1,367 @@
+"""GPU memory per GPU for a workload under a parallelism plan, and serving capacity (KV tokens, concurrency).
+
+Every GPU holds its own share; memory is never summed across GPUs. Figures are GB (10^9 bytes).
+
+Model states (bytes per parameter; Rajbhandari et al., ZeRO, arXiv:1910.02054 §3.1 and §5):
+- ``mixed`` (16-bit compute, fp32 master): weights 2 + gradients 2 + optimizer K (AdamW: fp32 master 4 +
+  two fp32 moments 8 = 12) = 16 B. ``fp32``: 4 + 4 + 8. ``bf16`` (pure 16-bit training): 2 + 2 + moments in
+  16 bits (AdamW 4). 8-bit AdamW keeps each moment in one byte (Dettmers et al., arXiv:2110.02861);
+  SGD with momentum keeps one buffer. ``fp8`` training (Transformer Engine) keeps the ``mixed`` states and
+  an fp8 copy of the weights (1 B).
+- ZeRO-1 shards the optimizer over the data-parallel group, ZeRO-2 also the gradients, ZeRO-3 (= FSDP full
+  sharding) also the weights. Tensor parallel divides the block weights by TP, pipeline parallel gives
+  each stage its layers (the first and last stage also hold the embedding / LM head).
+- Optimizer offload (ZeRO-Offload, arXiv:2101.06840) moves the optimizer state to CPU RAM.
+
+Activations per layer (Korthikanti et al., arXiv:2205.05198, eq. 1-2 and §4): s·b·h·(34 + 5·a·s/h) bytes in
+16 bits; with FlashAttention the 5·a·s/h attention-score term is not stored. Tensor parallel: s·b·h·(10 +
+24/t) (34/t with sequence parallel). Full recomputation (gradient checkpointing) keeps 2·s·b·h per layer
+plus one layer's activations during its recompute. Pipeline parallel (1F1B) keeps at most PP micro-batches
+in flight on the first stage, each of its L/PP layers, so activations per GPU are L × one micro-batch.
+The loss keeps the logits: s·b·vocab in 16 bits plus the fp32 copy for the cross-entropy.
+
+Inference: weights (int8/int4 quantise the linear layers of the blocks only; embeddings, LM head and the
+MoE router stay 16-bit; GPTQ/AWQ group size 128 adds a 16-bit scale and a 4-bit zero per group),
+the KV cache (GQA: KV heads; MLA: the compressed latent plus the rotary key; fp8 KV: 1 B), the prefill
+peak (the MLP's gate, up and product tensors plus three hidden-size tensors for the prompt, 16-bit) and a
+framework overhead: the CUDA context and kernels, 1,343 MiB measured with nvidia-smi in the Hugging Face
+"Model training anatomy" guide (docs/sizing.md lists every source).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Literal
+
+from procurement.sizing.models import ALL_LINEAR, ModelSpec
+
+Mode = Literal["inference", "full", "lora", "qlora"]
+PrecisionName = Literal["fp32", "mixed", "bf16", "fp16", "fp8", "int8", "int4"]
+OptimizerName = Literal["adamw", "adamw-8bit", "sgd"]
+SchemeName = Literal["dp", "zero1", "zero2", "zero3"]
+
+GB = 1e9
+GIB = 1024**3
+CUDA_CONTEXT_BYTES = 1343 * 1024**2
+"""CUDA context and kernels on one GPU, nvidia-smi after ``torch.ones((1, 1)).to("cuda")`` (Hugging Face,
+"Model training anatomy")."""
+QUANT_GROUP = 128
+"""GPTQ/AWQ default group size: one fp16 scale and one 4-bit zero point per 128 weights."""
+NF4_BITS = 4.127
+"""QLoRA NF4 with double quantisation: 4 bits + 0.127 bits of constants per parameter (arXiv:2305.14314 §3)."""
+KORTHIKANTI_SBH = 34.0
+"""Activation bytes per s·b·h per layer in 16 bits, no recompute, attention scores not stored."""
+SCHEMES: tuple[SchemeName, ...] = ("dp", "zero1", "zero2", "zero3")
+ZERO_STAGE = {"dp": 0, "zero1": 1, "zero2": 2, "zero3": 3}
+
+
+def weight_bytes(precision: str) -> float:
+    """Bytes per quantised block weight (int8/int4 carry their group constants)."""
+    if precision == "int4":
+        return (4 + (16 + 4) / QUANT_GROUP) / 8
+    if precision == "int8":
+        return (8 + (16 + 8) / QUANT_GROUP) / 8
+    if precision == "fp8":
+        return 1.0
+    if precision == "fp32":
+        return 4.0
+    return 2.0
+
+
+def kv_value_bytes(kv_precision: str) -> float:
+    return {"fp32": 4.0, "fp8": 1.0, "int8": 1.0, "int4": 0.5}.get(kv_precision, 2.0)
+
+
+@dataclass(frozen=True)
+class Case:
+    """What runs: the model, the mode and its recipe, batch and context (``seq`` counts prompt + output)."""
+
+    model: ModelSpec
+    mode: Mode = "inference"
+    precision: PrecisionName = "bf16"
+    kv_precision: str = "bf16"
+    optimizer: OptimizerName = "adamw"
+    batch: int = 1
+    """Sequences per data-parallel replica (per GPU under pure data parallel) in one step."""
+    seq: int = 2048
+    checkpointing: bool | None = None
+    """None: the recipe's default (on for LoRA/QLoRA as in the QLoRA and PEFT recipes, off for full)."""
+    lora_rank: int = 16
+    lora_targets: tuple[str, ...] = ALL_LINEAR
+    offload_optimizer: bool = False
+    sequence_parallel: bool = False
+
+    @property
+    def training(self) -> bool:
+        return self.mode != "inference"
+
+    @property
+    def recompute(self) -> bool:
+        if self.checkpointing is not None:
+            return self.checkpointing
+        return self.mode in ("lora", "qlora")
+
+
+@dataclass(frozen=True)
+class Parallel:
+    """How one job is laid out: TP × PP × DP GPUs, ZeRO stage over the DP group."""
+
+    tp: int = 1
+    pp: int = 1
+    dp: int = 1
+    scheme: SchemeName = "dp"
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.pp * self.dp
+
+    @property
+    def zero(self) -> int:
+        return ZERO_STAGE[self.scheme] if self.dp > 1 else 0
+
+    def label(self) -> str:
+        parts = []
+        if self.tp > 1:
+            parts.append(f"TP{self.tp}")
+        if self.pp > 1:
+            parts.append(f"PP{self.pp}")
+        if self.dp > 1 or not parts:
+            parts.append({"dp": "DP", "zero1": "ZeRO-1", "zero2": "ZeRO-2", "zero3": "ZeRO-3/FSDP"}[self.scheme]
+                         + (f"×{self.dp}" if self.dp > 1 else ""))
+        return " + ".join(parts)
+
+
+@dataclass(frozen=True)
+class PerGpu:
+    """Memory on the busiest GPU of the plan, GB, by component; with the arithmetic behind each."""
+
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    kv_cache: float
+    overhead: float
+    cpu_offload: float = 0.0
+    """Optimizer state moved to CPU RAM per GPU (GB), which the node's RAM must hold."""
+    trainable_params: float = 0.0
+    formulas: dict[str, str] = field(default_factory=dict)
+
+    KEYS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
+
+    @property
+    def total(self) -> float:
+        return self.weights + self.gradients + self.optimizer + self.activations + self.kv_cache + self.overhead
+
+    def breakdown(self) -> dict[str, float]:
+        return {k: getattr(self, k) for k in self.KEYS}
+
+
+# ---------------------------------------------------------------------------------------------- pieces
+def _stage_params(m: ModelSpec, par: Parallel) -> tuple[float, float]:
+    """(block parameters, embedding/head parameters) on the busiest GPU before ZeRO sharding."""
+    blocks = m.layer_params_total / par.pp / par.tp
+    if par.pp == 1:
+        embed = m.embedding_params / par.tp
+    else:  # the first stage has the embedding, the last the head (or the tied copy)
+        embed = m.vocab * m.hidden / par.tp
+    return blocks, embed
+
+
+def _activation_layer_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
+    """One layer's stored activations for ``batch`` sequences (Korthikanti eq. 1-2)."""
+    sbh = case.seq * batch * m.hidden
+    if tp == 1:
+        per = KORTHIKANTI_SBH
+    elif case.sequence_parallel:
+        per = KORTHIKANTI_SBH / tp
+    else:
+        per = 10 + 24 / tp
+    scale = 2.0 if case.precision == "fp32" else 1.0
+    return sbh * per * scale
+
+
+def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool) -> tuple[float, str]:
+    """Stored activations on the busiest GPU: under PP the first stage (PP micro-batches in flight) or the
+    last (one micro-batch, plus the logits of the loss), whichever is larger."""
+    layers_here = math.ceil(m.layers / par.pp)
+    if par.pp > 1:  # micro-batches of one sequence, at most PP of them in flight on the first stage
+        micro, in_flight = 1, min(par.pp, case.batch)
+    else:
+        micro, in_flight = case.batch, 1
+    per_layer = _activation_layer_bytes(m, case, par.tp, micro)
+    scale = 2.0 if case.precision == "fp32" else 1.0
+    if case.recompute:
+        kept_one = 2 * case.seq * micro * m.hidden * scale * layers_here
+        first, last = kept_one * in_flight + per_layer, kept_one + per_layer
+    else:
+        first, last = per_layer * layers_here * in_flight, per_layer * layers_here
+    # the loss keeps the 16-bit logits and their fp32 copy (vocabulary split over TP)
+    logits = case.seq * micro * m.vocab * (2 + 4) / par.tp
+    total = max(first, last + logits) if par.pp > 1 else first + logits
+    what = ""
+    if explain:
+        per = ("34/t" if case.sequence_parallel and par.tp > 1 else "(10+24/t)" if par.tp > 1 else "34")
+        if case.recompute:
+            what = (f"checkpointing: 2·s·b·h per layer × {layers_here} layers × {in_flight} micro-batch(es) + "
+                    f"one layer recomputed s·b·h × {per} B")
+        else:
+            what = f"{layers_here} layers × {in_flight} micro-batch(es) × s·b·h × {per} B"
+        what += (f" (s={case.seq:,}, b={micro}, h={m.hidden:,}, t={par.tp}) + logits s·b·vocab × 6 B / t = "
+                 f"{logits / GB:,.1f} GB")
+    return total, what
+
+
+def _prefill_bytes(m: ModelSpec, case: Case, tp: int) -> float:
+    """Inference peak for the prompt: the MLP's gate, up and gated product plus three hidden-size tensors."""
+    tokens = case.seq * case.batch
+    return tokens * (3 * m.ffn_active / tp + 3 * m.hidden) * 2.0
+
+
+def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
+    """Memory on the busiest GPU for ``case`` laid out as ``par`` (with the arithmetic when ``explain``:
+    the scheme search needs only the numbers)."""
+    m = case.model
+    blocks, embed = _stage_params(m, par)
+    f: dict[str, str] = {}
+    overhead = CUDA_CONTEXT_BYTES
+    if explain:
+        f["overhead"] = "CUDA context and kernels 1,343 MiB per GPU (Hugging Face, Model training anatomy)"
+    if not case.training:
+        wb = weight_bytes(case.precision)
+        quantised = case.precision in ("int8", "int4", "fp8")
+        router = m.moe_layers * m.hidden * m.experts / par.pp / par.tp if quantised else 0.0
+        eb = 2.0 if quantised else wb
+        weights = (blocks - router) * wb + router * 2.0 + embed * eb
+        kvb = kv_value_bytes(case.kv_precision)
+        kv_tok = kv_per_token_per_gpu(m, par, kvb)
+        kv = kv_tok * case.seq * case.batch
+        act = _prefill_bytes(m, case, par.tp)
+        if explain:
+            f["weights"] = (f"{blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
+                            f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else ""))
+            f["kv_cache"] = (f"{kv_tok:,.0f} B per token per GPU × {case.seq:,} tokens × {case.batch} "
+                             "sequence(s)" + (" (MLA latent, every TP rank keeps it)" if m.mla else ""))
+            f["activations"] = (f"prefill peak {case.seq:,} × {case.batch} tokens × (3 × {m.ffn_active:,} / "
+                                f"{par.tp} + 3 × {m.hidden:,}) × 2 B")
+        return PerGpu(weights / GB, 0.0, 0.0, act / GB, kv / GB, overhead / GB, formulas=f)
+
+    z = par.zero
+    d = par.dp
+    if case.mode in ("lora", "qlora"):
+        wb = NF4_BITS / 8 if case.mode == "qlora" else 4.0 if case.precision == "fp32" else 2.0
+        eb = 4.0 if case.precision == "fp32" and case.mode == "lora" else 2.0
+        frozen = (blocks * wb + embed * eb) / (d if z >= 3 else 1)
+        trainable = float(lora_params(m, case.lora_rank, case.lora_targets))
+        lora = trainable / par.pp / par.tp
+        # PEFT keeps adapters in fp32 (autocast_adapter_dtype): weights 4 B, gradients 4 B
+        ob = {"adamw": 8.0, "adamw-8bit": 2.0, "sgd": 4.0}[case.optimizer]
+        weights = frozen + lora * 4
+        grads = lora * 4 / (d if z >= 2 else 1)
+        opt = lora * ob / (d if z >= 1 else 1)
+        if explain:
+            f["weights"] = (f"frozen {blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
+                            f"embedding/head × {eb:g} B" + (f" / {d}" if z >= 3 else "")
+                            + f" + adapters {lora / 1e6:,.1f} M × 4 B (rank {case.lora_rank}, "
+                            f"{', '.join(case.lora_targets)})")
+            f["gradients"] = f"adapters {lora / 1e6:,.1f} M × 4 B" + (f" / {d}" if z >= 2 else "")
+            f["optimizer"] = f"adapters {lora / 1e6:,.1f} M × {ob:g} B ({case.optimizer})" + (
+                f" / {d}" if z >= 1 else "")
+    else:
+        n = blocks + embed
+        if case.precision == "fp32":
+            wb, gb, master = 4.0, 4.0, 0.0
+        elif case.precision in ("bf16", "fp16"):
+            wb, gb, master = 2.0, 2.0, 0.0
+        else:  # mixed, fp8 (Transformer Engine keeps the mixed-precision states and an fp8 weight copy)
+            wb, gb, master = 2.0 + (1.0 if case.precision == "fp8" else 0.0), 2.0, 4.0
+        moment = 4.0 if case.precision == "fp32" or master else 2.0
+        ob = master + {"adamw": 2 * moment, "adamw-8bit": 2.0, "sgd": moment}[case.optimizer]
+        weights = n * wb / (d if z >= 3 else 1)
+        grads = n * gb / (d if z >= 2 else 1)
+        opt = n * ob / (d if z >= 1 else 1)
+        trainable = float(m.params)
+        if explain:
+            shard = {0: "", 1: "optimizer sharded", 2: "optimizer + gradients sharded",
+                     3: "all states sharded"}[z]
+            f["weights"] = f"{n / 1e9:,.2f} B params per GPU × {wb:g} B" + (f" / {d}" if z >= 3 else "")
+            f["gradients"] = f"{n / 1e9:,.2f} B × {gb:g} B" + (f" / {d}" if z >= 2 else "")
+            f["optimizer"] = (f"{n / 1e9:,.2f} B × {ob:g} B ({case.optimizer}"
+                              + (", fp32 master weights" if master else "") + ")"
+                              + (f" / {d}" if z >= 1 else "") + (f" [{shard}]" if shard else ""))
+    cpu = 0.0
+    if case.offload_optimizer:
+        cpu, opt = opt, 0.0
+        if explain:
+            f["optimizer"] += " → offloaded to CPU RAM"
+    act, what = _activations_training(m, case, par, explain)
+    if explain:
+        f["activations"] = what
+    return PerGpu(weights / GB, grads / GB, opt / GB, act / GB, 0.0, overhead / GB, cpu / GB, trainable, f)
+
+
+@lru_cache(maxsize=512)
+def lora_params(m: ModelSpec, rank: int, targets: tuple[str, ...]) -> int:
+    return m.lora_params(rank, targets)
+
+
+def kv_per_token_per_gpu(m: ModelSpec, par: Parallel, kv_bytes: float) -> float:
+    """KV-cache bytes per token on one GPU: KV heads split over TP (replicated when TP > KV heads), layers
+    over PP; MLA's latent is not split over TP (every rank keeps it)."""
+    layers = math.ceil(m.layers / par.pp)
+    if m.mla:
+        return layers * (m.kv_lora_rank + m.qk_rope_head_dim) * kv_bytes
+    heads = math.ceil(m.kv_heads / par.tp)
+    return 2 * layers * heads * m.head_dim * kv_bytes
+
+
+# ---------------------------------------------------------------------------------------------- serving
+@dataclass(frozen=True)
+class Serving:
+    """What vLLM reports at start for this layout, and a decode-throughput bound from memory bandwidth."""
+
+    budget_gb: float
+    """GPU memory × utilisation, per GPU."""
+    kv_cache_gb: float
+    """Memory left for the KV cache per GPU after weights, the prefill peak and the overhead."""
+    kv_tokens: int
+    max_concurrency: float
+    """kv_tokens / seq: requests of ``seq`` tokens that fit at once (vLLM's 'Maximum concurrency')."""
+    decode_tps_per_request: float | None
+    decode_tps_aggregate: float | None
+    """Bandwidth-bound upper bounds (tokens/s) at one request and at max concurrency, over all replicas."""
+
+
+def serving(case: Case, par: Parallel, gpu_memory_gb: float, utilization: float = 0.9,
+            bandwidth_gbs: float | None = None, replicas: int = 1) -> Serving:
+    """KV tokens and concurrency as vLLM computes them: (memory × utilisation − weights − activation peak −
+    overhead) / KV bytes per token; decode speed as bytes read per step / memory bandwidth."""
+    m = case.model
+    single = replace(case, batch=1)  # vLLM profiles one max-length prefill
+    mem = per_gpu(single, par)
+    budget = gpu_memory_gb * utilization
+    free = budget - mem.weights - mem.activations - mem.overhead
+    kv_tok = kv_per_token_per_gpu(m, par, kv_value_bytes(case.kv_precision))
+    tokens = max(0, int(free * GB // kv_tok)) if kv_tok else 0
+    conc = tokens / case.seq if case.seq else 0.0
+    per_req = agg = None
+    if bandwidth_gbs:
+        bw = bandwidth_gbs * GB
+        active_share = _active_weight_share(m, 1)
+        step1 = par.pp * (mem.weights * GB * active_share + kv_tok * case.seq) / bw
+        per_req = 1 / step1 if step1 > 0 else None
+        c = max(1, math.floor(conc))
+        step_c = par.pp * (mem.weights * GB * _active_weight_share(m, c) + c * kv_tok * case.seq) / bw
+        agg = c / step_c * replicas if step_c > 0 and conc >= 1 else None
+    return Serving(budget, max(free, 0.0), tokens, conc, per_req, agg)
+
+
+def _active_weight_share(m: ModelSpec, concurrent: int) -> float:
+    """Share of the weights one decode step reads: all for dense models; for MoE the non-expert part plus the
+    experts that ``concurrent`` tokens route to (each picks top-k of E)."""
+    if not m.moe:
+        return 1.0
+    expert_share = m.expert_params / m.params
+    used = 1 - (1 - m.experts_active / m.experts) ** concurrent
+    return (1 - expert_share) + expert_share * used
