@@ -38,6 +38,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("verify", "procurement.verify.verify_cmd",
             "check this machine (nvidia-smi and host probes) against a plan"),
     Command("catalog", "procurement.catalog_cmd", "catalog tools (catalog check DIR)"),
+    Command("size", "procurement.size_cmd",
+            "GPU memory per GPU for a model, mode and parallelism plan; serving capacity (docs/sizing.md)"),
 )
 
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}

@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO, cast
 
+from procurement.commands import add_catalog_option
+from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, register, t
 from procurement.sizing.memory import (
     GB,
@@ -32,7 +34,8 @@ from procurement.sizing.models import ALL_LINEAR, ATTENTION_TARGETS, ConfigError
 from procurement.sizing.presets import MODELS, preset
 from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
 
-EXIT_FITS, EXIT_NO_FIT, EXIT_BAD_INPUT, EXIT_UNKNOWN = 0, 1, 2, 3
+EXIT_FITS, EXIT_NO_FIT, EXIT_BAD_INPUT, EXIT_UNKNOWN = (
+    ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE, ExitStatus.INCOMPLETE)
 CONFIG_MAX_BYTES = 1_000_000
 DEFAULT_MARGIN_PCT = 20.0
 """The policy's vram_margin_pct (resources/policy/default.yaml) unless --policy gives another."""
@@ -85,7 +88,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--margin-pct", type=float, default=None, help="safety margin (default: policy, 20 %%)")
     p.add_argument("--json", action="store_true")
     p.add_argument("--lang", choices=("zh", "en"), default=None)
-    p.add_argument("--catalog", type=Path, action="append", default=[], metavar="DIR", dest="catalog_sub")
+    add_catalog_option(p)
 
 
 # ---------------------------------------------------------------------------------------------- inputs
@@ -391,7 +394,7 @@ def run_size(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | 
 
 
 def run(args: argparse.Namespace) -> int:
-    return run_size(args)
+    return int(run_size(args))
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -402,7 +405,7 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
         args = p.parse_args(argv)
     except SystemExit as exc:
         return int(exc.code or 0) and EXIT_BAD_INPUT
-    return run_size(args, out, err)
+    return int(run_size(args, out, err))
 
 
 register(

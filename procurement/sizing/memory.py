@@ -122,6 +122,8 @@ class Parallel:
         return ZERO_STAGE[self.scheme] if self.dp > 1 else 0
 
     def label(self) -> str:
+        if self.gpus == 1:
+            return "1 GPU"
         parts = []
         if self.tp > 1:
             parts.append(f"TP{self.tp}")
