@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,dev]'
+	$(BIN)/python -m pip install -q -e '.[gui,test,dev]'
 	rm -f $(VENV)/.installed-*
 	touch $@
 
@@ -46,7 +46,7 @@ build-deps:
 # One-folder bundle in dist/gpu-procure (PyInstaller), then the frozen program's smoke test.
 PKG_STAMP := $(VENV)/.pkg-installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 $(PKG_STAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e '.[package]'
+	$(BIN)/python -m pip install -q -e '.[gui,package]'
 	rm -f $(VENV)/.pkg-installed-*
 	touch $@
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import datetime as dt
-from enum import StrEnum
 from typing import Annotated, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+from catalog.compat import StrEnum
 
 Positive = Annotated[float, Field(gt=0)]
 PositiveInt = Annotated[int, Field(gt=0)]

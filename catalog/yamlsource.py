@@ -214,12 +214,13 @@ _CACHE_FORMAT = b"gpu-procure yaml cache 1"
 
 
 def cache_dir() -> Path | None:
-    """Where parsed YAML is cached: $GPU_PROCURE_CACHE_DIR ('' or 'off' disables), else the XDG cache."""
+    """Where parsed YAML is cached: $GPU_PROCURE_CACHE_DIR ('' or 'off' disables), else the user cache."""
     env = os.environ.get("GPU_PROCURE_CACHE_DIR")
     if env is not None:
         return None if env.strip().lower() in ("", "0", "off", "no", "false") else Path(env)
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "gpu-procure" / "yaml"
+    from catalog.paths import cache_root
+
+    return cache_root() / "yaml"
 
 
 def _encode(obj: Any) -> Any:
@@ -265,9 +266,15 @@ def read_yaml_cached(path: Path, cache: Path | None = None) -> tuple[Any, str]:
     key = hashlib.sha256(_CACHE_FORMAT + yaml.__version__.encode() + b"\0" + raw).hexdigest()
     entry = cache / f"{key}.json"
     try:
-        return json.loads(entry.read_text(encoding="utf-8"), object_hook=_decode), text
+        hit = json.loads(entry.read_text(encoding="utf-8"), object_hook=_decode), text
     except (OSError, ValueError):
         pass  # not cached yet, or an unreadable entry: parse again and rewrite it
+    else:
+        try:
+            os.utime(entry)  # recently used: pruning removes the least recently used entries first
+        except OSError:
+            pass
+        return hit
     data = parse_yaml(text, path)
     try:
         blob = json.dumps(data, default=_encode, ensure_ascii=False, allow_nan=False)
@@ -281,6 +288,9 @@ def read_yaml_cached(path: Path, cache: Path | None = None) -> tuple[Any, str]:
             except BaseException:
                 Path(tmp).unlink(missing_ok=True)
                 raise
+            from catalog.paths import YAML_CACHE_MAX_BYTES, prune
+
+            prune(cache, YAML_CACHE_MAX_BYTES, "*.json", keep=entry)
     except (TypeError, ValueError, OverflowError, RecursionError, OSError):
         pass  # data JSON cannot hold faithfully, or an unwritable cache: just do without
     return data, text

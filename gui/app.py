@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QApplication
 from gui.i18n import Translators, system_lang
 from gui.icon import DESKTOP_ID, app_icon
 from gui.main_window import MainWindow
-from gui.settings import Settings
+from gui.settings import Settings, set_identity
 from procurement.messages import Lang
 
 CJK_FAMILIES = ("WenQuanYi Zen Hei", "Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC")
@@ -35,8 +35,7 @@ def make_app() -> QApplication:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
         app = QApplication(sys.argv[:1])
-    app.setApplicationName("gpu-procure")
-    app.setOrganizationName("gpu-procure")
+    set_identity()
     app.setApplicationDisplayName("gpu-procure")
     app.setDesktopFileName(DESKTOP_ID)  # lets Wayland compositors and taskbars find the .desktop entry
     return app

@@ -8,16 +8,43 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
-from PySide6.QtCore import QStandardPaths
-
+from catalog.paths import legacy_recovery_dir, recovery_dir
 from procurement.plan import Plan, atomic_write, dump_plan, parse_plan
 
 UNTITLED = "untitled"
 
 
 def default_recovery_dir() -> Path:
-    base = QStandardPaths.writableLocation(QStandardPaths.StandardLocation.AppDataLocation)
-    return Path(base or Path.home() / ".local" / "share" / "gpu-procure") / "recovery"
+    """Under the state directory (catalog.paths): recovery copies are the app's, not the user's documents."""
+    return recovery_dir()
+
+
+def adopt_legacy_copies(old: Path, new: Path) -> int:
+    """Move recovery copies left where 0.1.0 kept them into ``new`` (a copy already there wins); count moved."""
+    if not old.is_dir() or old.resolve() == new.resolve():
+        return 0
+    moved = 0
+    new.mkdir(parents=True, exist_ok=True)
+    for f in sorted(old.iterdir()):
+        if not f.is_file() or f.name.startswith("."):
+            continue
+        target = new / f.name
+        try:
+            if not target.exists():
+                f.replace(target)
+                moved += 1
+            else:
+                f.unlink()
+        except OSError:
+            continue
+    for leftover in old.glob(".*.tmp"):  # an interrupted autosave's temporary file
+        leftover.unlink(missing_ok=True)
+    for d in (old, old.parent, old.parent.parent):  # the doubled …/gpu-procure/gpu-procure, once empty
+        try:
+            d.rmdir()
+        except OSError:
+            break
+    return moved
 
 
 @dataclass(frozen=True)
@@ -35,7 +62,10 @@ class RecoveryStore:
     """One recovery copy per document (keyed by its path) in ``directory``; every write is atomic."""
 
     def __init__(self, directory: Path | None = None) -> None:
-        self.directory = Path(directory) if directory else default_recovery_dir()
+        if directory is None:
+            directory = default_recovery_dir()
+            adopt_legacy_copies(legacy_recovery_dir(), directory)
+        self.directory = Path(directory)
 
     @staticmethod
     def _key(source: Path | None) -> str:
@@ -52,7 +82,7 @@ class RecoveryStore:
         plan_file, meta_file = self._files(source)
         atomic_write(plan_file, dump_plan(plan).encode("utf-8"))
         meta = {"source": str(Path(source).resolve()) if source else None,
-                "saved_at": dt.datetime.now(dt.UTC).isoformat()}
+                "saved_at": dt.datetime.now(dt.timezone.utc).isoformat()}
         atomic_write(meta_file, json.dumps(meta).encode("utf-8"))
         return plan_file
 
@@ -79,7 +109,7 @@ class RecoveryStore:
             if not plan_file.is_file():
                 continue
             if source is not None and source.is_file():
-                source_mtime = dt.datetime.fromtimestamp(source.stat().st_mtime, dt.UTC)
+                source_mtime = dt.datetime.fromtimestamp(source.stat().st_mtime, dt.timezone.utc)
                 if source_mtime >= saved_at:
                     continue
             found.append(RecoveryEntry(source, plan_file, saved_at))

@@ -4,17 +4,33 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from PySide6.QtCore import QByteArray, QSettings
+from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 
 MAX_RECENT = 8
 LANGS = ("zh", "en")
+ORGANIZATION = "gpu-procure"
+APPLICATION = "gpu-procure"
+ORGANIZATION_DOMAIN = "gpuprocure.github.io"
+"""The reverse of the app id's prefix (io.github.gpuprocure.GpuProcure): macOS names the settings file
+io.github.gpuprocure.gpu-procure.plist from it. Linux (~/.config/gpu-procure/gpu-procure.conf) and Windows
+(HKCU\\Software\\gpu-procure\\gpu-procure) use the organisation name, as 0.1.0 did, so settings carry over."""
+
+
+def set_identity() -> None:
+    """The names QSettings and Qt's platform code read; static, so this works before the QApplication exists."""
+    QCoreApplication.setOrganizationName(ORGANIZATION)
+    QCoreApplication.setOrganizationDomain(ORGANIZATION_DOMAIN)
+    QCoreApplication.setApplicationName(APPLICATION)
 
 
 class Settings:
     """A small typed view over QSettings; pass a QSettings (e.g. an INI file in a temp dir) in tests."""
 
     def __init__(self, store: QSettings | None = None) -> None:
-        self._s = store if store is not None else QSettings("gpu-procure", "gpu-procure")
+        if store is None:
+            set_identity()
+            store = QSettings()  # the platform's place for the app identity above
+        self._s = store
 
     def sync(self) -> None:
         self._s.sync()

@@ -6,9 +6,9 @@ import datetime as dt
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Literal
 
+from catalog.compat import StrEnum
 from catalog.loader import Catalog
 from catalog.models import (
     Chassis,

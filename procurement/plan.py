@@ -8,13 +8,13 @@ import json
 import os
 import re
 import tempfile
-from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
+from catalog.compat import StrEnum
 from catalog.loader import Catalog
 from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
 from procurement.messages import Lang, register, t

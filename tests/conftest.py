@@ -12,6 +12,8 @@ os.environ.setdefault("LANG", "C.UTF-8")
 os.environ.setdefault(
     "GPU_PROCURE_CACHE_DIR", os.path.join(tempfile.gettempdir(), f"gpu-procure-test-cache-{os.getpid()}")
 )
+# and the state directory (recovery copies, logs) out of ~/.local/state
+os.environ["XDG_STATE_HOME"] = os.path.join(tempfile.gettempdir(), f"gpu-procure-test-state-{os.getpid()}")
 
 import pytest
 

@@ -33,7 +33,7 @@ class MergedReport:
     checks: list[CheckRecord] = field(default_factory=list)
     """Cluster-level checks: NODE-COUNT, NODE-UNIQUE, NODE-PLAN, NODE-GPU-UNIQUE, NODE-RESULTS,
     NODE-SAME-DRIVER, NODE-SAME-GPUS."""
-    created: str = field(default_factory=lambda: dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat())
+    created: str = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat())
 
     def exit_code(self) -> int:
         if not self.nodes or all(n.error is not None for n in self.nodes):

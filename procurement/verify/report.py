@@ -70,7 +70,7 @@ class VerificationReport(_Record):
     """What `gpu-procure verify --json` writes for one machine (see docs/verify.md)."""
 
     schema_version: Literal[1] = SCHEMA_VERSION
-    created: str = Field(default_factory=lambda: dt.datetime.now(dt.UTC).replace(microsecond=0).isoformat())
+    created: str = Field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat())
     host: HostRecord = Field(default_factory=HostRecord)
     driver_version: str | None = None
     cuda_version: str | None = None
