@@ -158,7 +158,7 @@ register(
             "en": ", {red} redundant units not counted",
         },
         "checklist.r.power_low_line_none": {
-            "zh": "{psu} 不支持 100-127 V 低压输入",
+            "zh": "{psu} 不支持 100-127 V 低线输入",
             "en": "{psu} does not run on 100-127 V input",
         },
         "checklist.r.power_low_line_unknown": {
@@ -166,7 +166,7 @@ register(
             "en": "no 100-127 V rating known for {psu}; ask the vendor",
         },
         "checklist.r.power_over_high_line": {
-            "zh": "估算功耗 {draw} W 已超过电源在 200-240 V 下的可用容量 {high} W，低压下只会更少",
+            "zh": "估算功耗 {draw} W 已超过电源在 200-240 V 下的可用容量 {high} W，低线（100-127 V）下只会更少",
             "en": "estimated draw {draw} W is above the usable capacity even at 200-240 V, {high} W; "
             "low line gives no more",
         },

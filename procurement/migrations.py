@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 1
+CURRENT: Final = 2
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -74,4 +74,17 @@ def migrate(data: Data) -> Data:
 
 
 # ---------------------------------------------------------------- the steps, oldest first
-# (none yet: schema_version 1 is the first format)
+
+
+@step(1)
+def _v1_to_v2(data: Data) -> Data:
+    """v2: the input voltage as the buyer states it (100-127, 200-208, 220, 230, 240 V, or 200-240 V). Version 1
+    had only 'high' (meaning any of 200-240 V) and 'low' (100-127 V); they keep exactly that meaning."""
+    server = data.get("server")
+    if isinstance(server, dict):
+        old = server.get("input_voltage")
+        if old == "high":
+            server["input_voltage"] = "200-240"
+        elif old == "low":
+            server["input_voltage"] = "100-127"
+    return data

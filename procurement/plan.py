@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
 from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
+from procurement.facility import VoltageBand
 from procurement.messages import Lang, register, t
 from procurement.migrations import CURRENT, FIRST, MigrationError, migrate
 
@@ -139,6 +140,11 @@ class PsuChoice(Doc):
 class ServerConfig(Doc):
     """Step 3 (服务器配置)."""
 
+    @field_validator("input_voltage", mode="before")
+    @classmethod
+    def _voltage_as_text(cls, v: object) -> object:
+        return str(v) if isinstance(v, int) and not isinstance(v, bool) else v  # 220 written without quotes
+
     chassis: str | None = None
     cpu: str | None = None
     cpu_count: Annotated[int, Field(ge=0, le=16)] = 1
@@ -146,8 +152,9 @@ class ServerConfig(Doc):
     storage: list[StorageItem] = Field(default_factory=list)
     nics: list[PartCount] = Field(default_factory=list)
     psu: PsuChoice = Field(default_factory=PsuChoice)
-    input_voltage: Literal["high", "low"] = "high"
-    """high: 200-240 V; low: 100-127 V."""
+    input_voltage: VoltageBand = "200-240"
+    """Mains as the buyer states it: 100-127, 200-208, 220 (China), 230, 240 V, or 200-240 V (unspecified
+    high line). Version-1 plans' 'high'/'low' are migrated to 200-240 / 100-127."""
     rack_power_limit_kw: Annotated[float, Field(gt=0, le=10_000)] | None = None
     servers_per_rack: Annotated[int, Field(ge=1, le=1000)] = 1
 

@@ -67,8 +67,10 @@ def describe_part(part: Part) -> str:
             low = translate("ServerPage", "not supported")
         else:
             low = translate("ServerPage", "not published")
-        specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}"),
-                 translate("ServerPage", "%1 at 100-127 V").replace("%1", low)]
+        specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}")]
+        if part.rated_w_220_240:
+            specs.append(translate("ServerPage", "%1 W at 220-240 V").replace("%1", f"{part.rated_w_220_240:g}"))
+        specs.append(translate("ServerPage", "%1 at 100-127 V").replace("%1", low))
         if part.efficiency:
             specs.append(part.efficiency)
     elif isinstance(part, Chassis):
@@ -84,6 +86,10 @@ def describe_part(part: Part) -> str:
     if part.price_cny is not None:
         specs.append(f"¥{part.price_cny:,.0f}")
     return f"{part.name} — {', '.join(s for s in specs if s)}" if specs else part.name
+
+
+_VOLTAGE_ORDER: tuple[str, ...] = ("200-240", "220", "230", "240", "200-208", "100-127")
+"""The input-voltage choices in the order shown (procurement.facility.VOLTAGE_BANDS)."""
 
 
 def _fmt_capacity(gb: float) -> str:
@@ -313,8 +319,8 @@ class ServerPage(StepPage):
         for r in Redundancy:
             self.redundancy_combo.addItem(r.value.upper() if r != Redundancy.NONE else "", r.value)
         self.voltage_combo = QComboBox()
-        self.voltage_combo.addItem("", "high")
-        self.voltage_combo.addItem("", "low")
+        for band in _VOLTAGE_ORDER:
+            self.voltage_combo.addItem("", band)
         self.rack_limit = QDoubleSpinBox()
         self.rack_limit.setRange(0, 10_000)
         self.rack_limit.setDecimals(1)
@@ -441,8 +447,16 @@ class ServerPage(StepPage):
                                       self.tr("Redundancy:"), self.tr("Input voltage:"),
                                       self.tr("Rack power limit:"), self.tr("Servers per rack:")])
         self.redundancy_combo.setItemText(0, self.tr("None"))
-        self.voltage_combo.setItemText(0, self.tr("High line (200-240 V)"))
-        self.voltage_combo.setItemText(1, self.tr("Low line (100-127 V)"))
+        voltage_names = {
+            "200-240": self.tr("High line, 200-240 V (not narrowed down)"),
+            "220": self.tr("220 V (China mainland)"),
+            "230": self.tr("230 V"),
+            "240": self.tr("240 V"),
+            "200-208": self.tr("High line, 200-208 V"),
+            "100-127": self.tr("Low line, 100-127 V"),
+        }
+        for i, band in enumerate(_VOLTAGE_ORDER):
+            self.voltage_combo.setItemText(i, voltage_names[band])
         self.rack_limit.setSpecialValueText(self.tr("not set"))
         self.memory_count.setPrefix("× ")
         self.auto_button.setText(self.tr("Auto-configure"))

@@ -13,6 +13,8 @@ import math
 from dataclasses import dataclass
 
 from catalog.loader import Catalog
+from catalog.models import Psu
+from procurement.facility import VoltageBand, psu_rating_for_band
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Redundancy
@@ -96,6 +98,12 @@ class PowerBudget:
         return tuple(i for i in self.items if i.estimated and i.count > 0)
 
 
+def psu_unit_w(psu: Psu, band: VoltageBand) -> float | None:
+    """The PSU's output rating on the plan's input band (None: not rated there or not known)."""
+    return psu_rating_for_band(band, high_line_w=psu.rated_w_high_line, low_line_w=psu.rated_w_low_line,
+                               w_220_240=psu.rated_w_220_240)
+
+
 def redundant_units(redundancy: Redundancy, count: int) -> int:
     """PSUs held in reserve: one for N+1, half for N+N (those are not counted as capacity)."""
     if redundancy == Redundancy.N_PLUS_1:
@@ -140,10 +148,11 @@ def power_budget(plan: Plan, catalog: Catalog, policy: Policy, parts: Parts | No
     items = _items(plan, parts, policy)
     draw = sum(i.total_w for i in items)
     gpu_w = sum(i.total_w for i in items if i.key == "gpu")
-    low = plan.server.input_voltage == "low"
+    band = plan.server.input_voltage
+    low = band == "100-127"
     unit: float | None = None
     if parts.psu is not None:
-        unit = parts.psu.rated_w_low_line if low else parts.psu.rated_w_high_line
+        unit = psu_unit_w(parts.psu, band)
     count = parts.psu_count if parts.psu is not None else 0
     spare = redundant_units(plan.server.psu.redundancy, count)
     usable = (unit or 0.0) * max(count - spare, 0)
@@ -267,7 +276,7 @@ def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     (no low-line rating in the sources, info: capacity checked only against the 200-240 V rating as an upper
     bound — a draw above that is POWER-PSU-CAPACITY) and POWER-LOW-LINE-DERATED (rated lower
     there, info; the capacity uses the low-line figure)."""
-    if plan.server.input_voltage != "low":
+    if plan.server.input_voltage != "100-127":
         return []
     parts = resolve(plan, catalog)
     psu = parts.psu
@@ -520,15 +529,15 @@ register(
             "en": "Add PSUs, or set redundancy to none.",
         },
         "POWER-LOW-LINE-UNSUPPORTED.message": {
-            "zh": "电源 {psu} 的输入电压范围不含 100-127 V（低压），不能在低压下使用。",
+            "zh": "电源 {psu} 的输入电压范围不含 100-127 V（低线，110 V 级），不能在低线输入下使用。",
             "en": "PSU {psu} is specified for 200-240 V input only; it does not run on 100-127 V (low line).",
         },
         "POWER-LOW-LINE-UNSUPPORTED.fix": {
-            "zh": "改用 200-240 V 供电，或选择支持低压输入的电源。",
+            "zh": "改用 200-240 V（高线）供电，或选择支持 100-127 V 低线输入的电源。",
             "en": "Supply 200-240 V, or choose a PSU rated for low-line input.",
         },
         "POWER-LOW-LINE-UNKNOWN.message": {
-            "zh": "目录中没有电源 {psu} 在 100-127 V 低压输入下的额定功率：低压下的电源容量只按 200-240 V "
+            "zh": "目录中没有电源 {psu} 在 100-127 V 低线输入下的额定功率：低线下的电源容量只按 200-240 V "
                   "额定功率作为上限核对，实际可用容量可能更低。",
             "en": "The catalog has no 100-127 V (low-line) rating for PSU {psu}; capacity on low line is "
             "checked only against the 200-240 V rating as an upper bound, and the real capacity may be lower.",

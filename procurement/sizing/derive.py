@@ -31,7 +31,7 @@ from catalog.models import (
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, PlanError, Workload, with_value
 from procurement.policy import Policy
-from procurement.rules.power import power_budget, psus_needed
+from procurement.rules.power import power_budget, psu_unit_w, psus_needed
 from procurement.sizing.vram import estimate_vram
 
 GIB_TO_GB = 1024**3 / 1e9
@@ -207,14 +207,14 @@ def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> 
     needing the fewest units within the bays."""
     draw = power_budget(plan, catalog, policy).draw_w
     red = plan.server.psu.redundancy
-    low = plan.server.input_voltage == "low"
+    band = plan.server.input_voltage
     options = [catalog.typed(Psu, chassis.psu_included)] if chassis.psu_included else catalog.all(Psu)
     best = None
     form = psu_form_for(chassis)
     for psu in options:
         if psu is None or (psu.id != chassis.psu_included and psu.form not in (form, None)):
             continue
-        unit = psu.rated_w_low_line if low else psu.rated_w_high_line
+        unit = psu_unit_w(psu, band)
         if not unit:
             continue
         n = psus_needed(draw, unit, policy, red)

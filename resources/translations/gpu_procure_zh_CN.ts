@@ -1102,6 +1102,10 @@ TFLOPS</translation>
             <translation>200-240 V 时 %1 W</translation>
         </message>
         <message>
+            <source>%1 W at 220-240 V</source>
+            <translation>220-240 V 下 %1 W</translation>
+        </message>
+        <message>
             <source>%1 at 100-127 V</source>
             <translation>100-127 V 时 %1</translation>
         </message>
@@ -1184,6 +1188,30 @@ TFLOPS</translation>
         <message>
             <source>Heat %1 W needs about %2 CFM; the chassis moves %3 CFM</source>
             <translation>发热 %1 W 约需 %2 CFM 风量；机箱风量 %3 CFM</translation>
+        </message>
+        <message>
+            <source>High line, 200-240 V (not narrowed down)</source>
+            <translation>高线 200-240 V（未细分）</translation>
+        </message>
+        <message>
+            <source>220 V (China mainland)</source>
+            <translation>220 V 级（中国大陆）</translation>
+        </message>
+        <message>
+            <source>230 V</source>
+            <translation>230 V 级</translation>
+        </message>
+        <message>
+            <source>240 V</source>
+            <translation>240 V 级</translation>
+        </message>
+        <message>
+            <source>High line, 200-208 V</source>
+            <translation>高线 200-208 V</translation>
+        </message>
+        <message>
+            <source>Low line, 100-127 V</source>
+            <translation>低线 100-127 V（110 V 级）</translation>
         </message>
         <message>
             <source>Server configuration</source>
@@ -1280,14 +1308,6 @@ TFLOPS</translation>
         <message>
             <source>None</source>
             <translation>无</translation>
-        </message>
-        <message>
-            <source>High line (200-240 V)</source>
-            <translation>高压（200-240 V）</translation>
-        </message>
-        <message>
-            <source>Low line (100-127 V)</source>
-            <translation>低压（100-127 V）</translation>
         </message>
         <message>
             <source>not set</source>

@@ -9,7 +9,7 @@ import pytest
 
 from catalog.loader import Catalog
 from catalog.models import Chassis, Cpu, Gpu, MemoryModule, Nic, Storage
-from procurement.plan import Plan, PlanError, dump_plan, load_plan, save_plan, unknown_references
+from procurement.plan import SCHEMA_VERSION, Plan, PlanError, dump_plan, load_plan, save_plan, unknown_references
 from tests.conftest import EXAMPLES
 
 NAMES = ["mid-size-training", "personal-research", "llm-cluster-node"]
@@ -154,10 +154,14 @@ def test_an_unknown_field_is_named(tmp_path: Path) -> None:
 
 
 def test_a_future_schema_version_is_refused(tmp_path: Path) -> None:
-    path, line = _write_variant(tmp_path, "schema_version: 1\n", "schema_version: 2\n")
+    from procurement.migrations import CURRENT, FIRST
+
+    path, line = _write_variant(tmp_path, f"schema_version: {CURRENT}\n", f"schema_version: {CURRENT + 1}\n")
     with pytest.raises(PlanError) as err:
         load_plan(path)
-    assert str(err.value) == f"{path}:{line}: schema_version: 2 is not supported (this version reads 1)"
+    reads = str(CURRENT) if FIRST == CURRENT else f"{FIRST}-{CURRENT}"
+    assert str(err.value) == (f"{path}:{line}: schema_version: {CURRENT + 1} is not supported "
+                              f"(this version reads {reads})")
 
 
 # ---------------------------------------------------------------- atomic save
@@ -249,11 +253,12 @@ def test_plan_errors_in_chinese_and_a_missing_schema_version(tmp_path: Path, cat
         load_plan(path, None, "zh")
     assert str(err.value) == f"{path}:{line}: server.cpu_sockets: 未知字段（拼写错误？）"
     path = tmp_path / "old.gpuplan.yaml"
-    path.write_text(_example("mid-size-training").read_text(encoding="utf-8").replace("schema_version: 1\n", ""),
-                    encoding="utf-8")
+    text = _example("mid-size-training").read_text(encoding="utf-8")
+    path.write_text(text.replace(f"schema_version: {SCHEMA_VERSION}\n", ""), encoding="utf-8")
     with pytest.raises(PlanError) as err:
         load_plan(path)
-    assert str(err.value) == f"{path}:1: schema_version is missing: add 'schema_version: 1' as the first line"
+    assert str(err.value) == (f"{path}:1: schema_version is missing: add 'schema_version: {SCHEMA_VERSION}' as the "
+                              "first line")
 
 
 def test_value_errors_in_chinese(tmp_path: Path) -> None:

@@ -103,7 +103,7 @@ def test_power_fails_when_psus_cannot_carry_the_draw(plan: Plan, cat: Catalog) -
     # up to 175 W) ≤ 2 × 1000 W = 2000 W < 1825 W × 1.2 = 2190 W with headroom → attention.
     p = with_value(plan, "server.psu.count", 2)
     p = with_value(p, "server.psu.redundancy", "none")
-    p = with_value(p, "server.input_voltage", "low")
+    p = with_value(p, "server.input_voltage", "100-127")
     p = with_value(p, "server.storage", [s.model_dump(mode="json") for s in plan.server.storage[:2]])
     p = with_value(p, "server.nics", [])
     assert default_policy().base_system_w <= 175
@@ -306,7 +306,7 @@ def test_low_line_without_a_known_rating_is_unknown_not_failed(catalog: Catalog)
     from tests.conftest import EXAMPLES
 
     plan = load_plan(EXAMPLES / "personal-research.gpuplan.yaml", catalog)
-    low = with_value(plan, "server.input_voltage", "low")
+    low = with_value(plan, "server.input_voltage", "100-127")
     # the Corsair HX1500i's 100-127 V output is not in the catalog (low_line: unknown)
     pf = power_figures(low, catalog, default_policy())
     assert pf.low_line_unknown and not pf.low_line_unsupported

@@ -174,7 +174,7 @@ def plans() -> st.SearchStrategy[Plan]:
                     "redundancy": st.sampled_from(["none", "n+1", "n+n"]),
                 }
             ),
-            "input_voltage": st.sampled_from(["high", "low"]),
+            "input_voltage": st.sampled_from(["100-127", "200-208", "220", "230", "240", "200-240"]),
             "rack_power_limit_kw": st.one_of(st.none(), st.floats(0.1, 100)),
             "servers_per_rack": st.integers(1, 20),
         }

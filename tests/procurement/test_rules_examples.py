@@ -94,7 +94,7 @@ def test_personal_research_power(catalog, policy) -> None:  # type: ignore[no-un
     # + 2 M.2 × 15 W + 150 W on a 1500 W PSU
     assert b.draw_w == 450 + 253 + 2 * 10 + 2 * 15 + 150 == 903
     assert b.usable_w == 1500
-    low = plan.model_copy(update={"server": plan.server.model_copy(update={"input_voltage": "low"})})
+    low = plan.model_copy(update={"server": plan.server.model_copy(update={"input_voltage": "100-127"})})
     # the HX1500i's 100-127 V rating is not in the catalog: an info, not a false "unsupported" error
     low_rules = {f.rule: f.severity for f in evaluate(low, catalog, policy, "en")}
     assert low_rules["POWER-LOW-LINE-UNKNOWN"] == Severity.INFO and "POWER-LOW-LINE-UNSUPPORTED" not in low_rules

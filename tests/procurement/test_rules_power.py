@@ -82,11 +82,11 @@ def test_redundancy_needs_enough_units() -> None:
 
 def test_low_line_unsupported_and_derated() -> None:
     f = one(
-        run(workstation_4090(input_voltage="low", psu={"part": "ti-2400-hl", "count": 2})),
+        run(workstation_4090(input_voltage="100-127", psu={"part": "ti-2400-hl", "count": 2})),
         "POWER-LOW-LINE-UNSUPPORTED",
     )
     assert f.severity == Severity.ERROR
-    found = run(workstation_4090(input_voltage="low", psu={"part": "sm-2000-ti", "count": 2}))
+    found = run(workstation_4090(input_voltage="100-127", psu={"part": "sm-2000-ti", "count": 2}))
     assert one(found, "POWER-LOW-LINE-DERATED").severity == Severity.INFO
     # counted at 2 × 1000 W on low line: below 2213 W
     assert "2,000 W" in one(found, "POWER-PSU-CAPACITY").message
@@ -100,7 +100,7 @@ def test_low_line_unsupported_and_derated() -> None:
 
 def test_low_line_unknown_is_an_info_and_capacity_is_not_judged() -> None:
     # sm-3000-ti has low_line 'unknown': 6 × 3000 = 18000 W bound ≥ 6874 W, so no capacity finding
-    node = hgx_node(server={"input_voltage": "low", "psu": {"part": "sm-3000-ti", "count": 6}})
+    node = hgx_node(server={"input_voltage": "100-127", "psu": {"part": "sm-3000-ti", "count": 6}})
     found = run(node)
     assert one(found, "POWER-LOW-LINE-UNKNOWN").severity == Severity.INFO
     assert not ids(found) & {"POWER-LOW-LINE-UNSUPPORTED", "POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM"}
@@ -113,7 +113,7 @@ def test_low_line_unknown_is_an_info_and_capacity_is_not_judged() -> None:
 def test_low_line_unknown_still_fails_a_draw_above_the_high_line_rating() -> None:
     # 8 × 700 + 2 × 350 + 32 × 8 + 8 + 4 × 15 + 4 × 25 + 150 = 6874 W on 2 × sm-3000-ti (low line unknown):
     # even at 200-240 V they give 2 × 3000 = 6000 W < 6874 W, and low line never gives more
-    node = hgx_node(server={"input_voltage": "low", "psu": {"part": "sm-3000-ti", "count": 2}})
+    node = hgx_node(server={"input_voltage": "100-127", "psu": {"part": "sm-3000-ti", "count": 2}})
     b = power_budget(node, CAT, POLICY)
     assert b.draw_w == 6874 and b.upper_bound_w == 6000 and b.psu_unit_w is None
     found = run(node)
@@ -134,7 +134,7 @@ def test_low_line_unknown_checklist_item_fails_above_the_bound() -> None:
     from procurement.checklist import Status, build_checklists
 
     def psu_item(count: int):  # type: ignore[no-untyped-def]
-        node = hgx_node(server={"input_voltage": "low", "psu": {"part": "sm-3000-ti", "count": count}})
+        node = hgx_node(server={"input_voltage": "100-127", "psu": {"part": "sm-3000-ti", "count": count}})
         cls = build_checklists(node, CAT, [], POLICY, "en")
         return next(i for i in cls["hardware"].items if i.id == "psu_power")
 
