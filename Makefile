@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test bench lint screenshots translations package install-desktop system-deps build-deps clean
+.PHONY: run test bench lint probe screenshots translations package install-desktop system-deps build-deps clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -35,6 +35,10 @@ lint: $(STAMP)
 
 screenshots: system-deps $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(BIN)/python -m gui.screenshots docs/screenshots
+
+# The standalone probe for target machines (standard library only, Python 3.6+): dist/gpu-procure-probe.pyz
+probe: $(STAMP)
+	$(BIN)/python -m procurement.probe.bundle dist/gpu-procure-probe.pyz
 
 translations: $(STAMP)
 	$(BIN)/python -m gui.i18n_build

@@ -40,6 +40,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("catalog", "procurement.catalog_cmd", "catalog tools (catalog check DIR)"),
     Command("size", "procurement.size_cmd",
             "GPU memory per GPU for a model, mode and parallelism plan; serving capacity (docs/sizing.md)"),
+    Command("judge", "procurement.probe.judge_cmd", "judge raw facts collected by the probe on other machines"),
+    Command("probe-bundle", "procurement.probe.bundle_cmd", "write the standalone probe (a .pyz) into DIR"),
 )
 
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}

@@ -1,0 +1,121 @@
+"""`gpu-procure judge RAW.json... --plan PLAN [--json OUT]`: reports from raw facts collected elsewhere."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from catalog.loader import Catalog
+from procurement.commands import add_catalog_option, catalog_for
+from procurement.messages import Lang, t
+from procurement.plan import Plan
+from procurement.probe import texts  # noqa: F401  (registers the messages)
+from procurement.verify import raw as rawmod
+from procurement.verify.judge import RawError, check_raw, judge
+from procurement.verify.merge import merge_reports, write_merged
+from procurement.verify.render import render_merged, render_report
+from procurement.verify.report import ReportError, VerificationReport, parse_report, write_report
+from procurement.verify.verify_cmd import EXIT_FAIL, EXIT_OK, EXIT_UNUSABLE, _lang, _plan
+
+MAX_INPUT_BYTES = 256 * 1024 * 1024
+"""A file larger than this is refused (the collector caps each output; this bounds a forged file)."""
+
+
+def expand(paths: Sequence[str | Path]) -> list[Path]:
+    """Files as given; a directory stands for the *.json files in it (sorted, not recursive)."""
+    out: list[Path] = []
+    for p in map(Path, paths):
+        out.extend(sorted(x for x in p.glob("*.json") if x.is_file()) if p.is_dir() else [p])
+    return out
+
+
+def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang) -> VerificationReport:
+    """A node's report from a raw-facts file (judged now) or an already judged report (read as is)."""
+    try:
+        with path.open("rb") as fh:
+            data = fh.read(MAX_INPUT_BYTES + 1)
+        if len(data) > MAX_INPUT_BYTES:
+            raise ReportError(f"{path}: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+        obj = json.loads(data.decode("utf-8"))
+    except OSError as exc:
+        raise ReportError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ReportError(f"{path}: not valid JSON ({exc})") from None
+    if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
+        try:
+            return judge(check_raw(obj, str(path)), plan, catalog, None, lang)
+        except RawError as exc:
+            raise ReportError(str(exc)) from None
+    if isinstance(obj, dict) and "nodes" in obj:
+        raise ReportError(f"{path}: a merged cluster report, not one node's facts or report")
+    return parse_report(obj, str(path))
+
+
+def read_nodes(
+    paths: Sequence[str | Path], plan: Plan | None, catalog: Catalog, lang: Lang
+) -> tuple[list[VerificationReport], list[str], list[str]]:
+    """(reports, their source files, one error line per unreadable file)."""
+    reports, sources, errors = [], [], []
+    for path in expand(paths):
+        try:
+            reports.append(read_node(path, plan, catalog, lang))
+            sources.append(str(path))
+        except ReportError as exc:
+            errors.append(str(exc))
+    return reports, sources, errors
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("raw", nargs="+", type=Path, metavar="RAW.json",
+                   help="raw facts from gpu-procure-probe.pyz (or judged reports); a directory means its *.json")
+    p.add_argument("--plan", type=Path, default=None, help="plan to check against (without: inventory and health)")
+    p.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_out",
+                   help="write the report (one node) or the merged cluster report (several)")
+    p.add_argument("--lang", choices=("zh", "en"), default=None)
+    add_catalog_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    """As verify: 0 all pass, 1 a check failed (or a file was unreadable), 2 the plan, every input or the
+    output unusable, 3 nothing could be verified on a node."""
+    return run_judge(args, catalog_for(args))
+
+
+def run_judge(args: argparse.Namespace, catalog: Catalog) -> int:
+    lang = _lang(args)
+    plan, ok = _plan(args, catalog, lang)
+    if not ok:
+        return EXIT_UNUSABLE
+    reports, sources, errors = read_nodes(args.raw, plan, catalog, lang)
+    for line in errors:
+        print(t("probe.judge.read_error", lang, error=line), file=sys.stderr)
+    if not reports:
+        print(t("probe.judge.no_input", lang, paths=" ".join(map(str, args.raw))), file=sys.stderr)
+        return EXIT_UNUSABLE
+    if len(reports) == 1 and not errors and not any(Path(p).is_dir() for p in args.raw):
+        report = reports[0]
+        print(render_report(report, lang))
+        code = report.exit_code()
+        if args.json_out is not None:
+            if not _write(lambda: write_report(report, args.json_out), args.json_out, lang):
+                return EXIT_UNUSABLE
+        return code
+    merged = merge_reports(reports, plan, lang, sources)
+    print(render_merged(merged, lang))
+    if args.json_out is not None and not _write(lambda: write_merged(merged, args.json_out), args.json_out, lang):
+        return EXIT_UNUSABLE
+    code = merged.exit_code()
+    return max(code, EXIT_FAIL) if errors and code == EXIT_OK else code
+
+
+def _write(action: object, path: Path, lang: Lang) -> bool:
+    try:
+        action()  # type: ignore[operator]
+    except OSError as exc:
+        print(t("verify.write_error", lang, path=path, error=exc.strerror or exc), file=sys.stderr)
+        return False
+    print(t("probe.judge.written", lang, path=path), file=sys.stderr)
+    return True

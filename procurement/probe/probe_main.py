@@ -1,0 +1,286 @@
+#!/usr/bin/env python3
+"""gpu-procure probe: the command that collects a GPU server's raw facts as JSON (stdlib, Python 3.6+).
+
+Runs on the target machine's system python3 with nothing installed and without root (as root it also
+reads the kernel log where dmesg is restricted, and the DMI serial numbers). It judges nothing: the facts
+come from the same collector `gpu-procure verify` uses (procurement/verify/raw.py, shipped beside this file
+in the zipapp as gpu_procure_raw.py), and `gpu-procure judge` compares them with the plan. Usage:
+
+    python3 gpu-procure-probe.pyz [-o FILE] [--load quick|full] [--timeout S] [--nvidia-smi PATH]
+
+This file must stay runnable by Python 3.6: no dataclasses, no `from __future__ import annotations`, no
+subprocess.run(capture_output=...), no walrus; tests/probe checks it with vermin and runs the zipapp under
+every interpreter found on the machine.
+"""
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from typing import Any, Dict, Optional, Sequence
+
+try:  # inside the zipapp
+    import gpu_procure_raw as raw
+except ImportError:  # from the source tree / the installed app
+    from procurement.verify import raw
+
+PROBE_CLI_VERSION = "1.0.0"
+"""Version of this command (the collector has its own, raw.PROBE_VERSION; both go into the file)."""
+
+# The PyTorch matmul/bandwidth child of `verify --benchmark`, byte-identical to procurement/verify/bench.py's
+# (a test compares them) so that the judge reads its output the same way.
+BENCH_SCRIPT = r"""
+import json, sys
+try:
+    import torch
+except Exception as exc:
+    print(json.dumps({"skip": "no torch: " + str(exc)[:200]})); sys.exit(0)
+if not torch.cuda.is_available():
+    print(json.dumps({"skip": "torch " + torch.__version__ + " sees no CUDA device"})); sys.exit(0)
+res = []
+for i in range(torch.cuda.device_count()):
+    item = {"index": i, "name": torch.cuda.get_device_name(i)}
+    try:
+        dev = torch.device("cuda", i)
+        dt = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        n = 8192
+        a = torch.randn(n, n, device=dev, dtype=dt); b = torch.randn(n, n, device=dev, dtype=dt)
+        for _ in range(3):
+            a @ b
+        torch.cuda.synchronize(dev)
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        iters = 20
+        s.record()
+        for _ in range(iters):
+            a @ b
+        e.record(); torch.cuda.synchronize(dev)
+        item["matmul_tflops"] = 2 * n ** 3 * iters / (s.elapsed_time(e) / 1e3) / 1e12
+        del a, b
+        nbytes = 1 << 30
+        x = torch.empty(nbytes, dtype=torch.uint8, device=dev); y = torch.empty_like(x)
+        y.copy_(x); torch.cuda.synchronize(dev)
+        s.record()
+        for _ in range(iters):
+            y.copy_(x)
+        e.record(); torch.cuda.synchronize(dev)
+        item["bandwidth_gbs"] = 2 * nbytes * iters / (s.elapsed_time(e) / 1e3) / 1e9
+        del x, y
+        torch.cuda.empty_cache()
+    except Exception as exc:
+        item["error"] = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+    res.append(item)
+print(json.dumps({"torch": torch.__version__, "gpus": res}))
+"""
+BENCH_TIMEOUT_S = 300.0
+
+# The load run: each standard tool where installed, with its own limit (seconds) per level.
+LOAD_LEVELS = ("quick", "full")
+BURN_S = {"quick": 300, "full": 1800}
+SAMPLE_QUERY = ("index,timestamp,power.draw,temperature.gpu,clocks.sm,clocks_event_reasons.active,"
+                "utilization.gpu")
+
+
+class Sampler:
+    """`nvidia-smi --query-gpu ... -l N` running beside a load step, stopped (killed) when it ends."""
+
+    def __init__(self, smi: str, interval_s: int) -> None:
+        self.argv = [smi, "--query-gpu=" + SAMPLE_QUERY, "--format=csv,noheader,nounits", "-l", str(interval_s)]
+        self.proc = None  # type: Optional[subprocess.Popen[bytes]]
+        self.error = None  # type: Optional[str]
+        exe = raw.resolve_program(smi)
+        if exe is None:
+            self.error = smi + " not found"
+            return
+        kw = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE,
+              "stderr": subprocess.PIPE}  # type: Dict[str, Any]
+        if os.name == "posix":
+            kw["start_new_session"] = True
+        try:
+            self.proc = subprocess.Popen([exe, *self.argv[1:]], **kw)
+        except OSError as exc:
+            self.error = f"{exe}: {exc.strerror or exc}"
+
+    def stop(self) -> Dict[str, Any]:
+        if self.proc is None:
+            return raw.result(self.argv, missing=self.error is not None and "not found" in self.error,
+                              error=self.error)
+        # no os.killpg where there is none (Windows): kill the child alone there
+        if os.name == "posix" and hasattr(os, "killpg"):
+            try:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+            except OSError:
+                self.proc.kill()
+        else:
+            self.proc.kill()
+        try:
+            out, err = self.proc.communicate(timeout=5)
+        except subprocess.TimeoutExpired:
+            out, err = b"", b""
+        return raw.result(self.argv, self.proc.returncode, out.decode("utf-8", "replace"),
+                          err.decode("utf-8", "replace"))
+
+
+def _gpu_count(doc: Dict[str, Any]) -> int:
+    q = doc["commands"].get("nvidia_smi_q") or {}
+    return (q.get("stdout") or "").count("<gpu id=")
+
+
+def _torch_sees_cuda(doc: Dict[str, Any]) -> bool:
+    fw = doc["commands"].get("frameworks") or {}
+    try:
+        found = json.loads((fw.get("stdout") or "").strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return False
+    return isinstance(found, dict) and bool((found.get("torch") or {}).get("cuda_available"))
+
+
+def benchmark(doc: Dict[str, Any], python: str, timeout: float = BENCH_TIMEOUT_S) -> Dict[str, Any]:
+    """The PyTorch run as `verify --benchmark` stores it: its result, or {"skip": reason}."""
+    if not raw.ok(doc["commands"].get("nvidia_smi_q")) or not _gpu_count(doc):
+        return {"skip": "no_gpu"}
+    if not _torch_sees_cuda(doc):
+        return {"skip": "no_torch"}
+    res = raw.run_command([python, "-c", BENCH_SCRIPT], timeout)
+    if res.get("timed_out"):
+        return {"skip": f"timeout {timeout:g} s"}
+    if res.get("missing") or res.get("error"):
+        return {"skip": res.get("error") or (python + " not found")}
+    lines = [ln for ln in (res.get("stdout") or "").strip().splitlines() if ln.startswith("{")]
+    if res.get("returncode") != 0 or not lines:
+        return {"skip": ((res.get("stderr") or "").strip().splitlines() or ["no output"])[-1][:200]}
+    try:
+        data = json.loads(lines[-1])
+    except ValueError:
+        return {"skip": "unreadable benchmark output"}
+    if not isinstance(data, dict):
+        return {"skip": "unreadable benchmark output"}
+    if "skip" in data:
+        return {"skip": str(data["skip"])}
+    return data
+
+
+def load_run(doc: Dict[str, Any], level: str, smi: str, burn_s: Optional[int] = None,
+             progress: Any = None) -> Dict[str, Any]:
+    """The acceptance load: each standard tool where installed, each with its own limit, while
+    `nvidia-smi --query-gpu` samples power, temperature, clocks and throttle reasons."""
+    burn = int(burn_s if burn_s is not None else BURN_S[level])
+    ngpus = _gpu_count(doc) or 1
+    steps = (
+        ("dcgmi_diag", ["dcgmi", "diag", "-r", "1" if level == "quick" else "3", "-j"],
+         900.0 if level == "quick" else 3600.0),
+        ("nvbandwidth", ["nvbandwidth"], 600.0),
+        ("all_reduce_perf", ["all_reduce_perf", "-b", "8", "-e", "8G", "-f", "2", "-g", str(ngpus)], 900.0),
+    )
+    out = {"level": level, "burn_s": burn, "gpus": ngpus, "commands": {}}  # type: Dict[str, Any]
+    for key, argv, limit in steps:
+        if progress is not None:
+            progress(key)
+        out["commands"][key] = raw.run_command(argv, limit)
+    if progress is not None:
+        progress(f"gpu_burn {burn} s")
+    sampler = Sampler(smi, 5 if level == "quick" else 10)
+    started = time.monotonic()
+    out["commands"]["gpu_burn"] = raw.run_command(["gpu_burn", str(burn)], burn + 120.0)
+    out["burn_seconds"] = round(time.monotonic() - started, 3)
+    out["samples"] = sampler.stop()
+    return out
+
+
+def write_atomic(path: str, data: bytes) -> None:
+    """The file is either the old one or the complete new one, never half written."""
+    directory = os.path.dirname(os.path.abspath(path)) or "."
+    fd, tmp = tempfile.mkstemp(prefix=".gpu-procure-probe-", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="gpu-procure-probe",
+        description="Collect this GPU server's raw facts as JSON for `gpu-procure judge` (nothing is judged "
+                    "here; nothing needs installing; root reads more but is not needed).")
+    version = f"{PROBE_CLI_VERSION} (collector {raw.PROBE_VERSION}, raw schema {raw.RAW_SCHEMA_VERSION})"
+    p.add_argument("--version", action="version", version="gpu-procure-probe " + version)
+    p.add_argument("-o", "--output", metavar="FILE", default=None,
+                   help="write the JSON to FILE (default: standard output)")
+    p.add_argument("--load", choices=LOAD_LEVELS, default=None,
+                   help="also run the acceptance load (dcgmi diag, nvbandwidth, all_reduce_perf, gpu_burn "
+                        "where installed, and the PyTorch benchmark)")
+    p.add_argument("--burn", type=int, default=None, metavar="S",
+                   help="seconds of gpu_burn (default: 300 quick, 1800 full)")
+    p.add_argument("--timeout", type=float, default=30.0, metavar="S",
+                   help="kill a program after S seconds (default 30; load steps have their own limits)")
+    p.add_argument("--nvidia-smi", default=None, metavar="PATH", dest="nvidia_smi",
+                   help="nvidia-smi to run instead of the one on PATH")
+    p.add_argument("--image", default=None, metavar="REF",
+                   help="container image the plan uses (is it pulled here?)")
+    p.add_argument("--python", default=None, metavar="PATH",
+                   help="interpreter whose PyTorch/TensorFlow to check (default: this one)")
+    p.add_argument("--root", default="/", help=argparse.SUPPRESS)
+    p.add_argument("-q", "--quiet", action="store_true", help="no progress on standard error")
+    return p
+
+
+def collect(args: argparse.Namespace, progress: Any = None) -> Dict[str, Any]:
+    timeout = args.timeout if args.timeout and args.timeout > 0 else 30.0
+    python = args.python or sys.executable or "python3"
+    started = time.monotonic()
+    doc = raw.collect(root=args.root, timeout=timeout, nvidia_smi=args.nvidia_smi, python=python,
+                      image=args.image, progress=progress)
+    doc["timeout_s"] = timeout
+    if args.load:
+        doc["load"] = load_run(doc, args.load, doc.get("nvidia_smi_path") or "nvidia-smi", args.burn, progress)
+        if progress is not None:
+            progress("bench")
+        doc["benchmark"] = benchmark(doc, python)
+    doc["probe"] = {"cli_version": PROBE_CLI_VERSION, "duration_s": round(time.monotonic() - started, 3),
+                    "euid": os.geteuid() if hasattr(os, "geteuid") else None}
+    return doc
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """0: the JSON was written (whatever it says); 2: bad usage or it could not be written."""
+    args = build_parser().parse_args(argv)
+
+    def progress(text: str) -> None:
+        if not args.quiet:
+            sys.stderr.write(f"gpu-procure-probe: {text}\n")
+            sys.stderr.flush()
+
+    doc = collect(args, progress)
+    # ASCII (escaped) JSON: a Python 3.6 under LANG=C cannot print anything else to its stdout
+    data = (json.dumps(doc, ensure_ascii=True, indent=1, sort_keys=True) + "\n").encode("ascii")
+    if args.output in (None, "-"):
+        out = getattr(sys.stdout, "buffer", None)
+        if out is None:
+            sys.stdout.write(data.decode("ascii"))
+        else:
+            out.write(data)
+        sys.stdout.flush()
+        return 0
+    try:
+        write_atomic(args.output, data)
+    except OSError as exc:
+        sys.stderr.write(f"gpu-procure-probe: cannot write {args.output}: {exc.strerror or exc}\n")
+        return 2
+    progress("wrote " + args.output)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
