@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 2
+CURRENT: Final = 3
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -87,4 +87,21 @@ def _v1_to_v2(data: Data) -> Data:
             server["input_voltage"] = "200-240"
         elif old == "low":
             server["input_voltage"] = "100-127"
+    return data
+
+
+@step(2)
+def _v2_to_v3(data: Data) -> Data:
+    """v3: requirements gain the model's full shape (attention_heads, vocab_size, a Hugging Face config), the
+    parallelism plan (scheme, tensor/pipeline parallel), the recipe (gradient checkpointing, LoRA rank and
+    targets, KV-cache precision, optimizer offload) and serving (concurrent users, network speed). An older
+    plan asked for none of them: each starts as "decide for me" (None) or its old implicit value."""
+    req = data.get("requirements")
+    if isinstance(req, dict):
+        for key in ("attention_heads", "vocab_size", "hf_config", "scheme", "tensor_parallel",
+                    "pipeline_parallel", "gradient_checkpointing", "lora_rank", "lora_targets", "network_gbps",
+                    "concurrent_users"):
+            req.setdefault(key, None)
+        req.setdefault("kv_precision", "bf16")
+        req.setdefault("offload_optimizer", False)
     return data

@@ -74,6 +74,9 @@ class Sensitivity(StrEnum):
     HIGH = "high"
 
 
+LoraTarget = Literal["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"]
+
+
 class Requirements(Doc):
     """Step 1 (需求分析): what the buyer needs to run."""
 
@@ -98,6 +101,26 @@ class Requirements(Doc):
     deployment: Literal["datacenter", "office", "lab"] = "datacenter"
     needs_mig: bool = False
     needs_nvlink: bool = False
+    # schema_version 2: the model's full shape, the parallelism plan, the recipe and serving (docs/sizing.md)
+    attention_heads: Annotated[int, Field(ge=1, le=100_000)] | None = None
+    vocab_size: Annotated[int, Field(ge=1, le=100_000_000)] | None = None
+    hf_config: dict[str, Any] | None = None
+    """A pasted or loaded Hugging Face config.json (the model's shape when no preset is chosen)."""
+    scheme: Literal["dp", "zero1", "zero2", "zero3"] | None = None
+    """Data-parallel sharding (zero3 = FSDP); None: the cheapest scheme that fits."""
+    tensor_parallel: Annotated[int, Field(ge=1, le=1024)] | None = None
+    pipeline_parallel: Annotated[int, Field(ge=1, le=1024)] | None = None
+    gradient_checkpointing: bool | None = None
+    """None: the recipe's default (on for LoRA/QLoRA, off for full training)."""
+    lora_rank: Annotated[int, Field(ge=1, le=65_536)] | None = None
+    lora_targets: list[LoraTarget] | None = None
+    """None: every linear layer of the blocks (the QLoRA recipe)."""
+    kv_precision: Literal["bf16", "fp8", "fp32"] = "bf16"
+    offload_optimizer: bool = False
+    network_gbps: Annotated[float, Field(gt=0, le=1_000_000)] | None = None
+    """Network between nodes, Gb/s per node (None: from the plan's NICs)."""
+    concurrent_users: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
+    """Serving: requests of sequence_length tokens that must run at once."""
 
 
 class GpuChoice(Doc):
