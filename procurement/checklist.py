@@ -26,11 +26,14 @@ from catalog.models import (
     StorageKind,
     parse_version,
 )
+from catalog.units import GIB_TO_GB  # the sizing estimate is GB; catalog GPU memory GiB
+from procurement.budgets.balance import cores_needed, ram_needed_gib
+from procurement.budgets.power import power_budget
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import ChecklistMark, Plan, SignOff, canonical_digest
 from procurement.policy import Policy, default_policy
-from procurement.rules.power import power_budget
+from procurement.rules.registry import items_for_finding
 from procurement.sizing import estimate_vram
 
 Which = Literal["hardware", "software"]
@@ -363,7 +366,6 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
     )
 
 
-GIB_TO_GB = 1.073741824  # the sizing estimate is in GB (10^9 B); catalog GPU memory is in GiB
 
 
 def vram_need_gb(plan: Plan, policy: Policy) -> float | None:
@@ -392,82 +394,6 @@ def _sep(lang: Lang) -> str:
 
 # The rule ids of procurement/rules (docs/rules.md) and the item each one bears on. A rule not listed falls
 # back to its family, then to the first plan field it points at that an item looks at.
-RULE_ITEMS: dict[str, str] = {
-    "VRAM-TOTAL": "gpu_vram",
-    "VRAM-SHARDING": "gpu_vram",
-    "VRAM-NO-ESTIMATE": "gpu_vram",
-    "BALANCE-CPU-CORES": "cpu_cores",
-    "BALANCE-SINGLE-THREAD": "cpu_cores",
-    "PCIE-CPU-COUNT": "cpu_cores",
-    "PCIE-CPU-SOCKET": "cpu_cores",
-    "PCIE-LANES-UNKNOWN": "cpu_cores",
-    "BALANCE-RAM": "ram",
-    "BALANCE-MEMORY-CHANNELS": "ram",
-    "BALANCE-DIMM-SLOTS": "ram",
-    "BALANCE-MEMORY-TYPE": "ram",
-    "BALANCE-ECC": "ram",
-    "BALANCE-NVME-DATA": "storage_nvme",
-    "BALANCE-DATA-CAPACITY": "storage_nvme",
-    "PCIE-DRIVE-BAYS": "storage_nvme",
-    "BALANCE-FABRIC": "network",
-    "BALANCE-NIC": "network",
-    "PCIE-GPU-SLOTS": "gpu_model_count",
-    "PCIE-SLOT-WIDTH": "gpu_model_count",
-    "PCIE-FORM-FACTOR": "gpu_model_count",
-    "PCIE-GPU-UNSUPPORTED": "gpu_model_count",
-    "PCIE-LANES": "gpu_model_count",
-    "PCIE-LANES-REDUCED": "gpu_model_count",
-    "PCIE-GEN": "gpu_model_count",
-    "LIC-GEFORCE-DATACENTER": "gpu_model_count",
-    "LIC-EXPORT": "gpu_model_count",
-    "LIC-CHINA-MARKET": "gpu_model_count",
-    "SW-MIG": "gpu_model_count",
-    "SW-NVLINK": "gpu_model_count",
-    "SW-DRIVER-CUDA": "cuda_gpu",
-    "SW-CUDA-ARCH-NEW": "cuda_gpu",
-    "SW-CUDA-ARCH-OLD": "cuda_gpu",
-    "SW-DRIVER-ARCH": "cuda_gpu",
-    "SW-FRAMEWORK-ARCH": "framework_installed",
-    "SW-OS-DRIVER": "os_driver",
-    "SW-OS-CUDA": "os_driver",
-    "SW-DRIVER-DATACENTER": "os_driver",
-    "SW-FRAMEWORK-CUDA": "framework_installed",
-    "SW-IMAGE-CUDA": "preinstalled_software",
-    "SW-IMAGE-DRIVER": "preinstalled_software",
-}
-_FAMILY_ITEM = {"power": "psu_power", "cooling": "cooling", "vram": "gpu_vram"}
-_FIELD_ITEMS: tuple[tuple[str, str], ...] = (
-    ("gpu.", "gpu_model_count"),
-    ("server.cpu", "cpu_cores"),
-    ("server.memory", "ram"),
-    ("server.storage", "storage_nvme"),
-    ("server.nics", "network"),
-    ("requirements.nodes", "network"),
-    ("software.os", "os_driver"),
-    ("software.driver", "os_driver"),
-    ("software.cuda", "cuda_gpu"),
-    ("software.framework", "framework_installed"),
-    ("software.image", "preinstalled_software"),
-)
-
-
-def items_for_finding(finding: Finding) -> set[str]:
-    """The checklist item a finding bears on (empty for budget and general findings)."""
-    if finding.rule in RULE_ITEMS:
-        return {RULE_ITEMS[finding.rule]}
-    if finding.family in _FAMILY_ITEM:
-        return {_FAMILY_ITEM[finding.family]}
-    if finding.family == "budget":
-        return set()  # the budget stands on its own in the open-findings list
-    for path in finding.fields:  # rules put the field they are about first
-        for prefix, item in _FIELD_ITEMS:
-            if path == prefix.rstrip(".") or path.startswith(prefix):
-                if item == "preinstalled_software" and "TRUST" in finding.rule:
-                    item = "image_trusted"
-                return {item}
-    return set()
-
-
 # ---------------------------------------------------------------- verification → items
 
 # The check ids of `gpu-procure verify` (docs/verify.md) and the item each one shows the machine's side of.
@@ -656,7 +582,7 @@ class _Eval:
             return Status.UNKNOWN, [_not_chosen("cpu", self.lang)]
         cores = self.cpu.cores * self.plan.server.cpu_count
         gpus = self.plan.gpu.count
-        need = math.ceil(self.policy.cpu_cores_per_gpu * gpus)
+        need = math.ceil(cores_needed(gpus, self.policy))
         status = Status.PASS if cores >= need else Status.FAIL
         return status, [
             self.t(
@@ -678,7 +604,7 @@ class _Eval:
         if self.gpu is None or self.plan.gpu.count == 0:
             return Status.UNKNOWN, [self.t("ram_no_gpu", ram=fmt_num(ram))]
         vram = self.gpu.memory_gib * self.plan.gpu.count
-        need = self.policy.ram_to_vram_ratio * vram
+        need = ram_needed_gib(self.gpu.memory_gib, self.plan.gpu.count, self.policy)
         status = Status.PASS if ram >= need else Status.ATTENTION
         return status, [self.t("ram", ram=fmt_num(ram), vram=_gib(vram), need=_gib(need))]
 

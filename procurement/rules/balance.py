@@ -10,24 +10,27 @@ from __future__ import annotations
 
 from catalog.loader import Catalog
 from catalog.models import Cpu, StorageKind
+from procurement.budgets.balance import balance_needs
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan, StorageRole, Workload
 from procurement.policy import Policy
 from procurement.rules.base import TRAINING_WORKLOADS, Rule, join_names, make, resolve, server_empty
+from procurement.rules.registry import rule
 
 FAMILY: Family = "balance"
 DATA_WORKLOADS = (*TRAINING_WORKLOADS, Workload.DATA_ANALYSIS)
 
 
+@rule(FAMILY, "BALANCE-CPU-CORES", step=3, item="cpu_cores")
 def cpu_cores(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-CPU-CORES: CPU cores × sockets below cpu_cores_per_gpu × GPUs."""
     p = resolve(plan, catalog)
     if p.cpu is None or p.gpu is None or not p.gpu_count:
         return []
-    cores = p.cpu.cores * p.cpu_count
-    need = policy.cpu_cores_per_gpu * p.gpu_count
-    if cores >= need:
+    needs = balance_needs(plan, catalog, policy, p)
+    cores, need = needs.cores, needs.cores_needed
+    if cores is None or cores >= need:
         return []
     return [
         make(
@@ -45,14 +48,15 @@ def cpu_cores(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     ]
 
 
+@rule(FAMILY, "BALANCE-RAM", step=3, item="ram")
 def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-RAM: system RAM below ram_to_vram_ratio × total GPU memory."""
     p = resolve(plan, catalog)
     if p.gpu is None or not p.gpu_count:
         return []
-    vram = p.gpu.memory_gib * p.gpu_count
-    need = policy.ram_to_vram_ratio * vram
-    ram = p.memory.capacity_gib * p.memory_count if p.memory else 0
+    needs = balance_needs(plan, catalog, policy, p)
+    vram, need = needs.vram_gib or 0.0, needs.ram_needed_gib or 0.0
+    ram = needs.ram_gib or 0
     if ram >= need or (p.memory is None and plan.server.memory is not None):
         return []  # an unknown module id is reported by the plan loader, not here
     if p.memory is None:  # nothing chosen: say so, not "System RAM is 0 GiB"
@@ -75,6 +79,7 @@ def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     ]
 
 
+@rule(FAMILY, "BALANCE-ECC", step=3, item="ram")
 def ecc(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-ECC: training on memory or a CPU without ECC."""
     if plan.requirements.workload not in TRAINING_WORKLOADS:
@@ -100,6 +105,7 @@ def ecc(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Findin
     ]
 
 
+@rule(FAMILY, "BALANCE-NVME-DATA", "BALANCE-DATA-CAPACITY", step=3, item="storage_nvme")
 def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-NVME-DATA (training data not on NVMe) and BALANCE-DATA-CAPACITY (data drives smaller than the
     dataset)."""
@@ -143,6 +149,7 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     return out
 
 
+@rule(FAMILY, "BALANCE-FABRIC", "BALANCE-NIC", step=3, item="network")
 def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-FABRIC (multi-node training without a ≥ min_fabric_gbps NIC) and BALANCE-NIC (a single node
     without a ≥ single_node_nic_gbps NIC, info)."""
@@ -189,6 +196,7 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     return []
 
 
+@rule(FAMILY, "BALANCE-MEMORY-TYPE", "BALANCE-DIMM-SLOTS", "BALANCE-MEMORY-CHANNELS", step=3, item="ram")
 def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-MEMORY-TYPE (DDR4/DDR5 mismatch with board or CPU), BALANCE-DIMM-SLOTS (more DIMMs than slots),
     BALANCE-MEMORY-CHANNELS (DIMMs not a multiple of channels × sockets: uneven bandwidth, info)."""
@@ -260,6 +268,7 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     return out
 
 
+@rule(FAMILY, "BALANCE-SINGLE-THREAD", step=3, item="cpu_cores")
 def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-SINGLE-THREAD: a CPU for the same socket with at least as many cores and a higher boost clock
     exists in the catalog (data loading is often single-thread bound; info). OEM-only parts (``oem_only``)

@@ -8,65 +8,24 @@ Chassis limits (max GPU TDP, passive-ready, airflow, fan redundancy) come from t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from catalog.loader import Catalog
 from catalog.models import GpuCooling
+from procurement.budgets.heat import HeatBudget as HeatBudget  # re-exported: procurement.budgets is its home
+from procurement.budgets.heat import heat_budget
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Parts, Rule, fmt_w, make, resolve
-from procurement.rules.power import power_budget
+from procurement.rules.base import Rule, fmt_w, make, resolve
+from procurement.rules.registry import rule
 
 FAMILY: Family = "cooling"
-
-
-@dataclass(frozen=True)
-class HeatBudget:
-    """What the GUI's cooling gauge shows: heat to remove, airflow needed and available, rack density."""
-
-    heat_w: float
-    """All electrical power ends up as heat: the estimated draw of one server."""
-    gpu_count: int
-    cfm_from_heat: float
-    cfm_per_gpu_rule: float
-    basis: str
-    chassis_cfm: float | None
-    rack_kw: float
-    liquid_threshold_kw: float
-    liquid_cooled: bool
-
-    @property
-    def required_cfm(self) -> float:
-        return self.cfm_from_heat if self.basis == "heat" else self.cfm_per_gpu_rule
-
-    @property
-    def needs_liquid(self) -> bool:
-        return self.rack_kw > self.liquid_threshold_kw
-
-
-def heat_budget(plan: Plan, catalog: Catalog, policy: Policy, parts: Parts | None = None) -> HeatBudget:
-    parts = parts or resolve(plan, catalog)
-    power = power_budget(plan, catalog, policy, parts)
-    ch = parts.chassis
-    gpus = parts.gpu_count if parts.gpu is not None else 0
-    return HeatBudget(
-        heat_w=power.draw_w,
-        gpu_count=gpus,
-        cfm_from_heat=policy.airflow_cfm_per_w_f * power.draw_w / policy.airflow_delta_t_f,
-        cfm_per_gpu_rule=policy.airflow_cfm_per_gpu * gpus,
-        basis=policy.airflow_basis,
-        chassis_cfm=ch.airflow_cfm if ch else None,
-        rack_kw=power.rack_kw,
-        liquid_threshold_kw=policy.liquid_cooling_rack_kw,
-        liquid_cooled=bool(ch and ch.cooling == "liquid"),
-    )
 
 
 _GPU_CHASSIS = ("gpu.model", "server.chassis")
 
 
+@rule(FAMILY, "COOLING-GPU-TDP", step=3, item="cooling")
 def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """COOLING-GPU-TDP: the GPU's TDP is above what the chassis cools per GPU position."""
     p = resolve(plan, catalog)
@@ -91,6 +50,7 @@ def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
     ]
 
 
+@rule(FAMILY, "COOLING-PASSIVE-GPU", step=3, item="cooling")
 def passive_gpu(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """COOLING-PASSIVE-GPU: a passive data-centre card in a chassis without the airflow built for it."""
     p = resolve(plan, catalog)
@@ -112,6 +72,7 @@ def passive_gpu(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     ]
 
 
+@rule(FAMILY, "COOLING-OPEN-AIR", step=3, item="cooling")
 def open_air(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """COOLING-OPEN-AIR: more open-air (axial-fan) cards in one chassis than the policy allows."""
     p = resolve(plan, catalog)
@@ -132,6 +93,7 @@ def open_air(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     ]
 
 
+@rule(FAMILY, "COOLING-AIRFLOW", "COOLING-AIRFLOW-PER-GPU", step=3, item="cooling")
 def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """COOLING-AIRFLOW: airflow needed (from heat, or per GPU) above the chassis' rated airflow."""
     p = resolve(plan, catalog)
@@ -160,6 +122,7 @@ def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
     ]
 
 
+@rule(FAMILY, "COOLING-LIQUID", step=3, item="cooling")
 def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """COOLING-LIQUID: rack density above the liquid-cooling threshold with an air-cooled chassis."""
     p = resolve(plan, catalog)
@@ -182,6 +145,7 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     ]
 
 
+@rule(FAMILY, "COOLING-FAN-REDUNDANCY", "COOLING-FAN-REDUNDANCY-UNKNOWN", step=3, item="cooling")
 def fan_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """COOLING-FAN-REDUNDANCY: a data-centre deployment in an air-cooled chassis whose vendor says it has no
     redundant fans (warning), or whose fan redundancy the catalog does not know (info: confirm it)."""

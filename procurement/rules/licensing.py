@@ -15,10 +15,12 @@ from procurement.messages import Lang, register
 from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.rules.base import Rule, make, resolve
+from procurement.rules.registry import rule
 
 FAMILY: Family = "licensing"
 
 
+@rule(FAMILY, "LIC-GEFORCE-DATACENTER", step=2, item="gpu_model_count")
 def geforce_datacenter(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """LIC-GEFORCE-DATACENTER: GeForce cards in a data-centre deployment (driver licence)."""
     p = resolve(plan, catalog)
@@ -37,6 +39,7 @@ def geforce_datacenter(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang)
     ]
 
 
+@rule(FAMILY, "LIC-EXPORT", "LIC-CHINA-MARKET", step=2, item="gpu_model_count")
 def export_control(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """LIC-EXPORT (the model carries an export-control note, shown in the user's language) and
     LIC-CHINA-MARKET (a China-only variant)."""

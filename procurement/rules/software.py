@@ -15,10 +15,12 @@ from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.rules.base import Rule, major_minor, make, resolve, version
+from procurement.rules.registry import rule
 
 FAMILY: Family = "software"
 
 
+@rule(FAMILY, "SW-DRIVER-CUDA", step=4, item="cuda_gpu")
 def driver_cuda(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-DRIVER-CUDA: the driver is older than the CUDA release's minimum Linux driver."""
     p = resolve(plan, catalog)
@@ -92,6 +94,7 @@ def _fw_label(fw: Framework) -> str:
     return {"pytorch": "PyTorch", "tensorflow": "TensorFlow", "jax": "JAX"}[fw.framework]
 
 
+@rule(FAMILY, "SW-DRIVER-ARCH", step=4, item="cuda_gpu")
 def driver_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-DRIVER-ARCH: the driver is older than the minimum driver of the first CUDA release for the GPU's
     architecture — a branch older than that does not know the GPU (specs.md C1 + C2: Blackwell needs CUDA
@@ -124,6 +127,7 @@ def driver_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     ]
 
 
+@rule(FAMILY, "SW-FRAMEWORK-ARCH", step=4, item="framework_installed")
 def framework_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-FRAMEWORK-ARCH: none of the framework release's CUDA builds compiles for the GPU's compute
     capability (specs.md C3: PyTorch 2.1's newest build is CUDA 12.1, up to sm_90; 2.7 is the first with CUDA
@@ -152,6 +156,7 @@ def framework_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
     ]
 
 
+@rule(FAMILY, "SW-CUDA-ARCH-NEW", "SW-CUDA-ARCH-OLD", step=4, item="cuda_gpu")
 def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-CUDA-ARCH: the GPU's compute capability is outside what the CUDA release (or the image's CUDA)
     compiles for — too new for an old toolkit, or dropped by a new one."""
@@ -202,6 +207,7 @@ def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     return out
 
 
+@rule(FAMILY, "SW-IMAGE-CUDA", "SW-IMAGE-DRIVER", step=4, item="preinstalled_software")
 def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-IMAGE-DRIVER (the image needs a newer driver) and SW-IMAGE-CUDA (the image brings another CUDA
     line than the one chosen; info)."""
@@ -245,6 +251,7 @@ def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
     return out
 
 
+@rule(FAMILY, "SW-OS-DRIVER", "SW-OS-CUDA", step=4, item="os_driver")
 def os_support(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-OS-DRIVER (OS not in the driver installation guide) and SW-OS-CUDA (CUDA newer than the OS gets)."""
     p = resolve(plan, catalog)
@@ -272,6 +279,7 @@ def os_support(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     return out
 
 
+@rule(FAMILY, "SW-FRAMEWORK-CUDA", step=4, item="framework_installed")
 def framework(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-FRAMEWORK-CUDA: the framework release has no official build for the chosen CUDA line."""
     p = resolve(plan, catalog)
@@ -296,6 +304,7 @@ def framework(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     ]
 
 
+@rule(FAMILY, "SW-NVLINK", "SW-MIG", "SW-MIG-UNKNOWN", step=2, item="gpu_model_count")
 def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-MIG and SW-NVLINK: MIG or NVLink asked for on a GPU without it."""
     p = resolve(plan, catalog)
@@ -331,6 +340,7 @@ def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     return out
 
 
+@rule(FAMILY, "SW-DRIVER-DATACENTER", step=4, item="os_driver")
 def datacenter_driver(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-DRIVER-DATACENTER: a data-centre-only driver branch with a GeForce card."""
     p = resolve(plan, catalog)
@@ -350,6 +360,7 @@ def datacenter_driver(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
     ]
 
 
+@rule(FAMILY, "SW-INCOMPLETE", step=4, item_by_field={"software.driver": "os_driver", "software.cuda": "cuda_gpu"})
 def incomplete(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-INCOMPLETE: GPUs chosen but no driver or no CUDA/image yet (info)."""
     sw = plan.software
@@ -365,11 +376,22 @@ def incomplete(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     return [make("SW-INCOMPLETE", FAMILY, Severity.INFO, 4, tuple(missing), lang)]
 
 
+@rule(FAMILY, "SW-IMAGE-UNTRUSTED", step=4, item="image_trusted")
+def image_trust(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """SW-IMAGE-UNTRUSTED: the image's publisher is not an official registry (the catalog's ``trusted``)."""
+    img = resolve(plan, catalog).image
+    if img is None or img.trusted:
+        return []
+    return [make("SW-IMAGE-UNTRUSTED", FAMILY, Severity.WARNING, 4, ("software.image",), lang,
+                 image=img.reference, publisher=img.publisher)]
+
+
 RULES: tuple[Rule, ...] = (
     driver_cuda,
     driver_arch,
     cuda_arch,
     image,
+    image_trust,
     os_support,
     framework,
     framework_arch,
@@ -435,6 +457,15 @@ register(
             "zh": "升级驱动分支，或选择较早的镜像（数据中心 GPU 也可使用 CUDA 前向兼容包）。",
             "en": "Choose a newer driver branch or an older image (data-centre GPUs can also use the CUDA "
             "forward-compatibility package).",
+        },
+        "SW-IMAGE-UNTRUSTED.message": {
+            "zh": "镜像 {image} 来自 {publisher}，不是官方发布方的镜像仓库。",
+            "en": "Image {image} comes from {publisher}, not an official publisher's registry.",
+        },
+        "SW-IMAGE-UNTRUSTED.fix": {
+            "zh": "改用 NVIDIA NGC、Docker 官方或框架官方发布的镜像；如必须使用，请核对镜像摘要（digest）和构建来源。",
+            "en": "Use an image from NVIDIA NGC, Docker Official Images or the framework's own organisation; if "
+            "this one is required, check its digest and where it was built.",
         },
         "SW-IMAGE-CUDA.message": {
             "zh": "镜像 {image} 自带 CUDA {image_cuda}，与所选的 CUDA {cuda} 不同；"

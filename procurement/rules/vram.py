@@ -15,12 +15,14 @@ from procurement.messages import Lang, register
 from procurement.plan import Plan, Workload
 from procurement.policy import Policy
 from procurement.rules.base import GIB_TO_GB, Rule, make, resolve
+from procurement.rules.registry import rule
 from procurement.sizing.vram import estimate_vram
 
 FAMILY: Family = "vram"
 SIZED_WORKLOADS = (Workload.TRAINING, Workload.FINE_TUNING, Workload.INFERENCE)
 
 
+@rule(FAMILY, "VRAM-TOTAL", "VRAM-SHARDING", step=2, item="gpu_vram")
 def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """VRAM-TOTAL (the estimate does not fit all GPUs together) and VRAM-SHARDING (it does not fit one GPU,
     so data parallel alone will not work; shard the model)."""
@@ -54,6 +56,7 @@ def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     return []
 
 
+@rule(FAMILY, "VRAM-NO-ESTIMATE", step=1, item="gpu_vram")
 def no_estimate(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """VRAM-NO-ESTIMATE: a sized workload without a model size, so GPU memory is not checked (info)."""
     req = plan.requirements

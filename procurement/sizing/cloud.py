@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from catalog.loader import Catalog
+from procurement.budgets.cost import plan_cost, with_vat, yuan
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Sensitivity, Usage
 from procurement.policy import Policy, default_policy
-from procurement.rules.budget import plan_cost, with_vat, yuan
 
 Choice = Literal["cloud", "own", "either"]
 

@@ -28,13 +28,13 @@ from catalog.models import (
     Storage,
     StorageKind,
 )
+from catalog.units import GIB_TO_GB
+from procurement.budgets.balance import cores_needed, ram_needed_gib
+from procurement.budgets.power import power_budget, psu_unit_w, psus_needed
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, PlanError, Workload, with_value
 from procurement.policy import Policy
-from procurement.rules.power import power_budget, psu_unit_w, psus_needed
 from procurement.sizing.vram import estimate_vram
-
-GIB_TO_GB = 1024**3 / 1e9
 
 
 @dataclass
@@ -98,7 +98,7 @@ def pick_cpu(
         if cpu.socket != chassis.cpu_socket:
             continue
         sockets = max(1, min(chassis.cpu_sockets, cpu.max_sockets))
-        cores_ok = cpu.cores * sockets >= policy.cpu_cores_per_gpu * count
+        cores_ok = cpu.cores * sockets >= cores_needed(count, policy)
         lanes_ok = (
             chassis.pcie_switch_lanes > 0
             or gpu.form_factor == GpuFormFactor.SXM  # behind the HGX platform's PCIe switches
@@ -277,10 +277,10 @@ def derive_defaults(
             cpu=cpu.name,
             sockets=sockets,
             cores=cpu.cores * sockets,
-            need=f"{policy.cpu_cores_per_gpu * count:g}",
+            need=f"{cores_needed(count, policy):g}",
         )
     )
-    need_gib = policy.ram_to_vram_ratio * gpu.memory_gib * count
+    need_gib = ram_needed_gib(gpu.memory_gib, count, policy)
     mem = pick_memory(chassis, cpu, sockets, need_gib, catalog, ecc=training and cpu.ecc)
     if mem is None:
         out.missing.append(t("derive.no_memory", lang, type=chassis.memory_type))

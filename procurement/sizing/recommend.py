@@ -14,12 +14,11 @@ from dataclasses import dataclass
 
 from catalog.loader import Catalog
 from catalog.models import Chassis, Gpu, GpuFormFactor, Segment
+from catalog.units import GIB_TO_GB
 from procurement.messages import Lang, register, t
 from procurement.plan import Requirements, Workload
 from procurement.policy import Policy
 from procurement.sizing.vram import VramEstimate, estimate_vram, memory_tier, memory_tier_label
-
-GIB_TO_GB = 1024**3 / 1e9
 
 
 @dataclass(frozen=True)

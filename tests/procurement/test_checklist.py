@@ -199,18 +199,23 @@ def test_findings_map_to_items() -> None:
         "gpu_model_count"
     }
     assert items_for_finding(finding("BUDGET-OVER", "budget", w, ("requirements.budget_cny", "gpu.count"), "")) == set()
-    # Unknown ids: by family, else by the first field an item looks at.
-    assert items_for_finding(finding("POWER-NEW-RULE", "power", w, ("gpu.count",), "")) == {"psu_power"}
-    assert items_for_finding(finding("BALANCE-NEW", "balance", w, ("server.memory.count", "gpu.count"), "")) == {"ram"}
-    assert items_for_finding(finding("SW-IMAGE-TRUST", "software", w, ("software.image",), "")) == {"image_trusted"}
-    assert items_for_finding(finding("SW-NEW", "software", w, ("requirements.workload",), "")) == set()
+    # The image's trust has its own rule and item (no fuzzy "TRUST" in the id any more).
+    assert items_for_finding(finding("SW-IMAGE-UNTRUSTED", "software", w, ("software.image",), "")) == {
+        "image_trusted"}
+    # SW-INCOMPLETE bears on the item of the choice it says is missing.
+    assert items_for_finding(finding("SW-INCOMPLETE", "software", w, ("software.cuda",), "")) == {"cuda_gpu"}
+    assert items_for_finding(finding("SW-INCOMPLETE", "software", w, ("software.driver",), "")) == {"os_driver"}
+    # A rule that could not run: the item its family's rules share, if any; undeclared ids map nowhere.
+    assert items_for_finding(finding("POWER-INTERNAL", "power", w, (), "")) == {"psu_power"}
+    assert items_for_finding(finding("BALANCE-INTERNAL", "balance", w, (), "")) == set()
+    assert items_for_finding(finding("SW-NEW", "software", w, ("software.image",), "")) == set()
 
 
 def test_findings_set_status_and_reason(plan: Plan, cat: Catalog) -> None:
     findings = [
         finding("POWER-PSU-CAPACITY", "power", Severity.ERROR, ("server.psu.count",), "电源不足。"),
         finding("BALANCE-RAM", "balance", Severity.WARNING, ("server.memory.count",), "内存偏少"),
-        finding("SW-IMAGE-TRUST", "software", Severity.WARNING, ("software.image",), "来源"),
+        finding("SW-IMAGE-UNTRUSTED", "software", Severity.WARNING, ("software.image",), "来源"),
         finding("PCIE-LANES", "pcie", Severity.INFO, ("gpu.count",), "信息"),
     ]
     it = items(plan, cat, findings)

@@ -48,7 +48,7 @@ def _cases() -> dict[str, Callable[[], tuple[Plan, Catalog]]]:
     cases["parts/workstation_4090_two_psus"] = lambda: (workstation_4090(psu={"part": "atx-1600", "count": 2}), CAT)
     cases["parts/hgx_node"] = lambda: (hgx_node(), CAT)
     cases["parts/hgx_node_low_line_office"] = lambda: (
-        hgx_node(server={"input_voltage": "low"}, requirements={"deployment": "office"}), CAT)
+        hgx_node(server={"input_voltage": "100-127"}, requirements={"deployment": "office"}), CAT)
     return cases
 
 

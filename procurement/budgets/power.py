@@ -1,0 +1,197 @@
+"""The power budget of one server and its rack: draw per component, usable PSU capacity, peak, rack kW.
+
+Numbers: base system watts, the planning fallbacks for parts without a figure, headroom, GPU transients
+and the PSU peak tolerance come from the policy (resources/policy/default.yaml, each with its source);
+part watts and PSU ratings from the catalog.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from catalog.loader import Catalog
+from catalog.models import Psu
+from procurement.budgets.parts import Parts, resolve, scope_for
+from procurement.facility import VoltageBand, psu_rating_for_band
+from procurement.plan import Plan, Redundancy
+from procurement.policy import Policy
+
+
+@dataclass(frozen=True)
+class PowerItem:
+    """One line of the power estimate: what, where in the plan, how many, watts each and in total."""
+
+    key: str
+    """'gpu', 'cpu', 'memory', 'storage', 'nic' or 'base'."""
+    label: str
+    path: str
+    count: int
+    unit_w: float | None
+    """None: the catalog has no figure for this part (not counted)."""
+    estimated: bool = False
+    """True: the catalog has no figure; unit_w is the policy's planning fallback for this kind of part."""
+
+    @property
+    def total_w(self) -> float:
+        return (self.unit_w or 0.0) * self.count
+
+
+@dataclass(frozen=True)
+class PowerBudget:
+    """What the GUI's power gauge shows: estimated draw against usable PSU capacity."""
+
+    items: tuple[PowerItem, ...]
+    draw_w: float
+    """Estimated sustained draw of one server."""
+    gpu_w: float
+    psu_id: str | None
+    psu_unit_w: float | None
+    """Each PSU's rating at the plan's input voltage (None: not rated there, or no PSU)."""
+    psu_count: int
+    redundant_units: int
+    usable_w: float
+    """Capacity without the redundant units."""
+    headroom_pct: float
+    low_line: bool
+    psu_from_chassis: bool
+    peak_w: float
+    """Draw with GPU transients (GPU watts × transient factor) for about 100 µs."""
+    peak_capacity_w: float
+    servers_per_rack: int
+    rack_kw: float
+    rack_limit_kw: float | None
+    upper_bound_w: float | None = None
+    """Low line with no 100-127 V rating known: the usable capacity at the 200-240 V rating. A PSU never
+    delivers more on low line than on high line (specs.md D1: Supermicro 2000 W Titanium 1000 W at
+    100-127 V vs 1800 W at 200-240 V; Intel AC450NX 650 W vs 750 W, source D3 — derated, never uprated), so a draw above
+    this figure is too much on any input voltage. None otherwise."""
+
+    @property
+    def capacity_bound_w(self) -> float:
+        """The usable capacity the checks compare with: the rating at the plan's voltage, else the bound."""
+        if self.psu_unit_w is None and self.upper_bound_w is not None:
+            return self.upper_bound_w
+        return self.usable_w
+
+    @property
+    def required_w(self) -> float:
+        """Draw plus the policy headroom: what the usable PSU capacity should be at least."""
+        return self.draw_w * (1 + self.headroom_pct / 100)
+
+    @property
+    def load_pct(self) -> float | None:
+        return 100 * self.draw_w / self.usable_w if self.usable_w > 0 else None
+
+    @property
+    def unknown(self) -> tuple[PowerItem, ...]:
+        return tuple(i for i in self.items if i.unit_w is None and i.count > 0)
+
+    @property
+    def estimated(self) -> tuple[PowerItem, ...]:
+        return tuple(i for i in self.items if i.estimated and i.count > 0)
+
+
+def psu_unit_w(psu: Psu, band: VoltageBand) -> float | None:
+    """The PSU's output rating on the plan's input band (None: not rated there or not known)."""
+    return psu_rating_for_band(band, high_line_w=psu.rated_w_high_line, low_line_w=psu.rated_w_low_line,
+                               w_220_240=psu.rated_w_220_240)
+
+
+def redundant_units(redundancy: Redundancy, count: int) -> int:
+    """PSUs held in reserve: one for N+1, half for N+N (those are not counted as capacity)."""
+    if redundancy == Redundancy.N_PLUS_1:
+        return min(1, count)
+    if redundancy == Redundancy.N_PLUS_N:
+        return count - count // 2  # an odd count keeps the larger half in reserve
+    return 0
+
+
+def _small(key: str, label: str, path: str, count: int, watts: float | None, fallback: float) -> PowerItem:
+    if watts is None:
+        return PowerItem(key, label, path, count, fallback, estimated=True)
+    return PowerItem(key, label, path, count, watts)
+
+
+def _items(plan: Plan, parts: Parts, policy: Policy) -> list[PowerItem]:
+    items: list[PowerItem] = []
+    if parts.gpu is not None and parts.gpu_count:
+        items.append(PowerItem("gpu", parts.gpu.name, "gpu.count", parts.gpu_count, parts.gpu.tdp_w))
+    if parts.cpu is not None and parts.cpu_count:
+        # the vendor's maximum sustained package power where sourced (i9-13900K: 253 W, not its 125 W base)
+        cpu_w = parts.cpu.max_power_w or parts.cpu.tdp_w
+        items.append(PowerItem("cpu", parts.cpu.name, "server.cpu", parts.cpu_count, cpu_w))
+    if parts.memory is not None and parts.memory_count:
+        items.append(_small("memory", parts.memory.name, "server.memory.count", parts.memory_count,
+                            parts.memory.power_w, policy.dimm_w_fallback))
+    for s in parts.storage:
+        if s.item.count:
+            items.append(_small("storage", s.part.name, f"server.storage[{s.index}].count", s.item.count,
+                                s.part.power_w, policy.drive_w_fallback))
+    for n in parts.nics:
+        if n.count:
+            items.append(_small("nic", n.part.name, f"server.nics[{n.index}].count", n.count, n.part.power_w,
+                                policy.nic_w_fallback))
+    items.append(PowerItem("base", "base", "server.chassis", 1, policy.base_system_w))
+    return items
+
+
+def power_budget(plan: Plan, catalog: Catalog, policy: Policy, parts: Parts | None = None) -> PowerBudget:
+    """The power estimate of one server and of its rack, and the PSU capacity that carries it (computed
+    once per evaluation scope)."""
+    scope = scope_for(plan, catalog, parts)
+    if scope is None:
+        return _power_budget(plan, policy, parts or resolve(plan, catalog))
+    key = ("power", id(policy))
+    if key not in scope.computed:
+        scope.computed[key] = _power_budget(plan, policy, scope.parts)
+    budget: PowerBudget = scope.computed[key]
+    return budget
+
+
+def _power_budget(plan: Plan, policy: Policy, parts: Parts) -> PowerBudget:
+    items = _items(plan, parts, policy)
+    draw = sum(i.total_w for i in items)
+    gpu_w = sum(i.total_w for i in items if i.key == "gpu")
+    band = plan.server.input_voltage
+    low = band == "100-127"
+    unit: float | None = None
+    if parts.psu is not None:
+        unit = psu_unit_w(parts.psu, band)
+    count = parts.psu_count if parts.psu is not None else 0
+    spare = redundant_units(plan.server.psu.redundancy, count)
+    usable = (unit or 0.0) * max(count - spare, 0)
+    upper: float | None = None
+    if low and parts.psu is not None and unit is None and parts.psu.low_line == "unknown":
+        upper = parts.psu.rated_w_high_line * max(count - spare, 0)
+    peak = draw + gpu_w * (policy.gpu_transient_factor - 1)
+    per_rack = plan.server.servers_per_rack
+    return PowerBudget(
+        items=tuple(items),
+        draw_w=draw,
+        gpu_w=gpu_w,
+        psu_id=parts.psu.id if parts.psu else None,
+        psu_unit_w=unit,
+        psu_count=count,
+        redundant_units=spare,
+        usable_w=usable,
+        headroom_pct=policy.psu_headroom_pct,
+        low_line=low,
+        psu_from_chassis=parts.psu_from_chassis,
+        peak_w=peak,
+        peak_capacity_w=usable * policy.psu_peak_tolerance_pct / 100,
+        servers_per_rack=per_rack,
+        rack_kw=draw * per_rack / 1000,
+        rack_limit_kw=plan.server.rack_power_limit_kw,
+        upper_bound_w=upper,
+    )
+
+
+def psus_needed(draw_w: float, unit_w: float, policy: Policy, redundancy: Redundancy) -> int:
+    """How many PSUs of ``unit_w`` carry ``draw_w`` with the policy headroom, plus the redundant ones."""
+    n = max(1, math.ceil(draw_w * (1 + policy.psu_headroom_pct / 100) / unit_w))
+    if redundancy == Redundancy.N_PLUS_1:
+        return n + 1
+    if redundancy == Redundancy.N_PLUS_N:
+        return 2 * n
+    return n
