@@ -1,0 +1,84 @@
+"""deploy/ansible/verify.yml run for real by ansible-playbook against localhost (ansible_connection=local)."""
+
+from __future__ import annotations
+
+import json
+import shlex
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from procurement.probe import bundle
+from tests.conftest import REPO
+from tests.deploy.helpers import cluster_plan
+from tests.probe.helpers import fake_server, oldest_python, version_of
+from tests.procurement.verify.conftest import H100_TOPO, H100_XML
+
+PLAYBOOK = REPO / "deploy" / "ansible" / "verify.yml"
+
+
+def ansible_playbook() -> str:
+    found = shutil.which("ansible-playbook") or str(Path(sys.executable).parent / "ansible-playbook")
+    if not Path(found).exists():
+        pytest.skip("ansible-core is not installed (pip install '.[test]')")
+    return found
+
+
+@pytest.mark.slow
+def test_playbook_collects_with_script_and_judges_on_the_controller(tmp_path: Path) -> None:
+    exe = ansible_playbook()
+    bin_dir, root = fake_server(tmp_path, H100_XML, H100_TOPO)
+    (root / "proc/sys/kernel/hostname").write_text("gpu-node-7\n")
+    pyz = bundle.write_pyz(tmp_path)
+    plan = cluster_plan(tmp_path, nodes=1)
+    reports = tmp_path / "reports"
+    cluster = tmp_path / "cluster.json"
+    inventory = tmp_path / "inventory.ini"
+    # the oldest Python here plays the host's python3 (3.6 when pyenv has it)
+    inventory.write_text(f"node7 ansible_connection=local ansible_python_interpreter={sys.executable}\n")
+    extra = {
+        "probe_pyz": str(pyz),
+        "probe_python": str(oldest_python()),
+        "probe_args": f"--root {shlex.quote(str(root))} --python {shlex.quote(str(bin_dir / 'fakepython'))}",
+        "reports_dir": str(reports),
+        "plan": str(plan),
+        "cluster_report": str(cluster),
+        "gpu_procure_cmd": f"{sys.executable} -m procurement.cli",
+        "judge_ok_codes": [0, 1],
+    }
+    env = {
+        "PATH": f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin",
+        "PYTHONPATH": str(REPO),
+        "HOME": str(tmp_path),
+        "LANG": "C.UTF-8",
+        "ANSIBLE_LOCAL_TEMP": str(tmp_path / "ansible-local"),
+        "ANSIBLE_REMOTE_TEMP": str(tmp_path / "ansible-remote"),
+        "ANSIBLE_NOCOLOR": "1",
+        "ANSIBLE_RETRY_FILES_ENABLED": "0",
+        "ANSIBLE_LOCALHOST_WARNING": "0",
+        "ANSIBLE_INVENTORY_UNPARSED_WARNING": "0",
+    }
+    res = subprocess.run([exe, "-i", str(inventory), str(PLAYBOOK), "-e", json.dumps(extra)],
+                         env=env, capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
+    raw = json.loads((reports / "node7.json").read_text())
+    assert raw["kind"] == "gpu-procure-raw" and raw["files"]["/proc/sys/kernel/hostname"] == "gpu-node-7\n"
+    assert raw["commands"]["nvidia_smi_q"]["stdout"] == H100_XML.read_text()
+    assert tuple(map(int, raw["python"].split(".")[:2])) == version_of(oldest_python())  # the host's python3
+    merged = json.loads(cluster.read_text())
+    assert [n["host"]["hostname"] for n in merged["nodes"]] == ["gpu-node-7"]
+    assert {c["id"]: c["status"] for c in merged["checks"]}["NODE-COUNT"] == "pass"
+    assert "NODE-COUNT" in res.stdout  # the table is shown
+
+
+def test_the_role_uses_only_tasks_that_need_no_python_on_the_host() -> None:
+    import yaml
+
+    tasks = yaml.safe_load((REPO / "deploy/ansible/roles/gpu_procure_probe/tasks/main.yml").read_text())
+    on_host = [t for t in tasks if t.get("delegate_to") != "localhost"]
+    assert on_host and all(set(t) & {"ansible.builtin.script", "ansible.builtin.raw"} for t in on_host)
+    plays = yaml.safe_load(PLAYBOOK.read_text())
+    assert plays[0]["gather_facts"] is False

@@ -1,0 +1,107 @@
+"""deploy/slurm/verify.sbatch with a fake `srun` that runs the per-node tasks here, one per node name."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from procurement.probe import bundle
+from tests.conftest import REPO
+from tests.deploy.helpers import cluster_plan
+from tests.probe.helpers import fake_server, oldest_python
+from tests.procurement.verify.conftest import H100_TOPO, H100_XML, write_exe
+
+SBATCH = REPO / "deploy" / "slurm" / "verify.sbatch"
+
+# srun [options] command...: one run of the command per node of SLURM_JOB_NODELIST (a plain comma list
+# here), with SLURMD_NODENAME and SLURM_PROCID set as slurmd sets them; exit status the worst task's.
+FAKE_SRUN = r"""#!/bin/bash
+while [ $# -gt 0 ]; do case "$1" in --*=*) shift;; -*) shift;; *) break;; esac; done
+echo "srun $*" >> "$SRUN_LOG"
+rc=0; i=0
+for node in ${SLURM_JOB_NODELIST//,/ }; do
+  SLURMD_NODENAME=$node SLURM_PROCID=$i "$@" || rc=$?
+  i=$((i+1))
+done
+exit $rc
+"""
+
+
+@pytest.fixture
+def cluster(tmp_path: Path) -> dict[str, str]:
+    """Two fake GPU nodes (gpu01, gpu02: their own host trees), a fake srun, the probe and a plan."""
+    bin_dir, _ = fake_server(tmp_path / "gpu01", H100_XML, H100_TOPO)
+    for node in ("gpu01", "gpu02"):
+        root = tmp_path / node / "root"
+        if not root.exists():
+            fake_server(tmp_path / node, H100_XML, H100_TOPO)
+        (root / "proc/sys/kernel/hostname").write_text(node + "\n")
+    (bin_dir / "srun").write_text(FAKE_SRUN)
+    (bin_dir / "srun").chmod(0o755)
+    # the nodes' python3: each task reads its own node's tree (what a real node would be)
+    py = write_exe(bin_dir, "nodepython", f'exec {shlex.quote(str(oldest_python()))} "$@" '
+                   f'--root {shlex.quote(str(tmp_path))}/"$SLURMD_NODENAME"/root '
+                   f'--python {shlex.quote(str(bin_dir / "fakepython"))}\n')
+    bundle.write_pyz(tmp_path)
+    plan = cluster_plan(tmp_path, nodes=2)
+    return {
+        "PATH": f"{bin_dir}:/usr/bin:/bin",
+        "SLURM_JOB_NODELIST": "gpu01,gpu02",
+        "SLURM_JOB_NUM_NODES": "2",
+        "SLURM_JOB_ID": "4242",
+        "SLURM_SUBMIT_DIR": str(tmp_path),
+        "SRUN_LOG": str(tmp_path / "srun.log"),
+        "PYTHON": str(py),
+        "PLAN": str(plan),
+        "JUDGE": f"{sys.executable} -m procurement.cli",
+        "PYTHONPATH": str(REPO),
+        "LANG": "C.UTF-8",
+    }
+
+
+def sbatch(env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["bash", str(SBATCH)], env=env, cwd=cwd, capture_output=True, text=True, timeout=300)
+
+
+def test_one_task_per_node_then_the_judge(tmp_path: Path, cluster: dict[str, str]) -> None:
+    res = sbatch(cluster, tmp_path)
+    out = tmp_path / "gpu-procure-4242"
+    assert sorted(p.name for p in (out / "raw").iterdir()) == ["gpu01.json", "gpu02.json"], res.stderr
+    srun = (tmp_path / "srun.log").read_text()
+    assert srun.count("srun") == 1 and "bash -c" in srun
+    merged = json.loads((out / "cluster.json").read_text())
+    assert [n["host"]["hostname"] for n in merged["nodes"]] == ["gpu01", "gpu02"]
+    checks = {c["id"]: c["status"] for c in merged["checks"]}
+    assert checks["NODE-COUNT"] == "pass" and checks["NODE-PLAN"] == "pass"
+    # both fake nodes replay one capture: the same GPU serials on two nodes fail the cluster, and the job
+    assert checks["NODE-GPU-UNIQUE"] == "fail"
+    assert res.returncode == 1, res.stdout + res.stderr
+
+
+def test_a_missing_node_fails_the_node_count(tmp_path: Path, cluster: dict[str, str]) -> None:
+    env = dict(cluster, SLURM_JOB_NODELIST="gpu01", SLURM_JOB_NUM_NODES="1")
+    res = sbatch(env, tmp_path)
+    merged = json.loads((tmp_path / "gpu-procure-4242" / "cluster.json").read_text())
+    assert {c["id"]: c["status"] for c in merged["checks"]}["NODE-COUNT"] == "fail"
+    assert res.returncode == 1
+
+
+def test_collect_only_and_a_missing_probe(tmp_path: Path, cluster: dict[str, str]) -> None:
+    res = sbatch(dict(cluster, JUDGE=""), tmp_path)
+    assert res.returncode == 0 and "judge elsewhere" in res.stdout
+    assert not (tmp_path / "gpu-procure-4242" / "cluster.json").exists()
+    res = sbatch(dict(cluster, PROBE=str(tmp_path / "nope.pyz")), tmp_path)
+    assert res.returncode == 2 and "no probe at" in res.stderr
+
+
+def test_the_script_is_valid_bash_and_asks_slurm_for_whole_nodes() -> None:
+    text = SBATCH.read_text()
+    assert "#SBATCH --exclusive" in text and "#SBATCH --ntasks-per-node=1" in text
+    assert subprocess.run(["bash", "-n", str(SBATCH)], capture_output=True, timeout=30).returncode == 0
+    assert os.access(SBATCH, os.X_OK)
