@@ -55,6 +55,18 @@ class GpuCooling(StrEnum):
     BASEBOARD = "baseboard"  # SXM module cooled by the HGX baseboard
 
 
+class GpuAcceptance(BaseModel):
+    """Expected results of the acceptance load run (`gpu-procure verify --load`) for one node of this GPU."""
+
+    model_config = ConfigDict(extra="forbid")
+    nccl_allreduce_busbw_gbs: Positive | None = None
+    """NCCL all_reduce_perf peak bus bandwidth within one 8-GPU node (GB/s)."""
+    nvbandwidth_d2d_min_gbs: Positive | None = None
+    """nvbandwidth device_to_device_memcpy_read_ce: every GPU pair at least this (GB/s)."""
+    source: str
+    """Where each figure comes from (a repository file or a public thread)."""
+
+
 class Gpu(Part):
     kind: ClassVar[str] = "gpu"
 
@@ -87,6 +99,8 @@ class Gpu(Part):
     export_note_zh: str = ""
     """The same note in Chinese (shown in Chinese text); the shipped catalog gives both (a test checks)."""
     smi_names: list[str] = Field(default_factory=list)
+    acceptance: GpuAcceptance | None = None
+    """Expected load-run results, where a source gives them (None: the load checks say unknown)."""
     """Names nvidia-smi prints for this model (used to match a delivered machine to the catalog)."""
 
     def export_note_for(self, lang: str) -> str:

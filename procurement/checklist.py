@@ -462,7 +462,8 @@ _CHECK_PREFIXES: tuple[tuple[str, str], ...] = (
     ("container", "preinstalled_software"),
     ("docker", "preinstalled_software"),
 )
-_CHECK_STATUS = {"fail": Status.FAIL, "warn": Status.ATTENTION, "pass": Status.PASS}
+# A check the machine could not answer is unknown on the item too, never a tick.
+_CHECK_STATUS = {"fail": Status.FAIL, "warn": Status.ATTENTION, "pass": Status.PASS, "unknown": Status.UNKNOWN}
 
 
 def item_for_check(check_id: str) -> str | None:

@@ -41,8 +41,9 @@ from procurement.verify import (
     run_probe,
 )
 
-MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "skip": "–"}
-COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"), "skip": QColor("#757575")}
+MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "unknown": "?", "skip": "–"}
+COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"),
+          "unknown": QColor("#6a1b9a"), "skip": QColor("#757575")}
 
 
 translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
@@ -83,7 +84,8 @@ def report_key(report: dict[str, Any]) -> tuple[Any, Any]:
 
 def _status_word(status: str) -> str:
     words = {"pass": translate("VerifyPage", "pass"), "fail": translate("VerifyPage", "fail"),
-             "warn": translate("VerifyPage", "warn"), "skip": translate("VerifyPage", "skip")}
+             "warn": translate("VerifyPage", "warn"), "unknown": translate("VerifyPage", "unknown"),
+             "skip": translate("VerifyPage", "skip")}
     return words.get(status, status)
 
 
@@ -105,7 +107,7 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-_ORDER = {"fail": 3, "warn": 2, "pass": 1, "skip": 0}
+_ORDER = {"fail": 4, "unknown": 3, "warn": 2, "pass": 1, "skip": 0}
 
 
 def gpu_status(gpu: dict[str, Any], catalog: Catalog) -> tuple[str, str]:

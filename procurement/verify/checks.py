@@ -1,4 +1,10 @@
-"""Compares what the probes found with the plan (or, without a plan, runs the health checks alone)."""
+"""The declared verification checks: one function per check id, each pass/fail/warn/unknown/skip with why.
+
+`CHECKS` lists every node check in report order (docs/verify.md's table is tested against it). A check
+judges what the probes found (`Facts`) against the plan and the catalog; when a value it needs could not be
+read it says `unknown` and names what and where, never `pass`. "Every GPU" is said only when every GPU was
+read.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +32,12 @@ from catalog.models import (
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.verify import texts  # noqa: F401  (registers the messages)
+from procurement.verify.health import (
+    IbPort,
+    LoadFacts,
+    XidEvent,
+    lspci_gpus,
+)
 from procurement.verify.host import HostInfo
 from procurement.verify.report import CheckRecord, CheckStatus, GpuRecord, make_check
 from procurement.verify.smi_xml import SmiGpu, SmiReport
@@ -37,7 +49,7 @@ MIB = 1024 * 1024
 
 @dataclass
 class Facts:
-    """Everything the probes found on one machine."""
+    """Everything the probes found on one machine (parsed from the raw facts)."""
 
     smi: SmiReport | None
     host: HostInfo
@@ -46,6 +58,26 @@ class Facts:
     benchmark_skip: str | None = None
     parts: dict[int, Gpu | None] = field(default_factory=dict)
     """GPU index -> matched catalog part."""
+    smi_check: CheckRecord | None = None
+    """The NVIDIA-SMI check, judged from how nvidia-smi ran (procurement.verify.judge)."""
+    topo_error: str | None = None
+    """Why `nvidia-smi topo -m` gave no matrix (None: it did, or was not run)."""
+    xid: list[XidEvent] | None = None
+    """Xid events from the kernel log; None when the log could not be read."""
+    kernel_log_error: str | None = None
+    aer: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    """sysfs bus id -> {'correctable': n, 'nonfatal': n, 'fatal': n} (None: not readable)."""
+    ib_ports: list[IbPort] | None = None
+    """InfiniBand/RoCE ports (sysfs, else ibstat); None when neither was available."""
+    lspci: str | None = None
+    """`lspci -nn -D` output (None: not run or failed)."""
+    lspci_error: str | None = None
+    fabricmanager: str | None = None
+    """`systemctl is-active nvidia-fabricmanager`: 'active', 'inactive', 'failed', … (None: not asked)."""
+    load: LoadFacts | None = None
+
+
+# ---------------------------------------------------------------- matching and labels
 
 
 def _norm(name: str) -> str:
@@ -80,24 +112,60 @@ def gpu_record(g: SmiGpu, part: Gpu | None) -> GpuRecord:
         ecc_enabled=g.ecc_enabled,
         temperature_c=g.temperature_c,
         mig_mode=g.mig_mode,
+        bus_id=g.bus_id,
+        vbios_version=g.vbios_version,
+        board_part_number=g.board_part_number,
+        faults=[f"{path}: {value}" for path, value in g.faults],
     )
+
+
+def _label(g: SmiGpu) -> str:
+    """'GPU3 (00000000:B5:00.0)': the index and the slot it sits in."""
+    return f"GPU{g.index} ({g.bus_id})" if g.bus_id else f"GPU{g.index}"
+
+
+def _labels(gpus: Iterable[SmiGpu]) -> str:
+    return ", ".join(_label(g) for g in gpus)
 
 
 def _gpus_label(indexes: Iterable[int]) -> str:
     return ", ".join(f"GPU{i}" for i in indexes)
 
 
-class _Out:
-    def __init__(self, lang: Lang) -> None:
-        self.lang = lang
-        self.checks: list[CheckRecord] = []
+# ---------------------------------------------------------------- the registry
+
+
+@dataclass
+class Ctx:
+    """What every check reads, and where it writes its one record."""
+
+    facts: Facts
+    plan: Plan | None
+    catalog: Catalog
+    lang: Lang
+    checks: list[CheckRecord] = field(default_factory=list)
+
+    @property
+    def smi(self) -> SmiReport | None:
+        return self.facts.smi
+
+    @property
+    def gpus(self) -> list[SmiGpu]:
+        return self.facts.smi.gpus if self.facts.smi else []
+
+    @property
+    def planned(self) -> Gpu | None:
+        plan = self.plan
+        return self.catalog.gpu(plan.gpu.model) if plan and plan.gpu.model else None
+
+    def part(self, g: SmiGpu) -> Gpu | None:
+        return self.facts.parts.get(g.index)
 
     def v(self, key: str, **fields: object) -> str:
         """A value for the Expected/Actual columns in the report's language ('Enabled' / '已启用')."""
         return t(f"verify.val.{key}", self.lang, **fields)
 
     def cores(self, cores: int, sockets: int | None) -> str:
-        """'112 cores / 2 sockets', '2 cores / 1 socket', '112 核 / 2 路'."""
         key = "cores_socket" if sockets == 1 else "cores_sockets"
         return self.v(key, cores=cores, sockets=sockets if sockets is not None else "?")
 
@@ -110,15 +178,68 @@ class _Out:
         actual: object = None,
         **fields: object,
     ) -> None:
-        self.checks.append(make_check(check_id, status, t(f"verify.{key}", self.lang, **fields), expected, actual))
+        code = f"verify.{key}"
+        self.checks.append(
+            make_check(check_id, status, t(code, self.lang, **fields), expected, actual, code, fields)
+        )
+
+    def unread(self, check_id: str, gpus: list[SmiGpu], expected: object = None, actual: object = None) -> None:
+        """`unknown`: the check's reading failed on these GPUs, so nothing is said about them."""
+        why = "; ".join(
+            f"{_label(g)}: " + (", ".join(f"{p} {v}" for p, v in g.faults[:3]) or self.v("not_reported"))
+            for g in gpus
+        )
+        self.add(check_id, "unknown", "unknown.unread", expected, actual, gpus=_labels(gpus), why=why)
+
+
+@dataclass(frozen=True)
+class CheckSpec:
+    id: str
+    family: str
+    """'gpu', 'health', 'host', 'network', 'software', 'load'."""
+    fn: Callable[[Ctx], None]
+    needs_smi: bool = False
+    """Without a readable nvidia-smi report the check is `unknown` (not run)."""
+
+
+CHECKS: dict[str, CheckSpec] = {}
+
+
+CheckFn = Callable[[Ctx], None]
+
+
+def check(check_id: str, family: str, needs_smi: bool = False) -> Callable[[CheckFn], CheckFn]:
+    """Declare the function that judges ``check_id`` (one function per id, registered in report order)."""
+
+    def register(fn: CheckFn) -> CheckFn:
+        if check_id in CHECKS:
+            raise ValueError(f"check {check_id} declared twice")
+        CHECKS[check_id] = CheckSpec(check_id, family, fn, needs_smi)
+        return fn
+
+    return register
+
+
+def evaluate(facts: Facts, plan: Plan | None, catalog: Catalog, lang: Lang = "zh") -> list[CheckRecord]:
+    """Every declared check for one machine, in declaration order."""
+    ctx = Ctx(facts, plan, catalog, lang)
+    for spec in CHECKS.values():
+        if spec.needs_smi and facts.smi is None:
+            ctx.add(spec.id, "unknown", "unknown.no_smi")
+            continue
+        spec.fn(ctx)
+    return ctx.checks
 
 
 # ---------------------------------------------------------------- per-GPU verdicts (also used by the GUI)
 
 
 def gpu_verdicts(g: SmiGpu | GpuRecord, part: Gpu | None) -> dict[str, CheckStatus]:
-    """Per-GPU pass/fail/warn for the checks that can be judged from one GPU's report fields."""
+    """Per-GPU pass/fail/warn/unknown for the checks that can be judged from one GPU's report fields."""
     out: dict[str, CheckStatus] = {}
+    faults = g.faults if isinstance(g, GpuRecord) else [f"{p}: {v}" for p, v in g.faults]
+    if faults:
+        out["GPU-READINGS"] = "fail"
     if g.pcie_width_current is not None and g.pcie_width_max is not None:
         short = g.pcie_width_current < g.pcie_width_max or (
             part is not None and g.pcie_width_max < part.pcie_lanes
@@ -134,8 +255,11 @@ def gpu_verdicts(g: SmiGpu | GpuRecord, part: Gpu | None) -> dict[str, CheckStat
     if g.ecc_enabled is not None:
         required = _ecc_required(part)
         out["ECC"] = "pass" if g.ecc_enabled else ("fail" if required else "warn")
-    if part is not None and g.memory_total_mib is not None:
-        out["GPU-MEMORY"] = "pass" if g.memory_total_mib * MIB >= part.memory_gib * GB else "fail"
+    if part is not None:
+        if g.memory_total_mib is not None:
+            out["GPU-MEMORY"] = "pass" if _memory_ok(g.memory_total_mib, part) else "fail"
+        elif faults:
+            out["GPU-MEMORY"] = "unknown"
     return out
 
 
@@ -151,348 +275,556 @@ def _memory_ok(mib: int, part: Gpu) -> bool:
     return mib * MIB >= part.memory_gib * GB
 
 
-# ---------------------------------------------------------------- the checks
+def _missing(gpus: list[SmiGpu], *attrs: str) -> list[SmiGpu]:
+    """GPUs where any of ``attrs`` has no reading while other GPUs have one, or where it was a fault."""
+    out = []
+    for g in gpus:
+        for a in attrs:
+            if getattr(g, a) is None and (a in g.unreadable or any(getattr(o, a) is not None for o in gpus)):
+                out.append(g)
+                break
+    return out
 
 
-def evaluate(facts: Facts, plan: Plan | None, catalog: Catalog, lang: Lang = "zh") -> list[CheckRecord]:
-    """All checks for one machine; GPU checks only when nvidia-smi produced a report."""
-    out = _Out(lang)
-    smi = facts.smi
-    if smi is not None:
-        _gpu_checks(out, smi, facts, plan, catalog)
-        _topology_check(out, facts, plan, catalog)
-    _host_checks(out, facts.host, plan, catalog)
-    _software_checks(out, smi, facts.host, plan, catalog)
-    _benchmark_check(out, facts, catalog)
-    return out.checks
+# ---------------------------------------------------------------- GPU inventory
+
+
+@check("NVIDIA-SMI", "gpu")
+def _nvidia_smi(c: Ctx) -> None:
+    if c.facts.smi_check is not None:
+        c.checks.append(c.facts.smi_check)
+
+
+@check("GPU-READINGS", "gpu", needs_smi=True)
+def _gpu_readings(c: Ctx) -> None:
+    faulty = [g for g in c.gpus if g.faults]
+    if not faulty:
+        c.add("GPU-READINGS", "pass", "readings.pass", None, None, n=len(c.gpus))
+        return
+    which = "; ".join(
+        f"{_label(g)}: " + ", ".join(f"{p} = {v}" for p, v in g.faults[:4]) + (" …" if len(g.faults) > 4 else "")
+        for g in faulty
+    )
+    c.add("GPU-READINGS", "fail", "readings.fail", None, which, gpus=_labels(faulty), which=which)
+
+
+@check("GPU-VISIBLE", "gpu", needs_smi=True)
+def _gpu_visible(c: Ctx) -> None:
+    smi = c.smi
+    assert smi is not None
+    n = len(smi.gpus)
+    if smi.attached_gpus is not None and smi.attached_gpus > n:
+        c.add("GPU-VISIBLE", "fail", "gpu_visible.fail", smi.attached_gpus, n, attached=smi.attached_gpus, n=n)
+    else:
+        c.add("GPU-VISIBLE", "pass", "gpu_visible.pass", smi.attached_gpus, n, n=n)
+
+
+@check("GPU-PCI-COUNT", "gpu", needs_smi=True)
+def _gpu_pci_count(c: Ctx) -> None:
+    """GPUs on the PCI bus (lspci) vs GPUs the driver shows: one the driver lost is still on the bus."""
+    n = len(c.gpus)
+    if c.facts.lspci is None:
+        c.add("GPU-PCI-COUNT", "unknown", "pci_count.unknown", None, n, why=c.facts.lspci_error or "-")
+        return
+    on_bus = lspci_gpus(c.facts.lspci)
+    if len(on_bus) > n:
+        driven = {(g.bus_id or "").lower()[-7:] for g in c.gpus}
+        lost = [b for b in on_bus if b.lower()[-7:] not in driven]
+        c.add("GPU-PCI-COUNT", "fail", "pci_count.fail", len(on_bus), n, bus=len(on_bus), n=n,
+              lost=", ".join(lost) or "-")
+    else:
+        c.add("GPU-PCI-COUNT", "pass", "pci_count.pass", len(on_bus), n, n=n)
 
 
 def _part_id(part: Gpu | None) -> str | None:
     return part.id if part is not None else None
 
 
-def _planned_gpu(plan: Plan | None, catalog: Catalog) -> Gpu | None:
-    return catalog.gpu(plan.gpu.model) if plan and plan.gpu.model else None
-
-
-def _gpu_checks(out: _Out, smi: SmiReport, facts: Facts, plan: Plan | None, catalog: Catalog) -> None:
-    gpus = smi.gpus
-    parts = facts.parts
-    n = len(gpus)
-    if smi.attached_gpus is not None and smi.attached_gpus > n:
-        out.add(
-            "GPU-VISIBLE", "fail", "gpu_visible.fail", smi.attached_gpus, n, attached=smi.attached_gpus, n=n
-        )
-    else:
-        out.add("GPU-VISIBLE", "pass", "gpu_visible.pass", smi.attached_gpus, n, n=n)
+@check("GPU-MODEL", "gpu", needs_smi=True)
+def _gpu_model(c: Ctx) -> None:
+    gpus = c.gpus
     names = Counter(g.name or "?" for g in gpus)
-    actual_names = ", ".join(f"{c}× {name}" for name, c in names.items()) or "-"
-    planned = _planned_gpu(plan, catalog)
-
-    # GPU-MODEL
+    actual = ", ".join(f"{k}× {name}" for name, k in names.items()) or "-"
+    planned = c.planned
+    plan = c.plan
+    unnamed = [g for g in gpus if g.name is None]
     if plan is not None and plan.gpu.model:
         expected = planned.name if planned else plan.gpu.model
         if planned is not None and not planned.smi_names:
-            out.add("GPU-MODEL", "warn", "gpu_model.no_names", expected, actual_names, part=expected)
+            c.add("GPU-MODEL", "warn", "gpu_model.no_names", expected, actual, part=expected)
+            return
+        wrong = [g for g in gpus if (g.name is not None and (p := c.part(g)) is not None and p.id != plan.gpu.model)
+                 or (g.name is not None and c.part(g) is None)]
+        if not gpus:
+            c.add("GPU-MODEL", "fail", "gpu_model.none", expected, actual)
+        elif wrong:
+            c.add("GPU-MODEL", "fail", "gpu_model.fail", expected, actual, gpus=_labels(wrong), part=expected)
+        elif unnamed:
+            c.unread("GPU-MODEL", unnamed, expected, actual)
         else:
-            wrong = [g.index for g in gpus if _part_id(parts.get(g.index)) != plan.gpu.model]
-            if not gpus:
-                out.add("GPU-MODEL", "fail", "gpu_model.none", expected, actual_names)
-            elif wrong:
-                out.add(
-                    "GPU-MODEL",
-                    "fail",
-                    "gpu_model.fail",
-                    expected,
-                    actual_names,
-                    gpus=_gpus_label(wrong),
-                    part=expected,
-                )
-            else:
-                out.add("GPU-MODEL", "pass", "gpu_model.pass", expected, actual_names, part=expected)
+            c.add("GPU-MODEL", "pass", "gpu_model.pass", expected, actual, part=expected)
+        return
+    if unnamed:
+        c.unread("GPU-MODEL", unnamed, None, actual)
+    elif unknown := [g.index for g in gpus if c.part(g) is None]:
+        c.add("GPU-MODEL", "warn", "gpu_model.unknown", None, actual, gpus=_gpus_label(unknown))
+    elif len(names) > 1:
+        c.add("GPU-MODEL", "warn", "gpu_model.mixed", None, actual)
     else:
-        unknown = [g.index for g in gpus if parts.get(g.index) is None]
-        if unknown:
-            out.add("GPU-MODEL", "warn", "gpu_model.unknown", None, actual_names, gpus=_gpus_label(unknown))
-        elif len(names) > 1:
-            out.add("GPU-MODEL", "warn", "gpu_model.mixed", None, actual_names)
-        else:
-            out.add("GPU-MODEL", "pass", "gpu_model.inventory", None, actual_names)
+        c.add("GPU-MODEL", "pass", "gpu_model.inventory", None, actual)
 
-    # GPU-COUNT
-    if plan is not None and plan.gpu.count > 0:
-        want = plan.gpu.count
-        if n == want:
-            out.add("GPU-COUNT", "pass", "gpu_count.pass", want, n, n=n)
-        elif n < want:
-            out.add("GPU-COUNT", "fail", "gpu_count.fewer", want, n, n=n, want=want)
-        else:
-            out.add("GPU-COUNT", "warn", "gpu_count.more", want, n, n=n, want=want)
+
+@check("GPU-COUNT", "gpu", needs_smi=True)
+def _gpu_count(c: Ctx) -> None:
+    n = len(c.gpus)
+    if c.plan is None or c.plan.gpu.count <= 0:
+        c.add("GPU-COUNT", "skip", "gpu_count.no_plan", None, n, n=n)
+        return
+    want = c.plan.gpu.count
+    if n == want:
+        c.add("GPU-COUNT", "pass", "gpu_count.pass", want, n, n=n)
+    elif n < want:
+        c.add("GPU-COUNT", "fail", "gpu_count.fewer", want, n, n=n, want=want)
     else:
-        out.add("GPU-COUNT", "skip", "gpu_count.no_plan", None, n, n=n)
+        c.add("GPU-COUNT", "warn", "gpu_count.more", want, n, n=n, want=want)
 
-    # GPU-MEMORY: against the planned part, else each GPU's own catalog entry
-    short, judged = [], 0
+
+@check("GPU-MEMORY", "gpu", needs_smi=True)
+def _gpu_memory(c: Ctx) -> None:
+    gpus, planned = c.gpus, c.planned
+    short, unread, judged = [], [], 0
     for g in gpus:
-        ref = planned or parts.get(g.index)
-        if ref is None or g.memory_total_mib is None:
+        ref = planned or c.part(g)
+        if g.memory_total_mib is None:
+            if ref is not None or "memory_total_mib" in g.unreadable:
+                unread.append(g)
+            continue
+        if ref is None:
             continue
         judged += 1
         if not _memory_ok(g.memory_total_mib, ref):
-            short.append(g.index)
-    mem_actual = ", ".join(sorted({f"{g.memory_total_mib} MiB" for g in gpus if g.memory_total_mib})) or None
-    ref_part = planned or next((p for p in parts.values() if p is not None), None)
-    expected_mem = f"≥ {ref_part.memory_gib:g} GB" if ref_part else None
+            short.append(g)
+    actual = ", ".join(sorted({f"{g.memory_total_mib} MiB" for g in gpus if g.memory_total_mib})) or None
+    ref_part = planned or next((p for p in c.facts.parts.values() if p is not None), None)
+    expected = f"≥ {ref_part.memory_gib:g} GB" if ref_part else None
     if short:
-        out.add("GPU-MEMORY", "fail", "gpu_memory.fail", expected_mem, mem_actual, gpus=_gpus_label(short))
+        c.add("GPU-MEMORY", "fail", "gpu_memory.fail", expected, actual, gpus=_labels(short))
+    elif unread:
+        c.unread("GPU-MEMORY", unread, expected, actual)
     elif judged:
-        out.add("GPU-MEMORY", "pass", "gpu_memory.pass", expected_mem, mem_actual)
+        c.add("GPU-MEMORY", "pass", "gpu_memory.pass", expected, actual, n=judged)
     else:
-        out.add("GPU-MEMORY", "skip", "gpu_memory.skip", None, mem_actual)
-
-    _pcie_checks(out, gpus, parts, planned)
-    _config_checks(out, gpus, parts, planned, plan)
+        c.add("GPU-MEMORY", "skip", "gpu_memory.skip", None, actual)
 
 
-def _pcie_checks(out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], planned: Gpu | None) -> None:
+@check("PCIE-WIDTH", "gpu", needs_smi=True)
+def _pcie_width(c: Ctx) -> None:
+    gpus, planned = c.gpus, c.planned
     known = [g for g in gpus if g.pcie_width_current is not None and g.pcie_width_max is not None]
-    if not known:
-        out.add("PCIE-WIDTH", "skip", "pcie.skip")
+    unread = _missing(gpus, "pcie_width_current", "pcie_width_max")
+    if not known and not unread:
+        c.add("PCIE-WIDTH", "skip", "pcie.skip")
+        return
+    bad = []
+    for g in known:
+        part = c.part(g) or planned  # the card actually in the slot: its own link width
+        assert g.pcie_width_current is not None and g.pcie_width_max is not None
+        if g.pcie_width_current < g.pcie_width_max:
+            bad.append(f"{_label(g)} x{g.pcie_width_current} (max x{g.pcie_width_max})")
+        elif part is not None and g.pcie_width_max < part.pcie_lanes:
+            bad.append(f"{_label(g)} x{g.pcie_width_max} ({part.name}: x{part.pcie_lanes})")
+    widths = sorted({g.pcie_width_max for g in known if g.pcie_width_max})
+    rated = sorted({p.pcie_lanes for g in known if (p := c.part(g) or planned) is not None})
+    expected = "/".join(f"x{w}" for w in (rated or widths))
+    if bad:
+        c.add("PCIE-WIDTH", "fail", "pcie_width.fail", expected, "; ".join(bad), which="; ".join(bad))
+    elif unread:
+        c.unread("PCIE-WIDTH", unread, expected)
     else:
-        bad = []
-        for g in known:
-            part = parts.get(g.index) or planned  # the card actually in the slot: its own link width
-            assert g.pcie_width_current is not None and g.pcie_width_max is not None
-            if g.pcie_width_current < g.pcie_width_max:
-                bad.append(f"GPU{g.index} x{g.pcie_width_current} (max x{g.pcie_width_max})")
-            elif part is not None and g.pcie_width_max < part.pcie_lanes:
-                bad.append(f"GPU{g.index} x{g.pcie_width_max} ({part.name}: x{part.pcie_lanes})")
-        widths = sorted({g.pcie_width_max for g in known if g.pcie_width_max})
-        rated = sorted({p.pcie_lanes for g in known if (p := parts.get(g.index) or planned) is not None})
-        expected = "/".join(f"x{w}" for w in (rated or widths))
-        if bad:
-            out.add("PCIE-WIDTH", "fail", "pcie_width.fail", expected, "; ".join(bad), which="; ".join(bad))
-        else:
-            out.add("PCIE-WIDTH", "pass", "pcie_width.pass", expected, expected, n=len(known))
+        c.add("PCIE-WIDTH", "pass", "pcie_width.pass", expected, expected, n=len(known))
+
+
+@check("PCIE-GEN", "gpu", needs_smi=True)
+def _pcie_gen(c: Ctx) -> None:
+    gpus, planned = c.gpus, c.planned
     known = [g for g in gpus if g.pcie_gen_current is not None and g.pcie_gen_max is not None]
-    if not known:
-        out.add("PCIE-GEN", "skip", "pcie.skip")
+    unread = _missing(gpus, "pcie_gen_current", "pcie_gen_max")
+    if not known and not unread:
+        c.add("PCIE-GEN", "skip", "pcie.skip")
         return
     capped, idle = [], []
     for g in known:
         # The detected card's own catalog entry: a wrong card delivered (GPU-MODEL fails) is not the slot's
         # fault, so its link is judged against what that card itself supports.
-        part = parts.get(g.index) or planned
+        part = c.part(g) or planned
         assert g.pcie_gen_current is not None and g.pcie_gen_max is not None
         if part is not None and g.pcie_gen_max < part.pcie_gen:
-            capped.append(f"GPU{g.index} Gen{g.pcie_gen_max} ({part.name}: Gen{part.pcie_gen})")
+            capped.append(f"{_label(g)} Gen{g.pcie_gen_max} ({part.name}: Gen{part.pcie_gen})")
         elif g.pcie_gen_current < g.pcie_gen_max:
-            idle.append(f"GPU{g.index} Gen{g.pcie_gen_current} (max Gen{g.pcie_gen_max})")
+            idle.append(f"{_label(g)} Gen{g.pcie_gen_current} (max Gen{g.pcie_gen_max})")
     gens = sorted({g.pcie_gen_max for g in known if g.pcie_gen_max})
-    rated_gens = sorted({p.pcie_gen for g in known if (p := parts.get(g.index) or planned) is not None})
-    expected = "/".join(f"Gen{x}" for x in (rated_gens or gens))
+    rated = sorted({p.pcie_gen for g in known if (p := c.part(g) or planned) is not None})
+    expected = "/".join(f"Gen{x}" for x in (rated or gens))
     if capped:
-        out.add("PCIE-GEN", "fail", "pcie_gen.fail", expected, "; ".join(capped), which="; ".join(capped))
+        c.add("PCIE-GEN", "fail", "pcie_gen.fail", expected, "; ".join(capped), which="; ".join(capped))
+    elif unread:
+        c.unread("PCIE-GEN", unread, expected)
     elif idle:
-        out.add("PCIE-GEN", "warn", "pcie_gen.idle", expected, "; ".join(idle), which="; ".join(idle))
+        c.add("PCIE-GEN", "warn", "pcie_gen.idle", expected, "; ".join(idle), which="; ".join(idle))
     else:
-        out.add("PCIE-GEN", "pass", "pcie_gen.pass", expected, expected, n=len(known))
+        c.add("PCIE-GEN", "pass", "pcie_gen.pass", expected, expected, n=len(known))
 
 
-def _config_checks(
-    out: _Out, gpus: list[SmiGpu], parts: dict[int, Gpu | None], planned: Gpu | None, plan: Plan | None
-) -> None:
-    # PERSISTENCE
+# ---------------------------------------------------------------- GPU configuration
+
+
+@check("PERSISTENCE", "gpu", needs_smi=True)
+def _persistence(c: Ctx) -> None:
+    gpus = c.gpus
     off = [g.index for g in gpus if g.persistence_mode is False]
-    if all(g.persistence_mode is None for g in gpus):
-        out.add("PERSISTENCE", "skip", "persistence.skip")
+    unread = _missing(gpus, "persistence_mode")
+    if all(g.persistence_mode is None for g in gpus) and not unread:
+        c.add("PERSISTENCE", "skip", "persistence.skip")
     elif off:
-        out.add(
-            "PERSISTENCE",
-            "warn",
-            "persistence.off",
-            out.v("enabled"),
-            out.v("disabled_on", gpus=_gpus_label(off)),
-            gpus=_gpus_label(off),
-        )
+        c.add("PERSISTENCE", "warn", "persistence.off", c.v("enabled"), c.v("disabled_on", gpus=_gpus_label(off)),
+              gpus=_gpus_label(off))
+    elif unread:
+        c.unread("PERSISTENCE", unread, c.v("enabled"))
     else:
-        out.add("PERSISTENCE", "pass", "persistence.pass", out.v("enabled"), out.v("enabled"))
+        c.add("PERSISTENCE", "pass", "persistence.pass", c.v("enabled"), c.v("enabled"))
 
-    # ECC
-    if all(g.ecc_enabled is None for g in gpus):
-        out.add("ECC", "skip", "ecc.skip")
+
+@check("ECC", "gpu", needs_smi=True)
+def _ecc(c: Ctx) -> None:
+    gpus, planned = c.gpus, c.planned
+    unread = _missing(gpus, "ecc_enabled")
+    if all(g.ecc_enabled is None for g in gpus) and not unread:
+        c.add("ECC", "skip", "ecc.skip")
+        return
+    required_off: list[int] = []
+    optional_off: list[int] = []
+    pending: list[int] = []
+    for g in gpus:
+        required = _ecc_required(planned or c.part(g))
+        if g.ecc_enabled is False:
+            (required_off if required else optional_off).append(g.index)
+        if g.ecc_pending is not None and g.ecc_enabled is not None and g.ecc_pending != g.ecc_enabled:
+            pending.append(g.index)
+    if required_off:
+        c.add("ECC", "fail", "ecc.fail", c.v("enabled"), c.v("disabled_on", gpus=_gpus_label(required_off)),
+              gpus=_gpus_label(required_off))
+    elif unread:
+        c.unread("ECC", unread, c.v("enabled"))
+    elif optional_off or pending:
+        idx = sorted(set(optional_off + pending))
+        c.add("ECC", "warn", "ecc.warn", c.v("enabled"), c.v("disabled_pending_on", gpus=_gpus_label(idx)),
+              gpus=_gpus_label(idx))
     else:
-        required_off: list[int] = []
-        optional_off: list[int] = []
-        pending_ecc: list[int] = []
-        for g in gpus:
-            part = planned or parts.get(g.index)
-            required = _ecc_required(part)
-            if g.ecc_enabled is False:
-                (required_off if required else optional_off).append(g.index)
-            if g.ecc_pending is not None and g.ecc_enabled is not None and g.ecc_pending != g.ecc_enabled:
-                pending_ecc.append(g.index)
-        if required_off:
-            out.add(
-                "ECC",
-                "fail",
-                "ecc.fail",
-                out.v("enabled"),
-                out.v("disabled_on", gpus=_gpus_label(required_off)),
-                gpus=_gpus_label(required_off),
-            )
-        elif optional_off or pending_ecc:
-            idx = sorted(set(optional_off + pending_ecc))
-            out.add(
-                "ECC",
-                "warn",
-                "ecc.warn",
-                out.v("enabled"),
-                out.v("disabled_pending_on", gpus=_gpus_label(idx)),
-                gpus=_gpus_label(idx),
-            )
-        else:
-            out.add("ECC", "pass", "ecc.pass", out.v("enabled"), out.v("enabled"))
+        c.add("ECC", "pass", "ecc.pass", c.v("enabled"), c.v("enabled"))
 
-    # POWER-LIMIT
+
+@check("POWER-LIMIT", "gpu", needs_smi=True)
+def _power_limit(c: Ctx) -> None:
+    gpus = c.gpus
     known = [g for g in gpus if g.power_limit_w is not None and g.default_power_limit_w is not None]
-    if not known:
-        out.add("POWER-LIMIT", "skip", "power.skip")
-    else:
-        low = [g for g in known if g.power_limit_w < g.default_power_limit_w]  # type: ignore[operator]
-        defaults = "/".join(sorted({f"{g.default_power_limit_w:g} W" for g in known}))
-        if low:
-            which = "; ".join(
-                f"GPU{g.index} {g.power_limit_w:g} W ({out.v('default_w', w=f'{g.default_power_limit_w:g}')})"
-                for g in low
-            )
-            out.add(
-                "POWER-LIMIT",
-                "fail",
-                "power.fail",
-                f"≥ {defaults}",
-                which,
-                which=which,
-                watts=f"{low[0].default_power_limit_w:g}",
-            )
-        else:
-            limits = "/".join(sorted({f"{g.power_limit_w:g} W" for g in known}))
-            out.add("POWER-LIMIT", "pass", "power.pass", f"≥ {defaults}", limits)
-
-    # MEMORY-RETIRED
-    remap_pending = [g.index for g in gpus if g.retired_pending or g.remapped_pending]
-    failed = [g.index for g in gpus if g.remapped_failure]
-    retired = [g.index for g in gpus if (g.retired_pages or 0) > 0]
-    judged = [g for g in gpus if g.retired_pending is not None or g.remapped_pending is not None]
-    if failed:
-        out.add(
-            "MEMORY-RETIRED",
-            "fail",
-            "retired.failure",
-            out.v("no"),
-            out.v("remap_failure", gpus=_gpus_label(failed)),
-            gpus=_gpus_label(failed),
+    unread = _missing(gpus, "power_limit_w", "default_power_limit_w")
+    if not known and not unread:
+        c.add("POWER-LIMIT", "skip", "power.skip")
+        return
+    low = [g for g in known if g.power_limit_w < g.default_power_limit_w]  # type: ignore[operator]
+    defaults = "/".join(sorted({f"{g.default_power_limit_w:g} W" for g in known})) or "-"
+    if low:
+        which = "; ".join(
+            f"{_label(g)} {g.power_limit_w:g} W ({c.v('default_w', w=f'{g.default_power_limit_w:g}')})" for g in low
         )
-    elif remap_pending:
-        out.add(
-            "MEMORY-RETIRED",
-            "fail",
-            "retired.pending",
-            out.v("no"),
-            out.v("pending", gpus=_gpus_label(remap_pending)),
-            gpus=_gpus_label(remap_pending),
-        )
-    elif retired:
-        out.add(
-            "MEMORY-RETIRED",
-            "warn",
-            "retired.some",
-            "0",
-            out.v("retired_pages", gpus=_gpus_label(retired)),
-            gpus=_gpus_label(retired),
-        )
-    elif judged:
-        out.add("MEMORY-RETIRED", "pass", "retired.pass", out.v("no"), out.v("no"))
+        c.add("POWER-LIMIT", "fail", "power.fail", f"≥ {defaults}", which, which=which,
+              watts=f"{low[0].default_power_limit_w:g}")
+    elif unread:
+        c.unread("POWER-LIMIT", unread, f"≥ {defaults}")
     else:
-        out.add("MEMORY-RETIRED", "skip", "retired.skip")
+        limits = "/".join(sorted({f"{g.power_limit_w:g} W" for g in known}))
+        c.add("POWER-LIMIT", "pass", "power.pass", f"≥ {defaults}", limits)
 
-    # ECC-ERRORS (lifetime uncorrectable count)
-    counted = [g for g in gpus if g.ecc_uncorrectable_aggregate is not None]
-    bad = [g for g in counted if (g.ecc_uncorrectable_aggregate or 0) > 0]
-    if bad:
-        which = "; ".join(f"GPU{g.index}: {g.ecc_uncorrectable_aggregate}" for g in bad)
-        out.add("ECC-ERRORS", "warn", "ecc_errors.warn", "0", which, which=which)
-    elif counted:
-        out.add("ECC-ERRORS", "pass", "ecc_errors.pass", "0", "0")
-    else:
-        out.add("ECC-ERRORS", "skip", "ecc_errors.skip")
 
-    # MIG
+@check("MIG", "gpu", needs_smi=True)
+def _mig(c: Ctx) -> None:
+    gpus, plan = c.gpus, c.plan
     needs_mig = plan is not None and plan.requirements.needs_mig
     enabled = [g for g in gpus if g.mig_mode]
+    pending = [g for g in gpus if g.mig_pending is not None and g.mig_mode is not None and g.mig_pending != g.mig_mode]
     if needs_mig:
         unsupported = [g.index for g in gpus if g.mig_mode is None]
         if unsupported:
-            out.add(
-                "MIG",
-                "fail",
-                "mig.unsupported",
-                "MIG",
-                f"N/A: {_gpus_label(unsupported)}",
-                gpus=_gpus_label(unsupported),
-            )
-        else:
-            out.add("MIG", "pass", "mig.supported", "MIG", _mig_actual(gpus, out))
+            c.add("MIG", "fail", "mig.unsupported", "MIG", f"N/A: {_gpus_label(unsupported)}",
+                  gpus=_gpus_label(unsupported))
+            return
+    if pending:
+        # The mode shown is not the mode the GPU will run in after its next reset: nothing settled to judge.
+        c.add("MIG", "warn", "mig.pending", None, _mig_actual(gpus, c), gpus=_labels(pending))
+    elif needs_mig:
+        c.add("MIG", "pass", "mig.supported", "MIG", _mig_actual(gpus, c))
     elif enabled:
-        status: CheckStatus = "warn" if plan is not None else "pass"
-        first = enabled[0].index
-        out.add(
-            "MIG",
-            status,
-            "mig.enabled",
-            None,
-            _mig_actual(gpus, out),
-            gpus=_gpus_label(g.index for g in enabled),
-            first=first,
-        )
+        c.add("MIG", "warn" if plan is not None else "pass", "mig.enabled", None, _mig_actual(gpus, c),
+              gpus=_gpus_label(g.index for g in enabled), first=enabled[0].index)
     elif any(g.mig_mode is False for g in gpus):
-        out.add("MIG", "pass", "mig.off", None, out.v("disabled"))
+        c.add("MIG", "pass", "mig.off", None, c.v("disabled"))
     else:
-        out.add("MIG", "skip", "mig.skip")
+        c.add("MIG", "skip", "mig.skip")
 
 
-def _mig_actual(gpus: list[SmiGpu], out: _Out) -> str:
+def _mig_actual(gpus: list[SmiGpu], c: Ctx) -> str:
     parts = []
     for g in gpus:
         if g.mig_mode:
-            parts.append(f"GPU{g.index}: {out.v('enabled')} ({len(g.mig_devices)} MIG)")
+            parts.append(f"GPU{g.index}: {c.v('enabled')} ({len(g.mig_devices)} MIG)")
         elif g.mig_mode is False:
-            parts.append(f"GPU{g.index}: {out.v('disabled')}")
+            parts.append(f"GPU{g.index}: {c.v('disabled')}")
+        if g.mig_pending is not None and g.mig_mode is not None and g.mig_pending != g.mig_mode:
+            parts[-1] += " → " + (c.v("enabled") if g.mig_pending else c.v("disabled"))
     return "; ".join(parts) or "N/A"
 
 
-def _topology_check(out: _Out, facts: Facts, plan: Plan | None, catalog: Catalog) -> None:
-    planned = _planned_gpu(plan, catalog)
+@check("VBIOS-CONSISTENT", "gpu", needs_smi=True)
+def _vbios(c: Ctx) -> None:
+    """Same model, same VBIOS and board part number: a mixed batch hides a reworked or grey-market card."""
+    by_model: dict[str, list[SmiGpu]] = {}
+    for g in c.gpus:
+        by_model.setdefault(g.name or "?", []).append(g)
+    odd = []
+    for gpus in by_model.values():
+        for attr in ("vbios_version", "board_part_number"):
+            values = Counter(getattr(g, attr) for g in gpus if getattr(g, attr))
+            if len(values) > 1:
+                common = values.most_common(1)[0][0]
+                odd += [f"{_label(g)} {attr} {getattr(g, attr)} (others {common})" for g in gpus
+                        if getattr(g, attr) and getattr(g, attr) != common]
+    seen = sorted({f"{g.vbios_version} / {g.board_part_number}" for g in c.gpus if g.vbios_version})
+    if odd:
+        c.add("VBIOS-CONSISTENT", "warn", "vbios.warn", None, "; ".join(odd), which="; ".join(odd))
+    elif not seen:
+        c.add("VBIOS-CONSISTENT", "skip", "vbios.skip")
+    else:
+        c.add("VBIOS-CONSISTENT", "pass", "vbios.pass", None, ", ".join(seen))
+
+
+# ---------------------------------------------------------------- health
+
+
+@check("MEMORY-RETIRED", "health", needs_smi=True)
+def _memory_retired(c: Ctx) -> None:
+    gpus = c.gpus
+    pending = [g.index for g in gpus if g.retired_pending or g.remapped_pending]
+    failed = [g.index for g in gpus if g.remapped_failure]
+    retired = [g.index for g in gpus if (g.retired_pages or 0) > 0 or (g.remapped_uncorrectable or 0) > 0]
+    judged = [g for g in gpus if g.retired_pending is not None or g.remapped_pending is not None]
+    if failed:
+        c.add("MEMORY-RETIRED", "fail", "retired.failure", c.v("no"), c.v("remap_failure", gpus=_gpus_label(failed)),
+              gpus=_gpus_label(failed))
+    elif pending:
+        c.add("MEMORY-RETIRED", "fail", "retired.pending", c.v("no"), c.v("pending", gpus=_gpus_label(pending)),
+              gpus=_gpus_label(pending))
+    elif retired:
+        c.add("MEMORY-RETIRED", "warn", "retired.some", "0", c.v("retired_pages", gpus=_gpus_label(retired)),
+              gpus=_gpus_label(retired))
+    elif judged and len(judged) < len(gpus):
+        c.unread("MEMORY-RETIRED", [g for g in gpus if g not in judged], c.v("no"))
+    elif judged:
+        c.add("MEMORY-RETIRED", "pass", "retired.pass", c.v("no"), c.v("no"))
+    else:
+        c.add("MEMORY-RETIRED", "skip", "retired.skip")
+
+
+@check("ECC-ERRORS", "health", needs_smi=True)
+def _ecc_errors(c: Ctx) -> None:
+    """Uncorrectable ECC errors since the driver loaded fail a new machine; lifetime ones are a warning."""
+    gpus = c.gpus
+    volatile = [g for g in gpus if (g.ecc_uncorrectable_volatile or 0) > 0]
+    lifetime = [g for g in gpus if (g.ecc_uncorrectable_aggregate or 0) > 0]
+    counted = [g for g in gpus if g.ecc_uncorrectable_aggregate is not None or g.ecc_uncorrectable_volatile is not None]
+    if volatile:
+        which = "; ".join(f"{_label(g)}: {g.ecc_uncorrectable_volatile}" for g in volatile)
+        c.add("ECC-ERRORS", "fail", "ecc_errors.volatile", "0", which, which=which)
+    elif lifetime:
+        which = "; ".join(f"{_label(g)}: {g.ecc_uncorrectable_aggregate}" for g in lifetime)
+        c.add("ECC-ERRORS", "warn", "ecc_errors.warn", "0", which, which=which)
+    elif counted and len(counted) < len(gpus):
+        c.unread("ECC-ERRORS", [g for g in gpus if g not in counted], "0")
+    elif counted:
+        c.add("ECC-ERRORS", "pass", "ecc_errors.pass", "0", "0")
+    else:
+        c.add("ECC-ERRORS", "skip", "ecc_errors.skip")
+
+
+# Clock event reasons that mean the hardware protected itself (fail) or software cooled it (warn); the rest
+# (idle, application clocks, software power cap, sync boost) are normal operation.
+_THROTTLE_FAIL = ("hw_thermal_slowdown", "hw_slowdown", "hw_power_brake_slowdown")
+_THROTTLE_WARN = ("sw_thermal_slowdown",)
+
+
+@check("THROTTLE", "health", needs_smi=True)
+def _throttle(c: Ctx) -> None:
+    gpus = c.gpus
+    hard = [(g, [r for r in _THROTTLE_FAIL if g.throttle.get(r)]) for g in gpus]
+    hard = [(g, rs) for g, rs in hard if rs]
+    soft = [(g, [r for r in _THROTTLE_WARN if g.throttle.get(r)]) for g in gpus]
+    soft = [(g, rs) for g, rs in soft if rs]
+    known = [g for g in gpus if g.throttle]
+    if hard:
+        which = "; ".join(f"{_label(g)}: {', '.join(rs)}" + (f" {g.temperature_c} °C" if g.temperature_c else "")
+                          for g, rs in hard)
+        c.add("THROTTLE", "fail", "throttle.fail", c.v("none"), which, which=which)
+    elif soft:
+        which = "; ".join(f"{_label(g)}: {', '.join(rs)}" for g, rs in soft)
+        c.add("THROTTLE", "warn", "throttle.warn", c.v("none"), which, which=which)
+    elif known and len(known) < len(gpus):
+        c.unread("THROTTLE", [g for g in gpus if not g.throttle], c.v("none"))
+    elif known:
+        c.add("THROTTLE", "pass", "throttle.pass", c.v("none"), c.v("none"))
+    else:
+        c.add("THROTTLE", "skip", "throttle.skip")
+
+
+@check("GPU-TEMP", "health", needs_smi=True)
+def _gpu_temp(c: Ctx) -> None:
+    """Temperature against the GPU's own slowdown and shutdown thresholds (nvidia-smi reports them)."""
+    gpus = c.gpus
+    hot, judged = [], []
+    for g in gpus:
+        if g.temperature_c is not None and g.temp_slowdown_c is not None:
+            judged.append(g)
+            if g.temp_shutdown_c is not None and g.temperature_c >= g.temp_shutdown_c:
+                hot.append(f"{_label(g)} {g.temperature_c} °C ≥ shutdown {g.temp_shutdown_c} °C")
+            elif g.temperature_c >= g.temp_slowdown_c:
+                hot.append(f"{_label(g)} {g.temperature_c} °C ≥ slowdown {g.temp_slowdown_c} °C")
+        elif g.tlimit_margin_c is not None and g.tlimit_slowdown_c is not None:
+            # H100 and newer: T.Limit is the headroom to the GPU's own limit; slowdown starts when it
+            # falls to the (negative) slowdown margin.
+            judged.append(g)
+            if g.tlimit_margin_c <= g.tlimit_slowdown_c:
+                hot.append(f"{_label(g)} T.Limit {g.tlimit_margin_c} °C ≤ slowdown {g.tlimit_slowdown_c} °C")
+    unread = [g for g in gpus if g.temperature_c is None and g.tlimit_margin_c is None
+              and ("temperature_c" in g.unreadable or judged)]
+    temps = ", ".join(f"GPU{g.index} {g.temperature_c} °C" for g in gpus if g.temperature_c is not None) or None
+    if hot:
+        c.add("GPU-TEMP", "fail", "temp.fail", c.v("below_slowdown"), "; ".join(hot), which="; ".join(hot))
+    elif unread:
+        c.unread("GPU-TEMP", unread, c.v("below_slowdown"), temps)
+    elif judged:
+        c.add("GPU-TEMP", "pass", "temp.pass", c.v("below_slowdown"), temps, n=len(judged))
+    else:
+        c.add("GPU-TEMP", "skip", "temp.skip", None, temps)
+
+
+@check("PCIE-ERRORS", "health", needs_smi=True)
+def _pcie_errors(c: Ctx) -> None:
+    """PCIe AER counters (sysfs) and the replay counter (nvidia-smi) of each GPU since boot."""
+    from procurement.verify.raw import sysfs_bus_id
+
+    fatal, soft = [], []
+    read = 0
+    for g in c.gpus:
+        aer = c.facts.aer.get(sysfs_bus_id(g.bus_id)) if g.bus_id else None
+        if aer:
+            read += 1
+            if (aer.get("fatal") or 0) > 0 or (aer.get("nonfatal") or 0) > 0:
+                fatal.append(f"{_label(g)} AER fatal {aer.get('fatal')}, non-fatal {aer.get('nonfatal')}")
+            elif (aer.get("correctable") or 0) > 0:
+                soft.append(f"{_label(g)} AER correctable {aer.get('correctable')}")
+        if g.replay_counter:
+            soft.append(f"{_label(g)} replays {g.replay_counter}")
+    if fatal:
+        c.add("PCIE-ERRORS", "fail", "pcie_errors.fail", "0", "; ".join(fatal), which="; ".join(fatal))
+    elif soft:
+        c.add("PCIE-ERRORS", "warn", "pcie_errors.warn", "0", "; ".join(soft), which="; ".join(soft))
+    elif read or any(g.replay_counter is not None for g in c.gpus):
+        c.add("PCIE-ERRORS", "pass", "pcie_errors.pass", "0", "0")
+    else:
+        c.add("PCIE-ERRORS", "skip", "pcie_errors.skip")
+
+
+@check("XID", "health", needs_smi=True)
+def _xid(c: Ctx) -> None:
+    """Xid events in the kernel log, each with NVIDIA's meaning and the action it calls for."""
+    from procurement.verify.health import xid_info
+
+    events = c.facts.xid
+    if events is None:
+        c.add("XID", "unknown", "xid.unknown", c.v("none"), None, why=c.facts.kernel_log_error or "-")
+        return
+    if not events:
+        c.add("XID", "pass", "xid.pass", c.v("none"), c.v("none"))
+        return
+    groups: dict[tuple[str, int], int] = Counter((e.bus, e.code) for e in events)
+    lines, worst = [], "warn"
+    for (bus, code), n in sorted(groups.items()):
+        info = xid_info(code)
+        if info.severity == "fail":
+            worst = "fail"
+        action = t(f"verify.xid.action.{info.action}", c.lang)
+        lines.append(f"{bus} Xid {code} ×{n}: {info.meaning} → {action}")
+    which = "; ".join(lines)
+    c.add("XID", "fail" if worst == "fail" else "warn", f"xid.{worst}", c.v("none"), which, which=which,
+          n=len(events))
+
+
+@check("FABRIC-MANAGER", "health", needs_smi=True)
+def _fabric_manager(c: Ctx) -> None:
+    """HGX/NVSwitch systems need nvidia-fabricmanager; without it CUDA cannot start on any GPU."""
+    gpus = c.gpus
+    states = [(g, g.fabric_state) for g in gpus if g.fabric_state is not None]
+    service = c.facts.fabricmanager
+    planned = c.planned
+    expected = "Completed"
+    if states:
+        bad = [(g, s) for g, s in states if s.casefold() != "completed"]
+        bad_status = [(g, g.fabric_status) for g, s in states
+                      if s.casefold() == "completed" and g.fabric_status and g.fabric_status.casefold() != "success"]
+        if bad or bad_status:
+            which = "; ".join(f"{_label(g)}: {s}" for g, s in bad + bad_status)
+            c.add("FABRIC-MANAGER", "fail", "fabric.fail", expected, which, which=which,
+                  service=service or "-")
+        else:
+            c.add("FABRIC-MANAGER", "pass", "fabric.pass", expected, f"{expected} ({len(states)})")
+        return
+    needs = planned is not None and planned.form_factor == GpuFormFactor.SXM and c.plan is not None \
+        and c.plan.gpu.count >= 8
+    if service in ("failed", "inactive") and (needs or any(g.name and "SXM" in g.name for g in gpus)):
+        c.add("FABRIC-MANAGER", "fail", "fabric.service", "active", service, service=service)
+    elif needs and service == "active":
+        c.add("FABRIC-MANAGER", "pass", "fabric.active", "active", service)
+    elif needs:
+        c.add("FABRIC-MANAGER", "unknown", "fabric.unknown", "active", service, service=service or "-")
+    else:
+        c.add("FABRIC-MANAGER", "skip", "fabric.skip", None, service)
+
+
+@check("NVLINK", "gpu", needs_smi=True)
+def _nvlink(c: Ctx) -> None:
+    planned, plan = c.planned, c.plan
     # SXM modules are always NVLinked on their baseboard; PCIe cards only with bridges the buyer may not
     # have ordered, so for them NVLink is expected only when the plan asks for it.
     wanted = plan is not None and (
         plan.requirements.needs_nvlink
         or (planned is not None and planned.form_factor == GpuFormFactor.SXM and plan.gpu.count > 1)
     )
-    topo = facts.topo
+    expected = "NVLink" if wanted else None
+    topo = c.facts.topo
     if topo is None or len(topo.gpus) < 2:
-        out.add("NVLINK", "skip", "nvlink.skip", "NVLink" if wanted else None, None)
+        if wanted and len(c.gpus) > 1:
+            c.add("NVLINK", "unknown", "nvlink.unknown", expected, None, why=c.facts.topo_error or "-")
+        else:
+            c.add("NVLINK", "skip", "nvlink.skip", expected, None)
         return
     missing = topo.gpu_pairs_without_nvlink()
     summary = topo.nvlink_summary()
     actual = summary or (f"{len(missing)} GPU pairs without NVLink" if missing else "NVLink")
     if not missing:
-        out.add("NVLINK", "pass", "nvlink.pass", "NVLink" if wanted else None, actual, kind=summary or "NV")
+        c.add("NVLINK", "pass", "nvlink.pass", expected, actual, kind=summary or "NV")
     elif wanted:
         pairs = ", ".join(f"{a}-{b}" for a, b in missing[:6]) + (" …" if len(missing) > 6 else "")
-        out.add("NVLINK", "fail", "nvlink.fail", "NVLink", actual, pairs=pairs)
+        c.add("NVLINK", "fail", "nvlink.fail", "NVLink", actual, pairs=pairs)
     else:
-        out.add("NVLINK", "pass", "nvlink.pcie", None, actual)
+        c.add("NVLINK", "pass", "nvlink.pcie", None, actual)
 
 
 # ---------------------------------------------------------------- host
@@ -502,154 +834,193 @@ def _model_tokens(name: str) -> list[str]:
     return [tok for tok in re.split(r"[\s()]+", name) if any(ch.isdigit() for ch in tok)]
 
 
-def _host_checks(out: _Out, host: HostInfo, plan: Plan | None, catalog: Catalog) -> None:
-    cpu = catalog.typed(Cpu, plan.server.cpu) if plan and plan.server.cpu else None
-    # CPU-MODEL
-    if cpu is not None and plan is not None:
-        tokens = _model_tokens(cpu.name)
-        have = (host.cpu_model or "").casefold()
-        if host.cpu_model is None:
-            out.add("CPU-MODEL", "skip", "cpu_model.unknown", cpu.name, None)
-        elif tokens and all(tok.casefold() in have for tok in tokens):
-            out.add("CPU-MODEL", "pass", "cpu_model.pass", cpu.name, host.cpu_model)
-        else:
-            out.add("CPU-MODEL", "fail", "cpu_model.fail", cpu.name, host.cpu_model, part=cpu.name)
+@check("CPU-MODEL", "host")
+def _cpu_model(c: Ctx) -> None:
+    host, plan = c.facts.host, c.plan
+    cpu = c.catalog.typed(Cpu, plan.server.cpu) if plan and plan.server.cpu else None
+    if cpu is None:
+        c.add("CPU-MODEL", "skip", "cpu_model.inventory" if host.cpu_model else "cpu_model.unknown", None,
+              host.cpu_model)
+        return
+    tokens = _model_tokens(cpu.name)
+    have = (host.cpu_model or "").casefold()
+    if host.cpu_model is None:
+        c.add("CPU-MODEL", "unknown", "cpu_model.unknown", cpu.name, None)
+    elif tokens and all(tok.casefold() in have for tok in tokens):
+        c.add("CPU-MODEL", "pass", "cpu_model.pass", cpu.name, host.cpu_model)
     else:
-        status: CheckStatus = "skip"  # no plan: the value is recorded, nothing is compared
-        out.add(
-            "CPU-MODEL",
-            status,
-            "cpu_model.inventory" if host.cpu_model else "cpu_model.unknown",
-            None,
-            host.cpu_model,
-        )
-    # CPU-CORES
-    actual = out.cores(host.cpu_cores, host.cpu_sockets) if host.cpu_cores is not None else None
-    if cpu is not None and plan is not None and plan.server.cpu_count > 0:
-        want = cpu.cores * plan.server.cpu_count
-        expected = out.cores(want, plan.server.cpu_count)
-        if host.cpu_cores is None:
-            out.add("CPU-CORES", "skip", "cpu_cores.unknown", expected, None)
-        elif host.cpu_cores >= want:
-            out.add("CPU-CORES", "pass", "cpu_cores.pass", expected, actual)
-        else:
-            out.add("CPU-CORES", "fail", "cpu_cores.fail", expected, actual, have=host.cpu_cores, want=want)
+        c.add("CPU-MODEL", "fail", "cpu_model.fail", cpu.name, host.cpu_model, part=cpu.name)
+
+
+@check("CPU-CORES", "host")
+def _cpu_cores(c: Ctx) -> None:
+    host, plan = c.facts.host, c.plan
+    cpu = c.catalog.typed(Cpu, plan.server.cpu) if plan and plan.server.cpu else None
+    actual = c.cores(host.cpu_cores, host.cpu_sockets) if host.cpu_cores is not None else None
+    if cpu is None or plan is None or plan.server.cpu_count <= 0:
+        c.add("CPU-CORES", "skip", "cpu_cores.inventory" if actual else "cpu_cores.unknown", None, actual)
+        return
+    want = cpu.cores * plan.server.cpu_count
+    expected = c.cores(want, plan.server.cpu_count)
+    if host.cpu_cores is None:
+        c.add("CPU-CORES", "unknown", "cpu_cores.unknown", expected, None)
+    elif host.cpu_cores >= want:
+        c.add("CPU-CORES", "pass", "cpu_cores.pass", expected, actual)
     else:
-        out.add(
-            "CPU-CORES",
-            "skip",  # no plan: recorded, not judged
-            "cpu_cores.inventory" if actual else "cpu_cores.unknown",
-            None,
-            actual,
-        )
-    # RAM
-    module = catalog.typed(MemoryModule, plan.server.memory.part) if plan and plan.server.memory else None
-    mem_actual = f"{host.memory_gib:g} GiB" if host.memory_gib is not None else None
-    if (
-        module is not None
-        and plan is not None
-        and plan.server.memory is not None
-        and plan.server.memory.count
-    ):
-        count = plan.server.memory.count
-        want = module.capacity_gib * count
-        expected = f"{want} GiB ({count}× {module.capacity_gib} GiB)"
-        if host.memory_gib is None:
-            out.add("RAM", "skip", "ram.unknown", expected, None)
-        # MemTotal sits below the installed size by what firmware and kernel reserve; only a whole module
-        # (or more) missing is a definite shortfall.
-        elif host.memory_gib > want - module.capacity_gib:
-            out.add("RAM", "pass", "ram.pass", expected, mem_actual)
-        else:
-            out.add(
-                "RAM",
-                "fail",
-                "ram.fail",
-                expected,
-                mem_actual,
-                have=f"{host.memory_gib:g}",
-                want=want,
-                module=module.capacity_gib,
-            )
+        c.add("CPU-CORES", "fail", "cpu_cores.fail", expected, actual, have=host.cpu_cores, want=want)
+
+
+@check("RAM", "host")
+def _ram(c: Ctx) -> None:
+    host, plan = c.facts.host, c.plan
+    module = c.catalog.typed(MemoryModule, plan.server.memory.part) if plan and plan.server.memory else None
+    actual = f"{host.memory_gib:g} GiB" if host.memory_gib is not None else None
+    if module is None or plan is None or plan.server.memory is None or not plan.server.memory.count:
+        c.add("RAM", "skip", "ram.inventory" if actual else "ram.unknown", None, actual)
+        return
+    count = plan.server.memory.count
+    want = module.capacity_gib * count
+    expected = f"{want} GiB ({count}× {module.capacity_gib} GiB)"
+    if host.memory_gib is None:
+        c.add("RAM", "unknown", "ram.unknown", expected, None)
+    # MemTotal sits below the installed size by what firmware and kernel reserve; only a whole module
+    # (or more) missing is a definite shortfall.
+    elif host.memory_gib > want - module.capacity_gib:
+        c.add("RAM", "pass", "ram.pass", expected, actual)
     else:
-        out.add(
-            "RAM",
-            "skip",  # no plan: recorded, not judged
-            "ram.inventory" if mem_actual else "ram.unknown",
-            None,
-            mem_actual,
-        )
-    # NVME
+        c.add("RAM", "fail", "ram.fail", expected, actual, have=f"{host.memory_gib:g}", want=want,
+              module=module.capacity_gib)
+
+
+@check("NVME", "host")
+def _nvme(c: Ctx) -> None:
+    host, plan = c.facts.host, c.plan
     nvme = [d for d in host.disks if d.is_nvme]
-    nvme_actual = (
-        ", ".join(f"{d.name} {d.size_bytes / 1e12:.2f} TB" if d.size_bytes else d.name for d in nvme) or "0"
-    )
-    planned_nvme = 0
+    actual = ", ".join(f"{d.name} {d.size_bytes / 1e12:.2f} TB" if d.size_bytes else d.name for d in nvme) or "0"
+    planned = 0
     if plan is not None:
         for item in plan.server.storage:
-            part = catalog.typed(Storage, item.part)
+            part = c.catalog.typed(Storage, item.part)
             if part is not None and part.storage_kind == StorageKind.NVME:
-                planned_nvme += item.count
-    if planned_nvme:
-        if len(nvme) >= planned_nvme:
-            out.add("NVME", "pass", "nvme.pass", planned_nvme, nvme_actual, n=len(nvme))
+                planned += item.count
+    if planned:
+        if not host.disks:
+            c.add("NVME", "unknown", "nvme.unknown", planned, None)
+        elif len(nvme) >= planned:
+            c.add("NVME", "pass", "nvme.pass", planned, actual, n=len(nvme))
         else:
-            out.add("NVME", "fail", "nvme.fail", planned_nvme, nvme_actual, n=len(nvme), want=planned_nvme)
+            c.add("NVME", "fail", "nvme.fail", planned, actual, n=len(nvme), want=planned)
     elif nvme:
-        out.add("NVME", "skip", "nvme.inventory", None, nvme_actual, n=len(nvme))  # no plan: recorded
+        c.add("NVME", "skip", "nvme.inventory", None, actual, n=len(nvme))  # no plan: recorded
     else:
-        out.add("NVME", "warn", "nvme.none", None, nvme_actual)
-    # NET-SPEED
-    speeds = [ln for ln in host.net if ln.speed_mbps]
-    net_actual = ", ".join(f"{ln.name} {(ln.speed_mbps or 0) / 1000:g} Gb/s" for ln in speeds) or None
-    want_gbps = 0.0
-    if plan is not None:
-        for pc in plan.server.nics:
-            nic = catalog.typed(Nic, pc.part)
-            if nic is not None:
-                want_gbps = max(want_gbps, nic.speed_gbps)
-    if want_gbps:
-        best = max((ln.speed_mbps or 0 for ln in host.net), default=0) / 1000
-        down = [ln.name for ln in host.net if not ln.speed_mbps]
-        if best >= want_gbps:
-            out.add("NET-SPEED", "pass", "net.pass", f"{want_gbps:g} Gb/s", net_actual)
+        c.add("NVME", "warn", "nvme.none", None, actual)
+
+
+@dataclass
+class _Port:
+    name: str
+    gbps: float | None
+    """None: down or speed unknown."""
+    up: bool
+
+
+def _ports(c: Ctx) -> list[_Port] | None:
+    """Every physical network port: Ethernet interfaces, and InfiniBand ports (sysfs or ibstat) in place
+    of their IPoIB interfaces; None when nothing about the network could be read."""
+    host = c.facts.host
+    ib = c.facts.ib_ports
+    out = []
+    ib_names = set()
+    for p in ib or []:
+        if p.link_layer.casefold() == "infiniband":
+            out.append(_Port(f"{p.device}/{p.port}", p.rate_gbps if p.active else None, p.active))
+            ib_names.add(p.device)
+    for ln in host.net:
+        if ln.kind == "infiniband" and ib_names:
+            continue  # IPoIB: the port itself is counted above
+        up = ln.operstate == "up" if ln.operstate else ln.speed_mbps is not None
+        out.append(_Port(ln.name, ln.speed_mbps / 1000 if ln.speed_mbps and up else None, up))
+    if not out and ib is None and not host.net:
+        return None
+    return out
+
+
+def _planned_ports(c: Ctx) -> list[tuple[float, str]]:
+    """One (speed Gb/s, NIC name) per planned port."""
+    plan = c.plan
+    out: list[tuple[float, str]] = []
+    if plan is None:
+        return out
+    for pc in plan.server.nics:
+        nic = c.catalog.typed(Nic, pc.part)
+        if nic is not None:
+            out += [(float(nic.speed_gbps), nic.name)] * (pc.count * max(1, nic.ports))
+    return out
+
+
+@check("NIC-PORTS", "network")
+def _nic_ports(c: Ctx) -> None:
+    """As many network ports as the planned NICs have (up or down: a missing card shows here)."""
+    want = _planned_ports(c)
+    ports = _ports(c)
+    if not want:
+        c.add("NIC-PORTS", "skip", "nic_ports.no_plan", None, len(ports) if ports is not None else None)
+        return
+    if ports is None:
+        c.add("NIC-PORTS", "unknown", "nic_ports.unknown", len(want), None)
+    elif len(ports) >= len(want):
+        c.add("NIC-PORTS", "pass", "nic_ports.pass", len(want), len(ports), n=len(ports))
+    else:
+        c.add("NIC-PORTS", "fail", "nic_ports.fail", len(want), len(ports), n=len(ports), want=len(want))
+
+
+@check("NET-SPEED", "network")
+def _net_speed(c: Ctx) -> None:
+    """Every planned port has its own link up at the planned speed (not: one link somewhere is fast)."""
+    want = sorted(_planned_ports(c), reverse=True)
+    ports = _ports(c)
+    up = sorted((p for p in ports or [] if p.up and p.gbps), key=lambda p: -(p.gbps or 0))
+    actual = ", ".join(f"{p.name} {p.gbps:g} Gb/s" for p in up) or None
+    if not want:
+        c.add("NET-SPEED", "skip", "net.inventory" if actual else "net.unknown", None, actual)
+        return
+    expected = ", ".join(f"{n}× {s:g} Gb/s" for s, n in sorted(Counter(s for s, _ in want).items(), reverse=True))
+    if ports is None:
+        c.add("NET-SPEED", "unknown", "net.unknown", expected, None)
+        return
+    # Greedy: the fastest links serve the fastest planned ports.
+    short = 0
+    pool = [p.gbps or 0 for p in up]
+    for speed, _ in want:
+        if pool and pool[0] >= speed:
+            pool.pop(0)
         else:
-            out.add(
-                "NET-SPEED",
-                "fail",
-                "net.fail",
-                f"{want_gbps:g} Gb/s",
-                net_actual or "-",
-                want=f"{want_gbps:g}",
-                down=", ".join(down) or "-",
-            )
-    elif speeds:
-        out.add("NET-SPEED", "skip", "net.inventory", None, net_actual)  # no plan: recorded
+            short += 1
+    down = [p.name for p in ports or [] if not p.up or not p.gbps]
+    if short:
+        c.add("NET-SPEED", "fail", "net.fail", expected, actual or "-", short=short, want=len(want),
+              down=", ".join(down) or "-")
     else:
-        out.add("NET-SPEED", "skip", "net.unknown", None, None)
-    # OS
-    os_part = catalog.typed(OperatingSystem, plan.software.os) if plan and plan.software.os else None
-    if os_part is not None:
-        expected = f"{os_part.family} {os_part.version}"
-        ver = host.os_version_id or ""
-        same_family = (host.os_id or "").casefold() == os_part.family
-        same_version = ver == os_part.version or ver.startswith(os_part.version + ".")
-        if host.os_id is None:
-            out.add("OS", "skip", "os.unknown", expected, None)
-        elif same_family and same_version:
-            out.add("OS", "pass", "os.pass", expected, host.os_name)
-        else:
-            out.add(
-                "OS", "fail", "os.fail", expected, host.os_name or f"{host.os_id} {ver}", part=os_part.name
-            )
+        c.add("NET-SPEED", "pass", "net.pass", expected, actual, n=len(want))
+
+
+@check("OS", "host")
+def _os(c: Ctx) -> None:
+    host, plan = c.facts.host, c.plan
+    os_part = c.catalog.typed(OperatingSystem, plan.software.os) if plan and plan.software.os else None
+    if os_part is None:
+        c.add("OS", "skip", "os.inventory" if host.os_name else "os.unknown", None, host.os_name)
+        return
+    expected = f"{os_part.family} {os_part.version}"
+    ver = host.os_version_id or ""
+    same_family = (host.os_id or "").casefold() == os_part.family
+    same_version = ver == os_part.version or ver.startswith(os_part.version + ".")
+    if host.os_id is None:
+        c.add("OS", "unknown", "os.unknown", expected, None)
+    elif same_family and same_version:
+        c.add("OS", "pass", "os.pass", expected, host.os_name)
     else:
-        out.add(
-            "OS",
-            "skip",  # no plan: recorded, not judged
-            "os.inventory" if host.os_name else "os.unknown",
-            None,
-            host.os_name,
-        )
+        c.add("OS", "fail", "os.fail", expected, host.os_name or f"{host.os_id} {ver}", part=os_part.name)
 
 
 # ---------------------------------------------------------------- driver, CUDA, containers, frameworks
@@ -664,148 +1035,150 @@ def _ver(text: str | None) -> tuple[int, ...] | None:
         return None
 
 
-def _software_checks(
-    out: _Out, smi: SmiReport | None, host: HostInfo, plan: Plan | None, catalog: Catalog
-) -> None:
-    driver = smi.driver_version if smi else None
-    cuda_max = smi.cuda_version if smi else None
-    cuda = catalog.cuda(plan.software.cuda) if plan and plan.software.cuda else None
-    # DRIVER-MIN
-    if smi is not None:
-        if cuda is None:
-            out.add("DRIVER-MIN", "skip", "driver_min.no_plan", None, driver)
-        elif _ver(driver) is None:
-            out.add("DRIVER-MIN", "skip", "driver_min.unknown", f"≥ {cuda.min_driver_linux}", driver)
-        elif _ver(driver) >= parse_version(cuda.min_driver_linux):  # type: ignore[operator]
-            out.add(
-                "DRIVER-MIN",
-                "pass",
-                "driver_min.pass",
-                f"≥ {cuda.min_driver_linux}",
-                driver,
-                cuda=cuda.version,
-            )
-        else:
-            out.add(
-                "DRIVER-MIN",
-                "fail",
-                "driver_min.fail",
-                f"≥ {cuda.min_driver_linux}",
-                driver,
-                cuda=cuda.version,
-                need=cuda.min_driver_linux,
-            )
-        branch = catalog.typed(DriverBranch, plan.software.driver) if plan and plan.software.driver else None
-        if branch is not None:
-            have, want = _ver(driver), parse_version(branch.version)
-            if have is not None and have[0] == want[0]:
-                out.add("DRIVER-BRANCH", "pass", "driver_branch.pass", branch.version, driver)
-            else:
-                out.add(
-                    "DRIVER-BRANCH",
-                    "warn",
-                    "driver_branch.warn",
-                    branch.version,
-                    driver,
-                    branch=branch.branch,
-                )
-        # CUDA-VERSION: the newest CUDA the installed driver can run
-        if cuda is not None:
-            want_cuda = parse_version(cuda.version)[:2]
-            have_cuda = _ver(cuda_max)
-            if have_cuda is None:
-                out.add("CUDA-VERSION", "skip", "cuda.unknown", f"≥ {cuda.version}", cuda_max)
-            elif have_cuda[:2] >= want_cuda:
-                out.add("CUDA-VERSION", "pass", "cuda.pass", f"≥ {cuda.version}", cuda_max)
-            else:
-                out.add("CUDA-VERSION", "fail", "cuda.fail", f"≥ {cuda.version}", cuda_max, cuda=cuda.version)
-        else:
-            out.add("CUDA-VERSION", "skip", "cuda.inventory", None, cuda_max)  # no plan: recorded
-    # CUDA-TOOLKIT (nvcc on the host is optional: containers bring their own)
-    if host.nvcc_version is None:
-        out.add("CUDA-TOOLKIT", "skip", "toolkit.none", cuda.version if cuda else None, None)
-    elif cuda is not None and parse_version(cuda.version)[:2] != _ver(host.nvcc_version)[:2]:  # type: ignore[index]
-        out.add("CUDA-TOOLKIT", "warn", "toolkit.other", cuda.version, host.nvcc_version, cuda=cuda.version)
+@check("DRIVER-MIN", "software", needs_smi=True)
+def _driver_min(c: Ctx) -> None:
+    smi, plan = c.smi, c.plan
+    assert smi is not None
+    driver = smi.driver_version
+    cuda = c.catalog.cuda(plan.software.cuda) if plan and plan.software.cuda else None
+    if cuda is None:
+        c.add("DRIVER-MIN", "skip", "driver_min.no_plan", None, driver)
+    elif (have := _ver(driver)) is None:
+        c.add("DRIVER-MIN", "unknown", "driver_min.unknown", f"≥ {cuda.min_driver_linux}", driver)
+    elif have >= parse_version(cuda.min_driver_linux):
+        c.add("DRIVER-MIN", "pass", "driver_min.pass", f"≥ {cuda.min_driver_linux}", driver, cuda=cuda.version)
     else:
-        out.add("CUDA-TOOLKIT", "pass", "toolkit.pass", cuda.version if cuda else None, host.nvcc_version)
-    # CONTAINER-RUNTIME and IMAGE
-    image = catalog.typed(ContainerImage, plan.software.image) if plan and plan.software.image else None
+        c.add("DRIVER-MIN", "fail", "driver_min.fail", f"≥ {cuda.min_driver_linux}", driver, cuda=cuda.version,
+              need=cuda.min_driver_linux)
+
+
+@check("DRIVER-BRANCH", "software", needs_smi=True)
+def _driver_branch(c: Ctx) -> None:
+    smi, plan = c.smi, c.plan
+    assert smi is not None
+    branch = c.catalog.typed(DriverBranch, plan.software.driver) if plan and plan.software.driver else None
+    if branch is None:
+        return  # not planned: nothing to say
+    have, want = _ver(smi.driver_version), parse_version(branch.version)
+    if have is None:
+        c.add("DRIVER-BRANCH", "unknown", "driver_min.unknown", branch.version, smi.driver_version)
+    elif have[0] == want[0]:
+        c.add("DRIVER-BRANCH", "pass", "driver_branch.pass", branch.version, smi.driver_version)
+    else:
+        c.add("DRIVER-BRANCH", "warn", "driver_branch.warn", branch.version, smi.driver_version, branch=branch.branch)
+
+
+@check("CUDA-VERSION", "software", needs_smi=True)
+def _cuda_version(c: Ctx) -> None:
+    smi, plan = c.smi, c.plan
+    assert smi is not None
+    cuda = c.catalog.cuda(plan.software.cuda) if plan and plan.software.cuda else None
+    if cuda is None:
+        c.add("CUDA-VERSION", "skip", "cuda.inventory", None, smi.cuda_version)  # no plan: recorded
+        return
+    want = parse_version(cuda.version)[:2]
+    have = _ver(smi.cuda_version)
+    if have is None:
+        c.add("CUDA-VERSION", "unknown", "cuda.unknown", f"≥ {cuda.version}", smi.cuda_version)
+    elif have[:2] >= want:
+        c.add("CUDA-VERSION", "pass", "cuda.pass", f"≥ {cuda.version}", smi.cuda_version)
+    else:
+        c.add("CUDA-VERSION", "fail", "cuda.fail", f"≥ {cuda.version}", smi.cuda_version, cuda=cuda.version)
+
+
+@check("CUDA-TOOLKIT", "software")
+def _cuda_toolkit(c: Ctx) -> None:
+    host, plan = c.facts.host, c.plan
+    cuda = c.catalog.cuda(plan.software.cuda) if plan and plan.software.cuda else None
+    # nvcc on the host is optional: containers bring their own toolkit.
+    if host.nvcc_version is None:
+        c.add("CUDA-TOOLKIT", "skip", "toolkit.none", cuda.version if cuda else None, None)
+    elif cuda is not None and parse_version(cuda.version)[:2] != (_ver(host.nvcc_version) or ())[:2]:
+        c.add("CUDA-TOOLKIT", "warn", "toolkit.other", cuda.version, host.nvcc_version, cuda=cuda.version)
+    else:
+        c.add("CUDA-TOOLKIT", "pass", "toolkit.pass", cuda.version if cuda else None, host.nvcc_version)
+
+
+def _image(c: Ctx) -> ContainerImage | None:
+    plan = c.plan
+    return c.catalog.typed(ContainerImage, plan.software.image) if plan and plan.software.image else None
+
+
+@check("CONTAINER-RUNTIME", "software")
+def _container_runtime(c: Ctx) -> None:
+    host = c.facts.host
+    image = _image(c)
     docker = f"docker {host.docker_version}" if host.docker_version else None
     toolkit = host.docker_nvidia_runtime or host.nvidia_ctk_version is not None
-    rt_actual = (
-        ", ".join(
-            x
-            for x in (docker, f"nvidia-ctk {host.nvidia_ctk_version}" if host.nvidia_ctk_version else None)
-            if x
-        )
-        or None
-    )
+    actual = ", ".join(
+        x for x in (docker, f"nvidia-ctk {host.nvidia_ctk_version}" if host.nvidia_ctk_version else None) if x
+    ) or None
     if docker and toolkit:
-        out.add(
-            "CONTAINER-RUNTIME",
-            "pass",
-            "runtime.pass",
-            "docker + NVIDIA Container Toolkit" if image else None,
-            rt_actual,
-        )
+        c.add("CONTAINER-RUNTIME", "pass", "runtime.pass", "docker + NVIDIA Container Toolkit" if image else None,
+              actual)
     elif image is not None:
-        key = "runtime.no_toolkit" if docker else "runtime.none"
-        out.add("CONTAINER-RUNTIME", "fail", key, "docker + NVIDIA Container Toolkit", rt_actual)
+        c.add("CONTAINER-RUNTIME", "fail", "runtime.no_toolkit" if docker else "runtime.none",
+              "docker + NVIDIA Container Toolkit", actual)
+    elif docker:
+        c.add("CONTAINER-RUNTIME", "warn", "runtime.no_toolkit", None, actual)
     else:
-        out.add(
-            "CONTAINER-RUNTIME",
-            "skip" if not docker else "warn",
-            "runtime.optional" if not docker else "runtime.no_toolkit",
-            None,
-            rt_actual,
-        )
-    if image is not None:
-        present = host.images.get(image.reference)
-        if present:
-            out.add("IMAGE", "pass", "image.pass", image.reference, image.reference)
-        elif docker is None:
-            out.add("IMAGE", "skip", "image.no_docker", image.reference, None)
-        else:
-            out.add("IMAGE", "warn", "image.missing", image.reference, None, ref=image.reference)
-    # FRAMEWORK
-    fw = catalog.typed(Framework, plan.software.framework) if plan and plan.software.framework else None
+        c.add("CONTAINER-RUNTIME", "skip", "runtime.optional", None, actual)
+
+
+@check("IMAGE", "software")
+def _image_check(c: Ctx) -> None:
+    image = _image(c)
+    if image is None:
+        return  # not planned
+    host = c.facts.host
+    if host.images.get(image.reference):
+        c.add("IMAGE", "pass", "image.pass", image.reference, image.reference)
+    elif host.docker_version is None:
+        c.add("IMAGE", "unknown", "image.no_docker", image.reference, None)
+    else:
+        c.add("IMAGE", "warn", "image.missing", image.reference, None, ref=image.reference)
+
+
+@check("FRAMEWORK", "software")
+def _framework(c: Ctx) -> None:
+    host, plan, smi = c.facts.host, c.plan, c.smi
+    fw = c.catalog.typed(Framework, plan.software.framework) if plan and plan.software.framework else None
     found = host.frameworks
-    summary = (
-        ", ".join(
-            f"{k} {v.get('version', '?')}" + (" (CUDA)" if v.get("cuda_available") else "")
-            for k, v in found.items()
-        )
-        or None
-    )
+    summary = ", ".join(
+        f"{k} {v.get('version', '?')}" + (" (CUDA)" if v.get("cuda_available") else "") for k, v in found.items()
+    ) or None
+    has_gpus = smi is not None and bool(smi.gpus)
     if fw is not None:
         installed = found.get("torch" if fw.framework == "pytorch" else fw.framework)
         expected = f"{fw.framework} {fw.version}"
         if not installed:
-            out.add("FRAMEWORK", "skip", "framework.absent", expected, None, name=fw.framework)
+            c.add("FRAMEWORK", "skip", "framework.absent", expected, None, name=fw.framework)
         elif not str(installed.get("version", "")).startswith(fw.version):
-            out.add("FRAMEWORK", "warn", "framework.other", expected, summary, name=fw.framework)
-        elif smi is not None and smi.gpus and not installed.get("cuda_available"):
-            out.add("FRAMEWORK", "warn", "framework.no_cuda", expected, summary, name=fw.framework)
+            c.add("FRAMEWORK", "warn", "framework.other", expected, summary, name=fw.framework)
+        elif has_gpus and not installed.get("cuda_available"):
+            c.add("FRAMEWORK", "warn", "framework.no_cuda", expected, summary, name=fw.framework)
         else:
-            out.add("FRAMEWORK", "pass", "framework.pass", expected, summary)
+            c.add("FRAMEWORK", "pass", "framework.pass", expected, summary)
     elif found:
         no_cuda = [k for k, v in found.items() if not v.get("cuda_available")]
-        if smi is not None and smi.gpus and no_cuda:
-            out.add("FRAMEWORK", "warn", "framework.no_cuda", None, summary, name=", ".join(no_cuda))
+        if has_gpus and no_cuda:
+            c.add("FRAMEWORK", "warn", "framework.no_cuda", None, summary, name=", ".join(no_cuda))
         else:
-            out.add("FRAMEWORK", "pass", "framework.inventory", None, summary)
+            c.add("FRAMEWORK", "skip", "framework.inventory", None, summary)
     else:
-        out.add("FRAMEWORK", "skip", "framework.none", None, host.frameworks_error)
+        c.add("FRAMEWORK", "skip", "framework.none", None, host.frameworks_error)
 
 
-def _benchmark_check(out: _Out, facts: Facts, catalog: Catalog) -> None:
+@check("BENCHMARK", "load")
+def _benchmark(c: Ctx) -> None:
+    facts = c.facts
     if facts.benchmark is None:
         if facts.benchmark_skip:
-            out.add("BENCHMARK", "skip", "bench.skip", None, None, reason=facts.benchmark_skip)
+            c.add("BENCHMARK", "unknown", "bench.skip", None, None, reason=facts.benchmark_skip)
         return
     per_gpu = facts.benchmark.get("gpus")
     if not isinstance(per_gpu, list) or not per_gpu:
-        out.add("BENCHMARK", "skip", "bench.skip", None, None, reason=str(facts.benchmark.get("skip", "-")))
+        c.add("BENCHMARK", "unknown", "bench.skip", None, None, reason=str(facts.benchmark.get("skip", "-")))
         return
     errors, lines, expected = [], [], []
     for item in per_gpu:
@@ -826,14 +1199,12 @@ def _benchmark_check(out: _Out, facts: Facts, catalog: Catalog) -> None:
                 pct.append(f"{100 * gbs / part.memory_bandwidth_gbs:.0f}% BW")
             if pct:
                 text += f" ({', '.join(pct)})"
-            expected.append(
-                f"GPU{idx}: {_num(part.fp16_tensor_tflops)} TFLOPS, {_num(part.memory_bandwidth_gbs)} GB/s"
-            )
+            expected.append(f"GPU{idx}: {_num(part.fp16_tensor_tflops)} TFLOPS, {_num(part.memory_bandwidth_gbs)} GB/s")
         lines.append(text)
     if errors:
-        out.add("BENCHMARK", "fail", "bench.fail", None, "; ".join(errors), which="; ".join(errors))
+        c.add("BENCHMARK", "fail", "bench.fail", None, "; ".join(errors), which="; ".join(errors))
     else:
-        out.add("BENCHMARK", "pass", "bench.pass", "; ".join(expected) or None, "; ".join(lines))
+        c.add("BENCHMARK", "pass", "bench.pass", "; ".join(expected) or None, "; ".join(lines))
 
 
 def _num(x: object) -> str:
@@ -842,4 +1213,7 @@ def _num(x: object) -> str:
     return "?"
 
 
-StatusFn = Callable[[str], CheckStatus]
+# The load-run checks register after BENCHMARK (their module needs `check` and `Ctx` from here).
+from procurement.verify import load as _load  # noqa: E402, F401
+
+__all__ = ["CHECKS", "CheckSpec", "Ctx", "Facts", "check", "evaluate", "gpu_record", "gpu_verdicts", "match_gpu"]

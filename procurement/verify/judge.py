@@ -16,8 +16,10 @@ from procurement.messages import Lang, t
 from procurement.plan import Plan, canonical_digest
 from procurement.verify import raw as rawmod
 from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
+from procurement.verify.health import ib_ports_from_sysfs, parse_aer, parse_ibstat, parse_xid
 from procurement.verify.host import HostInfo, command_result, host_from_raw
-from procurement.verify.report import CheckRecord, HostRecord, VerificationReport
+from procurement.verify.load import load_facts
+from procurement.verify.report import CheckRecord, CheckStatus, HostRecord, VerificationReport, make_check
 from procurement.verify.runner import CommandResult
 from procurement.verify.smi_xml import SmiParseError, SmiReport, parse_smi_xml
 from procurement.verify.topo import Topology, TopoParseError, parse_topo
@@ -52,25 +54,47 @@ _SMI_ERRORS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"No devices were found", re.I), "no_devices"),
     (re.compile(r"Driver/library version mismatch", re.I), "mismatch"),
     (re.compile(r"Unable to determine the device handle for (GPU\d+): ([0-9A-Fa-f:.]+)", re.I), "device"),
+    # The classic per-GPU error line: 'GPU0000:B5:00.0: Unknown Error' (nvidia-smi exits 15).
+    (re.compile(r"^\s*(GPU)([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2}\.[0-7]):\s*\S", re.I), "device"),
+    (re.compile(r"infoROM is corrupted at gpu ([0-9A-Fa-f:.]+)", re.I), "inforom"),
+    (re.compile(r"GPU is lost|requires reset|fallen off the bus", re.I), "lost"),
 )
 
 
-def _explain(res: CommandResult, lang: Lang) -> tuple[str, str]:
-    """(the line nvidia-smi printed about the fault, a hint what to do)."""
-    text = "\n".join(x for x in (res.stderr, res.stdout) if x)
+def _explain(res: CommandResult, lang: Lang) -> tuple[str, str, str | None]:
+    """(the line nvidia-smi printed about the fault, a hint what to do, the fault kind or None)."""
+    text = "\n".join(x for x in (res.stderr, _before_xml(res.stdout)) if x)
     for pattern, kind in _SMI_ERRORS:
         for line in text.splitlines():
             m = pattern.search(line)
             if m:
-                fields = {"bus": f"{m.group(1)} {m.group(2)}"} if kind == "device" else {}
-                return line.strip(), t(f"verify.smi.hint.{kind}", lang, **fields)
+                fields: dict[str, object] = {}
+                if kind == "device":
+                    fields["bus"] = f"{m.group(1)} {m.group(2)}"
+                elif kind == "inforom":
+                    fields["bus"] = m.group(1)
+                return line.strip()[:300], t(f"verify.smi.hint.{kind}", lang, **fields), kind
     first = next((ln.strip() for ln in text.splitlines() if ln.strip()), "")
-    return first[:300], t("verify.smi.hint.other", lang)
+    return first[:300], t("verify.smi.hint.other", lang), None
+
+
+def _before_xml(stdout: str) -> str:
+    """What nvidia-smi printed on stdout before its XML (error lines land there too), or all of it."""
+    at = stdout.find("<?xml")
+    if at < 0:
+        at = stdout.find("<nvidia_smi_log")
+    return stdout if at < 0 else stdout[:at]
 
 
 def _command(doc: Mapping[str, Any], name: str) -> dict[str, Any] | None:
     value = doc["commands"].get(name)
     return value if isinstance(value, dict) else None
+
+
+def _smi_check(status: CheckStatus, key: str, lang: Lang, actual: str | None = None, /,
+               **fields: object) -> CheckRecord:
+    code = f"verify.smi.{key}"
+    return make_check("NVIDIA-SMI", status, t(code, lang, **fields), None, actual, code, fields)
 
 
 def smi_from_raw(
@@ -81,17 +105,18 @@ def smi_from_raw(
     res = command_result(_command(doc, "nvidia_smi_q"), ("nvidia-smi", "-q", "-x"))
     timeout = doc.get("timeout_s") if isinstance(doc.get("timeout_s"), int | float) else 30.0
 
-    def fail(message: str) -> tuple[None, CheckRecord, str]:
-        return None, CheckRecord(id="NVIDIA-SMI", status="fail", actual=None, message=message), message
+    def fail(key: str, **fields: object) -> tuple[None, CheckRecord, str]:
+        check = _smi_check("fail", key, lang, **fields)
+        return None, check, check.message
 
     if res.missing and not res.error:
         path = doc.get("nvidia_smi_path")
         where = str(path) if isinstance(path, str) and path != "nvidia-smi" else "PATH"
-        return fail(t("verify.smi.missing", lang, where=where))
+        return fail("missing", where=where)
     if res.error:
-        return fail(t("verify.smi.not_run", lang, detail=res.error))
+        return fail("not_run", detail=res.error)
     if res.timed_out:
-        return fail(t("verify.smi.timeout", lang, timeout=f"{timeout:g}"))
+        return fail("timeout", timeout=f"{timeout:g}")
     parsed: SmiReport | None = None
     reason = ""
     try:
@@ -99,40 +124,21 @@ def smi_from_raw(
     except SmiParseError as exc:
         reason = str(exc)
     if res.returncode != 0:
-        line, hint = _explain(res, lang)
+        line, hint, _ = _explain(res, lang)
         if parsed is not None and parsed.gpus:  # some GPUs answered: verify those, flag the fault
-            msg = t("verify.smi.partial", lang, text=line, hint=hint)
-            return (
-                parsed,
-                CheckRecord(id="NVIDIA-SMI", status="fail", actual=f"exit {res.returncode}", message=msg),
-                None,
-            )
-        return fail(t("verify.smi.exit", lang, code=res.returncode, text=line, hint=hint))
+            return parsed, _smi_check("fail", "partial", lang, f"exit {res.returncode}", text=line, hint=hint), None
+        return fail("exit", code=res.returncode, text=line, hint=hint)
     if parsed is None:
-        return fail(t("verify.smi.garbage", lang, reason=reason))
-    problem = _explain(res, lang) if res.stderr.strip() else None
-    if problem and any(p.search(problem[0]) for p, _ in _SMI_ERRORS):
-        return (
-            parsed,
-            CheckRecord(
-                id="NVIDIA-SMI",
-                status="fail",
-                actual="stderr",
-                message=t("verify.smi.partial", lang, text=problem[0], hint=problem[1]),
-            ),
-            None,
-        )
-    return (
-        parsed,
-        CheckRecord(
-            id="NVIDIA-SMI",
-            status="pass",
-            expected=None,
-            actual=parsed.driver_version,
-            message=t("verify.smi.pass", lang, driver=parsed.driver_version or "?", n=len(parsed.gpus)),
-        ),
-        None,
-    )
+        return fail("garbage", reason=reason)
+    extra = (res.stderr + _before_xml(res.stdout)).strip()
+    if extra:
+        line, hint, kind = _explain(res, lang)
+        # A fault line with exit 0 ('GPU0000:B5:00.0: Unknown Error', a corrupted infoROM) still fails;
+        # any other text on stderr is shown as a warning, never dropped.
+        status: CheckStatus = "fail" if kind is not None else "warn"
+        return parsed, _smi_check(status, "partial", lang, "stderr", text=line, hint=hint), None
+    return parsed, _smi_check("pass", "pass", lang, parsed.driver_version, driver=parsed.driver_version or "?",
+                              n=len(parsed.gpus)), None
 
 
 def host_record(host: HostInfo) -> HostRecord:
@@ -144,6 +150,11 @@ def host_record(host: HostInfo) -> HostRecord:
         cpu_sockets=host.cpu_sockets,
         cpu_cores=host.cpu_cores,
         memory_gib=host.memory_gib,
+        machine_id=host.machine_id,
+        dmi_serial=host.dmi_serial,
+        dmi_uuid=host.dmi_uuid,
+        vendor=host.vendor,
+        product=host.product,
     )
 
 
@@ -159,8 +170,9 @@ def build_report(
     """Match GPUs to the catalog, run the checks and assemble the report (no I/O)."""
     if smi is not None:
         facts.parts = {g.index: match_gpu(g.name, catalog) for g in smi.gpus}
-    checks = ([smi_check] if smi_check else []) + evaluate(facts, plan, catalog, lang)
-    return VerificationReport(
+    facts.smi_check = smi_check
+    checks = evaluate(facts, plan, catalog, lang)
+    report = VerificationReport(
         host=host_record(facts.host),
         driver_version=smi.driver_version if smi else None,
         cuda_version=smi.cuda_version if smi else None,
@@ -170,19 +182,65 @@ def build_report(
         plan_digest=canonical_digest(plan) if plan is not None else None,
         plan_title=(plan.title or None) if plan is not None else None,
     )
+    report.status = report.overall()
+    return report
 
 
-def topo_from_raw(doc: Mapping[str, Any]) -> Topology | None:
+def topo_from_raw(doc: Mapping[str, Any]) -> tuple[Topology | None, str | None]:
+    """(the matrix of `nvidia-smi topo -m`, or None with why)."""
     res = _command(doc, "nvidia_smi_topo")
     if res is None:
-        return None
+        return None, "nvidia-smi topo -m: not run"
     cr = command_result(res)
     if not cr.ok:
-        return None
+        first = next((ln.strip() for ln in (cr.stderr + "\n" + cr.stdout).splitlines() if ln.strip()), "")
+        what = "timed out" if cr.timed_out else ("not found" if cr.missing else f"exit {cr.returncode}")
+        return None, f"nvidia-smi topo -m: {what}" + (f": {first[:200]}" if first else "")
     try:
-        return parse_topo(cr.stdout)
-    except TopoParseError:
-        return None
+        return parse_topo(cr.stdout), None
+    except TopoParseError as exc:
+        return None, f"nvidia-smi topo -m: {exc}"
+
+
+def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
+    """The kernel log's Xid events, AER counters, IB ports, lspci and the Fabric Manager service."""
+    log = doc.get("kernel_log")
+    if isinstance(log, dict) and log.get("source") and isinstance(log.get("lines"), list):
+        facts.xid = parse_xid([str(x) for x in log["lines"]])
+    else:
+        why = log.get("error") if isinstance(log, dict) else None
+        facts.kernel_log_error = str(why) if why else "the kernel log was not collected"
+    aer = doc.get("pci_aer")
+    if isinstance(aer, dict):
+        for bus, entry in aer.items():
+            if isinstance(entry, dict):
+                counts = {
+                    k: parse_aer(entry.get(f"aer_dev_{k}") if isinstance(entry.get(f"aer_dev_{k}"), str) else None)
+                    for k in ("correctable", "nonfatal", "fatal")
+                }
+                if any(v is not None for v in counts.values()):
+                    facts.aer[str(bus)] = counts
+    sysfs = doc.get("infiniband")
+    ibstat = command_result(_command(doc, "ibstat"))
+    if isinstance(sysfs, list) and sysfs:
+        facts.ib_ports = ib_ports_from_sysfs(sysfs)
+    elif ibstat.ok:
+        facts.ib_ports = parse_ibstat(ibstat.stdout)
+    elif isinstance(sysfs, list):
+        facts.ib_ports = []  # sysfs was read and has no InfiniBand devices
+    lspci = command_result(_command(doc, "lspci"))
+    if lspci.ok:
+        facts.lspci = lspci.stdout
+    else:
+        facts.lspci_error = (
+            "lspci is not installed (install pciutils)" if lspci.missing
+            else f"lspci: {lspci.error or (lspci.stderr.strip()[:200] or f'exit {lspci.returncode}')}"
+        )
+    fm = _command(doc, "fabricmanager")
+    if fm is not None:
+        cr = command_result(fm)
+        state = cr.stdout.strip().splitlines()[0] if cr.stdout.strip() else ""
+        facts.fabricmanager = state or (None if cr.missing else "unknown")
 
 
 def judge(
@@ -194,11 +252,13 @@ def judge(
 ) -> VerificationReport:
     """The report for one machine from its raw facts (no I/O, no programs run)."""
     check_raw(doc)
-    del policy  # thresholds come from the policy file once the health checks read them
+    del policy  # thresholds come from the policy file once the load checks read them
     smi, smi_check, error = smi_from_raw(doc, lang)
-    topo = topo_from_raw(doc) if smi is not None and len(smi.gpus) > 1 else None
+    topo, topo_error = topo_from_raw(doc) if smi is not None and len(smi.gpus) > 1 else (None, None)
     host = host_from_raw(dict(doc))
-    facts = Facts(smi=smi, host=host, topo=topo)
+    facts = Facts(smi=smi, host=host, topo=topo, topo_error=topo_error)
+    health_facts(doc, facts)
+    facts.load = load_facts(dict(doc))
     bench = doc.get("benchmark")
     if isinstance(bench, dict):
         if isinstance(bench.get("gpus"), list):

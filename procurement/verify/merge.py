@@ -10,10 +10,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, t
 from procurement.plan import Plan, atomic_write, canonical_digest
 from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.report import (
+    MERGED_KIND,
     SCHEMA_VERSION,
     CheckRecord,
     CheckStatus,
@@ -36,13 +38,18 @@ class MergedReport:
     created: str = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat())
 
     def exit_code(self) -> int:
+        """0 every node and cluster check passed, 1 a failure, 2 nothing verifiable, 3 something unknown."""
         if not self.nodes or all(n.error is not None for n in self.nodes):
-            return 3  # nothing could be verified (ExitStatus.INCOMPLETE)
-        return 1 if any(c.status == "fail" for c in self.checks) else 0
+            return ExitStatus.INCOMPLETE  # nothing could be verified
+        statuses = {c.status for c in self.checks}
+        if "fail" in statuses:
+            return ExitStatus.FAILED
+        return ExitStatus.INCOMPLETE if "unknown" in statuses else ExitStatus.OK
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "schema_version": SCHEMA_VERSION,
+            "kind": MERGED_KIND,
             "created": self.created,
             "nodes": [report_to_dict(n) for n in self.nodes],
             "checks": [c.model_dump(mode="json") for c in self.checks],
@@ -51,6 +58,29 @@ class MergedReport:
 
 def node_name(report: VerificationReport, source: str = "") -> str:
     return report.host.hostname or Path(source).stem or "?"
+
+
+def node_key(report: VerificationReport, source: str = "") -> str:
+    """What identifies the machine: DMI serial/UUID or machine-id, the host name only when none was
+    readable (four fresh installs may all be called 'ubuntu')."""
+    return report.host.identity() or f"host:{node_name(report, source)}"
+
+
+def node_label(report: VerificationReport, source: str, names: Sequence[str]) -> str:
+    """The host name, with a short identity when several nodes share that name."""
+    name = node_name(report, source)
+    ident = report.host.identity()
+    if ident and names.count(name) > 1:
+        return f"{name} [{ident.split(':', 1)[1][:12]}]"
+    if not ident and names.count(name) > 1 and source:
+        return f"{name} ({Path(source).name})"
+    return name
+
+
+def vbios_summary(report: VerificationReport) -> str:
+    """'NVIDIA H100 80GB HBM3: 96.00.99.00.01 / 692-2G520-0200-000', one entry per distinct combination."""
+    seen = sorted({f"{g.name or '?'}: {g.vbios_version or '?'} / {g.board_part_number or '?'}" for g in report.gpus})
+    return "; ".join(seen) or "-"
 
 
 def gpu_summary(report: VerificationReport) -> str:
@@ -67,7 +97,9 @@ def merge_reports(
     """One result for a cluster: node count vs plan, duplicates, failing nodes, consistency across nodes."""
     srcs = list(sources) if sources is not None else ["" for _ in reports]
     merged = MergedReport(nodes=list(reports), sources=srcs)
-    names = [node_name(r, s) for r, s in zip(reports, srcs, strict=True)]
+    hostnames = [node_name(r, s) for r, s in zip(reports, srcs, strict=True)]
+    names = [node_label(r, s, hostnames) for r, s in zip(reports, srcs, strict=True)]
+    keys = [node_key(r, s) for r, s in zip(reports, srcs, strict=True)]
 
     def add(
         check_id: str,
@@ -77,10 +109,10 @@ def merge_reports(
         actual: object = None,
         **fields: object,
     ) -> None:
-        merged.checks.append(make_check(check_id, status, t(f"verify.merge.{key}", lang, **fields), expected, actual))
+        code = f"verify.merge.{key}"
+        merged.checks.append(make_check(check_id, status, t(code, lang, **fields), expected, actual, code, fields))
 
-    unique = sorted(set(names))
-    n = len(unique)
+    n = len(set(keys))
     if plan is not None:
         want = plan.requirements.nodes
         if n == want:
@@ -91,7 +123,8 @@ def merge_reports(
             add("NODE-COUNT", "warn", "node_count.more", want, n, n=n, want=want)
     else:
         add("NODE-COUNT", "skip", "node_count.no_plan", None, n, n=n)
-    dupes = sorted(k for k, c in Counter(names).items() if c > 1)
+    dupe_keys = {k for k, c in Counter(keys).items() if c > 1}
+    dupes = sorted({nm for nm, k in zip(hostnames, keys, strict=True) if k in dupe_keys})
     if dupes:
         add("NODE-UNIQUE", "warn", "duplicate", None, ", ".join(dupes), names=", ".join(dupes))
     else:
@@ -99,21 +132,31 @@ def merge_reports(
     if plan is not None:
         _plan_identity(plan, reports, names, add, lang)
     _gpu_identity(reports, names, add)
+    # Every node that is not a pass is named, whatever else is wrong with other nodes.
     errored = [nm for nm, r in zip(names, reports, strict=True) if r.error is not None]
-    failed = [
-        nm
-        for nm, r in zip(names, reports, strict=True)
-        if r.error is None and any(c.status == "fail" for c in r.checks)
-    ]
-    if errored:
-        add("NODE-RESULTS", "fail", "nodes.error", None, ", ".join(errored), nodes=", ".join(errored))
-    elif failed:
-        add("NODE-RESULTS", "fail", "nodes.fail", None, ", ".join(failed), nodes=", ".join(failed))
+    failed = [nm for nm, r in zip(names, reports, strict=True)
+              if r.error is None and r.overall() == "fail"]
+    unknown = [nm for nm, r in zip(names, reports, strict=True)
+               if r.error is None and r.overall() == "unknown"]
+    if errored or failed:
+        parts = []
+        if failed:
+            parts.append(t("verify.merge.nodes.failed_list", lang, nodes=", ".join(failed)))
+        if errored:
+            parts.append(t("verify.merge.nodes.error_list", lang, nodes=", ".join(errored)))
+        if unknown:
+            parts.append(t("verify.merge.nodes.unknown_list", lang, nodes=", ".join(unknown)))
+        add("NODE-RESULTS", "fail", "nodes.not_passed", None, ", ".join(failed + errored + unknown),
+            detail=" ".join(parts))
+    elif unknown:
+        add("NODE-RESULTS", "unknown", "nodes.not_passed", None, ", ".join(unknown),
+            detail=t("verify.merge.nodes.unknown_list", lang, nodes=", ".join(unknown)))
     else:
         add("NODE-RESULTS", "pass", "nodes.pass", None, len(reports))
     for check_id, what, values in (
         ("NODE-SAME-DRIVER", "driver", [r.driver_version for r in reports if r.error is None]),
         ("NODE-SAME-GPUS", "gpus", [gpu_summary(r) for r in reports if r.error is None]),
+        ("NODE-SAME-VBIOS", "vbios", [vbios_summary(r) for r in reports if r.error is None and r.gpus]),
     ):
         label = t(f"verify.merge.what.{what}", lang)
         distinct = sorted({v or "-" for v in values})

@@ -15,8 +15,8 @@ from procurement.verify import raw
 from procurement.verify.bench import BENCH_TIMEOUT_S, run_benchmark
 from procurement.verify.checks import Facts
 from procurement.verify.host import HostInfo, default_python, host_from_raw, raw_run
-from procurement.verify.judge import build_report, judge
-from procurement.verify.report import CheckRecord, VerificationReport
+from procurement.verify.judge import build_report, health_facts, judge
+from procurement.verify.report import VerificationReport, make_check
 from procurement.verify.runner import CancelFlag, Runner, run_command
 from procurement.verify.smi_xml import parse_smi_xml
 from procurement.verify.topo import TopoParseError, parse_topo
@@ -45,6 +45,10 @@ class ProbeOptions:
     """Runs programs; None: the real runner, bound to the cancel flag."""
     python: str | None = None
     """Interpreter for the framework and benchmark children (default: this one)."""
+    load: str | None = None
+    """'quick' or 'full': run the acceptance tools (docs/verify.md, "Load"); None: no load."""
+    duration: float | None = None
+    """Seconds of the concurrent burn (default: raw.BURN_SECONDS[load])."""
 
 
 def collect(
@@ -69,6 +73,8 @@ def collect(
             image=image.reference if image else None,
             cancel=cancel,
             progress=progress,
+            load=options.load,
+            duration=options.duration,
         )
         doc["timeout_s"] = options.timeout
         if options.benchmark:
@@ -107,14 +113,18 @@ def run_probe(
     raising VerificationCancelled.
     """
     options = options or ProbeOptions()
-    steps = ["smi", "topo", "host", "software"] + (["bench"] if options.benchmark else []) + ["checks"]
+    steps = ["smi", "topo", "host", "software"] + (["load"] if options.load else []) + (
+        ["bench"] if options.benchmark else []) + ["checks"]
     total = len(steps)
 
     def step(key: str) -> None:
         if cancel is not None and cancel.is_set():
             raise VerificationCancelled(t("verify.cancelled", lang))
         if progress is not None:
-            progress(steps.index(key), total, t(f"verify.step.{key}", lang))
+            tool = key.partition(":")[2]
+            key = key.partition(":")[0]
+            label = t(f"verify.step.{key}", lang) + (f": {tool}" if tool else "")
+            progress(steps.index(key), total, label)
 
     try:
         doc = collect(plan, catalog, options, step, cancel)
@@ -134,24 +144,31 @@ def report_from_outputs(
     lang: Lang = "zh",
     host: HostInfo | None = None,
     topo_text: str | None = None,
+    health: dict[str, Any] | None = None,
 ) -> VerificationReport:
-    """Build a report from captured outputs (used by the benchmark and to re-check saved captures)."""
+    """Build a report from captured outputs (the benchmark, screenshots, saved captures).
+
+    ``health``: raw-facts keys (procurement.verify.raw) for the health checks: `kernel_log`, `pci_aer`,
+    `infiniband`, and `commands` (`lspci`, `ibstat`, `fabricmanager`); without them those checks are
+    unknown, as on a machine where they could not be read.
+    """
     smi = parse_smi_xml(smi_xml)
     topo = None
+    topo_error = None
     if topo_text:
         try:
             topo = parse_topo(topo_text)
-        except TopoParseError:
-            topo = None
-    check = CheckRecord(
-        id="NVIDIA-SMI",
-        status="pass",
-        actual=smi.driver_version,
-        message=t("verify.smi.pass", lang, driver=smi.driver_version or "?", n=len(smi.gpus)),
+        except TopoParseError as exc:
+            topo_error = str(exc)
+    check = make_check(
+        "NVIDIA-SMI", "pass", t("verify.smi.pass", lang, driver=smi.driver_version or "?", n=len(smi.gpus)),
+        None, smi.driver_version, "verify.smi.pass", {"driver": smi.driver_version or "?", "n": len(smi.gpus)},
     )
-    return build_report(
-        smi, check, None, Facts(smi=smi, host=host or HostInfo(), topo=topo), plan, catalog, lang
-    )
+    facts = Facts(smi=smi, host=host or HostInfo(), topo=topo, topo_error=topo_error or "nvidia-smi topo -m: not run")
+    doc = raw.new_raw()
+    doc.update(health or {})
+    health_facts(doc, facts)
+    return build_report(smi, check, None, facts, plan, catalog, lang)
 
 
 __all__: Sequence[str] = (

@@ -327,6 +327,81 @@ class Collector:
         cmds["frameworks"] = self.run(self.python, "-c", FRAMEWORK_SCRIPT)
 
 
+# ---------------------------------------------------------------- the load run
+
+LOAD_LEVELS = ("quick", "full")
+BURN_SECONDS = {"quick": 300, "full": 1800}
+"""How long the concurrent burn runs unless --duration says otherwise: quick keeps a node under 15 minutes
+with the other tools; full is long enough for any air- or liquid-cooled node to reach thermal steady state."""
+SAMPLE_EVERY_S = 10.0
+SAMPLE_QUERIES = (
+    "index,power.draw,temperature.gpu,clocks.sm,clocks_event_reasons.active",  # drivers from 535 on
+    "index,power.draw,temperature.gpu,clocks.sm,clocks_throttle_reasons.active",  # older drivers
+)
+
+
+def load_plan(level: str, gpus: int, duration: Optional[float] = None) -> List[Dict[str, Any]]:
+    """The tools a load run starts, in order: name, argv and timeout (seconds)."""
+    burn = float(duration) if duration else float(BURN_SECONDS[level])
+    n = str(max(1, gpus))
+    return [
+        {"name": "dcgmi_diag", "argv": ["dcgmi", "diag", "-r", "1" if level == "quick" else "3"],
+         "timeout": 600.0 if level == "quick" else 3600.0},
+        {"name": "nvbandwidth", "argv": ["nvbandwidth", "-t", "device_to_device_memcpy_read_ce"],
+         "timeout": 600.0},
+        {"name": "all_reduce_perf",
+         "argv": ["all_reduce_perf", "-b", "8M" if level == "quick" else "8", "-e", "1G" if level == "quick"
+                  else "8G", "-f", "2", "-g", n], "timeout": 900.0},
+        {"name": "gpu_burn", "argv": ["gpu_burn", str(int(burn))], "timeout": burn + 180.0, "sample": True},
+    ]
+
+
+def _sample(c: "Collector", smi: str, samples: List[Dict[str, Any]], stop: Any) -> None:
+    """Query power, temperature, SM clock and throttle reasons every SAMPLE_EVERY_S until ``stop``."""
+    queries = list(SAMPLE_QUERIES)
+    while not stop.is_set():
+        res = c.run_fn([smi, "--query-gpu=" + queries[0], "--format=csv,noheader,nounits"], 20.0)
+        if res.get("returncode") not in (0, None) and len(queries) > 1:
+            queries.pop(0)  # this driver does not know the field name: ask with the older one
+            continue
+        samples.append({"t": time.time(), "stdout": res.get("stdout") or "", "returncode": res.get("returncode")})
+        stop.wait(SAMPLE_EVERY_S)
+
+
+def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional[float] = None) -> None:
+    """Run the acceptance tools that are installed, each with its timeout; sample power, temperature,
+    clocks and throttle reasons while the burn runs. A missing tool is recorded as missing."""
+    import threading
+
+    if level not in LOAD_LEVELS:
+        raise ValueError("load level must be quick or full")
+    q = raw["commands"].get("nvidia_smi_q") or {}
+    gpus = len(re.findall(r"<gpu\s+id=", q.get("stdout") or ""))
+    load = {"level": level, "duration_s": duration, "gpus": gpus, "tools": {}, "samples": []}  # type: Dict[str, Any]
+    raw["load"] = load
+    smi = c.smi_argv()
+    for tool in load_plan(level, gpus, duration):
+        c.step("load:" + tool["name"])
+        samples = []  # type: List[Dict[str, Any]]
+        stop = threading.Event()
+        sampler = None
+        if tool.get("sample"):
+            sampler = threading.Thread(target=_sample, args=(c, smi, samples, stop), name="gpu-procure-sampler")
+            sampler.daemon = True
+            sampler.start()
+        started = time.time()
+        try:
+            res = c.run(*tool["argv"], timeout=tool["timeout"])
+        finally:
+            stop.set()
+            if sampler is not None:
+                sampler.join(30)
+        res["seconds"] = round(time.time() - started, 1)
+        load["tools"][tool["name"]] = res
+        if samples:
+            load["samples"].extend(samples)
+
+
 def sysfs_bus_id(bus: str) -> str:
     """nvidia-smi's '00000000:53:00.0' as sysfs names it: '0000:53:00.0' (lower case)."""
     m = re.match(r"^([0-9A-Fa-f]+):([0-9A-Fa-f]{2}):([0-9A-Fa-f]{2})\.([0-7])$", bus.strip())
@@ -359,13 +434,18 @@ def new_raw() -> Dict[str, Any]:
 
 def collect(root: str = "/", run: Optional[Run] = None, timeout: float = 30.0, nvidia_smi: Optional[str] = None,
             python: Optional[str] = None, image: Optional[str] = None, cancel: Any = None,
-            progress: Optional[Callable[[str], None]] = None) -> Dict[str, Any]:
-    """All raw facts of this machine (no load run); raises Cancelled when ``cancel.is_set()``."""
+            progress: Optional[Callable[[str], None]] = None, load: Optional[str] = None,
+            duration: Optional[float] = None) -> Dict[str, Any]:
+    """All raw facts of this machine, with the load run when ``load`` is 'quick' or 'full'; raises
+    Cancelled when ``cancel.is_set()``."""
     c = Collector(root, run, timeout, nvidia_smi, python, cancel, progress)
     raw = new_raw()
+    raw["timeout_s"] = timeout
     c.gpu(raw)
     c.host(raw)
     c.software(raw, image)
+    if load:
+        run_load(c, raw, load, duration)
     return raw
 
 

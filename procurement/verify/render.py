@@ -6,7 +6,7 @@ import textwrap
 import unicodedata
 from collections.abc import Sequence
 
-from procurement.messages import Lang, t
+from procurement.messages import MESSAGES, Lang, t
 from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.merge import MergedReport, gpu_summary, node_name
 from procurement.verify.report import CheckRecord, GpuRecord, VerificationReport
@@ -69,6 +69,17 @@ def status_label(status: str, lang: Lang) -> str:
     return t(f"verify.status.{status}", lang)
 
 
+def check_message(check: CheckRecord, lang: Lang) -> str:
+    """The check's message in ``lang``: rendered from its language-neutral code and parameters when this
+    version knows the code, else the text stored when the report was written."""
+    if check.code and check.code in MESSAGES:
+        try:
+            return t(check.code, lang, **check.params)
+        except (KeyError, IndexError, ValueError):
+            pass
+    return check.message
+
+
 def render_checks(checks: Sequence[CheckRecord], lang: Lang) -> str:
     rows = [(c.id, status_label(c.status, lang), c.expected or "-", c.actual or "-") for c in checks]
     out = [
@@ -82,9 +93,10 @@ def render_checks(checks: Sequence[CheckRecord], lang: Lang) -> str:
             rows,
         )
     ]
-    notes = [c for c in checks if c.status in ("fail", "warn") and c.message]
+    notes = [c for c in checks if c.status in ("fail", "warn", "unknown") and (c.message or c.code)]
     for c in notes:
-        wrapped = textwrap.wrap(c.message, 100 if lang == "en" else 50, break_on_hyphens=False) or [""]
+        text = check_message(c, lang)
+        wrapped = textwrap.wrap(text, 100 if lang == "en" else 50, break_on_hyphens=False) or [""]
         out.append(f"\n[{status_label(c.status, lang)}] {c.id}: {wrapped[0]}")
         out.extend(f"    {w}" for w in wrapped[1:])
     return "\n".join(out)
@@ -143,13 +155,14 @@ def render_report(report: VerificationReport, lang: Lang) -> str:
 
 
 def _summary(checks: Sequence[CheckRecord], lang: Lang) -> str:
-    counts = {s: sum(1 for c in checks if c.status == s) for s in ("pass", "fail", "warn", "skip")}
+    counts = {s: sum(1 for c in checks if c.status == s) for s in ("pass", "fail", "warn", "unknown", "skip")}
     return t(
         "verify.summary",
         lang,
         passed=counts["pass"],
         failed=counts["fail"],
         warned=counts["warn"],
+        unknown=counts["unknown"],
         skipped=counts["skip"],
     )
 
@@ -159,14 +172,14 @@ def render_merged(merged: MergedReport, lang: Lang) -> str:
     rows = []
     for report, src in zip(merged.nodes, merged.sources, strict=True):
         c = report.counts()
-        result = "fail" if report.error or c["fail"] else ("warn" if c["warn"] else "pass")
+        result = report.overall()
         rows.append(
             (
                 node_name(report, src),
                 gpu_summary(report),
                 report.driver_version or "-",
                 report.cuda_version or "-",
-                f"{c['pass']}/{c['fail']}/{c['warn']}/{c['skip']}",
+                f"{c['pass']}/{c['fail']}/{c['warn']}/{c['unknown']}/{c['skip']}",
                 status_label(result, lang),
             )
         )
@@ -175,10 +188,10 @@ def render_merged(merged: MergedReport, lang: Lang) -> str:
         (node_name(r, s), chk)
         for r, s in zip(merged.nodes, merged.sources, strict=True)
         for chk in r.checks
-        if chk.status == "fail"
+        if chk.status in ("fail", "unknown")
     ]
     for name, chk in failing:
-        lines.append(f"  {name}: {chk.id} — {chk.actual or '-'}")
+        lines.append(f"  {name}: {chk.id} [{status_label(chk.status, lang)}] — {chk.actual or '-'}")
     if failing:
         lines.append("")
     lines += [render_checks(merged.checks, lang), "", _summary(merged.checks, lang)]

@@ -9,11 +9,27 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from procurement.exit_status import ExitStatus
 from procurement.plan import atomic_write
 
-SCHEMA_VERSION: Literal[1] = 1
-CheckStatus = Literal["pass", "fail", "warn", "skip"]
-STATUSES: tuple[CheckStatus, ...] = ("pass", "fail", "warn", "skip")
+SCHEMA_VERSION: Literal[2] = 2
+"""2 (2026-12): `unknown` status, check `code`/`params`, `kind`, `status`, node identity, per-GPU bus id,
+VBIOS, board part number and faults. Version 1 files are migrated on load (migrate_report)."""
+KIND = "gpu-procure-report"
+MERGED_KIND = "gpu-procure-merged-report"
+CheckStatus = Literal["pass", "fail", "warn", "unknown", "skip"]
+STATUSES: tuple[CheckStatus, ...] = ("pass", "fail", "warn", "unknown", "skip")
+"""`unknown`: the check was planned but could not be read or run (with the reason); never a pass.
+`skip`: the check does not apply (no plan to compare with, an optional tool) and was not asked for."""
+
+
+def tool_version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("gpu-procure")
+    except (ImportError, PackageNotFoundError):
+        return "0+unknown"
 
 
 class _Record(BaseModel):
@@ -29,6 +45,21 @@ class HostRecord(_Record):
     cpu_sockets: int | None = None
     cpu_cores: int | None = None
     memory_gib: float | None = None
+    machine_id: str | None = None
+    """/etc/machine-id (changes with an OS re-install)."""
+    dmi_serial: str | None = None
+    """DMI system serial number (needs root on most systems)."""
+    dmi_uuid: str | None = None
+    vendor: str | None = None
+    product: str | None = None
+
+    def identity(self) -> str | None:
+        """What tells this machine from another, best first: DMI serial, DMI UUID, machine-id; None if none
+        was readable (then only the host name is left, which four fresh installs may share)."""
+        for prefix, value in (("serial", self.dmi_serial), ("uuid", self.dmi_uuid), ("machine-id", self.machine_id)):
+            if value:
+                return f"{prefix}:{value}"
+        return None
 
 
 class GpuRecord(_Record):
@@ -48,6 +79,15 @@ class GpuRecord(_Record):
     ecc_enabled: bool | None = None
     temperature_c: int | None = None
     mig_mode: bool | None = None
+    bus_id: str | None = None
+    """PCI bus id ('00000000:53:00.0'): which slot 'GPU3' is."""
+    vbios_version: str | None = None
+    board_part_number: str | None = None
+    faults: list[str] = Field(default_factory=list)
+    """Readings nvidia-smi could not take because of a fault ('fb_memory_usage/total: [Unknown Error]')."""
+
+
+Param = str | int | float | bool | None
 
 
 class CheckRecord(_Record):
@@ -56,20 +96,38 @@ class CheckRecord(_Record):
     expected: str | None = None
     actual: str | None = None
     message: str = ""
+    """The message rendered in the language of the run (for readers without gpu-procure)."""
+    code: str | None = None
+    """Language-neutral message code (a key of procurement.messages, e.g. 'verify.gpu_memory.fail');
+    readers render `code` with `params` in their own language (procurement.verify.render.check_message)."""
+    params: dict[str, Param] = Field(default_factory=dict)
 
 
 def make_check(check_id: str, status: CheckStatus, message: str, expected: object = None,
-               actual: object = None) -> CheckRecord:
+               actual: object = None, code: str | None = None,
+               params: dict[str, object] | None = None) -> CheckRecord:
     """A check with expected/actual shown as text (None stays None)."""
     return CheckRecord(id=check_id, status=status, message=message,
                        expected=None if expected is None else str(expected),
-                       actual=None if actual is None else str(actual))
+                       actual=None if actual is None else str(actual),
+                       code=code, params={k: _param(v) for k, v in (params or {}).items()})
+
+
+def _param(value: object) -> Param:
+    if value is None or isinstance(value, bool | int | float | str):
+        return value
+    return str(value)
 
 
 class VerificationReport(_Record):
     """What `gpu-procure verify --json` writes for one machine (see docs/verify.md)."""
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[2] = SCHEMA_VERSION
+    kind: Literal["gpu-procure-report"] = "gpu-procure-report"
+    tool_version: str = Field(default_factory=tool_version)
+    status: CheckStatus | None = None
+    """Overall: fail if any check failed, else unknown if any was unknown, else warn, else pass (set when
+    the report is built; see overall())."""
     created: str = Field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat())
     host: HostRecord = Field(default_factory=HostRecord)
     driver_version: str | None = None
@@ -92,15 +150,36 @@ class VerificationReport(_Record):
     def check(self, check_id: str) -> CheckRecord | None:
         return next((c for c in self.checks if c.id == check_id), None)
 
+    def overall(self) -> CheckStatus:
+        """fail > unknown > warn > pass; a report that could not probe at all is unknown at best."""
+        statuses = {c.status for c in self.checks}
+        for s in ("fail", "unknown", "warn"):
+            if s in statuses:
+                return s
+        if self.error is not None or not statuses - {"skip"}:
+            return "unknown"
+        return "pass"
+
     def exit_code(self) -> int:
-        """0 all pass (warnings and skips allowed), 1 any check failed, 3 nothing could be verified."""
+        """0 every check passed (warnings and not-applicable skips allowed), 1 a check failed, 3 a check is
+        unknown or nothing could be verified (procurement.exit_status)."""
         if self.error is not None:
-            return 3
-        return 1 if any(c.status == "fail" for c in self.checks) else 0
+            return ExitStatus.INCOMPLETE
+        return {"fail": ExitStatus.FAILED, "unknown": ExitStatus.INCOMPLETE}.get(self.overall(), ExitStatus.OK)
 
 
 class ReportError(ValueError):
     """A report file that cannot be read, naming the file and the field."""
+
+
+def schema_text() -> str:
+    """The JSON Schema of a node report, as shipped in docs/schemas/verification-report.schema.json."""
+    schema = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://gpu-procure/verification-report.schema.json",
+        **VerificationReport.model_json_schema(),
+    }
+    return json.dumps(schema, indent=2, ensure_ascii=False, sort_keys=True) + "\n"
 
 
 def report_to_dict(report: VerificationReport) -> dict[str, Any]:
@@ -119,11 +198,12 @@ def parse_report(data: Any, where: str = "<report>") -> VerificationReport:
     """Validate a report object (e.g. one stored in Plan.verification)."""
     if not isinstance(data, dict):
         raise ReportError(f"{where}: not a verification report (expected a JSON object)")
-    version = data.get("schema_version")
-    if version != SCHEMA_VERSION:
-        raise ReportError(
-            f"{where}: schema_version: {version!r} is not supported (this version reads {SCHEMA_VERSION})"
-        )
+    if data.get("kind") == MERGED_KIND or "nodes" in data:
+        raise ReportError(f"{where}: a merged cluster report, not one node's report (merge the node reports "
+                          "it was made from instead)")
+    if data.get("kind") == "gpu-procure-raw":
+        raise ReportError(f"{where}: raw facts, not a judged report (judge them first: `gpu-procure judge`)")
+    data = migrate_report(data, where)
     try:
         return VerificationReport.model_validate(data)
     except ValidationError as exc:
@@ -132,6 +212,24 @@ def parse_report(data: Any, where: str = "<report>") -> VerificationReport:
             loc = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in err["loc"]).replace(".[", "[")
             lines.append(f"{where}: {loc}: {err['msg']}")
         raise ReportError("\n".join(lines)) from None
+
+
+def migrate_report(data: dict[str, Any], where: str = "<report>") -> dict[str, Any]:
+    """A report of an older schema_version brought to the current one (the input is not changed)."""
+    version = data.get("schema_version")
+    if version == 1:
+        data = dict(data)
+        # v1 had no kind, no unknown status and no codes: its checks keep their rendered messages, and
+        # its 'skip' meant both 'does not apply' and 'could not read'; it is kept as written.
+        data["schema_version"] = 2
+        data.setdefault("kind", KIND)
+        data.setdefault("tool_version", "0+unknown")
+        version = 2
+    if version != SCHEMA_VERSION:
+        raise ReportError(
+            f"{where}: schema_version: {version!r} is not supported (this version reads 1 to {SCHEMA_VERSION})"
+        )
+    return data
 
 
 def load_report(path: str | Path) -> VerificationReport:

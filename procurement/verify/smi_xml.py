@@ -6,6 +6,9 @@ import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
 
+from defusedxml import DefusedXmlException
+from defusedxml.ElementTree import fromstring as defused_fromstring
+
 # Values nvidia-smi prints where it has no reading: 'N/A', '[N/A]', '[Not Supported]', '[Unknown Error]',
 # '[Insufficient Permissions]', '[GPU requires reset]', and a deprecation text in newer drivers.
 _NO_VALUE = {
@@ -17,7 +20,10 @@ _NO_VALUE = {
     "not supported",
 }
 _NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)")
-_DOCTYPE = re.compile(r"<!DOCTYPE\b", re.IGNORECASE)
+
+# Readings that mean the GPU (or the driver's view of it) is faulty, not that the field does not apply:
+# nvidia-smi prints '[Unknown Error]' in XML, 'ERR!' in its table, '[GPU requires reset]', '[GPU is lost]'.
+_FAULT = re.compile(r"\s*\[?\s*(?:unknown error|err!|gpu requires reset|gpu is lost)", re.IGNORECASE)
 
 
 class SmiParseError(ValueError):
@@ -66,6 +72,30 @@ class SmiGpu:
     utilization_pct: int | None = None
     performance_state: str | None = None
     virtualization_mode: str | None = None
+    vbios_version: str | None = None
+    board_part_number: str | None = None
+    inforom_image: str | None = None
+    replay_counter: int | None = None
+    """PCIe replay counter (link retransmissions since boot)."""
+    throttle: dict[str, bool] = field(default_factory=dict)
+    """Clock event (throttle) reasons by short name ('hw_thermal_slowdown', 'sw_power_cap', …) -> active."""
+    temp_slowdown_c: int | None = None
+    temp_shutdown_c: int | None = None
+    tlimit_margin_c: int | None = None
+    """v13 T.Limit: degrees below the GPU's own limit now (H100 and newer report this instead of °C)."""
+    tlimit_slowdown_c: int | None = None
+    tlimit_shutdown_c: int | None = None
+    memory_temp_c: int | None = None
+    fabric_state: str | None = None
+    """HGX fabric (NVSwitch/Fabric Manager) state per GPU: 'Completed', 'In Progress', 'Not Started'."""
+    fabric_status: str | None = None
+    ecc_uncorrectable_volatile: int | None = None
+    """Uncorrectable ECC errors since the driver loaded."""
+    faults: list[tuple[str, str]] = field(default_factory=list)
+    """(element path, reading) for every reading nvidia-smi could not take because of a fault
+    ('[Unknown Error]', 'ERR!', '[GPU requires reset]'): such a GPU cannot be said to pass anything."""
+    unreadable: set[str] = field(default_factory=set)
+    """Names of the fields above whose reading was a fault (as opposed to 'N/A' / not supported)."""
 
 
 @dataclass
@@ -143,25 +173,9 @@ def _version(text: str | None) -> str | None:
     return m.group(0) if m else None
 
 
-# ---------------------------------------------------------------- safety
-
-
-def check_prolog(text: str) -> None:
-    """Refuse an internal DTD subset (the only place ENTITY declarations can live).
-
-    Real reports carry `<!DOCTYPE nvidia_smi_log SYSTEM "nvsmi_device_v13.dtd">`, which is harmless:
-    ElementTree never fetches external DTDs. A document that declares entities is not nvidia-smi output
-    and could expand without bound, so it is rejected before parsing.
-    """
-    root_at = text.find("<nvidia_smi_log")
-    prolog = text[:root_at] if root_at >= 0 else text  # declarations can only precede the root element
-    if "<!ENTITY" in prolog.upper():
-        raise SmiParseError("the XML declares entities (<!ENTITY>), which nvidia-smi never does; refused")
-    m = _DOCTYPE.search(prolog)
-    if m:
-        end = prolog.find(">", m.end())
-        if end < 0 or "[" in prolog[m.end() : end]:
-            raise SmiParseError("the XML has an internal DTD subset, which nvidia-smi never prints; refused")
+def is_fault(text: str | None) -> bool:
+    """True for a reading nvidia-smi could not take because the GPU faulted ('[Unknown Error]', 'ERR!')."""
+    return text is not None and _FAULT.match(text) is not None
 
 
 # ---------------------------------------------------------------- parsing
@@ -199,12 +213,19 @@ def parse_smi_xml(data: str | bytes) -> SmiReport:
         text = data
     if not text.strip():
         raise SmiParseError("nvidia-smi printed nothing")
-    check_prolog(text)
     start = text.find("<")
     if start < 0:
         raise SmiParseError("the output is not XML")
     try:
-        root = ET.fromstring(_drop_clock_tables(text[start:]))
+        # defusedxml refuses entity declarations and external references by construction, wherever they
+        # hide (a text guard was fooled by a comment); the DOCTYPE nvidia-smi prints names an external DTD,
+        # which is allowed and never fetched.
+        root = defused_fromstring(
+            _drop_clock_tables(text[start:]), forbid_dtd=False, forbid_entities=True, forbid_external=True
+        )
+    except DefusedXmlException as exc:
+        raise SmiParseError(f"the XML declares entities or external references, which nvidia-smi never "
+                            f"prints; refused ({exc})") from None
     except ET.ParseError as exc:
         raise SmiParseError(f"the XML is malformed or truncated ({exc})") from None
     if root.tag != "nvidia_smi_log":
@@ -256,6 +277,7 @@ def _parse_gpu(index: int, g: ET.Element) -> SmiGpu:
         gpu.max_power_limit_w = number(_text(power, "max_power_limit"))
         gpu.power_draw_w = number(_first(power, "instant_power_draw", "power_draw", "average_power_draw"))
     _parse_memory_health(g, gpu)
+    _parse_health(g, gpu)
     for dev in g.findall("mig_devices/mig_device"):
         gpu.mig_devices.append(
             MigDevice(
@@ -296,3 +318,85 @@ def _parse_memory_health(g: ET.Element, gpu: SmiGpu) -> None:
         values = [integer(_text(aggregate, n)) for n in names]
         nums = [v for v in values if v is not None]
         gpu.ecc_uncorrectable_aggregate = sum(nums) if nums else None
+
+
+# Field -> the elements it is read from (for telling a fault reading from a missing one).
+_FIELD_PATHS: dict[str, tuple[str, ...]] = {
+    "name": ("product_name",),
+    "memory_total_mib": ("fb_memory_usage/total",),
+    "pcie_gen_current": ("pci/pci_gpu_link_info/pcie_gen/current_link_gen",),
+    "pcie_gen_max": ("pci/pci_gpu_link_info/pcie_gen/max_link_gen",),
+    "pcie_width_current": ("pci/pci_gpu_link_info/link_widths/current_link_width",),
+    "pcie_width_max": ("pci/pci_gpu_link_info/link_widths/max_link_width",),
+    "power_limit_w": (
+        "gpu_power_readings/current_power_limit",
+        "power_readings/enforced_power_limit",
+        "power_readings/power_limit",
+    ),
+    "default_power_limit_w": ("gpu_power_readings/default_power_limit", "power_readings/default_power_limit"),
+    "persistence_mode": ("persistence_mode",),
+    "ecc_enabled": ("ecc_mode/current_ecc",),
+    "temperature_c": ("temperature/gpu_temp",),
+    "mig_mode": ("mig_mode/current_mig",),
+    "vbios_version": ("vbios_version",),
+    "board_part_number": ("board_part_number",),
+    "fabric_state": ("fabric/state",),
+}
+
+
+def _parse_health(g: ET.Element, gpu: SmiGpu) -> None:
+    gpu.vbios_version = clean(_text(g, "vbios_version"))
+    gpu.board_part_number = clean(_text(g, "board_part_number"))
+    gpu.inforom_image = clean(_text(g, "inforom_version/img_version"))
+    gpu.replay_counter = integer(_text(g, "pci/replay_counter"))
+    for block in ("clocks_event_reasons", "clocks_throttle_reasons"):  # v13 name, v11/v12 name
+        node = g.find(block)
+        if node is None:
+            continue
+        for child in node:
+            name = re.sub(r"^clocks_(?:event|throttle)_reason_", "", child.tag)
+            value = flag(child.text)
+            if value is not None:
+                gpu.throttle[name] = value
+        break
+    temp = g.find("temperature")
+    if temp is not None:
+        gpu.temp_slowdown_c = integer(_text(temp, "gpu_temp_slow_threshold"))
+        gpu.temp_shutdown_c = integer(_text(temp, "gpu_temp_max_threshold"))
+        gpu.tlimit_margin_c = integer(_text(temp, "gpu_temp_tlimit"))
+        gpu.tlimit_slowdown_c = integer(_text(temp, "gpu_temp_slow_tlimit_threshold"))
+        gpu.tlimit_shutdown_c = integer(_text(temp, "gpu_temp_max_tlimit_threshold"))
+        gpu.memory_temp_c = integer(_text(temp, "memory_temp"))
+    gpu.fabric_state = clean(_text(g, "fabric/state"))
+    gpu.fabric_status = clean(_text(g, "fabric/status"))
+    volatile = g.find("ecc_errors/volatile")
+    if volatile is not None:
+        names = (
+            "dram_uncorrectable",
+            "sram_uncorrectable",
+            "sram_uncorrectable_parity",
+            "sram_uncorrectable_secded",
+            "double_bit/total",
+        )
+        values = [integer(_text(volatile, n)) for n in names]
+        nums = [v for v in values if v is not None]
+        gpu.ecc_uncorrectable_volatile = sum(nums) if nums else None
+    for el in g.iter():
+        if el is not g and len(el) == 0 and is_fault(el.text):
+            gpu.faults.append((_path_of(g, el), " ".join((el.text or "").split())))
+    for fname, paths in _FIELD_PATHS.items():
+        if any(is_fault(_text(g, p)) for p in paths):
+            gpu.unreadable.add(fname)
+
+
+def _path_of(root: ET.Element, target: ET.Element) -> str:
+    """'fb_memory_usage/total' for an element below ``root`` (the tree has no parent links)."""
+    stack: list[tuple[ET.Element, str]] = [(root, "")]
+    while stack:
+        node, path = stack.pop()
+        for child in node:
+            p = f"{path}/{child.tag}" if path else child.tag
+            if child is target:
+                return p
+            stack.append((child, p))
+    return target.tag

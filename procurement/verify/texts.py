@@ -10,6 +10,7 @@ register(
         "verify.status.fail": {"zh": "失败", "en": "FAIL"},
         "verify.status.warn": {"zh": "警告", "en": "WARN"},
         "verify.status.skip": {"zh": "跳过", "en": "SKIP"},
+        "verify.status.unknown": {"zh": "未知", "en": "UNKNOWN"},
         "verify.col.check": {"zh": "检查项", "en": "Check"},
         "verify.col.status": {"zh": "结果", "en": "Status"},
         "verify.col.expected": {"zh": "期望", "en": "Expected"},
@@ -29,7 +30,7 @@ register(
         "verify.col.driver": {"zh": "驱动", "en": "Driver"},
         "verify.col.cuda": {"zh": "CUDA", "en": "CUDA"},
         "verify.col.result": {"zh": "结论", "en": "Result"},
-        "verify.col.counts": {"zh": "通过/失败/警告/跳过", "en": "pass/fail/warn/skip"},
+        "verify.col.counts": {"zh": "通过/失败/警告/未知/跳过", "en": "pass/fail/warn/unknown/skip"},
         "verify.header.host": {
             "zh": "主机 {hostname}：{os}，内核 {kernel}；CPU {cpu}（{sockets} 路，{cores} 核）；内存 "
             "{memory} GiB",
@@ -41,8 +42,8 @@ register(
             "en": "Driver {driver}, CUDA {cuda}, {n} GPU(s)",
         },
         "verify.summary": {
-            "zh": "结果：{passed} 通过，{failed} 失败，{warned} 警告，{skipped} 跳过",
-            "en": "Result: {passed} passed, {failed} failed, {warned} warnings, {skipped} skipped",
+            "zh": "结果：{passed} 通过，{failed} 失败，{warned} 警告，{unknown} 未知，{skipped} 跳过",
+            "en": "Result: {passed} passed, {failed} failed, {warned} warnings, {unknown} unknown, {skipped} skipped",
         },
         "verify.error": {"zh": "无法验证：{error}", "en": "Nothing could be verified: {error}"},
         "verify.written": {"zh": "报告已写入 {path}", "en": "Report written to {path}"},
@@ -177,8 +178,8 @@ register(
             "en": "{n} GPU(s) found (no plan to compare).",
         },
         "verify.gpu_memory.pass": {
-            "zh": "每块 GPU 的显存都不少于型号标称值。",
-            "en": "Every GPU has its rated memory.",
+            "zh": "已读取的 {n} 块 GPU 显存都不少于型号标称值。",
+            "en": "All {n} GPU(s) read have their rated memory.",
         },
         "verify.gpu_memory.fail": {
             "zh": "{gpus} 的显存少于型号标称值：可能交付了小显存版本。",
@@ -370,20 +371,23 @@ register(
         },
         "verify.nvme.none": {"zh": "没有找到 NVMe 盘。", "en": "No NVMe drive was found."},
         "verify.net.pass": {
-            "zh": "网络链路速率达到计划。",
-            "en": "A network link runs at the planned speed.",
+            "zh": "计划的 {n} 个网络端口各有一条链路达到计划速率。",
+            "en": "Each of the {n} planned network port(s) has its own link up at the planned speed.",
         },
         "verify.net.fail": {
-            "zh": "没有链路达到 {want} Gb/s（未连接：{down}）：检查线缆、光模块与交换机端口。",
-            "en": "No link reaches {want} Gb/s (down: {down}): check cables, transceivers and switch ports.",
+            "zh": "计划 {want} 个端口中有 {short} 个没有达到计划速率的链路（未连接或较慢：{down}）：检查线缆、光模块与"
+            "交换机端口。",
+            "en": "{short} of the {want} planned port(s) have no link up at the planned speed (down or slower: "
+            "{down}): check cables, transceivers and switch ports.",
         },
         "verify.net.inventory": {
             "zh": "已记录网络链路速率（无计划，未比较）。",
             "en": "Network link speeds recorded (no plan to compare with).",
         },
         "verify.net.unknown": {
-            "zh": "没有读到已连接的网络链路速率。",
-            "en": "No connected network link speed was found.",
+            "zh": "无法读取网络端口（/sys/class/net、/sys/class/infiniband 与 ibstat 均无结果）。",
+            "en": "The network ports could not be read (/sys/class/net, /sys/class/infiniband and ibstat gave "
+            "nothing).",
         },
         "verify.os.pass": {"zh": "操作系统与计划一致。", "en": "The operating system is as planned."},
         "verify.os.fail": {
@@ -582,5 +586,272 @@ register(
         "verify.merge.what.driver": {"zh": "驱动版本", "en": "driver version"},
         "verify.merge.what.gpus": {"zh": "GPU 型号与数量", "en": "GPU model and count"},
         "verify.merge.read_error": {"zh": "无法读取报告：{error}", "en": "Cannot read a report: {error}"},
+    }
+)
+
+register(
+    {
+        "verify.unknown.unread": {
+            "zh": "无法读取 {gpus}（{why}）：对这些 GPU 不作结论；复位或重新插拔后再运行。",
+            "en": 'Could not be read on {gpus} ({why}): nothing is said about those GPUs; reset or reseat '
+            'them and run again.',
+        },
+        "verify.unknown.no_smi": {
+            "zh": "nvidia-smi 没有给出报告：未检查。",
+            "en": "nvidia-smi gave no report: not checked.",
+        },
+        "verify.val.not_reported": {"zh": '未报告', "en": 'not reported'},
+        "verify.val.none": {"zh": '无', "en": 'none'},
+        "verify.val.below_slowdown": {"zh": '低于降频阈值', "en": 'below the slowdown threshold'},
+        "verify.readings.pass": {
+            "zh": "全部 {n} 块 GPU 的读数都没有故障标记。",
+            "en": "No reading of the {n} GPU(s) shows a fault.",
+        },
+        "verify.readings.fail": {
+            "zh": '{gpus} 的读数报告故障（{which}）：GPU '
+            '或其驱动处于故障状态，复位（nvidia-smi -r）或重启，仍出现则重新插拔/返修。',
+            "en": '{gpus} report faulty readings ({which}): the GPU or its driver is in a fault state; reset '
+            'it (nvidia-smi -r) or reboot, and reseat or RMA it if it stays.',
+        },
+        "verify.pci_count.pass": {
+            "zh": "PCI 总线上的 NVIDIA GPU 数与驱动看到的 {n} 块一致。",
+            "en": "The PCI bus shows the same {n} NVIDIA GPU(s) the driver sees.",
+        },
+        "verify.pci_count.fail": {
+            "zh": 'PCI 总线上有 {bus} 块 NVIDIA GPU，驱动只看到 {n} '
+            '块（未被驱动：{lost}）：查看 dmesg 中的 Xid 79/NVRM 错误。',
+            "en": 'The PCI bus has {bus} NVIDIA GPU(s) but the driver sees {n} (not driven: {lost}): look '
+            'for Xid 79 / NVRM errors in dmesg.',
+        },
+        "verify.pci_count.unknown": {
+            "zh": "无法与 PCI 总线核对 GPU 数：{why}。",
+            "en": "The GPU count could not be checked against the PCI bus: {why}.",
+        },
+        "verify.mig.pending": {
+            "zh": '{gpus} 有待生效的 MIG 模式更改：复位 GPU（nvidia-smi '
+            '-r）或重启后再验证。',
+            "en": '{gpus} have a pending MIG mode change: reset the GPU (nvidia-smi -r) or reboot, then '
+            'verify again.',
+        },
+        "verify.vbios.pass": {
+            "zh": "同型号 GPU 的 VBIOS 与板卡料号一致。",
+            "en": "GPUs of the same model share one VBIOS and board part number.",
+        },
+        "verify.vbios.warn": {
+            "zh": '同型号 GPU 的 VBIOS '
+            '或板卡料号不一致（{which}）：向供应商确认是否为返修或不同批次的卡。',
+            "en": 'GPUs of the same model differ in VBIOS or board part number ({which}): ask the vendor '
+            'whether these are reworked or different-batch cards.',
+        },
+        "verify.vbios.skip": {"zh": 'nvidia-smi 未报告 VBIOS 版本。', "en": 'nvidia-smi reports no VBIOS version.'},
+        "verify.ecc_errors.volatile": {
+            "zh": '自驱动加载以来出现不可纠正 ECC 错误（{which}）：新机器不应出现；复位 GPU '
+            '并联系供应商。',
+            "en": 'Uncorrectable ECC errors since the driver loaded ({which}): a new machine must not show '
+            'them; reset the GPU and contact the vendor.',
+        },
+        "verify.throttle.pass": {"zh": '没有硬件降频或热降频。', "en": 'No hardware or thermal slowdown is active.'},
+        "verify.throttle.fail": {
+            "zh": "硬件降频正在生效（{which}）：检查散热、风道、电源与 BMC 的功耗封顶。",
+            "en": 'A hardware slowdown is active ({which}): check cooling, airflow, power delivery and any '
+            'BMC power cap.',
+        },
+        "verify.throttle.warn": {
+            "zh": "软件热降频正在生效（{which}）：检查散热。",
+            "en": "A software thermal slowdown is active ({which}): check cooling.",
+        },
+        "verify.throttle.skip": {
+            "zh": "nvidia-smi 未报告降频原因。",
+            "en": "nvidia-smi reports no clock event reasons.",
+        },
+        "verify.temp.pass": {
+            "zh": "已读取的 {n} 块 GPU 温度低于其降频阈值。",
+            "en": "All {n} GPU(s) read are below their own slowdown temperature.",
+        },
+        "verify.temp.fail": {
+            "zh": "GPU 温度达到降频/关机阈值（{which}）：检查散热与风道。",
+            "en": "GPU temperature at the slowdown/shutdown threshold ({which}): check cooling and airflow.",
+        },
+        "verify.temp.skip": {
+            "zh": "nvidia-smi 未报告温度阈值。",
+            "en": "nvidia-smi reports no temperature thresholds.",
+        },
+        "verify.pcie_errors.pass": {
+            "zh": "GPU 的 PCIe 链路自启动以来没有 AER 错误或重传。",
+            "en": "No PCIe AER errors or replays on the GPUs\" links since boot.",
+        },
+        "verify.pcie_errors.fail": {
+            "zh": 'GPU 的 PCIe 链路有致命/非致命 AER 错误（{which}）：重新插拔 '
+            'GPU 或转接卡，检查插槽。',
+            "en": 'Fatal/non-fatal PCIe AER errors on GPU links ({which}): reseat the GPU or riser and check '
+            'the slot.',
+        },
+        "verify.pcie_errors.warn": {
+            "zh": 'GPU 的 PCIe '
+            '链路有可纠正错误或重传（{which}）：负载下复查；持续增长则重新插拔。',
+            "en": 'Correctable PCIe errors or replays on GPU links ({which}): recheck under load; reseat if '
+            'they keep growing.',
+        },
+        "verify.pcie_errors.skip": {
+            "zh": "未读到 PCIe AER 计数或重传计数。",
+            "en": "No PCIe AER or replay counters were readable.",
+        },
+        "verify.xid.pass": {"zh": '内核日志中没有 Xid 事件。', "en": 'No Xid events in the kernel log.'},
+        "verify.xid.fail": {
+            "zh": "内核日志中有 {n} 个 Xid 事件指向硬件或其配置（{which}）。",
+            "en": "The kernel log has {n} Xid event(s) that point at the hardware or its setup ({which}).",
+        },
+        "verify.xid.warn": {
+            "zh": "内核日志中有 {n} 个通常由应用引起的 Xid 事件（{which}）。",
+            "en": "The kernel log has {n} Xid event(s) usually caused by an application ({which}).",
+        },
+        "verify.xid.unknown": {
+            "zh": '无法读取内核日志（{why}）：以 root 运行，或把用户加入 '
+            'systemd-journal/adm 组。',
+            "en": 'The kernel log could not be read ({why}): run as root, or add the user to the '
+            'systemd-journal/adm group.',
+        },
+        "verify.xid.action.application": {"zh": '检查应用', "en": 'check the application'},
+        "verify.xid.action.reset": {
+            "zh": "复位 GPU 或重启；重复出现则返修",
+            "en": "reset the GPU or reboot; RMA if it repeats",
+        },
+        "verify.xid.action.reseat": {
+            "zh": "检查并重新插拔 GPU/线缆与供电；重复出现则返修",
+            "en": "check and reseat the GPU/cables and power; RMA if it repeats",
+        },
+        "verify.xid.action.rma": {"zh": '联系供应商返修', "en": 'contact the vendor for an RMA'},
+        "verify.xid.action.driver": {"zh": '检查驱动安装', "en": 'check the driver installation'},
+        "verify.xid.action.fabric": {"zh": '检查 Fabric Manager', "en": 'check Fabric Manager'},
+        "verify.xid.action.investigate": {"zh": '查阅 NVIDIA Xid 目录', "en": "look it up in NVIDIA's Xid catalogue"},
+        "verify.fabric.pass": {
+            "zh": "每块 GPU 的 NVSwitch fabric 已初始化完成。",
+            "en": "The NVSwitch fabric is up on every GPU.",
+        },
+        "verify.fabric.fail": {
+            "zh": 'NVSwitch fabric '
+            '未就绪（{which}；nvidia-fabricmanager：{service}）：启'
+            '动 nvidia-fabricmanager（版本须与驱动一致），否则 CUDA '
+            '无法在这些 GPU 上运行。',
+            "en": 'The NVSwitch fabric is not up ({which}; nvidia-fabricmanager: {service}): start '
+            'nvidia-fabricmanager (same version as the driver); without it CUDA cannot run on these '
+            'GPUs.',
+        },
+        "verify.fabric.service": {
+            "zh": 'nvidia-fabricmanager 服务为 '
+            '{service}：HGX/NVSwitch 系统需要它运行。',
+            "en": "The nvidia-fabricmanager service is {service}: an HGX/NVSwitch system needs it running.",
+        },
+        "verify.fabric.active": {
+            "zh": "nvidia-fabricmanager 服务正在运行。",
+            "en": "The nvidia-fabricmanager service is running.",
+        },
+        "verify.fabric.unknown": {
+            "zh": '无法确定 Fabric Manager 状态（nvidia-smi 未报告 '
+            'fabric，systemctl：{service}）。',
+            "en": 'The Fabric Manager state could not be determined (nvidia-smi reports no fabric state; '
+            'systemctl: {service}).',
+        },
+        "verify.fabric.skip": {"zh": '不适用：没有 NVSwitch fabric。', "en": 'Not applicable: no NVSwitch fabric.'},
+        "verify.nvlink.unknown": {
+            "zh": "计划需要 NVLink，但无法读取 GPU 拓扑（{why}）。",
+            "en": "The plan needs NVLink but the GPU topology could not be read ({why}).",
+        },
+        "verify.nvme.unknown": {
+            "zh": "无法读取磁盘列表（lsblk 未运行或失败）。",
+            "en": "The disk list could not be read (lsblk did not run or failed).",
+        },
+        "verify.nic_ports.no_plan": {
+            "zh": "已记录网络端口（计划中没有网卡，未比较）。",
+            "en": "Network ports recorded (no NIC in the plan to compare with).",
+        },
+        "verify.nic_ports.unknown": {"zh": '无法读取网络端口。', "en": 'The network ports could not be read.'},
+        "verify.nic_ports.pass": {
+            "zh": "找到 {n} 个网络端口，不少于计划。",
+            "en": "{n} network port(s) found, as many as planned or more.",
+        },
+        "verify.nic_ports.fail": {
+            "zh": "只找到 {n} 个网络端口，计划 {want} 个：网卡缺失、未插好或驱动未加载。",
+            "en": 'Only {n} network port(s) found, {want} planned: a NIC is missing, not seated, or its '
+            'driver is not loaded.',
+        },
+        "verify.smi.hint.inforom": {
+            "zh": '{bus} 的 infoROM 已损坏：ECC '
+            '与部分计数不可信；请联系供应商（通常需返修）。',
+            "en": 'The infoROM of {bus} is corrupted: ECC and some counters cannot be trusted; contact the '
+            'vendor (usually an RMA).',
+        },
+        "verify.smi.hint.lost": {
+            "zh": 'GPU 丢失或需要复位：复位（nvidia-smi '
+            '-r）或重启；重复出现则重新插拔/返修。',
+            "en": 'A GPU is lost or needs a reset: reset it (nvidia-smi -r) or reboot; reseat or RMA it if '
+            'it repeats.',
+        },
+        "verify.merge.nodes.not_passed": {
+            "zh": "以下节点未通过：{detail}",
+            "en": "Nodes that did not pass: {detail}",
+        },
+        "verify.merge.nodes.failed_list": {"zh": "失败：{nodes}。", "en": "failed: {nodes}."},
+        "verify.merge.nodes.error_list": {"zh": "无法验证：{nodes}。", "en": "could not be verified: {nodes}."},
+        "verify.merge.nodes.unknown_list": {"zh": "结果未知：{nodes}。", "en": "unknown: {nodes}."},
+        "verify.step.load": {"zh": "负载测试", "en": "Load run"},
+        "verify.load.not_run": {
+            "zh": "{tool} 未能给出结果：{why}。",
+            "en": "{tool} gave no result: {why}.",
+        },
+        "verify.load.no_expected": {
+            "zh": "{tool} 已运行，但目录中没有 {part} 的期望值（及其来源），无法判定。",
+            "en": "{tool} ran, but the catalog has no expected value (with a source) for {part}: not judged.",
+        },
+        "verify.load.dcgm.pass": {"zh": "DCGM 诊断的 {n} 项全部通过。", "en": "All {n} DCGM diagnostic tests passed."},
+        "verify.load.dcgm.fail": {
+            "zh": "DCGM 诊断未通过（{which}）：按 DCGM 的提示处理（常见：Fabric Manager 未运行、GPU 需复位）。",
+            "en": "DCGM diagnostics failed ({which}): follow DCGM's advice (often Fabric Manager not running or a "
+            "GPU needing a reset).",
+        },
+        "verify.load.nvbandwidth.pass": {
+            "zh": "每对 GPU 之间的带宽都达到期望值。",
+            "en": "Every GPU pair reaches the expected bandwidth.",
+        },
+        "verify.load.nvbandwidth.fail": {
+            "zh": "最慢的 GPU 对只有 {have} GB/s，期望至少 {want} GB/s：检查 NVLink/NVSwitch 与 Fabric Manager。",
+            "en": "The slowest GPU pair reaches {have} GB/s, at least {want} GB/s expected: check NVLink/NVSwitch "
+            "and Fabric Manager.",
+        },
+        "verify.load.nccl.pass": {
+            "zh": "NCCL all-reduce 总线带宽达到已发表的数值。",
+            "en": "NCCL all-reduce bus bandwidth reaches the published figure.",
+        },
+        "verify.load.nccl.low": {
+            "zh": "NCCL all-reduce 峰值总线带宽为已发表数值 {want} GB/s 的 {pct}%：检查 NVLink、NCCL 版本与拓扑。",
+            "en": "NCCL all-reduce peak bus bandwidth is {pct}% of the published {want} GB/s: check NVLink, the "
+            "NCCL version and the topology.",
+        },
+        "verify.load.nccl.fail": {
+            "zh": "NCCL all-reduce 测试失败：{why}。",
+            "en": "The NCCL all-reduce test failed: {why}.",
+        },
+        "verify.load.burn.pass": {
+            "zh": "{n} 块 GPU 同时满载 {seconds} 秒，计算结果全部正确。",
+            "en": "{n} GPUs burned together for {seconds} s with correct results.",
+        },
+        "verify.load.burn.fail": {
+            "zh": "满载时 {gpus} 计算结果错误：GPU 有缺陷，联系供应商返修。",
+            "en": "{gpus} computed wrong results under load: the GPU is faulty; contact the vendor for an RMA.",
+        },
+        "verify.load.throttle.pass": {
+            "zh": "满载期间没有硬件降频（{n} 个采样）。",
+            "en": "No hardware slowdown during the burn ({n} samples).",
+        },
+        "verify.load.throttle.fail": {
+            "zh": "满载期间 {gpus} 出现硬件降频：检查散热、风道、电源与 BMC 功耗封顶。",
+            "en": "{gpus} slowed down in hardware during the burn: check cooling, airflow, power delivery and any "
+            "BMC power cap.",
+        },
+        "verify.load.throttle.warn": {
+            "zh": "满载期间 {gpus} 出现软件热降频：检查散热。",
+            "en": "{gpus} hit a software thermal slowdown during the burn: check cooling.",
+        },
+        "verify.merge.what.vbios": {"zh": "VBIOS 与板卡料号", "en": "VBIOS and board part numbers"},
     }
 )

@@ -15,7 +15,7 @@ from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.merge import load_reports, merge_reports, write_merged
 from procurement.verify.probe import ProbeOptions, VerificationCancelled, run_probe
 from procurement.verify.render import render_merged, render_report
-from procurement.verify.report import write_report
+from procurement.verify.report import VerificationReport, write_report
 
 EXIT_OK, EXIT_FAIL, EXIT_UNUSABLE, EXIT_UNVERIFIED = (
     ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE, ExitStatus.INCOMPLETE)
@@ -28,6 +28,10 @@ def add_arguments(v: argparse.ArgumentParser) -> None:
                    help="write the JSON report (docs/verify.md)")
     v.add_argument("--benchmark", action="store_true",
                    help="short matmul/bandwidth run per GPU when PyTorch with CUDA is present")
+    v.add_argument("--load", choices=("quick", "full"), default=None,
+                   help="acceptance load run: dcgmi diag, nvbandwidth, all_reduce_perf, gpu_burn (docs/verify.md)")
+    v.add_argument("--duration", type=float, default=None, metavar="S",
+                   help="seconds of the concurrent GPU burn (quick: 300, full: 1800)")
     v.add_argument("--timeout", type=float, default=30.0, metavar="S",
                    help="kill a probe program after S seconds (default 30)")
     v.add_argument("--nvidia-smi", type=Path, default=None, metavar="PATH", dest="nvidia_smi",
@@ -47,44 +51,52 @@ def _lang(args: argparse.Namespace) -> Lang:
     return lang if lang in ("zh", "en") else default_lang()
 
 
-def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, bool]:
+def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, str | None]:
     if getattr(args, "plan", None) is None:
-        return None, True
+        return None, None
     try:
-        return load_plan(args.plan, catalog, lang), True
+        return load_plan(args.plan, catalog, lang), None
     except PlanError as exc:
         print(t("verify.plan_error", lang, error=exc), file=sys.stderr)
-        return None, False
+        return None, t("verify.plan_error", lang, error=exc)
+
+
+def _write(report: VerificationReport, path: Path, lang: Lang) -> bool:
+    try:
+        write_report(report, path)
+    except OSError as exc:
+        print(t("verify.write_error", lang, path=path, error=exc.strerror or exc), file=sys.stderr)
+        return False
+    print(t("verify.written", lang, path=path), file=sys.stderr)
+    return True
 
 
 def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
-    """Exit 0 when all checks pass (warnings allowed), 1 when any fails, 2 when the plan or a report to merge
-    cannot be read or the report cannot be written, 3 when nothing could be verified."""
+    """Exit 0 when every check passed (warnings allowed), 1 when any failed, 2 when the plan or a report to
+    merge cannot be read or the report cannot be written, 3 when a check is unknown or nothing could be
+    verified (procurement.exit_status)."""
     lang = _lang(args)
-    plan, ok = _plan(args, catalog, lang)
-    if not ok:
+    plan, plan_error = _plan(args, catalog, lang)
+    if plan_error is not None:
+        # docs/verify.md promises a JSON report with every exit status: say why nothing was verified.
+        if args.json_out is not None and not getattr(args, "merge", None):
+            _write(VerificationReport(error=plan_error, status="unknown"), args.json_out, lang)
         return EXIT_UNUSABLE
     if getattr(args, "merge", None):
         return _merge(args, plan, lang)
     if plan is None:
         print(t("verify.no_plan", lang), file=sys.stderr)
     timeout = args.timeout if args.timeout and args.timeout > 0 else 30.0
-    options = ProbeOptions(nvidia_smi=args.nvidia_smi, timeout=timeout, benchmark=bool(args.benchmark))
+    options = ProbeOptions(nvidia_smi=args.nvidia_smi, timeout=timeout, benchmark=bool(args.benchmark),
+                           load=getattr(args, "load", None), duration=getattr(args, "duration", None))
     try:
         report = run_probe(plan, catalog, options, lang)
     except VerificationCancelled:
         print(t("verify.cancelled", lang), file=sys.stderr)
         return EXIT_UNVERIFIED
     print(render_report(report, lang))
-    if args.json_out is not None:
-        try:
-            write_report(report, args.json_out)
-        except OSError as exc:
-            print(
-                t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr
-            )
-            return EXIT_UNUSABLE
-        print(t("verify.written", lang, path=args.json_out), file=sys.stderr)
+    if args.json_out is not None and not _write(report, args.json_out, lang):
+        return EXIT_UNUSABLE
     return report.exit_code()
 
 
@@ -105,4 +117,4 @@ def _merge(args: argparse.Namespace, plan: Plan | None, lang: Lang) -> int:
             )
             return EXIT_UNUSABLE
     code = merged.exit_code()
-    return max(code, EXIT_FAIL) if errors and code == EXIT_OK else code
+    return EXIT_FAIL if errors and code in (EXIT_OK, EXIT_UNVERIFIED) else code

@@ -1428,6 +1428,10 @@ TFLOPS</translation>
             <translation>警告</translation>
         </message>
         <message>
+            <source>unknown</source>
+            <translation>未知</translation>
+        </message>
+        <message>
             <source>skip</source>
             <translation>跳过</translation>
         </message>

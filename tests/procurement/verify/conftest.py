@@ -36,6 +36,7 @@ from procurement.verify.runner import CommandResult, run_command
 from tests.conftest import NVIDIA_SMI_FIXTURES
 
 FIX = NVIDIA_SMI_FIXTURES
+ACCEPT = NVIDIA_SMI_FIXTURES.parent / "acceptance"
 H100_XML = FIX / "k8s-test-infra_8x-h100-80gb-hbm3_580.105.08_v13.xml"
 A100_MIG_XML = FIX / "telegraf_a100-sxm4-80gb-mig_535.54.03_v12.xml"
 T4_XML = FIX / "telegraf_tesla-t4_515.105.01_v11.xml"
@@ -121,9 +122,11 @@ def make_host_root(
         f'NAME="Ubuntu"\nVERSION_ID="{os_version}"\nID={os_id}\nPRETTY_NAME="Ubuntu {os_version}.4 LTS"\n'
     )
     net = root / "sys/class/net"
-    (net / "eth0/device").mkdir(parents=True, exist_ok=True)
-    (net / "eth0/speed").write_text(net_speed + "\n")
-    (net / "eth0/type").write_text("1\n")
+    for port in ("eth0", "eth1"):  # the planned NIC is dual-port
+        (net / port / "device").mkdir(parents=True, exist_ok=True)
+        (net / port / "speed").write_text(net_speed + "\n")
+        (net / port / "type").write_text("1\n")
+        (net / port / "operstate").write_text("up\n")
     (net / "lo").mkdir(parents=True, exist_ok=True)
     (net / "lo/speed").write_text("-1\n")
     return root
@@ -174,6 +177,10 @@ HOST_OUTPUTS: dict[str, str] = {
 }
 
 
+REAL_PROGRAMS = frozenset({"nvidia-smi", "dcgmi", "nvbandwidth", "all_reduce_perf", "gpu_burn"})
+"""Run for real (the fakes on PATH replay captures); the host's other programs get canned answers."""
+
+
 def host_runner(
     outputs: dict[str, str] | None = None, calls: list[tuple[str, ...]] | None = None
 ) -> Callable[[Sequence[str], float], CommandResult]:
@@ -184,7 +191,7 @@ def host_runner(
         args = tuple(argv)
         if calls is not None:
             calls.append(args)
-        if Path(args[0]).name == "nvidia-smi":
+        if Path(args[0]).name in REAL_PROGRAMS:
             return run_command(args, timeout)
         prog = "python" if "python" in Path(args[0]).name else Path(args[0]).name
         key = f"{prog} {args[1]}" if prog == "docker" and len(args) > 1 else prog
@@ -390,3 +397,39 @@ def h100_plan(**changes: object) -> Plan:
 
         plan = with_value(plan, path.replace("__", "."), value)
     return plan
+
+
+# ---------------------------------------------------------------- healthy raw facts around a capture
+
+# The real `lspci -nn -D` line format (tests/fixtures/acceptance/lspci/lspci-nn-azure-a100-sxm4-8gpu.txt).
+_LSPCI_LINE = "{bus} 3D controller [0302]: NVIDIA Corporation GH100 [H100 SXM5 80GB] [10de:2330] (rev a1)"
+
+
+def lspci_for(xml: str) -> str:
+    """`lspci -nn -D` listing exactly the GPUs of an nvidia-smi capture (by their bus ids)."""
+    import re
+
+    from procurement.verify.raw import sysfs_bus_id
+
+    buses = re.findall(r'<gpu id="([^"]+)"', xml)
+    return "".join(_LSPCI_LINE.format(bus=sysfs_bus_id(b)) + "\n" for b in buses)
+
+
+def healthy(xml: str, kernel_lines: list[str] | None = None) -> dict[str, object]:
+    """Raw-facts health keys of a machine whose kernel log is readable and clean and whose bus shows the
+    capture's GPUs (procurement.verify.probe.report_from_outputs ``health``)."""
+    return {
+        "kernel_log": {"source": "dmesg", "lines": kernel_lines or [], "truncated": False, "error": None},
+        "commands": {"lspci": {"argv": ["lspci", "-nn", "-D"], "returncode": 0, "stdout": lspci_for(xml),
+                               "stderr": "", "missing": False, "timed_out": False, "cancelled": False,
+                               "error": None}},
+    }
+
+
+def host_runner_healthy(xml: Path, outputs: dict[str, str] | None = None, **kw: object) -> Callable[
+        [Sequence[str], float], CommandResult]:
+    """host_runner that also answers dmesg (clean) and lspci (the capture's GPUs)."""
+    table = dict(HOST_OUTPUTS if outputs is None else outputs)
+    table.setdefault("dmesg", "[    0.000000] Linux version 5.15.0\n")
+    table.setdefault("lspci", lspci_for(xml.read_text()))
+    return host_runner(table, **kw)  # type: ignore[arg-type]

@@ -22,6 +22,7 @@ from tests.procurement.verify.conftest import (
     P4_VGPU_XML,
     T4_XML,
     h100_plan,
+    healthy,
     host_runner,
     make_catalog,
     make_host_root,
@@ -40,7 +41,7 @@ def report(
     topo: str | None = None,
     lang: str = "en",
 ) -> VerificationReport:
-    return report_from_outputs(xml, cat, plan, lang, host, topo)  # type: ignore[arg-type]
+    return report_from_outputs(xml, cat, plan, lang, host, topo, healthy(xml))  # type: ignore[arg-type]
 
 
 def status(rep: VerificationReport, check_id: str) -> str:
@@ -91,7 +92,7 @@ def test_8x_h100_plan_passes_on_the_8x_h100_capture(tmp_path: Path, vcat: Catalo
 def test_wrong_model_and_fewer_gpus_fail(vcat: Catalog) -> None:
     rep = report(H100_XML.read_text(), vcat, h100_plan(gpu__model="a100-sxm4-80gb"))
     assert status(rep, "GPU-MODEL") == "fail"
-    assert "GPU0, GPU1" in rep.check("GPU-MODEL").message  # type: ignore[union-attr]
+    assert "GPU0 (00000000:53:00.0), GPU1 (00000000:64:00.0)" in rep.check("GPU-MODEL").message  # type: ignore[union-attr]
     rep = report(H100_XML.read_text(), vcat, h100_plan(gpu__count=16))
     assert status(rep, "GPU-COUNT") == "fail"
     assert rep.check("GPU-COUNT").message.startswith("Only 8 of the 16")  # type: ignore[union-attr]
@@ -115,7 +116,7 @@ def test_t4_at_x8_fails_pcie_width_and_old_driver_fails_cuda(vcat: Catalog) -> N
     rep = report(T4_XML.read_text(), vcat, plan)
     width = rep.check("PCIE-WIDTH")
     assert width is not None and width.status == "fail"
-    assert width.actual == "GPU0 x8 (max x16)" and width.expected == "x16"
+    assert width.actual == "GPU0 (00000000:00:1E.0) x8 (max x16)" and width.expected == "x16"
     assert "nvidia-smi -q -d PCIE" in width.message and "dmon -s t" in width.message
     assert status(rep, "PCIE-GEN") == "pass"  # Gen3 of Gen3, as the T4 is built
     assert status(rep, "GPU-MODEL") == "pass"
@@ -136,7 +137,7 @@ def test_idle_link_below_max_is_a_warning_explaining_power_saving(vcat: Catalog)
     rep = report(xml, vcat, h100_plan())
     gen = rep.check("PCIE-GEN")
     assert gen is not None and gen.status == "warn"
-    assert gen.actual == "GPU0 Gen1 (max Gen5)"
+    assert gen.actual == "GPU0 (00000000:53:00.0) Gen1 (max Gen5)"
     assert "save power" in gen.message and "nvidia-smi dmon -s t" in gen.message
     zh = report(xml, vcat, h100_plan(), lang="zh").check("PCIE-GEN")
     assert zh is not None and "节能" in zh.message
@@ -150,7 +151,7 @@ def test_slot_below_the_gpus_generation_fails(vcat: Catalog) -> None:
     )
     rep = report(xml, vcat, h100_plan())
     assert status(rep, "PCIE-GEN") == "fail"
-    assert rep.check("PCIE-GEN").actual == "GPU0 Gen4 (NVIDIA H100 SXM5 80GB: Gen5)"  # type: ignore[union-attr]
+    assert rep.check("PCIE-GEN").actual == "GPU0 (00000000:53:00.0) Gen4 (NVIDIA H100 SXM5 80GB: Gen5)"  # type: ignore[union-attr]
 
 
 def test_power_cap_pending_remap_and_ecc_off_name_the_gpu(vcat: Catalog) -> None:
@@ -176,7 +177,7 @@ def test_power_cap_pending_remap_and_ecc_off_name_the_gpu(vcat: Catalog) -> None
     rep = report(head + tail, vcat, h100_plan())
     power = rep.check("POWER-LIMIT")
     assert power is not None and power.status == "fail"
-    assert power.actual == "GPU2 450 W (default 700 W)"
+    assert power.actual == "GPU2 (00000000:75:00.0) 450 W (default 700 W)"
     assert "nvidia-smi -pl 700" in power.message
     assert status(rep, "MEMORY-RETIRED") == "fail" and "GPU2" in rep.check("MEMORY-RETIRED").message  # type: ignore
     assert status(rep, "ECC") == "fail" and rep.check("ECC").actual == "Disabled: GPU2"  # type: ignore[union-attr]
@@ -230,11 +231,11 @@ def test_host_shortfalls(tmp_path: Path, vcat: Catalog) -> None:
         cores is not None and cores.status == "fail" and "Only 96 physical cores where 192" in cores.message
     )
     assert status(rep, "CPU-MODEL") == "pass"
-    assert status(rep, "NET-SPEED") == "fail" and rep.check("NET-SPEED").actual == "eth0 25 Gb/s"  # type: ignore
+    assert status(rep, "NET-SPEED") == "fail" and rep.check("NET-SPEED").actual == "eth0 25 Gb/s, eth1 25 Gb/s"  # type: ignore
     assert status(rep, "OS") == "fail"
     assert status(rep, "NVME") == "fail" and rep.check("NVME").expected == "2"  # type: ignore[union-attr]
     assert status(rep, "CONTAINER-RUNTIME") == "fail"  # the plan uses an image, no docker
-    assert status(rep, "IMAGE") == "skip"
+    assert status(rep, "IMAGE") == "unknown"  # planned, but no docker to ask
     assert status(rep, "CUDA-TOOLKIT") == "skip"  # nvcc absent is fine
     assert status(rep, "FRAMEWORK") == "skip"  # torch only inside the container
 

@@ -15,17 +15,28 @@ from procurement.verify.checks import Facts, evaluate, match_gpu
 from procurement.verify.host import HostInfo
 from procurement.verify.merge import merge_reports
 from procurement.verify.probe import report_from_outputs
-from procurement.verify.report import CheckRecord, ReportError, VerificationReport, load_report, write_report
+from procurement.verify.report import ReportError, VerificationReport, load_report, write_report
 from procurement.verify.runner import CommandResult
 from procurement.verify.smi_xml import parse_smi_xml
 from procurement.verify.verify_cmd import run_verify
-from tests.procurement.verify.conftest import FIX, H100_XML, T4_XML, h100_plan, smi_error, smi_replay
+from tests.procurement.verify.conftest import (
+    FIX,
+    H100_TOPO,
+    H100_XML,
+    T4_XML,
+    h100_plan,
+    healthy,
+    smi_error,
+    smi_replay,
+)
 
 
 def node(cat: Catalog, hostname: str, xml: Path = H100_XML, error: str | None = None,
          plan: Plan | None = None) -> VerificationReport:
     gpu_only = Plan(gpu=GpuChoice(model="h100-sxm5-80gb", count=8))  # the host facts are empty here
-    rep = report_from_outputs(xml.read_text(), cat, gpu_only, "en", HostInfo(hostname=hostname))
+    topo = H100_TOPO.read_text() if xml == H100_XML else None
+    rep = report_from_outputs(xml.read_text(), cat, gpu_only, "en", HostInfo(hostname=hostname), topo,
+                              healthy(xml.read_text()))
     # each node its own cards (the fixture XML is one machine's), stamped with the plan it was checked against
     gpus = [g.model_copy(update={"serial": f"{hostname}-{g.serial}", "uuid": f"{hostname}-{g.uuid}"})
             for g in rep.gpus]
@@ -56,7 +67,8 @@ def test_merge_counts_nodes_against_the_plan(vcat: Catalog) -> None:
     assert by_id["NODE-SAME-GPUS"].actual == "8× NVIDIA H100 80GB HBM3"
     assert merged.exit_code() == 1
     data = merged.to_dict()
-    assert set(data) == {"schema_version", "created", "nodes", "checks"} and len(data["nodes"]) == 4
+    assert set(data) == {"schema_version", "kind", "created", "nodes", "checks"} and len(data["nodes"]) == 4
+    assert data["kind"] == "gpu-procure-merged-report"
 
 
 def test_merge_all_good_and_mixed_nodes(vcat: Catalog) -> None:
@@ -70,6 +82,7 @@ def test_merge_all_good_and_mixed_nodes(vcat: Catalog) -> None:
         "NODE-RESULTS": "pass",
         "NODE-SAME-DRIVER": "pass",
         "NODE-SAME-GPUS": "pass",
+        "NODE-SAME-VBIOS": "pass",
     }
     assert good.exit_code() == 0
     mixed = merge_reports([node(vcat, "a"), node(vcat, "b", T4_XML)], None, "en")
@@ -165,7 +178,8 @@ def test_cli_verify_writes_json_and_returns_exit_codes(
     code = run_verify(args("--plan", str(plan), "--json", str(out), "--timeout", "10"), vcat)
     printed = capsys.readouterr()
     assert code == 1  # the T4 runs at x8 and the driver is older than CUDA 12.2 needs
-    assert "PCIE-WIDTH" in printed.out and "FAIL" in printed.out and "GPU0 x8 (max x16)" in printed.out
+    assert "PCIE-WIDTH" in printed.out and "FAIL" in printed.out
+    assert "GPU0 (00000000:00:1E.0) x8 (max x16)" in printed.out
     data = json.loads(out.read_text())
     assert data["gpus"][0]["pcie_width_current"] == 8
     assert {c["id"]: c["status"] for c in data["checks"]}["PCIE-WIDTH"] == "fail"
@@ -191,7 +205,8 @@ def test_cli_bad_plan_and_zh_output(
     smi_replay(fake_path, H100_XML)
     code = run_verify(build_parser().parse_args(["verify", "--lang", "zh"]), vcat)
     out = capsys.readouterr().out
-    assert code == 0
+    # This host's kernel log and lspci may be unreadable in the sandbox: then those checks are unknown (3)
+    assert code in (0, 3)
     assert "检查项" in out and "通过" in out and "NVIDIA H100 80GB HBM3" in out
 
 
@@ -259,8 +274,7 @@ def test_benchmark_skips_with_a_reason() -> None:
     assert run_benchmark(timed_out, "python", 7)[1] == "timeout 7 s"
     facts = Facts(smi=None, host=HostInfo(), benchmark_skip="no PyTorch with CUDA is available")
     bench = [c for c in evaluate(facts, None, Catalog(), "en") if c.id == "BENCHMARK"]
-    assert bench == [
-        CheckRecord(
-            id="BENCHMARK", status="skip", message="Benchmark skipped: no PyTorch with CUDA is available."
-        )
+    # asked for and not run: unknown with the reason, never a pass or a silent skip
+    assert [(c.status, c.message, c.code) for c in bench] == [
+        ("unknown", "Benchmark skipped: no PyTorch with CUDA is available.", "verify.bench.skip")
     ]

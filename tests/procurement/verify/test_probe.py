@@ -44,10 +44,18 @@ GPU_FIELDS = {
     "ecc_enabled",
     "temperature_c",
     "mig_mode",
+    "bus_id",
+    "vbios_version",
+    "board_part_number",
+    "faults",
 }
-HOST_FIELDS = {"hostname", "os", "kernel", "cpu_model", "cpu_sockets", "cpu_cores", "memory_gib"}
+HOST_FIELDS = {"hostname", "os", "kernel", "cpu_model", "cpu_sockets", "cpu_cores", "memory_gib", "machine_id",
+               "dmi_serial", "dmi_uuid", "vendor", "product"}
 TOP_FIELDS = {
     "schema_version",
+    "kind",
+    "tool_version",
+    "status",
     "created",
     "host",
     "driver_version",
@@ -94,7 +102,7 @@ def test_each_capture_replayed_through_path(
     assert len(report.gpus) == n
     assert {g.name for g in report.gpus} == names
     assert {g.catalog_id for g in report.gpus} == catalog_ids
-    assert report.exit_code() in (0, 1)
+    assert report.exit_code() == {"fail": 1, "unknown": 3}.get(report.overall(), 0)
 
 
 def test_report_json_has_exactly_the_documented_fields(
@@ -110,8 +118,8 @@ def test_report_json_has_exactly_the_documented_fields(
     assert set(data) == TOP_FIELDS
     assert set(data["host"]) == HOST_FIELDS
     assert all(set(g) == GPU_FIELDS for g in data["gpus"])
-    assert all(set(c) == {"id", "status", "expected", "actual", "message"} for c in data["checks"])
-    assert data["schema_version"] == 1 and data["error"] is None
+    assert all(set(c) == {"id", "status", "expected", "actual", "message", "code", "params"} for c in data["checks"])
+    assert data["schema_version"] == 2 and data["error"] is None and data["kind"] == "gpu-procure-report"
     assert data["created"].endswith("+00:00")
     assert data["host"] == {
         "hostname": "node01",
@@ -121,6 +129,11 @@ def test_report_json_has_exactly_the_documented_fields(
         "cpu_sockets": 2,
         "cpu_cores": 192,
         "memory_gib": 1511.5,
+        "machine_id": None,
+        "dmi_serial": None,
+        "dmi_uuid": None,
+        "vendor": None,
+        "product": None,
     }
     g0 = data["gpus"][0]
     assert g0 == {
@@ -139,6 +152,10 @@ def test_report_json_has_exactly_the_documented_fields(
         "ecc_enabled": True,
         "temperature_c": 29,
         "mig_mode": False,
+        "bus_id": "00000000:53:00.0",
+        "vbios_version": "96.00.99.00.01",
+        "board_part_number": "692-2G520-0200-000",
+        "faults": [],
     }
     assert "s3cr3t-token-value" not in text  # no environment leaks into the report
     assert not list(tmp_path.glob(".node01.json.*"))  # atomic write leaves no temp file
@@ -196,7 +213,8 @@ def test_error_captures_become_findings(
     assert report.gpus == [] and report.driver_version is None
     assert report.exit_code() == 3
     assert report.host.hostname == "node01"  # the host part was still verified and reported
-    assert report.check("GPU-MODEL") is None
+    # the GPU checks are listed as not checked, never left out silently
+    assert report.check("GPU-MODEL").status == "unknown"  # type: ignore[union-attr]
 
 
 def test_missing_nvidia_smi(

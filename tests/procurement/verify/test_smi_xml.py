@@ -190,8 +190,21 @@ def test_entity_declarations_are_refused() -> None:
     )
     with pytest.raises(SmiParseError, match="entities"):
         parse_smi_xml(bomb)
-    with pytest.raises(SmiParseError, match="DTD"):
-        parse_smi_xml("<!DOCTYPE nvidia_smi_log [<!ELEMENT nvidia_smi_log ANY>]><nvidia_smi_log/>")
+    external = '<!DOCTYPE x [<!ENTITY a SYSTEM "file:///etc/passwd">]><nvidia_smi_log>&a;</nvidia_smi_log>'
+    with pytest.raises(SmiParseError, match="entities"):
+        parse_smi_xml(external)
+
+
+def test_entities_behind_a_comment_naming_the_root_are_refused() -> None:
+    """A comment holding '<nvidia_smi_log' before the DOCTYPE fooled the old text guard: the entity was
+    expanded into a 1,000,000-character serial. defusedxml refuses the declaration wherever it is."""
+    serial = "x" * 1_000_000
+    sneaky = (
+        f'<?xml version="1.0"?><!-- <nvidia_smi_log --><!DOCTYPE nvidia_smi_log [<!ENTITY s "{serial}">]>'
+        '<nvidia_smi_log><gpu id="00000000:53:00.0"><serial>&s;</serial></gpu></nvidia_smi_log>'
+    )
+    with pytest.raises(SmiParseError, match="entities"):
+        parse_smi_xml(sneaky)
 
 
 def test_entities_hidden_before_a_fake_root_are_refused() -> None:

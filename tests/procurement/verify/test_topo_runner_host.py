@@ -141,7 +141,10 @@ def test_host_probe_on_a_fake_tree(tmp_path: Path) -> None:
     assert (info.os_id, info.os_version_id) == ("ubuntu", "22.04")
     assert (info.cpu_sockets, info.cpu_cores, info.cpu_threads) == (2, 192, 384)
     assert info.memory_gib == pytest.approx(1511.5, abs=0.05)
-    assert [(n.name, n.speed_mbps) for n in info.net] == [("eth0", 100000)]  # lo has no device
+    assert [(n.name, n.speed_mbps, n.operstate) for n in info.net] == [
+        ("eth0", 100000, "up"),
+        ("eth1", 100000, "up"),
+    ]  # lo has no device
     assert len([d for d in info.disks if d.is_nvme]) == 2
     assert info.nvcc_version == "12.4"
     assert (info.docker_version, info.docker_nvidia_runtime, info.nvidia_ctk_version) == (

@@ -1,0 +1,315 @@
+"""The acceptance load run, judged: DCGM diagnostics, nvbandwidth, NCCL all_reduce_perf and a concurrent
+gpu_burn with power/temperature/clock sampling (collected by procurement.verify.raw.run_load)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from catalog.models import Gpu
+from procurement.verify.checks import Ctx, check
+from procurement.verify.health import LoadFacts
+
+# How to get each tool when it is missing (the check is then unknown, with this hint).
+INSTALL = {
+    "dcgmi_diag": "DCGM: install the datacenter-gpu-manager package from NVIDIA's CUDA repository and start "
+    "nvidia-dcgm (https://docs.nvidia.com/datacenter/dcgm/latest/user-guide/getting-started.html)",
+    "nvbandwidth": "build https://github.com/NVIDIA/nvbandwidth (cmake; needs the CUDA toolkit) and put "
+    "nvbandwidth on PATH",
+    "all_reduce_perf": "build https://github.com/NVIDIA/nccl-tests (make; needs CUDA and NCCL) and put "
+    "build/all_reduce_perf on PATH",
+    "gpu_burn": "build https://github.com/wilicc/gpu-burn (make) and put gpu_burn on PATH",
+}
+
+
+# ---------------------------------------------------------------- parsers (real outputs in tests/fixtures/acceptance)
+
+
+def parse_dcgm_diag(text: str) -> list[tuple[str, str]]:
+    """(test, result) rows of `dcgmi diag` table output: ('GPU Memory', 'Fail - All'), …"""
+    rows = []
+    for line in text.splitlines():
+        m = re.match(r"^\|\s*([^|]+?)\s*\|\s*((?:Pass|Fail|Skip|Warn)\b[^|]*?)\s*\|\s*$", line)
+        if m:
+            rows.append((m.group(1), m.group(2)))
+    return rows
+
+
+@dataclass
+class NcclResult:
+    avg_busbw_gbs: float | None
+    peak_busbw_gbs: float | None
+    wrong: int
+    """Sum of the #wrong columns (data corruption)."""
+    failure: str | None
+    """A 'Test ... failure' line, when the test aborted."""
+
+
+def parse_all_reduce(text: str) -> NcclResult:
+    peak: float | None = None
+    wrong = 0
+    for line in text.splitlines():
+        cells = line.split()
+        if len(cells) >= 12 and cells[0].isdigit() and cells[2] in ("float", "half", "bfloat16", "double",
+                                                                      "int8", "uint8", "int32"):
+            # size count type redop root time algbw busbw #wrong time algbw busbw #wrong (new format);
+            # the old format has 'error' instead of '#wrong' and no root column.
+            nums = [c for c in cells[3:]]
+            try:
+                busbws = [float(nums[i]) for i in (_col(cells, "busbw", 0), _col(cells, "busbw", 1))]
+            except (ValueError, IndexError):
+                continue
+            peak = max([peak or 0.0, *busbws])
+            if len(cells) == 13:
+                for i in (8, 12):
+                    if cells[i].isdigit():
+                        wrong += int(cells[i])
+    avg = re.search(r"Avg bus bandwidth\s*:\s*([\d.]+)", text)
+    fail = re.search(r"^.*(?:Test (?:CUDA |NCCL )?failure|Test failure).*$", text, re.MULTILINE)
+    return NcclResult(float(avg.group(1)) if avg else None, peak, wrong, fail.group(0).strip() if fail else None)
+
+
+def _col(cells: list[str], name: str, which: int) -> int:
+    """Index (within cells[3:]) of the out-of-place (0) or in-place (1) busbw value of a data row."""
+    # New format (13 cells): size count type redop root time algbw busbw #wrong time algbw busbw #wrong
+    # Old format (12 cells): size count type redop time algbw busbw error time algbw busbw error
+    del name
+    if len(cells) == 13:
+        return (4, 8)[which]
+    return (3, 7)[which]
+
+
+def parse_nvbandwidth(text: str) -> list[float]:
+    """The GPU-to-GPU bandwidths (GB/s) of an nvbandwidth matrix (N/A cells left out)."""
+    values: list[float] = []
+    in_matrix = False
+    columns = 0
+    for line in text.splitlines():
+        if "bandwidth (GB/s)" in line:
+            in_matrix = True
+            continue
+        if in_matrix:
+            cells = line.split()
+            if not cells:
+                if values:
+                    break
+                continue
+            if not columns:  # the header: column numbers
+                columns = len(cells)
+                continue
+            if cells[0].isdigit() and len(cells) == columns + 1:
+                for c in cells[1:]:
+                    try:
+                        values.append(float(c))
+                    except ValueError:
+                        pass
+    return values
+
+
+def parse_gpu_burn(text: str) -> dict[int, str]:
+    """GPU index -> 'OK' / 'FAULTY' from gpu_burn's final 'Tested N GPUs' summary."""
+    out = {}
+    tail = text[text.rfind("Tested "):] if "Tested " in text else ""
+    for m in re.finditer(r"GPU (\d+): (OK|FAULTY)", tail):
+        out[int(m.group(1))] = m.group(2)
+    return out
+
+
+@dataclass
+class Sample:
+    index: int
+    power_w: float | None
+    temp_c: float | None
+    sm_mhz: float | None
+    reasons: int | None
+    """Bit mask of clocks_throttle_reasons.active."""
+
+
+# nvmlClocksThrottleReasons bits (nvml.h): HW slowdown 0x8, HW thermal 0x40, HW power brake 0x80,
+# SW thermal 0x20, SW power cap 0x4.
+HW_SLOWDOWN_BITS = 0x8 | 0x40 | 0x80
+SW_THERMAL_BIT = 0x20
+
+
+def parse_samples(samples: list[Any]) -> list[Sample]:
+    out = []
+    for s in samples:
+        if not isinstance(s, dict):
+            continue
+        for line in str(s.get("stdout") or "").splitlines():
+            cells = [c.strip() for c in line.split(",")]
+            if len(cells) < 5 or not cells[0].isdigit():
+                continue
+            out.append(Sample(int(cells[0]), _f(cells[1]), _f(cells[2]), _f(cells[3]), _hex(cells[4])))
+    return out
+
+
+def _f(text: str) -> float | None:
+    """'69.85', '69.85 W', '345 MHz' -> the number; '[N/A]' -> None."""
+    m = re.match(r"\s*(-?\d+(?:\.\d+)?)", text)
+    return float(m.group(1)) if m else None
+
+
+def _hex(text: str) -> int | None:
+    try:
+        return int(text, 16)
+    except ValueError:
+        return None
+
+
+def load_facts(doc: dict[str, Any]) -> LoadFacts | None:
+    load = doc.get("load")
+    if not isinstance(load, dict) or not isinstance(load.get("tools"), dict):
+        return None
+    facts = LoadFacts(level=str(load.get("level") or "?"), tools=dict(load["tools"]))
+    facts.tools["_samples"] = load.get("samples") or []
+    return facts
+
+
+# ---------------------------------------------------------------- checks (only when a load run was asked for)
+
+
+def _tool(c: Ctx, name: str) -> tuple[dict[str, Any] | None, str | None]:
+    """(the tool's record, None) when it ran; (None, why) when it did not."""
+    load = c.facts.load
+    assert load is not None
+    res = load.tools.get(name)
+    if not isinstance(res, dict):
+        return None, "not run"
+    if res.get("missing"):
+        return None, f"{res.get('argv', [name])[0]} is not installed — {INSTALL[name]}"
+    if res.get("timed_out"):
+        return None, f"{name} timed out after {res.get('seconds', '?')} s"
+    if res.get("error"):
+        return None, str(res["error"])
+    return res, None
+
+
+def _out(res: dict[str, Any]) -> str:
+    return f"{res.get('stdout') or ''}\n{res.get('stderr') or ''}"
+
+
+def _expected(c: Ctx) -> Gpu | None:
+    return c.planned or next((p for p in c.facts.parts.values() if p is not None), None)
+
+
+@check("LOAD-DCGM", "load")
+def _load_dcgm(c: Ctx) -> None:
+    if c.facts.load is None:
+        return
+    res, why = _tool(c, "dcgmi_diag")
+    if res is None:
+        c.add("LOAD-DCGM", "unknown", "load.not_run", "Pass", None, tool="dcgmi diag", why=why)
+        return
+    rows = parse_dcgm_diag(_out(res))
+    failed = [f"{t}: {r}" for t, r in rows if r.startswith("Fail")]
+    if failed:
+        c.add("LOAD-DCGM", "fail", "load.dcgm.fail", "Pass", "; ".join(failed), which="; ".join(failed))
+    elif not rows:
+        first = _out(res).strip().splitlines()[:1]
+        c.add("LOAD-DCGM", "unknown", "load.not_run", "Pass", None, tool="dcgmi diag",
+              why=f"exit {res.get('returncode')}: {first[0][:200] if first else 'no result table'}")
+    else:
+        passed = sum(1 for _, r in rows if r.startswith("Pass"))
+        c.add("LOAD-DCGM", "pass", "load.dcgm.pass", "Pass", f"{passed}/{len(rows)} Pass", n=passed)
+
+
+@check("LOAD-NVBANDWIDTH", "load")
+def _load_nvbandwidth(c: Ctx) -> None:
+    if c.facts.load is None:
+        return
+    res, why = _tool(c, "nvbandwidth")
+    if res is None:
+        c.add("LOAD-NVBANDWIDTH", "unknown", "load.not_run", None, None, tool="nvbandwidth", why=why)
+        return
+    values = parse_nvbandwidth(_out(res))
+    part = _expected(c)
+    want = part.acceptance.nvbandwidth_d2d_min_gbs if part is not None and part.acceptance else None
+    if not values:
+        c.add("LOAD-NVBANDWIDTH", "unknown", "load.not_run", None, None, tool="nvbandwidth",
+              why=f"exit {res.get('returncode')}: no bandwidth matrix")
+    elif want is None:
+        c.add("LOAD-NVBANDWIDTH", "unknown", "load.no_expected", None, f"min {min(values):g} GB/s",
+              tool="nvbandwidth", part=part.name if part else "?")
+    elif min(values) < want:
+        c.add("LOAD-NVBANDWIDTH", "fail", "load.nvbandwidth.fail", f"≥ {want:g} GB/s", f"min {min(values):g} GB/s",
+              have=f"{min(values):g}", want=f"{want:g}")
+    else:
+        c.add("LOAD-NVBANDWIDTH", "pass", "load.nvbandwidth.pass", f"≥ {want:g} GB/s", f"min {min(values):g} GB/s")
+
+
+@check("LOAD-NCCL", "load")
+def _load_nccl(c: Ctx) -> None:
+    if c.facts.load is None:
+        return
+    res, why = _tool(c, "all_reduce_perf")
+    if res is None:
+        c.add("LOAD-NCCL", "unknown", "load.not_run", None, None, tool="all_reduce_perf", why=why)
+        return
+    r = parse_all_reduce(_out(res))
+    part = _expected(c)
+    want = part.acceptance.nccl_allreduce_busbw_gbs if part is not None and part.acceptance else None
+    actual = f"peak {r.peak_busbw_gbs:g} GB/s, avg {r.avg_busbw_gbs:g} GB/s" if r.peak_busbw_gbs and \
+        r.avg_busbw_gbs else None
+    if r.failure or r.wrong:
+        c.add("LOAD-NCCL", "fail", "load.nccl.fail", None, r.failure or f"#wrong {r.wrong}",
+              why=r.failure or f"{r.wrong} wrong results")
+    elif r.peak_busbw_gbs is None:
+        c.add("LOAD-NCCL", "unknown", "load.not_run", None, None, tool="all_reduce_perf",
+              why=f"exit {res.get('returncode')}: no result table")
+    elif want is None:
+        c.add("LOAD-NCCL", "unknown", "load.no_expected", None, actual, tool="all_reduce_perf",
+              part=part.name if part else "?")
+    elif r.peak_busbw_gbs < want:
+        # Below the published figure is a warning with the percentage: no threshold is invented.
+        c.add("LOAD-NCCL", "warn", "load.nccl.low", f"≈ {want:g} GB/s", actual,
+              pct=f"{100 * r.peak_busbw_gbs / want:.0f}", want=f"{want:g}")
+    else:
+        c.add("LOAD-NCCL", "pass", "load.nccl.pass", f"≈ {want:g} GB/s", actual)
+
+
+@check("LOAD-BURN", "load")
+def _load_burn(c: Ctx) -> None:
+    if c.facts.load is None:
+        return
+    res, why = _tool(c, "gpu_burn")
+    if res is None:
+        c.add("LOAD-BURN", "unknown", "load.not_run", None, None, tool="gpu_burn", why=why)
+        return
+    verdicts = parse_gpu_burn(_out(res))
+    faulty = sorted(i for i, v in verdicts.items() if v != "OK")
+    n = len(c.gpus)
+    if faulty:
+        c.add("LOAD-BURN", "fail", "load.burn.fail", "OK", ", ".join(f"GPU{i}" for i in faulty),
+              gpus=", ".join(f"GPU{i}" for i in faulty))
+    elif not verdicts or (n and len(verdicts) < n):
+        c.add("LOAD-BURN", "unknown", "load.not_run", "OK", f"{len(verdicts)}/{n}", tool="gpu_burn",
+              why=f"exit {res.get('returncode')}: {len(verdicts)} of {n} GPUs reported")
+    else:
+        c.add("LOAD-BURN", "pass", "load.burn.pass", "OK", f"{len(verdicts)} OK", n=len(verdicts),
+              seconds=res.get("seconds", "?"))
+
+
+@check("LOAD-THROTTLE", "load")
+def _load_throttle(c: Ctx) -> None:
+    """During the burn: no hardware slowdown, temperatures below each GPU's slowdown threshold."""
+    load = c.facts.load
+    if load is None:
+        return
+    samples = parse_samples(load.tools.get("_samples") or [])
+    if not samples:
+        c.add("LOAD-THROTTLE", "unknown", "load.not_run", None, None, tool="nvidia-smi --query-gpu",
+              why="no samples during the burn")
+        return
+    hw = sorted({s.index for s in samples if s.reasons is not None and s.reasons & HW_SLOWDOWN_BITS})
+    sw = sorted({s.index for s in samples if s.reasons is not None and s.reasons & SW_THERMAL_BIT})
+    peak_t = max((s.temp_c for s in samples if s.temp_c is not None), default=None)
+    peak_p = sum(max((s.power_w or 0) for s in samples if s.index == i) for i in {s.index for s in samples})
+    actual = f"max {peak_t:g} °C, peak {peak_p:.0f} W total" if peak_t is not None else None
+    if hw:
+        c.add("LOAD-THROTTLE", "fail", "load.throttle.fail", None, actual, gpus=", ".join(f"GPU{i}" for i in hw))
+    elif sw:
+        c.add("LOAD-THROTTLE", "warn", "load.throttle.warn", None, actual, gpus=", ".join(f"GPU{i}" for i in sw))
+    else:
+        c.add("LOAD-THROTTLE", "pass", "load.throttle.pass", None, actual, n=len(samples))

@@ -1,0 +1,130 @@
+"""`verify --load`: the acceptance tools replayed from real outputs through fake executables, then judged."""
+
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from catalog.loader import Catalog, load_catalog
+from procurement.verify.load import parse_all_reduce, parse_dcgm_diag, parse_gpu_burn, parse_nvbandwidth
+from procurement.verify.probe import ProbeOptions, run_probe
+from procurement.verify.raw import load_plan
+from tests.procurement.verify.conftest import (
+    ACCEPT,
+    H100_TOPO,
+    H100_XML,
+    h100_plan,
+    host_runner_healthy,
+    make_host_root,
+    write_exe,
+)
+
+NCCL_H100 = ACCEPT / "nccl/all_reduce_perf-g8-8xh100-single-node-pass-nccl-tests-290.txt"
+NCCL_FAIL = ACCEPT / "nccl/all_reduce_perf-g8-8xh100-fail-system-not-yet-initialized.txt"
+NVBW_H100 = ACCEPT / "nvbandwidth/nvbandwidth-v0.10-d2d-read-ce-8xh100-pass.txt"
+DCGM_PASS = ACCEPT / "dcgm/dcgmi-diag-r3-text-8xh200-pass.txt"
+DCGM_FAIL = ACCEPT / "dcgm/dcgmi-diag-r3-text-8xh100-fail-cuinit-no-fabricmanager.txt"
+BURN_PASS = ACCEPT / "gpuburn/gpu_burn-8xa100-sxm4-80gb-tc-doubles-pass.log"
+BURN_FAULTY = ACCEPT / "gpuburn/gpu_burn-16gpu-supermicro-all-faulty-injected.txt"
+# index, power.draw, temperature.gpu, clocks.current.sm, clocks_event_reasons.active of the real H100 query
+# capture (tests/fixtures/nvidia-smi/utkuozdemir_h100-80gb-hbm3_590.48.01_query-gpu.csv), one row per GPU.
+SAMPLE = "{i}, 69.85 W, 41, 345 MHz, {reasons}"
+
+
+def test_parsers_read_the_real_outputs() -> None:
+    r = parse_all_reduce(NCCL_H100.read_text())
+    assert (r.avg_busbw_gbs, r.peak_busbw_gbs, r.wrong, r.failure) == (439.369, 476.53, 0, None)
+    old = parse_all_reduce((ACCEPT / "nccl/all_reduce_perf-g8-8xa100-sxm4-40gb-1B-8G-old-format-pass.txt").read_text())
+    assert old.peak_busbw_gbs == pytest.approx(235.26) and old.avg_busbw_gbs == pytest.approx(68.4048)
+    assert "system not yet initialized" in (parse_all_reduce(NCCL_FAIL.read_text()).failure or "")
+    values = parse_nvbandwidth(NVBW_H100.read_text())
+    assert len(values) == 56 and min(values) == pytest.approx(395.05)
+    assert ("GPU Memory", "Fail - All") in parse_dcgm_diag(DCGM_FAIL.read_text())
+    assert all(r.startswith(("Pass", "Skip")) for _, r in parse_dcgm_diag(DCGM_PASS.read_text()))
+    assert parse_gpu_burn(BURN_PASS.read_text()) == dict.fromkeys(range(8), "OK")
+    assert set(parse_gpu_burn(BURN_FAULTY.read_text()).values()) == {"FAULTY"}
+
+
+def fake_tools(bin_dir: Path, dcgm: Path | None = DCGM_PASS, nvbw: Path | None = NVBW_H100,
+               nccl: Path | None = NCCL_H100, burn: Path | None = BURN_PASS, reasons: str = "0x0000000000000001",
+               calls: Path | None = None) -> None:
+    """Executables that replay the captures (None: the tool is not installed)."""
+    log = f"echo \"$0 $*\" >> {shlex.quote(str(calls))}\n" if calls else ""
+    for name, capture in (("dcgmi", dcgm), ("nvbandwidth", nvbw), ("all_reduce_perf", nccl), ("gpu_burn", burn)):
+        if capture is not None:
+            write_exe(bin_dir, name, f"{log}cat {shlex.quote(str(capture))}\n")
+    rows = "\\n".join(SAMPLE.format(i=i, reasons=reasons) for i in range(8))
+    write_exe(
+        bin_dir,
+        "nvidia-smi",
+        f'{log}case "$1" in topo) cat {shlex.quote(str(H100_TOPO))};;\n'
+        f'  --query-gpu=*) printf "{rows}\\n";;\n'
+        f"  *) cat {shlex.quote(str(H100_XML))};;\nesac\n",
+    )
+
+
+def _run(tmp_path: Path, catalog: Catalog, level: str = "quick", duration: float | None = 1):  # type: ignore[no-untyped-def]
+    root = make_host_root(tmp_path / "root")
+    options = ProbeOptions(root=root, runner=host_runner_healthy(H100_XML), timeout=5, load=level,
+                           duration=duration)
+    return run_probe(h100_plan(), catalog, options, "en")
+
+
+@pytest.fixture(scope="module")
+def shipped() -> Catalog:
+    return load_catalog()
+
+
+def test_quick_load_run_passes_on_a_healthy_h100_node(tmp_path: Path, fake_path: Path, shipped: Catalog) -> None:
+    calls = tmp_path / "calls.log"
+    fake_tools(fake_path, calls=calls)
+    rep = _run(tmp_path, shipped)
+    for cid in ("LOAD-DCGM", "LOAD-NVBANDWIDTH", "LOAD-NCCL", "LOAD-BURN", "LOAD-THROTTLE"):
+        assert rep.check(cid).status == "pass", rep.check(cid)  # type: ignore[union-attr]
+    assert rep.check("LOAD-NVBANDWIDTH").expected == "≥ 335 GB/s"  # type: ignore[union-attr]  # catalog, sourced
+    assert rep.check("LOAD-NCCL").actual == "peak 476.53 GB/s, avg 439.369 GB/s"  # type: ignore[union-attr]
+    ran = calls.read_text()
+    assert "dcgmi diag -r 1" in ran and "all_reduce_perf -b 8M -e 1G -f 2 -g 8" in ran and "gpu_burn 1" in ran
+    assert "--query-gpu=index,power.draw" in ran  # sampled while burning
+
+
+def test_failures_of_the_real_tools_fail_the_load_checks(tmp_path: Path, fake_path: Path, shipped: Catalog) -> None:
+    fake_tools(fake_path, dcgm=DCGM_FAIL, nccl=NCCL_FAIL, burn=BURN_FAULTY, reasons="0x0000000000000040")
+    rep = _run(tmp_path, shipped)
+    assert rep.check("LOAD-DCGM").status == "fail"  # type: ignore[union-attr]
+    assert "GPU Memory: Fail - All" in rep.check("LOAD-DCGM").message  # type: ignore[union-attr]
+    assert rep.check("LOAD-NCCL").status == "fail"  # type: ignore[union-attr]
+    assert rep.check("LOAD-BURN").status == "fail"  # type: ignore[union-attr]
+    assert rep.check("LOAD-THROTTLE").status == "fail"  # type: ignore[union-attr]  # HW thermal slowdown bit
+    assert rep.exit_code() == 1
+
+
+def test_missing_tools_are_unknown_with_how_to_install(tmp_path: Path, fake_path: Path, shipped: Catalog) -> None:
+    fake_tools(fake_path, dcgm=None, nvbw=None, nccl=None, burn=None)
+    rep = _run(tmp_path, shipped)
+    for cid, hint in (("LOAD-DCGM", "datacenter-gpu-manager"), ("LOAD-NVBANDWIDTH", "NVIDIA/nvbandwidth"),
+                      ("LOAD-NCCL", "nccl-tests"), ("LOAD-BURN", "gpu-burn")):
+        c = rep.check(cid)
+        assert c is not None and c.status == "unknown" and hint in c.message, c
+    assert rep.exit_code() in (1, 3) and rep.overall() != "pass"
+
+
+def test_without_an_expected_value_the_result_is_not_judged(tmp_path: Path, fake_path: Path) -> None:
+    """The test catalog's H100 has no acceptance figures: bandwidths are recorded, never passed."""
+    from tests.procurement.verify.conftest import make_catalog
+
+    fake_tools(fake_path)
+    rep = _run(tmp_path, make_catalog())
+    assert rep.check("LOAD-NCCL").status == "unknown"  # type: ignore[union-attr]
+    assert "no expected value" in rep.check("LOAD-NCCL").message  # type: ignore[union-attr]
+
+
+def test_load_plan_levels_and_duration() -> None:
+    quick = {t["name"]: t for t in load_plan("quick", 8)}
+    full = {t["name"]: t for t in load_plan("full", 8, 600)}
+    assert quick["gpu_burn"]["argv"] == ["gpu_burn", "300"] and full["gpu_burn"]["argv"] == ["gpu_burn", "600"]
+    assert quick["dcgmi_diag"]["argv"][-1] == "1" and full["dcgmi_diag"]["argv"][-1] == "3"
+    # a quick run fits in 15 minutes per node: the burn plus the other tools' typical run times
+    assert quick["gpu_burn"]["timeout"] <= 600
