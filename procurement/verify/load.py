@@ -3,6 +3,7 @@ gpu_burn with power/temperature/clock sampling (collected by procurement.verify.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -27,12 +28,41 @@ INSTALL = {
 
 
 def parse_dcgm_diag(text: str) -> list[tuple[str, str]]:
-    """(test, result) rows of `dcgmi diag` table output: ('GPU Memory', 'Fail - All'), …"""
+    """(test, result) rows of `dcgmi diag` output: the table ('GPU Memory', 'Fail - All') or, with `-j`,
+    the JSON ('DCGM GPU Diagnostic' > test_categories > tests > results, one status per GPU)."""
+    start = text.find("{")
+    if start >= 0:
+        try:
+            data = json.loads(text[start:])
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return _dcgm_json(data)
     rows = []
     for line in text.splitlines():
         m = re.match(r"^\|\s*([^|]+?)\s*\|\s*((?:Pass|Fail|Skip|Warn)\b[^|]*?)\s*\|\s*$", line)
         if m:
             rows.append((m.group(1), m.group(2)))
+    return rows
+
+
+def _dcgm_json(data: dict[str, Any]) -> list[tuple[str, str]]:
+    root = data.get("DCGM GPU Diagnostic") or data.get("DCGM Diagnostic") or data
+    tests: list[Any] = []
+    if isinstance(root, dict):
+        for cat in root.get("test_categories") or []:
+            if isinstance(cat, dict):
+                tests += [t for t in cat.get("tests") or [] if isinstance(t, dict)]
+        tests += [t for t in root.get("tests") or [] if isinstance(t, dict)]  # DCGM 4 hoists them
+    rows = []
+    for test in tests:
+        statuses = [str(r.get("status", "")).strip().upper() for r in test.get("results") or [] if isinstance(r, dict)]
+        if not statuses:
+            continue
+        failed = [st for st in statuses if st.startswith("FAIL")]
+        word = "Fail" if failed else ("Warn" if "WARN" in statuses else
+                                      ("Pass" if any(st == "PASS" for st in statuses) else "Skip"))
+        rows.append((str(test.get("name") or "?"), f"{word} - {len(failed) or len(statuses)}/{len(statuses)}"))
     return rows
 
 
@@ -141,6 +171,8 @@ def parse_samples(samples: list[Any]) -> list[Sample]:
             cells = [c.strip() for c in line.split(",")]
             if len(cells) < 5 or not cells[0].isdigit():
                 continue
+            if len(cells) >= 7:  # the standalone probe's query: index, timestamp, power, temp, clock, reasons, util
+                cells = [cells[0], *cells[2:6]]
             out.append(Sample(int(cells[0]), _f(cells[1]), _f(cells[2]), _f(cells[3]), _hex(cells[4])))
     return out
 
@@ -159,11 +191,19 @@ def _hex(text: str) -> int | None:
 
 
 def load_facts(doc: dict[str, Any]) -> LoadFacts | None:
+    """The load run of a raw-facts document: `load.tools` (verify --load) or `load.commands` (the
+    standalone probe); samples as a list of query records or one `nvidia-smi --query-gpu -l N` record."""
     load = doc.get("load")
-    if not isinstance(load, dict) or not isinstance(load.get("tools"), dict):
+    if not isinstance(load, dict):
         return None
-    facts = LoadFacts(level=str(load.get("level") or "?"), tools=dict(load["tools"]))
-    facts.tools["_samples"] = load.get("samples") or []
+    tools = load.get("tools") if isinstance(load.get("tools"), dict) else load.get("commands")
+    if not isinstance(tools, dict):
+        return None
+    facts = LoadFacts(level=str(load.get("level") or "?"), tools=dict(tools))
+    if "seconds" not in (facts.tools.get("gpu_burn") or {}) and isinstance(facts.tools.get("gpu_burn"), dict):
+        facts.tools["gpu_burn"] = {**facts.tools["gpu_burn"], "seconds": load.get("burn_seconds", "?")}
+    samples = load.get("samples")
+    facts.tools["_samples"] = [samples] if isinstance(samples, dict) else (samples or [])
     return facts
 
 

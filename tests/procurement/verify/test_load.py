@@ -128,3 +128,42 @@ def test_load_plan_levels_and_duration() -> None:
     assert quick["dcgmi_diag"]["argv"][-1] == "1" and full["dcgmi_diag"]["argv"][-1] == "3"
     # a quick run fits in 15 minutes per node: the burn plus the other tools' typical run times
     assert quick["gpu_burn"]["timeout"] <= 600
+
+
+DCGM_JSON = ACCEPT / "dcgm/dcgmi-diag-j-dcgm-3.1.0-8gpu-pass-dcgm-unit-test.json.txt"
+
+
+def test_dcgm_json_output_is_read_too() -> None:
+    """`dcgmi diag -j` (the standalone probe asks for JSON): NVIDIA's own captured example, with the warning
+    line DCGM printed before it and the null entries between tests."""
+    rows = parse_dcgm_diag(DCGM_JSON.read_text())
+    assert ("Denylist", "Pass - 1/1") in rows and ("software", "Pass - 8/8") in rows and len(rows) == 10
+    head, _, tail = DCGM_JSON.read_text().rpartition('"status" : "PASS"')  # GPU 7 of the software test
+    failed = head + '"status" : "FAIL"' + tail
+    assert ("software", "Fail - 1/8") in parse_dcgm_diag(failed)
+
+
+def test_the_standalone_probes_load_format_is_judged(vcat: Catalog, shipped: Catalog) -> None:
+    """procurement/probe writes load.commands and one `nvidia-smi --query-gpu -l N` record as samples."""
+    from procurement.verify.judge import judge
+    from procurement.verify.raw import new_raw, result
+
+    doc = new_raw()
+    doc["commands"]["nvidia_smi_q"] = result(["nvidia-smi", "-q", "-x"], 0, H100_XML.read_text())
+    doc["commands"]["nvidia_smi_topo"] = result(["nvidia-smi", "topo", "-m"], 0, H100_TOPO.read_text())
+    rows = "".join(f"{i}, 2026/12/01 10:00:00.000, 690.5, 71, 1980, 0x0000000000000000, 100\n" for i in range(8))
+    doc["load"] = {
+        "level": "quick", "burn_s": 300, "gpus": 8, "burn_seconds": 301.2,
+        "commands": {
+            "dcgmi_diag": result(["dcgmi", "diag", "-r", "1", "-j"], 0, DCGM_JSON.read_text()),
+            "nvbandwidth": result(["nvbandwidth"], 0, NVBW_H100.read_text()),
+            "all_reduce_perf": result(["all_reduce_perf"], 0, NCCL_H100.read_text()),
+            "gpu_burn": result(["gpu_burn", "300"], 0, BURN_PASS.read_text()),
+        },
+        "samples": result(["nvidia-smi", "--query-gpu=..."], -9, rows),
+    }
+    rep = judge(doc, h100_plan(), shipped, None, "en")
+    for cid in ("LOAD-DCGM", "LOAD-NVBANDWIDTH", "LOAD-NCCL", "LOAD-BURN", "LOAD-THROTTLE"):
+        assert rep.check(cid).status == "pass", rep.check(cid)  # type: ignore[union-attr]
+    assert "301.2 s" in rep.check("LOAD-BURN").message  # type: ignore[union-attr]
+    assert rep.check("LOAD-THROTTLE").actual == "max 71 °C, peak 5524 W total"  # type: ignore[union-attr]
