@@ -51,7 +51,13 @@ def _lang(args: argparse.Namespace) -> Lang:
     return lang if lang in ("zh", "en") else default_lang()
 
 
-def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, str | None]:
+def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, bool]:
+    """(the plan or None, False when --plan was given but could not be read; the reason is printed)."""
+    plan, error = _plan_or_error(args, catalog, lang)
+    return plan, error is None
+
+
+def _plan_or_error(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, str | None]:
     if getattr(args, "plan", None) is None:
         return None, None
     try:
@@ -76,7 +82,7 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
     merge cannot be read or the report cannot be written, 3 when a check is unknown or nothing could be
     verified (procurement.exit_status)."""
     lang = _lang(args)
-    plan, plan_error = _plan(args, catalog, lang)
+    plan, plan_error = _plan_or_error(args, catalog, lang)
     if plan_error is not None:
         # docs/verify.md promises a JSON report with every exit status: say why nothing was verified.
         if args.json_out is not None and not getattr(args, "merge", None):
