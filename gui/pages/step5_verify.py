@@ -40,6 +40,7 @@ from procurement.verify import (
     report_to_dict,
     run_probe,
 )
+from procurement.verify.render import message_of
 
 MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "unknown": "?", "skip": "–"}
 COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"),
@@ -213,7 +214,9 @@ class VerifyPage(StepPage):
             counts = {s: 0 for s in MARKS}
             for c in rep.get("checks") or []:
                 counts[c.get("status", "skip")] = counts.get(c.get("status", "skip"), 0) + 1
-            result = "fail" if rep.get("error") or counts["fail"] else "warn" if counts["warn"] else "pass"
+            # unknown is never a pass: a check that could not be read keeps the node from a tick
+            result = ("fail" if counts["fail"] else "unknown" if rep.get("error") or counts["unknown"]
+                      else "warn" if counts["warn"] else "pass")
             _append(nodes, [QTableWidgetItem(node), _status_item(result), QTableWidgetItem(_text(host.get("os"))),
                             QTableWidgetItem(_text(rep.get("driver_version"))),
                             QTableWidgetItem(_text(rep.get("cuda_version"))),
@@ -235,12 +238,13 @@ class VerifyPage(StepPage):
             for c in rep.get("checks") or []:
                 _append(checks, [QTableWidgetItem(node), QTableWidgetItem(str(c.get("id", ""))),
                                  _status_item(c.get("status")), QTableWidgetItem(_text(c.get("expected"))),
-                                 QTableWidgetItem(_text(c.get("actual"))), QTableWidgetItem(c.get("message", ""))])
+                                 QTableWidgetItem(_text(c.get("actual"))),
+                                 QTableWidgetItem(message_of(c, self.controller.lang))])
         cluster = self.cluster_checks(reports)
         for c in cluster:
             _append(checks, [QTableWidgetItem(self.tr("(all nodes)")), QTableWidgetItem(c.id),
                              _status_item(c.status), QTableWidgetItem(_text(c.expected)),
-                             QTableWidgetItem(_text(c.actual)), QTableWidgetItem(c.message)])
+                             QTableWidgetItem(_text(c.actual)), QTableWidgetItem(message_of(c, self.controller.lang))])
         for t in (nodes, gpus, checks):
             t.setSortingEnabled(True)
             t.resizeColumnsToContents()

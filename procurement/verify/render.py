@@ -80,6 +80,18 @@ def check_message(check: CheckRecord, lang: Lang) -> str:
     return check.message
 
 
+def message_of(check: object, lang: Lang) -> str:
+    """check_message for a check as stored in a plan (a JSON object), whatever its report version."""
+    if isinstance(check, CheckRecord):
+        return check_message(check, lang)
+    if not isinstance(check, dict):
+        return ""
+    try:
+        return check_message(CheckRecord.model_validate(check), lang)
+    except ValueError:
+        return str(check.get("message") or "")
+
+
 def render_checks(checks: Sequence[CheckRecord], lang: Lang) -> str:
     rows = [(c.id, status_label(c.status, lang), c.expected or "-", c.actual or "-") for c in checks]
     out = [

@@ -156,3 +156,28 @@ def test_step5_mark_follows_the_attached_reports(make_window, qtbot, tmp_path, m
     assert "1 failed check(s) in the attached verification reports" in item.toolTip()
     win.controller.undo_stack.undo()
     qtbot.waitUntil(lambda: item.data(STATUS_ROLE) == "incomplete")
+
+
+def test_an_unknown_check_shows_as_unknown_in_the_readers_language(qtbot, catalog, policy, tmp_path, monkeypatch):
+    """A report judged in English, read in the Chinese UI: the unknown check is '? 未知', never a tick, and
+    its message is rendered from its code in Chinese."""
+    report = _report("node1", [16, 16])
+    report["schema_version"] = 2
+    report["checks"].append({"id": "XID", "status": "unknown", "expected": "none", "actual": None,
+                             "message": "The kernel log could not be read (dmesg: Operation not permitted): …",
+                             "code": "verify.xid.unknown", "params": {"why": "dmesg: Operation not permitted"}})
+    path = tmp_path / "node1.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    ctl = PlanController(catalog, policy, lang="zh")
+    page = VerifyPage(ctl)
+    qtbot.addWidget(page)
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *args: [path])
+    qtbot.mouseClick(page.import_button, Qt.MouseButton.LeftButton)
+    rows = {page.checks_table.item(r, 1).text(): r for r in range(page.checks_table.rowCount())
+            if page.checks_table.item(r, 0).text() == "node1"}
+    xid = rows["XID"]
+    assert page.checks_table.item(xid, 2).data(Qt.ItemDataRole.UserRole) == "unknown"
+    assert page.checks_table.item(xid, 2).text().startswith("?")
+    assert "无法读取内核日志" in page.checks_table.item(xid, 5).text()
+    results = dict(zip(_column(page.nodes_table, 0), _column(page.nodes_table, 1), strict=True))
+    assert not results["node1"].startswith("✔")  # a node with an unknown check is not shown as passed
