@@ -169,7 +169,8 @@ def build_report(
 ) -> VerificationReport:
     """Match GPUs to the catalog, run the checks and assemble the report (no I/O)."""
     if smi is not None:
-        facts.parts = {g.index: match_gpu(g.name, catalog) for g in smi.gpus}
+        by_name = {name: match_gpu(name, catalog) for name in {g.name for g in smi.gpus}}
+        facts.parts = {g.index: by_name[g.name] for g in smi.gpus}
     facts.smi_check = smi_check
     checks = evaluate(facts, plan, catalog, lang)
     report = VerificationReport(

@@ -24,6 +24,8 @@ _NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)")
 # Readings that mean the GPU (or the driver's view of it) is faulty, not that the field does not apply:
 # nvidia-smi prints '[Unknown Error]' in XML, 'ERR!' in its table, '[GPU requires reset]', '[GPU is lost]'.
 _FAULT = re.compile(r"\s*\[?\s*(?:unknown error|err!|gpu requires reset|gpu is lost)", re.IGNORECASE)
+# The same readings anywhere in the document: most reports have none, and then no element is scanned.
+_FAULT_ANYWHERE = re.compile(r">\s*\[?\s*(?:unknown error|err!|gpu requires reset|gpu is lost)", re.IGNORECASE)
 
 
 class SmiParseError(ValueError):
@@ -230,7 +232,8 @@ def parse_smi_xml(data: str | bytes) -> SmiReport:
         raise SmiParseError(f"the XML is malformed or truncated ({exc})") from None
     if root.tag != "nvidia_smi_log":
         raise SmiParseError(f"the XML root is <{root.tag}>, not <nvidia_smi_log>")
-    gpus = [_parse_gpu(i, g) for i, g in enumerate(root.findall("gpu"))]
+    faults = _FAULT_ANYWHERE.search(text) is not None
+    gpus = [_parse_gpu(i, g, faults) for i, g in enumerate(root.findall("gpu"))]
     return SmiReport(
         driver_version=_version(_first(root, "driver_version", "kmd_version")),
         cuda_version=_version(_first(root, "cuda_version", "cuda_umd_version")),
@@ -240,7 +243,7 @@ def parse_smi_xml(data: str | bytes) -> SmiReport:
     )
 
 
-def _parse_gpu(index: int, g: ET.Element) -> SmiGpu:
+def _parse_gpu(index: int, g: ET.Element, faults: bool = True) -> SmiGpu:
     link = g.find("pci/pci_gpu_link_info")
     power = g.find("gpu_power_readings")
     if power is None:
@@ -277,7 +280,7 @@ def _parse_gpu(index: int, g: ET.Element) -> SmiGpu:
         gpu.max_power_limit_w = number(_text(power, "max_power_limit"))
         gpu.power_draw_w = number(_first(power, "instant_power_draw", "power_draw", "average_power_draw"))
     _parse_memory_health(g, gpu)
-    _parse_health(g, gpu)
+    _parse_health(g, gpu, faults)
     for dev in g.findall("mig_devices/mig_device"):
         gpu.mig_devices.append(
             MigDevice(
@@ -344,7 +347,7 @@ _FIELD_PATHS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _parse_health(g: ET.Element, gpu: SmiGpu) -> None:
+def _parse_health(g: ET.Element, gpu: SmiGpu, faults: bool = True) -> None:
     gpu.vbios_version = clean(_text(g, "vbios_version"))
     gpu.board_part_number = clean(_text(g, "board_part_number"))
     gpu.inforom_image = clean(_text(g, "inforom_version/img_version"))
@@ -381,6 +384,8 @@ def _parse_health(g: ET.Element, gpu: SmiGpu) -> None:
         values = [integer(_text(volatile, n)) for n in names]
         nums = [v for v in values if v is not None]
         gpu.ecc_uncorrectable_volatile = sum(nums) if nums else None
+    if not faults:
+        return
     for el in g.iter():
         if el is not g and len(el) == 0 and is_fault(el.text):
             gpu.faults.append((_path_of(g, el), " ".join((el.text or "").split())))
