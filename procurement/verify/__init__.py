@@ -8,11 +8,15 @@ The GUI's step 5 uses this API:
 - ``load_report(path)`` / ``parse_report(dict)`` read node reports; ``merge_reports(reports, plan)``
   combines them.
 - ``gpu_verdicts(gpu_record, part)`` gives per-GPU pass/fail marks for a table.
+- ``collect(plan, catalog, options)`` returns this machine's raw facts (procurement.verify.raw);
+  ``judge(raw, plan, catalog, policy, lang)`` turns raw facts from any machine into a report
+  (docs/verify.md, "Raw facts"). ``CHECKS`` is the declared check registry.
 """
 
-from procurement.verify.checks import gpu_verdicts, match_gpu
+from procurement.verify.checks import CHECKS, gpu_verdicts, match_gpu
+from procurement.verify.judge import RawError, judge
 from procurement.verify.merge import MergedReport, load_reports, merge_reports
-from procurement.verify.probe import ProbeOptions, VerificationCancelled, report_from_outputs, run_probe
+from procurement.verify.probe import ProbeOptions, VerificationCancelled, collect, report_from_outputs, run_probe
 from procurement.verify.report import (
     CheckRecord,
     GpuRecord,
@@ -26,15 +30,19 @@ from procurement.verify.report import (
 )
 
 __all__ = [
+    "CHECKS",
     "CheckRecord",
     "GpuRecord",
     "HostRecord",
     "MergedReport",
     "ProbeOptions",
+    "RawError",
     "ReportError",
     "VerificationCancelled",
     "VerificationReport",
+    "collect",
     "gpu_verdicts",
+    "judge",
     "load_report",
     "load_reports",
     "match_gpu",
