@@ -31,6 +31,7 @@ from catalog.models import (
 )
 from procurement.messages import Lang, t
 from procurement.plan import Plan
+from procurement.policy import Policy
 from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.health import (
     IbPort,
@@ -144,6 +145,8 @@ class Ctx:
     catalog: Catalog
     lang: Lang
     checks: list[CheckRecord] = field(default_factory=list)
+    policy: Policy | None = None
+    """Thresholds (PSU headroom); None: the shipped policy."""
 
     @property
     def smi(self) -> SmiReport | None:
@@ -220,9 +223,11 @@ def check(check_id: str, family: str, needs_smi: bool = False) -> Callable[[Chec
     return register
 
 
-def evaluate(facts: Facts, plan: Plan | None, catalog: Catalog, lang: Lang = "zh") -> list[CheckRecord]:
+def evaluate(
+    facts: Facts, plan: Plan | None, catalog: Catalog, lang: Lang = "zh", policy: Policy | None = None
+) -> list[CheckRecord]:
     """Every declared check for one machine, in declaration order."""
-    ctx = Ctx(facts, plan, catalog, lang)
+    ctx = Ctx(facts, plan, catalog, lang, policy=policy)
     for spec in CHECKS.values():
         if spec.needs_smi and facts.smi is None:
             ctx.add(spec.id, "unknown", "unknown.no_smi")

@@ -14,6 +14,7 @@ from typing import Any
 from catalog.loader import Catalog
 from procurement.messages import Lang, t
 from procurement.plan import Plan, canonical_digest
+from procurement.policy import Policy
 from procurement.verify import raw as rawmod
 from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
 from procurement.verify.health import ib_ports_from_sysfs, parse_aer, parse_ibstat, parse_xid
@@ -166,13 +167,14 @@ def build_report(
     plan: Plan | None,
     catalog: Catalog,
     lang: Lang,
+    policy: Policy | None = None,
 ) -> VerificationReport:
     """Match GPUs to the catalog, run the checks and assemble the report (no I/O)."""
     if smi is not None:
         by_name = {name: match_gpu(name, catalog) for name in {g.name for g in smi.gpus}}
         facts.parts = {g.index: by_name[g.name] for g in smi.gpus}
     facts.smi_check = smi_check
-    checks = evaluate(facts, plan, catalog, lang)
+    checks = evaluate(facts, plan, catalog, lang, policy)
     report = VerificationReport(
         host=host_record(facts.host),
         driver_version=smi.driver_version if smi else None,
@@ -248,12 +250,12 @@ def judge(
     doc: Mapping[str, Any],
     plan: Plan | None,
     catalog: Catalog,
-    policy: object = None,
+    policy: Policy | None = None,
     lang: Lang = "zh",
 ) -> VerificationReport:
-    """The report for one machine from its raw facts (no I/O, no programs run)."""
+    """The report for one machine from its raw facts (no I/O, no programs run); ``policy`` gives the
+    thresholds (PSU headroom for LOAD-POWER), None the shipped policy."""
     check_raw(doc)
-    del policy  # thresholds come from the policy file once the load checks read them
     smi, smi_check, error = smi_from_raw(doc, lang)
     topo, topo_error = topo_from_raw(doc) if smi is not None and len(smi.gpus) > 1 else (None, None)
     host = host_from_raw(dict(doc))
@@ -267,7 +269,7 @@ def judge(
         else:
             why = str(bench.get("skip") or "-")
             facts.benchmark_skip = t(f"verify.bench.{why}", lang) if why in ("no_gpu", "no_torch") else why
-    return build_report(smi, smi_check, error, facts, plan, catalog, lang)
+    return build_report(smi, smi_check, error, facts, plan, catalog, lang, policy)
 
 
 __all__ = ["RawError", "build_report", "check_raw", "host_record", "judge", "smi_from_raw", "topo_from_raw"]

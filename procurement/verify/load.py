@@ -353,3 +353,46 @@ def _load_throttle(c: Ctx) -> None:
         c.add("LOAD-THROTTLE", "warn", "load.throttle.warn", None, actual, gpus=", ".join(f"GPU{i}" for i in sw))
     else:
         c.add("LOAD-THROTTLE", "pass", "load.throttle.pass", None, actual, n=len(samples))
+
+
+@check("LOAD-POWER", "load")
+def _load_power(c: Ctx) -> None:
+    """The PSUs at the draw measured under the burn: the GPUs' sampled peak plus the plan's rest of the
+    system, against the usable capacity without the redundant units (so redundancy still holds)."""
+    load = c.facts.load
+    if load is None:
+        return
+    samples = parse_samples(load.tools.get("_samples") or [])
+    per_gpu: dict[int, float] = {}
+    for s in samples:
+        if s.power_w is not None:
+            per_gpu[s.index] = max(per_gpu.get(s.index, 0.0), s.power_w)
+    if c.plan is None or not c.plan.server.psu:
+        c.add("LOAD-POWER", "skip", "load.power.no_plan", None, f"{sum(per_gpu.values()):.0f} W" if per_gpu else None)
+        return
+    if not per_gpu or (c.gpus and len(per_gpu) < len(c.gpus)):
+        c.add("LOAD-POWER", "unknown", "load.not_run", None, None, tool="nvidia-smi --query-gpu",
+              why=f"power sampled on {len(per_gpu)} of {len(c.gpus)} GPUs during the burn")
+        return
+    from procurement.budgets.power import power_budget
+    from procurement.policy import default_policy
+
+    budget = power_budget(c.plan, c.catalog, c.policy or default_policy())
+    gpu_w = sum(per_gpu.values())
+    rest_w = budget.draw_w - budget.gpu_w
+    draw = gpu_w + rest_w
+    capacity = budget.capacity_bound_w
+    expected = f"≤ {capacity:.0f} W"
+    actual = f"{draw:.0f} W ({gpu_w:.0f} W GPUs measured + {rest_w:.0f} W rest planned)"
+    if budget.unknown or capacity <= 0:
+        c.add("LOAD-POWER", "unknown", "load.power.unknown", expected, actual,
+              parts=", ".join(i.label for i in budget.unknown) or "PSU")
+    elif draw > capacity:
+        c.add("LOAD-POWER", "fail", "load.power.fail", expected, actual, draw=f"{draw:.0f}",
+              capacity=f"{capacity:.0f}", redundant=budget.redundant_units)
+    elif draw * (1 + budget.headroom_pct / 100) > capacity:
+        c.add("LOAD-POWER", "warn", "load.power.headroom", expected, actual, draw=f"{draw:.0f}",
+              capacity=f"{capacity:.0f}", pct=f"{budget.headroom_pct:g}")
+    else:
+        c.add("LOAD-POWER", "pass", "load.power.pass", expected, actual, draw=f"{draw:.0f}",
+              capacity=f"{capacity:.0f}", redundant=budget.redundant_units)

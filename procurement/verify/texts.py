@@ -853,5 +853,31 @@ register(
             "en": "{gpus} hit a software thermal slowdown during the burn: check cooling.",
         },
         "verify.merge.what.vbios": {"zh": "VBIOS 与板卡料号", "en": "VBIOS and board part numbers"},
+        "verify.load.power.pass": {
+            "zh": "满载实测功耗 {draw} W（GPU 实测 + 计划的其余部件）在去掉 {redundant} 个冗余电源后的可用容量 "
+            "{capacity} W 之内，并留有策略余量。",
+            "en": "The draw measured under the burn, {draw} W (GPUs measured + the plan's rest of the system), "
+            "fits the "
+            "{capacity} W usable without the {redundant} redundant PSU(s), with the policy's headroom.",
+        },
+        "verify.load.power.headroom": {
+            "zh": "满载功耗 {draw} W 在可用容量 {capacity} W 之内，但余量不足策略要求的 {pct}%。",
+            "en": "The draw under the burn, {draw} W, fits the usable {capacity} W but with less than the "
+            "policy's {pct}% headroom.",
+        },
+        "verify.load.power.fail": {
+            "zh": "满载功耗 {draw} W 超过去掉冗余电源后的可用容量 {capacity} "
+            "W：电源冗余在满载时不成立，需更大或更多电源，或限制 GPU 功耗。",
+            "en": "The draw under the burn, {draw} W, exceeds the {capacity} W usable without the redundant PSU(s): "
+            "redundancy does not hold at full load; larger or more PSUs, or a GPU power limit, are needed.",
+        },
+        "verify.load.power.unknown": {
+            "zh": "无法判断电源余量：计划中这些部件没有功耗数据（{parts}）。",
+            "en": "The PSU headroom cannot be judged: no power figure for {parts} in the plan.",
+        },
+        "verify.load.power.no_plan": {
+            "zh": "已记录满载 GPU 功耗（计划中没有电源，未比较）。",
+            "en": "GPU power under the burn recorded (no PSU in the plan to compare with).",
+        },
     }
 )

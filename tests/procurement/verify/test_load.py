@@ -167,3 +167,39 @@ def test_the_standalone_probes_load_format_is_judged(vcat: Catalog, shipped: Cat
         assert rep.check(cid).status == "pass", rep.check(cid)  # type: ignore[union-attr]
     assert "301.2 s" in rep.check("LOAD-BURN").message  # type: ignore[union-attr]
     assert rep.check("LOAD-THROTTLE").actual == "max 71 °C, peak 5524 W total"  # type: ignore[union-attr]
+
+
+def test_psu_headroom_at_the_measured_draw() -> None:
+    """LOAD-POWER: the GPUs' sampled peak plus the plan's rest of the system against the PSUs left when the
+    redundant ones are set aside (the llm-cluster-node example: 6 PSUs, N+1)."""
+    from procurement.budgets.power import power_budget
+    from procurement.plan import load_plan
+    from procurement.policy import default_policy
+    from procurement.verify.judge import judge
+    from procurement.verify.raw import new_raw, result
+    from tests.conftest import EXAMPLES
+
+    catalog = load_catalog()
+    plan = load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog)
+    budget = power_budget(plan, catalog, default_policy())
+    rest = budget.draw_w - budget.gpu_w
+
+    def judged(watts: float, plan=plan):  # type: ignore[no-untyped-def]
+        doc = new_raw()
+        doc["commands"]["nvidia_smi_q"] = result(["nvidia-smi", "-q", "-x"], 0, H100_XML.read_text())
+        rows = "".join(f"{i}, 2026/12/01 10:00:00.000, {watts}, 71, 1980, 0x0000000000000000, 100\n" for i in range(8))
+        doc["load"] = {"level": "quick", "commands": {}, "samples": result(["nvidia-smi"], -9, rows)}
+        return judge(doc, plan, catalog, None, "en").check("LOAD-POWER")
+
+    # the real capture's 69.85 W idle draw: far within the capacity
+    idle = judged(69.85)
+    assert idle is not None and idle.status == "pass"
+    assert idle.actual == f"{8 * 69.85 + rest:.0f} W ({8 * 69.85:.0f} W GPUs measured + {rest:.0f} W rest planned)"
+    # GPUs drawing what the usable PSUs hold, minus the rest of the system: over the capacity fails
+    over = (budget.capacity_bound_w - rest) / 8 + 10
+    bad = judged(over)
+    assert bad is not None and bad.status == "fail" and "redundancy does not hold" in bad.message
+    # the same draw on a plan with one more PSU fits, with or without the policy's headroom
+    roomier = plan.model_copy(update={"server": plan.server.model_copy(update={
+        "psu": plan.server.psu.model_copy(update={"count": plan.server.psu.count + 2})})})  # type: ignore[union-attr]
+    assert judged(over, roomier).status in ("pass", "warn")  # type: ignore[union-attr]
