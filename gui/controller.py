@@ -9,11 +9,11 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from catalog.loader import Catalog
+from procurement.evaluation import Evaluation, evaluate
 from procurement.findings import Finding
 from procurement.messages import Lang
 from procurement.plan import Plan, get_value, load_plan, save_plan, with_value
 from procurement.policy import Policy, default_policy
-from procurement.rules import evaluate
 
 
 class _ReplacePlan(QUndoCommand):
@@ -57,6 +57,9 @@ class PlanController(QObject):
         self.plan = Plan()
         self.path: Path | None = None
         self.findings: list[Finding] = []
+        self.evaluation: Evaluation | None = None
+        """The latest evaluation (of ``evaluation.plan``, which trails ``plan`` until the next event-loop
+        turn after an edit): budgets, findings, step status; findings_changed says it is new."""
         self.undo_stack = QUndoStack(self)
         self._eval_timer = QTimer(self)
         self._eval_timer.setSingleShot(True)
@@ -92,7 +95,8 @@ class PlanController(QObject):
         self._eval_timer.start()
 
     def reevaluate(self) -> None:
-        self.findings = evaluate(self.plan, self.catalog, self.policy, self.lang)
+        self.evaluation = evaluate(self.plan, self.catalog, self.policy, self.lang)
+        self.findings = list(self.evaluation.findings)
         self.findings_changed.emit()
 
     def set_lang(self, lang: Lang) -> None:

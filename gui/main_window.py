@@ -506,20 +506,15 @@ class MainWindow(QMainWindow):
             return
         from PySide6.QtWidgets import QStyle  # its ~20 enums load here, not before the first paint
 
-        from gui.plan_gaps import describe, missing_choices
-        from procurement.findings import SEVERITY_ORDER, Severity, verification_severity
+        from gui.plan_gaps import describe
+        from procurement.evaluation import step_statuses
+        from procurement.findings import Severity
 
-        worst: dict[int, Severity] = {}
-        counts: dict[int, int] = {}
-        for f in self.controller.findings:
-            counts[f.step] = counts.get(f.step, 0) + 1
-            if f.step not in worst or SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[worst[f.step]]:
-                worst[f.step] = f.severity
-        # step 5 also shows what the attached verification reports say about the delivered machine
-        verified, failed_checks = verification_severity(self.controller.plan.verification)
-        if verified is not None and (5 not in worst or SEVERITY_ORDER[verified] < SEVERITY_ORDER[worst[5]]):
-            worst[5] = verified
-        gaps = missing_choices(self.controller.plan)
+        evaluation = self.controller.evaluation
+        # the step status is the core's (procurement.evaluation); a plan edited since the last evaluation
+        # is marked from its own findings-free status until findings_changed brings the new one
+        steps = (evaluation.steps if evaluation is not None and evaluation.plan is self.controller.plan
+                 else step_statuses(self.controller.plan, tuple(self.controller.findings)))
         style = self.style()
         icons = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
                  Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
@@ -532,25 +527,24 @@ class MainWindow(QMainWindow):
                 item.setToolTip("")
                 item.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
                 continue
-            sev = worst.get(page.step)
-            lacking = gaps.get(page.step)
-            if lacking and sev not in (Severity.ERROR, Severity.WARNING):
+            status_of = steps[page.step]
+            sev, lacking, count = status_of.worst, list(status_of.missing), status_of.count
+            if status_of.state == "incomplete":
                 # nothing wrong yet, but not done either: grey, never a green tick on a blank step
                 item.setData(STATUS_ROLE, "incomplete")
                 item.setIcon(self._incomplete_icon())
                 tip = self.tr("Not complete: still to choose %1").replace("%1", describe(lacking))
-                if page.step in counts:
-                    tip += "\n" + self.tr("%n finding(s) on this step", "", counts[page.step])
+                if count:
+                    tip += "\n" + self.tr("%n finding(s) on this step", "", count)
                 item.setToolTip(tip)
                 continue
-            status = sev.value if sev else "ok"
-            item.setData(STATUS_ROLE, status)
+            item.setData(STATUS_ROLE, status_of.state)
             item.setIcon(style.standardIcon(icons[sev] if sev else QStyle.StandardPixmap.SP_DialogApplyButton))
-            tip = (self.tr("%n finding(s) on this step", "", counts.get(page.step, 0)) if page.step in counts
+            tip = (self.tr("%n finding(s) on this step", "", count) if count
                    else "" if sev else self.tr("No findings on this step"))
-            if page.step == 5 and verified is not None:
+            if status_of.failed_checks is not None:
                 tip = "\n".join(filter(None, [tip, self.tr("%n failed check(s) in the attached verification reports",
-                                                             "", failed_checks)]))
+                                                             "", status_of.failed_checks)]))
             item.setToolTip(tip)
 
     def _incomplete_icon(self) -> QIcon:

@@ -11,13 +11,13 @@ from typing import TextIO
 
 from catalog.loader import Catalog
 from procurement.commands import add_catalog_option, catalog_for
-from procurement.completeness import describe_missing, missing_for_purchase
+from procurement.completeness import describe_missing
+from procurement.evaluation import evaluate
 from procurement.exit_status import ExitStatus
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, default_lang, register, t
 from procurement.plan import PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
-from procurement.rules import evaluate
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_INCOMPLETE = (
     ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE, ExitStatus.INCOMPLETE)
@@ -85,15 +85,6 @@ def format_incomplete(gaps: dict[int, list[str]], lang: Lang) -> str:
     )
 
 
-def check_status(findings: list[Finding], gaps: dict[int, list[str]]) -> ExitStatus:
-    """1 with an error finding; else 3 when a step lacks a choice or a rule could not run; else 0."""
-    if any(f.severity == Severity.ERROR for f in findings):
-        return ExitStatus.FAILED
-    if gaps or any(f.rule.endswith("-INTERNAL") for f in findings):
-        return ExitStatus.INCOMPLETE
-    return ExitStatus.OK
-
-
 def run_check(
     args: argparse.Namespace, catalog: Catalog, out: TextIO | None = None, err: TextIO | None = None
 ) -> int:
@@ -112,8 +103,9 @@ def run_check(
     except PlanError as exc:
         print(t("check.bad_plan", lang, error=exc), file=err)
         return EXIT_UNREADABLE
-    findings = evaluate(plan, catalog, policy, lang)
-    gaps = missing_for_purchase(plan)
+    evaluation = evaluate(plan, catalog, policy, lang)
+    findings = list(evaluation.findings)
+    gaps = {step: list(keys) for step, keys in evaluation.incomplete.items()}
     as_json = getattr(args, "json", False)
     text = findings_json(findings) if as_json else format_findings(findings, lang, gaps)
     if gaps and as_json:  # the JSON on stdout stays a list of findings; say what is missing on stderr
@@ -124,7 +116,7 @@ def run_check(
     except BrokenPipeError:  # `gpu-procure check … | head`: the reader left; no traceback
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-    return check_status(findings, gaps)
+    return evaluation.exit_status()
 
 
 register(

@@ -31,11 +31,6 @@ def missing_choices(plan: Plan) -> dict[int, list[str]]:
     return {step: keys for step, keys in gaps.items() if keys}
 
 
-def missing_for_purchase(plan: Plan) -> dict[int, list[str]]:
-    """The gaps of steps 2-4 only: what `check` calls an incomplete plan."""
-    return {step: keys for step, keys in missing_choices(plan).items() if step in PURCHASE_STEPS}
-
-
 def describe_missing(keys: list[str], lang: Lang) -> str:
     """'a chassis, a CPU, a power supply' (zh: '机箱、CPU、电源') for the command line and reports."""
     return t("gaps.sep", lang).join(t(f"gaps.{key}", lang) for key in keys)

@@ -27,11 +27,9 @@ from catalog.models import Chassis, Cpu, MemoryModule, Nic, Part, Psu, Storage
 from gui.controller import PlanController
 from gui.pages.base import StepPage
 from gui.widgets.gauge import Gauge
+from procurement.evaluation import Budgets
 from procurement.findings import Severity
 from procurement.plan import Plan, PlanError, Redundancy, StorageRole
-from procurement.rules.cooling import heat_budget
-from procurement.rules.pcie import lane_budget
-from procurement.rules.power import power_budget
 from procurement.sizing import DerivedDefaults, apply_defaults, derive_defaults
 
 translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
@@ -251,34 +249,41 @@ def _role_text(role: StorageRole) -> str:
 
 GaugeReading = tuple[float | None, float | None, str]
 """(used, capacity, tooltip detail) for one gauge."""
+GAUGE_BUDGET = {"power": "power", "pcie": "lanes", "cooling": "heat"}
+"""Gauge → the budget it shows."""
 
 
-def gauge_readings(controller: PlanController) -> dict[str, GaugeReading]:
-    """The three gauges' numbers from the rules' public budget functions (never recomputed here)."""
-    plan, catalog, policy = controller.plan, controller.catalog, controller.policy
-    pb = power_budget(plan, catalog, policy)
-    out: dict[str, GaugeReading] = {}
-    out["power"] = (pb.draw_w, pb.usable_w or None,
-                    translate("ServerPage", "Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W")
-                    .replace("%1", f"{pb.draw_w:.0f}").replace("%2", f"{pb.headroom_pct:g}")
-                    .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}"))
-    lb = lane_budget(plan, catalog, policy)
-    used = lb.cpu_needed + lb.switch_needed
-    available = None if lb.cpu_lanes is None else lb.cpu_lanes + lb.switch_lanes
-    narrower = ", ".join(f"{d.count} × {d.label} x{d.granted}" if d.count > 1 and d.kind != "gpu"
-                         else f"{d.label} x{d.granted}" for d in lb.reduced)
-    out["pcie"] = (used, available or None,
-                   translate("ServerPage", "PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)")
-                   .replace("%1", str(used)).replace("%2", "—" if available is None else str(available))
-                   .replace("%3", "—" if lb.cpu_lanes is None else str(lb.cpu_lanes))
-                   .replace("%4", str(lb.switch_lanes))
-                   + ("\n" + translate("ServerPage", "Running narrower: %1").replace("%1", narrower)
-                      if narrower else ""))
-    hb = heat_budget(plan, catalog, policy)
-    out["cooling"] = (hb.required_cfm, hb.chassis_cfm,
-                      translate("ServerPage", "Heat %1 W needs about %2 CFM; the chassis moves %3 CFM")
-                      .replace("%1", f"{hb.heat_w:.0f}").replace("%2", f"{hb.required_cfm:.0f}")
-                      .replace("%3", "—" if hb.chassis_cfm is None else f"{hb.chassis_cfm:.0f}"))
+def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
+    """The three gauges' numbers from the evaluation's budgets (never recomputed here)."""
+    out: dict[str, GaugeReading] = {
+        key: (None, None, f"{budgets.errors.get(name, '')}") for key, name in GAUGE_BUDGET.items()
+    }
+    pb = budgets.power
+    if pb is not None:
+        out["power"] = (
+            pb.draw_w, pb.usable_w or None,
+            translate("ServerPage", "Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W")
+            .replace("%1", f"{pb.draw_w:.0f}").replace("%2", f"{pb.headroom_pct:g}")
+            .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}"))
+    lb = budgets.lanes
+    if lb is not None:
+        used = lb.cpu_needed + lb.switch_needed
+        available = None if lb.cpu_lanes is None else lb.cpu_lanes + lb.switch_lanes
+        narrower = ", ".join(f"{d.count} × {d.label} x{d.granted}" if d.count > 1 and d.kind != "gpu"
+                             else f"{d.label} x{d.granted}" for d in lb.reduced)
+        out["pcie"] = (used, available or None,
+                       translate("ServerPage", "PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)")
+                       .replace("%1", str(used)).replace("%2", "—" if available is None else str(available))
+                       .replace("%3", "—" if lb.cpu_lanes is None else str(lb.cpu_lanes))
+                       .replace("%4", str(lb.switch_lanes))
+                       + ("\n" + translate("ServerPage", "Running narrower: %1").replace("%1", narrower)
+                          if narrower else ""))
+    hb = budgets.heat
+    if hb is not None:
+        out["cooling"] = (hb.required_cfm, hb.chassis_cfm,
+                          translate("ServerPage", "Heat %1 W needs about %2 CFM; the chassis moves %3 CFM")
+                          .replace("%1", f"{hb.heat_w:.0f}").replace("%2", f"{hb.required_cfm:.0f}")
+                          .replace("%3", "—" if hb.chassis_cfm is None else f"{hb.chassis_cfm:.0f}"))
     return out
 
 
@@ -292,7 +297,7 @@ class ServerPage(StepPage):
     step = 3
 
     def __init__(self, controller: PlanController, parent: QWidget | None = None) -> None:
-        self._readings: tuple[tuple[object, object, object], dict[str, GaugeReading]] | None = None
+        self._readings: tuple[object, dict[str, GaugeReading]] | None = None
         self._tab_chain: list[QWidget] = []
         super().__init__(controller, parent)
         self.bound: dict[str, QWidget] = {}
@@ -522,17 +527,15 @@ class ServerPage(StepPage):
 
     def _update_gauges(self) -> None:
         ctl = self.controller
-        # An edit refreshes the page (plan_changed) and then recolours it (findings_changed) for the same plan
-        # object: the budgets are computed once per plan (the controller replaces plans, never edits one).
-        made_from = (ctl.plan, ctl.catalog, ctl.policy)
-        if self._readings is not None and all(a is b for a, b in zip(self._readings[0], made_from, strict=True)):
-            readings = self._readings[1]
-        else:
-            try:
-                readings = gauge_readings(ctl)
-            except Exception as exc:  # the gauges go grey and say why; the page keeps working
-                readings = {k: (None, None, f"{type(exc).__name__}: {exc}") for k in self.gauges}
-            self._readings = (made_from, readings)
+        evaluation = ctl.evaluation
+        # The gauges show the evaluation's budgets, computed once with the findings. After an edit the page
+        # refreshes (plan_changed) before the evaluation runs; the gauges then keep the last figures until
+        # findings_changed brings the new ones together with their colours.
+        if evaluation is None or evaluation.plan is not ctl.plan:
+            return
+        if self._readings is None or self._readings[0] is not evaluation:
+            self._readings = (evaluation, gauge_readings(evaluation.budgets))
+        readings = self._readings[1]
         family_state = self._family_states()
         for key, gauge in self.gauges.items():
             used, cap, detail = readings.get(key, (None, None, self.tr("Not available yet")))

@@ -3,8 +3,9 @@
 Each family module (power, cooling, pcie, balance, software, budget, vram, licensing) exposes
 ``FAMILY`` (its name) and ``RULES``, a tuple of rule functions; a function may report more than one
 rule id when the ids check one fact from two sides (e.g. POWER-PSU-CAPACITY / POWER-PSU-HEADROOM).
-The numbers the GUI gauges show are public too: power.power_budget, cooling.heat_budget,
-pcie.lane_budget, budget.plan_cost and procurement.sizing.estimate_vram.
+Each rule function declares its ids, step and checklist item with ``@rule`` (registry.py). The figures
+the rules compare (power, heat, lanes, cost, balance) come from procurement/budgets, computed once per
+evaluation; procurement.evaluation.evaluate() returns them with the findings and the per-step status.
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ FAMILY_STEP = {
 _DEFAULT_POLICY: Policy | None = None
 
 
-def _policy(policy: Policy | None) -> Policy:
+def policy_or_default(policy: Policy | None) -> Policy:
+    """``policy``, or the shipped default policy (loaded once)."""
     global _DEFAULT_POLICY
     if policy is not None:
         return policy
@@ -62,7 +64,7 @@ def evaluate_family(
     family: ModuleType, plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh"
 ) -> list[Finding]:
     """The findings of one family (unsorted)."""
-    pol = _policy(policy)
+    pol = policy_or_default(policy)
     out: list[Finding] = []
     with resolved_once(plan, catalog):
         for rule in family.RULES:
@@ -72,7 +74,7 @@ def evaluate_family(
 
 def evaluate(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh") -> list[Finding]:
     """All findings for ``plan``, sorted by severity, then step, then rule id."""
-    pol = _policy(policy)
+    pol = policy_or_default(policy)
     findings: list[Finding] = []
     with resolved_once(plan, catalog):
         for family in FAMILIES:
@@ -95,4 +97,4 @@ register(
     }
 )
 
-__all__ = ["FAMILIES", "evaluate", "evaluate_family", "has_errors"]
+__all__ = ["FAMILIES", "evaluate", "evaluate_family", "has_errors", "policy_or_default"]

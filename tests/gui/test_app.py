@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import gui.controller
+import procurement.rules
 from procurement.plan import Plan
 from tests.conftest import REPO
 
@@ -42,7 +43,7 @@ def test_a_burst_of_edits_is_evaluated_once_after_the_event_loop(qtbot, catalog,
         calls.append(plan)
         return []
 
-    monkeypatch.setattr(gui.controller, "evaluate", counting)
+    monkeypatch.setattr(procurement.rules, "evaluate", counting)
     ctl = gui.controller.PlanController(catalog, lang="en")
     calls.clear()
     for size in (2, 3, 4, 5, 6):

@@ -214,13 +214,13 @@ def test_step1_scroll_area_takes_no_focus(qtbot, make_window) -> None:
 
 
 def test_a_finding_whose_fields_are_on_another_page_focuses_there(qtbot, make_window, monkeypatch) -> None:
-    import gui.controller
+    import procurement.rules
     from procurement.findings import Finding, Severity
 
     open_air = Finding(rule="COOLING-OPEN-AIR", family="cooling", severity=Severity.WARNING, step=3,
                        fields=("gpu.count", "gpu.model"), message="Passive GPUs in an open-air case",
                        fix="Choose a server chassis")
-    monkeypatch.setattr(gui.controller, "evaluate", lambda *_a, **_k: [open_air])
+    monkeypatch.setattr(procurement.rules, "evaluate", lambda *_a, **_k: [open_air])
     win = make_window()
     win.controller.reevaluate()
     tree = win.findings_panel.tree

@@ -6,7 +6,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
-import gui.controller
+import procurement.rules
 from gui.settings import Settings
 from gui.widgets.field_marker import PROPERTY
 from procurement.findings import Finding, Severity
@@ -135,7 +135,7 @@ def test_language_switch_changes_visible_labels(qtbot, make_window) -> None:
 
 
 def _fake_findings(monkeypatch: pytest.MonkeyPatch, findings: list[Finding]) -> None:
-    monkeypatch.setattr(gui.controller, "evaluate", lambda *a, **k: list(findings))
+    monkeypatch.setattr(procurement.rules, "evaluate", lambda *a, **k: list(findings))
 
 
 BUDGET_LOW = Finding(rule="BUDGET-OVER", family="budget", severity=Severity.WARNING, step=1,
@@ -176,7 +176,7 @@ def test_findings_follow_edits_without_a_check_button(qtbot, make_window, monkey
         b = plan.requirements.budget_cny
         return [BUDGET_LOW] if b is not None and b < 100_000 else []
 
-    monkeypatch.setattr(gui.controller, "evaluate", budget_rule)
+    monkeypatch.setattr(procurement.rules, "evaluate", budget_rule)
     win = make_window()
     assert win.step_status(0) == "ok"
     with qtbot.waitSignal(win.controller.findings_changed):

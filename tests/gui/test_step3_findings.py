@@ -99,26 +99,26 @@ def test_auto_configure_refuses_a_chassis_for_four_open_air_cards_and_says_why(p
     assert "4 open-air NVIDIA GeForce RTX 4090 cards exceed the 2 one chassis can cool" in reason, reason
 
 
-def test_an_edit_computes_the_lane_budget_once_for_the_rule_and_once_for_the_gauges(page, qtbot, monkeypatch):
-    """The page refreshes on plan_changed and recolours on findings_changed for the same plan: the gauges'
-    budgets are computed once per plan (a 10 000-drive plan made each lane_budget call count)."""
-    import gui.pages.step3_server as step3
-    import procurement.rules.pcie as pcie
+def test_an_edit_computes_the_lane_budget_once_for_the_rule_and_the_gauges(page, qtbot, monkeypatch):
+    """The page refreshes on plan_changed and recolours on findings_changed for the same plan: the lane budget
+    is computed once per evaluation and read by the PCIE-LANES rule and the gauge alike (it used to be three
+    times: the rule and the gauges twice; a 10 000-drive plan made each call count)."""
+    import procurement.budgets.lanes as lanes
 
     ctl = page.controller
     page.show()
     qtbot.waitExposed(page)
     calls: list[int] = []
-    real = pcie.lane_budget
+    real = lanes._lane_budget
 
     def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(1)
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(pcie, "lane_budget", counted)
-    monkeypatch.setattr(step3, "lane_budget", counted)
+    monkeypatch.setattr(lanes, "_lane_budget", counted)
     with qtbot.waitSignal(ctl.findings_changed):
         page.cpu_count.setValue(2)
     assert ctl.plan.server.cpu_count == 2
-    assert len(calls) == 2  # PCIE-LANES once, the gauges once (was 3: the gauges twice)
+    assert len(calls) == 1
+    assert ctl.evaluation is not None and ctl.evaluation.budgets.lanes is not None
     assert page.pcie_gauge.used() == 4 * 16
