@@ -832,6 +832,43 @@ def _nvlink(c: Ctx) -> None:
         c.add("NVLINK", "pass", "nvlink.pcie", None, actual)
 
 
+_LINK_RANK = {"PIX": 0, "PXB": 1, "PHB": 2, "NODE": 3, "SYS": 4}
+"""Closeness of a PCIe path in `topo -m`'s legend, nearest first (PIX: at most one PCIe bridge; SYS: across
+the SMP interconnect between NUMA nodes)."""
+
+
+@check("GPU-NIC-AFFINITY", "network", needs_smi=True)
+def _gpu_nic_affinity(c: Ctx) -> None:
+    """Each GPU's nearest NIC in `topo -m`. With a NIC port per GPU planned (one rail per GPU for GPUDirect
+    RDMA), every GPU should reach its NIC without crossing the CPU's host bridge (PIX or PXB)."""
+    topo = c.facts.topo
+    ports = len(_planned_ports(c))
+    gpus = len(c.gpus)
+    rails = ports >= gpus > 1
+    nics = [d for d in topo.devices if not d.startswith("GPU")] if topo is not None else []
+    if topo is None or not nics:
+        if rails:
+            why = c.facts.topo_error or "`nvidia-smi topo -m` lists no NIC"
+            c.add("GPU-NIC-AFFINITY", "unknown", "affinity.unknown", "PIX/PXB", None, why=why)
+        else:
+            c.add("GPU-NIC-AFFINITY", "skip", "affinity.skip")
+        return
+    nearest: dict[str, tuple[str, str]] = {}
+    for g in topo.gpus:
+        links = [(topo.links.get((g, n)) or topo.links.get((n, g)) or "SYS", n) for n in nics]
+        link, nic = min(links, key=lambda x: _LINK_RANK.get(x[0], 9))
+        nearest[g] = (link, topo.nic_names.get(nic, nic))
+    summary = ", ".join(f"{n}× {link}" for link, n in sorted(
+        Counter(link for link, _ in nearest.values()).items(), key=lambda x: _LINK_RANK.get(x[0], 9)))
+    far = [f"{g}→{nic} {link}" for g, (link, nic) in nearest.items() if _LINK_RANK.get(link, 9) > _LINK_RANK["PXB"]]
+    if not rails:
+        c.add("GPU-NIC-AFFINITY", "skip", "affinity.inventory", None, summary)
+    elif far:
+        c.add("GPU-NIC-AFFINITY", "warn", "affinity.warn", "PIX/PXB", summary, which="; ".join(far))
+    else:
+        c.add("GPU-NIC-AFFINITY", "pass", "affinity.pass", "PIX/PXB", summary, n=len(nearest))
+
+
 # ---------------------------------------------------------------- host
 
 

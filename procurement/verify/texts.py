@@ -879,5 +879,24 @@ register(
             "zh": "已记录满载 GPU 功耗（计划中没有电源，未比较）。",
             "en": "GPU power under the burn recorded (no PSU in the plan to compare with).",
         },
+        "verify.affinity.pass": {
+            "zh": "{n} 块 GPU 各自经同一 PCIe 交换芯片到达网卡（PIX/PXB），GPUDirect RDMA 不经过 CPU。",
+            "en": "Each of the {n} GPUs reaches a NIC through its own PCIe switch (PIX/PXB): GPUDirect RDMA "
+            "does not cross the CPU.",
+        },
+        "verify.affinity.warn": {
+            "zh": "这些 GPU 与最近的网卡之间要经过 CPU（{which}）：按每 GPU 一块网卡规划时，检查网卡插槽位置。",
+            "en": "These GPUs reach their nearest NIC only through the CPU ({which}): with a NIC per GPU "
+            "planned, check which slots the NICs sit in.",
+        },
+        "verify.affinity.unknown": {
+            "zh": "计划每块 GPU 配一个网卡端口，但无法读取 GPU 与网卡的拓扑（{why}）。",
+            "en": "A NIC port per GPU is planned but the GPU-NIC topology could not be read ({why}).",
+        },
+        "verify.affinity.inventory": {
+            "zh": "已记录每块 GPU 最近网卡的连接方式（计划中网卡端口少于 GPU，未判定）。",
+            "en": "Each GPU's nearest-NIC path recorded (fewer NIC ports than GPUs planned: not judged).",
+        },
+        "verify.affinity.skip": {"zh": "拓扑中没有网卡。", "en": "No NIC in the topology."},
     }
 )

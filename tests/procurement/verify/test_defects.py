@@ -343,3 +343,26 @@ def test_exit_status_is_0_only_when_every_check_passed() -> None:
     one_unknown = rep.model_copy(update={"checks": [*rep.checks[:1], rep.checks[1].model_copy(
         update={"status": "unknown"}), *rep.checks[2:]]})
     assert one_unknown.exit_code() == 3 and one_unknown.overall() == "unknown"
+
+
+def test_gpu_nic_affinity_from_topology() -> None:
+    """A NIC per GPU planned: each GPU's nearest NIC in `topo -m` should share its PCIe switch."""
+    from tests.procurement.verify.conftest import FIX
+
+    cat = _nic_catalog()
+    rails = h100_plan(server__nics=[PartCount(part="cx7-400g", count=8)])
+    good = judged(XML, rails, cat, topo=(FIX / "topo-m_dgx-a100-8x-NV12-mlx5x12_tabs.txt").read_text())
+    aff = good.check("GPU-NIC-AFFINITY")
+    assert aff is not None and aff.status == "pass" and aff.actual == "8× PXB"  # DGX A100: a NIC pair per GPU pair
+    # a real 8-GPU node with 4 NICs all on the first socket: GPU4-7 reach them only across the CPUs
+    half = judged(XML, rails, cat, topo=(FIX / "topo-m_8x-a100-NV12-NIC0-3_tabs.txt").read_text())
+    aff = half.check("GPU-NIC-AFFINITY")
+    assert aff is not None and aff.status == "warn" and aff.actual == "4× PXB, 4× SYS"
+    assert "GPU4→mlx5_0 SYS" in aff.message
+    far = judged(XML, rails, cat, topo=(FIX / "topo-m_6x-h100-NV18-with-NICs_spaces.txt").read_text())
+    aff = far.check("GPU-NIC-AFFINITY")
+    assert aff is not None and aff.status == "warn"
+    assert aff.actual == "3× NODE, 3× SYS" and "GPU3→mlx5_0 SYS" in aff.message
+    # one NIC for eight GPUs is not a rail design: the paths are recorded, not judged
+    one = judged(XML, h100_plan(), cat, topo=(FIX / "topo-m_6x-h100-NV18-with-NICs_spaces.txt").read_text())
+    assert one.check("GPU-NIC-AFFINITY").status == "skip"  # type: ignore[union-attr]
