@@ -10,17 +10,27 @@ from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.sizing import cloud_or_own, estimate_vram, recommend
+from procurement.sizing.plan_sizing import size_plan
 
 GIB_IN_GB = 1.073741824  # the estimate is in GB (10^9 B) like the reference formula; GPU memory is GiB
 
 
 @dataclass(frozen=True)
 class VramView:
-    parts: list[tuple[str, float]]
-    """(label in the plan's language, GB) for each component, the margin last."""
-    total_gb: float
-    have_gb: float | None = None
-    """Memory of the chosen GPUs together (count × memory), in GB; None when none chosen."""
+    parts: list[tuple[str, str, float]]
+    """(key, label in the plan's language, GB) per component on the busiest GPU (before the margin)."""
+    per_gpu_gb: float
+    """The busiest GPU's memory before the margin (the whole model on one GPU while no GPU is chosen)."""
+    with_margin_gb: float
+    margin_pct: float
+    gpus: int = 0
+    """GPUs the layout spans (0: no GPU chosen, the whole model on one GPU is shown)."""
+    one_gpu_gb: float | None = None
+    """Memory of ONE chosen GPU, GB (the limit each bar is compared with; never a sum)."""
+    fits: bool | None = None
+    scheme: str = ""
+    comm: str = ""
+    serving: str = ""
     notes: list[str] = field(default_factory=list)
     lines: list[str] = field(default_factory=list)
     """The breakdown with its arithmetic, one line per component (tooltip)."""
@@ -36,15 +46,29 @@ class GpuRow:
 
 
 def vram_for(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> VramView | None:
-    """The estimate for the requirements; None while the model size is unknown."""
+    """Memory on each GPU of the plan under its scheme (the whole model on one GPU while no GPU is chosen);
+    None while the model size is unknown."""
     est = estimate_vram(plan.requirements, policy)
     if not est.known:
         return None
-    parts = [(c.label(lang), c.gb) for c in est.components]
-    parts.append((t("vram.margin", lang), est.margin_gb))
-    gpu = catalog.gpu(plan.gpu.model)
-    have = gpu.memory_gib * GIB_IN_GB * plan.gpu.count if gpu is not None and plan.gpu.count else None
-    return VramView(parts, est.total_gb, have, [t(n, lang) for n in est.notes], est.lines(lang))
+    sized = size_plan(plan, catalog, policy.vram_margin_pct)
+    notes = [t(n, lang) for n in est.notes]
+    if sized is None or sized.cluster is None:
+        parts = [(c.key, c.label(lang), c.gb) for c in est.components]
+        return VramView(parts, est.subtotal_gb, est.total_gb, est.margin_pct, notes=notes, lines=est.lines(lang))
+    mem = sized.memory
+    parts = [(k, t(f"vram.{k}", lang), v) for k, v in mem.breakdown().items() if v > 0]
+    lines = [f"{label}: {gb:,.2f} GB ({mem.formulas.get(k, '')})" for k, label, gb in parts]
+    lines.append(f"{t('vram.total', lang)}: {mem.total:,.1f} GB + {sized.margin_pct:g} % = "
+                 f"{sized.with_margin_gb:,.1f} GB")
+    serving = ""
+    if sized.serving is not None:
+        sv = sized.serving
+        serving = t("vram.view.serving", lang, tokens=f"{sv.kv_tokens:,}", conc=f"{sv.max_concurrency:,.1f}",
+                    seq=f"{sized.case.seq:,}")
+    return VramView(parts, mem.total, sized.with_margin_gb, sized.margin_pct, sized.parallel.gpus,
+                    sized.cluster.gpu_memory_gb, sized.fits, sized.parallel.label(), sized.comm_text.get(lang, ""),
+                    serving, notes, lines)
 
 
 def advice_for(plan: Plan, catalog: Catalog, lang: Lang) -> list[str]:
@@ -62,3 +86,4 @@ def gpu_rows(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[G
     seen = {r.gpu.id for r in rows}
     rows += [GpuRow(g) for g in sorted(catalog.all(Gpu), key=lambda g: g.name) if g.id not in seen]
     return rows
+

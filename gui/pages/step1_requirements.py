@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 from gui.controller import PlanController
 from gui.pages.base import StepPage
 from gui.sizing_bridge import advice_for, vram_for
-from gui.widgets.bar_chart import Bar, BarChart
+from gui.widgets.bar_chart import Segment, StackedBar, StackedBarChart
 from gui.widgets.money import MoneyBox
 from procurement.plan import (
     Optimizer,
@@ -39,7 +39,12 @@ from procurement.sizing import MODEL_PRESETS
 
 R = "requirements."
 NO_VALUE = ""  # combo item data for "not set" (the plan's None), so findData/currentData stay plain text
-SHAPE_FIELDS = ("model_params_b", "layers", "hidden_size", "kv_heads", "head_dim")
+SHAPE_FIELDS = ("model_params_b", "layers", "hidden_size", "attention_heads", "kv_heads", "head_dim", "vocab_size")
+OPTIONAL_SPINS = (*SHAPE_FIELDS, "tensor_parallel", "pipeline_parallel", "lora_rank", "concurrent_users",
+                  "network_gbps")
+"""Spin boxes whose lowest value means 'not set' (None in the plan: unknown, or decided by the sizing)."""
+TRISTATE = {"gradient_checkpointing"}
+MAX_BARS = 16
 
 
 class RequirementsPage(StepPage):
@@ -56,6 +61,7 @@ class RequirementsPage(StepPage):
         self.model_box = QGroupBox(self)
         self.data_box = QGroupBox(self)
         self.estimate_box = QGroupBox(self)
+        self.layout_box = QGroupBox(self)
         self.advice_box = QGroupBox(self)
         wl = QFormLayout(self.workload_box)
         for name in ("workload", "mode", "usage", "data_sensitivity", "deployment"):
@@ -65,8 +71,10 @@ class RequirementsPage(StepPage):
         self._spin(ml, "model_params_b", QDoubleSpinBox, 0, 100_000, decimals=1)
         self._spin(ml, "layers", QSpinBox, 0, 100_000)
         self._spin(ml, "hidden_size", QSpinBox, 0, 10_000_000)
+        self._spin(ml, "attention_heads", QSpinBox, 0, 100_000)
         self._spin(ml, "kv_heads", QSpinBox, 0, 100_000)
         self._spin(ml, "head_dim", QSpinBox, 0, 100_000)
+        self._spin(ml, "vocab_size", QSpinBox, 0, 100_000_000)
         self._combo(ml, "precision")
         self._combo(ml, "optimizer")
         self._spin(ml, "batch_size", QSpinBox, 1, 1_000_000)
@@ -87,16 +95,35 @@ class RequirementsPage(StepPage):
             dl.addRow(box)
             self.bind_field(R + name, box)
 
+        ll = QFormLayout(self.layout_box)
+        for name in ("scheme", "gradient_checkpointing", "kv_precision"):
+            self._combo(ll, name)
+        self._spin(ll, "tensor_parallel", QSpinBox, 0, 1024)
+        self._spin(ll, "pipeline_parallel", QSpinBox, 0, 1024)
+        self._spin(ll, "lora_rank", QSpinBox, 0, 65_536)
+        self._spin(ll, "concurrent_users", QSpinBox, 0, 10_000_000)
+        self._spin(ll, "network_gbps", QDoubleSpinBox, 0, 1_000_000, decimals=0)
+        box = QCheckBox(self)
+        box.setObjectName("offload_optimizer")
+        self.checks["offload_optimizer"] = box
+        ll.addRow(box)
+        self.bind_field(R + "offload_optimizer", box)
+
         el = QVBoxLayout(self.estimate_box)
         self.total_label = QLabel(self)
         self.total_label.setObjectName("vramTotal")
         self.total_label.setWordWrap(True)
-        self.chart = BarChart(self)
+        self.chart = StackedBarChart(self)
         self.chart.setObjectName("vramChart")
+        self.scheme_label = QLabel(self)
+        self.scheme_label.setObjectName("vramScheme")
+        self.scheme_label.setWordWrap(True)
+        self.scheme_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.estimate_note = QLabel(self)
         self.estimate_note.setWordWrap(True)
         el.addWidget(self.total_label)
         el.addWidget(self.chart)
+        el.addWidget(self.scheme_label)
         el.addWidget(self.estimate_note)
         al = QVBoxLayout(self.advice_box)
         self.advice = QLabel(self)
@@ -110,9 +137,10 @@ class RequirementsPage(StepPage):
         grid.addWidget(self.workload_box, 0, 0)
         grid.addWidget(self.data_box, 1, 0)
         grid.addWidget(self.model_box, 0, 1, 2, 1)
-        grid.addWidget(self.estimate_box, 2, 0, 1, 2)
-        grid.addWidget(self.advice_box, 3, 0, 1, 2)
-        grid.setRowStretch(4, 1)
+        grid.addWidget(self.layout_box, 2, 0, 1, 2)
+        grid.addWidget(self.estimate_box, 3, 0, 1, 2)
+        grid.addWidget(self.advice_box, 4, 0, 1, 2)
+        grid.setRowStretch(5, 1)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         scroll = self.scroll_area = QScrollArea(self)
@@ -214,6 +242,23 @@ class RequirementsPage(StepPage):
                 (self.tr("INT8"), Precision.INT8),
                 (self.tr("INT4"), Precision.INT4),
             ],
+            "scheme": [
+                (self.tr("Cheapest that fits"), NO_VALUE),
+                (self.tr("Data parallel"), "dp"),
+                (self.tr("ZeRO-1"), "zero1"),
+                (self.tr("ZeRO-2"), "zero2"),
+                (self.tr("ZeRO-3 / FSDP"), "zero3"),
+            ],
+            "gradient_checkpointing": [
+                (self.tr("As the recipe does"), NO_VALUE),
+                (self.tr("On"), "on"),
+                (self.tr("Off"), "off"),
+            ],
+            "kv_precision": [
+                (self.tr("BF16/FP16"), "bf16"),
+                (self.tr("FP8"), "fp8"),
+                (self.tr("FP32"), "fp32"),
+            ],
             "optimizer": [
                 (self.tr("AdamW"), Optimizer.ADAMW),
                 (self.tr("SGD with momentum"), Optimizer.SGD_MOMENTUM),
@@ -227,7 +272,8 @@ class RequirementsPage(StepPage):
         self.workload_box.setTitle(self.tr("Workload"))
         self.model_box.setTitle(self.tr("Model"))
         self.data_box.setTitle(self.tr("Data, budget and scale"))
-        self.estimate_box.setTitle(self.tr("GPU memory estimate"))
+        self.estimate_box.setTitle(self.tr("GPU memory per GPU"))
+        self.layout_box.setTitle(self.tr("Parallelism, recipe and serving"))
         self.advice_box.setTitle(self.tr("Cloud or own hardware?"))
         # each Alt+letter once on the page, none of the menu bar's F, E, V, H (tests/gui/test_mnemonics.py)
         texts = {
@@ -241,6 +287,16 @@ class RequirementsPage(StepPage):
             "layers": self.tr("&Layers:"),
             "hidden_size": self.tr("H&idden size:"),
             "kv_heads": self.tr("&KV heads:"),
+            "attention_heads": self.tr("Attention heads:"),
+            "vocab_size": self.tr("Vocabulary:"),
+            "scheme": self.tr("Sharding scheme:"),
+            "gradient_checkpointing": self.tr("Gradient checkpointing:"),
+            "kv_precision": self.tr("KV-cache precision:"),
+            "tensor_parallel": self.tr("Tensor parallel:"),
+            "pipeline_parallel": self.tr("Pipeline parallel:"),
+            "lora_rank": self.tr("LoRA rank:"),
+            "concurrent_users": self.tr("Concurrent users:"),
+            "network_gbps": self.tr("Network between nodes:"),
             "head_dim": self.tr("Head si&ze:"),
             "precision": self.tr("P&recision:"),
             "optimizer": self.tr("&Optimizer:"),
@@ -255,8 +311,17 @@ class RequirementsPage(StepPage):
         self.spins["model_params_b"].setSuffix(self.tr(" B params"))
         self.spins["dataset_gb"].setSuffix(" GB")
         self.spins["sequence_length"].setSuffix(self.tr(" tokens"))
-        for name in ("layers", "hidden_size", "kv_heads", "head_dim", "model_params_b"):
+        for name in ("layers", "hidden_size", "kv_heads", "head_dim", "model_params_b", "attention_heads",
+                     "vocab_size"):
             self.spins[name].setSpecialValueText(self.tr("unknown"))
+        for name in ("tensor_parallel", "pipeline_parallel", "lora_rank"):
+            self.spins[name].setSpecialValueText(self.tr("auto"))
+        self.spins["concurrent_users"].setSpecialValueText(self.tr("not a serving requirement"))
+        self.spins["network_gbps"].setSpecialValueText(self.tr("from the NICs"))
+        self.spins["network_gbps"].setSuffix(" Gb/s")
+        self.checks["offload_optimizer"].setText(self.tr("Offload the optimizer state to CPU RAM"))
+        self.spins["concurrent_users"].setToolTip(
+            self.tr("Requests of the sequence length that must run at once (serving)"))
         self.spins["nodes"].setToolTip(self.tr("1 = a single server; more = a multi-node cluster"))
         self.spins["kv_heads"].setToolTip(self.tr("Key/value heads (grouped-query attention); used for the KV cache"))
         self.checks["needs_mig"].setText(self.tr("Needs MIG (GPU partitioning)"))
@@ -277,6 +342,8 @@ class RequirementsPage(StepPage):
         req = self.controller.plan.requirements
         for name, combo in self.combos.items():
             value = getattr(req, name)
+            if name in TRISTATE and value is not None:
+                value = "on" if value else "off"
             index = combo.findData(NO_VALUE if value is None else value)
             if index < 0 and value is not None:  # a preset this version does not know: show it as custom
                 index = 0
@@ -296,15 +363,34 @@ class RequirementsPage(StepPage):
             self.total_label.setText(self.tr("Not enough information for an estimate yet."))
             self.chart.set_bars([])
             self.chart.setToolTip("")
+            self.scheme_label.setText("")
             self.estimate_note.setText("")
         else:
-            bars = [Bar(label, gb) for label, gb in est.parts if gb > 0]
-            bars.append(Bar(self.tr("Total"), est.total_gb, "#37474f"))
-            self.chart.set_bars(bars, "GB", est.have_gb, self.tr("chosen GPUs") if est.have_gb else "")
+            segments = tuple(Segment(key, label, gb) for key, label, gb in est.parts)
+            if est.gpus:
+                shown = min(est.gpus, MAX_BARS)
+                bars = [StackedBar(self.tr("GPU %1").replace("%1", str(i)), segments) for i in range(shown)]
+                self.chart.set_bars(bars, "GB", est.one_gpu_gb, self.tr("one GPU"))
+                text = (self.tr("Each GPU needs about <b>%1 GB</b> (%2 GB with the margin) of its %3 GB: %4.")
+                        if est.fits else
+                        self.tr("Each GPU needs about <b>%1 GB</b> (%2 GB with the margin): more than its %3 GB; "
+                                "%4."))
+                verdict = self.tr("fits") if est.fits else self.tr("does not fit")
+                self.total_label.setText(text.replace("%1", f"{est.per_gpu_gb:,.1f}")
+                                         .replace("%2", f"{est.with_margin_gb:,.1f}")
+                                         .replace("%3", f"{est.one_gpu_gb or 0:,.1f}").replace("%4", verdict))
+                more = "" if est.gpus <= MAX_BARS else self.tr(" (the first %1 of %2 GPUs shown; every GPU holds "
+                                                               "the same share)").replace("%1", str(MAX_BARS)) \
+                    .replace("%2", str(est.gpus))
+                self.scheme_label.setText("\n".join(x for x in (est.comm + more, est.serving) if x))
+            else:
+                self.chart.set_bars([StackedBar(self.tr("whole model"), segments)], "GB")
+                self.total_label.setText(
+                    self.tr("About <b>%1 GB</b> of GPU memory for the whole model on one GPU (%2 GB with the margin); "
+                            "choose the GPUs in step 2 to see each GPU's share.")
+                    .replace("%1", f"{est.per_gpu_gb:,.1f}").replace("%2", f"{est.with_margin_gb:,.1f}"))
+                self.scheme_label.setText("")
             self.chart.setToolTip("\n".join(est.lines))
-            self.total_label.setText(
-                self.tr("About <b>%1 GB</b> of GPU memory in total.").replace("%1", f"{est.total_gb:,.0f}")
-            )
             self.estimate_note.setText("\n".join(est.notes))
         advice = advice_for(ctl.plan, ctl.catalog, ctl.lang)
         if advice:
@@ -323,17 +409,22 @@ class RequirementsPage(StepPage):
             plan = with_value(plan, R + "model_preset", data)
             preset = MODEL_PRESETS.get(data or "")
             if preset is not None:  # show the preset's shape in the fields, where the buyer can adjust it
-                for key in SHAPE_FIELDS:
-                    plan = with_value(plan, R + key, getattr(preset, key.removeprefix("model_")))
+                shape = {"model_params_b": preset.published_params_b or round(preset.params_b, 2),
+                         "layers": preset.layers, "hidden_size": preset.hidden, "attention_heads": preset.heads,
+                         "kv_heads": preset.kv_heads, "head_dim": preset.head_dim, "vocab_size": preset.vocab}
+                for key, value in shape.items():
+                    plan = with_value(plan, R + key, value)
             self.controller.replace_plan(plan, self.tr("Model preset"))
             return
+        if name in TRISTATE:
+            data = None if data is None else data == "on"
         self.edit(R + name, data)
 
     def _spin_changed(self, name: str, value: float) -> None:
         if self.refreshing:
             return
         spin = self.spins[name]
-        new: Any = None if name in SHAPE_FIELDS and value == spin.minimum() else value
+        new: Any = None if name in OPTIONAL_SPINS and value == spin.minimum() else value
         req: Requirements = self.controller.plan.requirements
         if name in SHAPE_FIELDS and req.model_preset is not None and getattr(req, name) != new:
             plan = with_value(self.controller.plan, R + name, new)

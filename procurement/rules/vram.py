@@ -1,8 +1,9 @@
-"""VRAM rules: the estimate (procurement.sizing.vram) against memory per GPU and in total.
+"""VRAM rules: does the workload fit **each** GPU of the plan, under which parallelism scheme, and at what cost.
 
-Data parallel keeps a full copy of the model state on every GPU, so it fits only when the estimate fits
-one GPU; model parallel / ZeRO-3 / FSDP shards it, so it fits when the estimate fits all GPUs of all nodes
-together. The estimate's formulas and sources are in procurement/sizing/vram.py.
+Memory is never summed across GPUs: procurement.sizing.plan_sizing sizes the busiest GPU of the cheapest
+fitting layout (data parallel, ZeRO-1/2/3 = FSDP, tensor and pipeline parallel over the plan's GPUs and
+nodes) or of the layout the requirements fix, and these rules report its verdict. Formulas and sources:
+procurement/sizing/memory.py and docs/sizing.md.
 """
 
 from __future__ import annotations
@@ -16,44 +17,105 @@ from procurement.plan import Plan, Workload
 from procurement.policy import Policy
 from procurement.rules.base import GIB_TO_GB, Rule, make, resolve
 from procurement.rules.registry import rule
-from procurement.sizing.vram import estimate_vram
+from procurement.sizing.plan_sizing import size_plan
 
 FAMILY: Family = "vram"
 SIZED_WORKLOADS = (Workload.TRAINING, Workload.FINE_TUNING, Workload.INFERENCE)
+STEP = 2
+FIELDS = ("gpu.count", "gpu.model")
 
 
-@rule(FAMILY, "VRAM-TOTAL", "VRAM-SHARDING", step=2, item="gpu_vram")
+@rule(FAMILY, "VRAM-TOTAL", "VRAM-SHARDING", "VRAM-NETWORK-BOUND", step=2, item="gpu_vram")
 def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """VRAM-TOTAL (the estimate does not fit all GPUs together) and VRAM-SHARDING (it does not fit one GPU,
-    so data parallel alone will not work; shard the model)."""
+    """VRAM-TOTAL: no layout of the plan's GPUs holds the workload on each GPU (error). VRAM-SHARDING: it
+    fits only when the model is split or sharded, and says the scheme and its communication cost (info);
+    VRAM-NETWORK-BOUND when that scheme's traffic outlasts the compute (warning)."""
     p = resolve(plan, catalog)
     if p.gpu is None or not p.gpu_count:
         return []
-    est = estimate_vram(plan.requirements, policy)
-    if not est.known:
+    s = size_plan(plan, catalog, policy.vram_margin_pct)
+    if s is None or s.cluster is None or s.fits is None:
         return []
-    per_gpu = p.gpu.memory_gib * GIB_TO_GB
-    gpus = p.gpu_count * plan.requirements.nodes
-    total = est.total_gb
+    req = plan.requirements
+    per_gpu_gb = p.gpu.memory_gib * GIB_TO_GB
+    gpus = p.gpu_count * req.nodes
     kw = dict(
-        need=f"{total:,.0f}",
-        per_gpu=f"{per_gpu:,.0f}",
+        need=f"{s.memory.total:,.1f}",
+        need_margin=f"{s.with_margin_gb:,.1f}",
+        per_gpu=f"{per_gpu_gb:,.1f}",
         per_gpu_gib=f"{p.gpu.memory_gib:g}",
         gpus=gpus,
-        have=f"{per_gpu * gpus:,.0f}",
         gpu=p.gpu.name,
-        fit=est.gpus_needed(per_gpu),
-        nodes=plan.requirements.nodes,
+        scheme=s.parallel.label(),
+        nodes=req.nodes,
         per_node=p.gpu_count,
-        fit_node=math.ceil((est.gpus_needed(per_gpu) or 0) / plan.requirements.nodes),
+        pct=f"{s.margin_pct:g}",
+        parts=_parts(s.memory.breakdown(), lang),
     )
-    if total > per_gpu * gpus:
-        variant = "nodes" if plan.requirements.nodes > 1 else None  # say that the GPUs span the nodes
-        return [make("VRAM-TOTAL", FAMILY, Severity.ERROR, 2, ("gpu.count", "gpu.model"), lang, variant=variant,
-                     **kw)]
-    if total > per_gpu:
-        return [make("VRAM-SHARDING", FAMILY, Severity.INFO, 2, ("gpu.count", "gpu.model"), lang, **kw)]
-    return []
+    out: list[Finding] = []
+    if not s.fits:
+        fit = s.gpus_needed
+        variant = "nodes" if req.nodes > 1 else None
+        fix_variant = "none" if fit is None else ("nodes" if req.nodes > 1 else None)
+        fit_node = math.ceil((fit or 0) / req.nodes)
+        msg = make("VRAM-TOTAL", FAMILY, Severity.ERROR, STEP, FIELDS, lang, variant=variant,
+                   fit=fit or 0, fit_node=fit_node, **kw)
+        if fix_variant != variant:
+            fix = make("VRAM-TOTAL", FAMILY, Severity.ERROR, STEP, FIELDS, lang, variant=fix_variant,
+                       fit=fit or 0, fit_node=fit_node, **kw)
+            msg = msg.model_copy(update={"fix": fix.fix})
+        out.append(msg)
+        return out
+    if s.parallel.gpus > 1 and (s.parallel.tp > 1 or s.parallel.pp > 1 or s.parallel.zero > 0):
+        out.append(make("VRAM-SHARDING", FAMILY, Severity.INFO, STEP, FIELDS, lang,
+                        comm=s.comm_text.get(lang, ""), **kw))
+    if s.network_bound:
+        out.append(make("VRAM-NETWORK-BOUND", FAMILY, Severity.WARNING, STEP,
+                        ("requirements.network_gbps", "server.nics"), lang, comm=s.comm_text.get(lang, ""), **kw))
+    return out
+
+
+def _parts(breakdown: dict[str, float], lang: Lang) -> str:
+    from procurement.messages import t
+
+    return ", ".join(f"{t('vram.' + k, lang)} {v:,.1f}" for k, v in breakdown.items() if v > 0.005)
+
+
+@rule(FAMILY, "VRAM-TP-HEADS", "VRAM-LAYOUT", "VRAM-TP-NO-P2P", "VRAM-SERVING", step=2, item="gpu_vram")
+@rule(FAMILY, "VRAM-FP8-UNSUPPORTED", step=1, item="gpu_vram")
+def layout(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """Checks tied to the GPU count: VRAM-TP-HEADS (heads not divisible by TP), VRAM-LAYOUT (TP × PP does
+    not divide the GPUs), VRAM-TP-NO-P2P (GeForce 40/50 without peer-to-peer under TP), VRAM-FP8-UNSUPPORTED,
+    VRAM-SERVING (the concurrent users do not fit the KV cache)."""
+    s = size_plan(plan, catalog, policy.vram_margin_pct)
+    if s is None or s.cluster is None:
+        return []
+    severity = {"VRAM-TP-HEADS": Severity.ERROR, "VRAM-LAYOUT": Severity.ERROR, "VRAM-TP-NO-P2P": Severity.WARNING,
+                "VRAM-FP8-UNSUPPORTED": Severity.ERROR, "VRAM-SERVING": Severity.ERROR}
+    fields = {"VRAM-TP-HEADS": ("requirements.tensor_parallel", "gpu.count"),
+              "VRAM-LAYOUT": ("requirements.tensor_parallel", "requirements.pipeline_parallel", "gpu.count"),
+              "VRAM-TP-NO-P2P": ("gpu.model", "requirements.tensor_parallel"),
+              "VRAM-FP8-UNSUPPORTED": ("requirements.precision", "gpu.model"),
+              "VRAM-SERVING": ("requirements.concurrent_users", "gpu.count", "gpu.model")}
+    return [make(cid, FAMILY, severity[cid], 1 if cid == "VRAM-FP8-UNSUPPORTED" else STEP, fields[cid], lang, **kw)
+            for cid, kw in s.checks]
+
+
+@rule(FAMILY, "VRAM-OFFLOAD-RAM", step=3, item="gpu_vram")
+def offload_ram(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """VRAM-OFFLOAD-RAM: the optimizer state offloaded to CPU RAM does not fit the node's memory."""
+    if not plan.requirements.offload_optimizer:
+        return []
+    s = size_plan(plan, catalog, policy.vram_margin_pct)
+    p = resolve(plan, catalog)
+    if s is None or s.cluster is None or p.memory is None:
+        return []
+    need = s.cpu_offload_gb_per_node
+    ram = p.memory.capacity_gib * p.memory_count * GIB_TO_GB
+    if need <= ram:
+        return []
+    return [make("VRAM-OFFLOAD-RAM", FAMILY, Severity.ERROR, 3, ("server.memory.count", "server.memory.part"),
+                 lang, need=f"{need:,.0f}", ram=f"{ram:,.0f}")]
 
 
 @rule(FAMILY, "VRAM-NO-ESTIMATE", step=1, item="gpu_vram")
@@ -62,48 +124,117 @@ def no_estimate(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     req = plan.requirements
     if req.workload not in SIZED_WORKLOADS or not plan.gpu.count:
         return []
-    if estimate_vram(req, policy).known:
+    if size_plan(plan, catalog, policy.vram_margin_pct) is not None:
         return []
     return [make("VRAM-NO-ESTIMATE", FAMILY, Severity.INFO, 1, ("requirements.model_params_b",), lang)]
 
 
-RULES: tuple[Rule, ...] = (capacity, no_estimate)
+RULES: tuple[Rule, ...] = (capacity, layout, offload_ram, no_estimate)
 
 register(
     {
         "VRAM-TOTAL.message": {
-            "zh": "显存估算 {need} GB，超过 {gpus} 个 {gpu} 的总显存 {have} GB（每卡 {per_gpu_gib} GiB = "
-                  "{per_gpu} GB）。",
-            "en": "The VRAM estimate of {need} GB exceeds the {have} GB of {gpus} × {gpu} ({per_gpu_gib} GiB "
-                  "= {per_gpu} GB each).",
+            "zh": "每个 GPU 需要 {need} GB（加 {pct}% 余量 {need_margin} GB；最省方案 {scheme}：{parts}），超过每个 "
+                  "{gpu} 的 {per_gpu} GB（{per_gpu_gib} GiB）；{gpus} 个 GPU 的显存不能简单相加。",
+            "en": "Each GPU needs {need} GB ({need_margin} GB with the {pct} % margin; best layout {scheme}: "
+                  "{parts}), more than one {gpu}'s {per_gpu} GB ({per_gpu_gib} GiB); the memory of the {gpus} "
+                  "GPUs does not add up.",
         },
         "VRAM-TOTAL.message.nodes": {
-            "zh": "显存估算 {need} GB，超过 {nodes} 个节点 × 每节点 {per_node} 个 {gpu}（共 {gpus} 个）的总显存 "
-                  "{have} GB（每卡 {per_gpu_gib} GiB = {per_gpu} GB）。",
-            "en": "The VRAM estimate of {need} GB exceeds the {have} GB of {nodes} nodes × {per_node} × {gpu} "
-            "({gpus} GPUs, {per_gpu_gib} GiB = {per_gpu} GB each).",
-        },
-        "VRAM-TOTAL.fix.nodes": {
-            "zh": "至少需要 {fit} 个此型号 GPU（{nodes} 个节点时每节点 {fit_node} 个，模型并行），或选择显存更大的 "
-                  "GPU、降低精度/批量。",
-            "en": "Use at least {fit} of these GPUs ({fit_node} per node over {nodes} nodes, model parallel), a "
-            "GPU with more memory, or lower precision/batch size.",
+            "zh": "每个 GPU 需要 {need} GB（加 {pct}% 余量 {need_margin} GB；{nodes} 个节点 × 每节点 {per_node} 个，"
+                  "最省方案 {scheme}：{parts}），超过每个 {gpu} 的 {per_gpu} GB（{per_gpu_gib} GiB）。",
+            "en": "Each GPU needs {need} GB ({need_margin} GB with the {pct} % margin; {nodes} nodes × "
+                  "{per_node} GPUs, best layout {scheme}: {parts}), more than one {gpu}'s {per_gpu} GB "
+                  "({per_gpu_gib} GiB).",
         },
         "VRAM-TOTAL.fix": {
-            "zh": "至少需要 {fit} 个此型号 GPU（模型并行），或选择显存更大的 GPU、降低精度/批量。",
-            "en": "Use at least {fit} of these GPUs (model parallel), a GPU with more memory, or lower "
-            "precision/batch size.",
+            "zh": "至少需要 {fit} 个此型号 GPU（按每卡显存计算的最省并行方案），或选择显存更大的 GPU、开启梯度检查点、"
+                  "降低精度/批量。",
+            "en": "Use at least {fit} of these GPUs (per-GPU memory under the cheapest parallelism), a GPU with "
+                  "more memory, gradient checkpointing, or lower precision/batch size.",
+        },
+        "VRAM-TOTAL.fix.nodes": {
+            "zh": "至少需要 {fit} 个此型号 GPU（{nodes} 个节点时每节点 {fit_node} 个），或选择显存更大的 GPU、"
+                  "开启梯度检查点、降低精度/批量。",
+            "en": "Use at least {fit} of these GPUs ({fit_node} per node over {nodes} nodes), a GPU with more "
+                  "memory, gradient checkpointing, or lower precision/batch size.",
+        },
+        "VRAM-TOTAL.fix.none": {
+            "zh": "即使 64 个节点的此型号 GPU 也放不下：选择显存更大的 GPU、量化、开启梯度检查点或降低批量/序列长度。",
+            "en": "Even 64 nodes of this GPU do not hold it: choose a GPU with more memory, quantise, use "
+                  "gradient checkpointing or a smaller batch/sequence.",
         },
         "VRAM-SHARDING.message": {
-            "zh": "显存估算 {need} GB 超过单卡 {per_gpu_gib} GiB（{per_gpu} GB）：纯数据并行放不下，"
-                  "需要模型并行（张量/流水线并行、ZeRO-3/FSDP）把状态分到 {gpus} 个 GPU（共 {have} GB）。",
-            "en": "The VRAM estimate of {need} GB exceeds one GPU's {per_gpu_gib} GiB ({per_gpu} GB): data "
-                  "parallel alone will not fit; shard it over the {gpus} GPUs ({have} GB) with model "
-                  "parallelism (tensor/pipeline, ZeRO-3/FSDP).",
+            "zh": "单卡放不下完整副本：{gpus} 个 GPU 按 {scheme} 切分后每个 GPU 需要 {need} GB（加余量 "
+                  "{need_margin} GB），在 {per_gpu} GB 以内。{comm}",
+            "en": "One GPU cannot hold a whole copy: split over the {gpus} GPUs as {scheme}, each GPU needs "
+                  "{need} GB ({need_margin} GB with the margin), within its {per_gpu} GB. {comm}",
         },
         "VRAM-SHARDING.fix": {
-            "zh": "使用支持模型并行的训练框架配置。",
-            "en": "Configure the framework for model parallelism.",
+            "zh": "按此方案配置训练/推理框架（张量/流水线并行或 ZeRO/FSDP）。",
+            "en": "Configure the framework for this layout (tensor/pipeline parallel or ZeRO/FSDP).",
+        },
+        "VRAM-NETWORK-BOUND.message": {
+            "zh": "{comm}",
+            "en": "{comm}",
+        },
+        "VRAM-NETWORK-BOUND.fix": {
+            "zh": "使用更快的节点间网络（如 InfiniBand/RoCE 200-400 Gb/s），或减少跨节点通信"
+                  "（张量/流水线并行放在节点内，更大的批量）。",
+            "en": "Use a faster network between nodes (InfiniBand/RoCE 200-400 Gb/s) or less traffic across nodes "
+                  "(TP/PP inside a node, larger batches).",
+        },
+        "VRAM-TP-HEADS.message": {
+            "zh": "张量并行 {tp} 不能整除注意力头数 {heads}（KV 头 {kv}）。",
+            "en": "Tensor parallel {tp} does not divide the {heads} attention heads ({kv} KV heads).",
+        },
+        "VRAM-TP-HEADS.fix": {
+            "zh": "选择能整除头数的张量并行规模。",
+            "en": "Choose a tensor-parallel size that divides the heads.",
+        },
+        "VRAM-LAYOUT.message": {
+            "zh": "张量并行 {tp} × 流水线并行 {pp} 不能整除 {gpus} 个 GPU，或张量并行超过每节点 {per_node} 个 GPU。",
+            "en": "Tensor parallel {tp} × pipeline parallel {pp} does not divide the {gpus} GPUs, or TP exceeds "
+                  "the {per_node} GPUs of a node.",
+        },
+        "VRAM-LAYOUT.fix": {
+            "zh": "调整张量/流水线并行规模或 GPU 数量。",
+            "en": "Change the tensor/pipeline-parallel size or the GPU count.",
+        },
+        "VRAM-TP-NO-P2P.message": {
+            "zh": "{gpu} 不支持 GPU 间点对点（P2P）通信：张量并行 {tp} 的流量需经主机内存，速度很慢。",
+            "en": "{gpu} has no peer-to-peer between GPUs: tensor parallel {tp} traffic goes through host "
+                  "memory and will be slow.",
+        },
+        "VRAM-TP-NO-P2P.fix": {
+            "zh": "优先用流水线并行或数据并行，或选择支持 P2P/NVLink 的专业卡。",
+            "en": "Prefer pipeline or data parallelism, or professional cards with P2P/NVLink.",
+        },
+        "VRAM-FP8-UNSUPPORTED.message": {
+            "zh": "{gpu} 不支持 FP8（需要计算能力 8.9 及以上：Ada、Hopper、Blackwell）。",
+            "en": "{gpu} does not support FP8 (compute capability 8.9 or later: Ada, Hopper, Blackwell).",
+        },
+        "VRAM-FP8-UNSUPPORTED.fix": {
+            "zh": "改用 BF16/混合精度，或选择支持 FP8 的 GPU。",
+            "en": "Use BF16/mixed precision or a GPU with FP8.",
+        },
+        "VRAM-SERVING.message": {
+            "zh": "{users} 个并发用户（每个 {seq} token）放不下：KV 缓存只够 {tokens} 个 token，"
+                  "{replicas} 个副本合计约 {conc} 个并发请求。",
+            "en": "{users} concurrent users of {seq} tokens do not fit: the KV cache holds {tokens} tokens, about "
+                  "{conc} concurrent requests over {replicas} replica(s).",
+        },
+        "VRAM-SERVING.fix": {
+            "zh": "增加 GPU、使用 FP8 KV 缓存或量化权重，或缩短上下文。",
+            "en": "Add GPUs, use an fp8 KV cache or quantised weights, or shorten the context.",
+        },
+        "VRAM-OFFLOAD-RAM.message": {
+            "zh": "卸载到 CPU 的优化器状态每节点需要 {need} GB 内存，节点只有 {ram} GB。",
+            "en": "The optimizer state offloaded to the CPU needs {need} GB of RAM per node; the node has {ram} GB.",
+        },
+        "VRAM-OFFLOAD-RAM.fix": {
+            "zh": "增加内存，或不卸载优化器（用 ZeRO 分片代替）。",
+            "en": "Add RAM, or shard the optimizer with ZeRO instead of offloading it.",
         },
         "VRAM-NO-ESTIMATE.message": {
             "zh": "未填写模型参数量，无法核对显存是否够用。",

@@ -252,7 +252,8 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
     z = par.zero
     d = par.dp
     if case.mode in ("lora", "qlora"):
-        wb = NF4_BITS / 8 if case.mode == "qlora" else 4.0 if case.precision == "fp32" else 2.0
+        wb = (NF4_BITS / 8 if case.mode == "qlora" else 4.0 if case.precision == "fp32"
+              else weight_bytes("int8") if case.precision == "int8" else 2.0)
         eb = 4.0 if case.precision == "fp32" and case.mode == "lora" else 2.0
         frozen = (blocks * wb + embed * eb) / (d if z >= 3 else 1)
         trainable = float(lora_params(m, case.lora_rank, case.lora_targets))

@@ -60,8 +60,14 @@ class ModelSpec:
     published_params_b: float | None = None
     """Total parameters as the model card states them (checked against the count from the shapes)."""
     aliases: tuple[str, ...] = field(default=())
+    params_override: int = 0
+    """Total parameters when only the count is known (no shape: activations and KV cache are not counted)."""
 
     # ------------------------------------------------------------------ derived counts
+    @property
+    def hidden_size(self) -> int:
+        return self.hidden
+
     @property
     def moe(self) -> bool:
         return self.experts > 0
@@ -122,6 +128,8 @@ class ModelSpec:
     @cached_property
     def layer_params_total(self) -> int:
         """All transformer-block parameters (every expert counted)."""
+        if self.params_override:
+            return self.params_override - self.embedding_params - self.hidden
         dense_mlp = self._mlp(self.intermediate)
         per_layer_common = self.attention_params + 2 * self.hidden
         n = self.layers * per_layer_common

@@ -27,7 +27,8 @@ class Candidate:
 
     gpu: Gpu
     gpus_needed: int | None
-    """GPUs (all nodes together) that hold the VRAM estimate when sharded; None without an estimate."""
+    """Fewest GPUs (all nodes together) that hold the workload on each GPU under the cheapest parallelism
+    scheme; None without an estimate or when no count does."""
     per_node: int
     max_per_node: int | None
     """Most of these GPUs one catalog platform holds (None: no platform in the catalog takes it)."""
@@ -136,11 +137,12 @@ def _candidate(
     lang: Lang,
 ) -> Candidate:
     mem_gb = gpu.memory_gib * GIB_TO_GB
-    needed = est.gpus_needed(mem_gb)
     nodes = req.nodes
-    per_node = math.ceil((needed or 1) / nodes)
     cap = platform_capacity(gpu, catalog)
-    fits = cap is not None and per_node <= cap
+    # per GPU under the cheapest parallelism, tensor parallel within one platform's GPUs
+    needed = est.gpus_needed(mem_gb, per_node=cap or 8, nodes=nodes)
+    per_node = math.ceil((needed or 1) / nodes)
+    fits = cap is not None and per_node <= cap and (needed is not None or not est.known)
     reasons: list[str] = []
     if needed is not None:
         key = "rec.fits" if fits else "rec.no_fit"
@@ -156,7 +158,9 @@ def _candidate(
                 cap=cap or 0,
             )
         )
-    elif cap is None:
+    elif est.known:
+        reasons.append(t("rec.no_count", lang, mem=f"{mem_gb:,.0f}"))
+    if cap is None:
         reasons.append(t("rec.no_platform", lang))
     count = per_node * nodes
     cost = gpu.price_cny * count if gpu.price_cny is not None else None
@@ -239,8 +243,13 @@ register(
             "en": "Budget over {high} CNY: data-centre GPUs.",
         },
         "rec.fits": {
-            "zh": "{n} 个即可容纳（每节点 {per_node} 个，每卡 {mem} GB，共 {have} GB ≥ 需要 {need} GB）",
-            "en": "fits with {n} GPU(s) ({per_node} per node, {mem} GB each, {have} GB ≥ {need} GB needed)",
+            "zh": "{n} 个即可容纳（每节点 {per_node} 个；按最省并行方案，每卡 {mem} GB 放得下各自的份额）",
+            "en": "fits with {n} GPU(s) ({per_node} per node; under the cheapest parallelism each GPU's share "
+                  "fits its {mem} GB)",
+        },
+        "rec.no_count": {
+            "zh": "每卡 {mem} GB：任何并行方案下都放不下（最多试到 64 个节点）",
+            "en": "{mem} GB per GPU: no parallelism layout holds it (tried up to 64 nodes)",
         },
         "rec.no_fit": {
             "zh": "需要 {n} 个（每节点 {per_node} 个），但平台每台最多 {cap} 个",

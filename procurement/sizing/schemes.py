@@ -135,7 +135,7 @@ def layouts(case: Case, gpus_per_node: int, nodes: int, replicas: bool) -> list[
         if not tp_ok(case, tp):
             continue
         for pp in _divisors(total // tp):
-            if pp > case.model.layers:
+            if case.model.layers and pp > case.model.layers:
                 continue
             dp = total // tp // pp
             if not case.training or replicas:

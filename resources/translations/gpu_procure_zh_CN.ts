@@ -915,6 +915,38 @@ TFLOPS</translation>
             <translation>INT4</translation>
         </message>
         <message>
+            <source>Cheapest that fits</source>
+            <translation>放得下的最省方案</translation>
+        </message>
+        <message>
+            <source>Data parallel</source>
+            <translation>数据并行</translation>
+        </message>
+        <message>
+            <source>ZeRO-1</source>
+            <translation>ZeRO-1</translation>
+        </message>
+        <message>
+            <source>ZeRO-2</source>
+            <translation>ZeRO-2</translation>
+        </message>
+        <message>
+            <source>ZeRO-3 / FSDP</source>
+            <translation>ZeRO-3 / FSDP</translation>
+        </message>
+        <message>
+            <source>As the recipe does</source>
+            <translation>按标准配方</translation>
+        </message>
+        <message>
+            <source>On</source>
+            <translation>开启</translation>
+        </message>
+        <message>
+            <source>Off</source>
+            <translation>关闭</translation>
+        </message>
+        <message>
             <source>AdamW</source>
             <translation>AdamW</translation>
         </message>
@@ -943,8 +975,40 @@ TFLOPS</translation>
             <translation>数据、预算与规模</translation>
         </message>
         <message>
-            <source>GPU memory estimate</source>
-            <translation>显存估算</translation>
+            <source>GPU %1</source>
+            <translation>GPU %1</translation>
+        </message>
+        <message>
+            <source>one GPU</source>
+            <translation>单个 GPU</translation>
+        </message>
+        <message>
+            <source>Each GPU needs about &lt;b&gt;%1 GB&lt;/b&gt; (%2 GB with the margin) of its %3 GB: %4.</source>
+            <translation>每个 GPU 约需 &lt;b&gt;%1 GB&lt;/b&gt;（加余量 %2 GB），每卡 %3 GB：%4。</translation>
+        </message>
+        <message>
+            <source>Each GPU needs about &lt;b&gt;%1 GB&lt;/b&gt; (%2 GB with the margin): more than its %3 GB; %4.</source>
+            <translation>每个 GPU 约需 &lt;b&gt;%1 GB&lt;/b&gt;（加余量 %2 GB），超过每卡 %3 GB：%4。</translation>
+        </message>
+        <message>
+            <source>fits</source>
+            <translation>放得下</translation>
+        </message>
+        <message>
+            <source>does not fit</source>
+            <translation>放不下</translation>
+        </message>
+        <message>
+            <source> (the first %1 of %2 GPUs shown; every GPU holds the same share)</source>
+            <translation>（显示 %2 个 GPU 中的前 %1 个；每个 GPU 的份额相同）</translation>
+        </message>
+        <message>
+            <source>whole model</source>
+            <translation>整个模型</translation>
+        </message>
+        <message>
+            <source>About &lt;b&gt;%1 GB&lt;/b&gt; of GPU memory for the whole model on one GPU (%2 GB with the margin); choose the GPUs in step 2 to see each GPU's share.</source>
+            <translation>整个模型放在一个 GPU 上约需 &lt;b&gt;%1 GB&lt;/b&gt; 显存（加余量 %2 GB）；在第 2 步选择 GPU 后显示每个 GPU 的份额。</translation>
         </message>
         <message>
             <source>Cloud or own hardware?</source>
@@ -983,6 +1047,14 @@ TFLOPS</translation>
             <translation>预设(&amp;P)：</translation>
         </message>
         <message>
+            <source>GPU memory per GPU</source>
+            <translation>每个 GPU 的显存</translation>
+        </message>
+        <message>
+            <source>Parallelism, recipe and serving</source>
+            <translation>并行方案、训练配方与推理服务</translation>
+        </message>
+        <message>
             <source>P&amp;arameters:</source>
             <translation>参数量(&amp;A)：</translation>
         </message>
@@ -993,6 +1065,46 @@ TFLOPS</translation>
         <message>
             <source>&amp;KV heads:</source>
             <translation>KV 头数(&amp;K)：</translation>
+        </message>
+        <message>
+            <source>Attention heads:</source>
+            <translation>注意力头数：</translation>
+        </message>
+        <message>
+            <source>Vocabulary:</source>
+            <translation>词表大小：</translation>
+        </message>
+        <message>
+            <source>Sharding scheme:</source>
+            <translation>切分方案：</translation>
+        </message>
+        <message>
+            <source>Gradient checkpointing:</source>
+            <translation>梯度检查点：</translation>
+        </message>
+        <message>
+            <source>KV-cache precision:</source>
+            <translation>KV 缓存精度：</translation>
+        </message>
+        <message>
+            <source>Tensor parallel:</source>
+            <translation>张量并行：</translation>
+        </message>
+        <message>
+            <source>Pipeline parallel:</source>
+            <translation>流水线并行：</translation>
+        </message>
+        <message>
+            <source>LoRA rank:</source>
+            <translation>LoRA 秩：</translation>
+        </message>
+        <message>
+            <source>Concurrent users:</source>
+            <translation>并发用户数：</translation>
+        </message>
+        <message>
+            <source>Network between nodes:</source>
+            <translation>节点间网络：</translation>
         </message>
         <message>
             <source>Head si&amp;ze:</source>
@@ -1035,6 +1147,26 @@ TFLOPS</translation>
             <translation>未知</translation>
         </message>
         <message>
+            <source>auto</source>
+            <translation>自动</translation>
+        </message>
+        <message>
+            <source>not a serving requirement</source>
+            <translation>不是推理服务需求</translation>
+        </message>
+        <message>
+            <source>from the NICs</source>
+            <translation>按网卡计算</translation>
+        </message>
+        <message>
+            <source>Offload the optimizer state to CPU RAM</source>
+            <translation>把优化器状态卸载到 CPU 内存</translation>
+        </message>
+        <message>
+            <source>Requests of the sequence length that must run at once (serving)</source>
+            <translation>需要同时运行的、达到序列长度的请求数（推理服务）</translation>
+        </message>
+        <message>
             <source>1 = a single server; more = a multi-node cluster</source>
             <translation>1 = 单台服务器；大于 1 = 多节点集群</translation>
         </message>
@@ -1057,18 +1189,6 @@ TFLOPS</translation>
         <message>
             <source>Not enough information for an estimate yet.</source>
             <translation>信息不足，暂无法估算。</translation>
-        </message>
-        <message>
-            <source>Total</source>
-            <translation>合计</translation>
-        </message>
-        <message>
-            <source>chosen GPUs</source>
-            <translation>已选 GPU</translation>
-        </message>
-        <message>
-            <source>About &lt;b&gt;%1 GB&lt;/b&gt; of GPU memory in total.</source>
-            <translation>总计约需 &lt;b&gt;%1 GB&lt;/b&gt; 显存。</translation>
         </message>
         <message>
             <source>Advice appears once the usage and budget are known.</source>

@@ -27,6 +27,7 @@ def test_13b_finetune_requirements_fill_the_plan(qtbot, make_window) -> None:
     preset = MODEL_PRESETS["llama-2-13b"]
     assert (req.model_preset, req.model_params_b, req.layers, req.hidden_size, req.kv_heads, req.head_dim) == (
         "llama-2-13b", 13.0, 40, 5120, 40, 128)
+    assert (req.attention_heads, req.vocab_size) == (40, 32000)
     assert page.spins["layers"].value() == preset.layers == 40
 
     budget = page.budget.spin
