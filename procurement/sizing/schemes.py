@@ -66,7 +66,7 @@ class Comm:
 
     gb_per_step: float
     link: str
-    """'nvlink', 'pcie', 'network' or 'none'."""
+    """'nvlink', 'pcie', 'network', 'none' or 'shape' (unknown: only the parameter count is known)."""
     link_gbs: float | None
     seconds: float | None
     compute_seconds: float | None
@@ -149,6 +149,8 @@ def layouts(case: Case, gpus_per_node: int, nodes: int, replicas: bool) -> list[
 def communication(case: Case, par: Parallel, cluster: Cluster) -> Comm:
     """Traffic per step on the busiest link (see the module docstring for the collectives)."""
     m = case.model
+    if not m.hidden and (par.tp > 1 or par.pp > 1):  # only the parameter count is known
+        return Comm(0.0, "shape", None, None, None)
     params_gpu = m.params / par.tp / par.pp
     bytes_link: dict[str, float] = {"nvlink": 0.0, "pcie": 0.0, "network": 0.0}
     intra = "nvlink" if cluster.nvlink_gbs else "pcie"
@@ -265,6 +267,8 @@ def describe(choice: Choice, cluster: Cluster, lang: Lang = "en") -> str:
     link = t(f"sizing.link.{comm.link}", lang)
     if comm.link == "none":
         return t("sizing.comm.none", lang, scheme=label)
+    if comm.link == "shape":
+        return t("sizing.comm.no_shape", lang, scheme=label)
     if comm.seconds is None:
         return t("sizing.comm.unknown", lang, scheme=label, gb=f"{comm.gb_per_step:,.1f}",
                  link=link)
@@ -283,6 +287,11 @@ register(
         "sizing.link.pcie": {"zh": "PCIe", "en": "PCIe"},
         "sizing.link.network": {"zh": "节点间网络", "en": "the network between nodes"},
         "sizing.link.none": {"zh": "无", "en": "none"},
+        "sizing.link.shape": {"zh": "未知", "en": "unknown"},
+        "sizing.comm.no_shape": {
+            "zh": "{scheme}：未填写层数和隐藏维度，无法估算 GPU 之间的通信量。",
+            "en": "{scheme}: without the layers and hidden size the traffic between GPUs cannot be estimated.",
+        },
         "sizing.comm.none": {
             "zh": "{scheme}：GPU 之间无需通信。",
             "en": "{scheme}: no traffic between GPUs.",
