@@ -5,36 +5,30 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
+from gui.file_open import GpuProcureApp, plan_opener
 from gui.i18n import Translators, system_lang
 from gui.icon import DESKTOP_ID, app_icon
 from gui.main_window import MainWindow
 from gui.settings import Settings, set_identity
+from procurement.app_options import app_parser
 from procurement.messages import Lang
 
 CJK_FAMILIES = ("WenQuanYi Zen Hei", "Noto Sans CJK SC", "Source Han Sans SC", "Microsoft YaHei", "PingFang SC")
 
 
 def _parse(argv: Sequence[str]) -> argparse.Namespace:
-    p = argparse.ArgumentParser(prog="gpu-procure")
-    p.add_argument("plan", nargs="?", type=Path, help="a plan file to open")
-    p.add_argument("--self-test", action="store_true", help="open the window, paint once, exit 0")
-    p.add_argument("--catalog", type=Path, action="append", default=[],
-                   help="a directory of company parts and prices laid over the shipped catalog (repeatable)")
-    p.add_argument("--policy", type=Path, help="a policy YAML with your own thresholds")
-    p.add_argument("--lang", choices=("zh", "en"), help="interface language (default: remembered or system)")
-    return p.parse_args(list(argv))
+    return app_parser().parse_args(list(argv))
 
 
 def make_app() -> QApplication:
     app = QApplication.instance()
     if not isinstance(app, QApplication):
-        app = QApplication(sys.argv[:1])
+        app = GpuProcureApp(sys.argv[:1])
     set_identity()
     app.setApplicationDisplayName("gpu-procure")
     app.setDesktopFileName(DESKTOP_ID)  # lets Wayland compositors and taskbars find the .desktop entry
@@ -75,6 +69,7 @@ def run_app(argv: Sequence[str]) -> int:
     lang: Lang = args.lang or settings.language or system_lang()  # type: ignore[assignment]
     translators.install(lang)
     win = MainWindow(None, settings, translators)
+    opener = plan_opener(app)
 
     def load() -> None:
         app.setWindowIcon(app_icon())  # after the first paint: reading the SVG is not needed to draw the frame
@@ -97,12 +92,15 @@ def run_app(argv: Sequence[str]) -> int:
             _fatal(translate("app", "The policy file cannot be loaded"), str(exc), args.self_test, win)
             return
         win.attach(PlanController(catalog, policy, lang=translators.lang), RecoveryStore())
+        handed_over = opener.ready(lambda path: win.open_path(path, ask=True))
         if args.self_test:  # close inside the event loop: a later quit event would end the next loop
             win.repaint()
             win.close()
             app.quit()
         elif args.plan is not None:
             win.open_path(args.plan, ask=False)
+        elif handed_over is not None:  # a plan double-clicked in Finder while the app was starting
+            win.open_path(handed_over, ask=False)
         else:
             win.offer_recovery()
 

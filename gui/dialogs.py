@@ -55,7 +55,7 @@ def ask_save_path(parent: QWidget | None, suggested: Path) -> Path | None:
     if not path:
         return None
     target = Path(path)
-    if not target.name.endswith((".yaml", ".yml")):
+    if not target.name.endswith((".gpuplan", ".yaml", ".yml")):
         from procurement.plan import PLAN_SUFFIX
 
         target = target.with_name(target.name + PLAN_SUFFIX)

@@ -9,16 +9,20 @@ Routing, decided from the arguments alone before anything heavy is imported:
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from collections.abc import Sequence
 
+from procurement.app_options import DEBUG_FLAG
 from procurement.commands import BY_NAME, GLOBAL_OPTIONS_WITH_VALUE, first_word
+from procurement.exit_status import ExitStatus
+from procurement.messages import register
 
 CLI_FLAGS = frozenset({"--version", "-h", "--help"})
 # The app's own options that take a value (gui/app.py), skipped when looking for the first word.
 APP_OPTIONS_WITH_VALUE = GLOBAL_OPTIONS_WITH_VALUE | {"--policy", "--lang"}
-PLAN_SUFFIXES = (".yaml", ".yml")
+PLAN_SUFFIXES = (".gpuplan", ".yaml", ".yml")
 
 
 def looks_like_plan(word: str) -> bool:
@@ -38,13 +42,58 @@ def is_headless(args: Sequence[str]) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    debug = DEBUG_FLAG in args  # --debug anywhere: the launcher's, for the CLI and the app alike
+    args = [a for a in args if a != DEBUG_FLAG]
+    _start_logging(debug, args)
     if is_headless(args):
         from procurement.cli import main as cli_main
 
-        return cli_main(args)
-    from gui.app import run_app  # imports PySide6 only here
+        status = cli_main(args)
+        logging.getLogger(__name__).info("exit status %d", status)
+        return status
+    return _run_app(args)
 
+
+def main_gui(argv: Sequence[str] | None = None) -> int:
+    """`gpu-procure-gui` (a gui-scripts entry: no console window on Windows): always the app."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    debug = DEBUG_FLAG in args
+    args = [a for a in args if a != DEBUG_FLAG]
+    _start_logging(debug, args)
+    return _run_app(args)
+
+
+def _start_logging(debug: bool, args: list[str]) -> None:
+    from procurement.applog import setup_logging
+
+    setup_logging(debug=debug, argv=args)
+
+
+def _run_app(args: list[str]) -> int:
+    try:
+        from gui.app import run_app  # imports PySide6 only here
+    except ImportError as exc:
+        missing = (exc.name or "").split(".")[0]
+        if missing not in ("PySide6", "shiboken6"):
+            raise
+        from procurement.messages import default_lang, t
+
+        logging.getLogger(__name__).error("the app cannot start: %s", exc)
+        print(t("launch.no_qt", default_lang(), error=exc), file=sys.stderr)
+        return int(ExitStatus.UNUSABLE)
     return run_app(args)
+
+
+register({
+    "launch.no_qt": {
+        "en": ("gpu-procure: the desktop app needs Qt (PySide6), which is not installed here ({error}).\n"
+               "  Install the app with:   pip install 'gpu-procure[gui]'\n"
+               "  The commands work without it; see:   gpu-procure --help"),
+        "zh": ("gpu-procure：桌面程序需要 Qt（PySide6），但本机未安装（{error}）。\n"
+               "  安装桌面程序：   pip install 'gpu-procure[gui]'\n"
+               "  命令行功能无需 Qt，参见：   gpu-procure --help"),
+    },
+})
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, overload
 
 import shiboken6
 from PySide6.QtCore import QEvent, QEventLoop, QSize, QTimer, Signal
-from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QIcon, QKeySequence, QPaintEvent
+from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
@@ -339,6 +339,7 @@ class MainWindow(QMainWindow):
         self.named_actions["lang_zh"].setText("中文")
         self.named_actions["lang_en"].setText("English")
         self._action("about", None, self.about)
+        self._action("copy_diagnostics", None, self.copy_diagnostics)
 
     def _build_menus(self) -> None:
         bar = self.menuBar()
@@ -365,6 +366,7 @@ class MainWindow(QMainWindow):
         self.lang_menu.addActions([a["lang_zh"], a["lang_en"]])
         self.help_menu = bar.addMenu("")
         self.help_menu.addAction(a["about"])
+        self.help_menu.addAction(a["copy_diagnostics"])
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self._fill_recent_menu()
 
@@ -414,6 +416,9 @@ class MainWindow(QMainWindow):
         a["next"].setText(self.tr("&Next"))
         a["show_findings"].setText(self.tr("Show &findings"))
         a["about"].setText(self.tr("&About gpu-procure"))
+        a["copy_diagnostics"].setText(self.tr("Copy &diagnostics"))
+        a["copy_diagnostics"].setToolTip(self.tr(
+            "Copy the versions, the platform, the catalog and the last log lines, for a bug report"))
         for i in range(len(PAGES)):
             a[f"page_{i + 1}"].setText(self.page_label(i))
         self.back_button.setText(self.tr("◀ Back"))
@@ -448,7 +453,29 @@ class MainWindow(QMainWindow):
     def about(self) -> None:
         dialogs.show_about(self, self.tr("About gpu-procure"), self.tr(
             "gpu-procure plans, checks, quotes and verifies GPU server purchases in five steps: requirements, "
-            "GPU selection, server configuration, image selection and verification."))
+            "GPU selection, server configuration, image selection and verification.")
+            + "\n\n" + self.tr("Help → Copy diagnostics puts what a bug report needs on the clipboard."))
+
+    def diagnostics_text(self) -> str:
+        """Versions, platform, catalog, this plan's file and the last log lines (procurement.applog)."""
+        from PySide6 import __version__ as pyside_version
+        from PySide6.QtCore import qVersion
+
+        from procurement.applog import diagnostics
+
+        extra = {"Qt": qVersion(), "PySide6": pyside_version,
+                 "platform plugin": QGuiApplication.platformName(), "language": self.translators.lang}
+        if self.controller is not None:
+            cat = self.controller.catalog
+            dates = [d for d in (getattr(part, "price_date", None) for part in cat) if d is not None]
+            extra["catalog"] = (f"{len(cat)} parts, prices dated up to {max(dates).isoformat() if dates else 'unknown'}"
+                                f", {len(cat.overlays)} user director{'y' if len(cat.overlays) == 1 else 'ies'}")
+            extra["plan file"] = str(self.controller.path) if self.controller.path else "not saved"
+        return diagnostics(extra)
+
+    def copy_diagnostics(self) -> None:
+        QGuiApplication.clipboard().setText(self.diagnostics_text())
+        self.statusBar().showMessage(self.tr("Diagnostics copied to the clipboard"), 5000)
 
     # ------------------------------------------------------------------ navigation
     def current_index(self) -> int:

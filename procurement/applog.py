@@ -29,6 +29,7 @@ FORMAT = "%(asctime)s %(process)d %(levelname)s %(name)s: %(message)s"
 
 _installed: list[logging.Handler] = []
 _crash_file: IO[str] | None = None
+_faulthandler_ours = False
 _log_path: Path | None = None
 log = logging.getLogger("gpu_procure")
 
@@ -87,7 +88,10 @@ def stop_logging() -> None:
 
 def _enable_faulthandler(directory: Path, debug: bool) -> None:
     """A hard crash (segfault, abort in Qt) writes every thread's Python stack to crash.log (stderr: --debug)."""
-    global _crash_file
+    global _crash_file, _faulthandler_ours
+    if faulthandler.is_enabled() and not _faulthandler_ours:
+        return  # enabled already by whoever runs us (python -X faulthandler, PYTHONFAULTHANDLER, pytest)
+    _faulthandler_ours = True
     if not debug:
         target = directory / CRASH_FILE
         try:

@@ -13,16 +13,21 @@ from procurement.commands import BY_NAME, COMMANDS, catalog_for, first_word
 from procurement.exit_status import MEANING, ExitStatus
 
 EPILOG = "exit status: " + "; ".join(f"{int(s)} {MEANING[s]}" for s in ExitStatus)
+EXIT_TABLE = "exit status (every command):\n" + "\n".join(f"  {int(s)}  {MEANING[s]}" for s in ExitStatus)
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The parser; with ``argv``, only the command it names gets its options (and its module imported)."""
+    from procurement.app_options import DEBUG_FLAG, DEBUG_HELP, app_help
+
     p = argparse.ArgumentParser(
         prog="gpu-procure",
         description="Plan, check, quote and verify GPU server purchases. Without a command, opens the app.",
-        epilog=EPILOG,
+        epilog=app_help() + "\n\n" + EXIT_TABLE,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     p.add_argument("--version", action="version", version=f"gpu-procure {__version__}")
+    p.add_argument(DEBUG_FLAG, action="store_true", help=DEBUG_HELP + "; anywhere on the line")
     p.add_argument("--catalog", type=Path, action="append", default=[], metavar="DIR",
                    help="user catalog directory (company parts and prices), may repeat")
     sub = p.add_subparsers(dest="command", metavar="COMMAND")

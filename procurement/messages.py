@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import re
+import sys
 from typing import Literal
 
 Lang = Literal["zh", "en"]
@@ -33,8 +34,28 @@ def register(entries: dict[str, dict[str, str]]) -> None:
 
 
 def default_lang() -> Lang:
-    loc = (os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG") or "").lower()
+    """The command line's language: LC_ALL, LC_MESSAGES or LANG, else the OS's own setting (Windows)."""
+    loc = (os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG")
+           or os_ui_locale()).lower()
     return "zh" if loc.startswith("zh") else "en"
+
+
+def os_ui_locale() -> str:
+    """The locale name of the user's display language where no environment variable says it, or ''.
+
+    Windows sets no LANG: its display language comes from GetUserDefaultUILanguage (a LANGID, mapped to a
+    name such as 'zh_CN' by the locale module). Elsewhere the environment variables above are the source.
+    """
+    if sys.platform != "win32":
+        return ""
+    import ctypes
+    import locale
+
+    try:
+        langid = int(ctypes.windll.kernel32.GetUserDefaultUILanguage())
+    except (AttributeError, OSError, ValueError):
+        return ""
+    return locale.windows_locale.get(langid, "")
 
 
 def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:

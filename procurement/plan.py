@@ -22,7 +22,11 @@ from procurement.messages import Lang, register, t
 from procurement.migrations import CURRENT, FIRST, MigrationError, migrate
 
 SCHEMA_VERSION: Final = CURRENT
-PLAN_SUFFIX = ".gpuplan.yaml"
+PLAN_SUFFIX = ".gpuplan"
+"""New plans are saved as NAME.gpuplan: Windows and macOS associate a file type by its last extension only, so
+the double .gpuplan.yaml of 0.1.0 could not open the app from Explorer or Finder. The content is the same YAML."""
+PLAN_SUFFIXES = (PLAN_SUFFIX, ".gpuplan.yaml")
+"""Every name a plan file has had; .gpuplan.yaml files (and any .yaml) still open."""
 
 Count = Annotated[int, Field(ge=0, le=10_000)]
 Text = Annotated[str, Field(max_length=20_000)]

@@ -526,6 +526,14 @@ TFLOPS</translation>
             <translation>关于 gpu-procure(&amp;A)</translation>
         </message>
         <message>
+            <source>Copy &amp;diagnostics</source>
+            <translation>复制诊断信息(&amp;D)</translation>
+        </message>
+        <message>
+            <source>Copy the versions, the platform, the catalog and the last log lines, for a bug report</source>
+            <translation>复制版本、平台、目录信息和最近的日志行，用于报告问题</translation>
+        </message>
+        <message>
             <source>◀ Back</source>
             <translation>◀ 上一步</translation>
         </message>
@@ -556,6 +564,14 @@ TFLOPS</translation>
         <message>
             <source>gpu-procure plans, checks, quotes and verifies GPU server purchases in five steps: requirements, GPU selection, server configuration, image selection and verification.</source>
             <translation>gpu-procure 分五步规划、检查、报价并验收 GPU 服务器采购：需求分析、GPU选型、服务器配置、镜像选择和验证测试。</translation>
+        </message>
+        <message>
+            <source>Help → Copy diagnostics puts what a bug report needs on the clipboard.</source>
+            <translation>“帮助 → 复制诊断信息”会把报告问题所需的信息复制到剪贴板。</translation>
+        </message>
+        <message>
+            <source>Diagnostics copied to the clipboard</source>
+            <translation>诊断信息已复制到剪贴板</translation>
         </message>
         <message>
             <source>Not complete: still to choose %1</source>

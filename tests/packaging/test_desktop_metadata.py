@@ -52,11 +52,11 @@ def test_mime_type_matches_plan_files_only() -> None:
     (mime,) = root.findall(f"{MIME_NS}mime-type")
     assert mime.get("type") == PLAN_MIME
     globs = [g.get("pattern") or "" for g in mime.findall(f"{MIME_NS}glob")]
-    assert globs == ["*.gpuplan.yaml"]
+    assert globs == ["*.gpuplan", "*.gpuplan.yaml"]  # the single extension Windows/macOS need, and 0.1.0's
     # Above the default weight 50 that the system's *.yaml glob has.
     assert int(mime.find(f"{MIME_NS}glob").get("weight", "50")) > 50  # type: ignore[union-attr]
-    assert fnmatch.fnmatch("h100 集群.gpuplan.yaml", globs[0])
-    assert not fnmatch.fnmatch("default.yaml", globs[0])
+    assert fnmatch.fnmatch("h100 集群.gpuplan", globs[0]) and fnmatch.fnmatch("h100 集群.gpuplan.yaml", globs[1])
+    assert not any(fnmatch.fnmatch("default.yaml", g) for g in globs)
     assert mime.find(f"{MIME_NS}icon").get("name") == DESKTOP_ID  # type: ignore[union-attr]
 
 

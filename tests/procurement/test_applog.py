@@ -19,6 +19,7 @@ from tests.conftest import REPO
 def logdir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     enabled: list[object] = []
     monkeypatch.setattr(faulthandler, "enable", lambda *a, **k: enabled.append(k))  # keep pytest's own
+    monkeypatch.setattr(faulthandler, "is_enabled", lambda: False)
     level = logging.getLogger().level
     yield tmp_path / "log"
     applog.stop_logging()
@@ -81,6 +82,16 @@ def test_a_hard_crash_writes_the_stack_to_crash_log(tmp_path: Path) -> None:
     crash = (tmp_path / applog.CRASH_FILE).read_text(encoding="utf-8")
     assert "Fatal Python error: Segmentation fault" in crash
     assert "deep_in_the_app" in crash
+
+
+def test_a_faulthandler_enabled_by_the_caller_is_left_alone(tmp_path: Path) -> None:
+    code = ("import sys; from pathlib import Path; from procurement import applog\n"
+            f"applog.setup_logging(directory=Path({str(tmp_path)!r}))\n"
+            "import faulthandler; faulthandler._sigsegv()\n")
+    proc = subprocess.run([sys.executable, "-X", "faulthandler", "-c", code], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert "Fatal Python error: Segmentation fault" in proc.stderr
+    assert not (tmp_path / applog.CRASH_FILE).exists() or not (tmp_path / applog.CRASH_FILE).read_text()
 
 
 def test_an_uncaught_exception_is_logged(tmp_path: Path) -> None:
