@@ -5,6 +5,10 @@ The spec and tests/packaging both use it, so a test can check the bundle's input
 
 from __future__ import annotations
 
+import re
+import shutil
+import subprocess
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 # Packages whose non-code files are loaded at run time with importlib.resources.
@@ -31,7 +35,10 @@ QT_EXCLUDES = ["PySide6." + name for name in """
 QT_KEEP = ["PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "PySide6.QtSvg", "PySide6.QtPdf",
            "PySide6.QtPdfWidgets", "PySide6.QtPrintSupport"]
 # Python packages that are only for tests and development, or not used at all.
-PY_EXCLUDES = ["tkinter", "_tkinter", "pytest", "_pytest", "pytestqt", "hypothesis", "pypdf", "mypy", "ruff",
+# readline and gdbm link GNU Readline / GDBM, which are GPL-only (the bundle's licence check refuses them): the
+# app needs neither (no interactive prompt, no dbm files).
+PY_EXCLUDES = ["readline", "rlcompleter", "_gdbm", "dbm.gnu", "tkinter", "_tkinter", "pytest",
+               "_pytest", "pytestqt", "hypothesis", "pypdf", "mypy", "ruff",
                "importlinter", "IPython", "matplotlib", "numpy", "pandas", "PyQt5", "PyQt6", "tests"]
 
 
@@ -68,3 +75,47 @@ def app_modules(repo: Path) -> list[str]:
             if name not in DEV_MODULES:
                 names.append(name)
     return names
+
+
+# Qt plugins whose libraries belong to the target desktop, not to the bundle: the GTK 3 platform theme (libgtk-3
+# is never bundled, so the plugin only loads where GTK 3 is installed, and with it pango, cairo, gio…) and CUPS
+# printing (the system's libcups with its TLS and Kerberos stack). The bundle keeps the two plugins and leaves
+# the libraries that only they need to the target system.
+TARGET_PLUGINS = ("libqgtk3.so", "libcupsprintersupport.so")
+_NEEDED = re.compile(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]")
+
+
+def elf_needed(path: str) -> list[str]:
+    """The DT_NEEDED entries of an ELF file (readelf; [] where it is missing or the file is not ELF)."""
+    if shutil.which("readelf") is None:
+        return []
+    proc = subprocess.run(["readelf", "-d", path], capture_output=True, text=True, timeout=60)
+    return _NEEDED.findall(proc.stdout) if proc.returncode == 0 else []
+
+
+def libraries_only_for(binaries: Iterable[tuple[str, str]], plugins: Iterable[str] = TARGET_PLUGINS,
+                       needed: Callable[[str], list[str]] = elf_needed) -> set[str]:
+    """Top-level dependency libraries (destination without a folder) reachable only from ``plugins``.
+
+    Roots are everything else the bundle ships in a package folder (Qt libraries, extension modules, other
+    plugins) plus libpython; whatever they need, directly or not, stays.
+    """
+    entries = [(dest, src) for dest, src in binaries]
+    top = {dest: src for dest, src in entries if "/" not in dest.replace("\\", "/")}
+    cut = tuple(plugins)
+    roots = [src for dest, src in entries
+             if ("/" in dest.replace("\\", "/") and not Path(dest).name.startswith(cut))
+             or Path(dest).name.startswith("libpython")]
+    keep: set[str] = set()
+    stack = list(roots)
+    seen_src: set[str] = set()
+    while stack:
+        src = stack.pop()
+        if src in seen_src:
+            continue
+        seen_src.add(src)
+        for name in needed(src):
+            if name in top and name not in keep:
+                keep.add(name)
+                stack.append(top[name])
+    return {name for name in top if name not in keep and not name.startswith("libpython")}

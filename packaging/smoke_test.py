@@ -1,4 +1,5 @@
-"""Smoke test of the frozen bundle: --version, --help, check on example plans, and the GUI offscreen.
+"""Smoke test of the frozen bundle: --version, --help, check on example plans, the GUI offscreen, every bundled
+file's licence, and the glibc the bundle needs (its floor: it runs on Linux systems with that glibc or newer).
 
 Usage: python packaging/smoke_test.py dist/gpu-procure
 Each run must exit as expected and write nothing to stderr; exit status 0 when all pass, 1 otherwise.
@@ -8,6 +9,8 @@ from __future__ import annotations
 
 import json
 import os
+import platform
+import re
 import shutil
 import subprocess
 import sys
@@ -23,7 +26,40 @@ OFFSCREEN_NOISE = ("This plugin does not support propagateSizeHints()",)
 # Never acceptable in any output: a Python traceback, PyInstaller's bootloader error, or the frozen program
 # being re-run as a Python interpreter (code that runs sys.executable -c ... breaks when frozen).
 FORBIDDEN = ("Traceback (most recent call last)", "[PYI-", "unrecognized arguments: -c")
-UNWANTED_LIBS = ("Qt6Quick", "Qt6Qml", "Qt6WebEngine", "Qt63D", "Qt6Multimedia", "Qt6Designer", "Qt6Sql")
+UNWANTED_LIBS = ("Qt6Quick", "Qt6Qml", "Qt6WebEngine", "Qt63D", "Qt6Multimedia", "Qt6Designer", "Qt6Sql",
+                 # GPL-only: GNU Readline and GDBM (bundle_data.PY_EXCLUDES keeps their modules out)
+                 "libreadline", "libgdbm")
+_GLIBC = re.compile(rb"GLIBC_(2\.\d+(?:\.\d+)?)\x00")
+
+
+def glibc_floor(bundle: Path) -> tuple[tuple[int, ...], list[str]]:
+    """The newest GLIBC_x.y symbol version any ELF file in the bundle asks for, and the files that ask for it.
+
+    A version-needed entry names the version as a NUL-terminated string; any such string in a file counts,
+    which can only overstate the floor, never understate it.
+    """
+    best: tuple[int, ...] = (0,)
+    who: list[str] = []
+    for path in sorted(bundle.rglob("*")):
+        if not path.is_file() or path.is_symlink():
+            continue
+        with open(path, "rb") as fh:
+            if fh.read(4) != b"\x7fELF":
+                continue
+            data = fh.read()
+        found = {tuple(int(x) for x in m.decode().split(".")) for m in _GLIBC.findall(data)}
+        if not found:
+            continue
+        top = max(found)
+        if top > best:
+            best, who = top, [path.name]
+        elif top == best:
+            who.append(path.name)
+    return best, who
+
+
+def _version(v: tuple[int, ...]) -> str:
+    return ".".join(map(str, v))
 
 
 def _exe(bundle: Path) -> Path:
@@ -133,6 +169,27 @@ def main(argv: list[str]) -> int:
         smoke = Smoke(exe, tmp)
         if unwanted:
             smoke._fail("excluded Qt modules", "bundle contains " + ", ".join(unwanted[:8]))
+        size = sum(p.stat().st_size for p in bundle.rglob("*") if p.is_file() and not p.is_symlink())
+        count = sum(1 for p in bundle.rglob("*") if p.is_file())
+        print(f"smoke: bundle {bundle.name}: {size / 1e6:.0f} MB in {count} files")
+        if sys.platform.startswith("linux"):
+            floor, who = glibc_floor(bundle)
+            libc, build_glibc = platform.libc_ver()
+            print(f"smoke: glibc floor {_version(floor)}: the bundle needs glibc {_version(floor)} or newer "
+                  f"(newest symbols used by {', '.join(who[:4])}{'…' if len(who) > 4 else ''}); "
+                  f"built with {libc} {build_glibc}")
+        sys.path.insert(0, str(REPO / "packaging"))
+        import notices
+
+        contents = bundle / "_internal" if (bundle / "_internal").is_dir() else bundle
+        licence_problems = notices.check_folder(contents, top_level=[exe])
+        if licence_problems:
+            smoke._fail("licences", f"{len(licence_problems)} problem(s): " + "; ".join(licence_problems[:10]))
+        elif not (contents / notices.NOTICES_FILE).is_file():
+            smoke._fail("licences", f"no {notices.NOTICES_FILE} in the bundle")
+        else:
+            print(f"smoke: ok   every bundled file has a known, allowed licence "
+                  f"({contents.name}/{notices.NOTICES_FILE})")
         from procurement import __version__ as version_in_source
 
         smoke.run("--version", ["--version"], (0,), stdout_has=f"gpu-procure {version_in_source}")

@@ -42,6 +42,7 @@ COMMANDS: tuple[Command, ...] = (
             "GPU memory per GPU for a model, mode and parallelism plan; serving capacity (docs/sizing.md)"),
     Command("judge", "procurement.probe.judge_cmd", "judge raw facts collected by the probe on other machines"),
     Command("probe-bundle", "procurement.probe.bundle_cmd", "write the standalone probe (a .pyz) into DIR"),
+    Command("completion", "procurement.completion_cmd", "print a bash, zsh or fish completion script"),
 )
 
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}
