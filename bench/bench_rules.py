@@ -1,7 +1,7 @@
 """Benchmark: evaluate() on the largest example plan (the 8× H100 node), per family and as a whole
 (procurement.evaluation: findings, budgets, step status), against a baseline.
 
-Target (issue #3): well under a keystroke, 1 ms median for all rules, so the GUI can check on every
+Target (docs/sources.md §S): well under a keystroke, 1 ms median for all rules, so the GUI can check on every
 edit. The baseline, measured in the same run, is a deep Plan.model_copy and a walk over the plan's dict.
 Run: python bench/bench_rules.py [--n 2000]
 """

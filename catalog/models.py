@@ -33,7 +33,7 @@ class Part(Strict):
     price_date: dt.date | None = None
     price_source: str | None = None
     source: str = Field(min_length=3)
-    """Datasheet URL or document the numbers come from (reference ids like 'specs.md G1' allowed)."""
+    """Datasheet URL or document the numbers come from (reference ids like 'docs/sources.md §G1' allowed)."""
     notes: str = ""
 
 

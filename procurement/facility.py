@@ -38,7 +38,7 @@ EfficiencyTable = tuple[tuple[float, float], ...]
 
 # 80 PLUS minimum efficiencies (Tom's Hardware, "80 PLUS PSU efficiency" table of the 80 PLUS programme,
 # https://www.tomshardware.com/uk/reviews/80-plus-psu-efficiency,4848-2.html ; the Titanium 230 V redundant
-# points also in specs.md D8). 115 V internal applies to 100-127 V input; server (redundant) modules use the
+# points also in docs/sources.md §D8). 115 V internal applies to 100-127 V input; server (redundant) modules use the
 # 230 V internal redundant column, ATX units the 230 V EU internal non-redundant column at 200-240 V.
 EIGHTY_PLUS: dict[tuple[str, str], EfficiencyTable] = {
     ("basic", "115"): ((0.2, 0.80), (0.5, 0.80), (1.0, 0.80)),
@@ -307,7 +307,7 @@ def psu_rating_for_band(band: VoltageBand, *, high_line_w: float, low_line_w: fl
                         w_220_240: float | None) -> float | None:
     """A PSU's output rating on ``band``: the 100-127 V rating on low line (None: not rated / not known), the
     220-240 V rating where the vendor gives a higher one (Supermicro 2000 W Titanium: 2000 W at 220-240 V,
-    1800 W over 200-240 V, specs.md D1), else the 200-240 V rating."""
+    1800 W over 200-240 V, docs/sources.md §D1), else the 200-240 V rating."""
     if band == "100-127":
         return low_line_w
     if band in ("220", "230", "240") and w_220_240 is not None:

@@ -21,14 +21,6 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "resources" / "examples"
 
 
-def _shared_dir() -> Path:
-    for cand in (REPO.parent / "shared", REPO / "shared"):
-        if cand.is_dir():
-            return cand
-    return REPO.parent / "shared"
-
-
-SHARED = _shared_dir()
 # The real captures are copied into tests/fixtures so that CI and a fresh clone have them.
 NVIDIA_SMI_FIXTURES = REPO / "tests" / "fixtures" / "nvidia-smi"
 

@@ -63,7 +63,7 @@ class PowerBudget:
     rack_limit_kw: float | None
     upper_bound_w: float | None = None
     """Low line with no 100-127 V rating known: the usable capacity at the 200-240 V rating. A PSU never
-    delivers more on low line than on high line (specs.md D1: Supermicro 2000 W Titanium 1000 W at
+    delivers more on low line than on high line (docs/sources.md §D1: Supermicro 2000 W Titanium 1000 W at
     100-127 V vs 1800 W at 200-240 V; Intel AC450NX 650 W vs 750 W, source D3 — derated, never uprated), so a draw above
     this figure is too much on any input voltage. None otherwise."""
 

@@ -3,7 +3,7 @@
 Sources: NVIDIA GeForce driver licence §2.1.3 "No Datacenter Deployment. The SOFTWARE is not licensed
 for datacenter deployment, except that blockchain processing in a datacenter is permitted."
 (https://www.nvidia.com/en-us/drivers/geforce-license/); export notes per GPU from the catalog
-(specs.md "Export-control summary": US BIS rules of 2022-10-07 and 2023-10-17).
+(docs/sources.md "Export-control summary": US BIS rules of 2022-10-07 and 2023-10-17).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """PCIe and platform-fit rules: lane budget (who drops to x8/x4), slots, generations, SXM, sockets, bays.
 
 Lane needs come from the catalog: each GPU's ``pcie_lanes`` (x16), each NVMe drive's ``pcie_lanes`` (x4),
-each NIC's ``pcie_lanes`` (x8/x16; specs.md D3: ConnectX-7 Gen5 x16). Lanes available: the CPU's usable
+each NIC's ``pcie_lanes`` (x8/x16; docs/sources.md §D3: ConnectX-7 Gen5 x16). Lanes available: the CPU's usable
 lanes per socket × sockets, or, for GPUs behind PCIe switches, the chassis' switch lanes. On HGX platforms
 the SXM modules and up to ``switch_nic_slots`` NICs sit behind the platform's PCIe switches (Supermicro's
 smc_lspci tool for the SYS-821GE-TNHR maps each H100 and ConnectX-7 to a Broadcom switch; NVIDIA's DGX H100

@@ -4,7 +4,7 @@ Numbers: headroom (default 20 %, seed guidance), base system watts (150 W, Intel
 estimate), GPU excursions 3x for 100 µs (PCI-SIG CEM 5.0) against a PSU peak tolerance of 200 % for
 100 µs (ATX 3.0) — all in resources/policy/default.yaml with their sources. Part watts come from the
 catalog (GPU/CPU TDP, DIMM/drive/NIC power_w). Low-line ratings come from the PSU's catalog entry
-(specs.md D1/D2: some units are derated at 100-127 V, Titanium units may not run there at all).
+(docs/sources.md §D1/D2: some units are derated at 100-127 V, Titanium units may not run there at all).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Software rules: driver vs CUDA, CUDA vs GPU architecture, container image, OS, framework, MIG and NVLink.
 
-Facts from the catalog, which takes them from specs.md C1-C5: CUDA → minimum Linux driver (NVIDIA CUDA
+Facts from the catalog, which takes them from docs/sources.md §C1-C5: CUDA → minimum Linux driver (NVIDIA CUDA
 release notes, Table 3), the compute capabilities each CUDA compiles for (C2), framework CUDA builds
 (PyTorch RELEASE.md, C3), NGC container CUDA/driver (C4), OS support (NVIDIA driver installation guide,
 C5), MIG/NVLink per GPU (A2). No thresholds of its own.
@@ -45,7 +45,7 @@ def driver_cuda(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
 
 
 def first_cuda_for(gpu: Gpu, catalog: Catalog) -> CudaRelease | None:
-    """The oldest catalog CUDA release that compiles for the GPU's compute capability (specs.md C2: e.g.
+    """The oldest catalog CUDA release that compiles for the GPU's compute capability (docs/sources.md §C2: e.g.
     Blackwell 12.0 → CUDA 12.8), or None."""
     cc = major_minor(gpu.compute_capability)
     if cc is None:
@@ -69,7 +69,7 @@ def _framework_runs_on(fw: Framework, cc: tuple[int, int], catalog: Catalog) -> 
 
 
 def first_framework_for(fw: Framework, gpu: Gpu, catalog: Catalog) -> Framework | None:
-    """The oldest release of the same framework with a CUDA build for the GPU (specs.md C3: PyTorch 2.7 is the
+    """The oldest release of the same framework with a CUDA build for the GPU (docs/sources.md §C3: PyTorch 2.7 is the
     first with CUDA 12.8 wheels and sm_120)."""
     cc = major_minor(gpu.compute_capability)
     if cc is None:
@@ -97,7 +97,7 @@ def _fw_label(fw: Framework) -> str:
 @rule(FAMILY, "SW-DRIVER-ARCH", step=4, item="cuda_gpu")
 def driver_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-DRIVER-ARCH: the driver is older than the minimum driver of the first CUDA release for the GPU's
-    architecture — a branch older than that does not know the GPU (specs.md C1 + C2: Blackwell needs CUDA
+    architecture — a branch older than that does not know the GPU (docs/sources.md §C1 + C2: Blackwell needs CUDA
     12.8, whose minimum Linux driver is 570.26; catalog r570 note: first branch for Blackwell)."""
     p = resolve(plan, catalog)
     if p.gpu is None or p.driver is None:
@@ -130,7 +130,7 @@ def driver_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
 @rule(FAMILY, "SW-FRAMEWORK-ARCH", step=4, item="framework_installed")
 def framework_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """SW-FRAMEWORK-ARCH: none of the framework release's CUDA builds compiles for the GPU's compute
-    capability (specs.md C3: PyTorch 2.1's newest build is CUDA 12.1, up to sm_90; 2.7 is the first with CUDA
+    capability (docs/sources.md §C3: PyTorch 2.1's newest build is CUDA 12.1, up to sm_90; 2.7 is the first with CUDA
     12.8 and sm_120)."""
     p = resolve(plan, catalog)
     if p.gpu is None or p.framework is None:

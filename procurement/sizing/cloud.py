@@ -1,6 +1,6 @@
 """Cloud or own: a recommendation with reasons from usage, data sensitivity, budget and cluster size.
 
-The reference's decision factors (issue #3): occasional use favours renting, continuous use favours
+The reference's decision factors (docs/sources.md §S): occasional use favours renting, continuous use favours
 buying; sensitive data favours owning the hardware; a budget below the configuration's reference cost
 favours renting. No numeric thresholds beyond the plan's own budget and reference cost.
 """

@@ -1,7 +1,7 @@
 """GPU recommendation: the reference decision tree (budget tier, scenario, memory tier), then a ranking of
 the catalog's GPUs with reasons ("fits with N GPUs", price within budget, FP16 TFLOPS per 万元, power).
 
-Decision tree (issue #3, thresholds in the policy): budget < 5万 → consumer cards, 5-20万 → workstation /
+Decision tree (docs/sources.md §S, thresholds in the policy): budget < 5万 → consumer cards, 5-20万 → workstation /
 professional cards, > 20万 → data-centre cards; training → high memory (≥ 32 GB), inference → mid memory
 (16-80 GB), rendering → RTX (consumer/workstation), scientific → full-rate FP64 (half the FP32 rate, as on
 GA100/GH100); memory tiers < 16 / 16-32 / 32-80 / > 80 GB → multi-GPU.

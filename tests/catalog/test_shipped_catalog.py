@@ -24,7 +24,7 @@ from catalog.models import (
     parse_version,
 )
 from catalog.yamlsource import read_yaml
-from tests.conftest import SHARED
+from tests.conftest import NVIDIA_SMI_FIXTURES
 
 DATA = shipped_data_dir()
 FILES = sorted(DATA.glob("*.yaml"))
@@ -67,7 +67,7 @@ def test_export_notes_are_given_in_both_languages(catalog: Catalog) -> None:
         assert bool(gpu.export_note) == bool(gpu.export_note_zh), gpu.id
         if gpu.export_note:
             assert cjk.search(gpu.export_note_zh) and not cjk.search(gpu.export_note), gpu.id
-            assert "specs.md" not in gpu.export_note + gpu.export_note_zh, gpu.id  # sources stay in `source`
+            assert "docs/sources.md" not in gpu.export_note + gpu.export_note_zh, gpu.id  # sources stay in `source`
     assert "4090 D" in catalog.gpu("rtx-4090").export_note_zh  # type: ignore[union-attr]
 
 
@@ -103,7 +103,7 @@ def test_psu_forms_and_low_line(catalog: Catalog) -> None:
             assert ch.psu_form == psus[ch.psu_included].form, ch.id
     tower = catalog.get("chassis", "tower-z790-workstation")
     assert isinstance(tower, Chassis) and tower.psu_form == "atx"
-    assert psus["supermicro-2000w-titanium"].low_line == "rated"  # 1000 W at 100-127 V (specs.md D1)
+    assert psus["supermicro-2000w-titanium"].low_line == "rated"  # 1000 W at 100-127 V (docs/sources.md §D1)
     assert psus["nvidia-dgx-h100-3300w"].low_line == "unsupported"  # 200-240 V only
     assert psus["corsair-hx1500i"].low_line == "unknown"
 
@@ -124,19 +124,19 @@ def test_platform_kinds_the_issue_asks_for(catalog: Catalog) -> None:
 
 
 def test_reference_software_is_complete(catalog: Catalog) -> None:
-    # specs.md C1: every CUDA release in Table 3, with its GA driver floor
+    # docs/sources.md §C1: every CUDA release in Table 3, with its GA driver floor
     c1 = {"11.8": "520.61.05", "12.0": "525.60.13", "12.1": "530.30.02", "12.2": "535.54.03",
           "12.3": "545.23.06", "12.4": "550.54.14", "12.5": "555.42.02", "12.6": "560.28.03",
           "12.8": "570.26", "12.9": "575.51.03", "13.0": "580.65.06", "13.1": "590.44.01",
           "13.2": "595.45.04"}
     assert {c.version: c.min_driver_linux for c in catalog.all(CudaRelease)} == c1
-    # specs.md C3: PyTorch 2.1 .. 2.11
+    # docs/sources.md §C3: PyTorch 2.1 .. 2.11
     assert {f.version for f in catalog.all(Framework)} == {f"2.{n}" for n in range(1, 12)}
-    # specs.md C4: the NGC months with known contents, and the reference example's 23.05
+    # docs/sources.md §C4: the NGC months with known contents, and the reference example's 23.05
     refs = {i.reference for i in catalog.all(ContainerImage)}
     for month in ("23.05", "24.05", "25.01", "25.12"):
         assert f"nvcr.io/nvidia/pytorch:{month}-py3" in refs
-    # specs.md C5 distributions, and the driver branches named in the issue
+    # docs/sources.md §C5 distributions, and the driver branches named in the issue
     oses = {(o.family, o.version) for o in catalog.all(OperatingSystem)}
     assert {("ubuntu", "20.04"), ("ubuntu", "22.04"), ("ubuntu", "24.04"), ("rocky", "8"), ("rocky", "9"),
             ("debian", "12")} <= oses
@@ -149,14 +149,14 @@ def test_cuda_floors_rise_with_the_version(catalog: Catalog) -> None:
     assert floors == sorted(floors)
     for c in releases:
         assert parse_version(c.min_cc) <= parse_version(c.max_cc), c.id
-    # CUDA 13 dropped Volta and Pascal (specs.md C2): its oldest target is Turing 7.5
+    # CUDA 13 dropped Volta and Pascal (docs/sources.md §C2): its oldest target is Turing 7.5
     assert catalog.cuda("13.0").min_cc == "7.5"  # type: ignore[union-attr]
 
 
 def test_every_part_names_a_source(catalog: Catalog) -> None:
     for part in catalog:
         src = part.source
-        assert re.search(r"https?://|specs\.md|tests/fixtures|GitHub copy", src), f"{part.id}: {src!r}"
+        assert re.search(r"https?://|docs/sources\.md §|tests/fixtures|GitHub copy", src), f"{part.id}: {src!r}"
 
 
 def test_every_price_says_where_and_when(catalog: Catalog) -> None:
@@ -202,7 +202,7 @@ def test_ids_are_unique_across_kinds(catalog: Catalog) -> None:
 
 
 def _fixture_product_names() -> set[str]:
-    fixtures = SHARED / "fixtures" / "nvidia-smi"
+    fixtures = NVIDIA_SMI_FIXTURES
     names: set[str] = set()
     for path in fixtures.glob("*.xml"):
         names |= set(re.findall(r"<product_name>([^<]+)</product_name>", path.read_text(encoding="utf-8")))
@@ -215,7 +215,6 @@ def _fixture_product_names() -> set[str]:
     return names
 
 
-@pytest.mark.skipif(not (SHARED / "fixtures" / "nvidia-smi").is_dir(), reason="shared fixtures not present")
 def test_every_gpu_in_the_real_captures_is_recognised(catalog: Catalog) -> None:
     names = _fixture_product_names() - {"GRID P4-1Q"}  # a vGPU profile, not a card one can buy
     assert {"NVIDIA H100 80GB HBM3", "Tesla T4", "NVIDIA A10", "NVIDIA L40S"} <= names

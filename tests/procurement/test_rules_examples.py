@@ -86,14 +86,14 @@ def test_mid_size_power(catalog, policy) -> None:  # type: ignore[no-untyped-def
     b = power_budget(example("mid-size-training", catalog), catalog, policy)
     # 4 × A100 40 GB PCIe 250 W + 2 × EPYC 7543 225 W + 16 DIMMs × 10 W + 3 drives × 15 W + 1 NIC × 40 W + 150 W
     assert b.draw_w == 4 * 250 + 2 * 225 + 16 * 10 + 3 * 15 + 40 + 150 == 1845
-    # 4 × Supermicro 2000 W Titanium at 200-240 V = 1800 W each, N+N: two count (specs.md D1)
+    # 4 × Supermicro 2000 W Titanium at 200-240 V = 1800 W each, N+N: two count (docs/sources.md §D1)
     assert b.usable_w == 2 * 1800
 
 
 def test_personal_research_power(catalog, policy) -> None:  # type: ignore[no-untyped-def]
     plan = example("personal-research", catalog)
     b = power_budget(plan, catalog, policy)
-    # RTX 4090 450 W + i9-13900K 253 W (maximum turbo power, specs.md B8; 125 W is its base) + 2 DIMMs × 10 W
+    # RTX 4090 450 W + i9-13900K 253 W (maximum turbo power, docs/sources.md §B8; 125 W is its base) + 2 DIMMs × 10 W
     # + 2 M.2 × 15 W + 150 W on a 1500 W PSU
     assert b.draw_w == 450 + 253 + 2 * 10 + 2 * 15 + 150 == 903
     assert b.usable_w == 1500

@@ -1,6 +1,6 @@
 """A small catalog built in code for the rule tests, so they do not depend on shipped prices or data.
 
-Numbers follow ../shared/reference/specs.md where it has them (GPU TDPs and memory, CPU cores/lanes,
+Numbers follow docs/sources.md where it has them (GPU TDPs and memory, CPU cores/lanes,
 CUDA minimum drivers, the Supermicro 2000 W PSU's 1000/1800 W ratings); chassis and prices are test
 fixtures, not product facts.
 """
@@ -28,7 +28,7 @@ from catalog.models import (
 from procurement.findings import Finding
 from procurement.plan import Plan
 
-SRC = {"vendor": "test", "source": "specs.md (test fixture)"}
+SRC = {"vendor": "test", "source": "docs/sources.md (test fixture)"}
 
 
 def part(cls: type[Part], **kw: Any) -> Any:

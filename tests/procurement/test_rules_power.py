@@ -262,7 +262,8 @@ def test_unknown_chassis_limits_are_not_guessed() -> None:
 
 
 def test_cpu_counted_at_its_maximum_turbo_power(catalog) -> None:  # type: ignore[no-untyped-def]
-    # real catalog: i9-13900K TDP 125 W, maximum turbo power 253 W (specs.md B8); Ryzen 9 7950X 170 W / PPT 230 W
+    # real catalog: i9-13900K TDP 125 W, maximum turbo power 253 W (docs/sources.md §B8);
+    # Ryzen 9 7950X 170 W / PPT 230 W
     assert (catalog.get("cpu", "core-i9-13900k").tdp_w, catalog.get("cpu", "core-i9-13900k").max_power_w) == (125, 253)
     plan = plan_of(server={"cpu": "core-i9-13900k", "cpu_count": 1})
     cpu = next(i for i in power_budget(plan, catalog, POLICY).items if i.key == "cpu")

@@ -100,7 +100,7 @@ def test_incomplete_software() -> None:
 
 
 def test_blackwell_on_r535_cuda_12_1_pytorch_2_1_names_the_versions_it_needs(catalog) -> None:  # type: ignore[no-untyped-def]
-    # Real catalog: RTX 5090 is compute capability 12.0 (Blackwell). specs.md C2: the first CUDA for 12.0 is
+    # Real catalog: RTX 5090 is compute capability 12.0 (Blackwell). docs/sources.md §C2: the first CUDA for 12.0 is
     # 12.8; C1: CUDA 12.8 GA needs Linux driver ≥ 570.26; C3: PyTorch 2.7 is the first with CUDA 12.8 wheels.
     from procurement.rules.software import first_cuda_for, first_framework_for
 

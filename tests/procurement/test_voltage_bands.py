@@ -34,7 +34,7 @@ def test_220_written_without_quotes_reads_as_the_band() -> None:
 
 
 @pytest.mark.parametrize(("band", "unit_w"), [
-    ("100-127", 1000.0),   # specs.md D1: 1000 W at 100-127 V
+    ("100-127", 1000.0),   # docs/sources.md §D1: 1000 W at 100-127 V
     ("200-208", 1800.0),   # 1800 W over 200-240 V
     ("200-240", 1800.0),   # the old 'high': any voltage in the range, so the whole-range rating
     ("220", 2000.0),       # 2000 W at 220-240 V: China's 220 V gets it

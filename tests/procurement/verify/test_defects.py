@@ -96,7 +96,7 @@ def test_unreadable_name_is_unknown_not_the_wrong_model() -> None:
 
 def _nic_catalog() -> Catalog:
     cat = make_catalog()
-    nic = Nic(id="cx7-400g", name="ConnectX-7 400G", vendor="NVIDIA", source="specs.md D7", speed_gbps=400,
+    nic = Nic(id="cx7-400g", name="ConnectX-7 400G", vendor="NVIDIA", source="docs/sources.md §D7", speed_gbps=400,
               ports=1, fabric="infiniband", pcie_gen=5, pcie_lanes=16, power_w=25)
     cat.parts[nic.kind][nic.id] = nic
     return cat

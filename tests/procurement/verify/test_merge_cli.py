@@ -261,7 +261,7 @@ def test_benchmark_results_against_catalog_peak(vcat: Catalog) -> None:
     assert bench.status == "fail" and "GPU1: CUDA error" in (bench.actual or "")
     result["gpus"].pop()  # type: ignore[union-attr]
     bench = next(c for c in evaluate(facts, None, vcat, "en") if c.id == "BENCHMARK")
-    # 659.3 / 989 TFLOPS = 67 %, 2680 / 3350 GB/s = 80 % (H100 SXM peaks, specs.md G1)
+    # 659.3 / 989 TFLOPS = 67 %, 2680 / 3350 GB/s = 80 % (H100 SXM peaks, docs/sources.md §G1)
     assert bench.status == "pass" and bench.actual == "GPU0: 659 TFLOPS, 2680 GB/s (67% FP16, 80% BW)"
 
 
