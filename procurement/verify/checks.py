@@ -1016,6 +1016,27 @@ def _nic_ports(c: Ctx) -> None:
         c.add("NIC-PORTS", "fail", "nic_ports.fail", len(want), len(ports), n=len(ports), want=len(want))
 
 
+@check("NIC-FIRMWARE", "network")
+def _nic_firmware(c: Ctx) -> None:
+    """InfiniBand/RoCE adapters of one type (CA type) run one firmware version."""
+    ports = c.facts.ib_ports or []
+    by_type: dict[str, dict[str, set[str]]] = {}
+    for p in ports:
+        if p.firmware:
+            by_type.setdefault(p.ca_type or "?", {}).setdefault(p.firmware, set()).add(p.device)
+    if not by_type:
+        c.add("NIC-FIRMWARE", "skip", "nic_fw.skip")
+        return
+    actual = "; ".join(f"{t}: {', '.join(sorted(fw))}" for t, fw in sorted(by_type.items()))
+    mixed = {t: fw for t, fw in by_type.items() if len(fw) > 1}
+    if mixed:
+        which = "; ".join(f"{t}: " + ", ".join(f"{v} ({', '.join(sorted(devs))})" for v, devs in sorted(fw.items()))
+                          for t, fw in sorted(mixed.items()))
+        c.add("NIC-FIRMWARE", "warn", "nic_fw.warn", None, actual, which=which)
+    else:
+        c.add("NIC-FIRMWARE", "pass", "nic_fw.pass", None, actual)
+
+
 @check("NET-SPEED", "network")
 def _net_speed(c: Ctx) -> None:
     """Every planned port has its own link up at the planned speed (not: one link somewhere is fast)."""

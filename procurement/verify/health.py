@@ -108,6 +108,8 @@ class IbPort:
     link_layer: str
     """'InfiniBand' or 'Ethernet' (RoCE)."""
     firmware: str | None = None
+    ca_type: str | None = None
+    """'MT4129' (ConnectX-7): cards of one type should run one firmware."""
 
     @property
     def active(self) -> bool:
@@ -129,6 +131,7 @@ def ib_ports_from_sysfs(entries: list[Any]) -> list[IbPort]:
                 rate_gbps=float(rate.group(1)) if rate else None,
                 link_layer=str(e.get("link_layer") or "InfiniBand"),
                 firmware=e.get("fw_ver") if isinstance(e.get("fw_ver"), str) else None,
+                ca_type=e.get("hca_type") if isinstance(e.get("hca_type"), str) else None,
             )
         )
     return out
@@ -137,21 +140,25 @@ def ib_ports_from_sysfs(entries: list[Any]) -> list[IbPort]:
 def parse_ibstat(text: str) -> list[IbPort]:
     """`ibstat` output: one IbPort per "CA 'mlx5_N'" / "Port N:" block."""
     out: list[IbPort] = []
-    device, firmware = "?", None
+    device, firmware, ca_type = "?", None, None
     current: IbPort | None = None
     for raw_line in text.splitlines():
         line = raw_line.strip()
         m = re.match(r"^CA '([^']+)'", line)
         if m:
-            device, firmware, current = m.group(1), None, None
+            device, firmware, ca_type, current = m.group(1), None, None, None
             continue
         m = re.match(r"^Firmware version:\s*(\S+)", line)
         if m:
             firmware = m.group(1)
             continue
+        m = re.match(r"^CA type:\s*(\S+)", line)
+        if m:
+            ca_type = m.group(1)
+            continue
         m = re.match(r"^Port (\d+):", line)
         if m:
-            current = IbPort(device, m.group(1), "?", None, "InfiniBand", firmware)
+            current = IbPort(device, m.group(1), "?", None, "InfiniBand", firmware, ca_type)
             out.append(current)
             continue
         if current is None:

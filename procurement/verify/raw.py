@@ -286,8 +286,10 @@ class Collector:
         for dev in self.listdir("sys/class/infiniband"):
             base = "sys/class/infiniband/" + dev
             fw = self.read(base + "/fw_ver")
+            hca = self.read(base + "/hca_type")
             for port in self.listdir(base + "/ports"):
-                entry = {"device": dev, "port": port, "fw_ver": fw.strip() if fw else None}
+                entry = {"device": dev, "port": port, "fw_ver": fw.strip() if fw else None,
+                         "hca_type": hca.strip() if hca else None}
                 for f in _IB_PORT_FILES:
                     value = self.read(base + "/ports/" + port + "/" + f)
                     entry[f] = value.strip() if value is not None else None

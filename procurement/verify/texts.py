@@ -898,5 +898,18 @@ register(
             "en": "Each GPU's nearest-NIC path recorded (fewer NIC ports than GPUs planned: not judged).",
         },
         "verify.affinity.skip": {"zh": "拓扑中没有网卡。", "en": "No NIC in the topology."},
+        "verify.nic_fw.pass": {
+            "zh": "同型号网卡的固件版本一致。",
+            "en": "Network adapters of one type run one firmware version.",
+        },
+        "verify.nic_fw.warn": {
+            "zh": "同型号网卡的固件版本不一致（{which}）：升级到同一版本（mlxfwmanager）。",
+            "en": "Network adapters of one type run different firmware ({which}): bring them to one "
+            "version (mlxfwmanager).",
+        },
+        "verify.nic_fw.skip": {
+            "zh": "没有读到 InfiniBand/RoCE 网卡固件版本。",
+            "en": "No InfiniBand/RoCE adapter firmware version was readable.",
+        },
     }
 )

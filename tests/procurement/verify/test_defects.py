@@ -366,3 +366,28 @@ def test_gpu_nic_affinity_from_topology() -> None:
     # one NIC for eight GPUs is not a rail design: the paths are recorded, not judged
     one = judged(XML, h100_plan(), cat, topo=(FIX / "topo-m_6x-h100-NV18-with-NICs_spaces.txt").read_text())
     assert one.check("GPU-NIC-AFFINITY").status == "skip"  # type: ignore[union-attr]
+
+
+def test_nic_firmware_consistency_from_ibstat() -> None:
+    """The real ibstat of an H100 node: ConnectX-7 (MT4129) and ConnectX-6 Dx (MT4125) each on one firmware."""
+    from procurement.verify.health import parse_ibstat
+
+    for name, fw_text in (("ib/ibstat-h100-roce-some-down-polling.txt", "MT4129: 28.39.1002"),
+                          ("ib/ibstat-h100-8x400-ib-all-active.txt", "MT4129: 28.41.1000")):
+        text = (ACCEPT / name).read_text()
+        health = healthy(XML)
+        health["commands"]["ibstat"] = {"argv": ["ibstat"], "returncode": 0, "stdout": text, "stderr": "",  # type: ignore[index]
+                                        "missing": False, "timed_out": False, "cancelled": False, "error": None}
+        rep = judged(XML, h100_plan(), health=health)
+        fw = rep.check("NIC-FIRMWARE")
+        assert fw is not None and fw.status == "pass", fw
+        assert fw_text in (fw.actual or "")
+    # one ConnectX-7 left on an older firmware
+    text = (ACCEPT / "ib/ibstat-h100-8x400-ib-all-active.txt").read_text().replace("28.41.1000", "28.36.1010", 1)
+    ports = parse_ibstat(text)
+    assert {p.ca_type for p in ports} >= {"MT4129"}
+    health = healthy(XML)
+    health["commands"]["ibstat"] = {"argv": ["ibstat"], "returncode": 0, "stdout": text, "stderr": "",  # type: ignore[index]
+                                    "missing": False, "timed_out": False, "cancelled": False, "error": None}
+    fw = judged(XML, h100_plan(), health=health).check("NIC-FIRMWARE")
+    assert fw is not None and fw.status == "warn" and "28.36.1010 (mlx5_0)" in fw.message
