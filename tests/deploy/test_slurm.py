@@ -42,6 +42,8 @@ def cluster(tmp_path: Path) -> dict[str, str]:
         if not root.exists():
             fake_server(tmp_path / node, H100_XML, H100_TOPO)
         (root / "proc/sys/kernel/hostname").write_text(node + "\n")
+        # two machines: each its own machine-id (merging tells nodes apart by machine identity, not host name)
+        (root / "etc/machine-id").write_text(node.encode().hex().ljust(32, "0") + "\n")
     (bin_dir / "srun").write_text(FAKE_SRUN)
     (bin_dir / "srun").chmod(0o755)
     # the nodes' python3: each task reads its own node's tree (what a real node would be)
