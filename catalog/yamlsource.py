@@ -14,6 +14,8 @@ from typing import Any
 
 import yaml
 
+from catalog.files import InputFileError, read_bounded
+
 try:  # the C loader is ~10x faster; fall back where libyaml is missing
     _Loader: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
@@ -242,14 +244,12 @@ def _decode(obj: dict[str, Any]) -> Any:
 
 def _read_text(path: Path) -> tuple[bytes, str]:
     try:
-        size = path.stat().st_size
-        if size > MAX_YAML_BYTES:
-            raise YamlError(path, None, f"file is too large ({size // 1_000_000} MB; at most "
-                                        f"{MAX_YAML_BYTES // 1_000_000} MB)")
-        raw = path.read_bytes()
+        raw = read_bounded(path, MAX_YAML_BYTES)
         return raw, raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise YamlError(path, None, f"not UTF-8 text (byte {exc.start})") from None
+    except InputFileError as exc:
+        raise YamlError(path, None, str(exc.strerror)) from None
     except OSError as exc:
         raise YamlError(path, None, f"cannot read: {exc.strerror or exc}") from None
 

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from catalog.paths import legacy_recovery_dir, recovery_dir
 from procurement.plan import Plan, atomic_write, dump_plan, parse_plan
+from procurement.safe_io import read_bounded_text
 
 UNTITLED = "untitled"
 
@@ -55,7 +56,7 @@ class RecoveryEntry:
     saved_at: dt.datetime
 
     def load(self) -> Plan:
-        return parse_plan(self.plan_file.read_text(encoding="utf-8"), self.plan_file)
+        return parse_plan(read_bounded_text(self.plan_file), self.plan_file)
 
 
 class RecoveryStore:
@@ -101,7 +102,7 @@ class RecoveryStore:
         for meta_file in self.directory.glob("*.json"):
             plan_file = meta_file.parent / f"{meta_file.stem}.gpuplan.yaml"
             try:
-                meta = json.loads(meta_file.read_text(encoding="utf-8"))
+                meta = json.loads(read_bounded_text(meta_file, 64 * 1024))
                 saved_at = dt.datetime.fromisoformat(meta["saved_at"])
                 source = Path(meta["source"]) if meta.get("source") else None
             except (OSError, ValueError, KeyError, TypeError):

@@ -14,6 +14,7 @@ from procurement.findings import Finding
 from procurement.messages import Lang
 from procurement.plan import Plan, get_value, load_plan, save_plan, with_value
 from procurement.policy import Policy, default_policy
+from procurement.safe_io import FileStamp, stamp_of
 
 
 class _ReplacePlan(QUndoCommand):
@@ -56,6 +57,7 @@ class PlanController(QObject):
         self.lang: Lang = lang
         self.plan = Plan()
         self.path: Path | None = None
+        self.stamp: FileStamp | None = None  # the file as opened or last saved here
         self.findings: list[Finding] = []
         self.evaluation: Evaluation | None = None
         """The latest evaluation (of ``evaluation.plan``, which trails ``plan`` until the next event-loop
@@ -107,23 +109,37 @@ class PlanController(QObject):
     def new(self, plan: Plan | None = None) -> None:
         self.undo_stack.clear()
         self.path = None
+        self.stamp = None
         self._set_plan(plan or Plan())
         self.path_changed.emit()
 
     def open(self, path: Path) -> None:
         """Load a plan; raises procurement.plan.PlanError (file:line: field: reason) and changes nothing."""
         plan = load_plan(path, self.catalog, self.lang)
+        stamp = stamp_of(path)  # what the file was when opened: a later save asks if someone else wrote it
         self.undo_stack.clear()
         self.path = Path(path)
+        self.stamp = stamp
         self._set_plan(plan)
         self.path_changed.emit()
 
-    def save(self, path: Path | None = None) -> None:
-        """Save atomically; raises OSError and then leaves the document dirty and unchanged."""
+    def save(self, path: Path | None = None, overwrite: bool = False) -> None:
+        """Save with the safe writer, keeping NAME.bak of the previous file; raises OSError and then leaves
+        the document dirty and unchanged: procurement.safe_io.FileChangedError when the file changed on disk
+        since it was opened or saved here (``overwrite=True`` once the person said to)."""
         target = Path(path or self.path or "")
         if not str(target):
             raise ValueError("no file name")
-        save_plan(self.plan, target)
+        same = self.path is not None and _same_file(self.path, target)
+        expect = self.stamp if same and not overwrite else None
+        self.stamp = save_plan(self.plan, target, expect=expect, backup=True)
         self.path = target
         self.undo_stack.setClean()
         self.path_changed.emit()
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return a.absolute() == b.absolute()

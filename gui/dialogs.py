@@ -102,6 +102,20 @@ def ask_restore_recovery(parent: QWidget | None, name: str, saved_at: dt.datetim
     return answer == QtWidgets.QMessageBox.StandardButton.Yes
 
 
+def ask_overwrite_changed(parent: QWidget | None, name: str) -> bool:
+    """The plan file changed on disk since it was opened here (another window or program saved it)."""
+    answer = QtWidgets.QMessageBox.warning(
+        parent,
+        translate("dialogs", "The file changed on disk"),
+        translate("dialogs", "“%1” was changed by another window or program since you opened it. Saving "
+                  "replaces those changes with yours (the previous file is kept as %1.bak). Save anyway?")
+        .replace("%1", name),
+        QtWidgets.QMessageBox.StandardButton.Save | QtWidgets.QMessageBox.StandardButton.Cancel,
+        QtWidgets.QMessageBox.StandardButton.Cancel,
+    )
+    return answer == QtWidgets.QMessageBox.StandardButton.Save
+
+
 def show_error(parent: QWidget | None, title: str, text: str) -> None:
     QtWidgets.QMessageBox.critical(parent, title, text)
 

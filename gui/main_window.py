@@ -730,9 +730,17 @@ class MainWindow(QMainWindow):
         return self._save_to(path) if path else False
 
     def _save_to(self, path: Path) -> bool:
+        from procurement.safe_io import FileChangedError
+
         old = self.controller.path
         try:
-            self.controller.save(path)
+            try:
+                self.controller.save(path)
+            except FileChangedError:
+                # another window or program saved this file since it was opened here: ask, never overwrite
+                if not dialogs.ask_overwrite_changed(self, path.name):
+                    return False
+                self.controller.save(path, overwrite=True)
         except (OSError, ValueError) as exc:
             dialogs.show_error(self, self.tr("Cannot save the plan"), str(exc))
             return False

@@ -80,12 +80,12 @@ class Settings:
         return [Path(v) for v in value if isinstance(v, str) and v][:MAX_RECENT]
 
     def add_recent(self, path: Path) -> None:
-        path = Path(path).resolve()
+        path = _resolved(path)
         items = [p for p in self.recent_files if p != path]
         self._s.setValue("files/recent", [str(p) for p in [path, *items][:MAX_RECENT]])
 
     def remove_recent(self, path: Path) -> None:
-        self._s.setValue("files/recent", [str(p) for p in self.recent_files if p != Path(path).resolve()])
+        self._s.setValue("files/recent", [str(p) for p in self.recent_files if p != _resolved(path)])
 
     def clear_recent(self) -> None:
         self._s.setValue("files/recent", [])
@@ -98,3 +98,11 @@ class Settings:
     @last_dir.setter
     def last_dir(self, value: Path) -> None:
         self._s.setValue("files/last_dir", str(value))
+
+
+def _resolved(path: Path) -> Path:
+    """``path`` with symlinks resolved; a looping symlink (resolve raises) stays as given, made absolute."""
+    try:
+        return Path(path).resolve()
+    except (OSError, RuntimeError):
+        return Path(path).absolute()

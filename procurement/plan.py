@@ -5,9 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
-import os
 import re
-import tempfile
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
@@ -20,6 +18,7 @@ from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_y
 from procurement.facility import VoltageBand
 from procurement.messages import Lang, register, t
 from procurement.migrations import CURRENT, FIRST, MigrationError, migrate
+from procurement.safe_io import FileStamp, stamp_of, write_file
 
 SCHEMA_VERSION: Final = CURRENT
 PLAN_SUFFIX = ".gpuplan"
@@ -421,34 +420,20 @@ register(
 
 
 def atomic_write(path: str | Path, data: bytes) -> None:
-    """Write beside the target, flush, fsync, rename: the target is always the old or the new file."""
-    path = Path(path)
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-    try:  # make the rename itself durable
-        dfd = os.open(directory, os.O_RDONLY)
-        try:
-            os.fsync(dfd)
-        finally:
-            os.close(dfd)
-    except OSError:
-        pass
+    """Write ``data`` to ``path`` with the one safe writer (procurement.safe_io.write_file): atomic, through
+    symlinks, keeping mode and owner, never over a device; raises safe_io.WriteError (an OSError)."""
+    write_file(path, data)
 
 
-def save_plan(plan: Plan, path: str | Path) -> None:
-    atomic_write(path, dump_plan(plan).encode("utf-8"))
+def save_plan(plan: Plan, path: str | Path, *, expect: FileStamp | None = None, backup: bool = False) -> FileStamp:
+    """Save with the safe writer; ``backup`` keeps the previous file as NAME.bak; ``expect`` (the stamp taken
+    when the file was opened) raises safe_io.FileChangedError when someone else saved it since. Returns the
+    stamp of what was written, for the next save."""
+    data = dump_plan(plan).encode("utf-8")
+    write_file(path, data, expect=expect, backup=backup)
+    stamp = stamp_of(path, data)
+    assert stamp is not None
+    return stamp
 
 
 def _split_path(path: str) -> list[str | int]:

@@ -24,10 +24,11 @@ from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, Ta
 from catalog.loader import Catalog
 from procurement.findings import Finding
 from procurement.messages import Lang, register, t
-from procurement.plan import Plan, atomic_write
+from procurement.plan import Plan
 from procurement.policy import Policy, default_policy
 from procurement.reports.fonts import register_cjk_font
 from procurement.reports.text import BIDI_CONTROLS, HeadingWithStart, TextParagraph, rich
+from procurement.safe_io import STDOUT, write_files
 
 Paper = Literal["a4", "letter"]
 PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
@@ -301,13 +302,23 @@ def check_target(path: str | Path, lang: Lang = "zh") -> None:
         raise ExportError(t("report.write_failed", lang, path=target, reason=os.strerror(errno.EACCES)))
 
 
-def write_pdf(path: str | Path, data: bytes, lang: Lang = "zh") -> None:
-    """Write ``data`` to ``path`` atomically; ExportError (nothing left behind) when it cannot be written."""
-    target = Path(path)
-    check_target(target, lang)
+def write_pdf(path: str | Path, data: bytes, lang: Lang = "zh", inputs: Sequence[str | Path] = ()) -> None:
+    """Write ``data`` to ``path`` with the safe writer; ExportError (nothing left behind) when it cannot be
+    written."""
+    write_pdfs([(path, data)], lang, inputs)
+
+
+def write_pdfs(items: Sequence[tuple[str | Path, bytes]], lang: Lang = "zh",
+               inputs: Sequence[str | Path] = ()) -> None:
+    """Write every PDF or none (procurement.safe_io.write_files): a full disk on the second leaves neither;
+    ``-`` is standard output; never over a device or one of ``inputs`` (the plan, the policy)."""
+    for path, _ in items:
+        if str(path) != STDOUT:
+            check_target(path, lang)
     try:
-        atomic_write(target, data)
+        write_files(items, inputs=inputs, allow_stdout=True)
     except OSError as exc:
+        target = exc.filename or items[0][0]
         raise ExportError(t("report.write_failed", lang, path=target, reason=exc.strerror or exc)) from None
 
 

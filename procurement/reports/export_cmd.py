@@ -13,7 +13,7 @@ from procurement.messages import Lang, default_lang, register, t
 from procurement.plan import PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
 from procurement.reports.checklist_pdf import render_checklist_pdf
-from procurement.reports.common import ExportError, Paper, check_target, write_pdf
+from procurement.reports.common import ExportError, Paper, write_pdfs
 from procurement.reports.fonts import FontNotFoundError
 from procurement.reports.quote import render_quote_pdf
 from procurement.reports.text import collect_missing, describe_missing
@@ -69,7 +69,7 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     if not jobs:
         print(t("export.nothing", lang), file=sys.stderr)
         return EXIT_UNREADABLE
-    if len(jobs) == 2 and jobs[0][1].resolve() == jobs[1][1].resolve():
+    if len(jobs) == 2 and str(jobs[0][1]) != "-" and jobs[0][1].resolve() == jobs[1][1].resolve():
         print(t("export.same_file", lang), file=sys.stderr)
         return EXIT_UNREADABLE
     try:
@@ -104,17 +104,14 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         return EXIT_UNREADABLE
     if missing:
         print(t("export.missing_glyphs", lang, chars=describe_missing(missing)), file=sys.stderr)
-    try:
-        for _, path in jobs:  # a bad second target must not leave the first one written
-            check_target(path, lang)
+    inputs = [p for p in (args.plan, getattr(args, "policy", None)) if p is not None]
+    try:  # all or nothing: a bad or full second target leaves the first one as it was
+        write_pdfs([(path, data) for _, path, data in outputs], lang, inputs)
     except ExportError as exc:
         print(str(exc), file=sys.stderr)
         return EXIT_UNREADABLE
+    # a PDF on standard output ('-') keeps standard output for itself
+    to = sys.stderr if any(str(path) == "-" for _, path in jobs) else sys.stdout
     for what, path, data in outputs:
-        try:
-            write_pdf(path, data, lang)
-        except ExportError as exc:
-            print(str(exc), file=sys.stderr)
-            return EXIT_UNREADABLE
-        print(t("export.wrote", lang, what=t(f"export.what.{what}", lang), path=path, size=len(data)))
+        print(t("export.wrote", lang, what=t(f"export.what.{what}", lang), path=path, size=len(data)), file=to)
     return EXIT_OK

@@ -12,7 +12,8 @@ from typing import Any
 
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, t
-from procurement.plan import Plan, atomic_write, canonical_digest
+from procurement.plan import Plan, canonical_digest
+from procurement.safe_io import write_file
 from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.report import (
     MERGED_KIND,
@@ -228,6 +229,7 @@ def load_reports(paths: Sequence[str | Path]) -> tuple[list[VerificationReport],
     return reports, sources, errors
 
 
-def write_merged(merged: MergedReport, path: str | Path) -> None:
-    text = json.dumps(merged.to_dict(), ensure_ascii=False, indent=2) + "\n"
-    atomic_write(path, text.encode("utf-8"))
+def write_merged(merged: MergedReport, path: str | Path, inputs: Sequence[str | Path] = ()) -> None:
+    """Write the merged report with the safe writer (``-``: standard output), never over one of ``inputs``."""
+    text = json.dumps(merged.to_dict(), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    write_file(path, text.encode("utf-8"), inputs=inputs, allow_stdout=True)

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from procurement.exit_status import ExitStatus
-from procurement.plan import atomic_write
+from procurement.safe_io import InputFileError, read_bounded_text, write_file
 
 SCHEMA_VERSION: Literal[2] = 2
 """2 (2026-12): `unknown` status, check `code`/`params`, `kind`, `status`, node identity, per-GPU bus id,
@@ -187,11 +188,13 @@ def report_to_dict(report: VerificationReport) -> dict[str, Any]:
 
 
 def report_to_json(report: VerificationReport) -> str:
-    return json.dumps(report_to_dict(report), ensure_ascii=False, indent=2) + "\n"
+    """The report as JSON (never NaN or Infinity: those are not JSON, and readers reject them)."""
+    return json.dumps(report_to_dict(report), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
 
 
-def write_report(report: VerificationReport, path: str | Path) -> None:
-    atomic_write(path, report_to_json(report).encode("utf-8"))
+def write_report(report: VerificationReport, path: str | Path, inputs: Sequence[str | Path] = ()) -> None:
+    """Write the report with the safe writer; ``-`` is standard output; never over one of ``inputs``."""
+    write_file(path, report_to_json(report).encode("utf-8"), inputs=inputs, allow_stdout=True)
 
 
 def parse_report(data: Any, where: str = "<report>") -> VerificationReport:
@@ -236,13 +239,28 @@ def load_report(path: str | Path) -> VerificationReport:
     """Read a report written by `gpu-procure verify --json` (on this or another node)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_bounded_text(path)  # bounded: /dev/zero or an endless pipe is refused, not read whole
+    except InputFileError as exc:
+        raise ReportError(f"{path}: {exc.strerror}") from None
     except OSError as exc:
         raise ReportError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise ReportError(f"{path}: not a UTF-8 text file") from None
+    return parse_report(_json_of(text, str(path)), str(path))
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def _json_of(text: str, where: str) -> Any:
+    """Strict JSON: NaN and Infinity refused (Python's json reads them; no other reader does), and nesting
+    too deep for the parser a located error instead of a RecursionError."""
     try:
-        data = json.loads(text)
+        return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:
-        raise ReportError(f"{path}:{exc.lineno}: not valid JSON ({exc.msg})") from None
-    return parse_report(data, str(path))
+        raise ReportError(f"{where}:{exc.lineno}: not valid JSON ({exc.msg})") from None
+    except ValueError as exc:  # NaN/Infinity, or an integer of more than 4 300 digits
+        raise ReportError(f"{where}: not valid JSON ({exc})") from None
+    except RecursionError:
+        raise ReportError(f"{where}: not valid JSON (nested too deeply)") from None

@@ -67,14 +67,19 @@ def _plan_or_error(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tu
         return None, t("verify.plan_error", lang, error=exc)
 
 
-def _write(report: VerificationReport, path: Path, lang: Lang) -> bool:
+def _write(report: VerificationReport, path: Path, lang: Lang, inputs: list[str | Path]) -> bool:
     try:
-        write_report(report, path)
+        write_report(report, path, inputs=inputs)
     except OSError as exc:
         print(t("verify.write_error", lang, path=path, error=exc.strerror or exc), file=sys.stderr)
         return False
     print(t("verify.written", lang, path=path), file=sys.stderr)
     return True
+
+
+def _inputs(args: argparse.Namespace) -> list[str | Path]:
+    """The files this command read: the JSON it writes must not replace one of them."""
+    return [p for p in (getattr(args, "plan", None), *(getattr(args, "merge", None) or [])) if p is not None]
 
 
 def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
@@ -86,7 +91,7 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
     if plan_error is not None:
         # docs/verify.md promises a JSON report with every exit status: say why nothing was verified.
         if args.json_out is not None and not getattr(args, "merge", None):
-            _write(VerificationReport(error=plan_error, status="unknown"), args.json_out, lang)
+            _write(VerificationReport(error=plan_error, status="unknown"), args.json_out, lang, _inputs(args))
         return EXIT_UNUSABLE
     if getattr(args, "merge", None):
         return _merge(args, plan, lang)
@@ -100,8 +105,10 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
     except VerificationCancelled:
         print(t("verify.cancelled", lang), file=sys.stderr)
         return EXIT_UNVERIFIED
-    print(render_report(report, lang))
-    if args.json_out is not None and not _write(report, args.json_out, lang):
+    # with --json - the JSON is standard output and the table goes to standard error
+    to_stdout = str(args.json_out) == "-"
+    print(render_report(report, lang), file=sys.stderr if to_stdout else sys.stdout)
+    if args.json_out is not None and not _write(report, args.json_out, lang, _inputs(args)):
         return EXIT_UNUSABLE
     return report.exit_code()
 
@@ -113,10 +120,11 @@ def _merge(args: argparse.Namespace, plan: Plan | None, lang: Lang) -> int:
     if not reports:
         return EXIT_UNUSABLE
     merged = merge_reports(reports, plan, lang, sources)
-    print(render_merged(merged, lang))
+    to_stdout = str(args.json_out) == "-"
+    print(render_merged(merged, lang), file=sys.stderr if to_stdout else sys.stdout)
     if args.json_out is not None:
         try:
-            write_merged(merged, args.json_out)
+            write_merged(merged, args.json_out, inputs=_inputs(args))
         except OSError as exc:
             print(
                 t("verify.write_error", lang, path=args.json_out, error=exc.strerror or exc), file=sys.stderr

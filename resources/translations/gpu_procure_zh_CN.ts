@@ -1877,6 +1877,14 @@ TFLOPS</translation>
             <translation>有一份“%1”的自动保存副本（%2），比已保存的文件更新，可能是程序异常退出时留下的。是否恢复？</translation>
         </message>
         <message>
+            <source>The file changed on disk</source>
+            <translation>文件已在磁盘上被修改</translation>
+        </message>
+        <message>
+            <source>“%1” was changed by another window or program since you opened it. Saving replaces those changes with yours (the previous file is kept as %1.bak). Save anyway?</source>
+            <translation>“%1”在您打开之后已被其他窗口或程序修改。保存将用您的修改替换那些修改（之前的文件保留为 %1.bak）。仍要保存吗？</translation>
+        </message>
+        <message>
             <source>%1 item(s) fail and %2 are unknown on this checklist. A signature says the plan was reviewed as it is. Sign anyway?</source>
             <translation>此检查清单有 %1 项不通过、%2 项未知。签署表示已按现状审核该方案。仍要签署吗？</translation>
         </message>

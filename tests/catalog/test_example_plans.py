@@ -201,18 +201,20 @@ def test_a_read_only_directory_leaves_the_old_file(tmp_path: Path, catalog: Cata
 def test_a_directory_refusing_new_files_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                             catalog: Catalog) -> None:
     # what a read-only directory does even to root-run tests: the temporary file cannot be created
-    import tempfile
-
     target = tmp_path / "plan.gpuplan.yaml"
     save_plan(load_plan(_example("personal-research"), catalog), target)
     before = target.read_bytes()
+    real_open = os.open
 
-    def refuse(*args: object, **kwargs: object) -> tuple[int, str]:
-        raise PermissionError(13, "Permission denied")
+    def refuse(path: str, flags: int, *args: object, **kwargs: object) -> int:
+        if flags & os.O_CREAT:
+            raise PermissionError(13, "Permission denied")
+        return real_open(path, flags, *args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(tempfile, "mkstemp", refuse)
-    with pytest.raises(PermissionError):
+    monkeypatch.setattr(os, "open", refuse)
+    with pytest.raises(OSError, match="Permission denied") as raised:
         save_plan(load_plan(_example("mid-size-training"), catalog), target)
+    assert raised.value.filename == str(target), "the error names the plan, not a temporary file"
     assert target.read_bytes() == before
 
 
