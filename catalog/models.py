@@ -371,8 +371,22 @@ SECTION_TO_KIND: dict[str, str] = {
 
 
 def parse_version(text: str) -> tuple[int, ...]:
-    """'535.54.03' -> (535, 54, 3); raises ValueError on anything else."""
+    """'535.54.03' -> (535, 54, 3); raises ValueError on anything else.
+
+    The one version parser: fields the catalog validates with it always parse; where a text may not be a
+    version (user data, a machine's output), use version_or_none and treat None as unknown, never as 0.
+    """
     parts = text.strip().split(".")
     if not parts or not all(p.isdigit() for p in parts):
         raise ValueError(f"not a version number: {text!r}")
     return tuple(int(p) for p in parts)
+
+
+def version_or_none(text: str | None) -> tuple[int, ...] | None:
+    """A version tuple, or None where the text is missing or not a version."""
+    if not text:
+        return None
+    try:
+        return parse_version(text)
+    except ValueError:
+        return None

@@ -25,9 +25,11 @@ from catalog.models import (
     Storage,
     StorageKind,
     parse_version,
+    version_or_none,
 )
 from catalog.units import GIB_TO_GB  # the sizing estimate is GB; catalog GPU memory GiB
 from procurement.budgets.balance import cores_needed, ram_needed_gib
+from procurement.budgets.parts import resolved_once
 from procurement.budgets.power import power_budget
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
@@ -215,6 +217,10 @@ register(
         "checklist.r.os_max_cuda": {
             "zh": "{os} 最高支持 CUDA {max}，已选 {cuda}",
             "en": "{os} goes up to CUDA {max}; {cuda} chosen",
+        },
+        "checklist.r.os_max_cuda_unknown": {
+            "zh": "{os} 的最高 CUDA 版本“{max}”不是版本号，无法判断",
+            "en": "{os}: its highest CUDA \"{max}\" is not a version, so it cannot be checked",
         },
         "checklist.r.cuda_ok": {
             "zh": "CUDA {cuda} 支持计算能力 {cc}（{min}–{max}），驱动 {driver} ≥ {need}",
@@ -721,7 +727,12 @@ class _Eval:
             return Status.FAIL, [self.t("os_unsupported", os=self.os.name)]
         reason = [self.t("os_supported", os=self.os.name, driver=driver)]
         status = Status.PASS if self.driver else Status.UNKNOWN
-        if self.os.max_cuda and self.cuda and _ver(self.cuda.version)[:2] > _ver(self.os.max_cuda)[:2]:
+        max_cuda = version_or_none(self.os.max_cuda)
+        if self.os.max_cuda and self.cuda and max_cuda is None:
+            # not a version (a user catalog's typo): the limit is unknown, never read as 0
+            status = worse(status, Status.UNKNOWN)
+            reason.append(self.t("os_max_cuda_unknown", os=self.os.name, max=self.os.max_cuda))
+        elif max_cuda and self.cuda and parse_version(self.cuda.version)[:2] > max_cuda[:2]:
             status = Status.FAIL
             reason.append(self.t("os_max_cuda", os=self.os.name, max=self.os.max_cuda, cuda=self.cuda.version))
         return status, reason
@@ -733,7 +744,7 @@ class _Eval:
             return Status.UNKNOWN, [_not_chosen("gpu", self.lang)]
         cc = self.gpu.cc_tuple
         status, reason = Status.PASS, []
-        if not (_ver(self.cuda.min_cc) <= cc <= _ver(self.cuda.max_cc)):
+        if not (parse_version(self.cuda.min_cc) <= cc <= parse_version(self.cuda.max_cc)):
             status = Status.FAIL
             reason.append(
                 self.t(
@@ -747,7 +758,7 @@ class _Eval:
         if self.driver is None:
             status = worse(status, Status.UNKNOWN)
             reason.append(_not_chosen("driver", self.lang))
-        elif _ver(self.driver.version) < _ver(self.cuda.min_driver_linux):
+        elif parse_version(self.driver.version) < parse_version(self.cuda.min_driver_linux):
             status = Status.FAIL
             reason.append(
                 self.t(
@@ -804,13 +815,6 @@ class _Eval:
         return Status.PASS, [self.t("image", ref=self.image.reference, publisher=self.image.publisher)]
 
 
-def _ver(text: str) -> tuple[int, ...]:
-    try:
-        return parse_version(text)
-    except ValueError:
-        return (0,)
-
-
 def build_checklists(
     plan: Plan,
     catalog: Catalog,
@@ -820,9 +824,16 @@ def build_checklists(
 ) -> dict[Which, Checklist]:
     """Both checklists with every item's status, reason, note and measured values.
 
-    ``findings`` defaults to ``procurement.rules.evaluate(plan, catalog, policy, lang)``.
+    ``findings`` defaults to ``procurement.rules.evaluate(plan, catalog, policy, lang)``. The items read the
+    same budgets as the rules, computed once in one evaluation scope.
     """
-    policy = policy or default_policy()
+    with resolved_once(plan, catalog):
+        return _build_checklists(plan, catalog, findings, policy or default_policy(), lang)
+
+
+def _build_checklists(
+    plan: Plan, catalog: Catalog, findings: Iterable[Finding] | None, policy: Policy, lang: Lang
+) -> dict[Which, Checklist]:
     if findings is None:
         from procurement.rules import evaluate
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from catalog import units
 from catalog.loader import Catalog
-from catalog.models import parse_version
+from catalog.models import version_or_none
 
 # re-exported for the rule modules: procurement.budgets.parts is their home
 from procurement.budgets.parts import NicUse as NicUse
@@ -29,14 +29,8 @@ GIB_TO_GB = units.GIB_TO_GB
 TRAINING_WORKLOADS = (Workload.TRAINING, Workload.FINE_TUNING)
 
 
-def version(text: str | None) -> tuple[int, ...] | None:
-    """A version tuple, or None where the text is missing or not a version."""
-    if not text:
-        return None
-    try:
-        return parse_version(text)
-    except ValueError:
-        return None
+version = version_or_none
+"""A version tuple, or None where the text is missing or not a version (catalog.models.version_or_none)."""
 
 
 def major_minor(text: str | None) -> tuple[int, int] | None:

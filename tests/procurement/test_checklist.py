@@ -347,3 +347,17 @@ def test_english_counts_agree_with_their_nouns() -> None:
     assert english_plurals("11 GPUs, 2.1 GPUs, 0 error(s), 1 warning(s)") == "11 GPUs, 2.1 GPUs, 0 errors, 1 warning"
     # Chinese text is left alone
     assert t("checklist.r.gpu_plan", "zh", count=8, gpu="H100", nodes=1) == "8 × H100（每台），共 1 台"
+
+
+def test_a_highest_cuda_that_is_not_a_version_is_unknown_not_a_failure(plan: Plan, tmp_path: Path) -> None:
+    """A user catalog's OS whose max_cuda is not a version ("12.x") used to read as version 0, so every CUDA
+    release 'exceeded' it and the item failed; the limit is unknown, and the item says so."""
+    (tmp_path / "operating_systems.yaml").write_text(
+        "operating_systems:\n"
+        "  - {id: ubuntu-typo, name: Ubuntu typo, vendor: Canonical, family: ubuntu, version: '22.04',\n"
+        "     max_cuda: '12.x', price_cny: 0, source: test fixture}\n", encoding="utf-8")
+    cat = load_catalog([tmp_path], data_dir=DATA / "reports_catalog")
+    typo = with_value(plan, "software.os", "ubuntu-typo")
+    item = items(typo, cat, lang="en")["os_driver"]
+    assert item.status == Status.UNKNOWN
+    assert 'its highest CUDA "12.x" is not a version' in item.reason
