@@ -39,7 +39,10 @@ QT_KEEP = ["PySide6.QtCore", "PySide6.QtGui", "PySide6.QtWidgets", "PySide6.QtSv
 # app needs neither (no interactive prompt, no dbm files).
 PY_EXCLUDES = ["readline", "rlcompleter", "_gdbm", "dbm.gnu", "tkinter", "_tkinter", "pytest",
                "_pytest", "pytestqt", "hypothesis", "pypdf", "mypy", "ruff",
-               "importlinter", "IPython", "matplotlib", "numpy", "pandas", "PyQt5", "PyQt6", "tests"]
+               "importlinter", "IPython", "matplotlib", "numpy", "pandas", "PyQt5", "PyQt6", "tests",
+               # pydantic's pretty_print_core_schema(), a developer helper the app never calls, imports rich
+               # (and rich pygments and markdown-it): 430 files the bundle does not need.
+               "rich", "pygments", "markdown_it", "mdurl"]
 
 
 def _skip(path: Path) -> bool:
