@@ -107,6 +107,12 @@ def run_check(
     findings = list(evaluation.findings)
     gaps = {step: list(keys) for step, keys in evaluation.incomplete.items()}
     as_json = getattr(args, "json", False)
+    if as_json:  # the per-GPU memory breakdown, as one more finding-shaped record (docs/sizing.md)
+        from procurement.rules.vram import per_gpu_record
+
+        record = per_gpu_record(plan, catalog, policy, lang)
+        if record is not None:
+            findings.append(record)
     text = findings_json(findings) if as_json else format_findings(findings, lang, gaps)
     if gaps and as_json:  # the JSON on stdout stays a list of findings; say what is missing on stderr
         print(format_incomplete(gaps, lang), file=err)

@@ -131,6 +131,29 @@ def no_estimate(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
 
 RULES: tuple[Rule, ...] = (capacity, layout, offload_ram, no_estimate)
 
+
+def per_gpu_record(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> Finding | None:
+    """VRAM-PER-GPU (info, for ``check --json``): the busiest GPU's breakdown under the plan's scheme, in a
+    finding's shape so that the JSON stays a list of findings; None while no GPU or no model is chosen."""
+    p = resolve(plan, catalog)
+    s = size_plan(plan, catalog, policy.vram_margin_pct)
+    if s is None or s.cluster is None or p.gpu is None:
+        return None
+    from procurement.messages import t
+
+    parts = ", ".join(f"{k} {v:.2f}" for k, v in s.memory.breakdown().items())
+    extra = ""
+    if s.serving is not None:
+        extra = t("vram.per_gpu.serving", lang, tokens=s.serving.kv_tokens,
+                  conc=f"{s.serving.max_concurrency:.2f}", seq=s.case.seq)
+    verdict = t("vram.per_gpu.fits" if s.fits else "vram.per_gpu.no_fit", lang)
+    message = t("vram.per_gpu.message", lang, scheme=s.parallel.label(), gpus=s.parallel.gpus, parts=parts,
+                total=f"{s.memory.total:.2f}", margin=f"{s.with_margin_gb:.2f}", pct=f"{s.margin_pct:g}",
+                have=f"{s.cluster.gpu_memory_gb:.2f}", verdict=verdict, serving=extra)
+    # not a rule of the evaluation (the GUI draws the bars instead): a record only `check --json` prints
+    return Finding(rule="VRAM-PER-GPU", family=FAMILY, severity=Severity.INFO, step=STEP, fields=FIELDS,
+                   message=message, fix="")
+
 register(
     {
         "VRAM-TOTAL.message": {
@@ -235,6 +258,18 @@ register(
         "VRAM-OFFLOAD-RAM.fix": {
             "zh": "增加内存，或不卸载优化器（用 ZeRO 分片代替）。",
             "en": "Add RAM, or shard the optimizer with ZeRO instead of offloading it.",
+        },
+        "vram.per_gpu.message": {
+            "zh": "每个 GPU（{scheme}，{gpus} 个 GPU）GB：{parts}；合计 {total}，加 {pct}% 余量 {margin}，"
+                  "每卡 {have}：{verdict}{serving}",
+            "en": "per GPU ({scheme}, {gpus} GPUs), GB: {parts}; total {total}, with the {pct} % margin {margin}, "
+                  "of {have}: {verdict}{serving}",
+        },
+        "vram.per_gpu.fits": {"zh": "放得下", "en": "fits"},
+        "vram.per_gpu.no_fit": {"zh": "放不下", "en": "does not fit"},
+        "vram.per_gpu.serving": {
+            "zh": "；KV 缓存 {tokens} token，{seq} token 的请求最多并发 {conc} 个",
+            "en": "; KV cache {tokens} tokens, at most {conc} concurrent requests of {seq} tokens",
         },
         "VRAM-NO-ESTIMATE.message": {
             "zh": "未填写模型参数量，无法核对显存是否够用。",

@@ -65,3 +65,26 @@ def test_editing_the_shape_leaves_the_preset(qtbot, make_window) -> None:
     assert req.layers == 48 and req.model_preset is None
     assert page.combos["model_preset"].currentIndex() == 0  # shown as custom now
     assert req.hidden_size == 4096  # the rest of the 7B shape stays
+
+
+def test_parallelism_and_recipe_fields_reach_the_plan(qtbot, make_window) -> None:
+    win = make_window()
+    page = win.pages[0]
+    _choose(qtbot, page.combos["model_preset"], "Llama 2 7B")
+    _choose(qtbot, page.combos["scheme"], "ZeRO-3 / FSDP")
+    _choose(qtbot, page.combos["gradient_checkpointing"], "On")
+    _choose(qtbot, page.combos["kv_precision"], "FP8")
+    tp = page.spins["tensor_parallel"]
+    tp.selectAll()
+    qtbot.keyClicks(tp, "2")
+    req = win.controller.plan.requirements
+    assert (req.scheme, req.gradient_checkpointing, req.kv_precision, req.tensor_parallel) == ("zero3", True,
+                                                                                                "fp8", 2)
+    _choose(qtbot, page.combos["gradient_checkpointing"], "As the recipe does")
+    assert win.controller.plan.requirements.gradient_checkpointing is None
+    tp.selectAll()
+    qtbot.keyClicks(tp, "0")
+    assert win.controller.plan.requirements.tensor_parallel is None  # "auto"
+    # the whole model on one GPU while no GPU is chosen: one stacked bar with its parts
+    qtbot.waitUntil(lambda: len(page.chart.bars) == 1)
+    assert {s.key for s in page.chart.bars[0].segments} >= {"weights", "gradients", "optimizer", "activations"}

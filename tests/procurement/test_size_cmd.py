@@ -129,3 +129,22 @@ def test_text_output_in_both_languages() -> None:
 def test_list_models() -> None:
     rc, out, _ = size("--list-models")
     assert rc == 0 and "deepseek-r1" in out and "glm-4-9b" in out
+
+
+def test_check_json_reports_the_per_gpu_breakdown(tmp_path: Path) -> None:
+    from procurement.cli import main as cli
+
+    plan = Path(__file__).resolve().parents[2] / "resources" / "examples" / "llm-cluster-node.gpuplan.yaml"
+    out = io.StringIO()
+    import contextlib
+
+    with contextlib.redirect_stdout(out):
+        cli(["check", str(plan), "--json", "--lang", "en"])
+    records = json.loads(out.getvalue())
+    per_gpu = [r for r in records if r["rule"] == "VRAM-PER-GPU"]
+    assert len(per_gpu) == 1 and tuple(per_gpu[0]) == ("rule", "family", "severity", "step", "fields", "message",
+                                                       "fix")
+    text = per_gpu[0]["message"]
+    for part in ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"):
+        assert f"{part} " in text
+    assert "64 GPUs" in text and "fits" in text
