@@ -104,12 +104,14 @@ class Smoke:
     def run(self, label: str, args: list[str], ok_codes: tuple[int, ...], stdout_has: str = "",
             stderr_has: str = "", stdout_json: bool = False, allow: tuple[str, ...] = (),
             stderr_ok: bool = False, files: dict[str, bytes] | None = None, json_files: tuple[str, ...] = (),
-            wrapper: tuple[str, ...] = (), platform: str = "offscreen", timeout: float = 120) -> None:
+            wrapper: tuple[str, ...] = (), platform: str = "offscreen", timeout: float = 120,
+            extra_env: dict[str, str] | None = None) -> None:
         """Run the frozen program; `files` are outputs that must start with the given bytes."""
         start = time.perf_counter()
         try:
             proc = subprocess.run([*wrapper, str(self.exe), *args], cwd=self.tmp,
-                                  env=_env(self.tmp, platform), capture_output=True, text=True,
+                                  env={**_env(self.tmp, platform), **(extra_env or {})}, capture_output=True,
+                                  text=True,
                                   encoding="utf-8", errors="replace", timeout=timeout)
         except subprocess.TimeoutExpired:
             self._fail(label, f"no exit within {timeout:.0f} s")
@@ -203,6 +205,10 @@ def main(argv: list[str]) -> int:
         smoke.run(f"export {plans[0].name}", ["export", str(plans[0]), "--quote", "quote.pdf",
                                               "--checklist", "checklist.pdf"], (0,),
                   files={"quote.pdf": b"%PDF-", "checklist.pdf": b"%PDF-"})
+        # Fonts: with GPU_PROCURE_SYSTEM_FONTS=0 only what the bundle carries (and reportlab's CID font) is used.
+        smoke.run("export with the bundle's fonts only", ["export", str(plans[0]), "--quote", "bare.pdf", "--lang",
+                                                          "zh"], (0,), files={"bare.pdf": b"%PDF-"},
+                  extra_env={"GPU_PROCURE_SYSTEM_FONTS": "0"})
         # No driver here: verify reports what it could check (exit 3: nothing GPU-related verified) and
         # still writes the report; it prints progress on stderr by design.
         smoke.run("verify without nvidia-smi", ["verify", "--nvidia-smi", str(tmp / "no-nvidia-smi"),

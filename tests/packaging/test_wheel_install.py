@@ -1,6 +1,7 @@
 """The sdist and the wheel are complete: built from a copy of the tree, the sdist carries tests, docs, packaging
 files and LICENSE; the wheel built from that sdist installs with --no-deps into a venv outside the repository
-(its dependencies from the venv the tests run in) and runs `check`, `export` and the app's `--self-test`."""
+(its dependencies from the venv the tests run in) and runs `check`, `export` (also with the package's fonts
+only) and the app's `--self-test`."""
 
 from __future__ import annotations
 
@@ -113,6 +114,11 @@ def test_installed_wheel_runs_outside_the_repository(built: dict[str, Path]) -> 
     export = run(exe, "export", str(plan), "--quote", "q.pdf", "--checklist", "c.pdf", "--lang", "zh")
     assert export.returncode == 0, export.stderr
     assert (work / "q.pdf").read_bytes().startswith(b"%PDF-") and (work / "c.pdf").read_bytes()[:5] == b"%PDF-"
+    env["GPU_PROCURE_SYSTEM_FONTS"] = "0"  # fonts from the installed package only (procurement.reports.fonts)
+    bare = run(exe, "export", str(plan), "--quote", "bare.pdf", "--lang", "zh")
+    assert bare.returncode == 0, bare.stderr
+    assert (work / "bare.pdf").read_bytes().startswith(b"%PDF-")
+    del env["GPU_PROCURE_SYSTEM_FONTS"]
     module = run(str(py), "-m", "gpu_procure", "--version")
     assert module.stdout.strip() == f"gpu-procure {__version__}"
     if importlib_has("PySide6"):
