@@ -58,8 +58,8 @@ def setup_logging(debug: bool = False, directory: Path | None = None, argv: list
     _log_path = None
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        rotating = logging.handlers.RotatingFileHandler(directory / LOG_FILE, maxBytes=MAX_LOG_BYTES,
-                                                        backupCount=LOG_BACKUPS, encoding="utf-8")
+        rotating = _QuietRotatingFileHandler(directory / LOG_FILE, maxBytes=MAX_LOG_BYTES,
+                                             backupCount=LOG_BACKUPS, encoding="utf-8")
         rotating.setFormatter(logging.Formatter(FORMAT))
         _installed.append(rotating)
         _log_path = directory / LOG_FILE
@@ -73,6 +73,15 @@ def setup_logging(debug: bool = False, directory: Path | None = None, argv: list
     log.info("gpu-procure %s started: %s", __version__, " ".join(argv or []))
     log.debug("python %s on %s", sys.version.split()[0], platform.platform())
     return _log_path
+
+
+class _QuietRotatingFileHandler(logging.handlers.RotatingFileHandler):
+    """A log file that never disturbs the command: a write or rotation that fails (a full disk, or several
+    nodes of a cluster rotating the same file in a shared home at once) loses that log line, silently, instead
+    of printing logging's "--- Logging error ---" traceback on stderr."""
+
+    def handleError(self, record: logging.LogRecord) -> None:
+        pass
 
 
 def stop_logging() -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import faulthandler
 import logging
+import logging.handlers
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -102,3 +103,17 @@ def test_an_uncaught_exception_is_logged(tmp_path: Path) -> None:
     assert proc.returncode == 1 and "boom in the app" in proc.stderr  # still shown as before
     log = (tmp_path / applog.LOG_FILE).read_text(encoding="utf-8")
     assert "CRITICAL gpu_procure: uncaught exception" in log and "RuntimeError: boom in the app" in log
+
+
+def test_a_failing_log_write_is_silent(logdir: Path, capsys: pytest.CaptureFixture[str],
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    applog.setup_logging(directory=logdir)
+    handler = next(h for h in logging.getLogger().handlers if isinstance(h, logging.handlers.RotatingFileHandler))
+
+    def full_disk(record: logging.LogRecord) -> None:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(handler, "shouldRollover", full_disk)
+    logging.getLogger("t").warning("lost, quietly")
+    err = capsys.readouterr().err
+    assert "Logging error" not in err and "No space left" not in err
