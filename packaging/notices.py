@@ -9,7 +9,8 @@ to a component that has a licence:
   classifier, with the licence files of its dist-info;
 - the Python runtime (standard library, lib-dynload, libpython): PSF-2.0;
 - PyInstaller's bootloader and run-time modules: GPL-2.0-or-later WITH Bootloader-exception;
-- a system library: the Debian package that owns it (`dpkg -S`) and that package's copyright file.
+- a system library: the Debian package that owns it (`dpkg -S`) and that package's copyright file, or the
+  RPM package (`rpm -qf`) and its License tag.
 
 Anything else is *unknown*; a licence that only allows GPL use (GNU Readline) is *forbidden* in a bundle
 of an Apache-2.0 app. :func:`problems` names both, the spec stops the build on them, and
@@ -186,11 +187,12 @@ def _licence_head(path: Path) -> str:
 class Attributor:
     """Maps source files to components; built once per run (indexes every installed distribution)."""
 
-    def __init__(self, repo: Path = REPO, dpkg: bool = True) -> None:
+    def __init__(self, repo: Path = REPO, dpkg: bool = True, rpm: bool = True) -> None:
         self.repo = repo.resolve()
         self.components: dict[str, Component] = {}
         self._by_file: dict[Path, str] = {}
         self._dpkg = dpkg and shutil.which("dpkg") is not None
+        self._rpm = rpm and shutil.which("rpm") is not None
         self._dpkg_cache: dict[str, str | None] = {}
         self._runtime_dirs = {Path(p).resolve() for p in {
             sysconfig.get_paths()["stdlib"], sysconfig.get_paths()["platstdlib"],
@@ -245,6 +247,9 @@ class Attributor:
         deb = self._debian(path) if self._dpkg else None
         if deb:
             return deb
+        rpm = self._rpm_package(path) if self._rpm else None
+        if rpm:
+            return rpm
         key = f"unknown:{path}"
         self.components.setdefault(key, Component(path.name, "", "unknown", str(path)))
         return key
@@ -286,6 +291,21 @@ class Attributor:
             if path in self._dpkg_cache and "," not in owner:
                 self._dpkg_cache[path] = owner.split(":", 1)[0].strip()
 
+    def _rpm_package(self, path: Path) -> str | None:
+        """Fedora, RHEL and openSUSE: the RPM that owns the file; its License tag (SPDX on Fedora 38+, RHEL 10)."""
+        for cand in _merged_usr(path):
+            out = _rpm_query("-qf", "--qf", "%{NAME}\t%{VERSION}-%{RELEASE}\t%{LICENSE}\n", cand)
+            if not out or "\t" not in out:
+                continue
+            name, version, licence = [*out.splitlines()[0].split("\t"), "", ""][:3]
+            key = f"rpm:{name}"
+            if key not in self.components:
+                files = [Path(f) for f in (_rpm_query("-qL", name) or "").splitlines() if f.startswith("/")]
+                self.components[key] = Component(name, version, licence.strip() or "unknown", "RPM package",
+                                                 [f for f in files if f.is_file()])
+            return key
+        return None
+
     def _debian(self, path: Path) -> str | None:
         self.prefetch_debian([path])
         for cand in _merged_usr(path):
@@ -300,6 +320,14 @@ class Attributor:
                                                      [copyright_file] if copyright_file.is_file() else [])
                 return key
         return None
+
+
+def _rpm_query(*args: str) -> str | None:
+    try:
+        proc = subprocess.run(["rpm", *args], capture_output=True, text=True, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return proc.stdout if proc.returncode == 0 else None
 
 
 def _merged_usr(path: Path) -> list[str]:

@@ -108,3 +108,32 @@ def test_written_index_checks_the_folder(att: notices.Attributor, tmp_path: Path
 def test_python_runtime_is_psf(att: notices.Attributor) -> None:
     assert att.components[att.attribute(_src("json"))].licence == "PSF-2.0"
     assert sys.version.split()[0] == att.components["python"].version
+
+
+def test_rpm_systems_name_the_package_and_its_licence(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the bundle is built on Fedora/RHEL, `rpm -qf` names the package and its SPDX License tag."""
+    lib = tmp_path / "lib64" / "libxcb-cursor.so.0"
+    lib.parent.mkdir()
+    lib.write_bytes(b"\x7fELF")
+    licence = tmp_path / "share" / "licenses" / "xcb-util-cursor" / "COPYING"
+    licence.parent.mkdir(parents=True)
+    licence.write_text("Permission is hereby granted, free of charge", encoding="utf-8")
+    fake = tmp_path / "bin" / "rpm"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\n"
+                    f'if [ "$1" = -qf ] && [ "$4" = "{lib}" ]; then printf "xcb-util-cursor\\t0.1.5-1.fc41\\tMIT\\n";'
+                    " exit 0; fi\n"
+                    f'if [ "$1" = -qL ]; then echo "{licence}"; exit 0; fi\n'
+                    "exit 1\n", encoding="utf-8")
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{fake.parent}:/usr/bin:/bin")
+    att = notices.Attributor(dpkg=False)
+    used = notices.collect([("libxcb-cursor.so.0", str(lib), "BINARY")], att)
+    (comp,) = used.values()
+    assert (comp.name, comp.version, comp.licence, comp.origin) == ("xcb-util-cursor", "0.1.5-1.fc41", "MIT",
+                                                                     "RPM package")
+    assert comp.licence_files == [licence]
+    assert notices.problems(used) == []
+    stray = tmp_path / "lib64" / "libother.so"
+    stray.write_bytes(b"")
+    assert notices.problems(notices.collect([("libother.so", str(stray), "BINARY")], att))  # rpm knows nothing
