@@ -41,7 +41,9 @@ def test_install_then_uninstall(qapp: object, tmp_path: Path) -> None:
         proc = subprocess.run(["desktop-file-validate", str(desktop)], capture_output=True, text=True)
         assert proc.returncode == 0, proc.stdout
     if shutil.which("update-mime-database"):  # the database was rebuilt with the plan type in it
-        assert f"{PLAN_MIME}:*.gpuplan.yaml" in (prefix / "mime" / "globs2").read_text(encoding="utf-8")
+        globs = (prefix / "mime" / "globs2").read_text(encoding="utf-8").splitlines()
+        assert any(line.endswith(f"{PLAN_MIME}:*.gpuplan.yaml") for line in globs)
+        assert any(line.endswith(f"{PLAN_MIME}:*.gpuplan") for line in globs)  # the single extension
     if shutil.which("update-desktop-database"):
         cache = (prefix / "applications" / "mimeinfo.cache").read_text(encoding="utf-8")
         assert f"{PLAN_MIME}={DESKTOP_ID}.desktop;" in cache
