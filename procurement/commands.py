@@ -43,6 +43,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("judge", "procurement.probe.judge_cmd", "judge raw facts collected by the probe on other machines"),
     Command("probe-bundle", "procurement.probe.bundle_cmd", "write the standalone probe (a .pyz) into DIR"),
     Command("completion", "procurement.completion_cmd", "print a bash, zsh or fish completion script"),
+    Command("handover", "procurement.handover.handover_cmd",
+            "setup scripts, Prometheus targets and alert rules for the accepted nodes"),
 )
 
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}

@@ -45,6 +45,8 @@ class Policy(BaseModel):
     ram_to_vram_ratio: float = Field(2.0, ge=0, le=1000)
     min_fabric_gbps: float = Field(100.0, ge=0, le=100_000)
     single_node_nic_gbps: float = Field(10.0, ge=0, le=100_000)
+    # operations (handover: alert rules)
+    gpu_temp_alert_c: float = Field(85.0, gt=0, le=150)
     # vram / sizing
     vram_margin_pct: float = Field(20.0, ge=0, le=500)
     activation_bytes_per_sbh: float = Field(34.0, ge=0, le=10_000)

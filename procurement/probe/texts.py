@@ -24,9 +24,13 @@ register(
             "zh": "没有验收通过的节点：不生成监控与配置文件",
             "en": "No node passed acceptance: no monitoring or setup files written",
         },
+        "probe.handover.slowdown_unknown": {
+            "zh": "以下节点的报告没有 GPU 降频温度阈值，未生成降频温度告警：{nodes}",
+            "en": "No slowdown-temperature alert for these nodes (their reports hold no slowdown threshold): {nodes}",
+        },
         "probe.handover.rejected": {
             "zh": "未通过验收，不纳入交接：{nodes}",
-            "en": "Not accepted, left out of the handover: {nodes}",
+            "en": "Not accepted, left out of the handover:{nodes}",
         },
     }
 )

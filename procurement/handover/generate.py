@@ -1,0 +1,373 @@
+"""Builds the handover files from the plan and the accepted nodes' reports (pure: text in, text out).
+
+What each file holds and where its numbers come from is in docs/handover.md: the power limit is the planned
+per-GPU power (the catalog TDP the plan's power and cooling budgets use), the temperature alert is the
+policy's `gpu_temp_alert_c`, the slowdown alert is each GPU's own threshold from `nvidia-smi -q -x`, and the
+metric names are those of NVIDIA's dcgm-exporter.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from catalog.loader import Catalog
+from catalog.models import Gpu
+from procurement.plan import Plan, canonical_digest
+from procurement.policy import Policy
+from procurement.verify.report import VerificationReport
+
+DCGM_EXPORTER_IMAGE = "nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04"
+"""The image and tag of dcgm-exporter's own quick start (NVIDIA/dcgm-exporter README; docs/handover.md)."""
+DCGM_PORT = 9400
+"""dcgm-exporter's default listen port (same source)."""
+NODE_EXPORTER_PORT = 9100
+"""prometheus-node-exporter's default port (Prometheus' default port allocations; docs/handover.md)."""
+DCGM_JOB, NODE_JOB = "gpu-procure-dcgm", "gpu-procure-node"
+
+# The dcgm-exporter fields the alert rules read (names as in its etc/default-counters.csv; the ECC and
+# throttle fields are commented out there, so the handover ships its own list).
+DCGM_COUNTERS: tuple[tuple[str, str, str], ...] = (
+    ("DCGM_FI_DEV_GPU_TEMP", "gauge", "GPU temperature (in C)."),
+    ("DCGM_FI_DEV_MEMORY_TEMP", "gauge", "Memory temperature (in C)."),
+    ("DCGM_FI_DEV_POWER_USAGE", "gauge", "Power draw (in W)."),
+    ("DCGM_FI_DEV_SM_CLOCK", "gauge", "SM clock frequency (in MHz)."),
+    ("DCGM_FI_DEV_GPU_UTIL", "gauge", "GPU utilization (in %)."),
+    ("DCGM_FI_DEV_FB_USED", "gauge", "Framebuffer memory used (in MiB)."),
+    ("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "gauge", "Current clock throttle reasons (bitmask)."),
+    ("DCGM_FI_DEV_XID_ERRORS", "gauge", "Value of the last XID error encountered."),
+    ("DCGM_FI_DEV_ECC_SBE_VOL_TOTAL", "counter", "Total number of single-bit volatile ECC errors."),
+    ("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "counter", "Total number of double-bit volatile ECC errors."),
+    ("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "counter", "Number of remapped rows for uncorrectable errors"),
+    ("DCGM_FI_DEV_CORRECTABLE_REMAPPED_ROWS", "counter", "Number of remapped rows for correctable errors"),
+    ("DCGM_FI_DEV_ROW_REMAP_FAILURE", "gauge", "Whether remapping of rows has failed"),
+    ("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "counter", "Total number of PCIe retries."),
+)
+
+# NVML clock throttle reason bits (nvml.h, nvmlClocksThrottleReason*; docs/handover.md).
+HW_SLOWDOWN, SW_THERMAL, HW_THERMAL, HW_POWER_BRAKE = 0x8, 0x20, 0x40, 0x80
+
+
+@dataclass
+class NodeFacts:
+    """One node as the handover sees it: its judged report and, from raw facts, what only they hold."""
+
+    report: VerificationReport
+    source: str
+    slowdown_c: list[int | None] = field(default_factory=list)
+    """Per GPU index: the slowdown temperature nvidia-smi reports (None: not reported or only relative)."""
+
+    @property
+    def name(self) -> str:
+        return self.report.host.hostname or self.source
+
+    @property
+    def slowdown(self) -> int | None:
+        """The node's lowest slowdown threshold when every GPU reported one, else None (unknown)."""
+        known = [t for t in self.slowdown_c if t is not None]
+        if not self.slowdown_c or len(known) != len(self.slowdown_c):
+            return None
+        return min(known)
+
+
+_SLOW = re.compile(r"<gpu_temp_slow_threshold>\s*(-?\d+)\s*C\s*</gpu_temp_slow_threshold>")
+
+
+def slowdown_thresholds(raw: Mapping[str, Any]) -> list[int | None]:
+    """Each GPU's absolute slowdown threshold from the raw `nvidia-smi -q -x` (in GPU order)."""
+    q = (raw.get("commands") or {}).get("nvidia_smi_q") or {}
+    xml = q.get("stdout") if isinstance(q, dict) else None
+    if not isinstance(xml, str):
+        return []
+    out: list[int | None] = []
+    for block in re.split(r"<gpu\s+id=", xml)[1:]:
+        m = _SLOW.search(block)
+        out.append(int(m.group(1)) if m and int(m.group(1)) > 0 else None)
+    return out
+
+
+@dataclass
+class Handover:
+    files: dict[str, str]
+    """Relative path -> text (shell scripts are marked executable by the writer)."""
+    accepted: list[str]
+    rejected: list[tuple[str, str]]
+    """(node, why it is not accepted)."""
+    unknown_slowdown: list[str]
+    """Accepted nodes without a known slowdown threshold: no slowdown alert for them (said so, not guessed)."""
+
+
+SAFE_HOST = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$")
+"""A host name that can name a directory, a Prometheus target and a line of shell without quoting."""
+
+
+def acceptance(node: NodeFacts, plan: Plan) -> str | None:
+    """None when the node passed acceptance against this plan; otherwise why not."""
+    rep = node.report
+    if not SAFE_HOST.match(node.name) or ".." in node.name:
+        return "host name unusable as a target name"
+    if rep.plan_digest != canonical_digest(plan):
+        return "not checked against this plan" if rep.plan_digest is None else "checked against another plan"
+    if rep.error is not None:
+        return "could not be verified"
+    failed = [c.id for c in rep.checks if c.status == "fail"]
+    if failed:
+        return "failed: " + ", ".join(failed)
+    return None
+
+
+def planned_power_w(plan: Plan, catalog: Catalog, override_w: float | None) -> tuple[float | None, str]:
+    """(watts per GPU, where the number comes from)."""
+    if override_w is not None:
+        return override_w, "--power-limit"
+    gpu = catalog.typed(Gpu, plan.gpu.model) if plan.gpu.model else None
+    if gpu is not None and gpu.tdp_w:
+        return float(gpu.tdp_w), f"catalog {gpu.id} tdp_w (source: {gpu.source})"
+    return None, "the plan's GPU has no power figure in the catalog"
+
+
+def setup_script(node: NodeFacts, plan: Plan, power_w: float | None, power_source: str, image: str) -> str:
+    """A bash script for one node: persistence mode, nouveau blacklist, power limits, dcgm-exporter."""
+    host = node.name
+    q = shlex.quote
+    gpus = [(g.index, g.uuid) for g in node.report.gpus]
+    counters = "".join(f"{n}, {kind}, {text}\n" for n, kind, text in DCGM_COUNTERS)
+    lines = [
+        "#!/bin/bash",
+        f"# gpu-procure handover: operations setup of {host}, accepted against the plan",
+        f"# {' '.join((plan.title or '(untitled)').split())} (digest {canonical_digest(plan)[:12]}). "
+        f"Run as root on {host}:",
+        "#   bash setup.sh            apply",
+        "#   bash setup.sh --dry-run  print what it would do",
+        "set -euo pipefail",
+        'DRY=0; [ "${1:-}" = "--dry-run" ] && DRY=1',
+        'run() { echo "+ $*"; if [ "$DRY" = 0 ]; then "$@"; fi; }',
+        "put() {  # put FILE MODE: write standard input to FILE",
+        '  if [ "$DRY" = 1 ]; then echo "+ write $1:"; sed "s/^/    /"; return; fi',
+        '  mkdir -p "$(dirname "$1")"; cat > "$1.tmp.$$"; chmod "$2" "$1.tmp.$$"; mv -f "$1.tmp.$$" "$1"',
+        "}",
+        f'if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then echo "setup.sh: run as root on {host}" >&2; exit 2; fi',
+        f'case "$(hostname -s 2>/dev/null || hostname)" in {q(host)}|{q(host.split(".")[0])}) ;; *)',
+        f'  if [ "$DRY" = 0 ]; then echo "setup.sh: this script is for {host}" >&2; exit 2; fi;; esac',
+        "",
+        "# 1. Persistence mode: the driver stays loaded between jobs (no init delay, settings kept)",
+        "run nvidia-smi -pm 1",
+        "if systemctl cat nvidia-persistenced.service >/dev/null 2>&1; then",
+        "  run systemctl enable --now nvidia-persistenced.service",
+        "fi",
+        "",
+        "# 2. The nouveau driver blacklisted (it must never bind the GPUs instead of nvidia)",
+        "put /etc/modprobe.d/blacklist-nouveau.conf 0644 <<'EOF'",
+        "blacklist nouveau",
+        "options nouveau modeset=0",
+        "EOF",
+        "if command -v update-initramfs >/dev/null; then run update-initramfs -u",
+        "elif command -v dracut >/dev/null; then run dracut -f",
+        "fi",
+        "",
+    ]
+    if power_w is not None and gpus:
+        per_gpu = [f"nvidia-smi -i {q(uuid or str(idx))} -pl {power_w:g}" for idx, uuid in gpus]
+        lines += [
+            f"# 3. Power limit {power_w:g} W per GPU: the planned figure ({power_source}),",
+            "#    applied now and at every boot (nvidia-smi -pl does not survive a reboot)",
+            *[f"run {cmd}" for cmd in per_gpu],
+            "put /etc/systemd/system/gpu-procure-power-limits.service 0644 <<'EOF'",
+            "[Unit]",
+            "Description=GPU power limits planned by gpu-procure",
+            "After=nvidia-persistenced.service",
+            "",
+            "[Service]",
+            "Type=oneshot",
+            *[f"ExecStart=/usr/bin/env {cmd}" for cmd in per_gpu],
+            "",
+            "[Install]",
+            "WantedBy=multi-user.target",
+            "EOF",
+            "if command -v systemctl >/dev/null; then",
+            "  run systemctl daemon-reload",
+            "  run systemctl enable gpu-procure-power-limits.service",
+            "fi",
+            "",
+        ]
+    else:
+        lines += [f"# 3. Power limits: not set ({power_source or 'no GPUs in the report'})", ""]
+    lines += [
+        f"# 4. dcgm-exporter on port {DCGM_PORT} with the fields the alert rules read",
+        "put /etc/gpu-procure/dcgm-counters.csv 0644 <<'EOF'",
+        "# DCGM FIELD, Prometheus metric type, help message",
+        counters.rstrip("\n"),
+        "EOF",
+        "if command -v docker >/dev/null; then",
+        "  if [ \"$DRY\" = 0 ]; then docker rm -f dcgm-exporter >/dev/null 2>&1 || true; fi",
+        "  run docker run -d --name dcgm-exporter --restart unless-stopped --gpus all --cap-add SYS_ADMIN \\",
+        f"    -p {DCGM_PORT}:{DCGM_PORT} \\",
+        "    -v /etc/gpu-procure/dcgm-counters.csv:/etc/dcgm-exporter/gpu-procure.csv:ro \\",
+        f"    {q(image)} -f /etc/dcgm-exporter/gpu-procure.csv",
+        "elif command -v dcgm-exporter >/dev/null; then",
+        "  put /etc/systemd/system/dcgm-exporter.service 0644 <<'EOF'",
+        "[Unit]",
+        "Description=NVIDIA dcgm-exporter (gpu-procure handover)",
+        "After=network-online.target nvidia-persistenced.service",
+        "",
+        "[Service]",
+        f"ExecStart=/usr/bin/env dcgm-exporter -f /etc/gpu-procure/dcgm-counters.csv -a :{DCGM_PORT}",
+        "Restart=always",
+        "",
+        "[Install]",
+        "WantedBy=multi-user.target",
+        "EOF",
+        "  run systemctl daemon-reload",
+        "  run systemctl enable --now dcgm-exporter.service",
+        "else",
+        '  echo "setup.sh: neither docker (with the NVIDIA Container Toolkit) nor dcgm-exporter is installed:" >&2',
+        '  echo "          install one and run this script again" >&2',
+        "  exit 1",
+        "fi",
+        "",
+        f"# 5. Node metrics on port {NODE_EXPORTER_PORT} (node and exporter down alerts tell them apart)",
+        "if ! command -v prometheus-node-exporter >/dev/null && ! command -v node_exporter >/dev/null; then",
+        "  if command -v apt-get >/dev/null; then run apt-get install -y prometheus-node-exporter",
+        "  elif command -v dnf >/dev/null; then run dnf install -y golang-github-prometheus-node-exporter || true",
+        "  fi",
+        "fi",
+        f'echo "setup.sh: {host} done"',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def scrape_config(nodes: Sequence[NodeFacts], plan: Plan, port_suffix: str = "") -> str:
+    """prometheus.yml with one dcgm-exporter and one node-exporter job over the accepted nodes."""
+    labels = {"plan": plan.title or canonical_digest(plan)[:12]}
+    names = [n.name + port_suffix for n in nodes]
+    doc = {
+        "global": {"scrape_interval": "15s", "evaluation_interval": "15s"},
+        "rule_files": ["gpu-procure-alerts.yml"],
+        "scrape_configs": [
+            {"job_name": DCGM_JOB, "static_configs": [{"targets": [f"{n}:{DCGM_PORT}" for n in names],
+                                                        "labels": labels}]},
+            {"job_name": NODE_JOB, "static_configs": [{"targets": [f"{n}:{NODE_EXPORTER_PORT}" for n in names],
+                                                        "labels": labels}]},
+        ],
+    }
+    head = ("# Prometheus scrape configuration of the nodes accepted by gpu-procure (gpu-procure handover).\n"
+            "# 15 s is Prometheus' own example interval; change it to your site's.\n")
+    return head + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
+
+
+def _instances(nodes: Sequence[NodeFacts]) -> str:
+    return "|".join(re.escape(f"{n.name}:{DCGM_PORT}") for n in nodes)
+
+
+def alert_rules(nodes: Sequence[NodeFacts], plan: Plan, policy: Policy) -> str:
+    """Alert rules: temperature (policy and slowdown), ECC, remapped rows, Xid, throttling, down, GPUs missing."""
+    dcgm = f'job="{DCGM_JOB}"'
+    throttle = f"DCGM_FI_DEV_CLOCK_THROTTLE_REASONS{{{dcgm}}}"
+
+    def rule(name: str, expr: str, for_: str, severity: str, summary: str, desc: str) -> dict[str, Any]:
+        r: dict[str, Any] = {"alert": name, "expr": expr}
+        if for_:
+            r["for"] = for_
+        r["labels"] = {"severity": severity}
+        r["annotations"] = {"summary": summary, "description": desc}
+        return r
+
+    temp = policy.gpu_temp_alert_c
+    rules = [
+        rule("GpuTemperatureHigh", f"DCGM_FI_DEV_GPU_TEMP{{{dcgm}}} > {temp:g}", "5m", "warning",
+             "GPU {{ $labels.gpu }} on {{ $labels.instance }} at {{ $value }} °C",
+             f"Above the policy's gpu_temp_alert_c ({temp:g} °C) for 5 minutes: check airflow, fans and inlet "
+             "temperature."),
+    ]
+    by_threshold: dict[int, list[NodeFacts]] = {}
+    for n in nodes:
+        if n.slowdown is not None:
+            by_threshold.setdefault(n.slowdown, []).append(n)
+    for threshold, group in sorted(by_threshold.items()):
+        rules.append(rule(
+            f"GpuAtSlowdownTemperature{threshold}",
+            f'DCGM_FI_DEV_GPU_TEMP{{{dcgm},instance=~"{_instances(group)}"}} >= {threshold}', "1m", "critical",
+            "GPU {{ $labels.gpu }} on {{ $labels.instance }} at its slowdown temperature",
+            f"{{{{ $value }}}} °C reaches the {threshold} °C slowdown threshold nvidia-smi reported for this "
+            "GPU: the clocks are being cut. Cooling fault or blocked airflow."))
+    want = plan.gpu.count
+    rules += [
+        rule("GpuUncorrectableEccErrors", f"DCGM_FI_DEV_ECC_DBE_VOL_TOTAL{{{dcgm}}} > 0", "", "critical",
+             "Uncorrectable ECC errors on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
+             "{{ $value }} double-bit errors since the driver loaded: drain the node, reset the GPU; RMA if "
+             "they come back."),
+        rule("GpuRowRemapFailure", f"DCGM_FI_DEV_ROW_REMAP_FAILURE{{{dcgm}}} > 0", "", "critical",
+             "Row remapping failed on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
+             "The GPU has no spare rows left for a failing memory row: RMA."),
+        rule("GpuUncorrectableRemappedRows",
+             f"increase(DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS{{{dcgm}}}[1h]) > 0", "", "warning",
+             "New rows remapped for uncorrectable errors on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
+             "A reset of the GPU applies the remapping; repeated remaps are a reason for RMA."),
+        rule("GpuXidError", f"DCGM_FI_DEV_XID_ERRORS{{{dcgm}}} > 0", "", "warning",
+             "Xid {{ $value }} on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
+             "The driver reported an Xid event; look it up in NVIDIA's Xid catalogue (docs/verify.md) and "
+             "the kernel log of the node."),
+        rule("GpuHardwareSlowdown", f"floor({throttle} / {HW_SLOWDOWN}) % 2 == 1", "5m", "critical",
+             "Hardware slowdown on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
+             "HW slowdown (temperature, power brake or PSU) halves the clocks or worse."),
+        rule("GpuThermalThrottling", f"floor({throttle} / {SW_THERMAL}) % 4 > 0", "5m", "warning",
+             "Thermal throttling on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
+             "Software or hardware thermal slowdown is active: cooling does not keep up with the load."),
+        rule("GpuPowerBrake", f"floor({throttle} / {HW_POWER_BRAKE}) % 2 == 1", "1m", "critical",
+             "Power brake on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
+             "An external power brake (the chassis or PSU) is slowing the GPU: check the PSUs."),
+        rule("GpuMissing", f"count by (instance) (DCGM_FI_DEV_GPU_TEMP{{{dcgm}}}) < {want}", "5m", "critical",
+             "{{ $labels.instance }} reports {{ $value }} GPUs",
+             f"The plan puts {want} GPUs in each node: a GPU fell off the bus or the driver lost it."),
+        rule("GpuExporterDown", f'up{{{dcgm}}} == 0', "5m", "critical",
+             "dcgm-exporter on {{ $labels.instance }} is not answering",
+             "No GPU metrics: the exporter, its container or the node is down."),
+        rule("NodeDown", f'up{{job="{NODE_JOB}"}} == 0', "5m", "critical",
+             "{{ $labels.instance }} is down",
+             "node-exporter does not answer: the node is down or unreachable."),
+    ]
+    doc = {"groups": [{"name": "gpu-procure", "rules": rules}]}
+    head = "# Alert rules for the nodes accepted by gpu-procure (gpu-procure handover; docs/handover.md).\n"
+    unknown = [n.name for n in nodes if n.slowdown is None]
+    if unknown:
+        head += ("# No slowdown-temperature rule for these nodes: their reports hold no absolute slowdown\n"
+                 "# threshold (judged reports, or drivers that print it relative to T.Limit): "
+                 + ", ".join(unknown) + "\n")
+    return head + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, width=1000)
+
+
+def build_handover(
+    nodes: Sequence[NodeFacts],
+    plan: Plan,
+    catalog: Catalog,
+    policy: Policy,
+    power_limit_w: float | None = None,
+    image: str = DCGM_EXPORTER_IMAGE,
+) -> Handover:
+    accepted: list[NodeFacts] = []
+    rejected: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for n in nodes:
+        why = acceptance(n, plan)
+        if why is None and n.name in seen:
+            why = "a second report of the same host name"
+        seen.add(n.name)
+        if why is None:
+            accepted.append(n)
+        else:
+            rejected.append((n.name, why))
+    files: dict[str, str] = {}
+    power_w, power_source = planned_power_w(plan, catalog, power_limit_w)
+    for n in accepted:
+        files[f"nodes/{n.name}/setup.sh"] = setup_script(n, plan, power_w, power_source, image)
+    if accepted:
+        files["prometheus/prometheus.yml"] = scrape_config(accepted, plan)
+        files["prometheus/gpu-procure-alerts.yml"] = alert_rules(accepted, plan, policy)
+    return Handover(files, [n.name for n in accepted], rejected,
+                    [n.name for n in accepted if n.slowdown is None])

@@ -1,0 +1,140 @@
+"""`gpu-procure handover PLAN REPORTS... DIR`: setup scripts and monitoring for the nodes that passed."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+import tempfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from catalog.loader import Catalog
+from procurement.commands import add_catalog_option, catalog_for
+from procurement.exit_status import ExitStatus
+from procurement.handover.generate import DCGM_EXPORTER_IMAGE, Handover, NodeFacts, build_handover, slowdown_thresholds
+from procurement.messages import Lang, t
+from procurement.plan import Plan
+from procurement.policy import PolicyError, load_policy
+from procurement.probe import texts  # noqa: F401  (registers the messages)
+from procurement.probe.judge_cmd import MAX_INPUT_BYTES, expand
+from procurement.verify import raw as rawmod
+from procurement.verify.judge import RawError, check_raw, judge
+from procurement.verify.report import ReportError, parse_report
+from procurement.verify.verify_cmd import _lang, _plan
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("plan", type=Path, metavar="PLAN")
+    p.add_argument("reports", nargs="+", type=Path, metavar="REPORT",
+                   help="raw facts from the probe, judged reports, cluster reports, or directories of them")
+    p.add_argument("directory", type=Path, metavar="DIR", help="where to write the handover (new or empty)")
+    p.add_argument("--power-limit", type=float, default=None, metavar="W",
+                   help="per-GPU power limit instead of the planned one (the catalog TDP)")
+    p.add_argument("--dcgm-exporter-image", default=DCGM_EXPORTER_IMAGE, metavar="REF")
+    p.add_argument("--policy", type=Path, default=None, help="policy YAML (gpu_temp_alert_c)")
+    p.add_argument("--force", action="store_true", help="write into a directory that is not empty")
+    p.add_argument("--lang", choices=("zh", "en"), default=None)
+    add_catalog_option(p)
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_handover(args, catalog_for(args))
+
+
+def read_nodes(paths: Sequence[Path], plan: Plan, catalog: Catalog, lang: Lang) -> tuple[list[NodeFacts], list[str]]:
+    """Nodes from raw facts (judged now, slowdown thresholds kept), judged or cluster reports."""
+    nodes: list[NodeFacts] = []
+    errors: list[str] = []
+    for path in expand(paths):
+        try:
+            with path.open("rb") as fh:
+                data = fh.read(MAX_INPUT_BYTES + 1)
+            if len(data) > MAX_INPUT_BYTES:
+                raise ReportError(f"{path}: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
+            obj = json.loads(data.decode("utf-8"))
+            if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
+                doc = check_raw(obj, str(path))
+                nodes.append(NodeFacts(judge(doc, plan, catalog, None, lang), str(path), slowdown_thresholds(doc)))
+            elif isinstance(obj, dict) and isinstance(obj.get("nodes"), list):
+                for i, node in enumerate(obj["nodes"]):
+                    nodes.append(NodeFacts(parse_report(node, f"{path}: nodes[{i}]"), f"{path}#{i}"))
+            else:
+                nodes.append(NodeFacts(parse_report(obj, str(path)), str(path)))
+        except OSError as exc:
+            errors.append(f"{path}: cannot read ({exc.strerror or exc})")
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            errors.append(f"{path}: not valid JSON ({exc})")
+        except (ReportError, RawError) as exc:
+            errors.append(str(exc))
+    return nodes, errors
+
+
+def summary(h: Handover, lang: Lang) -> str:
+    lines = [t("probe.handover.written", lang, n=len(h.accepted), path="."), ""]
+    lines += [f"  + {name}" for name in h.accepted]
+    if h.rejected:
+        lines += ["", t("probe.handover.rejected", lang, nodes="")]
+        lines += [f"  - {name}: {why}" for name, why in h.rejected]
+    if h.unknown_slowdown:
+        lines += ["", t("probe.handover.slowdown_unknown", lang, nodes=", ".join(h.unknown_slowdown))]
+    return "\n".join(lines) + "\n"
+
+
+def write_all(directory: Path, files: dict[str, str], force: bool) -> None:
+    """All files or none: built in a sibling temporary directory, then moved into place."""
+    if directory.exists() and any(directory.iterdir()) and not force:
+        raise FileExistsError(f"{directory} is not empty (--force writes into it)")
+    directory.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
+    try:
+        for rel, text in files.items():
+            path = tmp / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            path.chmod(0o755 if rel.endswith(".sh") else 0o644)
+        if directory.exists() and not any(directory.iterdir()):
+            directory.rmdir()
+        if not directory.exists():
+            os.replace(tmp, directory)
+            return
+        for rel in files:  # --force into a directory with content: file by file, each atomically
+            target = directory / rel
+            target.parent.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp / rel, target)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_handover(args: argparse.Namespace, catalog: Catalog) -> int:
+    """0 every node accepted, 1 some not (their files are not written), 2 unusable input or output."""
+    lang = _lang(args)
+    plan, ok = _plan(args, catalog, lang)
+    if not ok or plan is None:
+        return ExitStatus.UNUSABLE
+    try:
+        policy = load_policy(args.policy)
+    except PolicyError as exc:
+        print(exc, file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    nodes, errors = read_nodes(args.reports, plan, catalog, lang)
+    for line in errors:
+        print(t("probe.judge.read_error", lang, error=line), file=sys.stderr)
+    if not nodes:
+        print(t("probe.judge.no_input", lang, paths=" ".join(map(str, args.reports))), file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    h = build_handover(nodes, plan, catalog, policy, args.power_limit, args.dcgm_exporter_image)
+    text = summary(h, lang)
+    if not h.accepted:
+        print(text + t("probe.handover.none", lang), file=sys.stderr)
+        return ExitStatus.FAILED
+    h.files["README.txt"] = text
+    try:
+        write_all(args.directory, h.files, args.force)
+    except OSError as exc:
+        print(t("verify.write_error", lang, path=args.directory, error=exc.strerror or exc), file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    print(text.replace(" .\n", f" {args.directory}\n", 1), end="")
+    return ExitStatus.FAILED if (h.rejected or errors) else ExitStatus.OK

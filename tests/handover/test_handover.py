@@ -1,0 +1,177 @@
+"""gpu-procure handover: accepted nodes only, planned power limits, alert rules that promtool accepts."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+from catalog.loader import Catalog
+from procurement.cli import main
+from procurement.handover.generate import NodeFacts, build_handover, slowdown_thresholds
+from procurement.plan import Plan, canonical_digest, load_plan
+from procurement.policy import default_policy
+from procurement.verify.report import CheckRecord, GpuRecord, HostRecord, VerificationReport, write_report
+from tests.conftest import EXAMPLES
+from tests.deploy.helpers import cluster_plan
+from tests.procurement.verify.conftest import A100_MIG_XML, H100_XML, T4_XML, write_exe
+
+PROMTOOL = shutil.which("promtool")
+
+
+def node_report(plan: Plan, host: str, *, fail: str | None = None, digest: str | None = "plan",
+                n: int = 8) -> VerificationReport:
+    checks = [CheckRecord(id="GPU-COUNT", status="pass"), CheckRecord(id="ECC", status="pass")]
+    if fail:
+        checks.append(CheckRecord(id=fail, status="fail", message="x"))
+    return VerificationReport(
+        host=HostRecord(hostname=host),
+        gpus=[GpuRecord(index=i, name="NVIDIA H100 80GB HBM3", uuid=f"GPU-{host}-{i}") for i in range(n)],
+        checks=checks,
+        plan_digest=canonical_digest(plan) if digest == "plan" else digest,
+    )
+
+
+@pytest.fixture(scope="module")
+def plan(catalog: Catalog) -> Plan:
+    return load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog)
+
+
+def test_only_accepted_nodes_are_handed_over(plan: Plan, catalog: Catalog) -> None:
+    nodes = [
+        NodeFacts(node_report(plan, "gpu01"), "a", [89] * 8),
+        NodeFacts(node_report(plan, "gpu02", fail="PCIE-WIDTH"), "b"),
+        NodeFacts(node_report(plan, "gpu03", digest=None), "c"),
+        NodeFacts(node_report(plan, "gpu04", digest="0" * 64), "d"),
+        NodeFacts(node_report(plan, "../../etc"), "e"),
+        NodeFacts(node_report(plan, "gpu05"), "f", [93, None, 93, 93, 93, 93, 93, 93]),
+        NodeFacts(node_report(plan, "gpu01"), "g"),
+    ]
+    h = build_handover(nodes, plan, catalog, default_policy())
+    assert h.accepted == ["gpu01", "gpu05"]
+    assert dict(h.rejected) == {
+        "gpu02": "failed: PCIE-WIDTH", "gpu03": "not checked against this plan",
+        "gpu04": "checked against another plan", "../../etc": "host name unusable as a target name",
+        "gpu01": "a second report of the same host name",
+    }
+    assert sorted(h.files) == ["nodes/gpu01/setup.sh", "nodes/gpu05/setup.sh", "prometheus/gpu-procure-alerts.yml",
+                               "prometheus/prometheus.yml"]
+    scrape = yaml.safe_load(h.files["prometheus/prometheus.yml"])
+    targets = {j["job_name"]: j["static_configs"][0]["targets"] for j in scrape["scrape_configs"]}
+    assert targets == {"gpu-procure-dcgm": ["gpu01:9400", "gpu05:9400"],
+                       "gpu-procure-node": ["gpu01:9100", "gpu05:9100"]}
+    # gpu05 has a GPU without a known slowdown threshold: unknown, so no slowdown rule for it, and said so
+    assert h.unknown_slowdown == ["gpu05"]
+    rules = {r["alert"]: r for r in yaml.safe_load(h.files["prometheus/gpu-procure-alerts.yml"])["groups"][0]["rules"]}
+    assert rules["GpuAtSlowdownTemperature89"]["expr"].endswith('instance=~"gpu01:9400"} >= 89')
+    assert not any(a.startswith("GpuAtSlowdownTemperature93") for a in rules)
+    assert rules["GpuTemperatureHigh"]["expr"] == 'DCGM_FI_DEV_GPU_TEMP{job="gpu-procure-dcgm"} > 85'
+    assert rules["GpuMissing"]["expr"].endswith("< 8")  # the plan's GPUs per node
+    assert {"GpuUncorrectableEccErrors", "GpuRowRemapFailure", "GpuUncorrectableRemappedRows", "GpuXidError",
+            "GpuHardwareSlowdown", "GpuThermalThrottling", "GpuPowerBrake", "GpuExporterDown",
+            "NodeDown"} <= set(rules)
+    assert "gpu05" in h.files["prometheus/gpu-procure-alerts.yml"].splitlines()[2]
+
+
+def test_policy_temperature_is_used(plan: Plan, catalog: Catalog) -> None:
+    policy = default_policy().model_copy(update={"gpu_temp_alert_c": 78})
+    h = build_handover([NodeFacts(node_report(plan, "gpu01"), "a")], plan, catalog, policy)
+    assert "} > 78" in h.files["prometheus/gpu-procure-alerts.yml"]
+
+
+@pytest.mark.parametrize(("xml", "want"), [(T4_XML, [93]), (A100_MIG_XML, [89]), (H100_XML, [None] * 8)])
+def test_slowdown_thresholds_from_real_captures(xml: Path, want: list[int | None]) -> None:
+    """v11/v12 print an absolute threshold; v13 prints it relative to T.Limit (-2 C): unknown, not guessed."""
+    raw = {"commands": {"nvidia_smi_q": {"stdout": xml.read_text()}}}
+    assert slowdown_thresholds(raw) == want
+
+
+def test_setup_script_dry_run(tmp_path: Path, plan: Plan, catalog: Catalog) -> None:
+    h = build_handover([NodeFacts(node_report(plan, "gpu01", n=2), "a")], plan, catalog, default_policy())
+    script = tmp_path / "setup.sh"
+    script.write_text(h.files["nodes/gpu01/setup.sh"])
+    assert subprocess.run(["bash", "-n", str(script)], capture_output=True, timeout=30).returncode == 0
+    bin_dir = tmp_path / "bin"
+    write_exe(bin_dir, "docker", "echo docker-called >&2; exit 99\n")
+    write_exe(bin_dir, "nvidia-smi", "echo smi-called >&2; exit 99\n")
+    res = subprocess.run(["bash", str(script), "--dry-run"], capture_output=True, text=True, timeout=30,
+                         env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
+    assert res.returncode == 0, res.stderr
+    out = res.stdout
+    assert "called" not in res.stderr  # a dry run runs nothing
+    assert "+ nvidia-smi -pm 1" in out
+    assert "blacklist nouveau" in out and "options nouveau modeset=0" in out
+    # the planned power: the catalog's 700 W of the H100 SXM5, per GPU by UUID, now and at boot
+    assert "+ nvidia-smi -i GPU-gpu01-0 -pl 700" in out and "+ nvidia-smi -i GPU-gpu01-1 -pl 700" in out
+    assert "ExecStart=/usr/bin/env nvidia-smi -i GPU-gpu01-1 -pl 700" in out
+    assert "+ docker run -d --name dcgm-exporter" in out and "-p 9400:9400" in out
+    assert "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS, gauge" in out
+    # not root, not dry: refuses
+    res = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30,
+                         env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
+    if os.geteuid() != 0:
+        assert res.returncode == 2 and "run as root" in res.stderr
+
+
+def test_power_limit_override_and_unknown(plan: Plan, catalog: Catalog) -> None:
+    h = build_handover([NodeFacts(node_report(plan, "gpu01", n=1), "a")], plan, catalog, default_policy(),
+                       power_limit_w=550)
+    assert "-pl 550" in h.files["nodes/gpu01/setup.sh"] and "--power-limit" in h.files["nodes/gpu01/setup.sh"]
+
+
+@pytest.mark.skipif(PROMTOOL is None, reason="promtool is not installed (Debian/Ubuntu: apt-get install prometheus)")
+def test_promtool_accepts_the_config_and_the_rules(tmp_path: Path, plan: Plan, catalog: Catalog) -> None:
+    nodes = [NodeFacts(node_report(plan, f"gpu{i:02d}"), str(i), [89 if i % 2 else 87] * 8) for i in range(1, 5)]
+    h = build_handover(nodes, plan, catalog, default_policy())
+    for rel, text in h.files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    prom = tmp_path / "prometheus"
+    res = subprocess.run([str(PROMTOOL), "check", "rules", str(prom / "gpu-procure-alerts.yml")],
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stdout + res.stderr
+    assert "SUCCESS: 13 rules found" in res.stdout + res.stderr  # 11 + one slowdown rule per threshold (87, 89)
+    res = subprocess.run([str(PROMTOOL), "check", "config", str(prom / "prometheus.yml")],
+                         capture_output=True, text=True, timeout=60)
+    assert res.returncode == 0, res.stdout + res.stderr
+    # and promtool does reject a broken rule (the check can fail)
+    bad = prom / "bad.yml"
+    bad.write_text(h.files["prometheus/gpu-procure-alerts.yml"].replace("> 85", "> > 85"))
+    assert subprocess.run([str(PROMTOOL), "check", "rules", str(bad)], capture_output=True,
+                          timeout=60).returncode != 0
+
+
+def test_cli_writes_the_handover_of_judged_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                   catalog: Catalog) -> None:
+    plan_path = cluster_plan(tmp_path, nodes=2)
+    plan = load_plan(plan_path, catalog)
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    write_report(node_report(plan, "gpu01"), reports / "gpu01.json")
+    write_report(node_report(plan, "gpu02", fail="RAM"), reports / "gpu02.json")
+    out = tmp_path / "handover"
+    assert main(["handover", str(plan_path), str(reports), str(out), "--lang", "en"]) == 1
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
+        "README.txt", "nodes/gpu01/setup.sh", "prometheus/gpu-procure-alerts.yml", "prometheus/prometheus.yml"]
+    assert os.access(out / "nodes/gpu01/setup.sh", os.X_OK)
+    text = capsys.readouterr().out
+    assert "gpu02: failed: RAM" in text and "gpu01" in text
+    # a second run into the same, now full, directory: refused unless --force; nothing half written
+    assert main(["handover", str(plan_path), str(reports), str(out)]) == 2
+    assert main(["handover", str(plan_path), str(reports), str(out), "--force"]) == 1
+    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".handover.")]
+
+
+def test_cli_takes_a_cluster_report_and_refuses_when_none_passed(tmp_path: Path, catalog: Catalog) -> None:
+    plan_path = cluster_plan(tmp_path, nodes=1)
+    plan = load_plan(plan_path, catalog)
+    cluster = tmp_path / "cluster.json"
+    cluster.write_text(json.dumps({"schema_version": 1, "nodes": [
+        json.loads(node_report(plan, "gpu07", fail="ECC").model_dump_json())], "checks": []}))
+    assert main(["handover", str(plan_path), str(cluster), str(tmp_path / "out")]) == 1
+    assert not (tmp_path / "out").exists()
