@@ -142,6 +142,12 @@ def ask_open_paths(parent: QWidget | None, title: str, name_filter: str) -> list
     return [Path(p) for p in paths]
 
 
+def ask_directory(parent: QWidget | None, title: str) -> Path | None:
+    """A folder (to save the probe into, to import reports from); None when the user cancels."""
+    path = QFileDialog.getExistingDirectory(parent, title, "")
+    return Path(path) if path else None
+
+
 def show_error(parent: QWidget | None, title: str, text: str) -> None:
     QMessageBox.critical(parent, title, text)
 

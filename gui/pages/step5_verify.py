@@ -28,6 +28,8 @@ from gui.controller import PlanController
 from gui.pages.base import StepPage
 from procurement.messages import Lang
 from procurement.plan import Plan, PlanError
+from procurement.probe.bundle import write_pyz
+from procurement.probe.judge_cmd import expand, read_node
 from procurement.verify import (
     CheckRecord,
     GpuRecord,
@@ -76,6 +78,12 @@ def run_local_verification(plan: Plan, catalog: Catalog, lang: Lang, progress: w
 def load_report_file(path: Path) -> dict[str, Any]:
     """A report file as a JSON object; raises ValueError (ReportError) naming the file and the field."""
     return report_to_dict(load_report(path))
+
+
+def read_node_file(path: Path, plan: Plan, catalog: Catalog, lang: Lang) -> dict[str, Any]:
+    """A node's report from a probe's raw facts (judged now against ``plan``) or a judged report file;
+    raises ValueError (ReportError) naming the file."""
+    return report_to_dict(read_node(path, plan, catalog, lang))
 
 
 def report_key(report: dict[str, Any]) -> tuple[Any, Any]:
@@ -138,6 +146,8 @@ class VerifyPage(StepPage):
         self.cancel_button = QPushButton()
         self.cancel_button.setEnabled(False)
         self.import_button = QPushButton()
+        self.import_dir_button = QPushButton()
+        self.probe_button = QPushButton()
         self.clear_button = QPushButton()
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
@@ -153,7 +163,8 @@ class VerifyPage(StepPage):
         for t in (self.nodes_table, self.gpus_table, self.checks_table):
             self.tabs.addTab(t, "")
         buttons = QHBoxLayout()
-        for b in (self.run_button, self.cancel_button, self.import_button, self.clear_button):
+        for b in (self.run_button, self.cancel_button, self.import_button, self.import_dir_button,
+                  self.probe_button, self.clear_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         outer = QVBoxLayout(self)
@@ -172,6 +183,8 @@ class VerifyPage(StepPage):
         self.run_button.clicked.connect(self.run_here)
         self.cancel_button.clicked.connect(self.cancel)
         self.import_button.clicked.connect(self.import_reports)
+        self.import_dir_button.clicked.connect(self.import_folder)
+        self.probe_button.clicked.connect(self.save_probe)
         self.clear_button.clicked.connect(self.clear_reports)
 
     # -- language
@@ -181,7 +194,15 @@ class VerifyPage(StepPage):
                                            "against the plan"))
         self.cancel_button.setText(self.tr("Cancel"))
         self.import_button.setText(self.tr("Import reports…"))
-        self.import_button.setToolTip(self.tr("JSON reports written by `gpu-procure verify --json` on each node"))
+        self.import_button.setToolTip(self.tr("Raw facts written by the probe, or reports written by "
+                                              "`gpu-procure verify --json`, one per node"))
+        self.import_dir_button.setText(self.tr("Import a folder…"))
+        self.import_dir_button.setToolTip(self.tr("Every .json file in a folder: raw facts from the probe "
+                                                  "(judged against this plan) or node reports"))
+        self.probe_button.setText(self.tr("Save the probe for the target machine…"))
+        self.probe_button.setToolTip(self.tr("One file that runs with the target machine's python3 (3.6 or "
+                                             "newer), nothing to install: python3 gpu-procure-probe.pyz -o "
+                                             "node.json"))
         self.clear_button.setText(self.tr("Remove all reports"))
         self.tabs.setTabText(0, self.tr("Nodes"))
         self.tabs.setTabText(1, self.tr("GPUs"))
@@ -329,13 +350,35 @@ class VerifyPage(StepPage):
     def import_reports(self) -> None:
         paths = workers.ask_open_paths(self, self.tr("Import verification reports"),
                                        self.tr("Verification reports (*.json);;All files (*)"))
-        if not paths:
+        if paths:
+            self._import_paths(paths)
+
+    def import_folder(self) -> None:
+        folder = workers.ask_directory(self, self.tr("Import a folder of reports"))
+        if folder is not None:
+            self._import_paths(expand([folder]))
+
+    def save_probe(self) -> None:
+        folder = workers.ask_directory(self, self.tr("Save the probe for the target machine"))
+        if folder is None:
             return
+        try:
+            path = write_pyz(folder)
+        except OSError as exc:
+            workers.show_error(self, self.tr("Save the probe for the target machine"),
+                               f"{folder}: {exc.strerror or exc}")
+            return
+        self.status_label.setText(self.tr("Saved %1 (%2 KB). On each target machine run: python3 "
+                                          "gpu-procure-probe.pyz -o $(hostname).json — then import the files here.")
+                                  .replace("%1", str(path)).replace("%2", f"{path.stat().st_size / 1024:.0f}"))
+
+    def _import_paths(self, paths: list[Path]) -> None:
+        plan, catalog, lang = self.controller.plan, self.controller.catalog, self.controller.lang
         good: list[dict[str, Any]] = []
         problems: list[str] = []
         for path in paths:
             try:
-                good.append(load_report_file(path))
+                good.append(read_node_file(path, plan, catalog, lang))
             except ValueError as exc:
                 problems.append(str(exc))
         if good:

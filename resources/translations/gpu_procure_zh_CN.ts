@@ -1588,8 +1588,24 @@ TFLOPS</translation>
             <translation>导入报告…</translation>
         </message>
         <message>
-            <source>JSON reports written by `gpu-procure verify --json` on each node</source>
-            <translation>各节点上由 `gpu-procure verify --json` 生成的 JSON 报告</translation>
+            <source>Raw facts written by the probe, or reports written by `gpu-procure verify --json`, one per node</source>
+            <translation>探针采集的原始数据，或 `gpu-procure verify --json` 写出的报告，每个节点一个</translation>
+        </message>
+        <message>
+            <source>Import a folder…</source>
+            <translation>导入文件夹…</translation>
+        </message>
+        <message>
+            <source>Every .json file in a folder: raw facts from the probe (judged against this plan) or node reports</source>
+            <translation>文件夹中的每个 .json 文件：探针采集的原始数据（按本方案评判）或节点报告</translation>
+        </message>
+        <message>
+            <source>Save the probe for the target machine…</source>
+            <translation>保存探针到目标机器…</translation>
+        </message>
+        <message>
+            <source>One file that runs with the target machine's python3 (3.6 or newer), nothing to install: python3 gpu-procure-probe.pyz -o node.json</source>
+            <translation>单个文件，用目标机器自带的 python3（3.6 及以上）运行，无需安装：python3 gpu-procure-probe.pyz -o node.json</translation>
         </message>
         <message>
             <source>Remove all reports</source>
@@ -1738,6 +1754,18 @@ TFLOPS</translation>
         <message>
             <source>Verification reports (*.json);;All files (*)</source>
             <translation>验证报告 (*.json);;所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Import a folder of reports</source>
+            <translation>导入报告文件夹</translation>
+        </message>
+        <message>
+            <source>Save the probe for the target machine</source>
+            <translation>保存探针到目标机器</translation>
+        </message>
+        <message>
+            <source>Saved %1 (%2 KB). On each target machine run: python3 gpu-procure-probe.pyz -o $(hostname).json — then import the files here.</source>
+            <translation>已保存 %1（%2 KB）。在每台目标机器上运行：python3 gpu-procure-probe.pyz -o $(hostname).json，然后在此导入这些文件。</translation>
         </message>
         <message numerus="yes">
             <source>Import %n report(s)</source>
