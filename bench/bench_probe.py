@@ -1,0 +1,140 @@
+"""Benchmark: the standalone probe and the judge (issue: collect on the node, judge in the app).
+
+1. Size of gpu-procure-probe.pyz (target < 200 KB).
+2. The probe's run time on the 8-GPU capture without load, against `nvidia-smi -q -x` itself, both through a
+   fake nvidia-smi that replays the capture (target within 2x; the fake answers at once, so what is left is the
+   probe's own cost: the interpreter start and the other programs it runs).
+3. `gpu-procure judge` of N node files, for N = 256 .. 2,048: judged reports (read + merge, the old
+   `verify --merge` case, target < 2 s at 2,048) and raw facts (judge each node + merge); linear in N.
+Run: python bench/bench_probe.py [--nodes 2048] [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from _util import median_ms  # noqa: E402
+
+from catalog.loader import load_catalog  # noqa: E402
+from procurement.plan import load_plan  # noqa: E402
+from procurement.probe import bundle  # noqa: E402
+from procurement.probe.judge_cmd import read_nodes  # noqa: E402
+from procurement.verify.merge import merge_reports  # noqa: E402
+from procurement.verify.report import write_report  # noqa: E402
+
+FIX = REPO / "tests" / "fixtures" / "nvidia-smi"
+CAPTURE = FIX / "k8s-test-infra_8x-h100-80gb-hbm3_580.105.08_v13.xml"
+TOPO = FIX / "topo-m_8x-h100-NV18_spaces.txt"
+PLAN = REPO / "resources" / "examples" / "llm-cluster-node.gpuplan.yaml"
+SIZE_KB, RATIO, JUDGE_S = 200, 2.0, 2.0
+
+
+def fake_smi(directory: Path) -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    smi = directory / "nvidia-smi"
+    smi.write_text(f'#!/bin/sh\nif [ "$1" = "topo" ]; then cat {shlex.quote(str(TOPO))}; exit 0; fi\n'
+                   f"cat {shlex.quote(str(CAPTURE))}\n")
+    smi.chmod(0o755)
+    return smi
+
+
+def node_files(tmp: Path, raw_doc: dict, n: int, judged: bool) -> list[Path]:
+    """n distinct nodes (host name, machine-id, GPU serials and UUIDs) from one real probe run."""
+    cat = load_catalog()
+    plan = load_plan(PLAN, cat)
+    out = tmp / ("judged" if judged else "raw")
+    out.mkdir(exist_ok=True)
+    xml = raw_doc["commands"]["nvidia_smi_q"]["stdout"]
+    template = None
+    if judged:
+        template = read_nodes([tmp / "node.json"], plan, cat, "en")[0][0]
+    paths = []
+    for i in range(n):
+        host = f"gpu{i:04d}"
+        p = out / f"{host}.json"
+        if judged:
+            assert template is not None
+            rep = template.model_copy(deep=True)
+            rep.host.hostname = host
+            for g in rep.gpus:
+                g.serial, g.uuid = f"{g.serial}-{i}", f"{g.uuid}-{i}"
+            write_report(rep, p)
+        else:
+            doc = dict(raw_doc)
+            doc["files"] = dict(raw_doc["files"], **{"/proc/sys/kernel/hostname": host + "\n"})
+            cmds = dict(raw_doc["commands"])
+            cmds["nvidia_smi_q"] = dict(cmds["nvidia_smi_q"], stdout=xml.replace("</serial>", f"-{i}</serial>")
+                                        .replace("</uuid>", f"-{i}</uuid>"))
+            doc["commands"] = cmds
+            p.write_text(json.dumps(doc))
+        paths.append(p)
+    return paths
+
+
+def judge_seconds(paths: list[Path]) -> float:
+    cat = load_catalog()
+    plan = load_plan(PLAN, cat)
+    start = time.perf_counter()
+    reports, sources, errors = read_nodes(paths, plan, cat, "en")
+    merged = merge_reports(reports, plan, "en", sources)
+    took = time.perf_counter() - start
+    assert not errors and len(merged.nodes) == len(paths)
+    return took
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nodes", type=int, default=2048)
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--check", action="store_true", help="exit 1 when a target is missed")
+    opts = ap.parse_args()
+    ok = True
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        pyz = bundle.write_pyz(tmp)
+        size_kb = pyz.stat().st_size / 1024
+        print(f"probe size       gpu-procure-probe.pyz                 : {size_kb:7.1f} KB   (target < {SIZE_KB} KB)")
+        ok &= size_kb < SIZE_KB
+
+        smi = fake_smi(tmp / "bin")
+        python = shutil.which("python3") or sys.executable
+        env = dict(os.environ, PATH=f"{smi.parent}:{os.environ.get('PATH', '')}", LANG="C")
+        alone = median_ms(lambda: subprocess.run([str(smi), "-q", "-x"], capture_output=True, check=True),
+                          opts.runs, warmup=1)
+        probe = median_ms(lambda: subprocess.run([python, str(pyz), "-q", "-o", str(tmp / "node.json")],
+                                                 env=env, capture_output=True, check=True), opts.runs, warmup=1)
+        doc = json.loads((tmp / "node.json").read_text())
+        print(f"nvidia-smi -q -x (fake, replaying 8x H100 capture)   : {alone:7.1f} ms median")
+        print(f"probe, no load ({python}, same fake nvidia-smi)       : {probe:7.1f} ms median"
+              f"   ratio {probe / alone:5.1f}x  (target {RATIO:g}x of a real nvidia-smi)")
+        print(f"                 programs run: {len(doc['commands'])}, raw JSON {len(json.dumps(doc)) // 1024} KB")
+
+        for judged in (True, False):
+            label = "judged reports" if judged else "raw facts     "
+            sizes = sorted({max(1, opts.nodes // 8), max(1, opts.nodes // 4), max(1, opts.nodes // 2), opts.nodes})
+            times = {}
+            for n in sizes:
+                times[n] = judge_seconds(node_files(tmp, doc, n, judged))
+            line = ", ".join(f"{n}: {times[n]:.2f} s" for n in sizes)
+            per = times[opts.nodes] / opts.nodes * 1000
+            print(f"judge {label} {line}   ({per:.2f} ms per node)")
+            if judged:
+                ok &= times[opts.nodes] < JUDGE_S
+    print("targets: " + ("met" if ok else "MISSED (see above)"))
+    return 0 if ok or not opts.check else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
