@@ -6,7 +6,8 @@ reads the kernel log where dmesg is restricted, and the DMI serial numbers). It 
 come from the same collector `gpu-procure verify` uses (procurement/verify/raw.py, shipped beside this file
 in the zipapp as gpu_procure_raw.py), and `gpu-procure judge` compares them with the plan. Usage:
 
-    python3 gpu-procure-probe.pyz [-o FILE] [--load quick|full] [--timeout S] [--nvidia-smi PATH]
+    python3 gpu-procure-probe.pyz [-o FILE] [--load quick|full [--duration S]] [--benchmark] [--timeout S]
+                                  [--nvidia-smi PATH] [--image REF] [--python PATH]
 
 This file must stay runnable by Python 3.6: no dataclasses, no `from __future__ import annotations`, no
 subprocess.run(capture_output=...), no walrus; tests/probe checks it with vermin and runs the zipapp under
@@ -16,8 +17,6 @@ every interpreter found on the machine.
 import argparse
 import json
 import os
-import signal
-import subprocess
 import sys
 import tempfile
 import time
@@ -77,53 +76,6 @@ print(json.dumps({"torch": torch.__version__, "gpus": res}))
 """
 BENCH_TIMEOUT_S = 300.0
 
-# The load run: each standard tool where installed, with its own limit (seconds) per level.
-LOAD_LEVELS = ("quick", "full")
-BURN_S = {"quick": 300, "full": 1800}
-SAMPLE_QUERY = ("index,timestamp,power.draw,temperature.gpu,clocks.sm,clocks_event_reasons.active,"
-                "utilization.gpu")
-
-
-class Sampler:
-    """`nvidia-smi --query-gpu ... -l N` running beside a load step, stopped (killed) when it ends."""
-
-    def __init__(self, smi: str, interval_s: int) -> None:
-        self.argv = [smi, "--query-gpu=" + SAMPLE_QUERY, "--format=csv,noheader,nounits", "-l", str(interval_s)]
-        self.proc = None  # type: Optional[subprocess.Popen[bytes]]
-        self.error = None  # type: Optional[str]
-        exe = raw.resolve_program(smi)
-        if exe is None:
-            self.error = smi + " not found"
-            return
-        kw = {"stdin": subprocess.DEVNULL, "stdout": subprocess.PIPE,
-              "stderr": subprocess.PIPE}  # type: Dict[str, Any]
-        if os.name == "posix":
-            kw["start_new_session"] = True
-        try:
-            self.proc = subprocess.Popen([exe, *self.argv[1:]], **kw)
-        except OSError as exc:
-            self.error = f"{exe}: {exc.strerror or exc}"
-
-    def stop(self) -> Dict[str, Any]:
-        if self.proc is None:
-            return raw.result(self.argv, missing=self.error is not None and "not found" in self.error,
-                              error=self.error)
-        # no os.killpg where there is none (Windows): kill the child alone there
-        if os.name == "posix" and hasattr(os, "killpg"):
-            try:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-            except OSError:
-                self.proc.kill()
-        else:
-            self.proc.kill()
-        try:
-            out, err = self.proc.communicate(timeout=5)
-        except subprocess.TimeoutExpired:
-            out, err = b"", b""
-        return raw.result(self.argv, self.proc.returncode, out.decode("utf-8", "replace"),
-                          err.decode("utf-8", "replace"))
-
-
 def _gpu_count(doc: Dict[str, Any]) -> int:
     q = doc["commands"].get("nvidia_smi_q") or {}
     return (q.get("stdout") or "").count("<gpu id=")
@@ -163,33 +115,6 @@ def benchmark(doc: Dict[str, Any], python: str, timeout: float = BENCH_TIMEOUT_S
     return data
 
 
-def load_run(doc: Dict[str, Any], level: str, smi: str, burn_s: Optional[int] = None,
-             progress: Any = None) -> Dict[str, Any]:
-    """The acceptance load: each standard tool where installed, each with its own limit, while
-    `nvidia-smi --query-gpu` samples power, temperature, clocks and throttle reasons."""
-    burn = int(burn_s if burn_s is not None else BURN_S[level])
-    ngpus = _gpu_count(doc) or 1
-    steps = (
-        ("dcgmi_diag", ["dcgmi", "diag", "-r", "1" if level == "quick" else "3", "-j"],
-         900.0 if level == "quick" else 3600.0),
-        ("nvbandwidth", ["nvbandwidth"], 600.0),
-        ("all_reduce_perf", ["all_reduce_perf", "-b", "8", "-e", "8G", "-f", "2", "-g", str(ngpus)], 900.0),
-    )
-    out = {"level": level, "burn_s": burn, "gpus": ngpus, "commands": {}}  # type: Dict[str, Any]
-    for key, argv, limit in steps:
-        if progress is not None:
-            progress(key)
-        out["commands"][key] = raw.run_command(argv, limit)
-    if progress is not None:
-        progress(f"gpu_burn {burn} s")
-    sampler = Sampler(smi, 5 if level == "quick" else 10)
-    started = time.monotonic()
-    out["commands"]["gpu_burn"] = raw.run_command(["gpu_burn", str(burn)], burn + 120.0)
-    out["burn_seconds"] = round(time.monotonic() - started, 3)
-    out["samples"] = sampler.stop()
-    return out
-
-
 def write_atomic(path: str, data: bytes) -> None:
     """The file is either the old one or the complete new one, never half written."""
     directory = os.path.dirname(os.path.abspath(path)) or "."
@@ -218,11 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--version", action="version", version="gpu-procure-probe " + version)
     p.add_argument("-o", "--output", metavar="FILE", default=None,
                    help="write the JSON to FILE (default: standard output)")
-    p.add_argument("--load", choices=LOAD_LEVELS, default=None,
-                   help="also run the acceptance load (dcgmi diag, nvbandwidth, all_reduce_perf, gpu_burn "
-                        "where installed, and the PyTorch benchmark)")
-    p.add_argument("--burn", type=int, default=None, metavar="S",
-                   help="seconds of gpu_burn (default: 300 quick, 1800 full)")
+    p.add_argument("--load", choices=raw.LOAD_LEVELS, default=None,
+                   help="also run the acceptance load where installed: dcgmi diag, nvbandwidth, all_reduce_perf "
+                        "and gpu_burn while the GPUs are sampled (as `gpu-procure verify --load`)")
+    p.add_argument("--duration", type=float, default=None, metavar="S",
+                   help="seconds of the burn (default: 300 quick, 1800 full)")
+    p.add_argument("--benchmark", action="store_true",
+                   help="short PyTorch matmul/bandwidth run per GPU when PyTorch sees CUDA (as verify --benchmark)")
     p.add_argument("--timeout", type=float, default=30.0, metavar="S",
                    help="kill a program after S seconds (default 30; load steps have their own limits)")
     p.add_argument("--nvidia-smi", default=None, metavar="PATH", dest="nvidia_smi",
@@ -241,10 +168,9 @@ def collect(args: argparse.Namespace, progress: Any = None) -> Dict[str, Any]:
     python = args.python or sys.executable or "python3"
     started = time.monotonic()
     doc = raw.collect(root=args.root, timeout=timeout, nvidia_smi=args.nvidia_smi, python=python,
-                      image=args.image, progress=progress)
+                      image=args.image, progress=progress, load=args.load, duration=args.duration)
     doc["timeout_s"] = timeout
-    if args.load:
-        doc["load"] = load_run(doc, args.load, doc.get("nvidia_smi_path") or "nvidia-smi", args.burn, progress)
+    if args.benchmark:
         if progress is not None:
             progress("bench")
         doc["benchmark"] = benchmark(doc, python)

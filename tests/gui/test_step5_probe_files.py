@@ -56,6 +56,7 @@ def test_import_a_folder_of_raw_facts_and_reports(page, qtbot, tmp_path: Path, m
     for host in ("gpu01", "gpu02"):
         bin_dir, root = fake_server(tmp_path / host, H100_XML, H100_TOPO)
         (root / "proc/sys/kernel/hostname").write_text(host + "\n")
+        (root / "etc/machine-id").write_text(host.encode().hex().ljust(32, "0") + "\n")
         pyz = bundle.write_pyz(tmp_path)
         subprocess.run([sys.executable, str(pyz), "-q", "--root", str(root), "--python", str(bin_dir / "fakepython"),
                         "-o", str(folder / f"{host}.json")], env={"PATH": f"{bin_dir}:/usr/bin:/bin"}, check=True,

@@ -110,30 +110,25 @@ def test_unwritable_output_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert "cannot write" in capsys.readouterr().err
 
 
-def test_load_run_records_every_tool_and_the_samples(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """--load quick: each tool where installed (missing ones recorded as missing), samples taken throughout."""
+def test_load_run_and_benchmark_are_verify_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """--load quick --duration 1: verify's own load run (each tool where installed, missing ones recorded as
+    missing, the GPUs sampled during the burn); --benchmark: verify's PyTorch run, stored as verify stores it."""
     from tests.probe.helpers import fake_server
     from tests.procurement.verify.conftest import H100_XML, write_exe
 
     bin_dir, root = fake_server(tmp_path, H100_XML)
     write_exe(bin_dir, "gpu_burn", 'echo "Burning for $1 seconds."\nsleep 0.3\necho "GPU 0: OK"\n')
-    write_exe(bin_dir, "nvidia-smi-sampler", "")
-    smi = bin_dir / "nvidia-smi"
-    body = smi.read_text().replace("#!/bin/sh\n", "#!/bin/sh\ncase \"$1\" in --query-gpu=*) "
-                                   "while :; do echo '0, 2026/01/01 00:00:00.000, 690.1, 71, 1980, 0x0, 100'; "
-                                   "sleep 0.05; done;; esac\n", 1)
-    smi.write_text(body)
     monkeypatch.setenv("PATH", f"{bin_dir}:/usr/bin:/bin")
     args = probe_main.build_parser().parse_args(
         ["--root", str(root), "--python", str(bin_dir / "fakepython"), "--timeout", "5", "--load", "quick",
-         "--burn", "1"])
+         "--duration", "1", "--benchmark"])
     doc = probe_main.collect(args)
     load = doc["load"]
-    assert load["level"] == "quick" and load["burn_s"] == 1
-    assert load["commands"]["dcgmi_diag"]["missing"] and load["commands"]["nvbandwidth"]["missing"]
-    burn = load["commands"]["gpu_burn"]
+    assert load["level"] == "quick" and load["duration_s"] == 1 and load["gpus"] == 8
+    assert load["tools"]["dcgmi_diag"]["missing"] and load["tools"]["nvbandwidth"]["missing"]
+    burn = load["tools"]["gpu_burn"]
     assert burn["argv"][-1] == "1" and "GPU 0: OK" in burn["stdout"]
-    assert load["commands"]["all_reduce_perf"]["argv"][-1] == "8"  # -g: every GPU the driver listed
-    assert "690.1" in load["samples"]["stdout"]
+    assert load["tools"]["all_reduce_perf"]["argv"][-1] == "8"  # -g: every GPU the driver listed
+    assert load["samples"]  # the sampler ran during the burn
     # torch sees CUDA (the fake one), so the benchmark child ran and its result is stored as verify stores it
     assert doc["benchmark"]["gpus"][0]["matmul_tflops"] == 700.0
