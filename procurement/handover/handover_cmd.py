@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import json
-import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,6 +18,7 @@ from procurement.plan import Plan
 from procurement.policy import PolicyError, load_policy
 from procurement.probe import texts  # noqa: F401  (registers the messages)
 from procurement.probe.judge_cmd import MAX_INPUT_BYTES, expand
+from procurement.safe_io import write_files
 from procurement.verify import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
 from procurement.verify.report import ReportError, parse_report
@@ -83,29 +82,16 @@ def summary(h: Handover, lang: Lang) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_all(directory: Path, files: dict[str, str], force: bool) -> None:
-    """All files or none: built in a sibling temporary directory, then moved into place."""
+def write_all(directory: Path, files: dict[str, str], force: bool, inputs: Sequence[Path] = ()) -> None:
+    """All files or none (procurement.safe_io.write_files), never over an input; scripts made executable."""
     if directory.exists() and any(directory.iterdir()) and not force:
-        raise FileExistsError(f"{directory} is not empty (--force writes into it)")
-    directory.parent.mkdir(parents=True, exist_ok=True)
-    tmp = Path(tempfile.mkdtemp(prefix=f".{directory.name}.", dir=directory.parent))
-    try:
-        for rel, text in files.items():
-            path = tmp / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text, encoding="utf-8")
-            path.chmod(0o755 if rel.endswith(".sh") else 0o644)
-        if directory.exists() and not any(directory.iterdir()):
-            directory.rmdir()
-        if not directory.exists():
-            os.replace(tmp, directory)
-            return
-        for rel in files:  # --force into a directory with content: file by file, each atomically
-            target = directory / rel
-            target.parent.mkdir(parents=True, exist_ok=True)
-            os.replace(tmp / rel, target)
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
+        raise FileExistsError(errno.EEXIST, f"{directory} is not empty (--force writes into it)")
+    for rel in files:
+        (directory / rel).parent.mkdir(parents=True, exist_ok=True)
+    write_files([(directory / rel, text.encode("utf-8")) for rel, text in files.items()], inputs=list(inputs))
+    for rel in files:
+        if rel.endswith(".sh"):
+            (directory / rel).chmod(0o755)
 
 
 def run_handover(args: argparse.Namespace, catalog: Catalog) -> int:
@@ -132,7 +118,7 @@ def run_handover(args: argparse.Namespace, catalog: Catalog) -> int:
         return ExitStatus.FAILED
     h.files["README.txt"] = text
     try:
-        write_all(args.directory, h.files, args.force)
+        write_all(args.directory, h.files, args.force, [args.plan, *expand(args.reports)])
     except OSError as exc:
         print(t("verify.write_error", lang, path=args.directory, error=exc.strerror or exc), file=sys.stderr)
         return ExitStatus.UNUSABLE

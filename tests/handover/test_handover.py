@@ -164,7 +164,7 @@ def test_cli_writes_the_handover_of_judged_reports(tmp_path: Path, capsys: pytes
     # a second run into the same, now full, directory: refused unless --force; nothing half written
     assert main(["handover", str(plan_path), str(reports), str(out)]) == 2
     assert main(["handover", str(plan_path), str(reports), str(out), "--force"]) == 1
-    assert not [p for p in tmp_path.iterdir() if p.name.startswith(".handover.")]
+    assert not [p for p in out.rglob(".*")]  # no temporary files left behind
 
 
 def test_cli_takes_a_cluster_report_and_refuses_when_none_passed(tmp_path: Path, catalog: Catalog) -> None:
