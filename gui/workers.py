@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import sys
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -33,6 +34,32 @@ def prepare_for_workers() -> None:
     sys.setswitchinterval(GIL_SWITCH_INTERVAL_S)
     gc.collect()
     gc.freeze()
+
+
+_NO_FULL_GC_LOCK = threading.Lock()
+_NO_FULL_GC_USERS = 0
+_SAVED_THRESHOLDS: tuple[int, int, int] | None = None
+
+
+@contextlib.contextmanager
+def no_full_collections() -> Iterator[None]:
+    """No full (generation 2) garbage collection while a job runs in a worker: reportlab makes ~250 000
+    tracked objects for a 508-row quote and each full collection walked them all holding the GIL, 120-155 ms
+    with the window frozen (docs/reliability.md). The young generations are still collected; the render's
+    objects are freed by reference counting when it returns; the thresholds come back after the last job."""
+    global _NO_FULL_GC_USERS, _SAVED_THRESHOLDS
+    with _NO_FULL_GC_LOCK:
+        if _NO_FULL_GC_USERS == 0:
+            _SAVED_THRESHOLDS = gc.get_threshold()
+            gc.set_threshold(_SAVED_THRESHOLDS[0], _SAVED_THRESHOLDS[1], 1_000_000)
+        _NO_FULL_GC_USERS += 1
+    try:
+        yield
+    finally:
+        with _NO_FULL_GC_LOCK:
+            _NO_FULL_GC_USERS -= 1
+            if _NO_FULL_GC_USERS == 0 and _SAVED_THRESHOLDS is not None:
+                gc.set_threshold(*_SAVED_THRESHOLDS)
 
 
 class JobCancelled(Exception):
@@ -87,7 +114,8 @@ class Job(QObject):
     # runs in the worker thread
     def _run(self) -> None:
         try:
-            result = self._fn(self._report, self._cancel.is_set)
+            with no_full_collections():
+                result = self._fn(self._report, self._cancel.is_set)
         except JobCancelled:
             self.cancelled.emit()
         except Exception as exc:  # a fault is shown to the user, never a traceback on stderr
