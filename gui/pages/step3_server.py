@@ -86,6 +86,9 @@ def describe_part(part: Part) -> str:
     return f"{part.name} — {', '.join(s for s in specs if s)}" if specs else part.name
 
 
+_RACK_RULES = frozenset({"POWER-RACK-LIMIT", "POWER-RACK-UNITS", "COOLING-LIQUID"})
+"""The findings that colour the per-rack gauge."""
+
 _VOLTAGE_ORDER: tuple[str, ...] = ("200-240", "220", "230", "240", "200-208", "100-127")
 """The input-voltage choices in the order shown (procurement.facility.VOLTAGE_BANDS)."""
 
@@ -249,22 +252,51 @@ def _role_text(role: StorageRole) -> str:
 
 GaugeReading = tuple[float | None, float | None, str]
 """(used, capacity, tooltip detail) for one gauge."""
-GAUGE_BUDGET = {"power": "power", "pcie": "lanes", "cooling": "heat"}
+GAUGE_BUDGET = {"power": "power", "pcie": "lanes", "cooling": "heat", "rack": "power"}
 """Gauge → the budget it shows."""
 
 
 def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
-    """The three gauges' numbers from the evaluation's budgets (never recomputed here)."""
+    """The gauges' numbers from the evaluation's budgets (never recomputed here): power, lanes and airflow of
+    one server, and its rack (servers per rack × wall power against the rack limit, or the liquid-cooling
+    density where no limit is set)."""
     out: dict[str, GaugeReading] = {
         key: (None, None, f"{budgets.errors.get(name, '')}") for key, name in GAUGE_BUDGET.items()
     }
     pb = budgets.power
     if pb is not None:
+        per_server = ""
+        if pb.system is not None:
+            per_server = "\n" + (translate("ServerPage", "Per server at the wall: %1 W (%2), %3 BTU/h, %4 A at %5 V")
+                                 .replace("%1", f"{pb.ac_w:.0f}")
+                                 .replace("%2", translate("ServerPage", "vendor maximum") if pb.system.from_vendor
+                                          else translate("ServerPage", "model, PSU efficiency %1 %")
+                                          .replace("%1", f"{100 * pb.system.efficiency:.0f}"))
+                                 .replace("%3", f"{pb.system.btu_h:,.0f}").replace("%4", f"{pb.system.amps:.1f}")
+                                 .replace("%5", f"{pb.system.volts:g}"))
         out["power"] = (
             pb.draw_w, pb.usable_w or None,
             translate("ServerPage", "Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W")
             .replace("%1", f"{pb.draw_w:.0f}").replace("%2", f"{pb.headroom_pct:g}")
-            .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}"))
+            .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}") + per_server)
+        rack = pb.rack
+        if rack is not None:
+            threshold = budgets.heat.liquid_threshold_kw if budgets.heat is not None else None
+            limit = pb.rack_limit_kw or threshold
+            pdu = ("" if rack.pdu_rating_amps is None else
+                   translate("ServerPage", "PDU per feed: %1-phase, %2 A (%3 A rating)")
+                   .replace("%1", str(rack.pdu_phases)).replace("%2", f"{rack.pdu_amps:.1f}")
+                   .replace("%3", str(rack.pdu_rating_amps)))
+            out["rack"] = (rack.rack_kw, limit,
+                           translate("ServerPage", "Per rack: %1 × %2 W = %3 kW, %4 BTU/h; %5 rack(s) for %6 node(s)")
+                           .replace("%1", str(rack.servers_per_rack)).replace("%2", f"{rack.server_ac_w:.0f}")
+                           .replace("%3", f"{rack.rack_kw:.1f}").replace("%4", f"{rack.rack_btu_h:,.0f}")
+                           .replace("%5", str(rack.racks_needed)).replace("%6", str(rack.nodes))
+                           + ("" if rack.rack_units is None else "\n" +
+                              translate("ServerPage", "Space: %1 × %2U of %3U usable")
+                              .replace("%1", str(rack.servers_per_rack)).replace("%2", str(rack.rack_units))
+                              .replace("%3", str(rack.rack_units_usable)))
+                           + ("\n" + pdu if pdu else ""))
     lb = budgets.lanes
     if lb is not None:
         used = lb.cpu_needed + lb.switch_needed
@@ -347,7 +379,9 @@ class ServerPage(StepPage):
         self.power_gauge = Gauge()
         self.pcie_gauge = Gauge()
         self.cooling_gauge = Gauge()
-        self.gauges = {"power": self.power_gauge, "pcie": self.pcie_gauge, "cooling": self.cooling_gauge}
+        self.rack_gauge = Gauge()
+        self.gauges = {"power": self.power_gauge, "pcie": self.pcie_gauge, "cooling": self.cooling_gauge,
+                       "rack": self.rack_gauge}
 
         self._build_layout()
         for path, w in (("server.cpu", self.cpu_combo), ("server.cpu_count", self.cpu_count),
@@ -471,6 +505,7 @@ class ServerPage(StepPage):
         self.power_gauge.set_label(self.tr("Power draw vs usable PSU capacity"), "W")
         self.pcie_gauge.set_label(self.tr("PCIe lanes used vs available"), "")
         self.cooling_gauge.set_label(self.tr("Airflow needed vs chassis"), "CFM")
+        self.rack_gauge.set_label(self.tr("Per rack: power at the wall vs rack limit"), "kW")
         self.storage_rows.retranslate()
         self.nic_rows.retranslate()
 
@@ -548,6 +583,8 @@ class ServerPage(StepPage):
             return self.tr("choose a chassis") if srv.chassis is None else self.tr("chassis airflow not published")
         if key == "pcie":
             return self.tr("choose a CPU") if srv.cpu is None else self.tr("CPU lanes not published")
+        if key == "rack":
+            return self.tr("choose a chassis")
         return self.tr("choose PSUs") if srv.psu.part is None and srv.chassis is None else \
             self.tr("PSU capacity not published")
 
@@ -560,6 +597,8 @@ class ServerPage(StepPage):
             sev = "error" if f.severity == Severity.ERROR else "warning"
             if states.get(f.family) != "error":
                 states[f.family] = sev
+            if f.rule in _RACK_RULES and states.get("rack") != "error":
+                states["rack"] = sev
         return states
 
     # -- widgets → plan

@@ -1,8 +1,10 @@
 """The power budget of one server and its rack: draw per component, usable PSU capacity, peak, rack kW.
 
-Numbers: base system watts, the planning fallbacks for parts without a figure, headroom, GPU transients
-and the PSU peak tolerance come from the policy (resources/policy/default.yaml, each with its source);
-part watts and PSU ratings from the catalog.
+Numbers: the platform overhead (fans, NVSwitch baseboard; the desktop base figure for towers), the planning
+fallbacks for parts without a figure, headroom, GPU transients and the PSU peak tolerance come from the
+policy (resources/policy/default.yaml, each with its source); part watts, PSU ratings and the vendors'
+published system maxima from the catalog. Wall power, currents, BTU/h and the rack come from
+procurement/facility.py (docs/rules.md "Facility model").
 """
 
 from __future__ import annotations
@@ -10,10 +12,21 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from catalog.baseboards import BASEBOARDS
 from catalog.loader import Catalog
-from catalog.models import Psu
+from catalog.models import GpuFormFactor, Psu
 from procurement.budgets.parts import Parts, resolve, scope_for
-from procurement.facility import VoltageBand, psu_rating_for_band
+from procurement.facility import (
+    PlatformOverhead,
+    RackPlan,
+    SystemPower,
+    VoltageBand,
+    efficiency_class,
+    platform_overhead,
+    psu_rating_for_band,
+    rack_plan,
+    system_power,
+)
 from procurement.plan import Plan, Redundancy
 from procurement.policy import Policy
 
@@ -23,7 +36,7 @@ class PowerItem:
     """One line of the power estimate: what, where in the plan, how many, watts each and in total."""
 
     key: str
-    """'gpu', 'cpu', 'memory', 'storage', 'nic' or 'base'."""
+    """'gpu', 'cpu', 'memory', 'storage', 'nic', or the platform overhead: 'fans', 'baseboard', 'base'."""
     label: str
     path: str
     count: int
@@ -61,6 +74,12 @@ class PowerBudget:
     servers_per_rack: int
     rack_kw: float
     rack_limit_kw: float | None
+    system: SystemPower | None = None
+    """Wall power, currents, VA and BTU/h of one server (procurement/facility.py)."""
+    rack: RackPlan | None = None
+    """Rack space, rack power and PDU for the plan's servers."""
+    cords_after_failover: int = 0
+    """PSU cords that carry the load once the redundant units have failed (each PSU has its own cord)."""
     upper_bound_w: float | None = None
     """Low line with no 100-127 V rating known: the usable capacity at the 200-240 V rating. A PSU never
     delivers more on low line than on high line (docs/sources.md §D1: Supermicro 2000 W Titanium 1000 W at
@@ -73,6 +92,18 @@ class PowerBudget:
         if self.psu_unit_w is None and self.upper_bound_w is not None:
             return self.upper_bound_w
         return self.usable_w
+
+    @property
+    def ac_w(self) -> float:
+        """Wall (AC) power of one server at its maximum: the vendor's published figure, else the model."""
+        return self.system.ac_w if self.system is not None else self.draw_w
+
+    @property
+    def amps_per_cord(self) -> float | None:
+        """Current in each PSU cord after the redundant units fail (None: no PSU known)."""
+        if self.system is None or self.cords_after_failover <= 0:
+            return None
+        return self.system.amps_per_cord(self.cords_after_failover)
 
     @property
     def required_w(self) -> float:
@@ -116,7 +147,14 @@ def _small(key: str, label: str, path: str, count: int, watts: float | None, fal
 def _items(plan: Plan, parts: Parts, policy: Policy) -> list[PowerItem]:
     items: list[PowerItem] = []
     if parts.gpu is not None and parts.gpu_count:
-        items.append(PowerItem("gpu", parts.gpu.name, "gpu.count", parts.gpu_count, parts.gpu.tdp_w))
+        ch = parts.chassis
+        if (parts.gpu.tdp_w is None and parts.gpu.form_factor is GpuFormFactor.SXM and ch is not None
+                and ch.max_gpu_tdp_w is not None):
+            # an SXM module without a published TDP draws at most what its baseboard position is rated for
+            items.append(PowerItem("gpu", parts.gpu.name, "gpu.count", parts.gpu_count, ch.max_gpu_tdp_w,
+                                   estimated=True))
+        else:
+            items.append(PowerItem("gpu", parts.gpu.name, "gpu.count", parts.gpu_count, parts.gpu.tdp_w))
     if parts.cpu is not None and parts.cpu_count:
         # the vendor's maximum sustained package power where sourced (i9-13900K: 253 W, not its 125 W base)
         cpu_w = parts.cpu.max_power_w or parts.cpu.tdp_w
@@ -132,8 +170,37 @@ def _items(plan: Plan, parts: Parts, policy: Policy) -> list[PowerItem]:
         if n.count:
             items.append(_small("nic", n.part.name, f"server.nics[{n.index}].count", n.count, n.part.power_w,
                                 policy.nic_w_fallback))
-    items.append(PowerItem("base", "base", "server.chassis", 1, policy.base_system_w))
+    items.extend(_overhead(parts, policy, items))
     return items
+
+
+_NO_OVERHEAD = PlatformOverhead(0.0, 0.0, 0.0)
+
+
+def _overhead(parts: Parts, policy: Policy, items: list[PowerItem]) -> list[PowerItem]:
+    """What the chassis draws beyond the listed parts: fans and the NVSwitch baseboard of a rack server, or
+    the desktop rest-of-system figure of a tower (or of a plan without a chassis yet)."""
+    ch = parts.chassis
+    board = BASEBOARDS.get(ch.baseboard) if ch is not None and ch.baseboard else None
+    over = platform_overhead(
+        ch.form if ch is not None else None,
+        ch.gpu_form_factor.value if ch is not None else None,
+        ch.cooling if ch is not None else None,
+        fan_pct=policy.fan_power_pct,
+        baseboard_pct=policy.sxm_baseboard_overhead_pct if board is not None and board.nvswitch else 0.0,
+        base_system_w=policy.base_system_w,
+    )
+    parts_w = sum(i.total_w for i in items)
+    gpu_w = sum(i.total_w for i in items if i.key == "gpu")
+    out: list[PowerItem] = []
+    if over.fixed_w:
+        out.append(PowerItem("base", "base", "server.chassis", 1, over.fixed_w))
+    if over.fan_pct:
+        out.append(PowerItem("fans", "fans", "server.chassis", 1, parts_w * over.fan_pct / 100))
+    if over.baseboard_pct_of_gpu and gpu_w:
+        out.append(PowerItem("baseboard", "baseboard", "server.chassis", 1,
+                             gpu_w * over.baseboard_pct_of_gpu / 100))
+    return out
 
 
 def power_budget(plan: Plan, catalog: Catalog, policy: Policy, parts: Parts | None = None) -> PowerBudget:
@@ -166,6 +233,28 @@ def _power_budget(plan: Plan, policy: Policy, parts: Parts) -> PowerBudget:
         upper = parts.psu.rated_w_high_line * max(count - spare, 0)
     peak = draw + gpu_w * (policy.gpu_transient_factor - 1)
     per_rack = plan.server.servers_per_rack
+    ch = parts.chassis
+    psu = parts.psu
+    # the overhead is already in the draw (its own lines): the facility model adds only the PSU losses
+    system = system_power(
+        draw, 0.0, _NO_OVERHEAD,
+        psu_unit_w=unit if unit is not None else (psu.rated_w_high_line if psu is not None else None),
+        psu_sharing=count,
+        psu_class=efficiency_class(psu.efficiency) if psu is not None else None,
+        psu_form=psu.form if psu is not None else None,
+        band=band,
+        vendor_max_w=ch.max_system_power_w if ch is not None else None,
+    )
+    rack = rack_plan(
+        system,
+        rack_units=ch.rack_units if ch is not None else None,
+        rack_units_usable=policy.rack_units_usable,
+        servers_per_rack=per_rack,
+        nodes=plan.requirements.nodes,
+        rack_limit_kw=plan.server.rack_power_limit_kw,
+        continuous_pct=policy.continuous_load_pct,
+        pdu_phases=policy.pdu_phases,
+    )
     return PowerBudget(
         items=tuple(items),
         draw_w=draw,
@@ -181,8 +270,11 @@ def _power_budget(plan: Plan, policy: Policy, parts: Parts) -> PowerBudget:
         peak_w=peak,
         peak_capacity_w=usable * policy.psu_peak_tolerance_pct / 100,
         servers_per_rack=per_rack,
-        rack_kw=draw * per_rack / 1000,
+        rack_kw=rack.rack_kw,
         rack_limit_kw=plan.server.rack_power_limit_kw,
+        system=system,
+        rack=rack,
+        cords_after_failover=max(count - spare, 0),
         upper_bound_w=upper,
     )
 

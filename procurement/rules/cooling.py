@@ -93,13 +93,22 @@ def open_air(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     ]
 
 
-@rule(FAMILY, "COOLING-AIRFLOW", "COOLING-AIRFLOW-PER-GPU", step=3, item="cooling")
+@rule(FAMILY, "COOLING-AIRFLOW", "COOLING-AIRFLOW-PER-GPU", "COOLING-AIRFLOW-UNKNOWN", step=3, item="cooling")
 def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """COOLING-AIRFLOW: airflow needed (from heat, or per GPU) above the chassis' rated airflow."""
+    """COOLING-AIRFLOW / -PER-GPU: airflow needed (from heat, or per GPU) above the chassis' rated airflow;
+    COOLING-AIRFLOW-UNKNOWN: an air-cooled rack chassis whose airflow the catalog does not have (info, naming
+    both airflow figures the plan needs, so the buyer can ask the vendor)."""
     p = resolve(plan, catalog)
-    if p.chassis is None or p.chassis.airflow_cfm is None or p.chassis.cooling == "liquid" or not p.gpu_count:
+    if p.chassis is None or p.chassis.cooling == "liquid" or not p.gpu_count:
         return []
     h = heat_budget(plan, catalog, policy, p)
+    if p.chassis.airflow_cfm is None:
+        if p.chassis.form != "rack":
+            return []
+        return [make("COOLING-AIRFLOW-UNKNOWN", FAMILY, Severity.INFO, 3, ("server.chassis", "gpu.count"), lang,
+                     chassis=p.chassis.name, per_gpu_need=fmt_w(h.cfm_per_gpu_rule), gpus=h.gpu_count,
+                     per_gpu=f"{policy.airflow_cfm_per_gpu:g}", heat_need=fmt_w(h.cfm_from_heat),
+                     heat=fmt_w(h.heat_w), dt=f"{policy.airflow_delta_t_f:g}")]
     if h.required_cfm <= (h.chassis_cfm or 0):
         return []
     key = "COOLING-AIRFLOW" if h.basis == "heat" else "COOLING-AIRFLOW-PER-GPU"
@@ -140,6 +149,7 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
             ("server.chassis", "server.servers_per_rack"),
             lang,
             rack=f"{h.rack_kw:.1f}",
+            btu=fmt_w(h.rack_btu_h),
             limit=f"{h.liquid_threshold_kw:g}",
         )
     ]
@@ -216,9 +226,22 @@ register(
             "en": "Choose a chassis with more airflow, or fewer GPUs.",
         },
         "COOLING-LIQUID.message": {
-            "zh": "机柜功率密度 {rack} kW 超过 {limit} kW，风冷机箱难以散热，应采用液冷。",
-            "en": "Rack density {rack} kW is above {limit} kW: air cooling will not keep up; plan liquid "
-                  "cooling.",
+            "zh": "每机柜散热 {rack} kW（{btu} BTU/h，按墙上最大功率）超过 {limit} kW，风冷机箱难以散热，"
+                  "应采用液冷。",
+            "en": "Rack heat {rack} kW ({btu} BTU/h, at the servers' maximum wall power) is above {limit} kW: air "
+                  "cooling will not keep up; plan liquid cooling.",
+        },
+        "COOLING-AIRFLOW-UNKNOWN.message": {
+            "zh": "目录中没有 {chassis} 的额定风量（CFM）：按配置指南每 GPU {per_gpu} CFM，{gpus} 个 GPU 需约 "
+                  "{per_gpu_need} CFM；按散热 {heat} W、温升 {dt}°F 需约 {heat_need} CFM。风量是否足够未知。",
+            "en": "The catalog has no rated airflow (CFM) for {chassis}: at the configuration guide's {per_gpu} "
+            "CFM per GPU, {gpus} GPUs need about {per_gpu_need} CFM; removing {heat} W at a {dt} °F rise needs "
+            "about {heat_need} CFM. Whether the chassis moves that much is unknown.",
+        },
+        "COOLING-AIRFLOW-UNKNOWN.fix": {
+            "zh": "向厂商索取该机箱在满载时的额定风量（CFM）和允许的进风温度。",
+            "en": "Ask the vendor for the chassis' rated airflow (CFM) at full load and its allowed inlet "
+            "temperature.",
         },
         "COOLING-LIQUID.fix": {
             "zh": "选择液冷平台，或减少每机柜服务器数量。",

@@ -1,10 +1,13 @@
-"""Power rules: estimated draw vs usable PSU capacity, redundancy, low-line input, rack limit, transients.
+"""Power rules: estimated draw vs usable PSU capacity, redundancy, input voltage, cords, rack power and space,
+transients.
 
-Numbers: headroom (default 20 %, seed guidance), base system watts (150 W, Intel's rest-of-system
-estimate), GPU excursions 3x for 100 µs (PCI-SIG CEM 5.0) against a PSU peak tolerance of 200 % for
-100 µs (ATX 3.0) — all in resources/policy/default.yaml with their sources. Part watts come from the
-catalog (GPU/CPU TDP, DIMM/drive/NIC power_w). Low-line ratings come from the PSU's catalog entry
-(docs/sources.md §D1/D2: some units are derated at 100-127 V, Titanium units may not run there at all).
+Numbers: headroom (default 20 %, seed guidance), the platform overhead (fan share, NVSwitch baseboard share;
+150 W rest-of-system for towers), GPU excursions 3x for 100 µs (PCI-SIG CEM 5.0) against a PSU peak
+tolerance of 200 % for 100 µs (ATX 3.0) — checked only for PCIe add-in cards on ATX PSUs, which those two
+documents cover — cord and circuit currents, rack units, required PSU redundancy — all in
+resources/policy/default.yaml with their sources; wall power and currents from procurement/facility.py.
+Part watts come from the catalog (GPU/CPU TDP, DIMM/drive/NIC power_w). Low-line ratings come from the PSU's
+catalog entry (docs/sources.md §D1/D2: some units are derated at 100-127 V, Titanium units may not run there at all).
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from __future__ import annotations
 import math
 
 from catalog.loader import Catalog
+from catalog.models import GpuFormFactor
 
 # re-exported: procurement.budgets.power is their home
 from procurement.budgets.power import PowerBudget as PowerBudget
@@ -115,8 +119,9 @@ def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
       item="psu_power")
 def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """POWER-LOW-LINE-UNSUPPORTED (the vendor's input range excludes 100-127 V, error), POWER-LOW-LINE-UNKNOWN
-    (no low-line rating in the sources, info: capacity checked only against the 200-240 V rating as an upper
-    bound — a draw above that is POWER-PSU-CAPACITY) and POWER-LOW-LINE-DERATED (rated lower
+    (no low-line rating in the sources, warning naming what to ask the vendor: capacity is checked only against
+    the 200-240 V rating as an upper bound — a draw above that is POWER-PSU-CAPACITY, an error) and
+    POWER-LOW-LINE-DERATED (rated lower
     there, info; the capacity uses the low-line figure)."""
     if plan.server.input_voltage != "100-127":
         return []
@@ -127,8 +132,9 @@ def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     fields = ("server.input_voltage", "server.psu.part")
     if psu.low_line == "unsupported":
         return [make("POWER-LOW-LINE-UNSUPPORTED", FAMILY, Severity.ERROR, 3, fields, lang, psu=psu.name)]
-    if psu.rated_w_low_line is None:  # low_line 'unknown': capacity is not checked, say so
-        return [make("POWER-LOW-LINE-UNKNOWN", FAMILY, Severity.INFO, 3, fields, lang, psu=psu.name)]
+    if psu.rated_w_low_line is None:  # low_line 'unknown': unknown is not a pass — ask the vendor
+        return [make("POWER-LOW-LINE-UNKNOWN", FAMILY, Severity.WARNING, 3, fields, lang, psu=psu.name,
+                     high=fmt_w(psu.rated_w_high_line))]
     if psu.rated_w_low_line < psu.rated_w_high_line:
         return [
             make(
@@ -218,14 +224,14 @@ def psu_mixed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 
 @rule(FAMILY, "POWER-RACK-LIMIT", step=3, item="psu_power")
 def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """POWER-RACK-LIMIT: servers per rack × estimated draw above the rack/circuit limit the buyer entered."""
+    """POWER-RACK-LIMIT: servers per rack × wall power above the rack/circuit limit the buyer entered."""
     limit = plan.server.rack_power_limit_kw
     if limit is None:
         return []
     b = power_budget(plan, catalog, policy)
     if b.rack_kw <= limit:
         return []
-    per_rack = max(0, math.floor(limit * 1000 / b.draw_w)) if b.draw_w > 0 else 0
+    per_rack = max(0, math.floor(limit * 1000 / b.ac_w)) if b.ac_w > 0 else 0
     return [
         make(
             "POWER-RACK-LIMIT",
@@ -237,7 +243,7 @@ def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             rack=f"{b.rack_kw:.1f}",
             limit=f"{limit:g}",
             servers=b.servers_per_rack,
-            draw=fmt_w(b.draw_w),
+            draw=fmt_w(b.ac_w),
             fit=per_rack,
         )
     ]
@@ -245,8 +251,15 @@ def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 @rule(FAMILY, "POWER-TRANSIENT", step=3, item="psu_power")
 def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """POWER-TRANSIENT: GPU excursions (TDP × factor, ~100 µs) above the PSUs' peak tolerance."""
-    b = power_budget(plan, catalog, policy)
+    """POWER-TRANSIENT: GPU excursions (TDP × factor, ~100 µs) above the PSUs' peak tolerance — for PCIe add-in
+    cards on ATX PSUs only: the excursion figure is the PCIe CEM 5.0 add-in-card limit and the tolerance the
+    ATX 3.0 desktop-PSU one; neither covers SXM modules or server PSUs, whose vendors publish no such figure
+    here, so nothing is said for them."""
+    parts = resolve(plan, catalog)
+    if (parts.gpu is None or parts.gpu.form_factor is not GpuFormFactor.PCIE or parts.psu is None
+            or parts.psu.form != "atx"):
+        return []
+    b = power_budget(plan, catalog, policy, parts)
     cap = b.capacity_bound_w  # low line with no rating: the 200-240 V bound (above it fails on any voltage)
     if b.gpu_w <= 0 or cap <= 0 or b.draw_w > cap:
         return []  # no GPUs, no PSU, or already an outright capacity error
@@ -267,6 +280,67 @@ def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             tolerance=f"{policy.psu_peak_tolerance_pct:g}",
         )
     ]
+
+
+_REDUNDANCY_ORDER = {Redundancy.NONE: 0, Redundancy.N_PLUS_1: 1, Redundancy.N_PLUS_N: 2}
+_POLICY_REDUNDANCY = {"none": Redundancy.NONE, "n+1": Redundancy.N_PLUS_1, "n+n": Redundancy.N_PLUS_N}
+
+
+@rule(FAMILY, "POWER-PSU-NO-REDUNDANCY", step=3, item="psu_power")
+def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-PSU-NO-REDUNDANCY: a data-centre plan whose PSU redundancy is below what the policy asks for
+    (N+1 by default, N+N where the site asks for A/B feeds). The capacity check (POWER-PSU-CAPACITY) already
+    leaves the redundant units out."""
+    if plan.requirements.deployment != "datacenter":
+        return []
+    parts = resolve(plan, catalog)
+    if parts.psu is None or parts.psu_count == 0:
+        return []
+    want = _POLICY_REDUNDANCY[policy.psu_redundancy_required]
+    have = plan.server.psu.redundancy
+    if _REDUNDANCY_ORDER[have] >= _REDUNDANCY_ORDER[want]:
+        return []
+    b = power_budget(plan, catalog, policy, parts)
+    need = psus_needed(b.draw_w, b.psu_unit_w, policy, want) if b.psu_unit_w else None
+    return [make("POWER-PSU-NO-REDUNDANCY", FAMILY, Severity.WARNING, 3,
+                 ("server.psu.redundancy", "server.psu.count"), lang,
+                 variant=None if need is not None else "count", have=have.value.upper(), want=want.value.upper(),
+                 count=parts.psu_count, need=need or 0)]
+
+
+@rule(FAMILY, "POWER-CORD-AMPS", step=3, item="psu_power")
+def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-CORD-AMPS: the current in each PSU cord once the redundant units have failed is above what the
+    cord or its circuit carries: on 100-127 V a 20 A branch circuit at its continuous share (16 A), on
+    200-240 V the C19/C20 connector's 16 A (policy low_line_circuit_amps, continuous_load_pct, cord_amps)."""
+    parts = resolve(plan, catalog)
+    if parts.psu is None or parts.psu_count == 0:
+        return []
+    b = power_budget(plan, catalog, policy, parts)
+    amps = b.amps_per_cord
+    if amps is None or b.system is None:
+        return []
+    low = plan.server.input_voltage == "100-127"
+    limit = policy.low_line_circuit_amps * policy.continuous_load_pct / 100 if low else policy.cord_amps
+    if amps <= limit:
+        return []
+    return [make("POWER-CORD-AMPS", FAMILY, Severity.ERROR, 3, ("server.input_voltage", "server.psu.count"), lang,
+                 variant="low" if low else None, amps=f"{amps:.1f}", limit=f"{limit:g}",
+                 cords=b.cords_after_failover, wall=fmt_w(b.ac_w), volts=f"{b.system.volts:g}",
+                 circuit=f"{policy.low_line_circuit_amps:g}", pct=f"{policy.continuous_load_pct:g}")]
+
+
+@rule(FAMILY, "POWER-RACK-UNITS", step=3, item="psu_power")
+def rack_units(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-RACK-UNITS: more servers per rack than the rack's units hold (chassis rack_units × servers >
+    policy rack_units_usable); silent where the chassis height is not in the catalog."""
+    b = power_budget(plan, catalog, policy)
+    rack = b.rack
+    if rack is None or not rack.over_space or rack.rack_units is None:
+        return []
+    return [make("POWER-RACK-UNITS", FAMILY, Severity.ERROR, 3, ("server.servers_per_rack", "server.chassis"), lang,
+                 servers=rack.servers_per_rack, units=rack.rack_units, total=rack.servers_per_rack * rack.rack_units,
+                 usable=rack.rack_units_usable, fit=rack.fit_by_space or 0)]
 
 
 @rule(FAMILY, "POWER-UNKNOWN-WATTS", step=3, item="psu_power")
@@ -312,6 +386,9 @@ RULES: tuple[Rule, ...] = (
     psu_mixed,
     rack_limit,
     transient,
+    psu_no_redundancy,
+    cord_amps,
+    rack_units,
     unknown_watts,
     estimated_watts,
 )
@@ -386,14 +463,62 @@ register(
             "en": "Supply 200-240 V, or choose a PSU rated for low-line input.",
         },
         "POWER-LOW-LINE-UNKNOWN.message": {
-            "zh": "目录中没有电源 {psu} 在 100-127 V 低线输入下的额定功率：低线下的电源容量只按 200-240 V "
-                  "额定功率作为上限核对，实际可用容量可能更低。",
-            "en": "The catalog has no 100-127 V (low-line) rating for PSU {psu}; capacity on low line is "
-            "checked only against the 200-240 V rating as an upper bound, and the real capacity may be lower.",
+            "zh": "目录中没有电源 {psu} 在 100-127 V 低线输入下的额定功率：容量未知（不算通过），只能按 200-240 V "
+                  "下的 {high} W 作为上限核对，实际可用容量可能更低。",
+            "en": "The catalog has no 100-127 V (low-line) rating for PSU {psu}: its capacity there is unknown, "
+            "not a pass; it is checked only against the {high} W 200-240 V rating as an upper bound, and the real "
+            "capacity may be lower.",
         },
         "POWER-LOW-LINE-UNKNOWN.fix": {
-            "zh": "向厂商确认该电源在 100-127 V 下的输出功率，或改用 200-240 V 供电。",
-            "en": "Ask the vendor for the PSU's output at 100-127 V, or supply 200-240 V.",
+            "zh": "向厂商索取：{psu} 在 100-127 V 输入下的额定输出功率（W），以及该电源是否支持 100-127 V 输入；"
+                  "或改用 200-240 V（高线）供电。",
+            "en": "Ask the vendor for {psu}'s rated output (W) at 100-127 V input, and whether it runs on "
+            "100-127 V at all; or supply 200-240 V.",
+        },
+        "POWER-PSU-NO-REDUNDANCY.message": {
+            "zh": "数据中心部署的电源冗余为 {have}，策略要求 {want}：一个电源故障即可能使整机停机。",
+            "en": "A data-centre server with PSU redundancy {have} where the policy asks for {want}: one PSU "
+            "failure can stop it.",
+        },
+        "POWER-PSU-NO-REDUNDANCY.fix": {
+            "zh": "把冗余方式设为 {want}，并使用 {need} 个该型号电源（冗余电源不计入可用容量）。",
+            "en": "Set redundancy to {want} and use {need} of these PSUs (redundant units are not counted as "
+            "capacity).",
+        },
+        "POWER-PSU-NO-REDUNDANCY.fix.count": {
+            "zh": "把冗余方式设为 {want}，并增加电源数量（冗余电源不计入可用容量）。",
+            "en": "Set redundancy to {want} and add PSUs (redundant units are not counted as capacity).",
+        },
+        "POWER-CORD-AMPS.message": {
+            "zh": "冗余电源失效后，整机墙上功率 {wall} W 由 {cords} 根电源线分担，每根约 {amps} A（{volts} V），"
+                  "超过 C19/C20 电源线的 {limit} A。",
+            "en": "With the redundant PSUs failed, {wall} W at the wall is carried by {cords} cords: about "
+            "{amps} A each at {volts} V, above the {limit} A of a C19/C20 cord.",
+        },
+        "POWER-CORD-AMPS.message.low": {
+            "zh": "低线（100-127 V）供电时，冗余电源失效后整机墙上功率 {wall} W 由 {cords} 根电源线分担，每根约 "
+                  "{amps} A，超过 {circuit} A 支路按 {pct}% 持续负载可带的 {limit} A。",
+            "en": "On low line (100-127 V), with the redundant PSUs failed, {wall} W at the wall is carried by "
+            "{cords} cords: about {amps} A each, above the {limit} A a {circuit} A branch circuit carries "
+            "continuously ({pct} %).",
+        },
+        "POWER-CORD-AMPS.fix": {
+            "zh": "增加电源（每根电源线分担更少），改用更高电压供电，或向厂商确认电源输入插座与额定电流。",
+            "en": "Add PSUs so each cord carries less, supply a higher voltage, or confirm the PSU inlet and its "
+            "current rating with the vendor.",
+        },
+        "POWER-CORD-AMPS.fix.low": {
+            "zh": "改用 200-240 V（高线）供电，或给每个电源配一条 30 A 专用回路（需电工确认）。",
+            "en": "Supply 200-240 V (high line), or give each PSU its own larger circuit (ask an electrician).",
+        },
+        "POWER-RACK-UNITS.message": {
+            "zh": "每机柜 {servers} 台 × {units}U = {total}U，超过机柜可用的 {usable}U。",
+            "en": "{servers} servers × {units}U = {total}U per rack, more than the rack's {usable} usable units.",
+        },
+        "POWER-RACK-UNITS.fix": {
+            "zh": "每机柜最多放 {fit} 台，或在策略中设置机柜实际可用 U 数（rack_units_usable）。",
+            "en": "Put at most {fit} servers in a rack, or set the racks' real usable units (rack_units_usable) in "
+            "the policy.",
         },
         "POWER-PSU-FORM.message": {
             "zh": "电源 {psu} 是{form}，而机箱 {chassis} 的电源位只能装{takes}。",
@@ -434,8 +559,8 @@ register(
             "en": "Use the platform's PSU model, or confirm a full replacement with the vendor.",
         },
         "POWER-RACK-LIMIT.message": {
-            "zh": "每机柜 {servers} 台 × {draw} W = {rack} kW，超过机柜/回路限制 {limit} kW。",
-            "en": "{servers} servers × {draw} W = {rack} kW per rack, above the rack/circuit limit of "
+            "zh": "每机柜 {servers} 台 × {draw} W（墙上功率）= {rack} kW，超过机柜/回路限制 {limit} kW。",
+            "en": "{servers} servers × {draw} W at the wall = {rack} kW per rack, above the rack/circuit limit of "
                   "{limit} kW.",
         },
         "POWER-RACK-LIMIT.fix": {
@@ -443,11 +568,10 @@ register(
             "en": "Put at most {fit} servers in a rack, or raise the rack's power.",
         },
         "POWER-TRANSIENT.message": {
-            "zh": "GPU 瞬时功耗峰值（TDP × {factor}，约 100 µs）可达 {peak} W，超过电源峰值承受能力 "
-                  "{capacity} W"
-            "（额定的 {tolerance}%）。",
-            "en": "GPU power excursions (TDP × {factor} for ~100 µs) can reach {peak} W, above the PSUs' "
-            "peak tolerance of {capacity} W ({tolerance} % of rated).",
+            "zh": "PCIe 插卡 GPU 的瞬时功耗峰值（TDP × {factor}，约 100 µs，PCIe CEM 5.0）可达 {peak} W，超过 ATX "
+                  "电源的峰值承受能力 {capacity} W（额定的 {tolerance}%，ATX 3.0）。",
+            "en": "PCIe add-in-card power excursions (TDP × {factor} for ~100 µs, PCIe CEM 5.0) can reach {peak} W, "
+            "above the ATX PSUs' peak tolerance of {capacity} W ({tolerance} % of rated, ATX 3.0).",
         },
         "POWER-TRANSIENT.fix": {
             "zh": "增加电源余量，或确认电源的瞬时峰值规格并在策略中设置 psu_peak_tolerance_pct。",

@@ -1370,6 +1370,30 @@ TFLOPS</translation>
             <translation>风冷</translation>
         </message>
         <message>
+            <source>Per server at the wall: %1 W (%2), %3 BTU/h, %4 A at %5 V</source>
+            <translation>单台墙上功率：%1 W（%2），%3 BTU/h，%5 V 下 %4 A</translation>
+        </message>
+        <message>
+            <source>vendor maximum</source>
+            <translation>厂商最大值</translation>
+        </message>
+        <message>
+            <source>model, PSU efficiency %1 %</source>
+            <translation>模型估算，电源效率 %1%</translation>
+        </message>
+        <message>
+            <source>PDU per feed: %1-phase, %2 A (%3 A rating)</source>
+            <translation>每路 PDU：%1 相，%2 A（选 %3 A 规格）</translation>
+        </message>
+        <message>
+            <source>Per rack: %1 × %2 W = %3 kW, %4 BTU/h; %5 rack(s) for %6 node(s)</source>
+            <translation>每机柜：%1 × %2 W = %3 kW，%4 BTU/h；%6 个节点需 %5 个机柜</translation>
+        </message>
+        <message>
+            <source>Space: %1 × %2U of %3U usable</source>
+            <translation>空间：%1 × %2U（可用 %3U）</translation>
+        </message>
+        <message>
             <source>Processor</source>
             <translation>处理器</translation>
         </message>
@@ -1472,6 +1496,10 @@ TFLOPS</translation>
         <message>
             <source>Airflow needed vs chassis</source>
             <translation>所需风量 / 机箱风量</translation>
+        </message>
+        <message>
+            <source>Per rack: power at the wall vs rack limit</source>
+            <translation>每机柜：墙上功率 / 机柜上限</translation>
         </message>
         <message>
             <source>— choose a CPU —</source>

@@ -122,3 +122,23 @@ def test_an_edit_computes_the_lane_budget_once_for_the_rule_and_the_gauges(page,
     assert len(calls) == 1
     assert ctl.evaluation is not None and ctl.evaluation.budgets.lanes is not None
     assert page.pcie_gauge.used() == 4 * 16
+
+
+def test_rack_gauge_shows_per_rack_figures_next_to_the_server(qtbot, catalog, policy):
+    # four DGX H100 in one rack: NVIDIA's 10.2 kW each is 40.8 kW per rack, above the 40 kW liquid threshold
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.new(Plan.model_validate({"requirements": {"nodes": 8}, "gpu": {"model": "h100-sxm5-80gb", "count": 8}}))
+    page = ServerPage(ctl)
+    qtbot.addWidget(page)
+    choose(page.chassis_combo, "nvidia-dgx-h100")
+    page.servers_per_rack.setValue(4)
+    qtbot.waitUntil(lambda: "COOLING-LIQUID" in _rules(ctl))
+    qtbot.waitUntil(lambda: page.rack_gauge.used() is not None and abs(page.rack_gauge.used() - 40.8) < 1e-6)
+    assert page.rack_gauge.capacity() == policy.liquid_cooling_rack_kw and page.rack_gauge.state() == "warning"
+    pb = power_budget(ctl.plan, catalog, ctl.policy)
+    assert pb.rack is not None and pb.rack.racks_needed == 2  # 8 nodes, 4 per rack
+    # a rack limit the buyer enters replaces the threshold as the gauge's capacity; three fit 32 kW
+    page.rack_limit.setValue(32)
+    qtbot.waitUntil(lambda: page.rack_gauge.capacity() == 32 and page.rack_gauge.state() == "error")
+    page.servers_per_rack.setValue(3)
+    qtbot.waitUntil(lambda: page.rack_gauge.state() == "ok" and abs(page.rack_gauge.used() - 30.6) < 1e-6)

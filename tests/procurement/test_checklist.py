@@ -77,11 +77,10 @@ def test_every_item_is_listed_once_in_its_checklist(plan: Plan, cat: Catalog) ->
 
 def test_power_item_shows_need_and_available_watts(plan: Plan, cat: Catalog) -> None:
     # Per server: 4 × L40S 350 W + 1 × EPYC 9554 360 W + 8 DIMMs × 2.5 W + 3 NVMe × 15 W + 2 HDD × 10 W
-    # + 1 × ConnectX-7 40 W = 1400 + 360 + 20 + 45 + 20 + 40 = 1885 W, plus the policy's base load
-    # (board, fans) where the policy has one; with 20 % headroom. 4 × 1800 W (200-240 V) in N+N: 2 usable.
+    # + 1 × ConnectX-7 40 W = 1400 + 360 + 20 + 45 + 20 + 40 = 1885 W, plus the rack chassis' fans (policy
+    # share of the parts); with 20 % headroom. 4 × 1800 W (200-240 V) in N+N: 2 usable.
     policy = default_policy()
-    base = policy.base_system_w
-    draw = 1885 + base
+    draw = 1885 * (1 + policy.fan_power_pct / 100)
     need = draw * 1.2
     pf = power_figures(plan, cat, policy)
     assert pf.draw_w == pytest.approx(draw)
@@ -99,14 +98,15 @@ def test_power_fails_when_psus_cannot_carry_the_draw(plan: Plan, cat: Catalog) -
     # N+1 with 2 units: 1 × 1800 W usable < 1885 W drawn.
     p = with_value(with_value(plan, "server.psu.count", 2), "server.psu.redundancy", "n+1")
     assert items(p, cat)["psu_power"].status == Status.FAIL
-    # Low line (100-127 V), without the HDDs and the NIC: 1400 + 360 + 20 + 45 = 1825 W (+ a base load of
-    # up to 175 W) ≤ 2 × 1000 W = 2000 W < 1825 W × 1.2 = 2190 W with headroom → attention.
+    # Low line (100-127 V), three GPUs, without the HDDs and the NIC: 1050 + 360 + 20 + 45 = 1475 W, + 15 % fans
+    # = 1696 W ≤ 2 × 1000 W = 2000 W < 1696 W × 1.2 = 2036 W with headroom → attention.
     p = with_value(plan, "server.psu.count", 2)
     p = with_value(p, "server.psu.redundancy", "none")
     p = with_value(p, "server.input_voltage", "100-127")
+    p = with_value(p, "gpu.count", 3)
     p = with_value(p, "server.storage", [s.model_dump(mode="json") for s in plan.server.storage[:2]])
     p = with_value(p, "server.nics", [])
-    assert default_policy().base_system_w <= 175
+    assert default_policy().fan_power_pct == 15
     item = items(p, cat)["psu_power"]
     assert item.status == Status.ATTENTION
     assert "可用 2 000 W" in plain(item.reason)
@@ -301,7 +301,7 @@ def test_power_counts_policy_figures_where_the_catalog_has_none(plan: Plan, cat:
     patched = Catalog(parts={k: dict(v) for k, v in cat.parts.items()})
     patched.parts["memory"]["ddr5-64g-4800-rdimm"] = mem.model_copy(update={"power_w": None})
     # 8 DIMMs at the policy's planning figure instead of 2.5 W each.
-    draw = 1885 - 8 * 2.5 + 8 * policy.dimm_w_fallback + policy.base_system_w
+    draw = (1885 - 8 * 2.5 + 8 * policy.dimm_w_fallback) * (1 + policy.fan_power_pct / 100)
     assert power_figures(plan, patched, policy).draw_w == pytest.approx(draw)
     item = items(plan, patched)["psu_power"]
     assert "按政策规划值估算（无厂商数据）：64GB DDR5-4800 RDIMM" in item.reason

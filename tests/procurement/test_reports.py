@@ -179,7 +179,7 @@ def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) ->
     ):
         assert label in body, label
     f = flat(body)
-    need = (1885 + default_policy().base_system_w) * 1.2  # see test_checklist
+    need = 1885 * (1 + default_policy().fan_power_pct / 100) * 1.2  # see test_checklist
     assert f"需{round(need)}W" in f and "可用3600W" in f
     assert "王五" in body and "采购经理" in body and "Alice <admin> & Co" in body
     assert digest in f

@@ -8,6 +8,7 @@ from procurement.findings import Severity
 from procurement.policy import default_policy
 from procurement.rules import cooling, evaluate_family
 from procurement.rules.cooling import heat_budget
+from procurement.rules.power import power_budget
 from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
 
 POLICY = default_policy()
@@ -56,14 +57,17 @@ def test_open_air_cards() -> None:
 def test_airflow_from_heat() -> None:
     plan = l40s_server()
     h = heat_budget(plan, CAT, POLICY)
-    # 8 × 350 + 2 × 225 + 16 × 5 + 150 = 3480 W → 3.16 × 3480 / 20 °F = 549.8 CFM ≤ 1000 CFM
-    assert h.heat_w == 3480
-    assert h.cfm_from_heat == pytest.approx(3.16 * 3480 / 20)
+    # all wall power ends up as heat: (8 × 350 + 2 × 225 + 16 × 5) × 1.15 fans = 3830 W DC, over the PSUs'
+    # efficiency ≈ 4.5 kW at the wall → 3.16 × 4505 / 20 °F ≈ 712 CFM ≤ 1000 CFM
+    b = power_budget(plan, CAT, POLICY)
+    assert b.draw_w == pytest.approx((8 * 350 + 2 * 225 + 16 * 5) * 1.15)
+    assert h.heat_w == pytest.approx(b.ac_w) and h.heat_w > b.draw_w
+    assert h.cfm_from_heat == pytest.approx(3.16 * h.heat_w / 20)
     assert h.cfm_per_gpu_rule == 8 * 500
     assert "COOLING-AIRFLOW" not in ids(run(plan))
-    # allow only a 10 °F rise: 3.16 × 3480 / 10 = 1099.7 CFM > 1000 CFM
+    # allow only a 10 °F rise: 3.16 × 4505 / 10 ≈ 1424 CFM > 1000 CFM
     f = one(run(plan, POLICY.model_copy(update={"airflow_delta_t_f": 10})), "COOLING-AIRFLOW")
-    assert "1,100 CFM" in f.message and "1,000 CFM" in f.message
+    assert f"{3.16 * h.heat_w / 10:,.0f} CFM" in f.message and "1,000 CFM" in f.message
 
 
 def test_airflow_per_gpu_basis() -> None:
@@ -74,10 +78,23 @@ def test_airflow_per_gpu_basis() -> None:
 
 
 def test_rack_density_needs_liquid() -> None:
-    # 6874 W per HGX node: 6 per rack = 41.2 kW > 40 kW; 5 per rack = 34.4 kW
-    f = one(run(hgx_node(server={"servers_per_rack": 6})), "COOLING-LIQUID")
-    assert "41.2 kW" in f.message
-    assert "COOLING-LIQUID" not in ids(run(hgx_node(server={"servers_per_rack": 5})))
+    # about 8.1 kW per HGX node at the wall: 5 per rack = 40.5 kW > 40 kW (the old 150 W-base DC figure,
+    # 6874 W, read 34.4 kW and passed); 4 per rack = 32.4 kW
+    h = heat_budget(hgx_node(server={"servers_per_rack": 5}), CAT, POLICY)
+    assert h.rack_kw > 40 and h.rack_btu_h == pytest.approx(h.rack_kw * 1000 * 3.412)
+    f = one(run(hgx_node(server={"servers_per_rack": 5})), "COOLING-LIQUID")
+    assert f"{h.rack_kw:.1f} kW" in f.message and f"{h.rack_btu_h:,.0f} BTU/h" in f.message
+    assert "COOLING-LIQUID" not in ids(run(hgx_node(server={"servers_per_rack": 4})))
+
+
+def test_four_dgx_h100_cross_forty_kw_with_the_vendor_maximum(catalog) -> None:  # type: ignore[no-untyped-def]
+    # NVIDIA's 10.2 kW per DGX H100: four in a rack are 40.8 kW — above the 40 kW liquid threshold that the
+    # old parts + 150 W figure (~6.5 kW each, ~26 kW per rack) never reached
+    plan = hgx_node(server={"chassis": "nvidia-dgx-h100", "servers_per_rack": 4, "psu": {"part": None, "count": 0},
+                            "cpu": "xeon-platinum-8480c"}, gpu={"model": "h100-sxm5-80gb", "count": 8})
+    h = heat_budget(plan, catalog, POLICY)
+    assert h.rack_kw == pytest.approx(40.8)
+    assert "COOLING-LIQUID" in ids(evaluate_family(cooling, plan, catalog, POLICY, "en"))
 
 
 def test_fan_redundancy_in_a_datacenter() -> None:

@@ -5,12 +5,14 @@ from __future__ import annotations
 import pytest
 
 from procurement.findings import Severity
+from procurement.plan import Redundancy
 from procurement.policy import default_policy
 from procurement.rules import evaluate_family, power
 from procurement.rules.power import power_budget, psus_needed, redundant_units
 from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
 
 POLICY = default_policy()
+FAN = 1 + POLICY.fan_power_pct / 100
 # 4 × RTX 4090 at 450 W + i9-13900K at 253 W + 2 DDR5 DIMMs at 5 W + 150 W base
 DRAW_4X4090 = 4 * 450 + 253 + 2 * 5 + 150
 
@@ -98,11 +100,14 @@ def test_low_line_unsupported_and_derated() -> None:
     }
 
 
-def test_low_line_unknown_is_an_info_and_capacity_is_not_judged() -> None:
-    # sm-3000-ti has low_line 'unknown': 6 × 3000 = 18000 W bound ≥ 6874 W, so no capacity finding
+def test_low_line_unknown_is_a_warning_naming_what_to_ask_and_capacity_is_not_judged() -> None:
+    # sm-3000-ti has low_line 'unknown': 6 × 3000 = 18000 W bound ≥ 7733 W, so no capacity finding — but
+    # unknown is not a pass: a warning that says what to ask the vendor
     node = hgx_node(server={"input_voltage": "100-127", "psu": {"part": "sm-3000-ti", "count": 6}})
     found = run(node)
-    assert one(found, "POWER-LOW-LINE-UNKNOWN").severity == Severity.INFO
+    f = one(found, "POWER-LOW-LINE-UNKNOWN")
+    assert f.severity == Severity.WARNING
+    assert "rated output (W) at 100-127 V" in f.fix and "sm-3000-ti" in f.fix
     assert not ids(found) & {"POWER-LOW-LINE-UNSUPPORTED", "POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM"}
     b = power_budget(node, CAT, POLICY)
     assert b.psu_unit_w is None and b.usable_w == 0
@@ -111,18 +116,18 @@ def test_low_line_unknown_is_an_info_and_capacity_is_not_judged() -> None:
 
 
 def test_low_line_unknown_still_fails_a_draw_above_the_high_line_rating() -> None:
-    # 8 × 700 + 2 × 350 + 32 × 8 + 8 + 4 × 15 + 4 × 25 + 150 = 6874 W on 2 × sm-3000-ti (low line unknown):
-    # even at 200-240 V they give 2 × 3000 = 6000 W < 6874 W, and low line never gives more
+    # parts 8 × 700 + 2 × 350 + 32 × 8 + 8 + 4 × 15 + 4 × 25 = 6724 W, plus fans 15 % = 7733 W on
+    # 2 × sm-3000-ti (low line unknown): even at 200-240 V they give 2 × 3000 = 6000 W, and low line never more
     node = hgx_node(server={"input_voltage": "100-127", "psu": {"part": "sm-3000-ti", "count": 2}})
     b = power_budget(node, CAT, POLICY)
-    assert b.draw_w == 6874 and b.upper_bound_w == 6000 and b.psu_unit_w is None
+    assert b.draw_w == pytest.approx(6724 * FAN) and b.upper_bound_w == 6000 and b.psu_unit_w is None
     found = run(node)
     f = one(found, "POWER-PSU-CAPACITY")
     assert f.severity == Severity.ERROR
-    assert "6,874 W" in f.message and "6,000 W" in f.message and "even at 200-240 V" in f.message
-    # ceil(6874 × 1.2 / 3000) = ceil(2.75) = 3 units
-    assert "at least 3 of these PSUs" in f.fix
-    assert one(found, "POWER-LOW-LINE-UNKNOWN").severity == Severity.INFO
+    assert "7,733 W" in f.message and "6,000 W" in f.message and "even at 200-240 V" in f.message
+    # ceil(7733 × 1.2 / 3000) = ceil(3.09) = 4 units
+    assert "at least 4 of these PSUs" in f.fix
+    assert one(found, "POWER-LOW-LINE-UNKNOWN").severity == Severity.WARNING
     zh = evaluate_family(power, node, CAT, POLICY, "zh")
     assert "任何电压下都不够" in one(zh, "POWER-PSU-CAPACITY").message
     # the same draw on high line is the ordinary capacity error
@@ -138,10 +143,10 @@ def test_low_line_unknown_checklist_item_fails_above_the_bound() -> None:
         cls = build_checklists(node, CAT, [], POLICY, "en")
         return next(i for i in cls["hardware"].items if i.id == "psu_power")
 
-    # 6874 W > 2 × 3000 W = 6000 W at 200-240 V: fails on any voltage, not 'unknown'
+    # 7733 W > 2 × 3000 W = 6000 W at 200-240 V: fails on any voltage, not 'unknown'
     item = psu_item(2)
-    assert item.status == Status.FAIL and "6,874 W" in item.reason.replace("\u00a0", ",")
-    # 3 × 3000 = 9000 W ≥ 6874 W: within the bound, the low-line capacity itself is still unknown
+    assert item.status == Status.FAIL and "7,733 W" in item.reason.replace("\u00a0", ",")
+    # 3 × 3000 = 9000 W ≥ 7733 W: within the bound, the low-line capacity itself is still unknown
     assert psu_item(3).status == Status.UNKNOWN
 
 def test_psu_form_must_fit_the_chassis() -> None:
@@ -163,8 +168,9 @@ def test_psu_bays() -> None:
 def test_chassis_psus_count_and_mixing_is_flagged() -> None:
     node = hgx_node()
     b = power_budget(node, CAT, POLICY)
-    # 8 × 700 + 2 × 350 + 32 × 8 + (8 + 4 × 15) + 4 × 25 + 150
-    assert b.draw_w == 5600 + 700 + 256 + 68 + 100 + 150 == 6874
+    # 8 × 700 + 2 × 350 + 32 × 8 + (8 + 4 × 15) + 4 × 25, plus the rack chassis' fans (15 % of the parts)
+    assert b.draw_w == pytest.approx((5600 + 700 + 256 + 68 + 100) * FAN)
+    assert [i.key for i in b.items][-1] == "fans" and "base" not in [i.key for i in b.items]
     assert b.psu_from_chassis and b.usable_w == 6 * 3000
     assert "POWER-PSU-MISSING" not in ids(run(node))
     assert "POWER-PSU-MIXED" in ids(run(hgx_node(server={"psu": {"part": "sm-2000-ti", "count": 6}})))
@@ -178,11 +184,16 @@ def test_psu_missing() -> None:
 
 
 def test_rack_limit() -> None:
-    # 4 servers × 6874 W = 27.5 kW > 20 kW; floor(20000 / 6874) = 2 fit
-    f = one(run(hgx_node(server={"rack_power_limit_kw": 20, "servers_per_rack": 4})), "POWER-RACK-LIMIT")
-    assert "27.5 kW" in f.message and "at most 2 servers" in f.fix
+    # the rack carries wall power: 4 servers × (7733 W DC / PSU efficiency ≈ 8.1 kW) = 32.4 kW > 20 kW
+    node = hgx_node(server={"rack_power_limit_kw": 20, "servers_per_rack": 4})
+    b = power_budget(node, CAT, POLICY)
+    assert b.ac_w > b.draw_w and b.rack_kw == pytest.approx(4 * b.ac_w / 1000)
+    f = one(run(node), "POWER-RACK-LIMIT")
+    assert f"{b.rack_kw:.1f} kW" in f.message and "at the wall" in f.message and "at most 2 servers" in f.fix
+    # the old DC-only estimate (27.5 kW) passed a 30 kW limit; at the wall it does not
+    assert "POWER-RACK-LIMIT" in ids(run(hgx_node(server={"rack_power_limit_kw": 30, "servers_per_rack": 4})))
     assert "POWER-RACK-LIMIT" not in ids(
-        run(hgx_node(server={"rack_power_limit_kw": 30, "servers_per_rack": 4}))
+        run(hgx_node(server={"rack_power_limit_kw": 35, "servers_per_rack": 4}))
     )
 
 
@@ -234,7 +245,7 @@ def test_parts_without_vendor_watts_use_the_policy_fallback() -> None:
     b = power_budget(plan, cat, POLICY)
     # 32 DIMMs × 10 W and 8 NICs × 40 W (policy fallbacks) instead of catalog figures
     assert [(i.key, i.unit_w) for i in b.estimated] == [("memory", 10), ("nic", 40)]
-    assert b.draw_w == 5600 + 700 + 32 * 10 + (8 + 4 * 15) + 8 * 40 + 150
+    assert b.draw_w == pytest.approx((5600 + 700 + 32 * 10 + (8 + 4 * 15) + 8 * 40) * FAN)
     f = one(evaluate_family(power, plan, cat, POLICY, "en"), "POWER-ESTIMATED-WATTS")
     assert "rdimm-nopower 10 W" in f.message and "cx7-nopower 40 W" in f.message
     assert f.fields == ("server.memory.count", "server.nics[0].count")
@@ -286,3 +297,76 @@ def test_capacity_fix_respects_the_psu_bays() -> None:
     assert "at least 4" not in f.fix
     # without redundancy 2 units fit the 2 bays: the ordinary fix
     assert "at least 2 of these PSUs" in one(run(workstation_4090()), "POWER-PSU-CAPACITY").fix
+
+
+# ---------------------------------------------------------------- facility-grade power (issue: 10.2 kW, not 6.5)
+
+def test_transients_only_for_pcie_cards_on_atx_psus() -> None:
+    # the same over-tolerance on an SXM/HGX build with server PSUs says nothing: CEM 5.0 excursions and the
+    # ATX 3.0 tolerance cover add-in cards and desktop PSUs, not SXM modules or server modules
+    strict = POLICY.model_copy(update={"psu_peak_tolerance_pct": 100})
+    assert "POWER-TRANSIENT" in ids(run(workstation_4090(psu={"part": "atx-1600", "count": 2}), strict))
+    hgx = hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6}})
+    b = power_budget(hgx, CAT, POLICY)
+    assert b.peak_w > b.usable_w  # the old rule fired on this stock HGX build
+    assert "POWER-TRANSIENT" not in ids(run(hgx, strict))
+    # PCIe cards on server PSUs: not covered either
+    a100 = plan_of(gpu={"model": "a100-40gb-pcie", "count": 8},
+                   server={"chassis": "rack-4u-8gpu", "cpu": "epyc-7543", "psu": {"part": "sm-2000-ti", "count": 2}})
+    assert "POWER-TRANSIENT" not in ids(run(a100, strict))
+
+
+def test_redundancy_finding_for_data_centre_plans_with_and_without_spares() -> None:
+    # 6 × 3000 W with no redundancy in a data centre: a finding; the fix counts the spare unit in
+    bare = hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6}})
+    f = one(run(bare), "POWER-PSU-NO-REDUNDANCY")
+    assert f.severity == Severity.WARNING and "NONE" in f.message and "N+1" in f.message
+    need = psus_needed(power_budget(bare, CAT, POLICY).draw_w, 3000, POLICY, Redundancy.N_PLUS_1)
+    assert f"use {need} of these PSUs" in f.fix
+    # N+1 with the spare: no finding, and the capacity leaves the spare out
+    spare = hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6, "redundancy": "n+1"}})
+    assert "POWER-PSU-NO-REDUNDANCY" not in ids(run(spare))
+    assert power_budget(spare, CAT, POLICY).usable_w == 5 * 3000
+    # the policy may ask for N+N (A/B feeds): N+1 is then a finding, N+N is not
+    nn = POLICY.model_copy(update={"psu_redundancy_required": "n+n"})
+    assert "POWER-PSU-NO-REDUNDANCY" in ids(run(spare, nn))
+    both = hgx_node(server={"psu": {"part": "sm-3000-ti", "count": 6, "redundancy": "n+n"}})
+    assert "POWER-PSU-NO-REDUNDANCY" not in ids(run(both, nn))
+    assert power_budget(both, CAT, POLICY).usable_w == 3 * 3000
+    # an office/lab plan is not held to the data-centre policy
+    office = hgx_node(requirements={"deployment": "office"}, server={"psu": {"part": "sm-3000-ti", "count": 6}})
+    assert "POWER-PSU-NO-REDUNDANCY" not in ids(run(office))
+
+
+def test_cord_current_after_failover() -> None:
+    # 3 kW-class server PSUs on 100-127 V: each cord carries far more than a 20 A circuit's 16 A
+    low = hgx_node(server={"input_voltage": "100-127", "psu": {"part": "sm-3000-ti", "count": 6,
+                                                                "redundancy": "n+1"}})
+    b = power_budget(low, CAT, POLICY)
+    assert b.cords_after_failover == 5 and b.system is not None and b.system.volts == 100
+    f = one(run(low), "POWER-CORD-AMPS")
+    assert f.severity == Severity.ERROR and "16 A" in f.message and f"{b.amps_per_cord:.1f} A" in f.message
+    # the same server on China's 220 V: within the 16 A of a C19 cord
+    cn = hgx_node(server={"input_voltage": "220", "psu": {"part": "sm-3000-ti", "count": 6, "redundancy": "n+1"}})
+    assert "POWER-CORD-AMPS" not in ids(run(cn))
+    assert power_budget(cn, CAT, POLICY).amps_per_cord == pytest.approx(
+        power_budget(cn, CAT, POLICY).ac_w / (220 * 0.95) / 5)
+
+
+def test_rack_units_are_checked() -> None:
+    # six 8U servers do not fit a 42U rack (five do)
+    f = one(run(hgx_node(server={"servers_per_rack": 6})), "POWER-RACK-UNITS")
+    assert "48U" in f.message and "42" in f.message and "at most 5" in f.fix
+    assert "POWER-RACK-UNITS" not in ids(run(hgx_node(server={"servers_per_rack": 5})))
+
+
+def test_an_sxm_module_without_a_tdp_counts_at_its_platform_rating(catalog) -> None:  # type: ignore[no-untyped-def]
+    # real catalog: the H800 SXM has no published TDP; on an HGX H100-class board it counts at 700 W each
+    plan = plan_of(gpu={"model": "h800-sxm5-80gb", "count": 8},
+                   server={"chassis": "supermicro-sys-821ge-tnhr", "cpu": "xeon-platinum-8480plus", "cpu_count": 2})
+    b = power_budget(plan, catalog, POLICY)
+    gpu = next(i for i in b.items if i.key == "gpu")
+    assert gpu.unit_w == 700 and gpu.estimated and b.gpu_w == 8 * 700
+    found = evaluate_family(power, plan, catalog, POLICY, "en")
+    assert "NVIDIA H800 SXM5 80GB 700 W" in one(found, "POWER-ESTIMATED-WATTS").message
+    assert "POWER-UNKNOWN-WATTS" not in ids(found)

@@ -138,15 +138,15 @@ def test_derived_defaults_for_8_a100s() -> None:
     ]
     assert c["server.nics"] == [{"part": "nic-25g", "count": 1}]
     new = apply_defaults(plan, d)
-    # draw = 8 × 250 + 2 × 225 + 16 × 5 + (8 + 3 × 15) + 15 + 150 = 2748 W; × 1.2 = 3297.6 W
+    # draw = (8 × 250 + 2 × 225 + 16 × 5 + (8 + 3 × 15) + 15) × 1.15 rack fans = 2988 W; × 1.2 = 3585 W
     # cheapest way: 2 × 1800 W (sm-2000-ti, 2,500 CNY each), plus one for N+1 in a data centre = 3
     assert c["server.psu.redundancy"] == "n+1"
     assert (c["server.psu.part"], c["server.psu.count"]) == ("sm-2000-ti", 3)
     errors = [f.rule for f in evaluate(new, CAT, POLICY, "en") if f.severity == "error"]
     assert errors == []
     assert len(d.reasons) >= 6
-    # the summary: 2748 W is the draw; with 20 % headroom 3297.6 → "3,298 W"
-    assert any("estimated draw 2,748 W, 3,298 W with 20 % headroom" in r for r in d.reasons)
+    # the summary: 2988 W is the draw; with 20 % headroom 3585 W
+    assert any("estimated draw 2,988 W, 3,585 W with 20 % headroom" in r for r in d.reasons)
     # an office or lab machine keeps the buyer's redundancy (none)
     lab = derive_defaults(plan_of(requirements={"workload": "training", "deployment": "lab"}), CAT, POLICY,
                           "a100-40gb-pcie", 2, "en")
