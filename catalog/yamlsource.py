@@ -17,9 +17,38 @@ import yaml
 from catalog.files import InputFileError, read_bounded
 
 try:  # the C loader is ~10x faster; fall back where libyaml is missing
-    _Loader: Any = yaml.CSafeLoader
+    _Base: Any = yaml.CSafeLoader
 except AttributeError:  # pragma: no cover
-    _Loader = yaml.SafeLoader
+    _Base = yaml.SafeLoader
+
+
+class DuplicateKeyError(yaml.constructor.ConstructorError):
+    """A key written twice in one mapping (PyYAML keeps the last silently: a second ``gpu:`` section turned a
+    4 × A100 plan into 8 × H100)."""
+
+    def __init__(self, key: object, first_line: int, mark: Any) -> None:
+        super().__init__(None, None, f"duplicate key '{key}'", mark)
+        self.key = key
+        self.first_line = first_line
+
+
+class _Loader(_Base):
+    """The safe loader that refuses duplicate keys (merge keys ``<<`` may still be overridden, as YAML says)."""
+
+    def construct_mapping(self, node: Any, deep: bool = False) -> Any:
+        if isinstance(node, yaml.MappingNode):
+            seen: dict[object, int] = {}
+            for key_node, _value in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    continue
+                key = self.construct_object(key_node, deep=True)
+                try:
+                    if key in seen:
+                        raise DuplicateKeyError(key, seen[key], key_node.start_mark)
+                    seen[key] = key_node.start_mark.line + 1
+                except TypeError:
+                    continue  # an unhashable key: the base constructor reports it
+        return super().construct_mapping(node, deep=deep)
 
 MAX_YAML_BYTES = 20 * 1024 * 1024
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
@@ -46,6 +75,11 @@ def parse_yaml(text: str, path: str | Path) -> Any:
                                     f"{MAX_YAML_BYTES // 1_000_000} MB)")
     try:
         data = yaml.load(text, Loader=_Loader)
+    except DuplicateKeyError as exc:
+        line = exc.problem_mark.line + 1 if exc.problem_mark else None
+        key = format_loc([str(exc.key)])
+        raise YamlError(path, line, f"duplicate key '{key}' (first on line {exc.first_line}); a key may appear "
+                                    "once in a mapping") from None
     except yaml.constructor.ConstructorError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         match = re.search(r"tag '([^']+)'", exc.problem or "")
@@ -212,7 +246,7 @@ def format_loc(loc: Sequence[str | int]) -> str:
 # loader, against ~0.3 ms for the same data as JSON). The cache stores what PyYAML returned, keyed by
 # a hash of the file's bytes, so it can never be stale; everything read from it is still validated.
 
-_CACHE_FORMAT = b"gpu-procure yaml cache 1"
+_CACHE_FORMAT = b"gpu-procure yaml cache 2"  # 2: files with duplicate keys are refused, never cached
 
 
 def cache_dir() -> Path | None:

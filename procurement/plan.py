@@ -6,11 +6,15 @@ import datetime as dt
 import hashlib
 import json
 import re
+import types
+import typing
+from decimal import Decimal
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic_core import PydanticCustomError
 
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
@@ -32,8 +36,28 @@ Text = Annotated[str, Field(max_length=20_000)]
 ShortText = Annotated[str, Field(max_length=500)]
 
 
+def _types(annotation: Any) -> set[Any]:
+    args = typing.get_args(annotation)
+    if typing.get_origin(annotation) is typing.Annotated:
+        return _types(args[0])
+    if typing.get_origin(annotation) in (typing.Union, types.UnionType):
+        return set().union(*(_types(a) for a in args))
+    return {annotation}
+
+
 class Doc(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True, str_strip_whitespace=False)
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _numbers_are_not_booleans(cls, value: Any, info: ValidationInfo) -> Any:
+        """``count: true`` is not 1: YAML's true/false where a number is meant is refused (pydantic's lax mode
+        took ``gpu.count: true`` as one GPU)."""
+        if isinstance(value, bool) and info.field_name in cls.model_fields:
+            kinds = _types(cls.model_fields[info.field_name].annotation)
+            if bool not in kinds and kinds & {int, float, Decimal}:
+                raise PydanticCustomError("number_not_bool", "Input should be a number, not true/false")
+        return value
 
 
 class Workload(StrEnum):
@@ -327,7 +351,7 @@ def parse_plan(
 _PYDANTIC_ZH = {
     "int_parsing": "plan.err.int", "int_type": "plan.err.int", "int_from_float": "plan.err.int",
     "float_parsing": "plan.err.number", "float_type": "plan.err.number",
-    "bool_parsing": "plan.err.bool", "bool_type": "plan.err.bool",
+    "bool_parsing": "plan.err.bool", "bool_type": "plan.err.bool", "number_not_bool": "plan.err.number_not_bool",
     "string_type": "plan.err.text", "missing": "plan.err.missing",
     "greater_than_equal": "plan.err.ge", "greater_than": "plan.err.gt",
     "less_than_equal": "plan.err.le", "less_than": "plan.err.lt",
@@ -392,6 +416,8 @@ register(
         "plan.err.int": {"zh": "应为整数", "en": "Input should be a valid integer"},
         "plan.err.number": {"zh": "应为数字", "en": "Input should be a valid number"},
         "plan.err.bool": {"zh": "应为 true 或 false", "en": "Input should be a valid boolean"},
+        "plan.err.number_not_bool": {"zh": "应为数字，而不是 true/false",
+                                     "en": "Input should be a number, not true/false"},
         "plan.err.text": {"zh": "应为文本", "en": "Input should be a valid string"},
         "plan.err.missing": {"zh": "缺少此字段", "en": "Field required"},
         "plan.err.ge": {"zh": "应大于或等于 {ge}", "en": "Input should be greater than or equal to {ge}"},

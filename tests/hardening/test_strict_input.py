@@ -1,0 +1,81 @@
+"""Bad input is refused with a located error, never accepted silently: duplicate keys, true/false for numbers,
+NaN/Infinity and runaway nesting in reports."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from catalog.yamlsource import YamlError, parse_yaml
+from procurement.plan import PlanError, parse_plan
+from procurement.verify import ReportError, load_report
+from tests.conftest import REPO
+
+
+def test_a_duplicate_key_names_both_lines() -> None:
+    text = ("schema_version: 3\ngpu:\n  model: a100-sxm4-80gb\n  count: 4\ntitle: cluster\n"
+            "gpu:\n  model: h100-sxm5-80gb\n  count: 8\n")
+    with pytest.raises(PlanError) as raised:  # the second gpu: section silently made it 8 × H100
+        parse_plan(text, Path("p.gpuplan.yaml"))
+    assert str(raised.value) == ("p.gpuplan.yaml:6: duplicate key 'gpu' (first on line 2); a key may appear once "
+                                 "in a mapping")
+
+
+@pytest.mark.parametrize("text, line", [("a: 1\nb: 2\na: 3\n", 3), ("{k: 1, k: 2}", 1), ("- x: 1\n  x: 1\n", 2),
+                                        ("a: {b: [{c: 1}, {c: 2, c: 3}]}", 1), ("1: a\n1: b\n", 2)])
+def test_duplicate_keys_at_any_depth(text: str, line: int) -> None:
+    with pytest.raises(YamlError, match="duplicate key") as raised:
+        parse_yaml(text, "f.yaml")
+    assert raised.value.line == line
+
+
+def test_merge_keys_may_still_be_overridden() -> None:
+    assert parse_yaml("base: &b {x: 1, y: 2}\nthis:\n  <<: *b\n  x: 3\n", "f") == {
+        "base": {"x": 1, "y": 2}, "this": {"x": 3, "y": 2}}
+
+
+@pytest.mark.parametrize("field, value", [("gpu:\n  count", "true"), ("requirements:\n  nodes", "false"),
+                                          ("server:\n  cpu_count", "yes")])
+def test_true_or_false_is_not_a_number(field: str, value: str) -> None:
+    with pytest.raises(PlanError, match="a number, not true/false"):
+        parse_plan(f"schema_version: 3\n{field}: {value}\n", Path("p.yaml"))
+
+
+def test_schema_version_true_is_not_version_one() -> None:
+    with pytest.raises(PlanError, match="schema_version"):
+        parse_plan("schema_version: true\n", Path("p.yaml"))
+
+
+@pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
+def test_a_report_with_nan_or_infinity_is_not_json(tmp_path: Path, constant: str) -> None:
+    path = tmp_path / "node.json"
+    path.write_text('{"schema_version": 2, "gpus": [{"temperature_c": %s}]}' % constant, encoding="utf-8")
+    with pytest.raises(ReportError, match=f"{constant} is not valid JSON"):
+        load_report(path)
+
+
+def test_a_100000_deep_report_and_a_5000_digit_number_are_located_errors(tmp_path: Path) -> None:
+    deep, digits = tmp_path / "deep.json", tmp_path / "digits.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    digits.write_text('{"schema_version": %s}' % ("9" * 5000), encoding="utf-8")
+    for path in (deep, digits):
+        with pytest.raises(ReportError) as raised:
+            load_report(path)
+        assert str(raised.value).startswith(f"{path}: not valid JSON")
+    env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
+    done = subprocess.run([sys.executable, "-m", "procurement.cli", "verify", "--merge", str(deep), str(digits)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "nested too deeply" in done.stderr and "digits" in done.stderr
+
+
+def test_reports_are_written_as_strict_json() -> None:
+    from procurement.verify.report import VerificationReport, report_to_json
+
+    text = report_to_json(VerificationReport())
+    json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in a written report"))
