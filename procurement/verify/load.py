@@ -314,6 +314,9 @@ def _load_burn(c: Ctx) -> None:
     if c.facts.load is None:
         return
     res, why = _tool(c, "gpu_burn")
+    if res is None and isinstance(c.facts.load.tools.get("torch_burn"), dict):
+        _torch_burn(c)
+        return
     if res is None:
         c.add("LOAD-BURN", "unknown", "load.not_run", None, None, tool="gpu_burn", why=why)
         return
@@ -329,6 +332,43 @@ def _load_burn(c: Ctx) -> None:
     else:
         c.add("LOAD-BURN", "pass", "load.burn.pass", "OK", f"{len(verdicts)} OK", n=len(verdicts),
               seconds=res.get("seconds", "?"))
+
+
+def parse_torch_burn(text: str) -> list[dict[str, Any]] | None:
+    """The per-GPU records the PyTorch burn (raw.TORCH_BURN_SCRIPT) prints as its last JSON line."""
+    for line in reversed(text.strip().splitlines()):
+        if line.startswith("{"):
+            try:
+                data = json.loads(line)
+            except ValueError:
+                return None
+            gpus = data.get("gpus") if isinstance(data, dict) else None
+            return [g for g in gpus if isinstance(g, dict)] if isinstance(gpus, list) else None
+    return None
+
+
+def _torch_burn(c: Ctx) -> None:
+    res, why = _tool(c, "torch_burn")
+    if res is None:
+        c.add("LOAD-BURN", "unknown", "load.not_run", None, None, tool="PyTorch burn",
+              why=f"{why}; gpu_burn is not installed — {INSTALL['gpu_burn']}")
+        return
+    gpus = parse_torch_burn(str(res.get("stdout") or ""))
+    if gpus is None:
+        last = (str(res.get("stderr") or "").strip().splitlines() or ["no result"])[-1][:200]
+        c.add("LOAD-BURN", "unknown", "load.not_run", "OK", None, tool="PyTorch burn",
+              why=f"exit {res.get('returncode')}: {last}; gpu_burn is not installed — {INSTALL['gpu_burn']}")
+        return
+    bad = [f"GPU{g.get('index')}" for g in gpus if g.get("error") or g.get("errors")]
+    n = len(c.gpus)
+    if bad:
+        c.add("LOAD-BURN", "fail", "load.burn.fail", "OK", ", ".join(bad), gpus=", ".join(bad))
+    elif n and len(gpus) < n:
+        c.add("LOAD-BURN", "unknown", "load.not_run", "OK", f"{len(gpus)}/{n}", tool="PyTorch burn",
+              why=f"PyTorch saw {len(gpus)} of {n} GPUs")
+    else:
+        rate = ", ".join(f"GPU{g.get('index')} {g.get('tflops', '?')} TFLOPS" for g in gpus)
+        c.add("LOAD-BURN", "pass", "load.burn.pass", "OK", rate, n=len(gpus), seconds=res.get("seconds", "?"))
 
 
 @check("LOAD-THROTTLE", "load")

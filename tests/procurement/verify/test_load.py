@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 from pathlib import Path
 
@@ -11,10 +12,12 @@ from catalog.loader import Catalog, load_catalog
 from procurement.verify.load import parse_all_reduce, parse_dcgm_diag, parse_gpu_burn, parse_nvbandwidth
 from procurement.verify.probe import ProbeOptions, run_probe
 from procurement.verify.raw import load_plan
+from procurement.verify.runner import CommandResult
 from tests.procurement.verify.conftest import (
     ACCEPT,
     H100_TOPO,
     H100_XML,
+    HOST_OUTPUTS,
     h100_plan,
     host_runner_healthy,
     make_host_root,
@@ -203,3 +206,34 @@ def test_psu_headroom_at_the_measured_draw() -> None:
     roomier = plan.model_copy(update={"server": plan.server.model_copy(update={
         "psu": plan.server.psu.model_copy(update={"count": plan.server.psu.count + 2})})})  # type: ignore[union-attr]
     assert judged(over, roomier).status in ("pass", "warn")  # type: ignore[union-attr]
+
+
+def test_a_pytorch_burn_stands_in_for_a_missing_gpu_burn(tmp_path: Path, fake_path: Path, shipped: Catalog) -> None:
+    """No gpu_burn, PyTorch with CUDA on the host: every GPU burns at once through PyTorch, and the per-GPU
+    results (iterations, errors against the first product) are judged; one mismatch fails that GPU."""
+    from procurement.verify.raw import TORCH_BURN_SCRIPT
+
+    assert "threading.Thread" in TORCH_BURN_SCRIPT and "errors += 1" in TORCH_BURN_SCRIPT
+    compile(TORCH_BURN_SCRIPT, "torch_burn", "exec")  # the child script is valid Python
+    fake_tools(fake_path, burn=None)
+    for errors, status in ((0, "pass"), (1, "fail")):
+        gpus = [{"index": i, "name": "NVIDIA H100 80GB HBM3", "iterations": 4200, "seconds": 1.0,
+                 "tflops": 620.3, "errors": errors if i == 5 else 0} for i in range(8)]
+        outputs = dict(HOST_OUTPUTS)
+        frameworks = outputs["python"]
+        root = make_host_root(tmp_path / f"root{errors}")
+
+        def runner(argv, timeout, frameworks=frameworks, gpus=gpus):  # type: ignore[no-untyped-def]
+            if len(argv) > 2 and argv[2] == TORCH_BURN_SCRIPT:
+                assert argv[3] == "1"  # --duration 1
+                return CommandResult(tuple(argv), returncode=0, stdout=json.dumps({"torch": "2.4.0", "gpus": gpus}))
+            return host_runner_healthy(H100_XML)(argv, timeout)
+
+        options = ProbeOptions(root=root, runner=runner, timeout=5, load="quick", duration=1)
+        rep = run_probe(h100_plan(), shipped, options, "en")
+        burn = rep.check("LOAD-BURN")
+        assert burn is not None and burn.status == status, burn
+        if status == "fail":
+            assert burn.actual == "GPU5"
+        else:
+            assert "GPU0 620.3 TFLOPS" in (burn.actual or "")
