@@ -36,7 +36,7 @@ from procurement.messages import Lang, register, t
 from procurement.plan import ChecklistMark, Plan, SignOff, canonical_digest
 from procurement.policy import Policy, default_policy
 from procurement.rules.registry import items_for_finding
-from procurement.sizing import estimate_vram
+from procurement.sizing.plan_sizing import size_plan
 
 Which = Literal["hardware", "software"]
 WHICH: tuple[Which, ...] = ("hardware", "software")
@@ -122,9 +122,10 @@ register(
             "zh": "每卡 {per} GiB，共 {total} GiB",
             "en": "{per} GiB per GPU, {total} GiB in total",
         },
-        "checklist.r.vram_need": {
-            "zh": "需 {need} GiB（{need_gb} GB），可用 {total} GiB（每卡 {per} GiB）",
-            "en": "needs {need} GiB ({need_gb} GB), {total} GiB available ({per} GiB per GPU)",
+        "checklist.r.vram_per_gpu": {
+            "zh": "每个 GPU 需 {need} GiB（{need_gb} GB，含余量；{gpus} 个 GPU 按 {scheme}），每卡 {per} GiB",
+            "en": "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPUs as {scheme}), {per} GiB per "
+                  "GPU",
         },
         "checklist.r.vram_no_estimate": {
             "zh": "未估算显存需求（填写模型规模后估算）",
@@ -372,14 +373,6 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
     )
 
 
-
-
-def vram_need_gb(plan: Plan, policy: Policy) -> float | None:
-    """The sizing estimate of GPU memory the workload needs (GB), or None where it cannot be estimated."""
-    est = estimate_vram(plan.requirements, policy)
-    return float(est.total_gb) if est.known else None
-
-
 # ---------------------------------------------------------------- formatting
 
 NBSP = "\u00a0"
@@ -561,28 +554,28 @@ class _Eval:
         if self.plan.gpu.count == 0:
             return Status.FAIL, [self.t("gpu_count_zero", gpu=self.gpu.name)]
         reason = [self.t("gpu_plan", count=self.plan.gpu.count, gpu=self.gpu.name, nodes=self.plan.requirements.nodes)]
-        need = vram_need_gb(self.plan, self.policy)
-        if need is not None:
-            total = self.gpu.memory_gib * self.plan.gpu.count * self.plan.requirements.nodes
-            return (Status.PASS if total * GIB_TO_GB >= need else Status.FAIL), reason
+        sized = size_plan(self.plan, self.catalog, self.policy.vram_margin_pct)
+        if sized is not None and sized.fits is not None:  # per GPU under the plan's scheme, never a sum
+            return (Status.PASS if sized.fits else Status.FAIL), reason
         return Status.PASS, reason
 
     def gpu_vram(self) -> tuple[Status, list[str]]:
+        """Each GPU holds its share under the plan's parallelism scheme (memory is never summed)."""
         if self.gpu is None or self.plan.gpu.count == 0:
             return Status.UNKNOWN, [_not_chosen("gpu", self.lang)]
         per = self.gpu.memory_gib
         total = per * self.plan.gpu.count * self.plan.requirements.nodes
-        need_gb = vram_need_gb(self.plan, self.policy)
-        need = None if need_gb is None else need_gb / GIB_TO_GB  # shown in GiB, like the cards' memory
-        if need is None:
+        sized = size_plan(self.plan, self.catalog, self.policy.vram_margin_pct)
+        if sized is None or sized.fits is None:
             return Status.UNKNOWN, [
                 self.t("vram_have", per=_gib(per), total=_gib(total)),
                 self.t("vram_no_estimate"),
             ]
-        status = Status.PASS if total >= need else Status.FAIL
+        need_gb = sized.with_margin_gb
+        status = Status.PASS if sized.fits else Status.FAIL
         # GB beside GiB: the VRAM finding and step 1's estimate speak in GB
-        return status, [self.t("vram_need", need=_gib(need), need_gb=f"{need_gb:,.0f}", total=_gib(total),
-                               per=_gib(per))]
+        return status, [self.t("vram_per_gpu", need=_gib(need_gb / GIB_TO_GB), need_gb=f"{need_gb:,.1f}",
+                               per=_gib(per), scheme=sized.parallel.label(), gpus=sized.parallel.gpus)]
 
     def cpu_cores(self) -> tuple[Status, list[str]]:
         if self.cpu is None:

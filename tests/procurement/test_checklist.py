@@ -320,20 +320,23 @@ def test_low_line_without_a_known_rating_is_unknown_not_failed(catalog: Catalog)
     assert items(plan, catalog)["psu_power"].status == Status.PASS  # 775 W × 1.2 on 1500 W at 200-240 V
 
 
-def test_vram_item_gives_the_estimate_in_gib_and_in_gb(catalog: Catalog) -> None:
-    """The VRAM finding and step 1 speak in GB; the item shows the same estimate in both units."""
-    from procurement.checklist import vram_need_gb
+def test_vram_item_gives_the_memory_per_gpu_in_gib_and_in_gb(catalog: Catalog) -> None:
+    """Each GPU's share under the plan's scheme against one GPU (never the GPUs' memory summed), in GiB and GB."""
+    from procurement.sizing.plan_sizing import size_plan
 
     plan = load_plan(Path(__file__).resolve().parents[2] / "resources/examples/mid-size-training.gpuplan.yaml",
                      catalog)
-    need_gb = vram_need_gb(plan, default_policy())
-    assert need_gb is not None
+    sized = size_plan(plan, catalog, default_policy().vram_margin_pct)
+    assert sized is not None and sized.fits is True
     item = items(plan, catalog, lang="en")["gpu_vram"]
-    # 4 × A100 40GB = 160 GiB = 171.8 GB available
-    assert item.status == (Status.PASS if need_gb <= 160 * 1.073741824 else Status.FAIL)
+    assert item.status == Status.PASS
     text = plain(item.reason)
-    assert f"needs {fmt_num(round(need_gb / 1.073741824, 1))} GiB ({need_gb:,.0f} GB)" in text
-    assert "160 GiB available (40 GiB per GPU)" in text
+    need_gb = sized.with_margin_gb
+    assert f"each GPU needs {fmt_num(round(need_gb / 1.073741824, 1))} GiB ({need_gb:,.1f} GB" in text
+    assert "4 GPUs as TP4" in text and "40 GiB per GPU" in text
+    # two of the four A100s cannot hold a 7B full fine-tune per GPU, although 80 GiB > the old 145 GB / 2
+    two = plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"count": 2})})
+    assert items(two, catalog, lang="en")["gpu_vram"].status == Status.FAIL
 
 
 def test_english_counts_agree_with_their_nouns() -> None:
