@@ -48,6 +48,14 @@ def ask_open_path(parent: QWidget | None, directory: Path | None) -> Path | None
     return Path(path) if path else None
 
 
+def ask_config_json_path(parent: QWidget | None) -> Path | None:
+    """A model's Hugging Face config.json to size from; None when the user cancels."""
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(
+        parent, translate("dialogs", "Load a model's config.json"), "",
+        translate("dialogs", "Hugging Face config (*.json);;All files (*)"))
+    return Path(path) if path else None
+
+
 def ask_save_path(parent: QWidget | None, suggested: Path) -> Path | None:
     path, _ = QtWidgets.QFileDialog.getSaveFileName(
         parent, translate("dialogs", "Save plan as"), str(suggested), _plan_filter()

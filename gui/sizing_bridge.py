@@ -66,6 +66,9 @@ def vram_for(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> VramVi
         sv = sized.serving
         serving = t("vram.view.serving", lang, tokens=f"{sv.kv_tokens:,}", conc=f"{sv.max_concurrency:,.1f}",
                     seq=f"{sized.case.seq:,}")
+        if sv.decode_tps_per_request:
+            serving += " " + t("vram.view.decode", lang, one=f"{sv.decode_tps_per_request:,.0f}",
+                               agg=f"{sv.decode_tps_aggregate or 0:,.0f}")
     return VramView(parts, mem.total, sized.with_margin_gb, sized.margin_pct, sized.parallel.gpus,
                     sized.cluster.gpu_memory_gb, sized.fits, sized.parallel.label(), sized.comm_text.get(lang, ""),
                     serving, notes, lines)

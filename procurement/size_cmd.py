@@ -30,13 +30,12 @@ from procurement.sizing.memory import (
     per_gpu,
     serving,
 )
-from procurement.sizing.models import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, load_hf_config
+from procurement.sizing.models import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, read_hf_config
 from procurement.sizing.presets import MODELS, preset
 from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
 
 EXIT_FITS, EXIT_NO_FIT, EXIT_BAD_INPUT, EXIT_UNKNOWN = (
     ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE, ExitStatus.INCOMPLETE)
-CONFIG_MAX_BYTES = 1_000_000
 DEFAULT_MARGIN_PCT = 20.0
 """The policy's vram_margin_pct (resources/policy/default.yaml) unless --policy gives another."""
 
@@ -101,16 +100,9 @@ def _model(args: argparse.Namespace) -> tuple[ModelSpec, list[str]]:
         return spec, notes
     if args.config:
         try:
-            with open(args.config, "rb") as fh:
-                raw = fh.read(CONFIG_MAX_BYTES + 1)
-        except OSError as exc:
-            raise SizeInputError(f"cannot read {args.config}: {exc.strerror or exc}") from None
-        if len(raw) > CONFIG_MAX_BYTES:
-            raise SizeInputError(f"{args.config}: larger than {CONFIG_MAX_BYTES:,} bytes, not a config.json")
-        try:
-            return load_hf_config(raw.decode("utf-8", "replace"), Path(args.config).stem), notes
+            return read_hf_config(str(args.config))[0], notes
         except ConfigError as exc:
-            raise SizeInputError(f"{args.config}: {exc}") from None
+            raise SizeInputError(str(exc)) from None
     return shape_from_flags(args, notes), notes
 
 

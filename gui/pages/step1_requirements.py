@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QGridLayout,
     QGroupBox,
     QLabel,
+    QPushButton,
     QScrollArea,
     QSpinBox,
     QVBoxLayout,
@@ -68,6 +69,13 @@ class RequirementsPage(StepPage):
             self._combo(wl, name)
         ml = QFormLayout(self.model_box)
         self._combo(ml, "model_preset")
+        self.load_config = QPushButton(self)
+        self.load_config.setObjectName("loadConfig")
+        self.config_status = QLabel(self)
+        self.config_status.setObjectName("configStatus")
+        self.config_status.setWordWrap(True)
+        ml.addRow(self.load_config)
+        ml.addRow(self.config_status)
         self._spin(ml, "model_params_b", QDoubleSpinBox, 0, 100_000, decimals=1)
         self._spin(ml, "layers", QSpinBox, 0, 100_000)
         self._spin(ml, "hidden_size", QSpinBox, 0, 10_000_000)
@@ -199,6 +207,7 @@ class RequirementsPage(StepPage):
         for name, box in self.checks.items():
             box.toggled.connect(lambda on, n=name: self.edit(R + n, on))
         self.budget.valueChanged.connect(lambda v: self.edit(R + "budget_cny", v, merge=True))
+        self.load_config.clicked.connect(self._load_config)
         self.controller.findings_changed.connect(self.when_on_screen(self._show_estimate))
 
     # ------------------------------------------------------------------ text
@@ -320,6 +329,8 @@ class RequirementsPage(StepPage):
         self.spins["network_gbps"].setSpecialValueText(self.tr("from the NICs"))
         self.spins["network_gbps"].setSuffix(" Gb/s")
         self.checks["offload_optimizer"].setText(self.tr("Offload the optimizer state to CPU RAM"))
+        self.load_config.setText(self.tr("Load config.json…"))
+        self.load_config.setToolTip(self.tr("Size a model from its Hugging Face config.json"))
         self.spins["concurrent_users"].setToolTip(
             self.tr("Requests of the sequence length that must run at once (serving)"))
         self.spins["nodes"].setToolTip(self.tr("1 = a single server; more = a multi-node cluster"))
@@ -407,6 +418,7 @@ class RequirementsPage(StepPage):
         if name == "model_preset":
             plan = self.controller.plan
             plan = with_value(plan, R + "model_preset", data)
+            plan = with_value(plan, R + "hf_config", None)
             preset = MODEL_PRESETS.get(data or "")
             if preset is not None:  # show the preset's shape in the fields, where the buyer can adjust it
                 shape = {"model_params_b": preset.published_params_b or round(preset.params_b, 2),
@@ -426,9 +438,36 @@ class RequirementsPage(StepPage):
         spin = self.spins[name]
         new: Any = None if name in OPTIONAL_SPINS and value == spin.minimum() else value
         req: Requirements = self.controller.plan.requirements
-        if name in SHAPE_FIELDS and req.model_preset is not None and getattr(req, name) != new:
+        if name in SHAPE_FIELDS and (req.model_preset is not None or req.hf_config) and getattr(req, name) != new:
             plan = with_value(self.controller.plan, R + name, new)
             plan = with_value(plan, R + "model_preset", None)  # the shape no longer is the preset's
+            plan = with_value(plan, R + "hf_config", None)  # nor the loaded config.json's
             self.controller.replace_plan(plan, name)
             return
         self.edit(R + name, new, merge=True)
+
+    def _load_config(self) -> None:
+        """Ask for a config.json and take the model's shape from it (stored in the plan as hf_config)."""
+        from gui import dialogs
+        from procurement.sizing.models import ConfigError, read_hf_config
+
+        path = dialogs.ask_config_json_path(self)
+        if path is None:
+            return
+        try:
+            spec, data = read_hf_config(str(path))
+        except ConfigError as exc:
+            self.config_status.setText(self.tr("Not loaded: %1").replace("%1", str(exc)))
+            return
+        plan = with_value(self.controller.plan, R + "model_preset", None)
+        shape = {"model_params_b": round(spec.params_b, 2), "layers": spec.layers, "hidden_size": spec.hidden,
+                 "attention_heads": spec.heads, "kv_heads": spec.kv_heads, "head_dim": spec.head_dim,
+                 "vocab_size": spec.vocab}
+        for key, value in shape.items():
+            plan = with_value(plan, R + key, value)
+        plan = with_value(plan, R + "hf_config", data)
+        self.controller.replace_plan(plan, self.tr("Model config.json"))
+        self.config_status.setText(
+            self.tr("%1: %2 B parameters (%3 B active per token) from its config.json")
+            .replace("%1", path.name).replace("%2", f"{spec.params_b:,.2f}")
+            .replace("%3", f"{spec.active_params_b:,.2f}"))

@@ -280,6 +280,29 @@ def from_hf_config(cfg: Mapping[str, Any], model_id: str = "custom", name: str |
     return spec
 
 
+CONFIG_MAX_BYTES = 1_000_000
+"""A config.json is a few kB; a larger file is not one (and is not read whole)."""
+
+
+def read_hf_config(path: str) -> tuple[ModelSpec, dict[str, Any]]:
+    """The model and the parsed mapping of a config.json file (at most CONFIG_MAX_BYTES are read); raises
+    ConfigError with the reason (unreadable, too large, not JSON, not a decoder model)."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(CONFIG_MAX_BYTES + 1)
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(raw) > CONFIG_MAX_BYTES:
+        raise ConfigError(f"{path}: larger than {CONFIG_MAX_BYTES:,} bytes, not a config.json")
+    try:
+        data = json.loads(raw.decode("utf-8", "replace"))
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"config.json is not JSON: line {exc.lineno}: {exc.msg}") from None
+    if not isinstance(data, dict):
+        raise ConfigError("config.json must be a JSON object")
+    return from_hf_config(data, "config.json"), data
+
+
 def load_hf_config(text: str, model_id: str = "custom") -> ModelSpec:
     """Parse config.json text (bounded by the caller) into a ModelSpec."""
     try:

@@ -136,6 +136,11 @@ register(
         "vram.optimizer": {"zh": "优化器状态", "en": "Optimizer state"},
         "vram.activations": {"zh": "激活值", "en": "Activations"},
         "vram.overhead": {"zh": "框架开销", "en": "Framework overhead"},
+        "vram.view.decode": {
+            "zh": "解码速度上限（显存带宽）：单请求约 {one} token/s，满并发合计约 {agg} token/s。",
+            "en": "Decode is bounded by memory bandwidth: at most about {one} tokens/s per request, {agg} tokens/s "
+                  "in aggregate at full concurrency.",
+        },
         "vram.view.serving": {
             "zh": "KV 缓存可容纳 {tokens} 个 token：每个副本最多并发 {conc} 个 {seq} token 的请求（vLLM 的计算方式）。",
             "en": "The KV cache holds {tokens} tokens: at most {conc} concurrent requests of {seq} tokens per "

@@ -991,6 +991,14 @@ TFLOPS</translation>
             <translation>数据、预算与规模</translation>
         </message>
         <message>
+            <source>Load config.json…</source>
+            <translation>加载 config.json…</translation>
+        </message>
+        <message>
+            <source>Size a model from its Hugging Face config.json</source>
+            <translation>按 Hugging Face 的 config.json 估算模型显存</translation>
+        </message>
+        <message>
             <source>GPU %1</source>
             <translation>GPU %1</translation>
         </message>
@@ -1025,6 +1033,18 @@ TFLOPS</translation>
         <message>
             <source>About &lt;b&gt;%1 GB&lt;/b&gt; of GPU memory for the whole model on one GPU (%2 GB with the margin); choose the GPUs in step 2 to see each GPU's share.</source>
             <translation>整个模型放在一个 GPU 上约需 &lt;b&gt;%1 GB&lt;/b&gt; 显存（加余量 %2 GB）；在第 2 步选择 GPU 后显示每个 GPU 的份额。</translation>
+        </message>
+        <message>
+            <source>Not loaded: %1</source>
+            <translation>未加载：%1</translation>
+        </message>
+        <message>
+            <source>Model config.json</source>
+            <translation>模型 config.json</translation>
+        </message>
+        <message>
+            <source>%1: %2 B parameters (%3 B active per token) from its config.json</source>
+            <translation>%1：按 config.json 计 %2 B 参数（每 token 激活 %3 B）</translation>
         </message>
         <message>
             <source>Cloud or own hardware?</source>
@@ -1907,6 +1927,14 @@ TFLOPS</translation>
         <message>
             <source>Open plan</source>
             <translation>打开方案</translation>
+        </message>
+        <message>
+            <source>Load a model's config.json</source>
+            <translation>加载模型的 config.json</translation>
+        </message>
+        <message>
+            <source>Hugging Face config (*.json);;All files (*)</source>
+            <translation>Hugging Face 配置文件 (*.json);;所有文件 (*)</translation>
         </message>
         <message>
             <source>Save plan as</source>

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QComboBox
 
@@ -88,3 +89,31 @@ def test_parallelism_and_recipe_fields_reach_the_plan(qtbot, make_window) -> Non
     # the whole model on one GPU while no GPU is chosen: one stacked bar with its parts
     qtbot.waitUntil(lambda: len(page.chart.bars) == 1)
     assert {s.key for s in page.chart.bars[0].segments} >= {"weights", "gradients", "optimizer", "activations"}
+
+
+def test_loading_a_config_json_sizes_that_model(qtbot, make_window, monkeypatch, tmp_path) -> None:
+    import json
+
+    from gui import dialogs
+
+    cfg = tmp_path / "config.json"
+    cfg.write_text(json.dumps({
+        "model_type": "qwen3_moe", "hidden_size": 2048, "intermediate_size": 6144, "moe_intermediate_size": 768,
+        "num_attention_heads": 32, "num_hidden_layers": 48, "num_key_value_heads": 4, "head_dim": 128,
+        "vocab_size": 151936, "num_experts": 128, "num_experts_per_tok": 8}), encoding="utf-8")
+    monkeypatch.setattr(dialogs, "ask_config_json_path", lambda parent: cfg)
+    win = make_window()
+    page = win.pages[0]
+    qtbot.mouseClick(page.load_config, Qt.MouseButton.LeftButton)
+    req = win.controller.plan.requirements
+    assert req.hf_config is not None and req.hf_config["num_experts"] == 128 and req.model_preset is None
+    assert (req.layers, req.hidden_size, req.attention_heads, req.kv_heads) == (48, 2048, 32, 4)
+    assert req.model_params_b == pytest.approx(30.53, abs=0.01)
+    assert "3.35 B active" in page.config_status.text()
+    # a broken file says why, and leaves the plan alone
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json", encoding="utf-8")
+    monkeypatch.setattr(dialogs, "ask_config_json_path", lambda parent: bad)
+    qtbot.mouseClick(page.load_config, Qt.MouseButton.LeftButton)
+    assert "not JSON" in page.config_status.text()
+    assert win.controller.plan.requirements.hf_config is not None
