@@ -26,6 +26,9 @@ from catalog.loader import Catalog
 from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
+from procurement.handover.generate import NodeFacts, build_handover
+from procurement.handover.handover_cmd import summary as handover_summary
+from procurement.handover.handover_cmd import write_all as write_handover
 from procurement.messages import Lang
 from procurement.plan import Plan, PlanError
 from procurement.probe.bundle import write_pyz
@@ -148,6 +151,7 @@ class VerifyPage(StepPage):
         self.import_button = QPushButton()
         self.import_dir_button = QPushButton()
         self.probe_button = QPushButton()
+        self.handover_button = QPushButton()
         self.clear_button = QPushButton()
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
@@ -164,7 +168,7 @@ class VerifyPage(StepPage):
             self.tabs.addTab(t, "")
         buttons = QHBoxLayout()
         for b in (self.run_button, self.cancel_button, self.import_button, self.import_dir_button,
-                  self.probe_button, self.clear_button):
+                  self.probe_button, self.handover_button, self.clear_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         outer = QVBoxLayout(self)
@@ -185,6 +189,7 @@ class VerifyPage(StepPage):
         self.import_button.clicked.connect(self.import_reports)
         self.import_dir_button.clicked.connect(self.import_folder)
         self.probe_button.clicked.connect(self.save_probe)
+        self.handover_button.clicked.connect(self.export_handover)
         self.clear_button.clicked.connect(self.clear_reports)
 
     # -- language
@@ -203,6 +208,10 @@ class VerifyPage(StepPage):
         self.probe_button.setToolTip(self.tr("One file that runs with the target machine's python3 (3.6 or "
                                              "newer), nothing to install: python3 gpu-procure-probe.pyz -o "
                                              "node.json"))
+        self.handover_button.setText(self.tr("Handover files…"))
+        self.handover_button.setToolTip(self.tr("For the nodes that passed: setup scripts (persistence mode, nouveau "
+                                                "blacklist, planned power limits, dcgm-exporter), Prometheus "
+                                                "targets and alert rules"))
         self.clear_button.setText(self.tr("Remove all reports"))
         self.tabs.setTabText(0, self.tr("Nodes"))
         self.tabs.setTabText(1, self.tr("GPUs"))
@@ -277,6 +286,7 @@ class VerifyPage(StepPage):
         else:
             self.summary_label.setText(self.tr("No verification report attached yet."))
         self.clear_button.setEnabled(bool(reports))
+        self.handover_button.setEnabled(bool(reports))
 
     def cluster_checks(self, reports: list[dict[str, Any]]) -> list[CheckRecord]:
         """The verify module's cluster-level checks (node count against the plan, duplicates, consistency)."""
@@ -371,6 +381,37 @@ class VerifyPage(StepPage):
         self.status_label.setText(self.tr("Saved %1 (%2 KB). On each target machine run: python3 "
                                           "gpu-procure-probe.pyz -o $(hostname).json — then import the files here.")
                                   .replace("%1", str(path)).replace("%2", f"{path.stat().st_size / 1024:.0f}"))
+
+    def export_handover(self) -> None:
+        """Write the handover of the attached reports' accepted nodes (as `gpu-procure handover`)."""
+        title = self.tr("Handover files")
+        ctl = self.controller
+        nodes = []
+        for i, r in enumerate(self.reports()):
+            try:
+                rep = parse_report(r)
+            except ValueError:
+                continue
+            nodes.append(NodeFacts(rep, f"node{i + 1}"))
+        result = build_handover(nodes, ctl.plan, ctl.catalog, ctl.policy)
+        left_out = "\n".join(f"{name}: {why}" for name, why in result.rejected)
+        if not result.accepted:
+            workers.show_error(self, title, self.tr("No node passed acceptance against this plan:") + "\n" + left_out)
+            return
+        folder = workers.ask_directory(self, title)
+        if folder is None:
+            return
+        result.files["README.txt"] = handover_summary(result, ctl.lang)
+        try:
+            write_handover(folder, result.files, force=False)
+        except OSError as exc:
+            workers.show_error(self, title, f"{folder}: {exc.strerror or exc}")
+            return
+        text = self.tr("Handover for %n accepted node(s) written to %1.", "", len(result.accepted)).replace(
+            "%1", str(folder))
+        if left_out:
+            text += " " + self.tr("Left out:") + " " + left_out.replace("\n", "; ")
+        self.status_label.setText(text)
 
     def _import_paths(self, paths: list[Path]) -> None:
         plan, catalog, lang = self.controller.plan, self.controller.catalog, self.controller.lang

@@ -1656,6 +1656,14 @@ TFLOPS</translation>
             <translation>单个文件，用目标机器自带的 python3（3.6 及以上）运行，无需安装：python3 gpu-procure-probe.pyz -o node.json</translation>
         </message>
         <message>
+            <source>Handover files…</source>
+            <translation>交接文件…</translation>
+        </message>
+        <message>
+            <source>For the nodes that passed: setup scripts (persistence mode, nouveau blacklist, planned power limits, dcgm-exporter), Prometheus targets and alert rules</source>
+            <translation>为验收通过的节点生成：配置脚本（常驻模式、屏蔽 nouveau、计划功耗上限、dcgm-exporter）、Prometheus 采集目标与告警规则</translation>
+        </message>
+        <message>
             <source>Remove all reports</source>
             <translation>移除全部报告</translation>
         </message>
@@ -1814,6 +1822,24 @@ TFLOPS</translation>
         <message>
             <source>Saved %1 (%2 KB). On each target machine run: python3 gpu-procure-probe.pyz -o $(hostname).json — then import the files here.</source>
             <translation>已保存 %1（%2 KB）。在每台目标机器上运行：python3 gpu-procure-probe.pyz -o $(hostname).json，然后在此导入这些文件。</translation>
+        </message>
+        <message>
+            <source>Handover files</source>
+            <translation>交接文件</translation>
+        </message>
+        <message>
+            <source>No node passed acceptance against this plan:</source>
+            <translation>没有节点按本方案通过验收：</translation>
+        </message>
+        <message numerus="yes">
+            <source>Handover for %n accepted node(s) written to %1.</source>
+            <translation>
+                <numerusform>已为 %n 个验收通过的节点写入交接文件到 %1。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Left out:</source>
+            <translation>未纳入：</translation>
         </message>
         <message numerus="yes">
             <source>Import %n report(s)</source>

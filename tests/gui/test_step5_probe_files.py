@@ -73,3 +73,35 @@ def test_import_a_folder_of_raw_facts_and_reports(page, qtbot, tmp_path: Path, m
     assert page.nodes_table.rowCount() == 2 and page.gpus_table.rowCount() == 16
     assert len(errors) == 1 and "broken.json" in errors[0]
     assert json.loads((folder / "gpu01.json").read_text())["kind"] == "gpu-procure-raw"
+
+
+def _judged(page, host: str, fail: bool = False) -> dict:
+    from procurement.plan import canonical_digest
+
+    checks = [{"id": "GPU-COUNT", "status": "pass", "expected": "8", "actual": "8", "message": ""}]
+    if fail:
+        checks.append({"id": "PCIE-WIDTH", "status": "fail", "expected": "x16", "actual": "x8", "message": ""})
+    return {"schema_version": 1, "created": "2026-11-30T10:00:00+00:00",
+            "host": {"hostname": host}, "driver_version": "580.105.08", "cuda_version": "13.0",
+            "gpus": [{"index": i, "name": "NVIDIA H100 80GB HBM3", "uuid": f"GPU-{host}-{i}"} for i in range(8)],
+            "checks": checks, "error": None, "plan_digest": canonical_digest(page.controller.plan)}
+
+
+def test_handover_files_for_the_accepted_nodes(page, qtbot, tmp_path: Path, monkeypatch) -> None:
+    folder = tmp_path / "handover"
+    page.attach([_judged(page, "gpu01"), _judged(page, "gpu02", fail=True)], "import")
+    monkeypatch.setattr(workers, "ask_directory", lambda *args: folder)
+    qtbot.mouseClick(page.handover_button, Qt.MouseButton.LeftButton)
+    assert (folder / "nodes/gpu01/setup.sh").is_file() and not (folder / "nodes/gpu02").exists()
+    assert "gpu01:9400" in (folder / "prometheus/prometheus.yml").read_text()
+    text = page.status_label.text()
+    assert "1 accepted node" in text and "gpu02: failed: PCIE-WIDTH" in text
+
+
+def test_handover_with_no_accepted_node_says_why(page, qtbot, tmp_path: Path, monkeypatch) -> None:
+    errors: list[str] = []
+    page.attach([_judged(page, "gpu02", fail=True)], "import")
+    monkeypatch.setattr(workers, "ask_directory", lambda *args: pytest.fail("no folder should be asked"))
+    monkeypatch.setattr(workers, "show_error", lambda _p, _t, text: errors.append(text))
+    qtbot.mouseClick(page.handover_button, Qt.MouseButton.LeftButton)
+    assert errors and "gpu02: failed: PCIE-WIDTH" in errors[0]
