@@ -41,6 +41,7 @@ from procurement.verify.health import (
 )
 from procurement.verify.host import HostInfo
 from procurement.verify.report import CheckRecord, CheckStatus, GpuRecord, make_check
+from procurement.verify.runner import CommandResult
 from procurement.verify.smi_xml import SmiGpu, SmiReport
 from procurement.verify.topo import Topology
 
@@ -76,6 +77,8 @@ class Facts:
     fabricmanager: str | None = None
     """`systemctl is-active nvidia-fabricmanager`: 'active', 'inactive', 'failed', … (None: not asked)."""
     load: LoadFacts | None = None
+    nvlink: CommandResult | None = None
+    """`nvidia-smi nvlink -s` as run (None: not run)."""
 
 
 # ---------------------------------------------------------------- matching and labels
@@ -803,15 +806,19 @@ def _fabric_manager(c: Ctx) -> None:
         c.add("FABRIC-MANAGER", "skip", "fabric.skip", None, service)
 
 
-@check("NVLINK", "gpu", needs_smi=True)
-def _nvlink(c: Ctx) -> None:
-    planned, plan = c.planned, c.plan
+def _nvlink_wanted(c: Ctx) -> bool:
     # SXM modules are always NVLinked on their baseboard; PCIe cards only with bridges the buyer may not
     # have ordered, so for them NVLink is expected only when the plan asks for it.
-    wanted = plan is not None and (
+    planned, plan = c.planned, c.plan
+    return plan is not None and (
         plan.requirements.needs_nvlink
         or (planned is not None and planned.form_factor == GpuFormFactor.SXM and plan.gpu.count > 1)
     )
+
+
+@check("NVLINK", "gpu", needs_smi=True)
+def _nvlink(c: Ctx) -> None:
+    wanted = _nvlink_wanted(c)
     expected = "NVLink" if wanted else None
     topo = c.facts.topo
     if topo is None or len(topo.gpus) < 2:
@@ -830,6 +837,42 @@ def _nvlink(c: Ctx) -> None:
         c.add("NVLINK", "fail", "nvlink.fail", "NVLink", actual, pairs=pairs)
     else:
         c.add("NVLINK", "pass", "nvlink.pcie", None, actual)
+
+
+@check("NVLINK-LINKS", "gpu", needs_smi=True)
+def _nvlink_links(c: Ctx) -> None:
+    """`nvidia-smi nvlink -s`: every GPU's links up, as many and as fast as on the other GPUs."""
+    from procurement.verify.health import parse_nvlink_status
+
+    res = c.facts.nvlink
+    if res is None:
+        c.add("NVLINK-LINKS", "skip", "nvlink_links.skip")
+        return
+    if not res.ok:
+        status: CheckStatus = "unknown" if _nvlink_wanted(c) else "skip"
+        c.add("NVLINK-LINKS", status, "nvlink_links.unknown", None, None,
+              why=(res.stderr.strip() or res.stdout.strip() or f"exit {res.returncode}")[:200])
+        return
+    gpus = parse_nvlink_status(res.stdout)
+    if not gpus or all(not g.links and not g.all_inactive for g in gpus):
+        c.add("NVLINK-LINKS", "skip", "nvlink_links.none")
+        return
+    dead = [f"GPU{g.index}" for g in gpus if g.all_inactive]
+    down = [f"GPU{g.index} link {n}" for g in gpus for n, v in g.links.items() if v is None]
+    shapes = Counter((len(g.links), min((v for v in g.links.values() if v), default=0)) for g in gpus
+                     if not g.all_inactive)
+    common = shapes.most_common(1)[0][0] if shapes else (0, 0)
+    odd = [f"GPU{g.index} {len(g.links)}× {min((v for v in g.links.values() if v), default=0):g} GB/s"
+           for g in gpus if not g.all_inactive and (len(g.links), min((v for v in g.links.values() if v),
+                                                                        default=0)) != common]
+    actual = f"{common[0]}× {common[1]:g} GB/s" if common[0] else None
+    if dead or down:
+        which = "; ".join(dead + down)
+        c.add("NVLINK-LINKS", "fail", "nvlink_links.fail", actual, which, which=which)
+    elif odd:
+        c.add("NVLINK-LINKS", "warn", "nvlink_links.odd", actual, "; ".join(odd), which="; ".join(odd))
+    else:
+        c.add("NVLINK-LINKS", "pass", "nvlink_links.pass", actual, actual, n=len(gpus))
 
 
 _LINK_RANK = {"PIX": 0, "PXB": 1, "PHB": 2, "NODE": 3, "SYS": 4}

@@ -186,6 +186,38 @@ def lspci_gpus(text: str) -> list[str]:
     return [m.group(1) for line in text.splitlines() if (m := _LSPCI_GPU.match(line.strip()))]
 
 
+# ---------------------------------------------------------------- NVLink
+
+
+@dataclass
+class NvlinkGpu:
+    index: int
+    links: dict[int, float | None] = field(default_factory=dict)
+    """Link number -> GB/s (None: the link is listed but inactive)."""
+    all_inactive: bool = False
+    """nvidia-smi said 'Unable to retrieve NVLink information as all links are inactive'."""
+
+
+def parse_nvlink_status(text: str) -> list[NvlinkGpu]:
+    """`nvidia-smi nvlink -s`: per GPU its links and their speed ('Link 3: 25 GB/s', 'Link 3: <inactive>')."""
+    out: list[NvlinkGpu] = []
+    for line in text.splitlines():
+        m = re.match(r"^GPU (\d+):", line.strip())
+        if m:
+            out.append(NvlinkGpu(int(m.group(1))))
+            continue
+        if not out:
+            continue
+        if "all links are inactive" in line:
+            out[-1].all_inactive = True
+            continue
+        m = re.match(r"^Link (\d+):\s*(.*)$", line.strip())
+        if m:
+            speed = re.match(r"([\d.]+)\s*GB/s", m.group(2))
+            out[-1].links[int(m.group(1))] = float(speed.group(1)) if speed else None
+    return out
+
+
 # ---------------------------------------------------------------- load run
 
 

@@ -239,6 +239,8 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
             "lspci is not installed (install pciutils)" if lspci.missing
             else f"lspci: {lspci.error or (lspci.stderr.strip()[:200] or f'exit {lspci.returncode}')}"
         )
+    nvlink = _command(doc, "nvidia_smi_nvlink")
+    facts.nvlink = command_result(nvlink) if nvlink is not None else None
     fm = _command(doc, "fabricmanager")
     if fm is not None:
         cr = command_result(fm)

@@ -245,6 +245,7 @@ class Collector:
         ngpus = len(re.findall(r"<gpu\s+id=", q.get("stdout") or ""))
         if ngpus > 1:
             cmds["nvidia_smi_topo"] = self.run(smi, "topo", "-m")
+            cmds["nvidia_smi_nvlink"] = self.run(smi, "nvlink", "-s")
         bus_ids = re.findall(r"<gpu\s+id=\"([0-9A-Fa-f:.]+)\"", q.get("stdout") or "")
         raw["pci_aer"] = self.pci_aer(bus_ids)
 

@@ -911,5 +911,31 @@ register(
             "zh": "没有读到 InfiniBand/RoCE 网卡固件版本。",
             "en": "No InfiniBand/RoCE adapter firmware version was readable.",
         },
+        "verify.nvlink_links.pass": {
+            "zh": "{n} 块 GPU 的 NVLink 链路全部处于活动状态，数量与速率一致。",
+            "en": "Every NVLink link of the {n} GPUs is up, with the same count and speed on each.",
+        },
+        "verify.nvlink_links.fail": {
+            "zh": "NVLink 链路未激活（{which}）：检查 GPU 基板与 NVSwitch、Fabric Manager，"
+            "必要时复位 GPU；仍如此则返修。",
+            "en": "NVLink links are inactive ({which}): check the baseboard and NVSwitches, Fabric Manager, "
+            "reset the GPU; RMA if it stays.",
+        },
+        "verify.nvlink_links.odd": {
+            "zh": "部分 GPU 的 NVLink 链路数量或速率与其他 GPU 不同（{which}）。",
+            "en": "Some GPUs have fewer or slower NVLink links than the others ({which}).",
+        },
+        "verify.nvlink_links.unknown": {
+            "zh": "无法读取 NVLink 链路状态（{why}）。",
+            "en": "The NVLink link state could not be read ({why}).",
+        },
+        "verify.nvlink_links.none": {
+            "zh": "nvidia-smi 没有列出 NVLink 链路。",
+            "en": "nvidia-smi lists no NVLink links.",
+        },
+        "verify.nvlink_links.skip": {
+            "zh": "未读取 NVLink 链路状态（少于两块 GPU）。",
+            "en": "NVLink link state not read (fewer than two GPUs).",
+        },
     }
 )

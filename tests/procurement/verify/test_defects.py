@@ -391,3 +391,30 @@ def test_nic_firmware_consistency_from_ibstat() -> None:
                                     "missing": False, "timed_out": False, "cancelled": False, "error": None}
     fw = judged(XML, h100_plan(), health=health).check("NIC-FIRMWARE")
     assert fw is not None and fw.status == "warn" and "28.36.1010 (mlx5_0)" in fw.message
+
+
+def _nvlink_health(text: str, rc: int = 0) -> dict[str, object]:
+    health = healthy(XML)
+    health["commands"]["nvidia_smi_nvlink"] = {  # type: ignore[index]
+        "argv": ["nvidia-smi", "nvlink", "-s"], "returncode": rc, "stdout": text, "stderr": "",
+        "missing": False, "timed_out": False, "cancelled": False, "error": None}
+    return health
+
+
+def test_nvlink_links_from_nvidia_smi_nvlink_status() -> None:
+    """Real `nvidia-smi nvlink -s` outputs (Azure NHC and gpud test data): all up, one GPU all inactive."""
+    ok = (ACCEPT / "nvsmi/nvidia-smi-nvlink-status-a100-8gpu.txt").read_text()
+    rep = judged(XML, h100_plan(), health=_nvlink_health(ok))
+    links = rep.check("NVLINK-LINKS")
+    assert links is not None and links.status == "pass" and links.actual == "12× 25 GB/s"
+    # GPU 6's block replaced by the real output of a GPU 6 whose links are all down
+    start, end = ok.index("GPU 6:"), ok.index("GPU 7:")
+    inactive = (ACCEPT / "nvsmi/nvidia-smi-nvlink-status-a100-all-links-inactive.txt").read_text()
+    dead = ok[:start] + inactive.rstrip("\n") + "\n" + ok[end:]
+    rep = judged(XML, h100_plan(), health=_nvlink_health(dead))
+    links = rep.check("NVLINK-LINKS")
+    assert links is not None and links.status == "fail" and "GPU6" in links.message
+    one = (ACCEPT / "nvsmi/nvidia-smi-nvlink-status-a100-one-gpu-ok.txt").read_text()
+    assert judged(XML, h100_plan(), health=_nvlink_health(one)).check("NVLINK-LINKS").status == "pass"  # type: ignore[union-attr]
+    failed = judged(XML, h100_plan(), health=_nvlink_health("", rc=3)).check("NVLINK-LINKS")
+    assert failed is not None and failed.status == "unknown"  # an NVLink plan, and the state unreadable
