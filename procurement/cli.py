@@ -11,6 +11,7 @@ from pathlib import Path
 from procurement import __version__
 from procurement.commands import BY_NAME, COMMANDS, catalog_for, first_word
 from procurement.exit_status import MEANING, ExitStatus
+from procurement.terminal import CleanStream, one_line
 
 EPILOG = "exit status: " + "; ".join(f"{int(s)} {MEANING[s]}" for s in ExitStatus)
 EXIT_TABLE = "exit status (every command):\n" + "\n".join(f"  {int(s)}  {MEANING[s]}" for s in ExitStatus)
@@ -61,13 +62,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help()
         return ExitStatus.UNUSABLE
+    # everything the command prints goes through the one terminal-text cleaner (procurement.terminal)
+    out, err = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = CleanStream(out), CleanStream(err)
     try:
         return int(BY_NAME[args.command].load().run(args))
     except CatalogError as exc:
         print("catalog error:", file=sys.stderr)
         for line in exc.problems:
-            print(f"  {line}", file=sys.stderr)
+            print(f"  {one_line(line)}", file=sys.stderr)
         return ExitStatus.UNUSABLE
+    finally:
+        sys.stdout, sys.stderr = out, err
 
 
 __all__ = ["build_parser", "catalog_for", "main"]

@@ -7,6 +7,8 @@ import re
 import sys
 from typing import Literal
 
+from procurement.terminal import one_line
+
 Lang = Literal["zh", "en"]
 LANGS: tuple[Lang, ...] = ("zh", "en")
 
@@ -64,6 +66,10 @@ def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:
         template = MESSAGES[key][lang]
     except KeyError:
         raise KeyError(f"no message {key!r} in {lang!r}") from None
+    # a field is a value inside the message: a newline or escape in a part name, a hostname or an error line
+    # from a report must not start a forged line of output (procurement.terminal)
+    if fields:
+        fields = {k: one_line(v) if isinstance(v, str) else v for k, v in fields.items()}
     text = template.format(**fields) if fields else template
     return english_plurals(text) if lang == "en" and fields else text
 

@@ -232,4 +232,4 @@ def load_reports(paths: Sequence[str | Path]) -> tuple[list[VerificationReport],
 def write_merged(merged: MergedReport, path: str | Path, inputs: Sequence[str | Path] = ()) -> None:
     """Write the merged report with the safe writer (``-``: standard output), never over one of ``inputs``."""
     text = json.dumps(merged.to_dict(), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-    write_file(path, text.encode("utf-8"), inputs=inputs, allow_stdout=True)
+    write_file(path, text.encode("utf-8", "backslashreplace"), inputs=inputs, allow_stdout=True)

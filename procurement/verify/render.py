@@ -7,6 +7,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from procurement.messages import MESSAGES, Lang, t
+from procurement.terminal import one_line
 from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.merge import MergedReport, gpu_summary, node_name
 from procurement.verify.report import CheckRecord, GpuRecord, VerificationReport
@@ -33,7 +34,7 @@ def _clip(text: str, limit: int = _MAX_CELL) -> str:
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
-    cells = [[_clip(str(c)) for c in row] for row in rows]
+    cells = [[_clip(one_line(str(c))) for c in row] for row in rows]  # a cell is one line (procurement.terminal)
     widths = [max([width(h)] + [width(r[i]) for r in cells]) for i, h in enumerate(headers)]
 
     def line(values: Sequence[str]) -> str:
@@ -203,7 +204,7 @@ def render_merged(merged: MergedReport, lang: Lang) -> str:
         if chk.status in ("fail", "unknown")
     ]
     for name, chk in failing:
-        lines.append(f"  {name}: {chk.id} [{status_label(chk.status, lang)}] — {chk.actual or '-'}")
+        lines.append(one_line(f"  {name}: {chk.id} [{status_label(chk.status, lang)}] — {chk.actual or '-'}"))
     if failing:
         lines.append("")
     lines += [render_checks(merged.checks, lang), "", _summary(merged.checks, lang)]

@@ -194,7 +194,8 @@ def report_to_json(report: VerificationReport) -> str:
 
 def write_report(report: VerificationReport, path: str | Path, inputs: Sequence[str | Path] = ()) -> None:
     """Write the report with the safe writer; ``-`` is standard output; never over one of ``inputs``."""
-    write_file(path, report_to_json(report).encode("utf-8"), inputs=inputs, allow_stdout=True)
+    # a lone surrogate (a hostname read from a report's \ud800 escape) stays a JSON escape, not a crash
+    write_file(path, report_to_json(report).encode("utf-8", "backslashreplace"), inputs=inputs, allow_stdout=True)
 
 
 def parse_report(data: Any, where: str = "<report>") -> VerificationReport:

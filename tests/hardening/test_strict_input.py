@@ -54,7 +54,7 @@ def test_schema_version_true_is_not_version_one() -> None:
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_report_with_nan_or_infinity_is_not_json(tmp_path: Path, constant: str) -> None:
     path = tmp_path / "node.json"
-    path.write_text('{"schema_version": 2, "gpus": [{"temperature_c": %s}]}' % constant, encoding="utf-8")
+    path.write_text('{"schema_version": 2, "gpus": [{"temperature_c": ' + constant + "}]}", encoding="utf-8")
     with pytest.raises(ReportError, match=f"{constant} is not valid JSON"):
         load_report(path)
 
@@ -62,7 +62,7 @@ def test_a_report_with_nan_or_infinity_is_not_json(tmp_path: Path, constant: str
 def test_a_100000_deep_report_and_a_5000_digit_number_are_located_errors(tmp_path: Path) -> None:
     deep, digits = tmp_path / "deep.json", tmp_path / "digits.json"
     deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
-    digits.write_text('{"schema_version": %s}' % ("9" * 5000), encoding="utf-8")
+    digits.write_text('{"schema_version": ' + "9" * 5000 + "}", encoding="utf-8")
     for path in (deep, digits):
         with pytest.raises(ReportError) as raised:
             load_report(path)

@@ -1,0 +1,51 @@
+"""The one cleaner for text a command prints: control characters, carriage returns, terminal escapes, bidi
+overrides and lone surrogates from plans, catalogs, reports and nvidia-smi are shown escaped, never obeyed.
+
+A hostname with ``\\r`` drew "node9 ALL PASS" over a failing row, a part name with a newline forged an
+``[Error] FAKE-RULE:`` line and a ``\\ud800`` hostname raised UnicodeEncodeError while printing.
+:func:`one_line` is for a value inside a line (message fields, table cells): newlines are escaped too.
+:class:`CleanStream` wraps ``sys.stdout``/``sys.stderr`` for a command's run, keeping its own newlines
+and tabs; bytes written to ``.buffer`` (a PDF on standard output) pass untouched.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, TextIO
+
+_IN_LINE = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+_IN_TEXT = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+
+
+def _escape(m: re.Match[str]) -> str:
+    code = ord(m.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line of plain characters: every control character (newlines too), bidi control and
+    lone surrogate escaped (``\\x0d``, ``\\u202e``)."""
+    return _IN_LINE.sub(_escape, text)
+
+
+def clean_output(text: str) -> str:
+    """``text`` for a terminal: newlines and tabs kept, every other control character escaped."""
+    return _IN_TEXT.sub(_escape, text)
+
+
+class CleanStream:
+    """A text stream that writes :func:`clean_output` of everything to ``stream``."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(clean_output(text))
+        return len(text)
+
+    def writelines(self, lines: Any) -> None:
+        for line in lines:
+            self.write(line)
+
+    def __getattr__(self, name: str) -> Any:  # flush, buffer, encoding, isatty, fileno…
+        return getattr(self._stream, name)
