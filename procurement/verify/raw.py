@@ -61,8 +61,12 @@ def result(argv: Sequence[str], returncode: Optional[int] = None, stdout: str = 
 
 
 def _kill_group(proc: Any) -> None:
+    # os.killpg and SIGKILL are POSIX only: where they are missing (Windows) the child alone is ended
+    killpg = getattr(os, "killpg", None)
     try:
-        os.killpg(proc.pid, signal.SIGKILL)
+        if killpg is None or not hasattr(signal, "SIGKILL"):
+            raise OSError("no process groups here")
+        killpg(proc.pid, signal.SIGKILL)
     except OSError:
         try:
             proc.kill()

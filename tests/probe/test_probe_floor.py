@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -130,3 +131,13 @@ def test_load_run_and_benchmark_are_verify_s(tmp_path: Path, monkeypatch: pytest
     assert load["samples"]  # the sampler ran during the burn
     # torch sees CUDA (the fake one), so the benchmark child ran and its result is stored as verify stores it
     assert doc["benchmark"]["gpus"][0]["matmul_tflops"] == 700.0
+
+
+def test_a_hung_program_is_ended_where_there_is_no_killpg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without os.killpg (Windows) the collector's timeout still ends the program: the child alone."""
+    from tests.procurement.verify.conftest import write_exe
+
+    monkeypatch.delattr(os, "killpg")
+    exe = write_exe(tmp_path, "hangs", "exec sleep 30\n")
+    res = raw.run_command([str(exe)], 0.3)
+    assert res["timed_out"] and res["returncode"] is not None
