@@ -49,7 +49,8 @@ class Reference:
 REFERENCES = (
     Reference(
         "DGX-1 (V100)", 8, 300, 2, 135, 16, 4, 5, 4, 1600, 3500,
-        "NVIDIA DGX-1 with Tesla V100: 3,500 W maximum system power; 8x V100 SXM2 (300 W, catalog "
+        "NVIDIA DGX-1 with Tesla V100: 3,500 W maximum system power (docs/sources.md D9: the figure the issue "
+        "quotes; no public page for it was retrieved, confidence L); 8x V100 SXM2 (300 W, catalog "
         "v100-sxm2-32gb), 2x Xeon E5-2698 v4 (135 W, Intel ARK), 512 GB in 16 DIMMs, 4x 1.92 TB SSD, 4x EDR "
         "InfiniBand + 10 GbE (NVIDIA DGX-1 system architecture white paper WP-08437-002: 'four 100 Gb "
         "InfiniBand network interface cards'); four 1600 W PSUs",
