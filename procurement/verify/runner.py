@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
 import subprocess
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import IO, Protocol
 
 
 class CancelFlag(Protocol):
@@ -40,6 +42,9 @@ Runner = Callable[[Sequence[str], float], CommandResult]
 """(argv, timeout_s) -> CommandResult; replaced by a fake in tests."""
 
 _POLL_S = 0.05
+MAX_OUTPUT_BYTES = 16 * 1024 * 1024
+"""At most this much of a program's standard output (and as much of its error output) is kept: an
+nvidia-smi that wrote endlessly took 2.0 GB in 5 s. The capture of an 8-GPU H100 node is ~0.1 MB."""
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -87,13 +92,20 @@ def run_command(
         return CommandResult(args, error=f"{exe}: {exc.strerror or exc}")
     deadline = time.monotonic() + max(0.0, timeout)
     timed_out = cancelled = False
+    over = threading.Event()
+    buffers = (bytearray(), bytearray())
+    readers = [threading.Thread(target=_drain, args=(stream, buf, MAX_OUTPUT_BYTES, over), daemon=True)
+               for stream, buf in ((proc.stdout, buffers[0]), (proc.stderr, buffers[1]))]
+    for reader in readers:
+        reader.start()
     while True:
-        remaining = deadline - time.monotonic()
         try:
-            out, err = proc.communicate(timeout=max(0.0, min(_POLL_S, remaining)))
+            proc.wait(timeout=max(0.0, min(_POLL_S, deadline - time.monotonic())))
             break
         except subprocess.TimeoutExpired:
-            if cancel is not None and cancel.is_set():
+            if over.is_set():
+                pass
+            elif cancel is not None and cancel.is_set():
                 cancelled = True
             elif time.monotonic() >= deadline:
                 timed_out = True
@@ -101,18 +113,45 @@ def run_command(
                 continue
             _kill_group(proc)
             try:
-                out, err = proc.communicate(timeout=5)
-            except subprocess.TimeoutExpired:  # a grandchild escaped the group and holds the pipes
-                out, err = b"", b""
+                proc.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                pass
             break
+    for reader in readers:
+        reader.join(timeout=5)  # a grandchild that escaped the group may hold the pipes: do not wait for it
+    for stream in (proc.stdout, proc.stderr):
+        with contextlib.suppress(OSError):
+            if stream is not None:
+                stream.close()
     return CommandResult(
         args,
         returncode=proc.returncode,
-        stdout=out.decode("utf-8", errors="replace"),
-        stderr=err.decode("utf-8", errors="replace"),
+        stdout=bytes(buffers[0]).decode("utf-8", errors="replace"),
+        stderr=bytes(buffers[1]).decode("utf-8", errors="replace"),
         timed_out=timed_out,
         cancelled=cancelled,
+        error=(f"{exe}: output larger than {MAX_OUTPUT_BYTES // (1024 * 1024)} MiB; stopped"
+               if over.is_set() else None),
     )
+
+
+def _drain(stream: IO[bytes] | None, into: bytearray, limit: int, over: threading.Event) -> None:
+    """Read ``stream`` into ``into`` until it ends or holds ``limit`` bytes (then set ``over``)."""
+    if stream is None:
+        return
+    read = getattr(stream, "read1", stream.read)
+    while True:
+        try:
+            chunk = read(64 * 1024)
+        except (OSError, ValueError):
+            return
+        if not chunk:
+            return
+        room = limit - len(into)
+        into += chunk[:room]
+        if len(chunk) > room:
+            over.set()
+            return
 
 
 def make_runner(cancel: CancelFlag | None = None) -> Runner:

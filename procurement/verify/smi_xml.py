@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass, field
@@ -26,6 +27,10 @@ _NUMBER = re.compile(r"^\s*(-?\d+(?:\.\d+)?)")
 _FAULT = re.compile(r"\s*\[?\s*(?:unknown error|err!|gpu requires reset|gpu is lost)", re.IGNORECASE)
 # The same readings anywhere in the document: most reports have none, and then no element is scanned.
 _FAULT_ANYWHERE = re.compile(r">\s*\[?\s*(?:unknown error|err!|gpu requires reset|gpu is lost)", re.IGNORECASE)
+
+
+MAX_READING = 1e15
+"""Larger than any count, size in MiB, power, clock or temperature nvidia-smi reports."""
 
 
 class SmiParseError(ValueError):
@@ -129,7 +134,15 @@ def number(text: str | None) -> float | None:
     if value is None:
         return None
     m = _NUMBER.match(value)
-    return float(m.group(1)) if m else None
+    if not m:
+        return None
+    n = float(m.group(1))
+    if not math.isfinite(n) or abs(n) > MAX_READING:
+        # a 400-digit temperature or memory size is no reading: say so, instead of an OverflowError
+        digits = m.group(1)
+        shown = digits if len(digits) <= 24 else f"{digits[:12]}…{digits[-4:]} ({len(digits)} characters)"
+        raise SmiParseError(f"the XML holds an impossible number: {shown}")
+    return n
 
 
 def integer(text: str | None) -> int | None:
