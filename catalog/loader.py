@@ -146,6 +146,20 @@ def _yaml_files(directory: Path) -> list[Path]:
     return sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
 
 
+def _inside(directory: Path, files: list[Path], problems: list[str]) -> list[Path]:
+    """The files that really are inside the user catalog ``directory``: a symlink to a file elsewhere
+    (``x.yaml -> /etc/shadow``) is reported and not read, so no line of it reaches an error message."""
+    root = os.path.realpath(directory)
+    kept = []
+    for path in files:
+        real = os.path.realpath(path)
+        if os.path.commonpath([root, real]) != root:
+            problems.append(f"{_display(path)}: a link to a file outside the user catalog directory; not read")
+            continue
+        kept.append(path)
+    return kept
+
+
 def _display(path: Path) -> str:
     """The path as a user would type it from here: relative to the working directory when inside it."""
     absolute = os.path.abspath(path)
@@ -321,7 +335,7 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
             continue
         report = OverlayReport(directory)
         prices: list[_Price] = []
-        for path in _yaml_files(directory):
+        for path in _inside(directory, _yaml_files(directory), problems):
             prices += _read_file(path, cat, problems, report, cache)
         _apply_prices(cat, prices, report, problems)
         cat.overlays.append(report)

@@ -313,12 +313,25 @@ class CudaRelease(Part):
     """Newest compute capability the toolkit compiles for natively."""
 
 
+# Fields that are written into a generated Dockerfile are checked here, when the catalog loads (a newline in a
+# user catalog's image cuda or framework version added a `RUN curl … | sh` line to the Dockerfile).
+VERSION_PATTERN = r"^[0-9]+(\.[0-9]+){0,3}([.+-]?[A-Za-z0-9]+){0,3}$"
+CUDA_LINE_PATTERN = r"^[0-9]+\.[0-9]+(\.[0-9]+)?$"
+_PATH_COMPONENT = r"[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*"
+IMAGE_REFERENCE_PATTERN = (
+    r"^(?:[a-z0-9]+(?:[.-][a-z0-9]+)*(?::[0-9]{1,5})?/)?"  # registry host[:port]/
+    + _PATH_COMPONENT + r"(?:/" + _PATH_COMPONENT + r")*"  # repository path, lowercase
+    + r"(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$"
+)
+
+
 class Framework(Part):
     kind: ClassVar[str] = "framework"
 
     framework: Literal["pytorch", "tensorflow", "jax"]
-    version: str
-    cuda_versions: list[str] = Field(min_length=1)
+    version: str = Field(pattern=VERSION_PATTERN)
+    """Goes into the generated Dockerfile's pip line: a release number only (no spaces, quotes or newlines)."""
+    cuda_versions: list[Annotated[str, Field(pattern=CUDA_LINE_PATTERN)]] = Field(min_length=1)
     """CUDA lines with official builds ("12.1", "11.8")."""
     python: str
 
@@ -326,12 +339,12 @@ class Framework(Part):
 class ContainerImage(Part):
     kind: ClassVar[str] = "image"
 
-    reference: str
-    """Pull reference, e.g. nvcr.io/nvidia/pytorch:23.05-py3."""
+    reference: str = Field(pattern=IMAGE_REFERENCE_PATTERN)
+    """Pull reference, e.g. nvcr.io/nvidia/pytorch:23.05-py3 (Docker's grammar: lowercase repository path)."""
     publisher: str
     trusted: bool
     """Official publisher registry (NVIDIA NGC, Docker Official, a framework's own org)."""
-    cuda: str | None = None
+    cuda: str | None = Field(default=None, pattern=CUDA_LINE_PATTERN)
     framework: str | None = None
     """Catalog id of the framework inside, if known."""
     min_driver_linux: str | None = None

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import shlex
 from dataclasses import dataclass
 from typing import Literal
 
@@ -205,14 +206,15 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
         line = next((c for c in framework.cuda_versions
                      if cuda_version and cuda_version.startswith(c)), None) or framework.cuda_versions[0]
         out.append(_comment(t("dockerfile.framework", lang, cuda=line)))
+        # the catalog checked these fields' patterns when it loaded; quoting as well keeps a shell word one word
         if framework.framework == "pytorch":
-            out.append(f"RUN pip install --no-cache-dir torch=={framework.version} "
+            out.append(f"RUN pip install --no-cache-dir {shlex.quote('torch==' + framework.version)} "
                        f"--index-url https://download.pytorch.org/whl/{_cuda_tag(line)}")
         elif framework.framework == "tensorflow":
-            out.append(f"RUN pip install --no-cache-dir tensorflow[and-cuda]=={framework.version}")
+            out.append(f"RUN pip install --no-cache-dir {shlex.quote('tensorflow[and-cuda]==' + framework.version)}")
         else:
             major = line.split(".")[0]
-            out.append(f"RUN pip install --no-cache-dir jax[cuda{major}]=={framework.version}")
+            out.append(f"RUN pip install --no-cache-dir {shlex.quote(f'jax[cuda{major}]==' + framework.version)}")
         out.append("")
 
     out += [_comment(t("dockerfile.requirements", lang)),
