@@ -228,6 +228,13 @@ def _layout(args: argparse.Namespace, case: Case, cluster: Cluster, margin: floa
         raise SizeInputError("--gpus and --nodes must be at least 1")
     scheme: SchemeName | None = "zero3" if args.scheme == "fsdp" else args.scheme
     explicit = args.tp is not None or args.pp is not None or scheme is not None
+    if not explicit and total > 1 and not cluster.gpu_memory_gb:
+        # no GPU memory to search against: the usual layouts. Serving: tensor parallel over a node's GPUs (the
+        # largest size the heads allow), pipeline over the nodes, as vLLM is run; training: ZeRO-3/FSDP.
+        if case.training:
+            return Parallel(1, 1, total, "zero3"), None
+        tp = max(d for d in range(1, args.gpus + 1) if args.gpus % d == 0 and tp_ok(case, d))
+        return Parallel(tp, args.nodes, args.gpus // tp, "dp"), None
     if explicit or total == 1 or not cluster.gpu_memory_gb:
         tp, pp = args.tp or 1, args.pp or 1
         if tp < 1 or pp < 1 or total % (tp * pp):
