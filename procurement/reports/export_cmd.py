@@ -8,9 +8,10 @@ from pathlib import Path
 
 from catalog.loader import Catalog
 from procurement.commands import add_catalog_option, catalog_for
+from procurement.completeness import describe_missing as describe_gaps
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, register, t
-from procurement.plan import PlanError, load_plan
+from procurement.plan import Plan, PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
 from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
@@ -37,6 +38,10 @@ register(
         "export.what.quote": {"zh": "报价单", "en": "quote"},
         "export.what.checklist": {"zh": "检查清单", "en": "checklist"},
         "export.plan_error": {"zh": "无法读取方案：", "en": "cannot read the plan:"},
+        "export.no_hardware": {
+            "zh": "方案中尚未选择任何硬件，无从报价或生成清单：请先选择{gaps}等（第 2、3 步）",
+            "en": "nothing to export: the plan has no hardware chosen yet; choose {gaps} first (steps 2 and 3)",
+        },
         "export.policy_error": {"zh": "无法读取政策文件：", "en": "cannot read the policy:"},
         "export.missing_glyphs": {
             "zh": "警告：没有可用字体能显示以下字符，PDF 中以代码点 [U+…] 代替：{chars}",
@@ -45,6 +50,12 @@ register(
         },
     }
 )
+
+
+def has_hardware(plan: Plan) -> bool:
+    """True when any hardware is chosen: a GPU model, a chassis, a CPU, memory, a PSU, storage or a NIC."""
+    srv = plan.server
+    return any((plan.gpu.model, srv.chassis, srv.cpu, srv.memory, srv.psu.part, srv.storage, srv.nics))
 
 
 def add_arguments(e: argparse.ArgumentParser) -> None:
@@ -78,6 +89,11 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         print(t("export.plan_error", lang), file=sys.stderr)
         print(str(exc), file=sys.stderr)
         return EXIT_UNREADABLE
+    if not has_hardware(plan):
+        # a plan of only 'schema_version' exported a quote of nothing; a chosen but unpriced part still
+        # exports (a request for quotation)
+        print(t("export.no_hardware", lang, gaps=describe_gaps(["gpu", "chassis", "cpu"], lang)), file=sys.stderr)
+        return ExitStatus.INCOMPLETE
     try:
         policy = load_policy(getattr(args, "policy", None))
     except PolicyError as exc:

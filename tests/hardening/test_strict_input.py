@@ -79,3 +79,14 @@ def test_reports_are_written_as_strict_json() -> None:
 
     text = report_to_json(VerificationReport())
     json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in a written report"))
+
+
+def test_export_refuses_a_plan_with_no_hardware_chosen(tmp_path: Path) -> None:
+    plan = tmp_path / "p.gpuplan.yaml"
+    plan.write_text("schema_version: 3\n", encoding="utf-8")  # exported a quote of nothing, exit 0
+    env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
+    done = subprocess.run([sys.executable, "-m", "procurement.cli", "export", str(plan), "--quote",
+                           str(tmp_path / "q.pdf"), "--lang", "en"], capture_output=True, text=True, timeout=120,
+                          env=env)
+    assert done.returncode == 3 and "no hardware chosen" in done.stderr, done.stderr
+    assert not (tmp_path / "q.pdf").exists()
