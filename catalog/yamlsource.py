@@ -52,6 +52,11 @@ class _Loader(_Base):
 
 MAX_YAML_BYTES = 20 * 1024 * 1024
 _LINE_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+MAX_YAML_VALUES = 150_000
+"""Values (scalars, lists and mappings) one YAML file may hold. A plan's cost grows with its values, not its
+bytes: 80 000 small mappings in ``verification:`` (240 000 values, 0.9 MB) peaked at 190 MB RSS in ``check``
+and a 20 MB file of them exhausted 4 GB (docs/reliability.md). The largest shipped file, catalog/data/gpus.yaml,
+holds 1 779 values."""
 MAX_ALIAS_VALUES = 100_000
 """How many values aliases (``*name``) may add to a file beyond those written out: a few lines of nested
 aliases ('billion laughs') otherwise expand to hundreds of millions of values when the data is walked."""
@@ -73,6 +78,10 @@ def parse_yaml(text: str, path: str | Path) -> Any:
     if len(text) > MAX_YAML_BYTES:
         raise YamlError(path, None, f"file is too large ({len(text) // 1_000_000} MB; at most "
                                     f"{MAX_YAML_BYTES // 1_000_000} MB)")
+    crowded = _value_limit_line(text)
+    if crowded is not None:
+        raise YamlError(path, crowded, f"more than {MAX_YAML_VALUES:,} values in one file; a plan, catalog or "
+                                       "policy holds far fewer (refused before building them in memory)")
     try:
         data = yaml.load(text, Loader=_Loader)
     except DuplicateKeyError as exc:
@@ -117,6 +126,23 @@ def parse_yaml(text: str, path: str | Path) -> Any:
     if problem:
         raise YamlError(path, _first_alias_line(text), problem)
     return data
+
+
+def _value_limit_line(text: str) -> int | None:
+    """The line where the file passes MAX_YAML_VALUES values (scalars, lists, mappings), or None. A streaming
+    pass over the parser's events, so memory does not grow with the file; YAML errors are left to the load."""
+    if len(text) < MAX_YAML_VALUES:  # every value takes at least one character
+        return None
+    count = 0
+    try:
+        for event in yaml.parse(text, Loader=_Loader):
+            if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+                count += 1
+                if count > MAX_YAML_VALUES:
+                    return event.start_mark.line + 1 if event.start_mark is not None else None
+    except (yaml.YAMLError, RecursionError, UnicodeEncodeError, ValueError):
+        return None
+    return None
 
 
 def _alias_problem(data: Any) -> str | None:
