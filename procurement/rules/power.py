@@ -343,6 +343,20 @@ def rack_units(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                  usable=rack.rack_units_usable, fit=rack.fit_by_space or 0)]
 
 
+@rule(FAMILY, "POWER-EFFICIENCY-ASSUMED", step=3, item="psu_power")
+def efficiency_assumed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """POWER-EFFICIENCY-ASSUMED: the wall power (rack, cords, heat) rests on an assumed PSU efficiency — the
+    PSU's 80 PLUS class is not in the catalog, so the lowest 80 PLUS level is counted (info; the safe side)."""
+    parts = resolve(plan, catalog)
+    if parts.psu is None or parts.psu_count == 0 or not _has_load(plan):
+        return []
+    b = power_budget(plan, catalog, policy, parts)
+    if b.system is None or b.system.from_vendor or not b.system.efficiency_assumed:
+        return []
+    return [make("POWER-EFFICIENCY-ASSUMED", FAMILY, Severity.INFO, 3, ("server.psu.part",), lang,
+                 psu=parts.psu.name, wall=fmt_w(b.ac_w), eff=f"{100 * b.system.efficiency:.0f}")]
+
+
 @rule(FAMILY, "POWER-UNKNOWN-WATTS", step=3, item="psu_power")
 def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """POWER-UNKNOWN-WATTS: a part without a sourced wattage is left out of the estimate (info)."""
@@ -389,6 +403,7 @@ RULES: tuple[Rule, ...] = (
     psu_no_redundancy,
     cord_amps,
     rack_units,
+    efficiency_assumed,
     unknown_watts,
     estimated_watts,
 )
@@ -510,6 +525,17 @@ register(
         "POWER-CORD-AMPS.fix.low": {
             "zh": "改用 200-240 V（高线）供电，或给每个电源配一条 30 A 专用回路（需电工确认）。",
             "en": "Supply 200-240 V (high line), or give each PSU its own larger circuit (ask an electrician).",
+        },
+        "POWER-EFFICIENCY-ASSUMED.message": {
+            "zh": "目录中没有电源 {psu} 的 80 PLUS 等级：墙上功率 {wall} W 按最低的 80 PLUS 等级估算（此负载下效率 "
+                  "{eff}%），是偏保守的估计。",
+            "en": "The catalog has no 80 PLUS class for PSU {psu}: the wall power, {wall} W, assumes the lowest "
+            "80 PLUS level ({eff} % efficient at this load), an estimate on the safe side.",
+        },
+        "POWER-EFFICIENCY-ASSUMED.fix": {
+            "zh": "向厂商索取该电源的 80 PLUS 等级（或效率曲线），在用户目录中补充 efficiency。",
+            "en": "Ask the vendor for the PSU's 80 PLUS class (or efficiency curve) and add its efficiency in a "
+            "user catalog directory.",
         },
         "POWER-RACK-UNITS.message": {
             "zh": "每机柜 {servers} 台 × {units}U = {total}U，超过机柜可用的 {usable}U。",

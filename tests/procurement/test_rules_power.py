@@ -370,3 +370,18 @@ def test_an_sxm_module_without_a_tdp_counts_at_its_platform_rating(catalog) -> N
     found = evaluate_family(power, plan, catalog, POLICY, "en")
     assert "NVIDIA H800 SXM5 80GB 700 W" in one(found, "POWER-ESTIMATED-WATTS").message
     assert "POWER-UNKNOWN-WATTS" not in ids(found)
+
+
+def test_an_assumed_psu_efficiency_is_said(catalog) -> None:  # type: ignore[no-untyped-def]
+    # the Supermicro 3000 W unit has no 80 PLUS class in the catalog: the wall power is an estimate, said so
+    node = plan_of(gpu={"model": "h100-sxm5-80gb", "count": 8},
+                   server={"chassis": "supermicro-sys-821ge-tnhr", "cpu": "xeon-platinum-8480plus", "cpu_count": 2})
+    f = one(evaluate_family(power, node, catalog, POLICY, "en"), "POWER-EFFICIENCY-ASSUMED")
+    b = power_budget(node, catalog, POLICY)
+    assert f.severity == Severity.INFO and f"{b.ac_w:,.0f} W" in f.message
+    # a known class (Titanium), or the vendor's own system maximum (DGX H100), needs no such note
+    ti = plan_of(gpu={"model": "a100-pcie-40gb", "count": 4},
+                 server={"chassis": "supermicro-as-4124gs-tnr", "cpu": "epyc-7543", "cpu_count": 2})
+    assert "POWER-EFFICIENCY-ASSUMED" not in ids(evaluate_family(power, ti, catalog, POLICY, "en"))
+    dgx = plan_of(gpu={"model": "h100-sxm5-80gb", "count": 8}, server={"chassis": "nvidia-dgx-h100"})
+    assert "POWER-EFFICIENCY-ASSUMED" not in ids(evaluate_family(power, dgx, catalog, POLICY, "en"))
