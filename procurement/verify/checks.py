@@ -385,6 +385,13 @@ def _gpu_model(c: Ctx) -> None:
 @check("GPU-COUNT", "gpu", needs_smi=True)
 def _gpu_count(c: Ctx) -> None:
     n = len(c.gpus)
+    uuids = [g.uuid for g in c.gpus if g.uuid]
+    repeated = sorted({u for u in uuids if uuids.count(u) > 1})
+    if repeated:
+        # one GPU listed twice (an edited or replayed report): four GPUs each twice passed GPU-COUNT 8
+        c.add("GPU-COUNT", "fail", "gpu_count.duplicate_uuid", c.plan.gpu.count if c.plan else None, n, n=n,
+              distinct=n - sum(uuids.count(u) - 1 for u in repeated), uuids=", ".join(repeated[:4]))
+        return
     if c.plan is None or c.plan.gpu.count <= 0:
         c.add("GPU-COUNT", "skip", "gpu_count.no_plan", None, n, n=n)
         return

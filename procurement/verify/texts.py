@@ -164,6 +164,12 @@ register(
         },
         "verify.gpu_model.inventory": {"zh": "GPU 型号清单。", "en": "GPU inventory."},
         "verify.gpu_count.pass": {"zh": "GPU 数量 {n} 与计划一致。", "en": "{n} GPU(s), as planned."},
+        "verify.gpu_count.duplicate_uuid": {
+            "zh": "报告列出 {n} 块 GPU，但其中只有 {distinct} 块互不相同：UUID {uuids} "
+                  "出现了不止一次（报告被编辑或重复）。",
+            "en": "The report lists {n} GPUs but only {distinct} are distinct: UUID {uuids} appears more than once "
+            "(an edited or replayed report).",
+        },
         "verify.gpu_count.fewer": {
             "zh": "只找到 {n} 块 GPU，计划为 {want} 块：检查是否漏装、掉卡或被 cgroup/Slurm 隐藏。",
             "en": "Only {n} of the {want} planned GPUs were found: check for a missing card, one that fell "

@@ -90,3 +90,22 @@ def test_export_refuses_a_plan_with_no_hardware_chosen(tmp_path: Path) -> None:
                           env=env)
     assert done.returncode == 3 and "no hardware chosen" in done.stderr, done.stderr
     assert not (tmp_path / "q.pdf").exists()
+
+
+def test_four_gpus_each_listed_twice_fail_the_gpu_count(catalog) -> None:  # type: ignore[no-untyped-def]
+    import re
+
+    from procurement.plan import Plan
+    from procurement.verify.probe import report_from_outputs
+    from tests.conftest import NVIDIA_SMI_FIXTURES
+
+    xml = (NVIDIA_SMI_FIXTURES / "k8s-test-infra_8x-h100-80gb-hbm3_580.105.08_v13.xml").read_text(encoding="utf-8")
+    uuids = re.findall(r"<uuid>([^<]+)</uuid>", xml)
+    assert len(set(uuids)) == 8
+    for i in range(4):  # GPUs 5-8 are GPUs 1-4 again
+        xml = xml.replace(uuids[4 + i], uuids[i])
+    plan = Plan.model_validate({"gpu": {"model": "h100-sxm5-80gb", "count": 8}})
+    report = report_from_outputs(xml, catalog, plan, "en")
+    count = next(c for c in report.checks if c.id == "GPU-COUNT")
+    assert count.status == "fail", count  # passed GPU-COUNT 8
+    assert "only 4 are distinct" in count.message
