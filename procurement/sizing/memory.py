@@ -53,6 +53,9 @@ NF4_BITS = 4.127
 """QLoRA NF4 with double quantisation: 4 bits + 0.127 bits of constants per parameter (arXiv:2305.14314 §3)."""
 KORTHIKANTI_SBH = 34.0
 """Activation bytes per s·b·h per layer in 16 bits, no recompute, attention scores not stored."""
+SERVING_PREFILL_TOKENS = 8192
+"""vLLM V1's default max_num_batched_tokens for online serving (chunked prefill on by default; vLLM
+"Optimization and Tuning" guide)."""
 SCHEMES: tuple[SchemeName, ...] = ("dp", "zero1", "zero2", "zero3")
 ZERO_STAGE = {"dp": 0, "zero1": 1, "zero2": 2, "zero3": 3}
 
@@ -341,7 +344,9 @@ def serving(case: Case, par: Parallel, gpu_memory_gb: float, utilization: float 
     """KV tokens and concurrency as vLLM computes them: (memory × utilisation − weights − activation peak −
     overhead) / KV bytes per token; decode speed as bytes read per step / memory bandwidth."""
     m = case.model
-    single = replace(case, batch=1)  # vLLM profiles one max-length prefill
+    # vLLM profiles one prefill of at most max_num_batched_tokens: V1 chunks longer prompts (chunked prefill
+    # on by default, 8,192 tokens per step for online serving)
+    single = replace(case, batch=1, seq=min(case.seq, SERVING_PREFILL_TOKENS))
     mem = per_gpu(single, par)
     budget = gpu_memory_gb * utilization
     free = budget - mem.weights - mem.activations - mem.overhead
