@@ -56,6 +56,7 @@ class PriceOverride(BaseModel):
     price_cny: float = Field(ge=0, le=MAX_PRICE_CNY)
     price_date: dt.date | None = None
     price_source: str = "company price list"
+    price_includes_vat: bool | None = None
 
 
 @dataclass
@@ -313,6 +314,8 @@ def _apply_prices(cat: Catalog, prices: list[_Price], report: OverlayReport, pro
             "price_cny": price.price_cny,
             "price_date": price.price_date,
             "price_source": price.price_source,
+            "price_includes_vat": price.price_includes_vat,
+            "price_kind": "company price list",
         })
         report.prices.append(f"{target} {price.id}: {old.price_cny} -> {price.price_cny} CNY")
 

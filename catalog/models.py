@@ -32,6 +32,12 @@ class Part(Strict):
     """Reference price; None where no public price was found (the quote then says 询价 / on request)."""
     price_date: dt.date | None = None
     price_source: str | None = None
+    price_includes_vat: bool | None = None
+    """Whether ``price_cny`` already includes VAT (China retail prices do; list prices usually do not);
+    None where the source does not say: the money side then takes the higher reading (VAT added)."""
+    price_kind: str | None = None
+    """What the price is: 'vendor MSRP', 'retail street price', 'reseller listing', 'press report',
+    'company price list'... (a press report is not a quote)."""
     source: str = Field(min_length=3)
     """Datasheet URL or document the numbers come from (reference ids like 'docs/sources.md §G1' allowed)."""
     notes: str = ""

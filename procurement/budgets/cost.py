@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from catalog.loader import Catalog
 from catalog.models import Part
@@ -18,10 +19,22 @@ class CostLine:
     name: str
     count: int
     unit_cny: float | None
+    includes_vat: bool | None = None
+    """Whether ``unit_cny`` includes VAT; None where the source does not say (counted as excluding it, the
+    higher reading, so an unknown VAT status never makes a plan look cheaper)."""
 
     @property
     def total_cny(self) -> float:
+        """The line as priced (VAT as the source states it)."""
         return (self.unit_cny or 0.0) * self.count
+
+    def net_cny(self, policy: Policy) -> float:
+        """The line before VAT."""
+        return self.total_cny / (1 + policy.vat_rate_pct / 100) if self.includes_vat else self.total_cny
+
+    def gross_cny(self, policy: Policy) -> float:
+        """The line including VAT (a VAT-inclusive retail price is not taxed a second time)."""
+        return self.total_cny if self.includes_vat else with_vat(self.total_cny, policy)
 
 
 @dataclass(frozen=True)
@@ -44,11 +57,61 @@ class CostBreakdown:
     def unpriced(self) -> tuple[CostLine, ...]:
         return tuple(line for line in self.lines if line.unit_cny is None and line.count > 0)
 
+    @property
+    def complete(self) -> bool:
+        """Every line carries a price: only then is a sum a total (otherwise it is a lower bound)."""
+        return not self.unpriced
+
+    def net_total_cny(self, policy: Policy) -> float:
+        """The priced lines before VAT, × nodes (a lower bound while ``complete`` is False)."""
+        return sum(line.net_cny(policy) for line in self.lines) * self.nodes
+
+    def gross_total_cny(self, policy: Policy) -> float:
+        """The priced lines including VAT, × nodes (a lower bound while ``complete`` is False)."""
+        return sum(line.gross_cny(policy) for line in self.lines) * self.nodes
+
+    def verdict(self, policy: Policy) -> BudgetVerdict:
+        """Within / over / unknown against the VAT-inclusive budget; 'within' only when every line is priced."""
+        gross = self.gross_total_cny(policy)
+        status: VerdictStatus
+        if self.budget_cny is None:
+            status = "no_budget"
+        elif round(gross) > round(self.budget_cny):
+            status = "over"  # the priced part alone already exceeds it: more parts only add
+        elif self.unpriced:
+            status = "unknown"
+        else:
+            status = "within"
+        return BudgetVerdict(status, gross, self.budget_cny, self.complete, self.unpriced)
+
+
+VerdictStatus = Literal["within", "over", "unknown", "no_budget"]
+
+
+@dataclass(frozen=True)
+class BudgetVerdict:
+    """The one budget verdict every view shows: step 1, the quote page, the findings, `check --json`, the PDFs."""
+
+    status: VerdictStatus
+    gross_cny: float
+    """The VAT-inclusive sum of the priced lines; the total only when ``complete``, else a lower bound."""
+    budget_cny: float | None
+    complete: bool
+    unpriced: tuple[CostLine, ...]
+
+    def as_json(self) -> dict[str, object]:
+        return {
+            "status": self.status,
+            "total_incl_vat_cny" if self.complete else "priced_lower_bound_incl_vat_cny": round(self.gross_cny, 2),
+            "budget_cny": self.budget_cny,
+            "unpriced": [{"field": x.path, "part": x.part_id, "name": x.name} for x in self.unpriced],
+        }
+
 
 def _line(path: str, part: Part | None, count: int) -> CostLine | None:
     if part is None or count <= 0:
         return None
-    return CostLine(path, part.id, part.name, count, part.price_cny)
+    return CostLine(path, part.id, part.name, count, part.price_cny, part.price_includes_vat)
 
 
 def plan_cost(plan: Plan, catalog: Catalog, parts: Parts | None = None) -> CostBreakdown:

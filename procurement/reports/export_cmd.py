@@ -16,7 +16,7 @@ from procurement.policy import PolicyError, load_policy
 from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
 from procurement.reports.fonts import FontNotFoundError
-from procurement.reports.quote import render_quote_pdf
+from procurement.reports.quote import build_quote, render_quote_pdf
 from procurement.reports.text import collect_missing, describe_missing
 
 EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
@@ -36,6 +36,7 @@ register(
             "en": "wrote {what}: {path} ({size} bytes)",
         },
         "export.what.quote": {"zh": "报价单", "en": "quote"},
+        "export.what.rfq": {"zh": "询价单", "en": "request for quotation"},
         "export.what.checklist": {"zh": "检查清单", "en": "checklist"},
         "export.plan_error": {"zh": "无法读取方案：", "en": "cannot read the plan:"},
         "export.no_hardware": {
@@ -128,6 +129,9 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         return EXIT_UNREADABLE
     # a PDF on standard output ('-') keeps standard output for itself
     to = sys.stderr if any(str(path) == "-" for _, path in jobs) else sys.stdout
+    # while a line is unpriced the quote is a request for quotation (询价单), and the message says so
+    rfq = "quote" in render and not build_quote(plan, catalog, policy, lang=lang).complete
     for what, path, data in outputs:
-        print(t("export.wrote", lang, what=t(f"export.what.{what}", lang), path=path, size=len(data)), file=to)
+        name = t("export.what.rfq" if what == "quote" and rfq else f"export.what.{what}", lang)
+        print(t("export.wrote", lang, what=name, path=path, size=len(data)), file=to)
     return EXIT_OK

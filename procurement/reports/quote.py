@@ -30,6 +30,7 @@ from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, canonical_digest
 from procurement.policy import Policy, default_policy
+from procurement.reports.capitals import capital_amount
 from procurement.reports.common import (
     CENT,
     GROUP_BG,
@@ -46,6 +47,7 @@ from procurement.reports.common import (
 )
 
 CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software")
+RFQ_ASKS = ("prices", "delivery", "warranty", "payment", "invoice", "freight", "validity", "substitutes")
 
 register(
     {
@@ -61,11 +63,46 @@ register(
         "quote.party.contact": {"zh": "联系人", "en": "Contact"},
         "quote.party.address": {"zh": "地址", "en": "Address"},
         "quote.items": {"zh": "明细", "en": "Line items"},
-        "quote.col.part": {"zh": "部件", "en": "Part"},
-        "quote.col.spec": {"zh": "关键规格", "en": "Key specification"},
+        "quote.col.no": {"zh": "序号", "en": "No."},
+        "quote.col.uom": {"zh": "单位", "en": "Unit"},
+        "quote.uom.gpu": {"zh": "块", "en": "pcs"},
+        "quote.uom.cpu": {"zh": "颗", "en": "pcs"},
+        "quote.uom.memory": {"zh": "条", "en": "pcs"},
+        "quote.uom.storage": {"zh": "块", "en": "pcs"},
+        "quote.uom.network": {"zh": "块", "en": "pcs"},
+        "quote.uom.power": {"zh": "个", "en": "pcs"},
+        "quote.uom.chassis": {"zh": "台", "en": "unit"},
+        "quote.uom.software": {"zh": "套", "en": "set"},
+        "quote.total_capitals": {"zh": "大写金额", "en": "Total in words"},
+        "rfq.title": {"zh": "询价单", "en": "Request for quotation"},
+        "rfq.col.unit": {"zh": "含税单价（请填写）", "en": "Unit price incl. VAT (to fill in)"},
+        "rfq.col.amount": {"zh": "含税金额（请填写）", "en": "Amount incl. VAT (to fill in)"},
+        "rfq.asks": {"zh": "请在报价中注明", "en": "Please state in your quotation"},
+        "rfq.ask.prices": {
+            "zh": "每一行的含税单价与金额（注明税率）；不含税合计、税额、含税合计及大写金额。",
+            "en": "The unit price and amount of every line including VAT (state the rate); the totals before "
+                  "VAT, the VAT and the total including VAT.",
+        },
+        "rfq.ask.delivery": {"zh": "交货期（自合同签订之日起的天数）。", "en": "Delivery time (days from signing)."},
+        "rfq.ask.warranty": {"zh": "质保期限与售后服务（响应时间、上门服务）。",
+                             "en": "Warranty period and after-sales service (response time, on-site service)."},
+        "rfq.ask.payment": {"zh": "付款方式。", "en": "Payment terms."},
+        "rfq.ask.invoice": {"zh": "发票类型（增值税专用发票 / 普通发票）。",
+                            "en": "Invoice type (special VAT invoice / ordinary invoice)."},
+        "rfq.ask.freight": {"zh": "运费、安装调试是否包含。", "en": "Whether freight, installation and commissioning "
+                                                                      "are included."},
+        "rfq.ask.validity": {"zh": "报价有效期。", "en": "How long the quotation is valid."},
+        "rfq.ask.substitutes": {
+            "zh": "如以其他型号替代任何一行，请逐行注明替代型号及其规格。",
+            "en": "Where you offer a different model for any line, name the substitute and its specification "
+                  "line by line.",
+        },
+        "rfq.footer": {"zh": "询价单 {number} · 方案摘要 {digest}", "en": "RFQ {number} · plan digest {digest}"},
+        "quote.col.part": {"zh": "品名", "en": "Item"},
+        "quote.col.spec": {"zh": "型号/规格", "en": "Model / specification"},
         "quote.col.qty": {"zh": "数量", "en": "Qty"},
-        "quote.col.unit": {"zh": "单价（元）", "en": "Unit price (CNY)"},
-        "quote.col.amount": {"zh": "金额（元）", "en": "Amount (CNY)"},
+        "quote.col.unit": {"zh": "不含税单价（元）", "en": "Unit price excl. VAT (CNY)"},
+        "quote.col.amount": {"zh": "不含税金额（元）", "en": "Amount excl. VAT (CNY)"},
         "quote.cat.gpu": {"zh": "GPU", "en": "GPU"},
         "quote.cat.cpu": {"zh": "处理器", "en": "CPU"},
         "quote.cat.memory": {"zh": "内存", "en": "Memory"},
@@ -82,14 +119,20 @@ register(
         "quote.total": {"zh": "合计（含税）", "en": "Total (incl. VAT)"},
         "quote.total_wan": {"zh": "合计（万元）", "en": "Total in units of 10,000 CNY"},
         "quote.wan": {"zh": "{value} 万元", "en": "{value} × 10,000 CNY"},
-        "quote.excludes": {
-            "zh": "以上合计不含 {n} 项询价部件：{parts}",
-            "en": "The totals exclude {n} part(s) priced on request: {parts}",
-        },
         "quote.notes": {"zh": "说明与假设", "en": "Notes and assumptions"},
         "quote.note.reference": {
             "zh": "单价为目录参考价（不含税），以供应商正式报价为准。",
             "en": "Unit prices are catalog reference prices excluding VAT; the vendor's formal quotation prevails.",
+        },
+        "quote.note.vat_included": {
+            "zh": "标注含税的参考价（如国内零售价）已含 {rate}% 增值税：不含税单价由含税价折算，不重复计税。",
+            "en": "Reference prices that include VAT (China retail prices) already carry {rate} % VAT: their "
+                  "net unit price is derived from the VAT-inclusive price, and VAT is not added twice.",
+        },
+        "quote.note.vat_unknown": {
+            "zh": "来源未说明是否含税的参考价按不含税计，另加 {rate}% 增值税（较高的读法）。",
+            "en": "Reference prices whose source does not say whether VAT is included are read as excluding "
+                  "it, and {rate} % VAT is added (the higher reading).",
         },
         "quote.note.nodes": {
             "zh": "数量按 {nodes} 台服务器计（每台配置相同）。",
@@ -138,6 +181,10 @@ class QuoteLine:
     amount: Decimal | None
     price_date: dt.date | None = None
     price_source: str | None = None
+    gross: Decimal | None = None
+    """The amount including VAT (equal to ``amount`` + its VAT; a VAT-inclusive price is not taxed again)."""
+    includes_vat: bool | None = None
+    price_kind: str | None = None
 
 
 @dataclass(frozen=True)
@@ -161,6 +208,12 @@ class Quote:
     @property
     def unpriced(self) -> tuple[QuoteLine, ...]:
         return tuple(line for line in self.lines if line.unit_price is None)
+
+    @property
+    def complete(self) -> bool:
+        """Every line is priced: only then are the sums totals and the document a quote (报价单); otherwise
+        it is a request for quotation (询价单) without totals."""
+        return not self.unpriced
 
     @property
     def has_prices(self) -> bool:
@@ -240,12 +293,26 @@ def build_quote(
     lines: list[QuoteLine] = []
     notes: list[str] = [t("quote.note.reference", lang)]
 
+    rate = Decimal(str(policy.vat_rate_pct))
+    factor = 1 + rate / Decimal(100)
+
     def add(category: str, part: Part | None, per_server: int, label: str = "") -> None:
         if part is None or per_server <= 0:
             return
         qty = per_server * nodes
-        unit = to_decimal(part.price_cny) if part.price_cny is not None else None
-        amount = (unit * qty).quantize(CENT, rounding=ROUND_HALF_UP) if unit is not None else None
+        unit: Decimal | None = None
+        amount = gross = None
+        if part.price_cny is not None:
+            price = to_decimal(part.price_cny)
+            if part.price_includes_vat:
+                # a VAT-inclusive retail price: the gross is exact, the net unit price is derived to the fen
+                gross = (price * qty).quantize(CENT, rounding=ROUND_HALF_UP)
+                unit = (price / factor).quantize(CENT, rounding=ROUND_HALF_UP)
+                amount = (gross / factor).quantize(CENT, rounding=ROUND_HALF_UP)
+            else:
+                unit = price
+                amount = (unit * qty).quantize(CENT, rounding=ROUND_HALF_UP)
+                gross = (amount * factor).quantize(CENT, rounding=ROUND_HALF_UP)
         name = f"{part.name} ({label})" if label else part.name
         lines.append(
             QuoteLine(
@@ -258,6 +325,9 @@ def build_quote(
                 amount,
                 part.price_date,
                 part.price_source,
+                gross,
+                part.price_includes_vat,
+                part.price_kind,
             )
         )
 
@@ -289,8 +359,12 @@ def build_quote(
     add("software", catalog.typed(ContainerImage, sw.image), 1)
 
     subtotal = sum((line.amount for line in lines if line.amount is not None), Decimal(0))
-    rate = Decimal(str(policy.vat_rate_pct))
-    vat = (subtotal * rate / Decimal(100)).quantize(CENT, rounding=ROUND_HALF_UP)
+    total = sum((line.gross for line in lines if line.gross is not None), Decimal(0))
+    vat = total - subtotal
+    if any(line.includes_vat for line in lines):
+        notes.append(t("quote.note.vat_included", lang, rate=pct(rate)))
+    if any(line.unit_price is not None and line.includes_vat is None for line in lines):
+        notes.append(t("quote.note.vat_unknown", lang, rate=pct(rate)))
     if nodes > 1:
         notes.append(t("quote.note.nodes", lang, nodes=nodes))
     notes.append(t("quote.note.vat", lang, rate=pct(rate)))
@@ -303,7 +377,7 @@ def build_quote(
         subtotal=subtotal.quantize(CENT),
         vat_rate_pct=rate,
         vat=vat,
-        total=(subtotal + vat).quantize(CENT),
+        total=total.quantize(CENT),
         nodes=nodes,
         notes=tuple(notes),
     )
@@ -377,7 +451,8 @@ def render_quote_pdf(
     quote = build_quote(plan, catalog, policy, today, lang)
     st = make_styles(lang)
     on_request = t("quote.on_request", lang)
-    story: list[Flowable] = [st.p(t("quote.title", lang), st.title)]
+    title_key = "quote.title" if quote.complete else "rfq.title"
+    story: list[Flowable] = [st.p(t(title_key, lang), st.title)]
     if plan.title:
         story.append(st.p(plan.title, st.h2))
     head = [
@@ -412,59 +487,68 @@ def render_quote_pdf(
         Spacer(1, 4),
     ]
 
+    rfq = not quote.complete
+    cols = ("no", "part", "spec", "uom", "qty", "unit", "amount")
     rows: list[list[object]] = [
-        [st.p(t(f"quote.col.{c}", lang), st.cell_head) for c in ("part", "spec", "qty", "unit", "amount")]
+        [st.p(t(f"quote.col.{c}" if not (rfq and c in ("unit", "amount")) else f"rfq.col.{c}", lang),
+              st.cell_head) for c in cols]
     ]
+    widths = scaled([5, 27, 30, 6, 6, 13, 13], paper)
     extra: list[tuple[object, ...]] = []
+    n = 0
     for cat in CATEGORIES:
         cat_lines = [line for line in quote.lines if line.category == cat]
         if not cat_lines:
             continue
         r = len(rows)
-        rows.append([st.p(t(f"quote.cat.{cat}", lang), st.cell_head), "", "", "", ""])
+        rows.append([st.p(t(f"quote.cat.{cat}", lang), st.cell_head), "", "", "", "", "", ""])
         extra += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), GROUP_BG)]
         for line in cat_lines:
+            n += 1
             rows.append(
                 [
+                    st.p(str(n), st.cell_right),
                     st.p(line.name, st.cell),
                     st.p(line.spec, st.cell),
+                    st.p(t(f"quote.uom.{line.category}", lang), st.cell),
                     st.p(str(line.qty), st.cell_right),
-                    st.p(money(line.unit_price, lang, on_request), st.cell_right),
-                    st.p(money(line.amount, lang, on_request), st.cell_right),
+                    # the vendor-facing request leaves the price cells for the vendor to fill in
+                    st.p("" if rfq else money(line.unit_price, lang, on_request), st.cell_right),
+                    st.p("" if rfq else money(line.amount, lang, on_request), st.cell_right),
                 ]
             )
-    story.append(st.section(t("quote.items", lang), table(rows, scaled([30, 33, 7, 15, 15], paper), font=st.font,
-                                                          extra=extra)))
+    story.append(st.section(t("quote.items", lang), table(rows, widths, font=st.font, extra=extra)))
     story.append(Spacer(1, 6))
 
-    # With no price at all a total of ¥0.00 would mislead: the totals then say "on request" too.
-    priced_any = quote.has_prices
+    if rfq:
+        # No totals while any line is unpriced: a sum with unknown terms is not a total (DESIGN.md, rules of
+        # truth). The request says what the vendor is asked for; internal content stays in the buyer's copy.
+        asks = [st.p(f"{i}. {t(f'rfq.ask.{k}', lang)}", st.body) for i, k in enumerate(RFQ_ASKS, 1)]
+        story += [st.section(t("rfq.asks", lang), asks[0]), *asks[1:]]
+        footer = t("rfq.footer", lang, number=quote.number, digest=canonical_digest(plan)[:16])
+        return build_pdf(story, paper=paper, lang=lang, title=f"{t('rfq.title', lang)} {quote.number}",
+                         footer=footer, subject=plan.title)
 
-    def amount(value: Decimal) -> str:
-        return money(value, lang, on_request) if priced_any else on_request
-
-    wan = t("quote.wan", lang, value=f"{quote.total_wan:,.2f}") if priced_any else on_request
     totals = [
-        [st.p(t("quote.subtotal", lang), st.cell), st.p(amount(quote.subtotal), st.cell_right)],
-        [st.p(t("quote.vat", lang, rate=pct(quote.vat_rate_pct)), st.cell), st.p(amount(quote.vat), st.cell_right)],
-        [st.p(t("quote.total", lang), st.cell_head), st.p(amount(quote.total), st.cell_right)],
+        [st.p(t("quote.subtotal", lang), st.cell), st.p(money(quote.subtotal, lang, on_request), st.cell_right)],
+        [st.p(t("quote.vat", lang, rate=pct(quote.vat_rate_pct)), st.cell),
+         st.p(money(quote.vat, lang, on_request), st.cell_right)],
+        [st.p(t("quote.total", lang), st.cell_head), st.p(money(quote.total, lang, on_request), st.cell_right)],
     ]
-    if lang == "zh":  # 万元 is how Chinese paperwork states a total; English readers get the CNY figure only
-        totals.append([st.p(t("quote.total_wan", lang), st.cell), st.p(wan, st.cell_right)])
-    widths = scaled([30, 33, 7, 15, 15], paper)
+    if lang == "zh":  # 大写金额 and 万元 are how Chinese paperwork states a total; English gets the CNY figure only
+        totals.append([st.p(t("quote.total_capitals", lang), st.cell),
+                       st.p("人民币" + capital_amount(quote.total), st.cell_right)])
+        totals.append([st.p(t("quote.total_wan", lang), st.cell),
+                       st.p(t("quote.wan", lang, value=f"{quote.total_wan:,.2f}"), st.cell_right)])
     tot = table(
         totals,
-        [widths[1] + widths[2], widths[3] + widths[4]],
+        [sum(widths[:4]), sum(widths[4:])],
         header_rows=0,
         font=st.font,
         extra=[("BACKGROUND", (0, 2), (-1, 2), GROUP_BG)],
     )
     tot.hAlign = "RIGHT"
     story.append(tot)
-    if quote.unpriced:
-        names = ", ".join(dict.fromkeys(line.name for line in quote.unpriced))
-        story.append(Spacer(1, 3))
-        story.append(st.p(t("quote.excludes", lang, n=len(quote.unpriced), parts=names), st.body))
 
     notes = [st.p(f"{i}. {note}", st.body) for i, note in enumerate(quote.notes, 1)]
     story += [st.section(t("quote.notes", lang), notes[0]), *notes[1:]]
@@ -483,7 +567,8 @@ def render_quote_pdf(
                     st.p(line.name, st.cell),
                     st.p(money(line.unit_price, lang, ""), st.cell_right),
                     st.p(line.price_date.isoformat() if line.price_date else "—", st.cell),
-                    st.p(line.price_source or "—", st.cell),
+                    st.p(f"{line.price_kind}: {line.price_source}" if line.price_kind and line.price_source
+                         else line.price_source or "—", st.cell),
                 ]
             )
         story.append(st.section(t("quote.prices", lang), table(prow, scaled([30, 15, 13, 42], paper), font=st.font)))

@@ -1,10 +1,11 @@
 """Budget rules: the plan's reference cost (per node × nodes) against the buyer's budget.
 
-Prices are the catalog's reference prices (``price_cny`` with date and source, excluding VAT as the quote
-treats them); parts without a public price are listed, and the total is then a lower bound. PSUs that ship
-with the chassis are in its price. ``requirements.budget_cny`` is VAT-inclusive (含税, how Chinese purchase
-budgets are set), so the total compared with it is the VAT-inclusive one: × (1 + policy.vat_rate_pct / 100),
-13 % by default (公告2019年第39号, resources/policy/default.yaml) — the same total the quote prints.
+Prices are the catalog's reference prices (``price_cny`` with date, source, kind and whether VAT is included);
+parts without a price are listed, and the sum is then a lower bound. PSUs that ship with the chassis are in its
+price. ``requirements.budget_cny`` is VAT-inclusive (含税, how Chinese purchase budgets are set), so each line is
+compared VAT-inclusive: × (1 + policy.vat_rate_pct / 100) unless its price already includes VAT (China retail
+prices), 13 % by default (公告2019年第39号, resources/policy/default.yaml) — the same figures the quote prints.
+The verdict is tri-state (budgets/cost.py ``verdict``): within only when every line is priced.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from catalog.loader import Catalog
 # re-exported: procurement.budgets.cost is their home
 from procurement.budgets.cost import CostBreakdown as CostBreakdown
 from procurement.budgets.cost import CostLine as CostLine
-from procurement.budgets.cost import plan_cost, with_vat, yuan
+from procurement.budgets.cost import plan_cost, yuan
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register
 from procurement.plan import Plan
@@ -27,14 +28,12 @@ FAMILY: Family = "budget"
 
 @rule(FAMILY, "BUDGET-OVER", step=1)
 def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """BUDGET-OVER: the VAT-inclusive reference total (one node × nodes × (1 + VAT)) above the budget,
-    which is VAT-inclusive (含税)."""
-    budget = plan.requirements.budget_cny
-    if budget is None:
-        return []
+    """BUDGET-OVER: the VAT-inclusive cost (one node × nodes, each line with VAT unless its price already
+    includes it) above the budget, which is VAT-inclusive (含税). With unpriced parts the priced sum is a lower
+    bound: when that alone is over, the plan is over whatever the rest costs."""
     c = plan_cost(plan, catalog)
-    gross = with_vat(c.total_cny, policy)
-    if round(gross) <= round(budget):
+    v = c.verdict(policy)
+    if v.status != "over" or v.budget_cny is None:
         return []
     return [
         make(
@@ -44,22 +43,49 @@ def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
             1,
             ("requirements.budget_cny", "gpu.count"),
             lang,
-            total=yuan(gross),
-            net=yuan(c.total_cny),
+            variant=None if v.complete else "lower_bound",
+            total=yuan(v.gross_cny),
+            net=yuan(c.net_total_cny(policy)),
             vat=f"{policy.vat_rate_pct:g}",
-            budget=yuan(budget),
+            budget=yuan(v.budget_cny),
             nodes=c.nodes,
-            node=yuan(c.node_cny),
-            over=yuan(gross - budget),
+            node=yuan(c.gross_total_cny(policy) / c.nodes),
+            over=yuan(v.gross_cny - v.budget_cny),
+            parts=join_names((x.name for x in v.unpriced), lang),
+        )
+    ]
+
+
+@rule(FAMILY, "BUDGET-UNKNOWN", step=1)
+def budget_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BUDGET-UNKNOWN: a budget is set, the priced parts fit it, but some parts have no price: whether the plan
+    is within budget is unknown (a warning — unknown is never good), with the priced lower bound."""
+    c = plan_cost(plan, catalog)
+    v = c.verdict(policy)
+    if v.status != "unknown" or v.budget_cny is None:
+        return []
+    return [
+        make(
+            "BUDGET-UNKNOWN",
+            FAMILY,
+            Severity.WARNING,
+            1,
+            ("requirements.budget_cny", *dict.fromkeys(x.path for x in v.unpriced)),
+            lang,
+            total=yuan(v.gross_cny),
+            budget=yuan(v.budget_cny),
+            n=len(v.unpriced),
+            parts=join_names((x.name for x in v.unpriced), lang),
         )
     ]
 
 
 @rule(FAMILY, "BUDGET-UNPRICED", step=3)
 def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """BUDGET-UNPRICED: parts without a public reference price (询价); the total is a lower bound (info)."""
+    """BUDGET-UNPRICED: without a budget, parts without a price (询价); the sum is a lower bound (info). With a
+    budget, BUDGET-UNKNOWN or BUDGET-OVER says it."""
     c = plan_cost(plan, catalog)
-    if not c.unpriced:
+    if not c.unpriced or plan.requirements.budget_cny is not None:
         return []
     return [
         make(
@@ -74,7 +100,7 @@ def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     ]
 
 
-RULES: tuple[Rule, ...] = (over_budget, unpriced)
+RULES: tuple[Rule, ...] = (over_budget, budget_unknown, unpriced)
 
 register(
     {
@@ -83,6 +109,22 @@ register(
                   "超过含税预算 {budget}，超出 {over}。",
             "en": "The reference total including {vat} % VAT is {total} ({net} before VAT = {node} per node "
             "× {nodes}), {over} over the budget of {budget} (budgets include VAT).",
+        },
+        "BUDGET-OVER.message.lower_bound": {
+            "zh": "仅已定价部件的含税价就有 {total}（不含 {parts} 等询价部件），"
+                  "已超过含税预算 {budget}，超出至少 {over}。",
+            "en": "The priced parts alone come to {total} incl. VAT (without {parts}, priced on request), "
+                  "at least {over} over the budget of {budget} (budgets include VAT).",
+        },
+        "BUDGET-UNKNOWN.message": {
+            "zh": "是否在预算内未知：{n} 项部件没有价格（{parts}）。已定价部分含税 {total}，只是下限；预算 {budget}。",
+            "en": "Whether the plan is within budget is unknown: {n} part(s) have no price ({parts}). The priced "
+                  "parts come to {total} incl. VAT, a lower bound; the budget is {budget}.",
+        },
+        "BUDGET-UNKNOWN.fix": {
+            "zh": "向供应商询价后在报价页填写单价（或导入供应商报价），再判断预算。",
+            "en": "Ask the vendor for the missing prices and enter them on the quote page (or import the vendor's "
+                  "quote) before judging the budget.",
         },
         "BUDGET-OVER.fix": {
             "zh": "减少 GPU、选择性价比更高的 GPU，或提高预算。",

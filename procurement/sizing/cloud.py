@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from catalog.loader import Catalog
-from procurement.budgets.cost import plan_cost, with_vat, yuan
+from procurement.budgets.cost import plan_cost, yuan
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Sensitivity, Usage
 from procurement.policy import Policy, default_policy
@@ -36,39 +36,29 @@ def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh", policy: Policy
     else:
         own.append(t("cloud.continuous", lang))
     weight_own = 0
+    cloud_notes: list[str] = []
     if req.data_sensitivity == Sensitivity.HIGH:
         own.append(t("cloud.sensitive", lang))
         weight_own = 1  # data that may not leave the premises decides more than cost
-    cost = plan_cost(plan, catalog)
-    gross = with_vat(cost.total_cny, policy or default_policy())  # budgets include VAT (rules/budget.py)
+    verdict = plan_cost(plan, catalog).verdict(policy or default_policy())  # budgets include VAT
 
     def money(cny: float) -> str:
         return f"{cny / 10_000:,.1f}" if lang == "zh" else yuan(cny)
 
-    if req.budget_cny is not None and cost.total_cny > 0:
-        if round(gross) > round(req.budget_cny):
-            cloud.append(
-                t(
-                    "cloud.over_budget",
-                    lang,
-                    cost=money(gross),
-                    budget=money(req.budget_cny),
-                )
-            )
-        else:
-            own.append(
-                t(
-                    "cloud.within_budget",
-                    lang,
-                    cost=money(gross),
-                    budget=money(req.budget_cny),
-                )
-            )
+    if verdict.status == "over":
+        cloud.append(t("cloud.over_budget" if verdict.complete else "cloud.over_budget_lower_bound", lang,
+                       cost=money(verdict.gross_cny), budget=money(verdict.budget_cny or 0)))
+    elif verdict.status == "within":
+        own.append(t("cloud.within_budget", lang, cost=money(verdict.gross_cny), budget=money(verdict.budget_cny or 0)))
+    elif verdict.status == "unknown":
+        # Not a reason either way: the cost is not known yet. Said, so nobody reads silence as 'fits'.
+        cloud_notes.append(t("cloud.budget_unknown", lang, cost=money(verdict.gross_cny),
+                             budget=money(verdict.budget_cny or 0), n=len(verdict.unpriced)))
     if req.nodes > 1 and req.usage == Usage.OCCASIONAL:
         cloud.append(t("cloud.cluster_idle", lang, nodes=req.nodes))
     c, o = len(cloud), len(own) + weight_own
     choice: Choice = "own" if o > c else "cloud" if c > o else "either"
-    return CloudAdvice(choice, tuple([t(f"cloud.choice.{choice}", lang), *own, *cloud]), c, o)
+    return CloudAdvice(choice, tuple([t(f"cloud.choice.{choice}", lang), *own, *cloud, *cloud_notes]), c, o)
 
 
 register(
@@ -94,6 +84,16 @@ register(
         "cloud.over_budget": {
             "zh": "配置含税参考价 {cost} 万元超出预算 {budget} 万元。",
             "en": "The configuration's reference cost incl. VAT, {cost}, exceeds the {budget} budget.",
+        },
+        "cloud.over_budget_lower_bound": {
+            "zh": "仅已定价部件的含税价就有 {cost} 万元，已超出预算 {budget} 万元（其余部件尚未定价）。",
+            "en": "The priced parts alone come to {cost} incl. VAT, over the {budget} budget (other parts are "
+                  "not priced yet).",
+        },
+        "cloud.budget_unknown": {
+            "zh": "是否在预算 {budget} 万元内未知：{n} 项部件尚无价格，已定价部分含税 {cost} 万元只是下限。",
+            "en": "Whether it fits the {budget} budget is unknown: {n} part(s) have no price yet; the priced "
+                  "parts, {cost} incl. VAT, are a lower bound.",
         },
         "cloud.within_budget": {
             "zh": "配置含税参考价 {cost} 万元在预算 {budget} 万元内。",

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from catalog.loader import Catalog
 from catalog.models import Chassis, Gpu, GpuFormFactor, Segment
 from catalog.units import GIB_TO_GB
+from procurement.budgets.cost import CostLine
 from procurement.messages import Lang, register, t
 from procurement.plan import Requirements, Workload
 from procurement.policy import Policy
@@ -163,7 +164,9 @@ def _candidate(
     if cap is None:
         reasons.append(t("rec.no_platform", lang))
     count = per_node * nodes
-    cost = gpu.price_cny * count if gpu.price_cny is not None else None
+    # VAT-inclusive like the budget: a retail price that includes VAT is not taxed again (budgets/cost.py)
+    line = CostLine("gpu.model", gpu.id, gpu.name, count, gpu.price_cny, gpu.price_includes_vat)
+    cost = line.gross_cny(policy) if gpu.price_cny is not None else None
     within = None if cost is None or req.budget_cny is None else cost <= req.budget_cny
     if cost is None:
         reasons.append(t("rec.unpriced", lang))
@@ -207,6 +210,8 @@ def recommend(
         key=lambda c: (
             not c.fits,
             c.within_budget is False,
+            # unknown is never good: a card of unknown price ranks after every card known to fit the budget
+            c.within_budget is None and req.budget_cny is not None,
             not c.scenario_match,
             not c.tier_match,
             c.within_budget is None,
@@ -261,16 +266,16 @@ register(
         },
         "rec.unpriced": {"zh": "无公开参考价（需询价）", "en": "no public reference price (on request)"},
         "rec.cost": {
-            "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元",
-            "en": "GPUs {n} × {price} = {cost}",
+            "zh": "GPU {n} × {price} 万，含税 {cost} 万元",
+            "en": "GPUs {n} × {price}, {cost} incl. VAT",
         },
         "rec.within": {
-            "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元，在预算 {budget} 万元内",
-            "en": "GPUs {n} × {price} = {cost}, within the {budget} budget",
+            "zh": "GPU {n} × {price} 万，含税 {cost} 万元，在预算 {budget} 万元内",
+            "en": "GPUs {n} × {price}, {cost} incl. VAT, within the {budget} budget",
         },
         "rec.over": {
-            "zh": "GPU 费用 {n} × {price} 万 = {cost} 万元，超出预算 {budget} 万元",
-            "en": "GPUs {n} × {price} = {cost}, over the {budget} budget",
+            "zh": "GPU {n} × {price} 万，含税 {cost} 万元，超出预算 {budget} 万元",
+            "en": "GPUs {n} × {price}, {cost} incl. VAT, over the {budget} budget",
         },
         "rec.tflops": {
             "zh": "FP16 张量 {tflops} TFLOPS，每万元 {per_wan} TFLOPS",

@@ -58,8 +58,10 @@ def test_an_overlay_adds_parts_and_overrides_prices(overlay: Path) -> None:
     assert (h100.price_cny, h100.price_date, h100.price_source) == (
         235000, dt.date(2024, 6, 1), "framework contract RK-2024-118")
     # everything but the price is the shipped part
-    assert h100.model_dump(exclude={"price_cny", "price_date", "price_source"}) == \
-        shipped.gpu("h100-sxm5-80gb").model_dump(exclude={"price_cny", "price_date", "price_source"})  # type: ignore[union-attr]
+    assert h100.price_kind == "company price list"
+    price_fields = {"price_cny", "price_date", "price_source", "price_kind", "price_includes_vat"}
+    assert h100.model_dump(exclude=price_fields) == \
+        shipped.gpu("h100-sxm5-80gb").model_dump(exclude=price_fields)  # type: ignore[union-attr]
     (report,) = cat.overlays
     assert report.added == ["nic acme-x710-2x10g"]
     assert report.replaced == []

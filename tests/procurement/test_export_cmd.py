@@ -35,9 +35,10 @@ def pdf_text(path: Path) -> str:
 def test_writes_quote_and_checklist(cat: Catalog, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     q, c = tmp_path / "quote.pdf", tmp_path / "checklist.pdf"
     assert export(cat, PLAN, "--quote", q, "--checklist", c, "--lang", "zh") == 0
-    assert "报价单" in pdf_text(q) and "硬件检查清单" in pdf_text(c)
+    # the test plan has a line on request: the quote document is a request for quotation, and says so
+    assert "询价单" in pdf_text(q) and "硬件检查清单" in pdf_text(c)
     out = capsys.readouterr().out
-    assert f"已写入 报价单：{q}" in out and f"已写入 检查清单：{c}" in out
+    assert f"已写入 询价单：{q}" in out and f"已写入 检查清单：{c}" in out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["checklist.pdf", "quote.pdf"]  # no temp files left
 
 
@@ -46,7 +47,7 @@ def test_english_and_letter(cat: Catalog, tmp_path: Path) -> None:
     assert export(cat, PLAN, "--quote", q, "--lang", "en", "--paper", "letter") == 0
     reader = pypdf.PdfReader(io.BytesIO(q.read_bytes()))
     assert [round(float(x)) for x in reader.pages[0].mediabox[2:]] == [612, 792]
-    assert "Quotation" in pdf_text(q)
+    assert "Request for quotation" in pdf_text(q)
 
 
 def test_replaces_an_existing_file(cat: Catalog, tmp_path: Path) -> None:
@@ -152,5 +153,8 @@ def test_cli_exports_every_shipped_example(tmp_path: Path, capsys: pytest.Captur
     for plan in plans:
         q, c = tmp_path / f"{plan.stem}-q.pdf", tmp_path / f"{plan.stem}-c.pdf"
         assert main(["export", str(plan), "--quote", str(q), "--checklist", str(c), "--lang", "en"]) == 0
-        assert "Quotation" in pdf_text(q) and "Hardware checklist" in pdf_text(c)
+        # a quotation only where every line is priced, else a request for quotation: never a total over unknowns
+        assert ("Quotation" in pdf_text(q) or "Request for quotation" in pdf_text(q)) and \
+            "Hardware checklist" in pdf_text(c)
+        assert "Total (incl. VAT)" not in pdf_text(q) or "Request for quotation" not in pdf_text(q)
     assert capsys.readouterr().out.count("wrote ") == 2 * len(plans)

@@ -99,12 +99,13 @@ def test_recommendation_ranks_fitting_gpus_with_reasons() -> None:
     # 134.4 GB: 2 × H100 PCIe (85.9 GB each) or 4 × A100 40 GB (42.9 GB each)
     assert by_id["h100-pcie-80gb"].gpus_needed == 2
     assert by_id["a100-40gb-pcie"].gpus_needed == 4 and by_id["a100-40gb-pcie"].fits
-    assert by_id["a100-40gb-pcie"].gpu_cost_cny == 4 * 70_000 and by_id["a100-40gb-pcie"].within_budget
-    # English in full yuan (4 × ¥70,000 = ¥280,000), Chinese in 万 (7.0 万 × 4 = 28.0 万元)
-    assert "GPUs 4 × ¥70,000 = ¥280,000, within the ¥400,000 budget" in by_id["a100-40gb-pcie"].reasons
+    # the budget includes VAT and so does the comparison: a price that does not say it includes VAT gets 13 %
+    assert by_id["a100-40gb-pcie"].gpu_cost_cny == 4 * 70_000 * 1.13 and by_id["a100-40gb-pcie"].within_budget
+    # English in full yuan (4 × ¥70,000, ¥316,400 incl. VAT), Chinese in 万 (4 × 7.0 万，含税 31.6 万元)
+    assert "GPUs 4 × ¥70,000, ¥316,400 incl. VAT, within the ¥400,000 budget" in by_id["a100-40gb-pcie"].reasons
     assert not any("万" in r for c in rec.candidates for r in c.reasons)
     zh = {c.gpu.id: c for c in recommend(req, CAT, POLICY, "zh", limit=None).candidates}
-    assert "GPU 费用 4 × 7.0 万 = 28.0 万元，在预算 40.0 万元内" in zh["a100-40gb-pcie"].reasons
+    assert "GPU 4 × 7.0 万，含税 31.6 万元，在预算 40.0 万元内" in zh["a100-40gb-pcie"].reasons
     # 6 × RTX 4090 (25.8 GB each) would be needed; the tower holds 2 three-slot cards → does not fit
     assert by_id["rtx-4090"].gpus_needed == 6 and not by_id["rtx-4090"].fits
     first = rec.candidates[0]
@@ -266,3 +267,21 @@ def test_derive_prefers_a_buyable_cpu_with_a_known_tdp(catalog) -> None:  # type
     assert d.changes["server.psu.redundancy"] == "n+1"
     errors = [f.rule for f in evaluate(apply_defaults(plan, d), catalog, POLICY, "en") if f.severity == "error"]
     assert errors == []
+
+
+def test_unpriced_cards_rank_after_every_card_known_to_fit_the_budget() -> None:
+    """A ¥50,000 budget: a card of unknown price must not rank above one known to fit (the 4090 was 18th)."""
+    from catalog.loader import load_catalog
+
+    shipped = load_catalog()
+    req = Requirements(workload="inference", model_params_b=7, budget_cny=50_000)
+    ranked = recommend(req, shipped, POLICY, "en", limit=None).candidates
+    known = [i for i, c in enumerate(ranked) if c.fits and c.within_budget]
+    unknown = [i for i, c in enumerate(ranked) if c.within_budget is None]
+    assert known and unknown and max(known) < min(unknown)
+    first = ranked[0]
+    assert first.within_budget is True and first.gpu_cost_cny is not None and first.gpu_cost_cny <= 50_000
+    # the RTX 4090's ¥12,999 is a China retail price that includes VAT: not taxed a second time
+    by_id = {c.gpu.id: c for c in ranked}
+    c4090 = by_id["rtx-4090"]
+    assert c4090.gpu_cost_cny is not None and c4090.gpu_cost_cny % 12_999 == 0
