@@ -87,8 +87,25 @@ def _fill(plan: Plan, value: str, long_value: str) -> Plan:
     return with_value(plan, "verification", [report])
 
 
+def _every_part_priced(catalog: Catalog) -> Catalog:
+    """The catalog with a price on every part, so the quote is the buyer's priced copy (with notes and
+    findings), not the vendor-facing request for quotation that leaves internal content out."""
+    from catalog.loader import load_catalog
+
+    priced = load_catalog()
+    for by_id in priced.parts.values():
+        for pid, part in list(by_id.items()):
+            if part.price_cny is None:
+                by_id[pid] = part.model_copy(update={"price_cny": 1000.0})
+    return priced
+
+
+_PRICED: dict[int, Catalog] = {}
+
+
 def _render_both(plan: Plan, catalog: Catalog, lang: str) -> tuple[bytes, bytes]:
-    quote = render_quote_pdf(plan, catalog, findings=[], lang=lang, today=TODAY)  # type: ignore[arg-type]
+    priced = _PRICED.setdefault(id(catalog), _every_part_priced(catalog))
+    quote = render_quote_pdf(plan, priced, findings=[], lang=lang, today=TODAY)  # type: ignore[arg-type]
     checklist = render_checklist_pdf(plan, catalog, findings=[], lang=lang, today=TODAY)  # type: ignore[arg-type]
     return quote, checklist
 

@@ -331,7 +331,7 @@ def test_export_never_overwrites_its_plan_and_streams_a_pdf_to_standard_output(t
     assert plan.read_bytes() == PLAN.read_bytes()
     streamed = _cli("export", str(plan), "--quote", "-", "--lang", "en")
     assert streamed.returncode == 0, streamed.stderr.decode()
-    assert streamed.stdout.startswith(b"%PDF-") and b"wrote quote" in streamed.stderr
+    assert streamed.stdout.startswith(b"%PDF-") and b"wrote request for quotation" in streamed.stderr
 
 
 def test_verify_never_writes_its_json_over_the_plan(tmp_path: Path) -> None:
