@@ -32,6 +32,25 @@ def catalog():
     return load_catalog()
 
 
+def every_part_priced():
+    """The shipped catalog with a price on every part that has none (¥1,000, VAT not included): the quote is
+    then the buyer's priced copy with notes and findings, not the vendor-facing request for quotation that
+    leaves internal content out."""
+    from catalog.loader import load_catalog
+
+    priced = load_catalog()
+    for by_id in priced.parts.values():
+        for pid, part in list(by_id.items()):
+            if part.price_cny is None:
+                by_id[pid] = part.model_copy(update={"price_cny": 1000.0, "price_includes_vat": False})
+    return priced
+
+
+@pytest.fixture(scope="session")
+def buyer_catalog():
+    return every_part_priced()
+
+
 @pytest.fixture(scope="session")
 def policy():
     from procurement.policy import default_policy

@@ -17,7 +17,7 @@ from procurement.checklist import NBSP, sign
 from procurement.plan import ChecklistMark, Plan, PlanError, load_plan, with_value
 from procurement.reports import render_checklist_pdf, render_quote_pdf
 from procurement.reports.common import clean_text
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, every_part_priced
 from tests.hardening.conftest import OpenWatch
 
 TODAY = dt.date(2026, 3, 1)
@@ -87,24 +87,12 @@ def _fill(plan: Plan, value: str, long_value: str) -> Plan:
     return with_value(plan, "verification", [report])
 
 
-def _every_part_priced(catalog: Catalog) -> Catalog:
-    """The catalog with a price on every part, so the quote is the buyer's priced copy (with notes and
-    findings), not the vendor-facing request for quotation that leaves internal content out."""
-    from catalog.loader import load_catalog
-
-    priced = load_catalog()
-    for by_id in priced.parts.values():
-        for pid, part in list(by_id.items()):
-            if part.price_cny is None:
-                by_id[pid] = part.model_copy(update={"price_cny": 1000.0})
-    return priced
-
-
 _PRICED: dict[int, Catalog] = {}
 
 
 def _render_both(plan: Plan, catalog: Catalog, lang: str) -> tuple[bytes, bytes]:
-    priced = _PRICED.setdefault(id(catalog), _every_part_priced(catalog))
+    # the buyer's priced copy (notes included), not the vendor-facing request for quotation
+    priced = _PRICED.setdefault(id(catalog), every_part_priced())
     quote = render_quote_pdf(plan, priced, findings=[], lang=lang, today=TODAY)  # type: ignore[arg-type]
     checklist = render_checklist_pdf(plan, catalog, findings=[], lang=lang, today=TODAY)  # type: ignore[arg-type]
     return quote, checklist

@@ -51,14 +51,17 @@ def pages(pdf: bytes) -> list[str]:
     return pdftotext(pdf).split("\f")
 
 
-def test_hostile_names_print_whole_with_fallback_fonts(catalog: Catalog, base: Plan) -> None:
+def test_hostile_names_print_whole_with_fallback_fonts(
+    catalog: Catalog, buyer_catalog: Catalog, base: Plan
+) -> None:
     from procurement.checklist import sign
 
     plan = with_value(base, "quote.vendor.name", VENDOR)
     plan = sign(plan, "hardware", SIGNER, "采购负责人", TODAY)
     for lang in ("zh", "en"):
         with collect_missing() as missing:
-            quote = render_quote_pdf(plan, catalog, findings=[], lang=lang, today=TODAY)  # type: ignore[arg-type]
+            quote = render_quote_pdf(plan, buyer_catalog, findings=[], lang=lang,  # type: ignore[arg-type]
+                                     today=TODAY)
             checklist = render_checklist_pdf(plan, catalog, findings=[], lang=lang, today=TODAY)  # type: ignore[arg-type]
         assert not missing
         q, c = pdftotext(quote), pdftotext(checklist)
@@ -78,11 +81,14 @@ def test_arabic_letters_are_joined_and_right_to_left() -> None:
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
-def test_tokens_are_never_split_across_lines(catalog: Catalog, base: Plan, lang: str) -> None:
+def test_tokens_are_never_split_across_lines(
+    catalog: Catalog, buyer_catalog: Catalog, base: Plan, lang: str
+) -> None:
     sentence = "内存 KF556C40BB-32，校验 SHA-256 摘要 " + DIGEST + " 镜像 nvcr.io/nvidia/pytorch:24.05-py3 。"
     plan = with_value(base, "notes", "\n".join(sentence for _ in range(6)))
     plan = plan.model_copy(update={"checklist": {"ram": _mark(sentence * 2)}})
-    quote = pdftotext(render_quote_pdf(plan, catalog, findings=[], lang=lang, today=TODAY))  # type: ignore[arg-type]
+    quote = pdftotext(render_quote_pdf(plan, buyer_catalog, findings=[], lang=lang,  # type: ignore[arg-type]
+                                       today=TODAY))
     for token in TOKENS:  # whole, on one line of the text layer (the notes run the full width)
         assert quote.count(token) >= 6, token
     checklist = pdftotext(render_checklist_pdf(plan, catalog, findings=[], lang=lang, today=TODAY))  # type: ignore[arg-type]
@@ -116,9 +122,9 @@ def test_the_line_breaker_breaks_at_spaces_and_between_cjk_only() -> None:
     assert "".join("".join(f.text for f in line.words) for line in para.blPara.lines) == long_token
 
 
-def test_heading_stays_with_its_first_lines_not_its_whole_section(catalog: Catalog, base: Plan) -> None:
+def test_heading_stays_with_its_first_lines_not_its_whole_section(buyer_catalog: Catalog, base: Plan) -> None:
     notes = "\n".join(f"备注第 {i} 行" for i in range(40))
-    pdf = render_quote_pdf(with_value(base, "notes", notes), catalog, findings=[], lang="zh", today=TODAY)
+    pdf = render_quote_pdf(with_value(base, "notes", notes), buyer_catalog, findings=[], lang="zh", today=TODAY)
     text = pages(pdf)
     heading = next(i for i, p in enumerate(text) if "方案备注" in p)
     before = next(i for i, p in enumerate(text) if "参考价格及来源" in p)
@@ -128,9 +134,10 @@ def test_heading_stays_with_its_first_lines_not_its_whole_section(catalog: Catal
     assert "备注第 39 行" in text[heading + 1]
 
 
-def test_long_address_starts_on_the_first_page(catalog: Catalog, base: Plan) -> None:
+def test_long_address_starts_on_the_first_page(buyer_catalog: Catalog, base: Plan) -> None:
     address = "北京市海淀区中关村大街 1 号 " * 40
-    pdf = render_quote_pdf(with_value(base, "quote.buyer.address", address[:500]), catalog, findings=[], lang="zh",
+    pdf = render_quote_pdf(with_value(base, "quote.buyer.address", address[:500]), buyer_catalog, findings=[],
+                           lang="zh",
                            today=TODAY)
     first = pages(pdf)[0]
     assert "采购方" in first and "北京市海淀区" in first
@@ -156,7 +163,8 @@ def _words(pdf: bytes) -> list[tuple[int, float, float, float, float, str]]:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_a_long_quote_number_never_runs_over_the_page_number(catalog: Catalog, base: Plan, lang: str) -> None:
     number = "Q-" + "KF556C40BB-32-" * 35
-    pdf = render_quote_pdf(with_value(base, "quote.number", number[:500]), catalog, findings=[], lang=lang,  # type: ignore[arg-type]
+    pdf = render_quote_pdf(with_value(base, "quote.number", number[:500]), catalog,  # type: ignore[arg-type]
+                           findings=[], lang=lang,
                            today=TODAY)
     words = _words(pdf)
     label = "第" if lang == "zh" else "Page"
@@ -174,7 +182,7 @@ def test_export_with_no_system_fonts_at_all(tmp_path: Path, base: Plan) -> None:
     """A machine with no font installed: reportlab's built-in CID font (no file) prints the Chinese text, and
     a character no font has is named in a warning and shown as its code point, never dropped silently."""
     plan = tmp_path / "p.gpuplan.yaml"
-    save_plan(with_value(base, "notes", "供应商 ئەلى 王𡈼"), plan)
+    save_plan(with_value(base, "quote.vendor.name", "供应商 ئەلى 王𡈼"), plan)
     env = {**os.environ, "GPU_PROCURE_SYSTEM_FONTS": "0", "PYTHONPATH": str(Path(__file__).parents[2])}
     env.pop("GPU_PROCURE_CJK_FONT", None)
     out = tmp_path / "q.pdf"
@@ -185,7 +193,7 @@ def test_export_with_no_system_fonts_at_all(tmp_path: Path, base: Plan) -> None:
     pdf = out.read_bytes()
     assert b"/STSong-Light" in pdf and b"/FontFile2" not in pdf  # nothing of the system embedded
     body = pdftotext(pdf)
-    assert "报价单" in body and "[U+2123C]" in body and "王" in body
+    assert "询价单" in body and "[U+2123C]" in body and "王" in body  # the example has lines on request
 
 
 @pytest.fixture
