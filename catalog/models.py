@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Annotated, ClassVar, Literal
+import math
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
 
 from catalog.compat import StrEnum
 
@@ -18,6 +19,24 @@ PartId = Annotated[str, Field(pattern=r"^[a-z0-9][a-z0-9._+-]*$", max_length=80)
 
 class Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, str_strip_whitespace=True)
+
+
+# Sanity limits by unit (field-name suffix): a value outside is impossible for any one part, not merely
+# unusual. Each is at least 100 times beyond the extremes of the shipped catalog, whose figures carry their
+# sources (catalog/data: power 6.2 W to 14 300 W, memory 8-180 GiB, bandwidths 160-7 700 GB/s, 0.25-2 250
+# TFLOPS, PCIe lanes 0-128); `memory_gib: 1e9`, `tdp_w: 1e-9` or `1e15` in a user catalog passed before.
+IMPOSSIBLE: dict[str, tuple[float, float]] = {
+    "_w": (0.01, 2_000_000.0),
+    "_gib": (0.01, 100_000.0),
+    "_gbs": (0.01, 1_000_000.0),
+    "_tflops": (0.0, 1_000_000.0),
+    "pcie_lanes": (0.0, 1_024.0),
+    "pcie_switch_lanes": (0.0, 16_384.0),
+}
+
+
+def _limits(field: str) -> tuple[float, float] | None:
+    return next((v for k, v in IMPOSSIBLE.items() if field.endswith(k)), None)
 
 
 class Part(Strict):
@@ -41,6 +60,23 @@ class Part(Strict):
     source: str = Field(min_length=3)
     """Datasheet URL or document the numbers come from (reference ids like 'docs/sources.md §G1' allowed)."""
     notes: str = ""
+
+    @field_validator("*", mode="before")
+    @classmethod
+    def _plausible_number(cls, value: Any, info: ValidationInfo) -> Any:
+        """true/false is no number (``pcie_lanes: true`` was one lane); a number outside IMPOSSIBLE is refused."""
+        name = info.field_name or ""
+        if isinstance(value, bool):
+            kinds = str(cls.model_fields[name].annotation) if name in cls.model_fields else ""
+            if "bool" not in kinds and ("int" in kinds or "float" in kinds):
+                raise ValueError("a number is expected, not true/false")
+            return value
+        limits = _limits(name)
+        if limits is not None and isinstance(value, (int, float)) and math.isfinite(value):  # ∞/NaN: own message
+            low, high = limits
+            if value > high or 0 < value < low:  # zero and negatives: the field's own bounds say why
+                raise ValueError(f"{value:g} is not possible for one part (allowed {low:g} to {high:g})")
+        return value
 
 
 class Segment(StrEnum):

@@ -65,3 +65,15 @@ def test_catalog_check_does_not_follow_links_out_of_the_directory(tmp_path: Path
     out = done.stdout + done.stderr
     assert done.returncode != 0, out
     assert "outside the user catalog directory" in out and "hash-of-the-root-password" not in out
+
+
+@pytest.mark.parametrize("field, value, message", [
+    ("memory_gib", 1e9, "not possible for one part"), ("tdp_w", 1e-9, "not possible for one part"),
+    ("tdp_w", 1e15, "not possible for one part"), ("pcie_lanes", True, "not true/false"),
+])
+def test_impossible_catalog_numbers_are_refused(tmp_path: Path, field: str, value: object, message: str) -> None:
+    (tmp_path / "company.yaml").write_text(yaml.safe_dump({"gpus": [_one("gpus", **{field: value})]}),
+                                           encoding="utf-8")
+    with pytest.raises(CatalogError) as raised:  # each passed validation
+        load_catalog([tmp_path])
+    assert any(field in p and message in p for p in raised.value.problems), raised.value.problems

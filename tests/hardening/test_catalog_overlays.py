@@ -210,10 +210,12 @@ def test_huge_and_negative_numbers_in_a_part(tmp_path: Path, shipped: Catalog) -
         with pytest.raises(CatalogError) as err:
             load_catalog([tmp_path])
         assert str(err.value) == f"{tmp_path / 'company.yaml'}:{line}: gpu 'company-gpu': {needle}", key
-    # a big but finite number is a fact the rules and the quote can work with
-    cat = _check(tmp_path, yaml.safe_dump({"gpus": [_gpu_part(shipped, pcie_lanes=10**30, memory_gib=1e300)]}),
-                 shipped)
-    assert cat is not None and cat.gpu("company-gpu").pcie_lanes == 10**30  # type: ignore[union-attr]
+    # a finite number beyond what any one part can have is refused too (catalog.models.IMPOSSIBLE)
+    (tmp_path / "company.yaml").write_text(
+        yaml.safe_dump({"gpus": [_gpu_part(shipped, pcie_lanes=10**30, memory_gib=1e300)]}), encoding="utf-8")
+    with pytest.raises(CatalogError) as err:
+        load_catalog([tmp_path])
+    assert len(err.value.problems) == 2 and all("not possible for one part" in p for p in err.value.problems)
 
 
 def test_duplicate_ids_in_one_file_and_across_files(tmp_path: Path, shipped: Catalog) -> None:
