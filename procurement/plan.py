@@ -398,8 +398,24 @@ def unknown_references(
         refs.append((("server", "memory", "part"), "memory", plan.server.memory.part))
     refs += [(("server", "storage", i, "part"), "storage", s.part) for i, s in enumerate(plan.server.storage)]
     refs += [(("server", "nics", i, "part"), "nic", n.part) for i, n in enumerate(plan.server.nics)]
-    return [(loc, t("plan.err.unknown_ref", lang, kind=t(f"plan.kind.{kind}", lang), pid=pid))
-            for loc, kind, pid in refs if pid is not None and catalog.get(kind, pid) is None]
+    out = [(loc, t("plan.err.unknown_ref", lang, kind=t(f"plan.kind.{kind}", lang), pid=pid))
+           for loc, kind, pid in refs if pid is not None and catalog.get(kind, pid) is None]
+    return out + unknown_ids(plan, lang)
+
+
+def unknown_ids(plan: Plan, lang: Lang = "en") -> list[tuple[tuple[str | int, ...], str]]:
+    """(location, message) for a model preset or checklist item id this version does not know: a mistyped
+    preset silently turned the VRAM check off. Old preset ids are aliases (procurement.sizing.presets)."""
+    from procurement.checklist import ITEM_IDS
+    from procurement.sizing.presets import preset
+
+    out: list[tuple[tuple[str | int, ...], str]] = []
+    name = plan.requirements.model_preset
+    if name and preset(name) is None:
+        out.append((("requirements", "model_preset"), t("plan.err.unknown_preset", lang, pid=name)))
+    out += [(("checklist", key), t("plan.err.unknown_item", lang, pid=key))
+            for key in plan.checklist if key not in ITEM_IDS]
+    return out
 
 
 register(
@@ -428,6 +444,12 @@ register(
         "plan.err.unknown_ref": {
             "zh": "未知{kind} '{pid}'（目录中没有）",
             "en": "unknown {kind} '{pid}' (not in the catalog)",
+        },
+        "plan.err.unknown_preset": {
+            "zh": "未知的模型预设 '{pid}'（拼写错误？）", "en": "unknown model preset '{pid}' (mistyped?)",
+        },
+        "plan.err.unknown_item": {
+            "zh": "未知的检查清单项 '{pid}'", "en": "unknown checklist item '{pid}'",
         },
         "plan.kind.gpu": {"zh": " GPU", "en": "gpu"},
         "plan.kind.chassis": {"zh": "机箱", "en": "chassis"},

@@ -109,3 +109,18 @@ def test_four_gpus_each_listed_twice_fail_the_gpu_count(catalog) -> None:  # typ
     count = next(c for c in report.checks if c.id == "GPU-COUNT")
     assert count.status == "fail", count  # passed GPU-COUNT 8
     assert "only 4 are distinct" in count.message
+
+
+def test_an_unknown_model_preset_or_checklist_item_is_an_error_and_old_preset_ids_still_work(catalog) -> None:  # type: ignore[no-untyped-def]
+    from procurement.sizing.presets import ALIASES
+
+    text = ("schema_version: 3\nrequirements: {model_preset: llama-70b-typo}\n"
+            "checklist: {NOPE-ITEM: {checked: true}}\n")
+    with pytest.raises(PlanError) as raised:  # the mistyped preset silently turned the VRAM check off
+        parse_plan(text, Path("p.yaml"), catalog)
+    assert str(raised.value).splitlines() == [
+        "p.yaml:2: requirements.model_preset: unknown model preset 'llama-70b-typo' (mistyped?)",
+        "p.yaml:3: checklist.NOPE-ITEM: unknown checklist item 'NOPE-ITEM'"]
+    old = next(iter(ALIASES))
+    plan = parse_plan(f"schema_version: 3\nrequirements: {{model_preset: {old}}}\n", Path("p.yaml"), catalog)
+    assert plan.requirements.model_preset == old
