@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 3
+CURRENT: Final = 4
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -104,4 +104,12 @@ def _v2_to_v3(data: Data) -> Data:
             req.setdefault(key, None)
         req.setdefault("kv_precision", "bf16")
         req.setdefault("offload_optimizer", False)
+    return data
+
+
+@step(3)
+def _v3_to_v4(data: Data) -> Data:
+    """v4: the plan stores the prices the buyer entered or imported (``prices``, by part id, each with VAT
+    status, kind, date and source). A v3 plan had none: its money came from the catalog alone."""
+    data.setdefault("prices", {})
     return data

@@ -240,6 +240,19 @@ class Party(Doc):
     address: ShortText = ""
 
 
+class EnteredPrice(Doc):
+    """A price the buyer has for one part (by catalog id), stored in the plan so that a plan reopened a year
+    later shows the same money: typed in the quote page, or a line of a vendor's quote or a company list."""
+
+    price_cny: Annotated[float, Field(ge=0, le=1e12)]
+    includes_vat: bool | None = None
+    """Whether the price includes VAT (None: not stated — read as excluding it, the higher reading)."""
+    kind: Literal["entered", "vendor_quote", "company"] = "entered"
+    date: dt.date | None = None
+    source: ShortText = ""
+    """Who gave the price: a vendor and quote number, a price list, or 'entered by <name>'."""
+
+
 class QuoteInfo(Doc):
     number: ShortText = ""
     buyer: Party = Field(default_factory=Party)
@@ -260,6 +273,9 @@ class Plan(Doc):
     checklist: dict[str, ChecklistMark] = Field(default_factory=dict)
     signoffs: dict[Literal["hardware", "software"], SignOff] = Field(default_factory=dict)
     quote: QuoteInfo = Field(default_factory=QuoteInfo)
+    prices: dict[Annotated[str, Field(max_length=80)], EnteredPrice] = Field(default_factory=dict, max_length=10_000)
+    """Prices the buyer entered or imported, by part id; they take precedence over the catalog's reference
+    prices (budgets/cost.py ``price_of``)."""
     verification: list[dict[str, Any]] = Field(default_factory=list)
     """Verification reports (JSON objects as written by `gpu-procure verify --json`)."""
     notes: Text = ""

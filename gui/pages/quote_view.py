@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from decimal import Decimal
 from pathlib import Path
 from typing import Any
@@ -10,6 +11,7 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, Q
 from PySide6.QtGui import QPainter
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QDialog,
     QDialogButtonBox,
@@ -33,7 +35,7 @@ from gui.controller import PlanController
 from gui.pages.base import StepPage
 from gui.widgets.money import million_text
 from procurement.messages import t
-from procurement.plan import PlanError
+from procurement.plan import EnteredPrice, PlanError
 
 
 def _money(value: Decimal | None, on_request: str) -> str:
@@ -173,7 +175,14 @@ class QuotePage(StepPage):
             party_row.addWidget(box)
         self.fields["quote.number"] = self.number_edit
         self.table = QTableWidget(0, 6)
-        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        # the unit price cells take the buyer's own prices (a vendor's offer, a known price): F2, a double
+        # click or typing a digit starts editing; every other cell is read-only
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.DoubleClicked
+                                   | QAbstractItemView.EditTrigger.EditKeyPressed
+                                   | QAbstractItemView.EditTrigger.AnyKeyPressed)
+        self.row_parts: list[str] = []
+        self.vat_included = QCheckBox()
+        self.vat_included.setChecked(True)  # Chinese vendors quote VAT-inclusive (含税) prices
         self.table.verticalHeader().hide()
         # the short columns are sized from their texts once per refresh (_fit_columns): ResizeToContents
         # measured all 508 rows of each at every layout, 40-60 ms whenever the page was shown
@@ -211,6 +220,7 @@ class QuotePage(StepPage):
         self.add_heading(outer)
         outer.addWidget(self.info_box)
         outer.addLayout(party_row)
+        outer.addWidget(self.vat_included)
         outer.addWidget(self.table, 1)
         outer.addWidget(self.empty_label, 1)
         outer.addWidget(self.totals_label)
@@ -230,6 +240,7 @@ class QuotePage(StepPage):
         self.validity.valueChanged.connect(lambda v: self._set("quote.validity_days", v, merge=True))
         self.export_button.clicked.connect(self.export_quote)
         self.print_button.clicked.connect(self.print_quote)
+        self.table.itemChanged.connect(self._price_edited)
 
     # -- language
     def retranslate(self) -> None:
@@ -244,6 +255,9 @@ class QuotePage(StepPage):
             _labels(form, [self.tr("Name:"), self.tr("Contact:"), self.tr("Address:")])
         self.table.setHorizontalHeaderLabels([self.tr("Category"), self.tr("Part"), self.tr("Key spec"),
                                               self.tr("Quantity"), self.tr("Unit price"), self.tr("Amount")])
+        self.vat_included.setText(self.tr("Prices I enter include VAT (含税)"))
+        self.vat_included.setToolTip(self.tr("Type a unit price into the table (F2 or double click) to use your "
+                                             "own price; clear the cell to go back to the reference price."))
         self.export_button.setText(self.tr("Export quote…"))
         self.print_button.setText(self.tr("Print…"))
         self.paper_combo.setToolTip(self.tr("Paper size"))
@@ -265,9 +279,12 @@ class QuotePage(StepPage):
             return
         self.quote = quote
         on_request = t("quote.on_request", ctl.lang)  # the PDF's word, so screen and paper agree
+        self.table.blockSignals(True)  # filling the table is not the buyer editing a price
         self.table.setRowCount(0)
+        self.row_parts = []
         self.row_heights.widths_changed()
         for line in quote.lines:
+            self.row_parts.append(line.part_id)
             row = self.table.rowCount()
             self.table.insertRow(row)
             cells = [t(f"quote.cat.{line.category}", ctl.lang), line.name, line.spec, str(line.qty),
@@ -279,9 +296,13 @@ class QuotePage(StepPage):
                 if line.unit_price is None and col >= 4:
                     item.setToolTip(self.tr("No public reference price: on request"))
                 elif col >= 4 and line.price_date is not None:
-                    item.setToolTip(self.tr("Reference price of %1").replace("%1", line.price_date.isoformat())
+                    item.setToolTip(self.tr("Price of %1").replace("%1", line.price_date.isoformat())
+                                    + (f"\n{line.price_kind}" if line.price_kind else "")
                                     + (f"\n{line.price_source}" if line.price_source else ""))
+                if col != 4:
+                    item.setFlags(item.flags() & ~Qt.ItemFlag.ItemIsEditable)
                 self.table.setItem(row, col, item)
+        self.table.blockSignals(False)
         self._fit_columns()
         empty = not quote.lines
         self.table.setVisible(not empty)
@@ -309,6 +330,31 @@ class QuotePage(StepPage):
         self.notes_label.setText("" if empty else self._notes_text(quote))
         self.export_button.setEnabled(bool(quote.lines))
         self.print_button.setEnabled(bool(quote.lines))
+
+    def _price_edited(self, item: QTableWidgetItem) -> None:
+        """A unit price typed into the table becomes the plan's own price for that part (undoable); an empty
+        cell goes back to the catalog's reference price."""
+        if self.refreshing or item.column() != 4 or item.row() >= len(self.row_parts):
+            return
+        part_id = self.row_parts[item.row()]
+        text = item.text().replace("¥", "").replace(",", "").replace(" ", "").strip()
+        prices = dict(self.controller.plan.prices)
+        if not text or text in (t("quote.on_request", self.controller.lang),):
+            if prices.pop(part_id, None) is None:
+                return
+        else:
+            try:
+                value = float(text)
+                prices[part_id] = EnteredPrice(price_cny=value, includes_vat=self.vat_included.isChecked(),
+                                               kind="entered", date=dt.date.today(), source="")
+            except ValueError:
+                self.status_label.setText(self.tr("Not a price: %1").replace("%1", item.text()))
+                self.refresh_now()
+                return
+        after = self.controller.plan.model_copy(update={"prices": prices})
+        cell = self.table.item(item.row(), 1)
+        name = cell.text() if cell is not None else part_id
+        self.controller.replace_plan(after, self.tr("Unit price of %1").replace("%1", name))
 
     def _fit_columns(self) -> None:
         """Category, quantity and the prices as wide as their widest text or heading (the part and spec

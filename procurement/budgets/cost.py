@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass
 from typing import Literal
 
@@ -108,10 +109,37 @@ class BudgetVerdict:
         }
 
 
-def _line(path: str, part: Part | None, count: int) -> CostLine | None:
+@dataclass(frozen=True)
+class Price:
+    """One part's price as the plan uses it, with where it comes from."""
+
+    cny: float
+    includes_vat: bool | None
+    kind: str
+    """'entered', 'vendor_quote', 'company' (plan prices) or the catalog's kind ('reference' if unstated)."""
+    date: dt.date | None
+    source: str | None
+
+
+def price_of(plan: Plan, part: Part) -> Price | None:
+    """The plan's own price for ``part`` (entered or imported, stored in the plan) over the catalog's
+    reference price; None when neither exists (on request)."""
+    own = plan.prices.get(part.id)
+    if own is not None:
+        return Price(own.price_cny, own.includes_vat, own.kind, own.date, own.source or None)
+    if part.price_cny is None:
+        return None
+    return Price(part.price_cny, part.price_includes_vat, part.price_kind or "reference", part.price_date,
+                 part.price_source)
+
+
+def _line(plan: Plan, path: str, part: Part | None, count: int) -> CostLine | None:
     if part is None or count <= 0:
         return None
-    return CostLine(path, part.id, part.name, count, part.price_cny, part.price_includes_vat)
+    price = price_of(plan, part)
+    if price is None:
+        return CostLine(path, part.id, part.name, count, None)
+    return CostLine(path, part.id, part.name, count, price.cny, price.includes_vat)
 
 
 def plan_cost(plan: Plan, catalog: Catalog, parts: Parts | None = None) -> CostBreakdown:
@@ -128,17 +156,17 @@ def plan_cost(plan: Plan, catalog: Catalog, parts: Parts | None = None) -> CostB
 
 def _plan_cost(plan: Plan, p: Parts) -> CostBreakdown:
     lines = [
-        _line("gpu.model", p.gpu, p.gpu_count),
-        _line("server.chassis", p.chassis, 1),
-        _line("server.cpu", p.cpu, p.cpu_count),
-        _line("server.memory.part", p.memory, p.memory_count),
-        *(_line(f"server.storage[{s.index}].part", s.part, s.item.count) for s in p.storage),
-        *(_line(f"server.nics[{n.index}].part", n.part, n.count) for n in p.nics),
-        None if p.psu_from_chassis else _line("server.psu.part", p.psu, p.psu_count),
+        _line(plan, "gpu.model", p.gpu, p.gpu_count),
+        _line(plan, "server.chassis", p.chassis, 1),
+        _line(plan, "server.cpu", p.cpu, p.cpu_count),
+        _line(plan, "server.memory.part", p.memory, p.memory_count),
+        *(_line(plan, f"server.storage[{s.index}].part", s.part, s.item.count) for s in p.storage),
+        *(_line(plan, f"server.nics[{n.index}].part", n.part, n.count) for n in p.nics),
+        None if p.psu_from_chassis else _line(plan, "server.psu.part", p.psu, p.psu_count),
         *(
-            _line(path, part, 1)
+            _line(plan, path, part, 1)
             for path, part in (("software.os", p.os), ("software.image", p.image))
-            if part is not None and part.price_cny
+            if part is not None and (part.price_cny or part.id in plan.prices)
         ),
     ]
     return CostBreakdown(

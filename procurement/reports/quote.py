@@ -25,6 +25,7 @@ from catalog.models import (
     Psu,
     Storage,
 )
+from procurement.budgets.cost import price_of
 from procurement.checklist import fmt_num
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
@@ -47,6 +48,7 @@ from procurement.reports.common import (
 )
 
 CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software")
+PLAN_PRICE_KINDS = ("entered", "vendor_quote", "company")
 RFQ_ASKS = ("prices", "delivery", "warranty", "payment", "invoice", "freight", "validity", "substitutes")
 
 register(
@@ -74,6 +76,9 @@ register(
         "quote.uom.chassis": {"zh": "台", "en": "unit"},
         "quote.uom.software": {"zh": "套", "en": "set"},
         "quote.total_capitals": {"zh": "大写金额", "en": "Total in words"},
+        "price.kind.entered": {"zh": "用户录入", "en": "entered by the buyer"},
+        "price.kind.vendor_quote": {"zh": "供应商报价", "en": "vendor quote"},
+        "price.kind.company": {"zh": "公司价格表", "en": "company price list"},
         "rfq.title": {"zh": "询价单", "en": "Request for quotation"},
         "rfq.col.unit": {"zh": "含税单价（请填写）", "en": "Unit price incl. VAT (to fill in)"},
         "rfq.col.amount": {"zh": "含税金额（请填写）", "en": "Amount incl. VAT (to fill in)"},
@@ -121,8 +126,9 @@ register(
         "quote.wan": {"zh": "{value} 万元", "en": "{value} × 10,000 CNY"},
         "quote.notes": {"zh": "说明与假设", "en": "Notes and assumptions"},
         "quote.note.reference": {
-            "zh": "单价为目录参考价（不含税），以供应商正式报价为准。",
-            "en": "Unit prices are catalog reference prices excluding VAT; the vendor's formal quotation prevails.",
+            "zh": "单价与金额均为不含税价（含税价按税率折算）；目录参考价仅供参考，以供应商正式报价为准。",
+            "en": "Unit prices and amounts exclude VAT (VAT-inclusive prices are converted at the rate); catalog "
+                  "reference prices are indicative, the vendor's formal quotation prevails.",
         },
         "quote.note.vat_included": {
             "zh": "标注含税的参考价（如国内零售价）已含 {rate}% 增值税：不含税单价由含税价折算，不重复计税。",
@@ -146,7 +152,7 @@ register(
             "zh": "机箱自带 {count} × {psu}，已含于机箱价格。",
             "en": "The chassis ships with {count} × {psu}, included in its price.",
         },
-        "quote.prices": {"zh": "参考价格及来源", "en": "Reference prices and sources"},
+        "quote.prices": {"zh": "价格及来源", "en": "Prices and their sources"},
         "quote.col.price_date": {"zh": "价格日期", "en": "Price date"},
         "quote.col.source": {"zh": "来源", "en": "Source"},
         "quote.plan_notes": {"zh": "方案备注", "en": "Plan notes"},
@@ -302,9 +308,10 @@ def build_quote(
         qty = per_server * nodes
         unit: Decimal | None = None
         amount = gross = None
-        if part.price_cny is not None:
-            price = to_decimal(part.price_cny)
-            if part.price_includes_vat:
+        own = price_of(plan, part)  # the plan's entered/imported price over the catalog's reference price
+        if own is not None:
+            price = to_decimal(own.cny)
+            if own.includes_vat:
                 # a VAT-inclusive retail price: the gross is exact, the net unit price is derived to the fen
                 gross = (price * qty).quantize(CENT, rounding=ROUND_HALF_UP)
                 unit = (price / factor).quantize(CENT, rounding=ROUND_HALF_UP)
@@ -323,11 +330,12 @@ def build_quote(
                 qty,
                 unit,
                 amount,
-                part.price_date,
-                part.price_source,
+                own.date if own else None,
+                own.source if own else None,
                 gross,
-                part.price_includes_vat,
-                part.price_kind,
+                own.includes_vat if own else None,
+                t(f"price.kind.{own.kind}", lang) if own and own.kind in PLAN_PRICE_KINDS else
+                (own.kind if own and own.kind != "reference" else None),
             )
         )
 
@@ -363,7 +371,7 @@ def build_quote(
     vat = total - subtotal
     if any(line.includes_vat for line in lines):
         notes.append(t("quote.note.vat_included", lang, rate=pct(rate)))
-    if any(line.unit_price is not None and line.includes_vat is None for line in lines):
+    if any(line.unit_price and line.includes_vat is None for line in lines):  # free software has no VAT
         notes.append(t("quote.note.vat_unknown", lang, rate=pct(rate)))
     if nodes > 1:
         notes.append(t("quote.note.nodes", lang, nodes=nodes))

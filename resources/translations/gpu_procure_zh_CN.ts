@@ -764,6 +764,14 @@ TFLOPS</translation>
             <translation>金额</translation>
         </message>
         <message>
+            <source>Prices I enter include VAT (含税)</source>
+            <translation>我录入的价格含税</translation>
+        </message>
+        <message>
+            <source>Type a unit price into the table (F2 or double click) to use your own price; clear the cell to go back to the reference price.</source>
+            <translation>在表格中输入单价（按 F2 或双击）即使用您自己的价格；清空单元格则恢复参考价。</translation>
+        </message>
+        <message>
             <source>Export quote…</source>
             <translation>导出报价单…</translation>
         </message>
@@ -784,8 +792,8 @@ TFLOPS</translation>
             <translation>无公开参考价：询价</translation>
         </message>
         <message>
-            <source>Reference price of %1</source>
-            <translation>%1 的参考价</translation>
+            <source>Price of %1</source>
+            <translation>价格日期 %1</translation>
         </message>
         <message>
             <source>Choose a GPU and server parts to build the quote.</source>
@@ -802,6 +810,14 @@ TFLOPS</translation>
         <message>
             <source>Subtotal %1 · VAT %2 % %3 · Total %4 (%5)</source>
             <translation>小计 %1 · 增值税 %2 % %3 · 合计 %4（%5）</translation>
+        </message>
+        <message>
+            <source>Not a price: %1</source>
+            <translation>不是有效的价格：%1</translation>
+        </message>
+        <message>
+            <source>Unit price of %1</source>
+            <translation>%1 的单价</translation>
         </message>
         <message>
             <source>Reference prices dated %1.</source>

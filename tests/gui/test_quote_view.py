@@ -187,3 +187,46 @@ def test_a_fully_priced_quote_gives_the_total_and_its_short_form_without_wan_in_
     text = page.totals_label.text()
     assert f"Total ¥{total:,.2f} (¥{total / 1_000_000:,.2f} M)" in text  # 93 221.05 → ¥0.09 M
     assert "万" not in text and "incomplete" not in text
+
+
+def test_typing_a_vendor_price_into_the_table_completes_the_quote_and_undo_takes_it_back(page, qtbot, ctl,
+                                                                                        priced_catalog, policy):
+    """The CPU is on request: the buyer types the vendor's VAT-inclusive price into its unit price cell (F2),
+    the plan stores it, the totals become a real total, and Undo restores 'on request'."""
+    (_, _), (cpu, _), _ = _chosen(priced_catalog)
+    names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
+    row = names.index(cpu.name)
+    assert page.table.item(row, 4).text() == "on request" and "not a final total" in page.totals_label.text()
+    assert page.vat_included.isChecked()
+    page.table.setFocus()
+    page.table.setCurrentCell(row, 4)
+    qtbot.keyClick(page.table, Qt.Key.Key_F2)
+    editor = page.table.focusWidget()
+    assert editor is not None and editor is not page.table
+    editor.selectAll() if hasattr(editor, "selectAll") else None
+    qtbot.keyClicks(editor, "11,300")
+    qtbot.keyClick(editor, Qt.Key.Key_Return)
+    qtbot.waitUntil(lambda: cpu.id in ctl.plan.prices)
+    entered = ctl.plan.prices[cpu.id]
+    assert entered.price_cny == 11_300 and entered.includes_vat is True and entered.kind == "entered"
+    qtbot.waitUntil(lambda: "Total" in page.totals_label.text() and "not a final" not in page.totals_label.text())
+    names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
+    row = names.index(cpu.name)
+    assert page.table.item(row, 4).text() == "¥10,000.00"  # 11 300 incl. 13 % VAT → 10 000 before VAT
+    # the on-screen total is the PDF's total: 4 GPUs and the chassis (+13 %) and 2 CPUs at 11 300 incl. VAT
+    # (each line to the fen: 58,755.48 + 34,465.57 + 22,600.00)
+    expected = sum((x * Decimal("1.13")).quantize(Decimal("0.01"), ROUND_HALF_UP)
+                   for x in (PRICES["gpu"] * 4, PRICES["chassis"])) + 22_600
+    assert f"{expected:,.2f}" in page.totals_label.text()
+    ctl.undo_stack.undo()
+    qtbot.waitUntil(lambda: cpu.id not in ctl.plan.prices)
+    assert "not a final total" in page.totals_label.text()
+
+
+def test_a_price_that_is_not_a_number_is_refused_and_changes_nothing(page, qtbot, ctl, priced_catalog):
+    (_, _), (cpu, _), _ = _chosen(priced_catalog)
+    names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
+    row = names.index(cpu.name)
+    page.table.item(row, 4).setText("abc")
+    assert "Not a price: abc" in page.status_label.text() and cpu.id not in ctl.plan.prices
+    assert page.table.item(row, 4).text() == "on request"

@@ -67,3 +67,32 @@ def test_within_only_when_every_line_is_priced(tmp_path: Path) -> None:
     assert not rules & {"BUDGET-OVER", "BUDGET-UNKNOWN", "BUDGET-UNPRICED"}
     advice = " ".join(cloud_or_own(plan, cat, "en", POLICY).reasons)
     assert "is within the" in advice
+
+
+def test_prices_entered_in_the_plan_are_used_and_kept_with_it(tmp_path: Path) -> None:
+    """A vendor's prices typed in for every unpriced line: the verdict becomes known, the quote totals them,
+    and the plan file carries them (reopened a year later it shows the same money)."""
+    import datetime as dt
+
+    from procurement.plan import EnteredPrice, save_plan
+    from procurement.reports import build_quote
+
+    cat = load_catalog()
+    plan = _research(cat, 50_000)
+    entered = {line.part_id: EnteredPrice(price_cny=1130.0, includes_vat=True, kind="vendor_quote",
+                                          date=dt.date(2026, 11, 20), source="ACME Q-118")
+               for line in plan_cost(plan, cat).unpriced}
+    plan = plan.model_copy(update={"prices": entered})
+    cost = plan_cost(plan, cat)
+    v = cost.verdict(POLICY)
+    assert v.complete and v.status == "within"
+    count = sum(line.count for line in cost.lines if line.part_id in entered)
+    assert abs(v.gross_cny - (12_999 + 1130 * count)) < 0.01
+    q = build_quote(plan, cat, POLICY, lang="en")
+    assert q.complete and q.total == round(v.gross_cny, 2)
+    line = next(x for x in q.lines if x.part_id in entered)
+    assert line.price_kind == "vendor quote" and line.price_source == "ACME Q-118" and line.includes_vat
+    path = tmp_path / "p.gpuplan"
+    save_plan(plan, path)
+    again = load_plan(path, cat)
+    assert again.prices == plan.prices and plan_cost(again, cat).verdict(POLICY).status == "within"
