@@ -261,6 +261,8 @@ def compute(args: argparse.Namespace, margin_pct: float) -> SizeResult:
                     case.batch if par.pp > 1 else 1)
     text = describe(choice, cluster, "en")
     checks = layout_checks(case, par, gpu)
+    if not fits and found is not None:  # P2P matters for a layout that is used, not for one that fails anyway
+        checks = [c for c in checks if c[0] != "SIZE-TP-NO-P2P"]
     if any(sev == "error" for _, sev, _ in checks):
         fits = False
     srv = None
