@@ -90,8 +90,11 @@ def _hostile_plan(value: str) -> Plan:
 def test_path_like_text_is_only_text_in_the_core(catalog: Catalog, open_watch: OpenWatch, value: str) -> None:
     plan = parse_plan(dump_plan(_hostile_plan(value)), "hostile.gpuplan.yaml")  # through the file format
     unknown = unknown_references(plan, catalog)
-    # gpu, chassis, cpu, psu, memory, 1 storage, 1 NIC and 5 software ids: 12 references, all unknown
-    assert len(unknown) == 12 and all(f"'{value}' (not in the catalog)" in msg for _, msg in unknown)
+    # gpu, chassis, cpu, psu, memory, 1 storage, 1 NIC and 5 software ids: 12 references, all unknown; and the
+    # model preset and the checklist item id, unknown too
+    parts = [msg for _, msg in unknown if "(not in the catalog)" in msg]
+    assert len(parts) == 12 and all(f"'{value}' (not in the catalog)" in msg for msg in parts)
+    assert sorted(loc[0] for loc, msg in unknown if msg not in parts) == ["checklist", "requirements"]
     findings = evaluate(plan, catalog, None, "en")  # the rules treat an unknown id as nothing chosen
     build_checklists(plan, catalog, findings, None, "en")
     quote = render_quote_pdf(plan, catalog, findings=findings, lang="en")
