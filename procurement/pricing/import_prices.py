@@ -1,0 +1,626 @@
+"""Read a company price list or a vendor's quote (CSV or XLSX) and match its lines to the plan's parts.
+
+The reader guesses which column is which from the header names (Chinese and English), parses every price,
+quantity and date with the file, sheet, row and column named in any error, and matches each line to one of
+the plan's parts (by part id, by exact model name or model code, then by the tokens of the model name) with
+a confidence. Nothing is changed here: the caller shows the matches, the buyer confirms them, and
+``PriceImport.apply`` returns a new plan with the confirmed prices (or the caller builds its own edit from
+``entered_prices``). Lines that match no part (installation, shipping, a warranty extension) stay in the
+result as extra lines.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import unicodedata
+from collections.abc import Generator, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any, Literal
+
+from catalog.loader import Catalog
+from catalog.models import Part
+from procurement.budgets.parts import resolve
+from procurement.messages import Lang, register, t
+from procurement.plan import EnteredPrice, Plan
+
+MAX_FILE_BYTES = 32 * 1024 * 1024
+"""A price list of 20,000 lines is about 2 MB as XLSX, 1.5 MB as CSV: anything this large is not one."""
+MAX_ROWS = 20_000
+"""Data rows read at most (a plan holds at most 10,000 prices)."""
+MAX_COLUMNS = 40
+"""Columns read per row; a price list's columns are within the first few."""
+HEADER_ROWS = 20
+"""Rows searched for the header: a vendor's quote starts with a title, the parties and a date."""
+
+Confidence = Literal["exact", "likely", "none"]
+Field_ = Literal["part", "name", "spec", "price", "price_incl", "price_excl", "qty", "amount", "vat", "date",
+                 "source"]
+FIELDS: tuple[Field_, ...] = ("part", "name", "spec", "price", "price_incl", "price_excl", "qty", "amount",
+                              "vat", "date", "source")
+
+register({
+    "prices.error.where": {"zh": "{file}{sheet}，第 {row} 行{column}：{message}",
+                           "en": "{file}{sheet}, row {row}{column}: {message}"},
+    "prices.error.sheet": {"zh": "，工作表“{sheet}”", "en": ", sheet '{sheet}'"},
+    "prices.error.column": {"zh": "，{letter} 列（{header}）", "en": ", column {letter} ({header})"},
+    "prices.error.not_number": {"zh": "“{value}”不是数字", "en": "'{value}' is not a number"},
+    "prices.error.negative": {"zh": "单价 {value} 为负数，不能作为零件价格", "en":
+                              "the unit price {value} is negative and cannot be a part's price"},
+    "prices.error.too_large": {"zh": "{value} 超出可信的价格范围", "en": "{value} is beyond any plausible price"},
+    "prices.error.not_date": {"zh": "“{value}”不是日期（例如 2026-11-30）",
+                              "en": "'{value}' is not a date (e.g. 2026-11-30)"},
+    "prices.error.not_flag": {"zh": "“{value}”不是“含税/不含税”（是/否）",
+                              "en": "'{value}' is not VAT included yes/no"},
+    "prices.error.no_header": {"zh": "前 {rows} 行中找不到表头：需要单价列（单价、含税单价、Unit price…）和型号或品名列"
+                                     "（型号、品名、Part number、Model…）",
+                               "en": "no header in the first {rows} rows: a unit price column (单价, 含税单价, Unit "
+                                     "price…) and a part number or model name column (型号, 品名, Part number, "
+                                     "Model…) are needed"},
+    "prices.error.too_many_rows": {"zh": "超过 {limit} 行，不像一份价格表", "en":
+                                   "more than {limit} rows: not a price list this program reads"},
+    "prices.error.too_big": {"zh": "文件有 {size} 字节，超过上限 {limit}", "en":
+                             "the file has {size} bytes, over the limit of {limit}"},
+    "prices.error.unreadable": {"zh": "无法读取：{reason}", "en": "cannot be read: {reason}"},
+    "prices.error.encoding": {"zh": "既不是 UTF-8 也不是 GBK 编码的文本", "en": "is neither UTF-8 nor GBK text"},
+    "prices.error.format": {"zh": "只能导入 CSV 和 XLSX 文件（.csv、.tsv、.txt、.xlsx、.xlsm）", "en":
+                            "only CSV and XLSX files can be imported (.csv, .tsv, .txt, .xlsx, .xlsm)"},
+    "prices.error.no_sheet": {"zh": "没有名为“{name}”的工作表", "en": "has no sheet named '{name}'"},
+    "prices.error.mapping": {"zh": "列映射中的列 {letter} 不存在", "en": "the column mapping names column {letter}, "
+                             "which the header does not have"},
+    "prices.reason.id": {"zh": "零件编号相同", "en": "same part id"},
+    "prices.reason.name": {"zh": "型号名称相同", "en": "same model name"},
+    "prices.reason.code": {"zh": "型号代码相同", "en": "same model code"},
+    "prices.reason.tokens": {"zh": "型号关键字吻合（{score}%）", "en": "model words agree ({score} %)"},
+    "prices.reason.ambiguous": {"zh": "同样可能是 {first} 或 {second}", "en": "could be {first} or {second}"},
+    "prices.reason.duplicate": {"zh": "与第 {row} 行为同一零件", "en": "same part as row {row}"},
+    "prices.reason.unpriced": {"zh": "没有单价", "en": "no unit price"},
+})
+
+
+class PriceFileError(ValueError):
+    """A price file that cannot be imported, with where: file, sheet, row and column (1-based) when known."""
+
+    def __init__(self, file: Path, key: str, *, sheet: str | None = None, row: int | None = None,
+                 column: int | None = None, header: str = "", **fields: object) -> None:
+        self.file, self.key, self.sheet, self.row, self.column, self.header = file, key, sheet, row, column, header
+        self.fields = fields
+        super().__init__(self.message("en"))
+
+    def message(self, lang: Lang = "en") -> str:
+        text = t(self.key, lang, **self.fields)
+        sheet = t("prices.error.sheet", lang, sheet=self.sheet) if self.sheet else ""
+        if self.row is None:
+            return f"{self.file.name}{sheet}: {text}"
+        column = (t("prices.error.column", lang, letter=column_letter(self.column), header=self.header)
+                  if self.column is not None else "")
+        return t("prices.error.where", lang, file=self.file.name, sheet=sheet, row=self.row, column=column,
+                 message=text)
+
+
+def column_letter(index: int) -> str:
+    """1 → A, 27 → AA: how a spreadsheet names a column."""
+    letters = ""
+    while index > 0:
+        index, rest = divmod(index - 1, 26)
+        letters = chr(65 + rest) + letters
+    return letters
+
+
+# -- header names -------------------------------------------------------------------------------------------
+
+def _norm_header(text: object) -> str:
+    value = unicodedata.normalize("NFKC", str(text or "")).lower()
+    return re.sub(r"[\s()\[\]{}（）【】/:：._\-*#№]+", "", value)
+
+
+def guess_field(header: object) -> Field_ | None:
+    """Which field a column holds, from its header (单价, 含税单价, 型号, Unit price, Part number…); None
+    for a column the import does not use (单位, 备注…)."""
+    h = _norm_header(header)
+    if not h:
+        return None
+    pricey = "价" in h or "price" in h or "cost" in h
+    if pricey and ("不含税" in h or "未税" in h or "除税" in h
+                   or any(w in h for w in ("exvat", "exclvat", "excludingvat", "exclusivevat", "net", "withoutvat",
+                                           "pretax", "beforetax"))):
+        return "price_excl"
+    if pricey and ("含税" in h or any(w in h for w in ("inclvat", "includingvat", "incvat", "withvat", "gross",
+                                                          "inclusivevat", "aftertax", "taxincluded"))):
+        return "price_incl"
+    if "单价" in h or "unitprice" in h or "unitcost" in h or h in {"price", "报价", "价格", "单价元", "pricecny",
+                                                                    "pricermb", "listprice", "单台价格"}:
+        return "price"
+    if any(w in h for w in ("金额", "总价", "合计", "小计", "amount", "total", "extended")):
+        return "amount"
+    if "数量" in h or h in {"qty", "quantity", "pcs", "count", "qtypcs", "数"} or h.startswith("qty"):
+        return "qty"
+    if h in {"含税", "是否含税", "含税否", "vat", "vatincluded", "inclvat", "includesvat", "taxincluded", "税",
+             "含税是否"}:
+        return "vat"
+    if (any(w in h for w in ("型号", "料号", "物料编码", "物料号", "partnumber", "partno", "partid", "零件编号",
+                             "modelno", "modelnumber", "modelname", "产品编码"))
+            or h in {"pn", "mpn", "model", "sku", "id", "part", "编号", "货号", "productcode", "itemcode"}):
+        return "part"
+    if any(w in h for w in ("品名", "名称", "description", "货物", "产品", "商品", "设备")) or h in {
+            "name", "item", "product", "desc", "itemname", "productname", "项目", "内容"}:
+        return "name"
+    if "规格" in h or "配置" in h or "spec" in h or "参数" in h:
+        return "spec"
+    if "日期" in h or "date" in h or "时间" in h:
+        return "date"
+    if any(w in h for w in ("供应商", "来源", "vendor", "supplier", "source", "厂商", "报价单位")):
+        return "source"
+    return None
+
+
+def guess_mapping(header: Sequence[object]) -> dict[Field_, int]:
+    """Field → 0-based column index, the first column of each field wins."""
+    mapping: dict[Field_, int] = {}
+    for index, cell in enumerate(header):
+        guessed = guess_field(cell)
+        if guessed is not None and guessed not in mapping:
+            mapping[guessed] = index
+    return mapping
+
+
+def _usable(mapping: dict[Field_, int]) -> bool:
+    return any(f in mapping for f in ("price", "price_incl", "price_excl")) and (
+        "part" in mapping or "name" in mapping)
+
+
+# -- matching -----------------------------------------------------------------------------------------------
+
+_RUN = re.compile(r"[a-z0-9]+(?:\+)?")
+_PIECE = re.compile(r"[a-z]+|[0-9]+")
+_PAREN = re.compile(r"[(（]([^)）]*)[)）]")
+
+
+def _nfkc(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def compact(text: str) -> str:
+    """Letters and digits only, lower case, full-width folded: 'RTX 4090' and 'ＲＴＸ-4090' agree."""
+    return re.sub(r"[^0-9a-z\u4e00-\u9fff+]", "", _nfkc(text))
+
+
+def tokens(text: str) -> set[str]:
+    """The alphanumeric runs of a text and their letter/digit pieces ('i9-13900K' → i9, 13900k, i, 9, 13900, k)."""
+    found: set[str] = set()
+    for run in _RUN.findall(_nfkc(text)):
+        run = run.rstrip("+")
+        found.add(run)
+        found.update(_PIECE.findall(run))
+    return found
+
+
+@dataclass(frozen=True)
+class _Candidate:
+    part: Part
+    name: str
+    short: str
+    """The name without its parenthesised part numbers: 'Samsung PM9A3 3.84TB NVMe U.2'."""
+    codes: frozenset[str]
+    words: frozenset[str]
+    numbers: frozenset[str]
+
+
+def _candidate(part: Part) -> _Candidate:
+    codes: set[str] = set()
+    for inner in _PAREN.findall(part.name):
+        codes.update(compact(c) for c in re.split(r"[,，;]", inner) if c.strip())
+    outside = _PAREN.sub(" ", part.name)
+    for word in outside.split():  # model codes written in the name: AS-4124GS-TNR, SYS-821GE-TNHR
+        c = compact(word)
+        if len(c) >= 6 and re.search(r"[a-z]", c) and re.search(r"[0-9]", c):
+            codes.add(c)
+    codes.discard("")
+    words = tokens(outside)
+    numbers = {w for w in words if w.isdigit()}
+    return _Candidate(part, compact(part.name), compact(outside), frozenset(codes), frozenset(words),
+                      frozenset(numbers))
+
+
+class Matcher:
+    """Matches a line's part number / model name to one of a set of catalog parts."""
+
+    LIKELY = 0.45
+    """Share of the part name's words a line must contain (with every number in it) to be a likely match."""
+
+    def __init__(self, parts: Iterable[Part]) -> None:
+        self.candidates = [_candidate(p) for p in {p.id: p for p in parts}.values()]
+        self.by_id = {c.part.id.lower(): c for c in self.candidates}
+        self.by_name: dict[str, _Candidate] = {}
+        self.by_code: dict[str, _Candidate] = {}
+        shorts: dict[str, list[_Candidate]] = {}
+        for c in self.candidates:
+            shorts.setdefault(c.short, []).append(c)
+        for c in self.candidates:
+            if len(shorts[c.short]) == 1:  # two parts that differ only inside the brackets are no exact match
+                self.by_name.setdefault(c.short, c)
+        for c in self.candidates:
+            self.by_name[c.name] = c
+            for code in c.codes:
+                self.by_code.setdefault(code, c)
+
+    def match(self, texts: Sequence[str], lang: Lang = "en") -> tuple[Part | None, Confidence, str]:
+        """The part, the confidence and why, for a line whose part-number / name cells are ``texts``."""
+        keys = [s.strip() for s in texts if s and s.strip()]
+        for key in keys:
+            c = self.by_id.get(_nfkc(key).strip())
+            if c is not None:
+                return c.part, "exact", t("prices.reason.id", lang)
+        for key in keys:
+            c = self.by_name.get(compact(key))
+            if c is not None:
+                return c.part, "exact", t("prices.reason.name", lang)
+        for key in keys:
+            ck = compact(key)
+            c = self.by_code.get(ck)
+            if c is None:  # the model code inside a longer cell: '三星 M393A4K40EB3-CWE 32G'
+                for word in re.split(r"[\s,，;/（）()]+", _nfkc(key)):
+                    c = self.by_code.get(compact(word))
+                    if c is not None:
+                        break
+            if c is not None:
+                return c.part, "exact", t("prices.reason.code", lang)
+        line_words = set().union(*(tokens(k) for k in keys)) if keys else set()
+        scored: list[tuple[float, _Candidate]] = []
+        for c in self.candidates:
+            if not c.words or not c.numbers <= line_words:
+                continue
+            score = len(c.words & line_words) / len(c.words)
+            if score >= (self.LIKELY if c.numbers else 0.7):
+                scored.append((score, c))
+        if not scored:
+            return None, "none", ""
+        scored.sort(key=lambda sc: -sc[0])
+        if len(scored) > 1 and scored[1][0] == scored[0][0]:
+            return None, "none", t("prices.reason.ambiguous", lang, first=scored[0][1].part.name,
+                                   second=scored[1][1].part.name)
+        best_score, best = scored[0]
+        return best.part, "likely", t("prices.reason.tokens", lang, score=round(best_score * 100))
+
+
+def plan_parts(plan: Plan, catalog: Catalog) -> list[Part]:
+    """The catalog parts a plan's quote lists (GPU, chassis, CPU, memory, PSU, drives, NICs)."""
+    p = resolve(plan, catalog)
+    found: list[Part] = [x for x in (p.gpu, p.chassis, p.cpu, p.memory, p.psu) if x is not None]
+    found += [s.part for s in p.storage] + [n.part for n in p.nics]
+    return found
+
+
+# -- the result ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PriceLine:
+    """One line of the file, as read and matched."""
+
+    row: int
+    """1-based row in the sheet (or line in the CSV file)."""
+    part_text: str
+    name_text: str
+    spec_text: str
+    quantity: Decimal | None
+    unit_price_cny: Decimal | None
+    includes_vat: bool | None
+    date: dt.date | None
+    source: str
+    part_id: str | None
+    part_name: str
+    confidence: Confidence
+    reason: str
+
+    @property
+    def label(self) -> str:
+        """The line as the vendor wrote it."""
+        return " · ".join(s for s in (self.part_text, self.name_text, self.spec_text) if s)
+
+    @property
+    def matched(self) -> bool:
+        return self.part_id is not None and self.unit_price_cny is not None
+
+
+@dataclass(frozen=True)
+class PriceImport:
+    """What a price file holds, matched to the plan's parts: nothing of the plan is changed yet."""
+
+    path: Path
+    sheet: str | None
+    header_row: int
+    columns: dict[Field_, str]
+    """Field → the header text of the column it was read from."""
+    kind: Literal["vendor_quote", "company"]
+    source: str
+    lines: tuple[PriceLine, ...]
+    skipped_rows: tuple[int, ...] = field(default=())
+    """Rows read as totals or notes (合计, 总计, 大写, 备注…), not as lines."""
+
+    @property
+    def matches(self) -> tuple[PriceLine, ...]:
+        return tuple(line for line in self.lines if line.matched)
+
+    @property
+    def extras(self) -> tuple[PriceLine, ...]:
+        """Lines that match no part of the plan (installation, shipping, warranty…), kept for the buyer."""
+        return tuple(line for line in self.lines if not line.matched)
+
+    def entered_prices(self, rows: Iterable[int] | None = None) -> dict[str, EnteredPrice]:
+        """The plan prices of the confirmed lines (by row); by default the exact matches only."""
+        chosen = set(rows) if rows is not None else {m.row for m in self.matches if m.confidence == "exact"}
+        out: dict[str, EnteredPrice] = {}
+        for line in self.matches:
+            if line.row in chosen and line.part_id is not None and line.unit_price_cny is not None:
+                out[line.part_id] = EnteredPrice(price_cny=float(line.unit_price_cny),
+                                                 includes_vat=line.includes_vat, kind=self.kind, date=line.date,
+                                                 source=line.source[:200])
+        return out
+
+    def apply(self, plan: Plan, rows: Iterable[int] | None = None) -> Plan:
+        """A new plan with the confirmed lines' prices added (replacing the plan's own price for those parts)."""
+        prices = dict(plan.prices)
+        prices.update(self.entered_prices(rows))
+        return plan.model_copy(update={"prices": prices})
+
+
+# -- reading ------------------------------------------------------------------------------------------------
+
+_NO_PRICE = {"", "询价", "待定", "另议", "面议", "赠送", "免费", "包含", "含", "已含", "-", "--", "—", "/", "n/a", "na",
+             "tbd", "tba", "onrequest", "included", "free", "foc", "\\"}
+_FREE = {"赠送", "免费", "free", "foc", "包含", "含", "已含", "included"}
+_TOTAL_ROW = re.compile(r"^(合计|总计|小计|总价|大写|人民币|备注|说明|注[:：]|total|subtotal|grand ?total|sum|note)",
+                        re.IGNORECASE)
+_TRUE = {"是", "含税", "含", "yes", "y", "true", "1", "√", "✓", "incl", "included", "gross"}
+_FALSE = {"否", "不含税", "不含", "未税", "no", "n", "false", "0", "×", "excl", "excluded", "net"}
+
+
+@dataclass
+class _Where:
+    file: Path
+    sheet: str | None
+    header: Sequence[object]
+
+    def error(self, key: str, row: int, column: int | None, **fields: object) -> PriceFileError:
+        header = ""
+        if column is not None and column < len(self.header):
+            header = str(self.header[column] or "").strip()
+        return PriceFileError(self.file, key, sheet=self.sheet, row=row,
+                              column=None if column is None else column + 1, header=header, **fields)
+
+
+def _text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value).strip()
+
+
+def _number(value: object, where: _Where, row: int, col: int) -> Decimal | None:
+    """A price or quantity cell: None for empty or 'on request' (询价, 待定, -); an error for anything else."""
+    if value is None or isinstance(value, bool):
+        if isinstance(value, bool):
+            raise where.error("prices.error.not_number", row, col, value=value)
+        return None
+    if isinstance(value, (int, float, Decimal)):
+        try:
+            number = Decimal(str(value))
+        except InvalidOperation:
+            raise where.error("prices.error.not_number", row, col, value=value) from None
+        if not number.is_finite():
+            raise where.error("prices.error.not_number", row, col, value=value)
+        return number
+    text = unicodedata.normalize("NFKC", str(value)).strip()
+    bare = re.sub(r"[\s,¥￥$元]|rmb|cny", "", text.lower())
+    if bare in _NO_PRICE:
+        return Decimal(0) if bare in _FREE else None
+    if bare.endswith("万") or bare.endswith("万元"):
+        scale, bare = Decimal(10_000), bare.rstrip("元").rstrip("万")
+    else:
+        scale = Decimal(1)
+    if not re.fullmatch(r"[-+]?(\d+(\.\d*)?|\.\d+)", bare):
+        raise where.error("prices.error.not_number", row, col, value=str(value)[:60])
+    return Decimal(bare) * scale
+
+
+def _date(value: object, where: _Where, row: int, col: int) -> dt.date | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, dt.datetime):
+        return value.date()
+    if isinstance(value, dt.date):
+        return value
+    text = unicodedata.normalize("NFKC", str(value)).strip()
+    m = re.fullmatch(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?(?:[ T].*)?", text)
+    if m is not None:
+        try:
+            return dt.date(int(m[1]), int(m[2]), int(m[3]))
+        except ValueError:
+            pass
+    raise where.error("prices.error.not_date", row, col, value=text[:60])
+
+
+def _flag(value: object, where: _Where, row: int, col: int) -> bool | None:
+    if value is None or value == "":
+        return None
+    if isinstance(value, bool):
+        return value
+    text = unicodedata.normalize("NFKC", str(value)).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise where.error("prices.error.not_flag", row, col, value=text[:60])
+
+
+def _csv_rows(path: Path, data: bytes) -> Iterator[tuple[int, list[str]]]:
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("gb18030")  # GBK and what Excel on a Chinese Windows writes
+        except UnicodeDecodeError:
+            raise PriceFileError(path, "prices.error.encoding") from None
+    sample = text[:8192]
+    try:
+        dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel_tab if path.suffix.lower() == ".tsv" else csv.excel
+    reader = csv.reader(io.StringIO(text, newline=""), dialect)
+    try:
+        for number, row in enumerate(reader, 1):
+            yield number, row[:MAX_COLUMNS]
+    except csv.Error as exc:
+        raise PriceFileError(path, "prices.error.unreadable", row=reader.line_num, reason=str(exc)) from None
+
+
+def _xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Iterator[tuple[int, Sequence[object]]], Any]:
+    import zipfile
+
+    import openpyxl
+
+    try:
+        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
+        raise PriceFileError(path, "prices.error.unreadable", reason=str(exc)[:200]) from None
+    if sheet is not None and sheet not in book.sheetnames:
+        book.close()
+        raise PriceFileError(path, "prices.error.no_sheet", name=sheet)
+    ws = book[sheet] if sheet is not None else book.worksheets[0]
+
+    def rows() -> Iterator[tuple[int, Sequence[object]]]:
+        yield from enumerate(ws.iter_rows(max_col=MAX_COLUMNS, values_only=True), 1)
+
+    return ws.title, rows(), book
+
+
+def read_prices(path: Path, parts: Iterable[Part], *, kind: Literal["vendor_quote", "company"] = "vendor_quote",
+                source: str = "", date: dt.date | None = None, includes_vat: bool | None = None,
+                sheet: str | None = None, mapping: dict[Field_, int] | None = None,
+                lang: Lang = "en") -> PriceImport:
+    """Read ``path`` (CSV or XLSX) and match its lines to ``parts``.
+
+    ``source`` (vendor and quote number, or the price list's name) and ``date`` are used for lines whose file
+    says neither; ``includes_vat`` is the whole file's VAT setting where no column says it (None: not
+    stated, which the money side reads as excluding VAT, the higher reading). ``mapping`` (field → 0-based
+    column) replaces the columns guessed from the header. Raises PriceFileError naming the file, sheet,
+    row and column of the first bad cell; nothing is changed before the caller applies the result.
+    """
+    path = Path(path)
+    suffix = path.suffix.lower()
+    if suffix not in {".csv", ".tsv", ".txt", ".xlsx", ".xlsm"}:
+        raise PriceFileError(path, "prices.error.format")
+    try:
+        size = path.stat().st_size
+    except OSError as exc:
+        raise PriceFileError(path, "prices.error.unreadable", reason=exc.strerror or str(exc)) from None
+    if size > MAX_FILE_BYTES:
+        raise PriceFileError(path, "prices.error.too_big", size=size, limit=MAX_FILE_BYTES)
+    book: Any = None
+    sheet_name: str | None = None
+    rows: Iterator[tuple[int, Sequence[object]]]
+    if suffix in {".xlsx", ".xlsm"}:
+        sheet_name, rows, book = _xlsx_rows(path, sheet)
+    else:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise PriceFileError(path, "prices.error.unreadable", reason=exc.strerror or str(exc)) from None
+        rows = _csv_rows(path, data)
+    try:
+        return _read(path, sheet_name, rows, Matcher(parts), kind=kind, source=source or path.name, date=date,
+                     includes_vat=includes_vat, mapping=mapping, lang=lang)
+    finally:
+        if isinstance(rows, Generator):
+            rows.close()  # the sheet's open member of the archive, before the archive itself
+        if book is not None:
+            book.close()
+
+
+def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[object]]], matcher: Matcher, *,
+          kind: Literal["vendor_quote", "company"], source: str, date: dt.date | None, includes_vat: bool | None,
+          mapping: dict[Field_, int] | None, lang: Lang) -> PriceImport:
+    header: Sequence[object] = ()
+    header_row = 0
+    guessed: dict[Field_, int] = {}
+    for number, values in rows:
+        guessed = guess_mapping(values)
+        if _usable(guessed) or (mapping is not None and number == 1):
+            header, header_row = values, number
+            break
+        if number >= HEADER_ROWS:
+            break
+    if not header_row:
+        raise PriceFileError(path, "prices.error.no_header", sheet=sheet, rows=HEADER_ROWS)
+    where = _Where(path, sheet, header)
+    if mapping is not None:
+        for col in mapping.values():
+            if not 0 <= col < len(header):
+                raise PriceFileError(path, "prices.error.mapping", sheet=sheet, letter=column_letter(col + 1))
+        guessed = dict(mapping)
+    columns = {f: str(header[i] or "").strip() for f, i in guessed.items()}
+    get = guessed.get
+    c_part, c_name, c_spec, c_qty = get("part"), get("name"), get("spec"), get("qty")
+    c_date, c_source, c_vat = get("date"), get("source"), get("vat")
+    column_vat: bool | None
+    # the price column and what it says about VAT: 含税单价 over 不含税单价 over 单价 (the file's setting)
+    if "price_incl" in guessed:
+        c_price, column_vat = guessed["price_incl"], True
+    elif "price_excl" in guessed:
+        c_price, column_vat = guessed["price_excl"], False
+    else:
+        c_price, column_vat = guessed["price"], includes_vat
+
+    def cell(values: Sequence[object], col: int | None) -> object:
+        return values[col] if col is not None and col < len(values) else None
+
+    lines: list[PriceLine] = []
+    skipped: list[int] = []
+    seen: dict[str, int] = {}
+    count = 0
+    for number, values in rows:
+        if not any(v is not None and v != "" for v in values):
+            continue
+        count += 1
+        if count > MAX_ROWS:
+            raise PriceFileError(path, "prices.error.too_many_rows", sheet=sheet, limit=MAX_ROWS)
+        part_text, name_text = _text(cell(values, c_part)), _text(cell(values, c_name))
+        first = next((_text(v) for v in values if v is not None and _text(v)), "")
+        if _TOTAL_ROW.match(first) or (not part_text and not name_text):
+            skipped.append(number)
+            continue
+        price = _number(cell(values, c_price), where, number, c_price)
+        if price is not None and price > Decimal("1e12"):
+            raise where.error("prices.error.too_large", number, c_price, value=price)
+        qty = _number(cell(values, c_qty), where, number, c_qty) if c_qty is not None else None
+        vat = _flag(cell(values, c_vat), where, number, c_vat) if c_vat is not None else None
+        line_date = (_date(cell(values, c_date), where, number, c_date) if c_date is not None else None) or date
+        line_source = _text(cell(values, c_source)) if c_source is not None else ""
+        found, confidence, reason = matcher.match([part_text, name_text], lang)
+        part: Part | None = None
+        if found is not None:
+            if price is None:
+                confidence, reason = "none", t("prices.reason.unpriced", lang)
+            elif found.id in seen:
+                confidence, reason = "none", t("prices.reason.duplicate", lang, row=seen[found.id])
+            elif price < 0:
+                raise where.error("prices.error.negative", number, c_price, value=price)
+            else:
+                part, seen[found.id] = found, number
+        lines.append(PriceLine(
+            row=number, part_text=part_text, name_text=name_text, spec_text=_text(cell(values, c_spec)),
+            quantity=qty, unit_price_cny=price, includes_vat=vat if vat is not None else column_vat,
+            date=line_date, source=line_source or source, part_id=part.id if part is not None else None,
+            part_name=part.name if part is not None else "", confidence=confidence, reason=reason))
+    return PriceImport(path=path, sheet=sheet, header_row=header_row, columns=columns, kind=kind, source=source,
+                       lines=tuple(lines), skipped_rows=tuple(skipped))
+
+
+def import_for_plan(path: Path, plan: Plan, catalog: Catalog, **options: Any) -> PriceImport:
+    """``read_prices`` matched against the parts the plan's quote lists."""
+    return read_prices(path, plan_parts(plan, catalog), **options)
