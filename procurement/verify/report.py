@@ -254,9 +254,20 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not valid JSON")
 
 
+MAX_JSON_VALUES = 100_000
+"""At most this many values in one report file, counted from its commas and brackets (an upper bound) before
+parsing: a 19 MB report of small objects built millions of Python objects (a 386 MB merge input took 2.5 GB).
+The report of the largest capture in tests/fixtures (8 × H100) counts 539; a file just under the limit whose
+every value is wrong peaks at ~150 MB RSS in `verify --merge` (docs/reliability.md)."""
+
+
 def _json_of(text: str, where: str) -> Any:
-    """Strict JSON: NaN and Infinity refused (Python's json reads them; no other reader does), and nesting
-    too deep for the parser a located error instead of a RecursionError."""
+    """Strict JSON: NaN and Infinity refused (Python's json reads them; no other reader does), more than
+    MAX_JSON_VALUES values refused before parsing, and nesting too deep for the parser a located error
+    instead of a RecursionError."""
+    if len(text) > MAX_JSON_VALUES and text.count(",") + text.count("{") + text.count("[") > MAX_JSON_VALUES:
+        raise ReportError(f"{where}: more than {MAX_JSON_VALUES:,} values; a verification report holds far "
+                          "fewer (refused before parsing)")
     try:
         return json.loads(text, parse_constant=_no_constant)
     except json.JSONDecodeError as exc:

@@ -124,3 +124,10 @@ def test_an_unknown_model_preset_or_checklist_item_is_an_error_and_old_preset_id
     old = next(iter(ALIASES))
     plan = parse_plan(f"schema_version: 3\nrequirements: {{model_preset: {old}}}\n", Path("p.yaml"), catalog)
     assert plan.requirements.model_preset == old
+
+
+def test_a_19_mb_report_of_small_objects_is_refused_before_parsing(tmp_path: Path) -> None:
+    path = tmp_path / "node.json"
+    path.write_text('{"schema_version": 2, "gpus": [' + ",".join(['{"a":1}'] * 2_400_000) + "]}", encoding="utf-8")
+    with pytest.raises(ReportError, match="more than 100,000 values"):
+        load_report(path)
