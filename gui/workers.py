@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
-from PySide6.QtWidgets import QFileDialog, QMessageBox, QWidget
+from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 Progress = Callable[[int, str], None]
 """progress(percent 0-100, what is being done now)."""
@@ -187,6 +187,17 @@ def show_print_preview(parent: QWidget | None, pdf: bytes, title: str) -> None:
     dialog = PrintPreviewDialog(pdf, title, parent)
     dialog.exec()
     dialog.deleteLater()
+
+
+def ask_price_import(parent: QWidget | None, result: Any) -> Any:
+    """The lines of an imported price file the buyer confirms (a PriceChoice); None when cancelled."""
+    from gui.widgets.price_import import PriceImportDialog
+
+    dialog = PriceImportDialog(result, parent)
+    try:
+        return dialog.choice() if dialog.exec() == QDialog.DialogCode.Accepted else None
+    finally:
+        dialog.deleteLater()
 
 
 def ask_printer(parent: QWidget | None) -> Any:

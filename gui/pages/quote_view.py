@@ -34,7 +34,7 @@ from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
 from gui.widgets.money import million_text
-from procurement.messages import t
+from procurement.messages import english_plurals, t
 from procurement.plan import EnteredPrice, PlanError
 
 
@@ -207,11 +207,13 @@ class QuotePage(StepPage):
         self.paper_combo = QComboBox()
         self.paper_combo.addItem("A4", "a4")
         self.paper_combo.addItem("Letter", "letter")
+        self.import_button = QPushButton()
         self.export_button = QPushButton()
         self.print_button = QPushButton()
         self.status_label = QLabel()
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
+        buttons.addWidget(self.import_button)
         buttons.addWidget(self.paper_combo)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.print_button)
@@ -238,6 +240,7 @@ class QuotePage(StepPage):
         for path, edit in self.fields.items():
             edit.textEdited.connect(lambda text, p=path: self._set(p, text, merge=True))
         self.validity.valueChanged.connect(lambda v: self._set("quote.validity_days", v, merge=True))
+        self.import_button.clicked.connect(self.import_prices)
         self.export_button.clicked.connect(self.export_quote)
         self.print_button.clicked.connect(self.print_quote)
         self.table.itemChanged.connect(self._price_edited)
@@ -258,6 +261,9 @@ class QuotePage(StepPage):
         self.vat_included.setText(self.tr("Prices I enter include VAT (含税)"))
         self.vat_included.setToolTip(self.tr("Type a unit price into the table (F2 or double click) to use your "
                                              "own price; clear the cell to go back to the reference price."))
+        self.import_button.setText(self.tr("Import prices…"))
+        self.import_button.setToolTip(self.tr("Read a vendor's quote or a company price list (XLSX or CSV) and "
+                                              "match its lines to the parts of this plan"))
         self.export_button.setText(self.tr("Export quote…"))
         self.print_button.setText(self.tr("Print…"))
         self.paper_combo.setToolTip(self.tr("Paper size"))
@@ -355,6 +361,60 @@ class QuotePage(StepPage):
         cell = self.table.item(item.row(), 1)
         name = cell.text() if cell is not None else part_id
         self.controller.replace_plan(after, self.tr("Unit price of %1").replace("%1", name))
+
+    def import_prices(self) -> workers.Job | None:
+        """Pick a price file, read and match it in a worker, then let the buyer confirm the matches; the
+        confirmed prices go into the plan as one undoable edit."""
+        from procurement.pricing.import_prices import PriceFileError, import_for_plan
+
+        paths = workers.ask_open_paths(self, self.tr("Import prices"),
+                                       self.tr("Price lists (*.xlsx *.xlsm *.csv *.tsv *.txt)"))
+        if not paths:
+            return None
+        path = paths[0]
+        ctl = self.controller
+        plan, catalog, lang = ctl.plan, ctl.catalog, ctl.lang
+        vendor = plan.quote.vendor.name.strip()
+        source = f"{vendor} · {path.name}" if vendor else path.name
+        includes_vat = self.vat_included.isChecked()  # the file's VAT setting where no column says it
+
+        def read(_progress: object, _cancelled: object) -> object:
+            try:
+                return import_for_plan(path, plan, catalog, kind="vendor_quote", source=source,
+                                       date=dt.date.today(), includes_vat=includes_vat, lang=lang)
+            except PriceFileError as exc:  # shown in the reader's language, with file, sheet, row and column
+                return exc
+
+        self.status_label.setText(self.tr("Reading %1…").replace("%1", path.name))
+        self.import_button.setEnabled(False)
+        self.job = workers.Job(read)
+        self.job.succeeded.connect(self._prices_read)
+        self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Import prices"), msg))
+        self.job.finished.connect(lambda: self.import_button.setEnabled(True))
+        self.job.finished.connect(self.work_done)
+        self.job.start()
+        return self.job
+
+    def _prices_read(self, result: object) -> None:
+        from procurement.pricing.import_prices import PriceFileError, PriceImport
+
+        ctl = self.controller
+        if isinstance(result, PriceFileError):
+            message = result.message(ctl.lang)
+            self.status_label.setText(self.tr("Nothing imported: %1").replace("%1", message))
+            workers.show_error(self, self.tr("Import prices"), message)
+            return
+        assert isinstance(result, PriceImport)
+        choice = workers.ask_price_import(self, result)
+        if choice is None or not choice.rows:
+            self.status_label.setText(self.tr("Nothing imported."))
+            return
+        chosen = result.with_source(choice.kind, choice.source)
+        count = len(chosen.entered_prices(choice.rows))
+        ctl.replace_plan(chosen.apply(ctl.plan, choice.rows),
+                         self.tr("Import prices from %1").replace("%1", result.path.name))
+        text = self.tr("%n price(s) imported from %1", "", count).replace("%1", result.path.name)
+        self.status_label.setText(english_plurals(text) if ctl.lang == "en" else text)
 
     def _fit_columns(self) -> None:
         """Category, quantity and the prices as wide as their widest text or heading (the part and spec

@@ -17,7 +17,7 @@ import io
 import re
 import unicodedata
 from collections.abc import Generator, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any, Literal
@@ -319,7 +319,7 @@ class PriceLine:
     @property
     def label(self) -> str:
         """The line as the vendor wrote it."""
-        return " · ".join(s for s in (self.part_text, self.name_text, self.spec_text) if s)
+        return " · ".join(s for s in (self.name_text, self.part_text, self.spec_text) if s)
 
     @property
     def matched(self) -> bool:
@@ -360,6 +360,12 @@ class PriceImport:
                                                  includes_vat=line.includes_vat, kind=self.kind, date=line.date,
                                                  source=line.source[:200])
         return out
+
+    def with_source(self, kind: Literal["vendor_quote", "company"], source: str) -> PriceImport:
+        """The same import as another kind or with another source text (lines whose file named their own
+        source keep it)."""
+        lines = tuple(replace(line, source=source) if line.source == self.source else line for line in self.lines)
+        return replace(self, kind=kind, source=source, lines=lines)
 
     def apply(self, plan: Plan, rows: Iterable[int] | None = None) -> Plan:
         """A new plan with the confirmed lines' prices added (replacing the plan's own price for those parts)."""

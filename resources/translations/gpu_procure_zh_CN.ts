@@ -681,6 +681,89 @@ TFLOPS</translation>
         </message>
     </context>
     <context>
+        <name>PriceImportDialog</name>
+        <message>
+            <source>Import prices — %1</source>
+            <translation>导入价格 — %1</translation>
+        </message>
+        <message>
+            <source>%1 line(s) match a part of the plan exactly, %2 likely (check them); %3 extra line(s) match no part and are not applied.</source>
+            <translation>%1 行与方案零件完全匹配，%2 行可能匹配（请核对）；%3 行为附加项，不匹配任何零件，不会导入。</translation>
+        </message>
+        <message>
+            <source>Vendor quote</source>
+            <translation>供应商报价</translation>
+        </message>
+        <message>
+            <source>Company price list</source>
+            <translation>公司价格表</translation>
+        </message>
+        <message>
+            <source>Prices are a:</source>
+            <translation>价格类型：</translation>
+        </message>
+        <message>
+            <source>Source (vendor, quote number):</source>
+            <translation>来源（供应商、报价单号）：</translation>
+        </message>
+        <message>
+            <source>Apply</source>
+            <translation>导入</translation>
+        </message>
+        <message>
+            <source>Row</source>
+            <translation>行</translation>
+        </message>
+        <message>
+            <source>In the file</source>
+            <translation>文件中的内容</translation>
+        </message>
+        <message>
+            <source>Unit price</source>
+            <translation>单价</translation>
+        </message>
+        <message>
+            <source>VAT</source>
+            <translation>增值税</translation>
+        </message>
+        <message>
+            <source>Part in the plan</source>
+            <translation>方案中的零件</translation>
+        </message>
+        <message>
+            <source>Match</source>
+            <translation>匹配</translation>
+        </message>
+        <message>
+            <source>Apply prices</source>
+            <translation>导入价格</translation>
+        </message>
+        <message>
+            <source>incl.</source>
+            <translation>含税</translation>
+        </message>
+        <message>
+            <source>excl.</source>
+            <translation>不含税</translation>
+        </message>
+        <message>
+            <source>not stated</source>
+            <translation>未说明</translation>
+        </message>
+        <message>
+            <source>exact</source>
+            <translation>完全匹配</translation>
+        </message>
+        <message>
+            <source>likely</source>
+            <translation>可能匹配</translation>
+        </message>
+        <message>
+            <source>extra line</source>
+            <translation>附加项</translation>
+        </message>
+    </context>
+    <context>
         <name>PrintPreviewDialog</name>
         <message>
             <source>Print…</source>
@@ -772,6 +855,14 @@ TFLOPS</translation>
             <translation>在表格中输入单价（按 F2 或双击）即使用您自己的价格；清空单元格则恢复参考价。</translation>
         </message>
         <message>
+            <source>Import prices…</source>
+            <translation>导入价格…</translation>
+        </message>
+        <message>
+            <source>Read a vendor's quote or a company price list (XLSX or CSV) and match its lines to the parts of this plan</source>
+            <translation>读取供应商报价单或公司价格表（XLSX 或 CSV），并将其各行与本方案的零件匹配</translation>
+        </message>
+        <message>
             <source>Export quote…</source>
             <translation>导出报价单…</translation>
         </message>
@@ -818,6 +909,36 @@ TFLOPS</translation>
         <message>
             <source>Unit price of %1</source>
             <translation>%1 的单价</translation>
+        </message>
+        <message>
+            <source>Import prices</source>
+            <translation>导入价格</translation>
+        </message>
+        <message>
+            <source>Price lists (*.xlsx *.xlsm *.csv *.tsv *.txt)</source>
+            <translation>价格表 (*.xlsx *.xlsm *.csv *.tsv *.txt)</translation>
+        </message>
+        <message>
+            <source>Reading %1…</source>
+            <translation>正在读取 %1…</translation>
+        </message>
+        <message>
+            <source>Nothing imported: %1</source>
+            <translation>未导入任何价格：%1</translation>
+        </message>
+        <message>
+            <source>Nothing imported.</source>
+            <translation>未导入任何价格。</translation>
+        </message>
+        <message>
+            <source>Import prices from %1</source>
+            <translation>从 %1 导入价格</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n price(s) imported from %1</source>
+            <translation>
+                <numerusform>已从 %1 导入 %n 个价格</numerusform>
+            </translation>
         </message>
         <message>
             <source>Reference prices dated %1.</source>
