@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,11 +12,12 @@ from procurement.commands import add_catalog_option, catalog_for
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.probe import texts  # noqa: F401  (registers the messages)
+from procurement.safe_io import InputFileError, read_bounded_text
 from procurement.verify import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
 from procurement.verify.merge import merge_reports, write_merged
 from procurement.verify.render import render_merged, render_report
-from procurement.verify.report import ReportError, VerificationReport, parse_report, write_report
+from procurement.verify.report import ReportError, VerificationReport, parse_report, strict_json, write_report
 from procurement.verify.verify_cmd import EXIT_FAIL, EXIT_OK, EXIT_UNUSABLE, _lang, _plan
 
 MAX_INPUT_BYTES = 256 * 1024 * 1024
@@ -34,16 +34,15 @@ def expand(paths: Sequence[str | Path]) -> list[Path]:
 
 def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang) -> VerificationReport:
     """A node's report from a raw-facts file (judged now) or an already judged report (read as is)."""
-    try:
-        with path.open("rb") as fh:
-            data = fh.read(MAX_INPUT_BYTES + 1)
-        if len(data) > MAX_INPUT_BYTES:
-            raise ReportError(f"{path}: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
-        obj = json.loads(data.decode("utf-8"))
+    try:  # the one bounded reader: a FIFO or device is refused, never read (procurement.safe_io)
+        text = read_bounded_text(path, MAX_INPUT_BYTES)
+    except InputFileError as exc:
+        raise ReportError(f"{path}: {exc.strerror}") from None
     except OSError as exc:
         raise ReportError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+    except UnicodeDecodeError as exc:
         raise ReportError(f"{path}: not valid JSON ({exc})") from None
+    obj = strict_json(text, str(path), max_values=None)  # NaN/Infinity and runaway nesting: located errors
     if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
         try:
             return judge(check_raw(obj, str(path)), plan, catalog, None, lang)

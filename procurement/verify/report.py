@@ -261,12 +261,13 @@ The report of the largest capture in tests/fixtures (8 × H100) counts 539; a fi
 every value is wrong peaks at ~150 MB RSS in `verify --merge` (docs/reliability.md)."""
 
 
-def _json_of(text: str, where: str) -> Any:
+def _json_of(text: str, where: str, max_values: int | None = MAX_JSON_VALUES) -> Any:
     """Strict JSON: NaN and Infinity refused (Python's json reads them; no other reader does), more than
     MAX_JSON_VALUES values refused before parsing, and nesting too deep for the parser a located error
     instead of a RecursionError."""
-    if len(text) > MAX_JSON_VALUES and text.count(",") + text.count("{") + text.count("[") > MAX_JSON_VALUES:
-        raise ReportError(f"{where}: more than {MAX_JSON_VALUES:,} values; a verification report holds far "
+    if (max_values is not None and len(text) > max_values
+            and text.count(",") + text.count("{") + text.count("[") > max_values):
+        raise ReportError(f"{where}: more than {max_values:,} values; a verification report holds far "
                           "fewer (refused before parsing)")
     try:
         return json.loads(text, parse_constant=_no_constant)
@@ -276,3 +277,7 @@ def _json_of(text: str, where: str) -> Any:
         raise ReportError(f"{where}: not valid JSON ({exc})") from None
     except RecursionError:
         raise ReportError(f"{where}: not valid JSON (nested too deeply)") from None
+
+
+strict_json = _json_of
+"""Strict JSON for every report-like file (node reports, raw facts): see ``_json_of``."""

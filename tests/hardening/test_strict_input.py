@@ -131,3 +131,16 @@ def test_a_19_mb_report_of_small_objects_is_refused_before_parsing(tmp_path: Pat
     path.write_text('{"schema_version": 2, "gpus": [' + ",".join(['{"a":1}'] * 2_400_000) + "]}", encoding="utf-8")
     with pytest.raises(ReportError, match="more than 100,000 values"):
         load_report(path)
+
+
+def test_importing_a_fifo_or_a_deeply_nested_file_in_step_5_is_a_located_error(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
+    from procurement.plan import Plan
+    from procurement.probe.judge_cmd import read_node
+
+    fifo, deep = tmp_path / "node.json", tmp_path / "deep.json"
+    os.mkfifo(fifo)  # hung the window's import
+    deep.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")  # RecursionError in the window
+    with pytest.raises(ReportError, match="FIFO"):
+        read_node(fifo, Plan(), catalog, "en")
+    with pytest.raises(ReportError, match="nested too deeply"):
+        read_node(deep, Plan(), catalog, "en")
