@@ -180,6 +180,13 @@ def show_error(parent: QWidget | None, title: str, text: str) -> None:
     QMessageBox.critical(parent, title, text)
 
 
+def ask_yes_no(parent: QWidget | None, title: str, text: str) -> bool:
+    """A yes/no question whose safe answer (No) is the default; True only when the user chose Yes."""
+    buttons = QMessageBox.StandardButton
+    answer = QMessageBox.warning(parent, title, text, buttons.Yes | buttons.No, buttons.No)
+    return answer == buttons.Yes
+
+
 def show_print_preview(parent: QWidget | None, pdf: bytes, title: str) -> None:
     """The print preview of ``pdf`` (the exact bytes that Export writes), with a Print button."""
     from gui.pages.quote_view import PrintPreviewDialog

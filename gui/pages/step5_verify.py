@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QCoreApplication, Qt, Signal
+from PySide6.QtCore import QCoreApplication, QSysInfo, Qt, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -46,6 +46,7 @@ from procurement.verify import (
     run_probe,
 )
 from procurement.verify.render import message_of
+from procurement.verify.target import NotTarget, not_target
 
 MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "unknown": "?", "skip": "–"}
 COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"),
@@ -152,6 +153,8 @@ class VerifyPage(StepPage):
         self.import_dir_button = QPushButton()
         self.probe_button = QPushButton()
         self.handover_button = QPushButton()
+        self.remove_button = QPushButton()
+        self.remove_button.setEnabled(False)
         self.clear_button = QPushButton()
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
@@ -168,7 +171,7 @@ class VerifyPage(StepPage):
             self.tabs.addTab(t, "")
         buttons = QHBoxLayout()
         for b in (self.run_button, self.cancel_button, self.import_button, self.import_dir_button,
-                  self.probe_button, self.handover_button, self.clear_button):
+                  self.probe_button, self.handover_button, self.remove_button, self.clear_button):
             buttons.addWidget(b)
         buttons.addStretch(1)
         outer = QVBoxLayout(self)
@@ -190,13 +193,17 @@ class VerifyPage(StepPage):
         self.import_dir_button.clicked.connect(self.import_folder)
         self.probe_button.clicked.connect(self.save_probe)
         self.handover_button.clicked.connect(self.export_handover)
+        self.remove_button.clicked.connect(self.remove_selected)
         self.clear_button.clicked.connect(self.clear_reports)
+        self.nodes_table.itemSelectionChanged.connect(self._update_remove_button)
 
     # -- language
     def retranslate(self) -> None:
-        self.run_button.setText(self.tr("Run on this machine"))
-        self.run_button.setToolTip(self.tr("Probe this machine with nvidia-smi and the host tools, and check it "
-                                           "against the plan"))
+        self.run_button.setText(self.tr("Run on this machine (%1)").replace("%1", _this_host()))
+        self.run_button.setToolTip(self.tr("Measures this computer (%1), not the target server: use it only when "
+                                           "the app runs on the machine being delivered. For the target, save "
+                                           "the probe, run it there and import its output.")
+                                   .replace("%1", _this_host()))
         self.cancel_button.setText(self.tr("Cancel"))
         self.import_button.setText(self.tr("Import reports…"))
         self.import_button.setToolTip(self.tr("Raw facts written by the probe, or reports written by "
@@ -212,6 +219,9 @@ class VerifyPage(StepPage):
         self.handover_button.setToolTip(self.tr("For the nodes that passed: setup scripts (persistence mode, nouveau "
                                                 "blacklist, planned power limits, dcgm-exporter), Prometheus "
                                                 "targets and alert rules"))
+        self.remove_button.setText(self.tr("Remove selected report"))
+        self.remove_button.setToolTip(self.tr("Detach the report selected in the Nodes table from the plan "
+                                              "(Undo brings it back)"))
         self.clear_button.setText(self.tr("Remove all reports"))
         self.tabs.setTabText(0, self.tr("Nodes"))
         self.tabs.setTabText(1, self.tr("GPUs"))
@@ -238,16 +248,18 @@ class VerifyPage(StepPage):
             t.setSortingEnabled(False)
             t.setRowCount(0)
         planned_nodes = self.controller.plan.requirements.nodes
-        for rep in reports:
+        for index, rep in enumerate(reports):
             host = rep.get("host") or {}
             node = host.get("hostname") or self.tr("(unknown host)")
+            node_item = QTableWidgetItem(node)
+            node_item.setData(Qt.ItemDataRole.UserRole, index)  # the report behind the row, whatever the sort
             counts = {s: 0 for s in MARKS}
             for c in rep.get("checks") or []:
                 counts[c.get("status", "skip")] = counts.get(c.get("status", "skip"), 0) + 1
             # unknown is never a pass: a check that could not be read keeps the node from a tick
             result = ("fail" if counts["fail"] else "unknown" if rep.get("error") or counts["unknown"]
                       else "warn" if counts["warn"] else "pass")
-            _append(nodes, [QTableWidgetItem(node), _status_item(result), QTableWidgetItem(_text(host.get("os"))),
+            _append(nodes, [node_item, _status_item(result), QTableWidgetItem(_text(host.get("os"))),
                             QTableWidgetItem(_text(rep.get("driver_version"))),
                             QTableWidgetItem(_text(rep.get("cuda_version"))),
                             QTableWidgetItem(str(len(rep.get("gpus") or []))),
@@ -287,6 +299,7 @@ class VerifyPage(StepPage):
             self.summary_label.setText(self.tr("No verification report attached yet."))
         self.clear_button.setEnabled(bool(reports))
         self.handover_button.setEnabled(bool(reports))
+        self._update_remove_button()
 
     def cluster_checks(self, reports: list[dict[str, Any]]) -> list[CheckRecord]:
         """The verify module's cluster-level checks (node count against the plan, duplicates, consistency)."""
@@ -340,10 +353,27 @@ class VerifyPage(StepPage):
 
     def _on_report(self, report: object) -> None:
         assert isinstance(report, dict)
+        host = (report.get("host") or {}).get("hostname") or _this_host()
+        why = not_target(report, self.controller.plan)
+        if why is not None and not workers.ask_yes_no(
+                self, self.tr("Attach a report from another machine?"),
+                self.tr("%1 does not look like the machine this plan buys: %2\n\nAttaching its report puts this "
+                        "computer's measurements in the plan, its checklist and the signed PDF. Attach it "
+                        "anyway?").replace("%1", host).replace("%2", self._why_text(why))):
+            self.status_label.setText(self.tr("Not attached: the report of %1 was discarded (%2).")
+                                      .replace("%1", host).replace("%2", self._why_text(why)))
+            return
         self.attach([report], self.tr("Verify this machine"))
         err = report.get("error")
         self.status_label.setText(self.tr("Could not verify this machine: %1").replace("%1", err) if err
                                   else self.tr("This machine has been verified; the report is attached."))
+
+    def _why_text(self, why: NotTarget) -> str:
+        if why.kind == "no_gpus":
+            return self.tr("it has no NVIDIA GPU")
+        part = self.controller.catalog.gpu(why.planned)
+        return (self.tr("its GPUs are %1, the plan buys %2").replace("%1", ", ".join(why.found))
+                .replace("%2", part.name if part is not None else str(why.planned)))
 
     def _on_failed(self, message: str) -> None:
         self.status_label.setText(self.tr("Verification failed: %1").replace("%1", message))
@@ -429,6 +459,27 @@ class VerifyPage(StepPage):
                                self.tr("These files were not imported:") + "\n" + "\n".join(problems))
         self.status_label.setText(self.tr("Imported %n report(s).", "", len(good)))
 
+    def selected_report_indexes(self) -> list[int]:
+        rows = {i.row() for i in self.nodes_table.selectedIndexes()}
+        out = []
+        for row in rows:
+            item = self.nodes_table.item(row, 0)
+            if item is not None and isinstance(item.data(Qt.ItemDataRole.UserRole), int):
+                out.append(item.data(Qt.ItemDataRole.UserRole))
+        return sorted(out)
+
+    def _update_remove_button(self) -> None:
+        self.remove_button.setEnabled(bool(self.selected_report_indexes()))
+
+    def remove_selected(self) -> None:
+        """Detach the reports selected in the Nodes table (one undo step)."""
+        drop = set(self.selected_report_indexes())
+        if not drop:
+            return
+        kept = [r for i, r in enumerate(self.reports()) if i not in drop]
+        self.controller.set_value("verification", kept,
+                                  text=self.tr("Remove %n verification report(s)", "", len(drop)))
+
     def clear_reports(self) -> None:
         if self.reports():
             self.controller.set_value("verification", [], text=self.tr("Remove verification reports"))
@@ -438,6 +489,10 @@ class VerifyPage(StepPage):
             self.tabs.setFocus()
             return True
         return False
+
+
+def _this_host() -> str:
+    return QSysInfo.machineHostName() or "localhost"
 
 
 def _table(columns: int) -> QTableWidget:

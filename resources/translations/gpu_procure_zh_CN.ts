@@ -1757,12 +1757,12 @@ TFLOPS</translation>
             <translation>跳过</translation>
         </message>
         <message>
-            <source>Run on this machine</source>
-            <translation>在本机运行</translation>
+            <source>Run on this machine (%1)</source>
+            <translation>在本机运行（%1）</translation>
         </message>
         <message>
-            <source>Probe this machine with nvidia-smi and the host tools, and check it against the plan</source>
-            <translation>用 nvidia-smi 和系统工具探测本机，并与方案核对</translation>
+            <source>Measures this computer (%1), not the target server: use it only when the app runs on the machine being delivered. For the target, save the probe, run it there and import its output.</source>
+            <translation>测量的是这台电脑（%1），而不是目标服务器：仅当本程序运行在交付的机器上时使用。目标服务器请保存探针，在其上运行后导入其输出。</translation>
         </message>
         <message>
             <source>Cancel</source>
@@ -1799,6 +1799,14 @@ TFLOPS</translation>
         <message>
             <source>For the nodes that passed: setup scripts (persistence mode, nouveau blacklist, planned power limits, dcgm-exporter), Prometheus targets and alert rules</source>
             <translation>为验收通过的节点生成：配置脚本（常驻模式、屏蔽 nouveau、计划功耗上限、dcgm-exporter）、Prometheus 采集目标与告警规则</translation>
+        </message>
+        <message>
+            <source>Remove selected report</source>
+            <translation>移除所选报告</translation>
+        </message>
+        <message>
+            <source>Detach the report selected in the Nodes table from the plan (Undo brings it back)</source>
+            <translation>从方案中移除“节点”表中所选的报告（可撤销）</translation>
         </message>
         <message>
             <source>Remove all reports</source>
@@ -1921,6 +1929,22 @@ TFLOPS</translation>
             <translation>正在取消…</translation>
         </message>
         <message>
+            <source>Attach a report from another machine?</source>
+            <translation>附加另一台机器的报告？</translation>
+        </message>
+        <message>
+            <source>%1 does not look like the machine this plan buys: %2
+
+Attaching its report puts this computer's measurements in the plan, its checklist and the signed PDF. Attach it anyway?</source>
+            <translation>%1 看起来不是本方案采购的机器：%2
+
+附加其报告会把这台电脑的测量结果写入方案、检查清单和签署的 PDF。仍要附加吗？</translation>
+        </message>
+        <message>
+            <source>Not attached: the report of %1 was discarded (%2).</source>
+            <translation>未附加：已丢弃 %1 的报告（%2）。</translation>
+        </message>
+        <message>
             <source>Verify this machine</source>
             <translation>验证本机</translation>
         </message>
@@ -1931,6 +1955,14 @@ TFLOPS</translation>
         <message>
             <source>This machine has been verified; the report is attached.</source>
             <translation>本机已验证，报告已附加到方案。</translation>
+        </message>
+        <message>
+            <source>it has no NVIDIA GPU</source>
+            <translation>它没有 NVIDIA GPU</translation>
+        </message>
+        <message>
+            <source>its GPUs are %1, the plan buys %2</source>
+            <translation>它的 GPU 是 %1，方案采购的是 %2</translation>
         </message>
         <message>
             <source>Verification failed: %1</source>
@@ -1992,6 +2024,12 @@ TFLOPS</translation>
             <source>Imported %n report(s).</source>
             <translation>
                 <numerusform>已导入 %n 份报告。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>Remove %n verification report(s)</source>
+            <translation>
+                <numerusform>移除 %n 份验证报告</numerusform>
             </translation>
         </message>
         <message>

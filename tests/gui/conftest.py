@@ -44,6 +44,17 @@ class DialogCalls:
         return [n for n, _ in self.calls]
 
 
+@pytest.fixture(autouse=True)
+def _no_unanswered_questions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real modal question would hang the test run: a test that expects one answers it (monkeypatch)."""
+    from gui import workers
+
+    def fail(_parent: Any, title: str, text: str) -> bool:
+        raise AssertionError(f"unexpected question {title!r}: {text}")
+
+    monkeypatch.setattr(workers, "ask_yes_no", fail)
+
+
 @pytest.fixture
 def dialog_calls(monkeypatch: pytest.MonkeyPatch) -> DialogCalls:
     return DialogCalls(monkeypatch)

@@ -90,8 +90,11 @@ def test_a_replayed_8_gpu_capture_is_attached_and_tabled(page, qtbot, bin_dir):
 
 def test_no_nvidia_smi_is_a_reported_fault_not_a_crash(page, qtbot, bin_dir, monkeypatch):
     monkeypatch.setenv("PATH", str(bin_dir))  # an empty bin directory: no nvidia-smi, no driver
+    asked: list[str] = []  # a machine without GPUs is not the target: attached only when the user says so
+    monkeypatch.setattr(workers, "ask_yes_no", lambda _p, _t, text: asked.append(text) or True)
     with qtbot.waitSignal(page.work_done, timeout=60_000):
         page.run_here()
+    assert len(asked) == 1 and "no NVIDIA GPU" in asked[0]
     report = page.controller.plan.verification[0]
     assert report["error"] and "nvidia-smi" in report["error"]
     assert "Could not verify" in page.status_label.text()

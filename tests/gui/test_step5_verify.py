@@ -181,3 +181,80 @@ def test_an_unknown_check_shows_as_unknown_in_the_readers_language(qtbot, catalo
     assert "无法读取内核日志" in page.checks_table.item(xid, 5).text()
     results = dict(zip(_column(page.nodes_table, 0), _column(page.nodes_table, 1), strict=True))
     assert not results["node1"].startswith("✔")  # a node with an unknown check is not shown as passed
+
+
+def _laptop_report() -> dict[str, Any]:
+    """What "Run on this machine" measures on a planning laptop: no GPU, failing host checks."""
+    report = _report("planning-laptop", [])
+    report["checks"] = [{"id": "GPU-COUNT", "status": "fail", "expected": "8", "actual": "0", "message": ""},
+                        {"id": "RAM", "status": "fail", "expected": "2048 GiB", "actual": "15.5 GiB", "message": ""}]
+    report["error"] = "nvidia-smi was not found"
+    return report
+
+
+def test_running_on_a_planning_pc_asks_before_attaching_and_the_report_can_be_removed(qtbot, catalog, policy,
+                                                                                        monkeypatch):
+    """A report of a machine with no GPU is not the target: nothing is attached unless the user says so;
+    an attached report is removed by selecting its row and pressing "Remove selected report"."""
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.set_value("gpu.model", "h100-sxm5-80gb")
+    ctl.set_value("gpu.count", 8)
+    page = VerifyPage(ctl, runner=lambda *_args: _laptop_report())
+    qtbot.addWidget(page)
+    assert "this machine (" in page.run_button.text()  # the button says which machine it measures
+    questions: list[str] = []
+    answer = {"value": False}
+
+    def ask(_parent, _title, text):
+        questions.append(text)
+        return answer["value"]
+
+    monkeypatch.setattr(workers, "ask_yes_no", ask)
+    with qtbot.waitSignal(page.work_done, timeout=5000):
+        qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    assert len(questions) == 1
+    assert "planning-laptop" in questions[0] and "no NVIDIA GPU" in questions[0]
+    assert ctl.plan.verification == []  # declined: the plan stays clean
+    assert page.nodes_table.rowCount() == 0
+    assert "Not attached" in page.status_label.text()
+
+    answer["value"] = True  # the user insists: it is attached, and can be taken off again
+    with qtbot.waitSignal(page.work_done, timeout=5000):
+        qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    assert [r["host"]["hostname"] for r in ctl.plan.verification] == ["planning-laptop"]
+    assert not page.remove_button.isEnabled()  # nothing selected yet
+    page.show()
+    rect = page.nodes_table.visualItemRect(page.nodes_table.item(0, 0))
+    qtbot.mouseClick(page.nodes_table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert page.remove_button.isEnabled()
+    qtbot.mouseClick(page.remove_button, Qt.MouseButton.LeftButton)
+    assert ctl.plan.verification == []
+    assert page.nodes_table.rowCount() == 0
+    ctl.undo_stack.undo()
+    assert len(ctl.plan.verification) == 1
+
+
+def test_a_report_of_the_planned_gpu_model_is_attached_without_a_question(qtbot, catalog, policy, monkeypatch):
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.set_value("gpu.model", "h100-sxm5-80gb")
+    page = VerifyPage(ctl, runner=lambda *_args: _report("gpu-node-01", [16, 8]))
+    qtbot.addWidget(page)
+    monkeypatch.setattr(workers, "ask_yes_no", lambda *args: pytest.fail(f"unexpected question {args[1:]}"))
+    with qtbot.waitSignal(page.work_done, timeout=5000):
+        qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    assert [r["host"]["hostname"] for r in ctl.plan.verification] == ["gpu-node-01"]  # a failing target is kept
+
+
+def test_a_report_with_other_gpus_names_them_in_the_question(qtbot, catalog, policy, monkeypatch):
+    report = _report("workstation", [16])
+    report["gpus"][0].update(name="NVIDIA GeForce RTX 4090", catalog_id="rtx-4090")
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.set_value("gpu.model", "h100-sxm5-80gb")
+    page = VerifyPage(ctl, runner=lambda *_args: report)
+    qtbot.addWidget(page)
+    questions: list[str] = []
+    monkeypatch.setattr(workers, "ask_yes_no", lambda _p, _t, text: questions.append(text) or False)
+    with qtbot.waitSignal(page.work_done, timeout=5000):
+        qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
+    assert ctl.plan.verification == []
+    assert "RTX 4090" in questions[0] and "H100" in questions[0]
