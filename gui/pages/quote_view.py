@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, QTimer, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QGuiApplication, QPainter, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -84,6 +84,10 @@ class VisibleRowHeights(QObject):
             row += 1
 
 
+PREVIEW_SIZE = (800, 1000)
+"""The preview's size where the screen has room (logical pixels): an A4 page at a readable width."""
+
+
 class PrintPreviewDialog(QDialog):
     """Shows the exact PDF bytes that Export writes (QtPdf) and prints those pages: one source for both."""
 
@@ -114,7 +118,30 @@ class PrintPreviewDialog(QDialog):
         layout.addLayout(row)
         self.buttons.rejected.connect(self.reject)
         self.print_button.clicked.connect(self.print_pages)
-        self.resize(800, 1000)
+        self.resize(*PREVIEW_SIZE)
+        self._fitted = False
+
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        super().showEvent(event)
+        if not self._fitted:  # once: later the user's own resizing wins
+            self._fitted = True
+            self.fit_to_screen()
+
+    def fit_to_screen(self) -> None:
+        """Shrink to the screen's available area (less the window frame) and centre on it, so that Print and
+        Close stay on screen at 1280×800 or at 2× scale (a fixed 800×1000 put them below the taskbar)."""
+        screen = self.screen() or QGuiApplication.primaryScreen()
+        if screen is None:
+            return
+        avail = screen.availableGeometry()
+        frame_w = max(self.frameGeometry().width() - self.width(), 0)
+        frame_h = max(self.frameGeometry().height() - self.height(), 0)
+        width = min(PREVIEW_SIZE[0], avail.width() - frame_w)
+        height = min(PREVIEW_SIZE[1], avail.height() - frame_h)
+        self.resize(max(width, self.minimumSizeHint().width()), max(height, self.minimumSizeHint().height()))
+        left = avail.left() + max((avail.width() - self.width() - frame_w) // 2, 0)
+        top = avail.top() + max((avail.height() - self.height() - frame_h) // 2, 0)
+        self.move(left, top)
 
     def print_pages(self) -> bool:
         printer = workers.ask_printer(self)

@@ -230,3 +230,27 @@ def test_a_price_that_is_not_a_number_is_refused_and_changes_nothing(page, qtbot
     page.table.item(row, 4).setText("abc")
     assert "Not a price: abc" in page.status_label.text() and cpu.id not in ctl.plan.prices
     assert page.table.item(row, 4).text() == "on request"
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")  # the offscreen platform, on show()
+def test_print_preview_fits_the_available_screen_with_its_buttons_on_it(qtbot):
+    """A fixed 800×1000 preview put Print/Close below the screen at 1280×800 (and at 2× scale); the
+    preview must lie inside the screen's available area, its buttons included."""
+    from pypdf import PdfWriter
+
+    out = io.BytesIO()
+    writer = PdfWriter()
+    writer.add_blank_page(595, 842)  # one A4 page
+    writer.write(out)
+    dialog = PrintPreviewDialog(out.getvalue(), "Quote")
+    qtbot.addWidget(dialog)
+    dialog.show()
+    qtbot.waitExposed(dialog)
+    avail = dialog.screen().availableGeometry()
+    assert avail.contains(dialog.frameGeometry()), (dialog.frameGeometry(), avail)
+    for button in (dialog.print_button, dialog.buttons.button(dialog.buttons.StandardButton.Close)):
+        top_left = button.mapToGlobal(button.rect().topLeft())
+        bottom_right = button.mapToGlobal(button.rect().bottomRight())
+        assert avail.contains(top_left) and avail.contains(bottom_right), (button.text(), bottom_right, avail)
+    # and it still uses the room there is: not a postage stamp
+    assert dialog.height() >= 0.8 * min(1000, avail.height() - (dialog.frameGeometry().height() - dialog.height()))
