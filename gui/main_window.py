@@ -211,9 +211,9 @@ class MainWindow(QMainWindow):
             self.restoreState(state)
         sk = QKeySequence.StandardKey
         undo = controller.undo_stack.createUndoAction(self)
-        undo.setShortcut(QKeySequence(sk.Undo))
+        undo.setShortcuts(sk.Undo)  # every binding of the platform (Ctrl+Z; Ctrl+Y and Ctrl+Shift+Z for Redo)
         redo = controller.undo_stack.createRedoAction(self)
-        redo.setShortcut(QKeySequence(sk.Redo))
+        redo.setShortcuts(sk.Redo)
         for key, act in (("undo", undo), ("redo", redo)):
             placeholder = self.named_actions[key]
             act.setObjectName(f"action_{key}")

@@ -11,6 +11,7 @@ from PySide6.QtWidgets import QBoxLayout, QLabel, QScrollArea, QStackedWidget, Q
 
 from gui.pages import page_title
 from gui.widgets.field_marker import FieldMarkers
+from gui.widgets.undo_keys import route_undo_to_plan
 
 if TYPE_CHECKING:
     from gui.controller import PlanController
@@ -108,6 +109,7 @@ class StepPage(QWidget):
         finally:
             self.refreshing = False
             blocker.unblock()
+        route_undo_to_plan(self)  # spin boxes a refresh added (storage rows) included
 
     # -- editing
     def edit(self, path: str, value: Any, merge: bool = False) -> bool:
