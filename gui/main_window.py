@@ -161,6 +161,9 @@ class MainWindow(QMainWindow):
         layout.addWidget(self.step_list)
         layout.addLayout(right, 1)
         self.setCentralWidget(central)
+        # the status bar exists from the start: created by the first "Saved …" message it pushed the
+        # Back/Next buttons up under the cursor
+        self.statusBar().setSizeGripEnabled(True)
 
         self.findings_panel: FindingsPanel | None = None
         self.findings_dock = QDockWidget(self)  # docked by attach(), when there are findings to show

@@ -13,6 +13,7 @@ def choice_label(key: str) -> str:
     """What the user still has to choose, in the current UI language."""
     translate = QCoreApplication.translate  # lupdate reads translate("Context", "text")
     labels = {
+        "model": translate("PlanGaps", "a model (a preset or its size)"),
         "gpu": translate("PlanGaps", "a GPU model and count"),
         "chassis": translate("PlanGaps", "a chassis"),
         "cpu": translate("PlanGaps", "a CPU"),

@@ -17,10 +17,14 @@ PURCHASE_STEPS = (2, 3, 4)
 def missing_choices(plan: Plan) -> dict[int, list[str]]:
     """Step number → keys of the required choices still missing (empty steps are left out).
 
-    Step 2 needs a GPU model and a count; step 3 a chassis, a CPU and a PSU; step 4 an OS, a driver branch
-    and a CUDA release; step 5 at least one attached verification report. Step 1 has defaults throughout.
+    Step 1 needs the model to run (a preset or its size in parameters: without it no memory need can be
+    estimated, so a blank step 1 is not "done" although its other fields have defaults); step 2 a GPU model
+    and a count; step 3 a chassis, a CPU and a PSU; step 4 an OS, a driver branch and a CUDA release;
+    step 5 at least one attached verification report.
     """
+    req = plan.requirements
     gaps: dict[int, list[str]] = {
+        1: ["model"] if req.model_preset is None and req.model_params_b is None else [],
         2: ["gpu"] if plan.gpu.model is None or plan.gpu.count == 0 else [],
         3: [key for key, value in (("chassis", plan.server.chassis), ("cpu", plan.server.cpu),
                                    ("psu", plan.server.psu.part)) if value is None],
@@ -38,6 +42,7 @@ def describe_missing(keys: list[str], lang: Lang) -> str:
 
 register(
     {
+        "gaps.model": {"zh": "模型（预设或参数量）", "en": "a model (a preset or its size)"},
         "gaps.gpu": {"zh": "GPU 型号和数量", "en": "a GPU model and count"},
         "gaps.chassis": {"zh": "机箱", "en": "a chassis"},
         "gaps.cpu": {"zh": "CPU", "en": "a CPU"},

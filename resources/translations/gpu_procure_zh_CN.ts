@@ -644,6 +644,10 @@ TFLOPS</translation>
     <context>
         <name>PlanGaps</name>
         <message>
+            <source>a model (a preset or its size)</source>
+            <translation>模型（预设或参数量）</translation>
+        </message>
+        <message>
             <source>a GPU model and count</source>
             <translation>GPU 型号和数量</translation>
         </message>

@@ -21,9 +21,10 @@ def _example(win, path: Path = EXAMPLE) -> None:
 def test_blank_plan_shows_grey_not_started_steps_and_what_is_left(qtbot, make_window) -> None:
     win = make_window()
     win.controller.reevaluate()
-    # a blank plan has no GPU, server, software or report: steps 2-5 are grey, never a green tick
-    assert [win.step_status(i) for i in range(5)] == ["ok", "incomplete", "incomplete", "incomplete",
-                                                      "incomplete"]
+    # a blank plan has no model, GPU, server, software or report: every step is grey, never a green tick
+    # (step 1's other fields have defaults, but without the model no memory need can be estimated)
+    assert [win.step_status(i) for i in range(5)] == ["incomplete"] * 5
+    assert "a model (a preset or its size)" in win.step_list.item(0).toolTip()
     assert "a chassis, a CPU, a power supply" in win.step_list.item(2).toolTip()
     summary = win.findings_panel.summary.text()
     assert "No problems found in this plan" not in summary

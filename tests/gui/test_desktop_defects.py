@@ -43,3 +43,29 @@ def test_ctrl_z_in_a_focused_spin_box_undoes_the_plan_and_keeps_redo(make_window
     qtbot.keyClick(spin, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
     qtbot.waitUntil(lambda: win.controller.value("server.psu.count") == 3)
     assert stack.count() == entries
+
+
+def test_the_first_save_does_not_move_the_back_and_next_buttons(make_window, qtbot, dialog_calls, tmp_path):
+    """The status bar appeared with the first "Saved …" message and pushed the bottom buttons 22 px up."""
+    win = make_window()
+    qtbot.waitUntil(lambda: win.next_button.isVisible())
+    before = (win.next_button.mapTo(win, win.next_button.rect().topLeft()),
+              win.back_button.mapTo(win, win.back_button.rect().topLeft()))
+    dialog_calls.answer("ask_save_path", tmp_path / "plan.gpuplan")
+    qtbot.keyClick(win, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier)
+    qtbot.waitUntil(lambda: "Saved" in win.statusBar().currentMessage())
+    assert (tmp_path / "plan.gpuplan").exists()
+    QApplication.processEvents()
+    after = (win.next_button.mapTo(win, win.next_button.rect().topLeft()),
+             win.back_button.mapTo(win, win.back_button.rect().topLeft()))
+    assert after == before
+
+
+def test_a_blank_plan_has_no_tick_on_step_1_until_the_model_is_given(make_window, qtbot):
+    win = make_window()
+    win.controller.reevaluate()
+    assert win.step_status(0) == "incomplete"
+    assert "a model (a preset or its size)" in win.step_list.item(0).toolTip()
+    win.controller.set_value("requirements.model_params_b", 7.0)
+    qtbot.waitUntil(lambda: win.step_status(0) not in ("incomplete", None))
+    assert win.step_status(0) != "incomplete"

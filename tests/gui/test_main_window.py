@@ -178,6 +178,8 @@ def test_findings_follow_edits_without_a_check_button(qtbot, make_window, monkey
 
     monkeypatch.setattr(procurement.rules, "evaluate", budget_rule)
     win = make_window()
+    with qtbot.waitSignal(win.controller.findings_changed):  # step 1 is complete once the model is given
+        win.controller.set_value("requirements.model_params_b", 7.0)
     assert win.step_status(0) == "ok"
     with qtbot.waitSignal(win.controller.findings_changed):
         _set_budget(qtbot, win, "5000")
