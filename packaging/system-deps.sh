@@ -12,13 +12,16 @@ command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 command -v fc-list >/dev/null 2>&1 || need+=(fontconfig)
 # Debian/Ubuntu split venv support out of the system Python
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
-# Qt's xcb/offscreen plugins load these at start on a bare Debian/Ubuntu.
-for lib in libEGL.so.1 libxkbcommon.so.0 libfontconfig.so.1 libGL.so.1 libdbus-1.so.3; do
-  ldconfig -p 2>/dev/null | grep -q "$lib" || case $lib in
-    libEGL.so.1) need+=(libegl1);; libxkbcommon.so.0) need+=(libxkbcommon0);;
-    libfontconfig.so.1) need+=(libfontconfig1);; libGL.so.1) need+=(libgl1);; libdbus-1.so.3) need+=(libdbus-1-3);;
-  esac
-done
+# Qt's xcb platform plugin and what it links: packaging/qt-xcb-libs.txt (soname, package; derived with ldd
+# on the venv's plugin, checked by tests/packaging/test_system_deps.py). Without libxcb-cursor0 Qt stops at
+# start with "xcb-cursor0 or libxcb-cursor0 is needed to load the Qt xcb platform plugin".
+libs="$(dirname "$0")/qt-xcb-libs.txt"
+known=$( (ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null || true) | awk 'NR > 1 {print $1}')
+while read -r soname package _; do
+  case $soname in ''|'#'*) continue;; esac
+  [ "$package" = - ] && continue
+  grep -qxF "$soname" <<<"$known" || need+=("$package")
+done <"$libs"
 [ ${#need[@]} -eq 0 ] && exit 0
 mapfile -t need < <(printf '%s\n' "${need[@]}" | sort -u)
 echo "system-deps: installing ${need[*]}"
