@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -15,9 +16,11 @@ from PySide6.QtWidgets import (
     QLabel,
     QProgressBar,
     QPushButton,
+    QSplitter,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
+    QTextBrowser,
     QVBoxLayout,
     QWidget,
 )
@@ -169,6 +172,18 @@ class VerifyPage(StepPage):
         self.tabs = QTabWidget()
         for t in (self.nodes_table, self.gpus_table, self.checks_table):
             self.tabs.addTab(t, "")
+        # the Checks table clips long messages: the selected check in full, with what to do, below it
+        self.check_detail = QTextBrowser()
+        self.check_detail.setOpenLinks(False)
+        self.check_detail.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse
+                                                  | Qt.TextInteractionFlag.TextSelectableByKeyboard)
+        self.check_detail.setMinimumHeight(60)
+        self.detail_split = QSplitter(Qt.Orientation.Vertical)
+        self.detail_split.addWidget(self.tabs)
+        self.detail_split.addWidget(self.check_detail)
+        self.detail_split.setStretchFactor(0, 3)
+        self.detail_split.setStretchFactor(1, 1)
+        self.detail_split.setChildrenCollapsible(False)
         buttons = QHBoxLayout()
         for b in (self.run_button, self.cancel_button, self.import_button, self.import_dir_button,
                   self.probe_button, self.handover_button, self.remove_button, self.clear_button):
@@ -181,7 +196,7 @@ class VerifyPage(StepPage):
         outer.addWidget(self.progress)
         outer.addWidget(self.status_label)
         outer.addWidget(self.summary_label)
-        outer.addWidget(self.tabs, 1)
+        outer.addWidget(self.detail_split, 1)
         self._connect_signals()
         self.retranslate()
         self.refresh_now()
@@ -196,6 +211,8 @@ class VerifyPage(StepPage):
         self.remove_button.clicked.connect(self.remove_selected)
         self.clear_button.clicked.connect(self.clear_reports)
         self.nodes_table.itemSelectionChanged.connect(self._update_remove_button)
+        self.checks_table.itemSelectionChanged.connect(self.show_check_detail)
+        self.tabs.currentChanged.connect(lambda _i: self.show_check_detail())
 
     # -- language
     def retranslate(self) -> None:
@@ -278,15 +295,12 @@ class VerifyPage(StepPage):
                                _num_item(g.get("power_limit_w")), QTableWidgetItem(_text(g.get("persistence_mode"))),
                                QTableWidgetItem(_text(g.get("ecc_enabled"))), _num_item(g.get("temperature_c"))])
             for c in rep.get("checks") or []:
-                _append(checks, [QTableWidgetItem(node), QTableWidgetItem(str(c.get("id", ""))),
-                                 _status_item(c.get("status")), QTableWidgetItem(_text(c.get("expected"))),
-                                 QTableWidgetItem(_text(c.get("actual"))),
-                                 QTableWidgetItem(message_of(c, self.controller.lang))])
+                _append(checks, _check_row(node, str(c.get("id", "")), c.get("status"), c.get("expected"),
+                                           c.get("actual"), message_of(c, self.controller.lang)))
         cluster = self.cluster_checks(reports)
         for c in cluster:
-            _append(checks, [QTableWidgetItem(self.tr("(all nodes)")), QTableWidgetItem(c.id),
-                             _status_item(c.status), QTableWidgetItem(_text(c.expected)),
-                             QTableWidgetItem(_text(c.actual)), QTableWidgetItem(message_of(c, self.controller.lang))])
+            _append(checks, _check_row(self.tr("(all nodes)"), c.id, c.status, c.expected, c.actual,
+                                       message_of(c, self.controller.lang)))
         for t in (nodes, gpus, checks):
             t.setSortingEnabled(True)
             t.resizeColumnsToContents()
@@ -298,8 +312,30 @@ class VerifyPage(StepPage):
         else:
             self.summary_label.setText(self.tr("No verification report attached yet."))
         self.clear_button.setEnabled(bool(reports))
+        self.show_check_detail()
         self.handover_button.setEnabled(bool(reports))
         self._update_remove_button()
+
+    def show_check_detail(self) -> None:
+        """The selected check in full: node, result, expected, actual and its message (what to do)."""
+        rows = sorted({i.row() for i in self.checks_table.selectedIndexes()})
+        item = self.checks_table.item(rows[0], 0) if rows else None
+        detail = item.data(Qt.ItemDataRole.UserRole) if item is not None else None
+        if not isinstance(detail, dict):
+            self.check_detail.setPlainText(
+                self.tr("Select a check in the Checks tab to read its full message, the expected and actual "
+                        "values and what to do.") if self.reports() else "")
+            return
+        status = detail["status"] or "skip"
+        esc = html.escape
+        self.check_detail.setHtml(
+            f"<p><b>{esc(detail['id'])}</b> · {esc(detail['node'])} · "
+            f"<span style='color:{COLORS.get(status, QColor('#757575')).name()}'>"
+            f"{esc(MARKS.get(status, '?'))} {esc(_status_word(status))}</span></p>"
+            f"<p><b>{esc(self.tr('Expected'))}:</b> {esc(_text(detail['expected']))}<br>"
+            f"<b>{esc(self.tr('Actual'))}:</b> {esc(_text(detail['actual']))}</p>"
+            f"<p><b>{esc(self.tr('Message and what to do'))}:</b><br>"
+            f"{esc(detail['message'] or '—').replace(chr(10), '<br>')}</p>")
 
     def cluster_checks(self, reports: list[dict[str, Any]]) -> list[CheckRecord]:
         """The verify module's cluster-level checks (node count against the plan, duplicates, consistency)."""
@@ -503,6 +539,20 @@ def _table(columns: int) -> QTableWidget:
     t.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
     t.horizontalHeader().setStretchLastSection(True)
     return t
+
+
+def _check_row(node: str, check_id: str, status: str | None, expected: Any, actual: Any,
+               message: str) -> list[QTableWidgetItem]:
+    """A row of the Checks table; cells that may be cut off carry their full text as a tooltip and the
+    row's first cell the whole check for the detail pane."""
+    first = QTableWidgetItem(node)
+    first.setData(Qt.ItemDataRole.UserRole, {"node": node, "id": check_id, "status": status,
+                                             "expected": expected, "actual": actual, "message": message})
+    cells = [first, QTableWidgetItem(check_id), _status_item(status), QTableWidgetItem(_text(expected)),
+             QTableWidgetItem(_text(actual)), QTableWidgetItem(message)]
+    for cell in (cells[3], cells[4], cells[5]):
+        cell.setToolTip(cell.text())
+    return cells
 
 
 def _num_item(value: Any) -> QTableWidgetItem:

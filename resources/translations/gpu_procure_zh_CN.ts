@@ -1925,6 +1925,10 @@ TFLOPS</translation>
             <translation>尚未附加验证报告。</translation>
         </message>
         <message>
+            <source>Select a check in the Checks tab to read its full message, the expected and actual values and what to do.</source>
+            <translation>在“检查”标签页中选择一项检查，即可查看完整说明、期望值、实际值和处理方法。</translation>
+        </message>
+        <message>
             <source>Probing this machine…</source>
             <translation>正在探测本机…</translation>
         </message>

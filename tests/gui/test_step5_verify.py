@@ -258,3 +258,34 @@ def test_a_report_with_other_gpus_names_them_in_the_question(qtbot, catalog, pol
         qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
     assert ctl.plan.verification == []
     assert "RTX 4090" in questions[0] and "H100" in questions[0]
+
+
+def test_the_selected_check_is_shown_in_full_with_expected_actual_and_what_to_do(page, qtbot, tmp_path,
+                                                                                 monkeypatch):
+    """A long message is cut off in the table: its cell's tooltip and the detail pane give it in full."""
+    report = _report("node1", [16, 8])
+    long_message = ("GPU1 (00000000:86:00.0) runs at x8 (max x16). Check the slot, the riser and the BIOS "
+                    "bifurcation setting of that slot, then reseat the card and run the check again; " * 3)
+    report["checks"][1]["message"] = long_message
+    path = tmp_path / "node1.json"
+    path.write_text(json.dumps(report), encoding="utf-8")
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *args: [path])
+    qtbot.mouseClick(page.import_button, Qt.MouseButton.LeftButton)
+    page.resize(900, 600)
+    page.show()
+    qtbot.waitExposed(page)
+    page.tabs.setCurrentWidget(page.checks_table)
+    table = page.checks_table
+    row = next(r for r in range(table.rowCount()) if table.item(r, 1).text() == "GPU-PCIE-WIDTH")
+    message_cell = table.item(row, 5)
+    assert message_cell.toolTip() == message_cell.text()
+    assert not page.check_detail.toPlainText().count("x16 (max")  # nothing selected yet: a hint only
+    rect = table.visualItemRect(table.item(row, 1))
+    qtbot.mouseClick(table.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    shown = page.check_detail.toPlainText()
+    assert "GPU-PCIE-WIDTH" in shown and "node1" in shown and "fail" in shown
+    assert "Expected: x16" in shown and "Actual: GPU 1: x8" in shown
+    assert " ".join(message_cell.text().split()) in " ".join(shown.split())  # whole, not clipped
+    assert "run the check again" in shown
+    page.check_detail.setFocus()  # the detail is reachable and its text can be selected and copied
+    assert page.check_detail.textInteractionFlags() & Qt.TextInteractionFlag.TextSelectableByKeyboard
