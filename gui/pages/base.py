@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QBoxLayout, QLabel, QScrollArea, QStackedWidget, Q
 
 from gui.pages import page_title
 from gui.widgets.field_marker import FieldMarkers
-from gui.widgets.undo_keys import route_undo_to_plan
+from gui.widgets.undo_keys import route_undo_to_plan, tab_leaves_tables
 
 if TYPE_CHECKING:
     from gui.controller import PlanController
@@ -110,6 +110,7 @@ class StepPage(QWidget):
             self.refreshing = False
             blocker.unblock()
         route_undo_to_plan(self)  # spin boxes a refresh added (storage rows) included
+        tab_leaves_tables(self)  # tables a refresh added (checklist sections) included
 
     # -- editing
     def edit(self, path: str, value: Any, merge: bool = False) -> bool:

@@ -1,10 +1,11 @@
-"""Routes Undo/Redo keys in a focused spin box to the plan's undo stack, not the line edit's own undo."""
+"""Keyboard plumbing for the pages: Undo/Redo keys in a spin box go to the plan's undo stack, and Tab leaves
+tables (arrows move within them)."""
 
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QObject
 from PySide6.QtGui import QKeyEvent, QKeySequence
-from PySide6.QtWidgets import QAbstractSpinBox, QWidget
+from PySide6.QtWidgets import QAbstractItemView, QAbstractSpinBox, QWidget
 
 _ROUTED = "_plan_undo_keys"
 
@@ -37,3 +38,12 @@ def route_undo_to_plan(root: QWidget) -> None:
         if not spin.property(_ROUTED):
             spin.installEventFilter(_FILTER)
             spin.setProperty(_ROUTED, True)
+
+
+def tab_leaves_tables(root: QWidget) -> None:
+    """Tab and Shift+Tab move to the next/previous control instead of cell to cell: with Qt's default a
+    keyboard user could not get out of a table (800 presses stayed in the GPU table). Arrow keys still move
+    within it, as in a spreadsheet."""
+    for view in root.findChildren(QAbstractItemView):
+        if view.tabKeyNavigation():
+            view.setTabKeyNavigation(False)

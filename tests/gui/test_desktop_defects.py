@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
+import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication
+from PySide6.QtWidgets import QApplication, QTableWidget
+
+from procurement.plan import load_plan
+from tests.conftest import REPO
+
+EXAMPLE = REPO / "resources" / "examples" / "llm-cluster-node.gpuplan.yaml"
 
 
 def _step3(win, qtbot):  # type: ignore[no-untyped-def]
@@ -69,3 +75,56 @@ def test_a_blank_plan_has_no_tick_on_step_1_until_the_model_is_given(make_window
     win.controller.set_value("requirements.model_params_b", 7.0)
     qtbot.waitUntil(lambda: win.step_status(0) not in ("incomplete", None))
     assert win.step_status(0) != "incomplete"
+
+
+def _tab_out_of(table, qtbot, presses: int = 3):  # type: ignore[no-untyped-def]
+    """Give ``table`` the focus on a row, press Tab as a person would; the widget that has focus then."""
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    if table.rowCount():
+        table.setCurrentCell(0, 0)
+    inside = {table, table.viewport()}
+    for _ in range(presses):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        if QApplication.focusWidget() not in inside:
+            break
+    return QApplication.focusWidget()
+
+
+@pytest.mark.parametrize(("page_name", "attr"), [("GpuPage", "table"), ("QuotePage", "table"),
+                                                 ("ChecklistPage", None), ("VerifyPage", "nodes_table")])
+def test_tab_leaves_every_table(make_window, qtbot, page_name, attr):
+    """Tab moved from cell to cell forever (800 presses never left the GPU table); it must move on to the
+    next control, and the focus chain from the table must reach the window's Back/Next buttons."""
+    from gui.pages import PAGES
+
+    win = make_window()
+    win.controller.new(load_plan(EXAMPLE, win.controller.catalog))
+    index = [p.cls for p in PAGES].index(page_name)
+    win.show_page(index)
+    page = win.page(page_name)
+    qtbot.waitUntil(page.isVisible)
+    if page_name == "VerifyPage":  # two nodes' reports, so the table has cells to trap the Tab key in
+        from tests.gui.test_step5_verify import _report
+
+        page.attach([_report("node1", [16, 16]), _report("node2", [16, 16])], "import")
+    if attr is None:
+        table = next(t for t in page.findChildren(QTableWidget) if t.isVisible() and t.rowCount())
+    else:
+        table = getattr(page, attr)
+    table.setFocus()
+    qtbot.waitUntil(table.hasFocus)
+    arrow_row = table.currentRow()
+    qtbot.keyClick(table, Qt.Key.Key_Down)  # arrows still move inside the table
+    assert table.rowCount() < 2 or table.currentRow() != arrow_row
+    after = _tab_out_of(table, qtbot)
+    assert after not in (table, table.viewport()), f"Tab is trapped in {page_name}'s table"
+    assert table.isAncestorOf(after) is False
+    # walking the focus chain from the table gets to the bottom buttons (nothing loops back into it)
+    seen, widget = set(), table.nextInFocusChain()
+    while widget is not table and id(widget) not in seen:
+        seen.add(id(widget))
+        if widget is win.next_button:
+            break
+        widget = widget.nextInFocusChain()
+    assert widget is win.next_button
