@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,6 +64,8 @@ class PlanController(QObject):
         """The latest evaluation (of ``evaluation.plan``, which trails ``plan`` until the next event-loop
         turn after an edit): budgets, findings, step status; findings_changed says it is new."""
         self.undo_stack = QUndoStack(self)
+        self.label_of: Callable[[str], str | None] | None = None
+        """The on-screen label of a plan field ("PSU count", "电源数量") for undo texts; set by the window."""
         self._eval_timer = QTimer(self)
         self._eval_timer.setSingleShot(True)
         self._eval_timer.setInterval(0)  # coalesce a burst of edits into one evaluation
@@ -84,7 +87,16 @@ class PlanController(QObject):
                                            else value):
             return
         after = with_value(self.plan, path, value)
-        self.replace_plan(after, text or path, merge_key=path if merge else None)
+        self.replace_plan(after, text or self.field_label(path), merge_key=path if merge else None)
+
+    def field_label(self, path: str) -> str:
+        """What the Edit menu calls an edit of ``path``: the field's label on screen (the window installs
+        ``label_of``), else the path itself."""
+        if self.label_of is not None:
+            label = self.label_of(path)
+            if label:
+                return label
+        return path
 
     def replace_plan(self, after: Plan, text: str, merge_key: str | None = None) -> None:
         if after == self.plan:

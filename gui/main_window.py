@@ -199,6 +199,7 @@ class MainWindow(QMainWindow):
         from gui.findings_panel import FindingsPanel
 
         self.controller = controller
+        controller.label_of = self.field_label
         self.recovery = recovery or RecoveryStore()
         from PySide6.QtCore import Qt
 
@@ -500,6 +501,18 @@ class MainWindow(QMainWindow):
 
     def go_next(self) -> None:
         self.show_page(self.current_index() + 1)
+
+    def field_label(self, path: str) -> str | None:
+        """The visible label of the field that edits ``path`` ("PSU count"), for the Edit menu's undo text;
+        None when no built page shows one."""
+        for page in self.built_pages():
+            if page is None or path not in page.markers.paths():
+                continue
+            widget = page.markers.widget_for(path)
+            for label in page.findChildren(QLabel):
+                if widget is not None and label.buddy() is widget and label.text():
+                    return label.text().replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip(":： ")
+        return None
 
     def page(self, class_name: str) -> StepPage | None:
         index = next((i for i, info in enumerate(PAGES) if info.cls == class_name), None)

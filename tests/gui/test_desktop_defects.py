@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import Qt
-from PySide6.QtWidgets import QApplication, QTableWidget
+from PySide6.QtWidgets import QApplication, QLabel, QTableWidget
 
 from procurement.plan import load_plan
 from tests.conftest import REPO
@@ -128,3 +128,17 @@ def test_tab_leaves_every_table(make_window, qtbot, page_name, attr):
             break
         widget = widget.nextInFocusChain()
     assert widget is win.next_button
+
+
+def test_the_edit_menu_names_the_field_by_its_label_not_its_path(make_window, qtbot):
+    """"Undo server.psu.count" (撤销 server.psu.count) in the Edit menu: it must say the field's label."""
+    win = make_window()
+    page = _step3(win, qtbot)
+    label = next(lb for lb in page.findChildren(QLabel) if lb.buddy() is page.psu_count).text()
+    shown = label.replace("&", "").rstrip(":： ")
+    page.psu_count.setFocus()
+    page.psu_count.selectAll()
+    qtbot.keyClicks(page.psu_count, "2")
+    undo_text = win.named_actions["undo"].text()
+    assert "server.psu.count" not in undo_text
+    assert shown in undo_text, (undo_text, shown)
