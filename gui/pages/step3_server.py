@@ -376,6 +376,8 @@ class ServerPage(StepPage):
         self.auto_hint.setStyleSheet("color: #616161")
         self.auto_label = QLabel()
         self.auto_label.setWordWrap(True)
+        self._auto_reasons: list[str] = []
+        self._auto_server: Any = None  # the server auto-configure proposed; the summary describes only it
         self.power_gauge = Gauge()
         self.pcie_gauge = Gauge()
         self.cooling_gauge = Gauge()
@@ -538,7 +540,22 @@ class ServerPage(StepPage):
         has_gpu = self.controller.plan.gpu.model is not None
         self.auto_button.setEnabled(has_gpu)
         self.auto_hint.setVisible(not has_gpu)  # a disabled button says why
+        self._show_auto_summary()
         self._update_gauges()
+
+    def _show_auto_summary(self) -> None:
+        """Auto-configure's reasons, marked as out of date once the server differs from what it proposed
+        (a manual edit, or Undo past it): they no longer describe the plan."""
+        if not self._auto_reasons:
+            self.auto_label.setText("")
+            return
+        reasons = "\n".join(self._auto_reasons)
+        if self.controller.plan.server == self._auto_server:
+            self.auto_label.setStyleSheet("")
+            self.auto_label.setText(reasons)
+        else:
+            self.auto_label.setStyleSheet("color: #757575")
+            self.auto_label.setText(self.tr("Changed since auto-configure; it had proposed:") + "\n" + reasons)
 
     def tab_chain(self) -> list[QWidget]:
         """Tab order as the page reads: Auto-configure, chassis and power, CPU, memory, then each storage and
@@ -656,8 +673,9 @@ class ServerPage(StepPage):
             self.error_label.setText(self.tr("Auto-configure failed: %1").replace("%1", str(exc) or type(exc).__name__))
             self.error_label.show()
             return
+        self._auto_reasons, self._auto_server = list(derived.reasons), after.server
         self.controller.replace_plan(after, self.tr("Auto-configure"))
-        self.auto_label.setText("\n".join(derived.reasons))
+        self._show_auto_summary()
         if derived.missing:
             self.error_label.setText("\n".join(derived.missing))
             self.error_label.show()

@@ -1687,6 +1687,10 @@ TFLOPS</translation>
             <translation>— 机箱自带电源 —</translation>
         </message>
         <message>
+            <source>Changed since auto-configure; it had proposed:</source>
+            <translation>自动配置后已手动修改；当时的建议是：</translation>
+        </message>
+        <message>
             <source>Not available yet</source>
             <translation>暂无数据</translation>
         </message>

@@ -139,3 +139,24 @@ def test_every_form_field_has_a_visible_label_that_is_its_buddy(page):
             label = form.labelForField(field)
             assert label is not None and label.text().endswith(":") and label.buddy() is field
     assert page.power_form.labelForField(page.psu_combo).text() == "PSU model:"
+
+
+def test_the_auto_configure_summary_says_when_the_server_was_changed_since(page, qtbot):
+    """The summary kept describing the auto-configured server after manual edits; it must say it is out
+    of date while the server differs, and be current again when Undo brings that server back."""
+    ctl = page.controller
+    ctl.set_value("gpu.model", "h100-sxm5-80gb")
+    ctl.set_value("gpu.count", 8)
+    page.refresh_now()
+    qtbot.mouseClick(page.auto_button, Qt.MouseButton.LeftButton)
+    summary = page.auto_label.text()
+    assert summary and "Changed since" not in summary
+    page.psu_count.setFocus()
+    page.psu_count.selectAll()
+    qtbot.keyClicks(page.psu_count, str(ctl.plan.server.psu.count + 1))
+    page.refresh_now()
+    assert page.auto_label.text().startswith("Changed since auto-configure")
+    assert summary in page.auto_label.text()  # what it had proposed is still readable
+    ctl.undo_stack.undo()
+    page.refresh_now()
+    assert page.auto_label.text() == summary
