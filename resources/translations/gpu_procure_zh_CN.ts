@@ -785,6 +785,17 @@ TFLOPS</translation>
         </message>
     </context>
     <context>
+        <name>QFileDialog</name>
+        <message>
+            <source>&amp;Look in:</source>
+            <translation>查找范围(&amp;L)：</translation>
+        </message>
+        <message>
+            <source>Files of &amp;type:</source>
+            <translation>文件类型(&amp;T)：</translation>
+        </message>
+    </context>
+    <context>
         <name>QuotePage</name>
         <message>
             <source>Quote</source>

@@ -142,3 +142,26 @@ def test_the_edit_menu_names_the_field_by_its_label_not_its_path(make_window, qt
     undo_text = win.named_actions["undo"].text()
     assert "server.psu.count" not in undo_text
     assert shown in undo_text, (undo_text, shown)
+
+
+@pytest.mark.qt_log_ignore("does not support propagateSizeHints")
+def test_qts_file_dialog_speaks_chinese_in_the_chinese_ui(qtbot):
+    """qtbase_zh_CN lacks Qt 6's "&Look in:" and "Files of &type:": the Chinese UI showed them in English."""
+    from PySide6.QtWidgets import QFileDialog
+
+    from gui.i18n import Translators
+
+    translators = Translators()
+    try:
+        assert translators.install("zh")
+        dialog = QFileDialog(None, "打开方案")
+        dialog.setOption(QFileDialog.Option.DontUseNativeDialog)  # Qt's own widgets, as on a bare Linux
+        qtbot.addWidget(dialog)
+        dialog.show()
+        qtbot.waitExposed(dialog)
+        texts = [label.text() for label in dialog.findChildren(QLabel) if label.isVisible()]
+        assert texts and not [t for t in texts if "Look in" in t or "Files of" in t or "File name" in t], texts
+        assert "查找范围(&L)：" in texts and "文件类型(&T)：" in texts
+        dialog.close()
+    finally:
+        translators.install("en")
