@@ -245,7 +245,7 @@ class EnteredPrice(Doc):
     later shows the same money: typed in the quote page, or a line of a vendor's quote or a company list."""
 
     price_cny: Annotated[float, Field(ge=0, le=1e12)]
-    includes_vat: bool | None = None
+    with_vat: bool | None = None
     """Whether the price includes VAT (None: not stated — read as excluding it, the higher reading)."""
     kind: Literal["entered", "vendor_quote", "company"] = "entered"
     date: dt.date | None = None

@@ -378,7 +378,7 @@ class QuotePage(StepPage):
         else:
             try:
                 value = float(text)
-                prices[part_id] = EnteredPrice(price_cny=value, includes_vat=self.vat_included.isChecked(),
+                prices[part_id] = EnteredPrice(price_cny=value, with_vat=self.vat_included.isChecked(),
                                                kind="entered", date=dt.date.today(), source="")
             except ValueError:
                 self.status_label.setText(self.tr("Not a price: %1").replace("%1", item.text()))

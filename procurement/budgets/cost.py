@@ -126,7 +126,7 @@ def price_of(plan: Plan, part: Part) -> Price | None:
     reference price; None when neither exists (on request)."""
     own = plan.prices.get(part.id)
     if own is not None:
-        return Price(own.price_cny, own.includes_vat, own.kind, own.date, own.source or None)
+        return Price(own.price_cny, own.with_vat, own.kind, own.date, own.source or None)
     if part.price_cny is None:
         return None
     return Price(part.price_cny, part.price_includes_vat, part.price_kind or "reference", part.price_date,

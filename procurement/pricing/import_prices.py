@@ -357,7 +357,7 @@ class PriceImport:
         for line in self.matches:
             if line.row in chosen and line.part_id is not None and line.unit_price_cny is not None:
                 out[line.part_id] = EnteredPrice(price_cny=float(line.unit_price_cny),
-                                                 includes_vat=line.includes_vat, kind=self.kind, date=line.date,
+                                                 with_vat=line.includes_vat, kind=self.kind, date=line.date,
                                                  source=line.source[:200])
         return out
 

@@ -135,7 +135,7 @@ def test_quote_shows_its_notes_under_the_table(qtbot, make_window) -> None:
     page = win.page("QuotePage")
     assert page.table.isVisible() and not page.empty_label.isVisible()
     notes = page.notes_label.text()
-    assert notes.startswith("Notes and assumptions\n1. Unit prices are catalog reference prices")
+    assert notes.startswith("Notes and assumptions\n1. Unit prices and amounts exclude VAT")
     assert "Quantities are for 8 identical servers." in notes
     assert "VAT rate 13%" in notes
 

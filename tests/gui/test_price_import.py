@@ -96,7 +96,7 @@ def test_a_vendor_xlsx_imported_as_a_person_would_prices_the_plan_and_the_total(
     assert {k: v.price_cny for k, v in prices.items()} == {
         "rtx-4090": 14_500, "supermicro-as-4124gs-tnr": 68_000, "epyc-7543": 11_300,
         "samsung-ddr4-3200-rdimm-32gb": 1_050}
-    assert all(p.kind == "vendor_quote" and p.includes_vat is True and p.date == dt.date.today()
+    assert all(p.kind == "vendor_quote" and p.with_vat is True and p.date == dt.date.today()
                for p in prices.values())
     assert prices["epyc-7543"].source == "北京某科技 · 报价单-BJ-2026-118.xlsx"
     # every line priced, VAT-inclusive prices not taxed again: 29 000 + 68 000 + 22 600 + 16 800

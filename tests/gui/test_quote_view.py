@@ -208,7 +208,7 @@ def test_typing_a_vendor_price_into_the_table_completes_the_quote_and_undo_takes
     qtbot.keyClick(editor, Qt.Key.Key_Return)
     qtbot.waitUntil(lambda: cpu.id in ctl.plan.prices)
     entered = ctl.plan.prices[cpu.id]
-    assert entered.price_cny == 11_300 and entered.includes_vat is True and entered.kind == "entered"
+    assert entered.price_cny == 11_300 and entered.with_vat is True and entered.kind == "entered"
     qtbot.waitUntil(lambda: "Total" in page.totals_label.text() and "not a final" not in page.totals_label.text())
     names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
     row = names.index(cpu.name)

@@ -79,7 +79,7 @@ def test_prices_entered_in_the_plan_are_used_and_kept_with_it(tmp_path: Path) ->
 
     cat = load_catalog()
     plan = _research(cat, 50_000)
-    entered = {line.part_id: EnteredPrice(price_cny=1130.0, includes_vat=True, kind="vendor_quote",
+    entered = {line.part_id: EnteredPrice(price_cny=1130.0, with_vat=True, kind="vendor_quote",
                                           date=dt.date(2026, 11, 20), source="ACME Q-118")
                for line in plan_cost(plan, cat).unpriced}
     plan = plan.model_copy(update={"prices": entered})

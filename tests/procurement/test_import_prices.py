@@ -95,7 +95,7 @@ def test_a_vendor_xlsx_with_a_title_block_matches_lines_and_keeps_the_extras(tmp
     # nothing changes until applied; applied, the confirmed lines become vendor-quote prices
     assert plan.prices == {}
     after = result.apply(plan, rows=[line.row for line in result.matches])
-    assert after.prices["epyc-7543"] == EnteredPrice(price_cny=11_300, includes_vat=True, kind="vendor_quote",
+    assert after.prices["epyc-7543"] == EnteredPrice(price_cny=11_300, with_vat=True, kind="vendor_quote",
                                                      date=dt.date(2026, 11, 30), source="北京某科技 BJ-2026-118")
     cost = plan_cost(after, catalog)
     assert not [line.path for line in cost.unpriced if "storage" not in line.path]
