@@ -362,6 +362,7 @@ class QuotePage(StepPage):
         self.notes_label.setVisible(not empty)
         self.notes_label.setText("" if empty else self._notes_text(quote))
         self.export_button.setEnabled(bool(quote.lines))
+        self.import_button.setEnabled(bool(quote.lines) and not (self.job is not None and self.job.is_running()))
         self.print_button.setEnabled(bool(quote.lines))
 
     def _price_edited(self, item: QTableWidgetItem) -> None:

@@ -184,15 +184,23 @@ def _nfkc(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+_NOT_ALNUM = re.compile(r"[^0-9a-z\u4e00-\u9fff+]")
+_SEPARATORS = re.compile(r"[\s,，;/（）()]+")
+
+
 def compact(text: str) -> str:
     """Letters and digits only, lower case, full-width folded: 'RTX 4090' and 'ＲＴＸ-4090' agree."""
-    return re.sub(r"[^0-9a-z\u4e00-\u9fff+]", "", _nfkc(text))
+    return _NOT_ALNUM.sub("", _nfkc(text))
 
 
 def tokens(text: str) -> set[str]:
     """The alphanumeric runs of a text and their letter/digit pieces ('i9-13900K' → i9, 13900k, i, 9, 13900, k)."""
+    return _tokens(_nfkc(text))
+
+
+def _tokens(norm: str) -> set[str]:
     found: set[str] = set()
-    for run in _RUN.findall(_nfkc(text)):
+    for run in _RUN.findall(norm):
         run = run.rstrip("+")
         found.add(run)
         found.update(_PIECE.findall(run))
@@ -212,14 +220,15 @@ class _Candidate:
 
 def _candidate(part: Part) -> _Candidate:
     codes: set[str] = set()
-    for inner in _PAREN.findall(part.name):
-        codes.update(compact(c) for c in re.split(r"[,，;]", inner) if c.strip())
     outside = _PAREN.sub(" ", part.name)
-    for word in outside.split():  # model codes written in the name: AS-4124GS-TNR, SYS-821GE-TNHR
+    # part numbers in brackets (M393A4K40EB3-CWE) and model codes in the name (AS-4124GS-TNR): one word of
+    # letters and digits, six or more long ('(16 GB)' or '(4U, 8 GPU, dual EPYC 7003)' are no codes)
+    words_in_brackets = [w for inner in _PAREN.findall(part.name) for w in re.split(r"[,，;]", inner)]
+    for word in [*words_in_brackets, *outside.split()]:
         c = compact(word)
-        if len(c) >= 6 and re.search(r"[a-z]", c) and re.search(r"[0-9]", c):
+        if (len(word.split()) == 1 and len(c) >= 6 and re.search(r"[a-z]", c) is not None
+                and re.search(r"[0-9]", c) is not None):
             codes.add(c)
-    codes.discard("")
     words = tokens(outside)
     numbers = {w for w in words if w.isdigit()}
     return _Candidate(part, compact(part.name), compact(outside), frozenset(codes), frozenset(words),
@@ -250,26 +259,28 @@ class Matcher:
 
     def match(self, texts: Sequence[str], lang: Lang = "en") -> tuple[Part | None, Confidence, str]:
         """The part, the confidence and why, for a line whose part-number / name cells are ``texts``."""
-        keys = [s.strip() for s in texts if s and s.strip()]
-        for key in keys:
-            c = self.by_id.get(_nfkc(key).strip())
+        norms = [_nfkc(s).strip() for s in texts if s and not s.isspace()]
+        for norm in norms:
+            c = self.by_id.get(norm)
             if c is not None:
                 return c.part, "exact", t("prices.reason.id", lang)
-        for key in keys:
-            c = self.by_name.get(compact(key))
+        compacts = [_NOT_ALNUM.sub("", n) for n in norms]
+        for key in compacts:
+            c = self.by_name.get(key)
             if c is not None:
                 return c.part, "exact", t("prices.reason.name", lang)
-        for key in keys:
-            ck = compact(key)
-            c = self.by_code.get(ck)
-            if c is None:  # the model code inside a longer cell: '三星 M393A4K40EB3-CWE 32G'
-                for word in re.split(r"[\s,，;/（）()]+", _nfkc(key)):
-                    c = self.by_code.get(compact(word))
-                    if c is not None:
-                        break
-            if c is not None:
-                return c.part, "exact", t("prices.reason.code", lang)
-        line_words = set().union(*(tokens(k) for k in keys)) if keys else set()
+        if self.by_code:
+            for key in compacts:
+                c = self.by_code.get(key)
+                if c is not None:
+                    return c.part, "exact", t("prices.reason.code", lang)
+            for norm in norms:  # the model code inside a longer cell: '三星 M393A4K40EB3-CWE 32G'
+                for word in _SEPARATORS.split(norm):
+                    if len(word) >= 6:
+                        c = self.by_code.get(_NOT_ALNUM.sub("", word))
+                        if c is not None:
+                            return c.part, "exact", t("prices.reason.code", lang)
+        line_words: set[str] = set().union(*(_tokens(n) for n in norms)) if norms else set()
         scored: list[tuple[float, _Candidate]] = []
         for c in self.candidates:
             if not c.words or not c.numbers <= line_words:
@@ -381,6 +392,7 @@ _NO_PRICE = {"", "询价", "待定", "另议", "面议", "赠送", "免费", "�
 _FREE = {"赠送", "免费", "free", "foc", "包含", "含", "已含", "included"}
 _TOTAL_ROW = re.compile(r"^(合计|总计|小计|总价|大写|人民币|备注|说明|注[:：]|total|subtotal|grand ?total|sum|note)",
                         re.IGNORECASE)
+_TOO_LARGE = Decimal("1e12")
 _TRUE = {"是", "含税", "含", "yes", "y", "true", "1", "√", "✓", "incl", "included", "gross"}
 _FALSE = {"否", "不含税", "不含", "未税", "no", "n", "false", "0", "×", "excl", "excluded", "net"}
 
@@ -402,6 +414,8 @@ class _Where:
 def _text(value: object) -> str:
     if value is None:
         return ""
+    if type(value) is str:
+        return value.strip()
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value).strip()
@@ -590,18 +604,23 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
     seen: dict[str, int] = {}
     count = 0
     for number, values in rows:
-        if not any(v is not None and v != "" for v in values):
+        first = ""
+        for value in values:
+            if value is not None and value != "":
+                first = _text(value)
+                if first:
+                    break
+        if not first:
             continue
         count += 1
         if count > MAX_ROWS:
             raise PriceFileError(path, "prices.error.too_many_rows", sheet=sheet, limit=MAX_ROWS)
         part_text, name_text = _text(cell(values, c_part)), _text(cell(values, c_name))
-        first = next((_text(v) for v in values if v is not None and _text(v)), "")
         if _TOTAL_ROW.match(first) or (not part_text and not name_text):
             skipped.append(number)
             continue
         price = _number(cell(values, c_price), where, number, c_price)
-        if price is not None and price > Decimal("1e12"):
+        if price is not None and price > _TOO_LARGE:
             raise where.error("prices.error.too_large", number, c_price, value=price)
         qty = _number(cell(values, c_qty), where, number, c_qty) if c_qty is not None else None
         vat = _flag(cell(values, c_vat), where, number, c_vat) if c_vat is not None else None

@@ -223,3 +223,12 @@ def test_read_prices_against_any_parts(tmp_path, catalog):
     result = read_prices(path, [_part(catalog, "rtx-5090")], kind="company", source="2026 list")
     assert result.entered_prices() == {"rtx-5090": EnteredPrice(price_cny=16499, kind="company",
                                                                 source="2026 list")}
+
+
+def test_price_spellings_vendors_use(tmp_path, plan, catalog):
+    path = tmp_path / "s.csv"
+    path.write_text("型号,单价\nrtx-4090,1.3万\nepyc-7543,赠送\nM393A4K40EB3-CWE,待定\n", encoding="utf-8")
+    result = import_for_plan(path, plan, catalog)
+    assert [(m.part_id, m.unit_price_cny) for m in result.matches] == [
+        ("rtx-4090", Decimal("13000.0")), ("epyc-7543", Decimal(0))]
+    assert result.extras[0].reason == "no unit price"
