@@ -40,6 +40,9 @@ class PriceImportDialog(QDialog):
     ticked), the extra lines (installation, shipping…) listed without one."""
 
     COLUMNS = 7
+    EXTRAS_SHOWN = 200
+    """Extra lines listed at most: a company price list of 10,000 models has thousands the plan does not use,
+    and a table of them all would take seconds to build on the GUI thread for nothing to tick."""
 
     def __init__(self, result: PriceImport, parent: QWidget | None = None) -> None:
         super().__init__(parent)
@@ -70,8 +73,10 @@ class PriceImportDialog(QDialog):
         self.table.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         self.table.horizontalHeader().setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         self.row_of: list[int] = []
-        for line in (*matches, *extras):
+        for line in (*matches, *extras[:self.EXTRAS_SHOWN]):
             self._add(line)
+        self.more = QLabel(self.tr("Only the first %1 extra lines are listed.").replace("%1", str(self.EXTRAS_SHOWN)))
+        self.more.setVisible(len(extras) > self.EXTRAS_SHOWN)
         self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Ok | QDialogButtonBox.StandardButton.Cancel)
         self.apply_button = self.buttons.button(QDialogButtonBox.StandardButton.Ok)
         self.apply_button.setText(self.tr("Apply prices"))
@@ -79,6 +84,7 @@ class PriceImportDialog(QDialog):
         layout.addWidget(self.summary)
         layout.addLayout(form)
         layout.addWidget(self.table, 1)
+        layout.addWidget(self.more)
         layout.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)

@@ -739,6 +739,10 @@ TFLOPS</translation>
             <translation>匹配</translation>
         </message>
         <message>
+            <source>Only the first %1 extra lines are listed.</source>
+            <translation>仅列出前 %1 个附加项。</translation>
+        </message>
+        <message>
             <source>Apply prices</source>
             <translation>导入价格</translation>
         </message>

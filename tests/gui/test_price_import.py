@@ -139,3 +139,18 @@ def test_a_bad_cell_is_shown_with_its_row_and_column_and_the_plan_keeps_its_pric
 def test_cancelling_the_file_dialog_reads_nothing(page, ctl, monkeypatch):
     monkeypatch.setattr(workers, "ask_open_paths", lambda *_a: [])
     assert page.import_prices() is None and ctl.plan.prices == {}
+
+
+def test_a_long_company_list_lists_its_matches_and_only_the_first_extra_lines(qtbot, ctl, tmp_path):
+    from procurement.pricing.import_prices import import_for_plan
+
+    path = tmp_path / "list.csv"
+    path.write_text("型号,单价\n" + "".join(f"X{i:05d},{100 + i}\n" for i in range(1_000)) + "rtx-4090,12999\n",
+                    encoding="utf-8")
+    result = import_for_plan(path, ctl.plan, ctl.catalog, kind="company")
+    dialog = PriceImportDialog(result)
+    qtbot.addWidget(dialog)
+    dialog.show()
+    assert dialog.table.rowCount() == 1 + PriceImportDialog.EXTRAS_SHOWN
+    assert dialog.table.item(0, 5).text() == "NVIDIA GeForce RTX 4090" and dialog.more.isVisible()
+    assert dialog.kind.currentData() == "company" and dialog.checked_rows() == {1_002}
