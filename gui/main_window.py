@@ -495,6 +495,58 @@ class MainWindow(QMainWindow):
             self.step_list.setCurrentRow(index)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < len(PAGES) - 1)
+        self._tab_page_of = None  # the order is taken from the page when Tab is first pressed on it
+
+    def chain_tab_order(self, page: StepPage) -> None:
+        """Remember the page's controls in the page's own order (its tab_chain() where it has one, else its
+        focus chain as first built) for focusNextPrevChild."""
+        chain_of = getattr(page, "tab_chain", None)
+        if callable(chain_of):
+            widgets = list(chain_of())
+        else:
+            walk = _focus_chain_inside(page)
+            alive = {id(w) for w in walk}
+            known: list[QWidget] = [w for w in getattr(page, "_window_tab_order", []) if id(w) in alive]
+            seen = {id(w) for w in known}
+            widgets = known + [w for w in walk if id(w) not in seen]
+            page._window_tab_order = widgets  # type: ignore[attr-defined]
+        self._tab_page = widgets
+
+    def tab_order(self) -> list[QWidget]:
+        """Tab follows the window as it reads: the step list, the current page's controls, Back, Next and
+        the findings. (Pages are built lazily, after the window's own focus chain, so Qt's chain had put
+        their controls after the findings, and step 3 began at its last button.)"""
+        page = self.pages[self.current_index()] if self.controller is not None else None
+        if page is not None and getattr(self, "_tab_page_of", None) is not page:
+            self.chain_tab_order(page)
+            self._tab_page_of = page
+        tail: list[QWidget] = [self.back_button, self.next_button]
+        if self.findings_panel is not None:
+            tail.append(self.findings_panel.tree)
+        order: list[QWidget] = []
+        for widget in [self.step_list, *getattr(self, "_tab_page", []), *tail]:
+            target = widget.focusProxy() or widget
+            # one stop per control: not its inner line edit or viewport (they hand focus to it)
+            if not any(t is target or t.isAncestorOf(target) for t in order):
+                order.append(target)
+        return order
+
+    def focusNextPrevChild(self, next: bool) -> bool:  # Qt override
+        from PySide6.QtCore import Qt
+
+        order = self.tab_order()
+        focus = QApplication.focusWidget()
+        index = _position_in(order, focus)
+        if index is None:
+            return super().focusNextPrevChild(next)
+        step = 1 if next else -1
+        for k in range(1, len(order) + 1):
+            candidate = order[(index + step * k) % len(order)]
+            target = candidate.focusProxy() or candidate
+            if target.isVisible() and target.isEnabled() and target.focusPolicy() & Qt.FocusPolicy.TabFocus:
+                target.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+                return True
+        return super().focusNextPrevChild(next)
 
     def go_back(self) -> None:
         self.show_page(self.current_index() - 1)
@@ -850,3 +902,35 @@ class MainWindow(QMainWindow):
             self.settings.window_state = self.saveState()
         self.settings.sync()
         event.accept()
+
+
+def _focus_chain_inside(page: QWidget) -> list[QWidget]:
+    """The controls of ``page`` that take Tab focus, in the order of the focus chain from the page on."""
+    from PySide6.QtCore import Qt
+
+    found: list[QWidget] = []
+    seen: set[int] = set()
+    widget = page.nextInFocusChain()
+    while widget is not page and id(widget) not in seen and len(seen) < 5000:
+        seen.add(id(widget))
+        # composites that hand focus to a child (focus proxy) too: left behind, Tab would land on them
+        if page.isAncestorOf(widget) and (widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+                                          or widget.focusProxy() is not None):
+            found.append(widget)
+        widget = widget.nextInFocusChain()
+    return found
+
+
+def _position_in(order: list[QWidget], focus: QWidget | None) -> int | None:
+    """Index in ``order`` of the entry that holds ``focus`` (itself, its focus proxy, or an ancestor)."""
+    index = {id(w): i for i, w in enumerate(order)}
+    for i, w in enumerate(order):
+        proxy = w.focusProxy()
+        if proxy is not None:
+            index.setdefault(id(proxy), i)
+    widget = focus
+    while widget is not None:
+        if id(widget) in index:
+            return index[id(widget)]
+        widget = widget.parentWidget()
+    return None

@@ -165,3 +165,35 @@ def test_qts_file_dialog_speaks_chinese_in_the_chinese_ui(qtbot):
         dialog.close()
     finally:
         translators.install("en")
+
+
+@pytest.mark.parametrize("index", range(7))
+def test_tab_goes_through_the_page_before_back_next_and_the_findings(make_window, qtbot, index):
+    """From the step list, Tab walks the page's controls first, then Back, Next and the findings tree, and
+    round to the step list (the pages' controls had landed after the findings, step 3 began at "Add network
+    card", and step 1's budget and later fields came again after the findings)."""
+    win = make_window()
+    win.controller.new(load_plan(EXAMPLE, win.controller.catalog))
+    win.show_page(index)
+    page = win.page_at(index)
+    qtbot.waitUntil(page.isVisible)
+    win.step_list.setFocus()
+    qtbot.waitUntil(win.step_list.hasFocus)
+    walk = []
+    for _ in range(120):
+        qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        widget = QApplication.focusWidget()
+        if widget is win.step_list:
+            break
+        if not walk or walk[-1] is not widget:  # a date edit takes Tab from section to section first
+            walk.append(widget)
+    else:
+        pytest.fail(f"Tab never came back to the step list: {[type(w).__name__ for w in walk[-12:]]}")
+    tail = [w for w in (win.back_button, win.next_button) if w.isEnabled()] + [win.findings_panel.tree]
+    assert walk[-len(tail):] == tail, [w.objectName() or type(w).__name__ for w in walk[-6:]]
+    content = walk[:-len(tail)]
+    assert content, "the page's controls are not in the Tab order"
+    assert all(page.isAncestorOf(w) for w in content), [type(w).__name__ for w in content]
+    assert len({id(w) for w in content}) == len(content)  # each control once
+    if index == 2:
+        assert content[0] is page.auto_button  # step 3 starts at the top of the page
