@@ -118,6 +118,8 @@ class MainWindow(QMainWindow):
         self._examples = examples  # the shipped folder is looked up on first use (importlib.resources costs ~2 ms)
         self.setObjectName("mainWindow")
         self._pages: list[StepPage | None] = [None] * len(PAGES)
+        self._tab_page_of: StepPage | None = None  # the page whose controls _tab_page holds
+        self._tab_page: list[QWidget] = []
         self.named_actions: dict[str, QAction] = {}
         self._shortcuts: dict[str, QKeySequence | QKeySequence.StandardKey | str] = {}
         self._after_paint: list[Callable[[], None]] = []
@@ -517,14 +519,14 @@ class MainWindow(QMainWindow):
         the findings. (Pages are built lazily, after the window's own focus chain, so Qt's chain had put
         their controls after the findings, and step 3 began at its last button.)"""
         page = self.pages[self.current_index()] if self.controller is not None else None
-        if page is not None and getattr(self, "_tab_page_of", None) is not page:
+        if page is not None and self._tab_page_of is not page:
             self.chain_tab_order(page)
             self._tab_page_of = page
         tail: list[QWidget] = [self.back_button, self.next_button]
         if self.findings_panel is not None:
             tail.append(self.findings_panel.tree)
         order: list[QWidget] = []
-        for widget in [self.step_list, *getattr(self, "_tab_page", []), *tail]:
+        for widget in [self.step_list, *self._tab_page, *tail]:
             target = widget.focusProxy() or widget
             # one stop per control: not its inner line edit or viewport (they hand focus to it)
             if not any(t is target or t.isAncestorOf(target) for t in order):
@@ -910,8 +912,8 @@ def _focus_chain_inside(page: QWidget) -> list[QWidget]:
 
     found: list[QWidget] = []
     seen: set[int] = set()
-    widget = page.nextInFocusChain()
-    while widget is not page and id(widget) not in seen and len(seen) < 5000:
+    widget: QWidget | None = page.nextInFocusChain()
+    while widget is not None and widget is not page and id(widget) not in seen and len(seen) < 5000:
         seen.add(id(widget))
         # composites that hand focus to a child (focus proxy) too: left behind, Tab would land on them
         if page.isAncestorOf(widget) and (widget.focusPolicy() & Qt.FocusPolicy.TabFocus
