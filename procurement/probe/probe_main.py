@@ -30,50 +30,6 @@ except ImportError:  # from the source tree / the installed app
 PROBE_CLI_VERSION = "1.0.0"
 """Version of this command (the collector has its own, raw.PROBE_VERSION; both go into the file)."""
 
-# The PyTorch matmul/bandwidth child of `verify --benchmark`, byte-identical to procurement/verify/bench.py's
-# (a test compares them) so that the judge reads its output the same way.
-BENCH_SCRIPT = r"""
-import json, sys
-try:
-    import torch
-except Exception as exc:
-    print(json.dumps({"skip": "no torch: " + str(exc)[:200]})); sys.exit(0)
-if not torch.cuda.is_available():
-    print(json.dumps({"skip": "torch " + torch.__version__ + " sees no CUDA device"})); sys.exit(0)
-res = []
-for i in range(torch.cuda.device_count()):
-    item = {"index": i, "name": torch.cuda.get_device_name(i)}
-    try:
-        dev = torch.device("cuda", i)
-        dt = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-        n = 8192
-        a = torch.randn(n, n, device=dev, dtype=dt); b = torch.randn(n, n, device=dev, dtype=dt)
-        for _ in range(3):
-            a @ b
-        torch.cuda.synchronize(dev)
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        iters = 20
-        s.record()
-        for _ in range(iters):
-            a @ b
-        e.record(); torch.cuda.synchronize(dev)
-        item["matmul_tflops"] = 2 * n ** 3 * iters / (s.elapsed_time(e) / 1e3) / 1e12
-        del a, b
-        nbytes = 1 << 30
-        x = torch.empty(nbytes, dtype=torch.uint8, device=dev); y = torch.empty_like(x)
-        y.copy_(x); torch.cuda.synchronize(dev)
-        s.record()
-        for _ in range(iters):
-            y.copy_(x)
-        e.record(); torch.cuda.synchronize(dev)
-        item["bandwidth_gbs"] = 2 * nbytes * iters / (s.elapsed_time(e) / 1e3) / 1e9
-        del x, y
-        torch.cuda.empty_cache()
-    except Exception as exc:
-        item["error"] = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
-    res.append(item)
-print(json.dumps({"torch": torch.__version__, "gpus": res}))
-"""
 BENCH_TIMEOUT_S = 300.0
 
 def _gpu_count(doc: Dict[str, Any]) -> int:
@@ -96,7 +52,7 @@ def benchmark(doc: Dict[str, Any], python: str, timeout: float = BENCH_TIMEOUT_S
         return {"skip": "no_gpu"}
     if not _torch_sees_cuda(doc):
         return {"skip": "no_torch"}
-    res = raw.run_command([python, "-c", BENCH_SCRIPT], timeout)
+    res = raw.run_command([python, "-c", raw.BENCH_SCRIPT], timeout)
     if res.get("timed_out"):
         return {"skip": f"timeout {timeout:g} s"}
     if res.get("missing") or res.get("error"):

@@ -134,6 +134,52 @@ def ok(res: Optional[RunResult]) -> bool:
     )
 
 
+# The PyTorch child of `verify --benchmark` and of the probe (one copy, shipped in the zipapp). Sizes: an
+# 8192² bf16/fp16 GEMM (about 1.1 TFLOP per call) and a 1 GiB device-to-device copy are large enough to reach
+# steady clocks on data-centre GPUs and small enough to finish in seconds.
+BENCH_SCRIPT = r"""
+import json, sys
+try:
+    import torch
+except Exception as exc:
+    print(json.dumps({"skip": "no torch: " + str(exc)[:200]})); sys.exit(0)
+if not torch.cuda.is_available():
+    print(json.dumps({"skip": "torch " + torch.__version__ + " sees no CUDA device"})); sys.exit(0)
+res = []
+for i in range(torch.cuda.device_count()):
+    item = {"index": i, "name": torch.cuda.get_device_name(i)}
+    try:
+        dev = torch.device("cuda", i)
+        dt = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+        n = 8192
+        a = torch.randn(n, n, device=dev, dtype=dt); b = torch.randn(n, n, device=dev, dtype=dt)
+        for _ in range(3):
+            a @ b
+        torch.cuda.synchronize(dev)
+        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        iters = 20
+        s.record()
+        for _ in range(iters):
+            a @ b
+        e.record(); torch.cuda.synchronize(dev)
+        item["matmul_tflops"] = 2 * n ** 3 * iters / (s.elapsed_time(e) / 1e3) / 1e12
+        del a, b
+        nbytes = 1 << 30
+        x = torch.empty(nbytes, dtype=torch.uint8, device=dev); y = torch.empty_like(x)
+        y.copy_(x); torch.cuda.synchronize(dev)
+        s.record()
+        for _ in range(iters):
+            y.copy_(x)
+        e.record(); torch.cuda.synchronize(dev)
+        item["bandwidth_gbs"] = 2 * nbytes * iters / (s.elapsed_time(e) / 1e3) / 1e9
+        del x, y
+        torch.cuda.empty_cache()
+    except Exception as exc:
+        item["error"] = str(exc).splitlines()[0][:200] if str(exc) else type(exc).__name__
+    res.append(item)
+print(json.dumps({"torch": torch.__version__, "gpus": res}))
+"""
+
 # Python run in a child so that a broken torch/tensorflow install (hanging CUDA init, segfault) can only
 # cost the timeout, never hang or crash the collection.
 FRAMEWORK_SCRIPT = r"""

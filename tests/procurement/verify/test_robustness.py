@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from procurement.verify.bench import _SCRIPT, run_benchmark
+from procurement.verify.bench import BENCH_SCRIPT, run_benchmark
 from procurement.verify.host import parse_cpuinfo, parse_lsblk, parse_lscpu, parse_meminfo
 from procurement.verify.runner import run_command
 from procurement.verify.smi_xml import SmiParseError, parse_smi_xml
@@ -66,7 +66,7 @@ def test_odd_lsblk_json() -> None:
 
 
 def test_benchmark_script_runs_and_skips_without_torch() -> None:
-    compile(_SCRIPT, "<bench>", "exec")
+    compile(BENCH_SCRIPT, "<bench>", "exec")
     if importlib.util.find_spec("torch") is not None:
         pytest.skip("torch is installed here")
     result, reason = run_benchmark(lambda argv, t: run_command(argv, t), sys.executable, 60)
