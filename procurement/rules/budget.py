@@ -72,6 +72,7 @@ def budget_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
             1,
             ("requirements.budget_cny", *dict.fromkeys(x.path for x in v.unpriced)),
             lang,
+            variant="nothing_priced" if v.gross_cny == 0 else None,  # a lower bound of ¥0 says nothing
             total=yuan(v.gross_cny),
             budget=yuan(v.budget_cny),
             n=len(v.unpriced),
@@ -120,6 +121,11 @@ register(
             "zh": "是否在预算内未知：{n} 项部件没有价格（{parts}）。已定价部分含税 {total}，只是下限；预算 {budget}。",
             "en": "Whether the plan is within budget is unknown: {n} part(s) have no price ({parts}). The priced "
                   "parts come to {total} incl. VAT, a lower bound; the budget is {budget}.",
+        },
+        "BUDGET-UNKNOWN.message.nothing_priced": {
+            "zh": "是否在预算 {budget} 内未知：方案中没有一项部件有价格（{parts}）。",
+            "en": "Whether the plan is within the budget of {budget} is unknown: no part of it has a price yet "
+                  "({parts}).",
         },
         "BUDGET-UNKNOWN.fix": {
             "zh": "向供应商询价后在报价页填写单价（或导入供应商报价），再判断预算。",

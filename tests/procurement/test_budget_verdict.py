@@ -96,3 +96,13 @@ def test_prices_entered_in_the_plan_are_used_and_kept_with_it(tmp_path: Path) ->
     save_plan(plan, path)
     again = load_plan(path, cat)
     assert again.prices == plan.prices and plan_cost(again, cat).verdict(POLICY).status == "within"
+
+
+def test_with_no_price_at_all_the_verdict_says_so_instead_of_a_lower_bound_of_zero() -> None:
+    cat = load_catalog()
+    plan = load_plan(EXAMPLES / "mid-size-training.gpuplan.yaml", cat)  # A100s and a platform: no public price
+    plan = with_value(plan, "requirements.budget_cny", 400_000)
+    v = plan_cost(plan, cat).verdict(POLICY)
+    assert v.status == "unknown" and v.gross_cny == 0
+    f = next(f for f in evaluate(plan, cat, POLICY, "zh") if f.rule == "BUDGET-UNKNOWN")
+    assert "没有一项部件有价格" in f.message and "¥0" not in f.message
