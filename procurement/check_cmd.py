@@ -25,9 +25,10 @@ FINDING_KEYS = ("rule", "family", "severity", "step", "fields", "message", "fix"
 
 
 def findings_json(findings: list[Finding]) -> str:
-    """A JSON list of objects with exactly the Finding keys."""
+    """A JSON list of objects with exactly the Finding keys (and ``waived``: reason, by, date, when waived)."""
     return json.dumps(
-        [{k: v for k, v in f.model_dump(mode="json").items() if k in FINDING_KEYS} for f in findings],
+        [{k: v for k, v in f.model_dump(mode="json").items() if k in FINDING_KEYS or (k == "waived" and v)}
+         for f in findings],
         ensure_ascii=False,
         indent=2,
     )
@@ -70,6 +71,8 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help="print findings as JSON")
     c.add_argument("--lang", choices=("zh", "en"), default=None)
     c.add_argument("--policy", type=Path, default=None, help="policy YAML overriding thresholds")
+    c.add_argument("--allowed-signers", type=Path, default=None, metavar="FILE",
+                   help="ssh-keygen allowed-signers file to verify the sign-offs' SSH signatures against")
     add_catalog_option(c)
 
 
@@ -105,6 +108,11 @@ def run_check(
         return EXIT_UNREADABLE
     evaluation = evaluate(plan, catalog, policy, lang)
     findings = list(evaluation.findings)
+    from procurement.signoff import signoff_findings
+
+    # Every sign-off that no longer holds is a finding of its own (SIGNOFF-*), with what changed in words.
+    signoffs = signoff_findings(plan, catalog, lang, getattr(args, "allowed_signers", None))
+    findings += signoffs
     gaps = {step: list(keys) for step, keys in evaluation.incomplete.items()}
     as_json = getattr(args, "json", False)
     if as_json:  # the per-GPU memory breakdown, as one more finding-shaped record (docs/sizing.md)
@@ -122,6 +130,8 @@ def run_check(
     except BrokenPipeError:  # `gpu-procure check … | head`: the reader left; no traceback
         if out is sys.stdout:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if any(f.severity == Severity.ERROR for f in signoffs):  # a sign-off edited after signing
+        return ExitStatus.FAILED
     return evaluation.exit_status()
 
 

@@ -1,8 +1,8 @@
-"""Hardware and software checklists validated from the plan, findings and verification reports; sign-off."""
+"""Hardware and software checklists validated from the plan, findings and verification reports (the sign-offs
+are procurement/signoff.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -33,7 +33,7 @@ from procurement.budgets.parts import resolved_once
 from procurement.budgets.power import power_budget
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
-from procurement.plan import ChecklistMark, Plan, SignOff, canonical_digest
+from procurement.plan import ChecklistMark, Plan
 from procurement.policy import Policy, default_policy
 from procurement.rules.registry import items_for_finding
 from procurement.sizing.plan_sizing import size_plan
@@ -44,23 +44,19 @@ WHICH: tuple[Which, ...] = ("hardware", "software")
 
 class Status(StrEnum):
     PASS = "pass"
+    CONFIRMED = "confirmed"
+    """The app could not decide; a person confirmed it, with a note (never shown as an automatic pass)."""
     FAIL = "fail"
     ATTENTION = "attention"
     UNKNOWN = "unknown"
 
 
 # Higher is worse; combining two opinions on one item keeps the worse.
-_RANK = {Status.PASS: 0, Status.UNKNOWN: 1, Status.ATTENTION: 2, Status.FAIL: 3}
+_RANK = {Status.PASS: 0, Status.CONFIRMED: 1, Status.UNKNOWN: 2, Status.ATTENTION: 3, Status.FAIL: 4}
 
 
 def worse(a: Status, b: Status) -> Status:
     return a if _RANK[a] >= _RANK[b] else b
-
-
-class SignoffState(StrEnum):
-    VALID = "valid"
-    VOID = "void"
-    UNSIGNED = "unsigned"
 
 
 register(
@@ -71,6 +67,12 @@ register(
         "checklist.status.fail": {"zh": "不通过", "en": "Fail"},
         "checklist.status.attention": {"zh": "需注意", "en": "Attention"},
         "checklist.status.unknown": {"zh": "未知", "en": "Unknown"},
+        "checklist.status.confirmed": {"zh": "人工确认", "en": "Confirmed"},
+        "checklist.r.confirmed_by": {"zh": "由 {name} 人工确认：{note}", "en": "confirmed by {name}: {note}"},
+        "checklist.confirm_needs": {
+            "zh": "确认无法自动判定的检查项需要填写确认人和备注",
+            "en": "confirming an item the app cannot decide needs the confirming person's name and a note",
+        },
         # item labels
         "checklist.item.gpu_model_count": {
             "zh": "GPU 型号与数量满足需求",
@@ -258,11 +260,6 @@ register(
         "checklist.r.verified": {"zh": "实测：{actual}", "en": "measured: {actual}"},
         "checklist.r.verified_gpus": {"zh": "GPU：{gpus}", "en": "GPUs: {gpus}"},
         "checklist.r.unknown_value": {"zh": "未知", "en": "unknown"},
-        # sign-off
-        "signoff.valid": {"zh": "有效（{name}，{date}）", "en": "valid ({name}, {date})"},
-        "signoff.void": {"zh": "已失效：签署后方案已更改", "en": "void: plan changed after signing"},
-        "signoff.unsigned": {"zh": "未签署", "en": "not signed"},
-        "signoff.no_name": {"zh": "签署人姓名不能为空", "en": "the reviewer's name must not be empty"},
     }
 )
 
@@ -851,9 +848,14 @@ def _build_checklists(
             else:
                 status = Status.UNKNOWN
                 reason = [*reason, ev.t("await_person")]
+        if not d.person and status == Status.UNKNOWN and checked and mark and mark.by and mark.note.strip():
+            status = Status.CONFIRMED
+            reason = [*reason, t("checklist.r.confirmed_by", lang, name=mark.by, note=mark.note.strip())]
         related = by_item.get(d.id, [])
         for f in related:
-            if f.severity == Severity.ERROR:
+            if f.waived is not None:
+                pass  # accepted on purpose: listed in the reason (its message says so), the status unchanged
+            elif f.severity == Severity.ERROR:
                 status = Status.FAIL
             elif f.severity == Severity.WARNING:
                 status = worse(status, Status.ATTENTION)
@@ -888,49 +890,23 @@ def _build_checklists(
     return {which: Checklist(which, t(f"checklist.{which}", lang), tuple(items)) for which, items in out.items()}
 
 
-# ---------------------------------------------------------------- sign-off
+# ---------------------------------------------------------------- a person's marks
 
 
-class SignOffError(ValueError):
-    pass
-
-
-def mark(plan: Plan, item_id: str, checked: bool, note: str = "") -> Plan:
-    """A new Plan with a person's tick and note on one checklist item."""
+def mark(plan: Plan, item_id: str, checked: bool, note: str = "", by: str = "") -> Plan:
+    """A new Plan with a person's tick and note on one checklist item (``by``: who, for a confirmation)."""
     if item_id not in ITEM_IDS:
         raise ValueError(f"unknown checklist item {item_id!r} (known: {', '.join(ITEM_IDS)})")
-    marks = {**plan.checklist, item_id: ChecklistMark(checked=checked, note=note)}
+    marks = {**plan.checklist, item_id: ChecklistMark(checked=checked, note=note, by=by)}
     return plan.model_copy(update={"checklist": marks})
 
 
-def sign(plan: Plan, which: Which, name: str, role: str = "", date: dt.date | None = None, lang: Lang = "zh") -> Plan:
-    """A new Plan with ``which`` signed by ``name`` over the plan's current canonical digest."""
-    if which not in WHICH:
-        raise SignOffError(f"unknown checklist {which!r} (expected one of {WHICH})")
-    if not name.strip():
-        raise SignOffError(t("signoff.no_name", lang))
-    signoff = SignOff(name=name.strip(), role=role.strip(), date=date or dt.date.today(), digest=canonical_digest(plan))
-    return plan.model_copy(update={"signoffs": {**plan.signoffs, which: signoff}})
-
-
-def unsign(plan: Plan, which: Which) -> Plan:
-    return plan.model_copy(update={"signoffs": {k: v for k, v in plan.signoffs.items() if k != which}})
-
-
-def signoff_state(plan: Plan, which: Which) -> SignoffState:
-    """valid: signed and unchanged since; void: the plan changed after signing; unsigned."""
-    so = plan.signoffs.get(which)
-    if so is None:
-        return SignoffState.UNSIGNED
-    return SignoffState.VALID if so.digest == canonical_digest(plan) else SignoffState.VOID
-
-
-def signoff_message(plan: Plan, which: Which, lang: Lang = "zh") -> str:
-    state = signoff_state(plan, which)
-    so = plan.signoffs.get(which)
-    if state == SignoffState.VALID and so is not None:
-        return t("signoff.valid", lang, name=so.name, date=so.date.isoformat())
-    return t(f"signoff.{state.value}", lang)
+def confirm(plan: Plan, item_id: str, by: str, note: str, lang: Lang = "zh") -> Plan:
+    """A person confirms an automatic item the app cannot decide (unknown): only with their name and a note;
+    it then shows as 'confirmed by <name>', never as an automatic pass."""
+    if not by.strip() or not note.strip():
+        raise ValueError(t("checklist.confirm_needs", lang))
+    return mark(plan, item_id, True, note.strip(), by.strip())
 
 
 def status_label(status: Status, lang: Lang = "zh") -> str:

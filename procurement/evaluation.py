@@ -78,7 +78,8 @@ class Evaluation:
 
     @property
     def has_errors(self) -> bool:
-        return any(f.severity == Severity.ERROR for f in self.findings)
+        """An error that is not waived (a waiver is a decision someone signed: procurement/waivers.py)."""
+        return any(f.severity == Severity.ERROR and f.waived is None for f in self.findings)
 
     @property
     def incomplete(self) -> dict[int, tuple[str, ...]]:
@@ -110,6 +111,8 @@ def step_statuses(plan: Plan, findings: tuple[Finding, ...]) -> dict[int, StepSt
     counts: dict[int, int] = {}
     for f in findings:
         counts[f.step] = counts.get(f.step, 0) + 1
+        if f.waived is not None:
+            continue  # accepted on purpose: listed, but the step's mark does not count it
         if f.step not in worst or SEVERITY_ORDER[f.severity] < SEVERITY_ORDER[worst[f.step]]:
             worst[f.step] = f.severity
     # step 5 also shows what the attached verification reports say about the delivered machine

@@ -18,7 +18,17 @@ class Severity(StrEnum):
 
 SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
-Family = Literal["power", "cooling", "pcie", "balance", "software", "budget", "vram", "licensing"]
+Family = Literal["power", "cooling", "pcie", "balance", "software", "budget", "vram", "licensing", "signoff", "waiver"]
+
+
+class Waived(BaseModel):
+    """Who accepted a finding on purpose, when and why (procurement.waivers)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    reason: str
+    by: str
+    date: str
 
 
 class Finding(BaseModel):
@@ -34,6 +44,8 @@ class Finding(BaseModel):
     """Paths in the plan ('server.psu.count') so the GUI can point at them."""
     message: str
     fix: str = ""
+    waived: Waived | None = None
+    """Set when the plan waives this finding: shown as waived, not hidden; exit statuses ignore it."""
 
 
 def verification_severity(reports: Sequence[Mapping[str, object]]) -> tuple[Severity | None, int]:

@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 4
+CURRENT: Final = 5
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -112,4 +112,27 @@ def _v3_to_v4(data: Data) -> Data:
     """v4: the plan stores the prices the buyer entered or imported (``prices``, by part id, each with VAT
     status, kind, date and source). A v3 plan had none: its money came from the catalog alone."""
     data.setdefault("prices", {})
+    return data
+
+
+@step(4)
+def _v4_to_v5(data: Data) -> Data:
+    """v5: sign-offs by what they attest (plan approval, delivery acceptance), each with several signers and
+    the content it signed; waivers; the acceptance details; who confirmed a checklist item.
+
+    A v4 sign-off (hardware / software checklist) signed a digest over the decisions only; the content it
+    covered is not recorded, so it cannot be checked against v5's content. Its signers move to the plan
+    approval, marked ``legacy``: shown as needing re-signing, never as valid.
+    """
+    old = data.get("signoffs")
+    signers: list[Data] = []
+    digest = None
+    if isinstance(old, dict):
+        for which in ("hardware", "software"):
+            so = old.get(which)
+            if isinstance(so, dict):
+                digest = digest or so.get("digest")
+                signers.append({k: so[k] for k in ("name", "role", "date") if k in so})
+    data["signoffs"] = {"approval": {"digest": digest, "content": {}, "signers": signers, "legacy": True}} \
+        if signers else {}
     return data

@@ -220,18 +220,61 @@ class SoftwareChoice(Doc):
 
 
 class ChecklistMark(Doc):
-    """A person's judgement on a checklist item that the plan alone cannot decide."""
+    """A person's judgement on a checklist item: a tick and a note (items only a person can judge), or a
+    confirmation of an automatic item the app cannot decide (then ``by`` and a note are required)."""
 
     checked: bool = False
     note: Text = ""
+    by: ShortText = ""
+    """Who confirmed it (shown as 'confirmed by <name>', never as an automatic pass)."""
+
+
+SignOffKind = Literal["approval", "acceptance"]
+
+
+class Signer(Doc):
+    """One person's signature on a sign-off (user department, asset management, vendor representative …)."""
+
+    name: Annotated[str, Field(min_length=1, max_length=500)]
+    role: ShortText = ""
+    date: dt.date
+    ssh_principal: ShortText = ""
+    """The identity an SSH signature claims (looked up in the allowed-signers file); '' without one."""
+    ssh_signature: Annotated[str, Field(max_length=10_000)] = ""
+    """`ssh-keygen -Y sign` over the sign-off's canonical content (procurement.signoff.canonical_bytes)."""
 
 
 class SignOff(Doc):
-    name: ShortText
-    role: ShortText = ""
-    date: dt.date
+    """A sign-off of one kind: its signers and a record of exactly what they signed."""
+
     digest: str = Field(pattern=r"^[0-9a-f]{64}$")
-    """SHA-256 of the plan's canonical content at signing time."""
+    """SHA-256 of the signed content (procurement.signoff.content_digest): an integrity check, not a signature."""
+    content: dict[str, str] = Field(default_factory=dict)
+    """The signed content, field by field, so that what changed since signing can be said in words."""
+    signers: list[Signer] = Field(min_length=1)
+    legacy: bool = False
+    """Migrated from a plan format whose digest covered other content: it cannot be checked and needs re-signing."""
+
+
+class Waiver(Doc):
+    """A finding accepted on purpose: by whom, when and why (a decision someone signs, not a hidden warning)."""
+
+    rule: str = Field(pattern=r"^[A-Z0-9]+(-[A-Z0-9]+)+$")
+    reason: Annotated[str, Field(min_length=1, max_length=20_000)]
+    by: Annotated[str, Field(min_length=1, max_length=500)]
+    date: dt.date
+    numbers: list[str] = Field(default_factory=list)
+    """The numbers of the finding when it was waived: the waiver goes stale when they change."""
+
+
+class AcceptanceInfo(Doc):
+    """The delivery acceptance (到货验收): what was delivered against which contract, and the conclusion."""
+
+    contract_number: ShortText = ""
+    delivery_date: dt.date | None = None
+    conclusion: Literal["pass", "fail", "rework"] | None = None
+    """合格 / 不合格 / 整改后复验."""
+    reasons: Text = ""
 
 
 class Party(Doc):
@@ -271,7 +314,9 @@ class Plan(Doc):
     server: ServerConfig = Field(default_factory=ServerConfig)
     software: SoftwareChoice = Field(default_factory=SoftwareChoice)
     checklist: dict[str, ChecklistMark] = Field(default_factory=dict)
-    signoffs: dict[Literal["hardware", "software"], SignOff] = Field(default_factory=dict)
+    signoffs: dict[SignOffKind, SignOff] = Field(default_factory=dict)
+    waivers: list[Waiver] = Field(default_factory=list)
+    acceptance: AcceptanceInfo = Field(default_factory=AcceptanceInfo)
     quote: QuoteInfo = Field(default_factory=QuoteInfo)
     prices: dict[Annotated[str, Field(max_length=80)], EnteredPrice] = Field(default_factory=dict, max_length=10_000)
     """Prices the buyer entered or imported, by part id; they take precedence over the catalog's reference
@@ -319,9 +364,11 @@ def dump_plan(plan: Plan) -> str:
 
 
 def canonical_digest(plan: Plan) -> str:
-    """SHA-256 over the plan's decisions (not its sign-offs, reports or free notes)."""
+    """SHA-256 over the plan's decisions (not its sign-offs, waivers, reports, acceptance or free notes): it names
+    the configuration (default quote numbers derive from it). Sign-offs carry their own digests
+    (procurement.signoff)."""
     data = plan_to_data(plan)
-    for key in ("signoffs", "verification", "notes", "checklist", "quote", "title"):
+    for key in ("signoffs", "waivers", "acceptance", "verification", "notes", "checklist", "quote", "title"):
         data.pop(key, None)
     blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()

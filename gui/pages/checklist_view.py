@@ -31,41 +31,45 @@ from gui.pages.base import StepPage
 from procurement.checklist import (
     WHICH,
     Checklist,
-    SignOffError,
-    SignoffState,
     Status,
     Which,
     build_checklists,
-    sign,
-    signoff_state,
     status_label,
 )
 from procurement.messages import t
-from procurement.plan import PlanError, SignOff
+from procurement.plan import PlanError
+from procurement.signoff import KINDS, Kind, SignOffError, SignoffState, sign, signoff_status
 
-STATUS_MARKS = {Status.PASS: "✔", Status.FAIL: "✘", Status.ATTENTION: "⚠", Status.UNKNOWN: "?"}
-STATUS_COLORS = {Status.PASS: "#2e7d32", Status.FAIL: "#c62828", Status.ATTENTION: "#ef8f00",
-                 Status.UNKNOWN: "#757575"}
+STATUS_MARKS = {Status.PASS: "✔", Status.CONFIRMED: "☑", Status.FAIL: "✘", Status.ATTENTION: "⚠",
+                Status.UNKNOWN: "?"}
+STATUS_COLORS = {Status.PASS: "#2e7d32", Status.CONFIRMED: "#558b2f", Status.FAIL: "#c62828",
+                 Status.ATTENTION: "#ef8f00", Status.UNKNOWN: "#757575"}
 COL_ITEM, COL_STATUS, COL_REASON, COL_DONE, COL_NOTE = range(5)
 
 
 class _SignOffBox(QGroupBox):
-    """Name, role, date → Sign; shows whether the signature is valid or void."""
+    """Name, role, date → Sign one kind of sign-off (plan approval or delivery acceptance); shows its signers,
+    whether it still holds, and what changed since signing."""
 
-    def __init__(self, page: ChecklistPage, which: Which) -> None:
+    def __init__(self, page: ChecklistPage, kind: Kind) -> None:
         super().__init__(page)
-        self.page, self.which = page, which
+        self.page, self.kind = page, kind
+        self.state = SignoffState.UNSIGNED
         self.name_edit = QLineEdit()
         self.role_edit = QLineEdit()
         self.date_edit = QDateEdit(QDate.currentDate())
         self.date_edit.setCalendarPopup(True)
         self.date_edit.setDisplayFormat("yyyy-MM-dd")
         self.sign_button = QPushButton()
+        self.covers_label = QLabel()  # what the sign-off covers, and that the digest does not prove who signed
+        self.covers_label.setWordWrap(True)
+        self.covers_label.setStyleSheet("color: #555555")
         self.state_label = QLabel()
         self.state_label.setWordWrap(True)
+        self.changes_label = QLabel()  # what changed since signing, in words
+        self.changes_label.setWordWrap(True)
         self.counts_label = QLabel()  # how many items fail / are unknown, next to the sign-off state
         self.counts_label.setObjectName("signoffCounts")
-        self._filled_from: SignOff | None = None  # the sign-off whose name/role the fields show
         row = QHBoxLayout()
         self.name_label, self.role_label, self.date_label = QLabel(), QLabel(), QLabel()
         for label, w in ((self.name_label, self.name_edit), (self.role_label, self.role_edit),
@@ -75,14 +79,15 @@ class _SignOffBox(QGroupBox):
             row.addWidget(w, 1 if w is not self.date_edit else 0)
         row.addWidget(self.sign_button)
         col = QVBoxLayout(self)
+        col.addWidget(self.covers_label)
         col.addLayout(row)
         state_row = QHBoxLayout()
         state_row.addWidget(self.state_label, 1)
         state_row.addWidget(self.counts_label)
         col.addLayout(state_row)
+        col.addWidget(self.changes_label)
         self.sign_button.clicked.connect(self.sign)
         self.name_edit.returnPressed.connect(self.sign)
-        page.controller.path_changed.connect(self._document_changed)
 
     def retranslate(self) -> None:
         self.name_label.setText(self.tr("&Name:"))
@@ -93,47 +98,30 @@ class _SignOffBox(QGroupBox):
         self.role_edit.setPlaceholderText(self.tr("e.g. IT manager"))
 
     def open_counts(self) -> tuple[int, int]:
-        """(failing, unknown) items of this checklist as the page last built it."""
-        cl = self.page.checklists.get(self.which)
-        items = cl.items if cl is not None else []
+        """(failing, unknown) items of both checklists as the page last built them."""
+        items = [i for cl in self.page.checklists.values() for i in cl.items]
         return (sum(1 for i in items if i.status == Status.FAIL), sum(1 for i in items if i.status == Status.UNKNOWN))
 
-    def _fill_fields(self, so: SignOff | None) -> None:
-        """Show the signer of ``so`` in the fields, or empty fields (today's date) when there is none."""
-        self._filled_from = so
-        self.name_edit.setText(so.name if so else "")
-        self.role_edit.setText(so.role if so else "")
-        self.date_edit.setDate(QDate(so.date.year, so.date.month, so.date.day) if so else QDate.currentDate())
-
-    def _document_changed(self) -> None:
-        # File ▸ New / Open clear the undo stack; a save does not, and keeps what is being typed
-        if self.page.controller.undo_stack.count() == 0:
-            self._fill_fields(self.page.controller.plan.signoffs.get(self.which))
-
     def refresh(self) -> None:
-        plan = self.page.controller.plan
-        state = signoff_state(plan, self.which)
-        self.state = state
-        so = plan.signoffs.get(self.which)
-        if so is not None and so != self._filled_from:
-            self._fill_fields(so)  # the fields show who signed this plan, not the previous document's signer
-        elif so is None and self._filled_from is not None:
-            self._fill_fields(None)
-        if so is None or state == SignoffState.UNSIGNED:
-            text = self.tr("Not signed")
-        else:
-            signer = so.name + (self.tr(" (%1)").replace("%1", so.role) if so.role else "")
-            text = (self.tr("Valid — signed by %1, %2") if state == SignoffState.VALID
-                    else self.tr("Void: the plan changed after %1 signed it on %2")
-                    ).replace("%1", signer).replace("%2", so.date.isoformat())
-        color = {SignoffState.VALID: "#2e7d32", SignoffState.VOID: "#c62828"}.get(state, "#757575")
-        self.state_label.setText(text)
+        ctl = self.page.controller
+        lang = ctl.lang
+        self.setTitle(t(f"signoff.kind.{self.kind}", lang))
+        self.covers_label.setText(t(f"signoff.covers.{self.kind}", lang) + " " + t("signoff.honest", lang))
+        status = signoff_status(ctl.plan, self.kind, ctl.catalog, lang=lang)
+        self.state = status.state
+        self.status = status
+        self.state_label.setText(status.message(ctl.plan, lang))
+        color = {SignoffState.VALID: "#2e7d32", SignoffState.UNSIGNED: "#757575",
+                 SignoffState.UNKNOWN_KEY: "#ef8f00", SignoffState.LEGACY: "#ef8f00"}.get(status.state, "#c62828")
         self.state_label.setStyleSheet(f"color: {color}; font-weight: bold")
+        self.changes_label.setText("\n".join(f"• {c}" for c in status.changes))
+        self.changes_label.setVisible(bool(status.changes))
         failed, unknown = self.open_counts()
         self.counts_label.setText(self.tr("✘ %1 fail · ? %2 unknown").replace("%1", str(failed))
                                   .replace("%2", str(unknown)) if failed or unknown else self.tr("✔ all items pass"))
         self.counts_label.setStyleSheet(f"color: {'#c62828' if failed else '#757575' if unknown else '#2e7d32'}")
-        self.sign_button.setText(self.tr("Sign again") if state == SignoffState.VOID else self.tr("Sign"))
+        signed_before = status.state not in (SignoffState.UNSIGNED, SignoffState.VALID)
+        self.sign_button.setText(self.tr("Sign again") if signed_before else self.tr("Sign"))
 
     def sign(self) -> None:
         ctl = self.page.controller
@@ -146,13 +134,15 @@ class _SignOffBox(QGroupBox):
             return
         qd = self.date_edit.date()
         try:
-            after = sign(ctl.plan, self.which, self.name_edit.text(), self.role_edit.text(),
-                         dt.date(qd.year(), qd.month(), qd.day()), ctl.lang)
+            after = sign(ctl.plan, self.kind, self.name_edit.text(), self.role_edit.text(), ctl.catalog,
+                         dt.date(qd.year(), qd.month(), qd.day()), lang=ctl.lang)
         except (SignOffError, ValueError) as exc:
             self.state_label.setText(str(exc))
             self.state_label.setStyleSheet("color: #c62828")
             return
         ctl.replace_plan(after, self.tr("Sign the checklist"))
+        self.name_edit.clear()  # the next signer (another department) types their own name
+        self.role_edit.clear()
 
 
 class ChecklistPage(StepPage):
@@ -167,7 +157,7 @@ class ChecklistPage(StepPage):
         self.checklists: dict[Which, Checklist] = {}
         self.boxes: dict[Which, QGroupBox] = {}
         self.tables: dict[Which, QTableWidget] = {}
-        self.signoffs: dict[Which, _SignOffBox] = {}
+        self.signoffs: dict[Kind, _SignOffBox] = {}
         body = QWidget()
         col = QVBoxLayout(body)
         for which in WHICH:
@@ -187,15 +177,16 @@ class ChecklistPage(StepPage):
             header.setSectionResizeMode(COL_ITEM, QHeaderView.ResizeMode.Interactive)
             header.setSectionResizeMode(COL_NOTE, QHeaderView.ResizeMode.Interactive)
             header.resizeSection(COL_NOTE, 150)
-            sbox = _SignOffBox(self, which)
             lay = QVBoxLayout(box)
             lay.addWidget(table)
-            lay.addWidget(sbox)
             col.addWidget(box)
-            self.boxes[which], self.tables[which], self.signoffs[which] = box, table, sbox
+            self.boxes[which], self.tables[which] = box, table
             table.itemChanged.connect(lambda item, w=which: self._item_changed(w, item))
             # wrapped reasons need their row heights again whenever the columns change width
             header.sectionResized.connect(lambda *_args, t=table: _fit_rows(t))
+        for kind in KINDS:  # the sign-offs follow both checklists: each covers more than one list
+            self.signoffs[kind] = _SignOffBox(self, kind)
+            col.addWidget(self.signoffs[kind])
         col.addStretch(1)
         scroll = QScrollArea()
         scroll.setWidgetResizable(True)
@@ -223,11 +214,11 @@ class ChecklistPage(StepPage):
 
     # -- language
     def retranslate(self) -> None:
-        for which, table in self.tables.items():
+        for table in self.tables.values():
             table.setHorizontalHeaderLabels([self.tr("Item"), self.tr("Status"), self.tr("Reason and numbers"),
                                              self.tr("Done"), self.tr("Note")])
-            self.signoffs[which].setTitle(self.tr("Sign-off"))
-            self.signoffs[which].retranslate()
+        for sbox in self.signoffs.values():
+            sbox.retranslate()
         self.export_button.setText(self.tr("Export checklist…"))
         self.print_button.setText(self.tr("Print…"))
         self.paper_combo.setToolTip(self.tr("Paper size"))
@@ -274,7 +265,8 @@ class ChecklistPage(StepPage):
                 for c, cell in enumerate((label, status, reason, done, note)):
                     table.setItem(row, c, cell)
             _fit_rows(table)
-            self.signoffs[which].refresh()
+        for sbox in self.signoffs.values():
+            sbox.refresh()
 
     def item_row(self, which: Which, item_id: str) -> int:
         table = self.tables[which]
@@ -301,7 +293,7 @@ class ChecklistPage(StepPage):
             return False
         which = "software" if "software" in path else "hardware"
         if path.startswith("signoffs"):
-            self.signoffs[which].name_edit.setFocus()  # type: ignore[index]
+            self.signoffs["acceptance" if "acceptance" in path else "approval"].name_edit.setFocus()
         else:
             self.tables[which].setFocus()  # type: ignore[index]
         return True

@@ -5,17 +5,14 @@ from __future__ import annotations
 import datetime as dt
 from collections.abc import Sequence
 
-from reportlab.platypus import Flowable, KeepTogether, Spacer, Table
+from reportlab.platypus import Flowable, Spacer
 
 from catalog.loader import Catalog
 from procurement.checklist import (
     WHICH,
     Checklist,
     Status,
-    Which,
     build_checklists,
-    signoff_message,
-    signoff_state,
     status_label,
 )
 from procurement.findings import Finding, Severity
@@ -34,6 +31,7 @@ from procurement.reports.common import (
     table,
 )
 from procurement.reports.quote import findings_table, open_findings
+from procurement.reports.signoff_pdf import kept, signoff_block
 
 register(
     {
@@ -75,10 +73,16 @@ register(
         "clpdf.findings": {"zh": "未解决的问题", "en": "Open findings"},
         "clpdf.no_findings": {"zh": "无未解决的问题。", "en": "No open findings."},
         "clpdf.digest_note": {
-            "zh": "纸质文件与方案文件以此摘要对应；方案修改后摘要改变，签署随之失效。",
-            "en": "This digest ties the paper copy to its plan file; any change to the plan "
-            "changes it and voids the sign-offs.",
+            "zh": "方案摘要只覆盖配置选型（需求、GPU、服务器、软件），用于对应纸质文件与方案文件；签署另有各自的"
+            "签署内容摘要，见文末。摘要可由任何人重新计算，不能证明签署人身份。",
+            "en": "The plan digest covers the configuration only (requirements, GPU, server, software) and ties "
+            "the paper to its plan file; each sign-off has its own digest over what it covers (see the end). "
+            "Anyone can recompute a digest: it does not prove who signed.",
         },
+        "clpdf.waivers": {"zh": "已豁免的问题", "en": "Waived findings"},
+        "clpdf.w.rule": {"zh": "规则", "en": "Rule"},
+        "clpdf.w.reason": {"zh": "原因", "en": "Reason"},
+        "clpdf.w.by": {"zh": "豁免人 / 日期", "en": "By / date"},
     }
 )
 
@@ -151,41 +155,13 @@ def _verification_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
     return table(rows, scaled([18, 18, 28, 16, 20], paper), font=st.font)
 
 
-def _signoff_block(plan: Plan, which: Which, title: str, st: Styles, paper: Paper) -> Table:
+def waivers_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
+    """The plan's waivers (covered by the plan approval)."""
     lang = st.lang
-    so = plan.signoffs.get(which)
-    state = signoff_state(plan, which)
-    line = "_" * 28
-    rows: list[list[object]] = [
-        [st.p(t("clpdf.signoff_of", lang, which=title), st.cell_head), "", "", ""],
-        [
-            st.p(t("clpdf.name", lang), st.cell),
-            st.p(so.name if so else line, st.cell),
-            st.p(t("clpdf.role", lang), st.cell),
-            st.p(so.role if so and so.role else line, st.cell),
-        ],
-        [
-            st.p(t("clpdf.signed_on", lang), st.cell),
-            st.p(so.date.isoformat() if so else line, st.cell),
-            st.p(t("clpdf.state", lang), st.cell),
-            st.p(signoff_message(plan, which, lang), st.cell),
-        ],
-    ]
-    if so is not None:
-        rows.append([st.p(t("clpdf.signed_digest", lang), st.cell), st.p(so.digest, st.mono), "", ""])
-    rows.append([st.p(t("clpdf.signature", lang), st.cell), "", "", ""])
-    last = len(rows) - 1
-    # The signature row is a tall empty box for a handwritten signature.
-    extra: list[tuple[object, ...]] = [
-        ("SPAN", (0, 0), (-1, 0)),
-        ("SPAN", (1, last), (-1, last)),
-        ("TOPPADDING", (0, last), (-1, last), 22),
-    ]
-    if so is not None:
-        extra.append(("SPAN", (1, last - 1), (-1, last - 1)))
-    bg = {"valid": STATUS_BG["pass"], "void": STATUS_BG["fail"], "unsigned": STATUS_BG["unknown"]}[state.value]
-    extra.append(("BACKGROUND", (3, 2), (3, 2), bg))
-    return table(rows, scaled([14, 36, 12, 38], paper), font=st.font, extra=extra)
+    rows: list[list[object]] = [[st.p(t(f"clpdf.w.{c}", lang), st.cell_head) for c in ("rule", "reason", "by")]]
+    for w in plan.waivers:
+        rows.append([st.p(w.rule, st.cell), st.p(w.reason, st.cell), st.p(f"{w.by}, {w.date.isoformat()}", st.cell)])
+    return table(rows, scaled([25, 50, 25], paper), font=st.font)
 
 
 def render_checklist_pdf(
@@ -235,11 +211,12 @@ def render_checklist_pdf(
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
     story.append(st.section(t("clpdf.findings", lang),
                             findings_table(shown, st, paper) if shown else st.p(t("clpdf.no_findings", lang), st.body)))
+    if plan.waivers:
+        story.append(st.section(t("clpdf.waivers", lang), waivers_table(plan, st, paper)))
     # The heading stays with the first block, and each block stays whole, so signatures never split.
-    blocks = [_signoff_block(plan, which, checklists[which].title, st, paper) for which in WHICH]
-    story.append(KeepTogether([st.p(t("clpdf.signoff", lang), st.h2), blocks[0]]))
-    for block in blocks[1:]:
-        story += [Spacer(1, 8), KeepTogether([block])]
+    story.append(st.section(t("clpdf.signoff", lang), signoff_block(plan, "approval", catalog, st, paper), whole=True))
+    if plan.signoffs.get("acceptance") is not None or plan.verification:
+        story.append(kept(signoff_block(plan, "acceptance", catalog, st, paper)))
     return build_pdf(
         story,
         paper=paper,

@@ -106,10 +106,11 @@ class Styles:
         """A paragraph of markup we built ourselves (every user part already passed through ``markup``)."""
         return TextParagraph(fragment, style or self.body)
 
-    def section(self, title: object, body: Flowable, lead: Sequence[Flowable] = ()) -> Flowable:
+    def section(self, title: object, body: Flowable, lead: Sequence[Flowable] = (), whole: bool = False) -> Flowable:
         """A heading (and the small ``lead`` flowables under it) kept with the first lines of ``body``, which may
-        run on to the next page: not the whole body pushed to the next page, nor a heading alone at a page foot."""
-        return HeadingWithStart(self.p(title, self.h2), [*lead, body])
+        run on to the next page: not the whole body pushed to the next page, nor a heading alone at a page foot.
+        ``whole``: the body moves to the next page whole unless it is taller than a page (a signature block)."""
+        return HeadingWithStart(self.p(title, self.h2), [*lead, body], whole_below=1e9 if whole else 200.0)
 
 
 def make_styles(lang: Lang) -> Styles:

@@ -1,4 +1,5 @@
-"""`gpu-procure export PLAN [--quote FILE] [--checklist FILE] [--lang zh|en] [--paper a4|letter]`."""
+"""`gpu-procure export PLAN [--quote FILE] [--checklist FILE] [--acceptance FILE] [--lang zh|en]
+[--paper a4|letter]`."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, register, t
 from procurement.plan import Plan, PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
+from procurement.reports.acceptance_pdf import render_acceptance_pdf
 from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
 from procurement.reports.fonts import FontNotFoundError
@@ -24,12 +26,12 @@ EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
 register(
     {
         "export.nothing": {
-            "zh": "未指定输出：请给出 --quote FILE 和/或 --checklist FILE",
-            "en": "nothing to export: give --quote FILE and/or --checklist FILE",
+            "zh": "未指定输出：请给出 --quote FILE、--checklist FILE 和/或 --acceptance FILE",
+            "en": "nothing to export: give --quote FILE, --checklist FILE and/or --acceptance FILE",
         },
         "export.same_file": {
-            "zh": "--quote 与 --checklist 不能是同一个文件",
-            "en": "--quote and --checklist must be different files",
+            "zh": "--quote、--checklist 与 --acceptance 不能是同一个文件",
+            "en": "--quote, --checklist and --acceptance must be different files",
         },
         "export.wrote": {
             "zh": "已写入 {what}：{path}（{size} 字节）",
@@ -38,6 +40,7 @@ register(
         "export.what.quote": {"zh": "报价单", "en": "quote"},
         "export.what.rfq": {"zh": "询价单", "en": "request for quotation"},
         "export.what.checklist": {"zh": "检查清单", "en": "checklist"},
+        "export.what.acceptance": {"zh": "到货验收单", "en": "acceptance sheet"},
         "export.plan_error": {"zh": "无法读取方案：", "en": "cannot read the plan:"},
         "export.no_hardware": {
             "zh": "方案中尚未选择任何硬件，无从报价或生成清单：请先选择{gaps}等（第 2、3 步）",
@@ -63,6 +66,8 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("plan", type=Path)
     e.add_argument("--quote", type=Path, default=None, metavar="FILE")
     e.add_argument("--checklist", type=Path, default=None, metavar="FILE")
+    e.add_argument("--acceptance", type=Path, default=None, metavar="FILE",
+                   help="the delivery acceptance sheet (验收单)")
     e.add_argument("--lang", choices=("zh", "en"), default=None)
     e.add_argument("--paper", choices=("a4", "letter"), default="a4")
     e.add_argument("--policy", type=Path, default=None)
@@ -77,11 +82,12 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     """Render the requested PDFs, then write each atomically; exit 2 on unreadable input or a write error."""
     lang: Lang = args.lang or default_lang()
     paper: Paper = "letter" if getattr(args, "paper", "a4") == "letter" else "a4"
-    jobs = [(what, path) for what, path in (("quote", args.quote), ("checklist", args.checklist)) if path]
+    wanted = (("quote", args.quote), ("checklist", args.checklist), ("acceptance", getattr(args, "acceptance", None)))
+    jobs = [(what, path) for what, path in wanted if path]
     if not jobs:
         print(t("export.nothing", lang), file=sys.stderr)
         return EXIT_UNREADABLE
-    if len(jobs) == 2 and str(jobs[0][1]) != "-" and jobs[0][1].resolve() == jobs[1][1].resolve():
+    if len({str(p) if str(p) == "-" else p.resolve() for _, p in jobs}) < len(jobs):
         print(t("export.same_file", lang), file=sys.stderr)
         return EXIT_UNREADABLE
     try:
@@ -104,7 +110,7 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     from procurement.rules import evaluate
 
     findings = evaluate(plan, catalog, policy, lang)
-    render = {"quote": render_quote_pdf, "checklist": render_checklist_pdf}
+    render = {"quote": render_quote_pdf, "checklist": render_checklist_pdf, "acceptance": render_acceptance_pdf}
     try:
         # Render everything before writing anything: a failure leaves no half-exported set behind.
         with collect_missing() as missing:

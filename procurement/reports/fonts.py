@@ -293,14 +293,30 @@ def build_chain(
     for path, index in fallbacks:
         if path in seen or not Path(path).is_file():
             continue
-        try:
-            fb = _load(path, index, f"GpuProcureFB{next(_names)}")
-        except Exception:  # skip fonts reportlab cannot read
-            continue
-        pdfmetrics.registerFont(fb)
-        fonts.append(_ttf_entry(fb, path))
+        fonts.append(_lazy_entry(path, index))
         seen.add(path)
     return FontChain(fonts, system=system, primary_name=primary_name)
+
+
+def _lazy_entry(path: str, index: int) -> ChainFont:
+    """A fallback font read and registered only when a character is first looked up in it (HanaMin B alone
+    takes about a second to read: most documents never need it)."""
+    name = f"GpuProcureFB{next(_names)}"
+    state: dict[str, Any] = {}
+
+    def covers(cp: int) -> bool:
+        if "glyphs" not in state:
+            from reportlab.pdfbase import pdfmetrics
+
+            try:
+                font = _load(path, index, name)
+                pdfmetrics.registerFont(font)
+                state["glyphs"] = font.face.charToGlyph
+            except Exception:  # a font reportlab cannot read covers nothing
+                state["glyphs"] = {}
+        return cp in state["glyphs"]
+
+    return ChainFont(name, path, covers)
 
 
 def font_chain() -> FontChain:

@@ -12,7 +12,9 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
 from reportlab.rl_config import _FUZZ
 
@@ -156,13 +158,27 @@ def _hard(u: Any) -> bool:
     return hasattr(u.frag, "lineBreak") or hasattr(u.frag, "cbDefn") or not u
 
 
+_KIND: dict[str, int] = {}
+"""Per character: 0 part of a token, 1 space, 2 a CJK character (a break opportunity on both sides)."""
+
+
+def _kind(ch: str) -> int:
+    k = _KIND.get(ch)
+    if k is None:
+        k = _KIND[ch] = 1 if unicodedata.category(ch)[0] == "Z" else 2 if _alone(ch) else 0
+    return k
+
+
 def _joins(a: Any, b: Any) -> bool:
     """No line break allowed between ``a`` and ``b``."""
-    if _hard(a) or _hard(b) or _space(a) or _space(b):
+    if not a or not b or len(a) != 1 or len(b) != 1:
+        return False
+    ka, kb = _kind(a), _kind(b)
+    if ka == 1 or kb == 1 or _hard(a) or _hard(b):
         return False
     if b in ALL_CANNOT_START or a in ALL_CANNOT_END:
         return True  # '，' never starts a line, '（' never ends one
-    return not (_alone(a) or _alone(b))
+    return ka == 0 and kb == 0
 
 
 def _width(u: Any, max_width: float) -> float:
@@ -271,8 +287,25 @@ class TextParagraph(Paragraph):
                              lines=[], ascent=style.fontSize, descent=-0.2 * style.fontSize)
         if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
             return self.blPara
-        auto = getattr(self, "autoLeading", getattr(style, "autoLeading", ""))
-        return token_split(frags, maxWidths, auto not in ("", "off"))
+        texts = [f.text.decode("utf8") if isinstance(f.text, bytes) else (getattr(f, "text", "") or "")
+                 for f in frags]
+        special = any(hasattr(f, "lineBreak") or hasattr(f, "cbDefn") for f in frags)
+        if not special and not any(_alone(ch) for text in texts for ch in text):
+            # No CJK character: reportlab's own breaker does the same (spaces only, over-long words cut), faster.
+            return self.breakLines(maxWidths)
+        if len(frags) == 1 and not special:
+            f = frags[0]
+            width = stringWidth(texts[0], f.fontName, f.fontSize)
+            if width <= maxWidths[0] + _FUZZ:  # one line: no breaking to do
+                return f.clone(kind=0, lines=[(maxWidths[0] - width, [texts[0]])], ascent=f.fontSize,
+                               descent=-0.2 * f.fontSize)
+        # Tables wrap a cell several times at the same width (widths, heights, split): break it once.
+        key = tuple(maxWidths)
+        memo = self.__dict__.setdefault("_token_lines", {})
+        if key not in memo:
+            auto = getattr(self, "autoLeading", getattr(style, "autoLeading", ""))
+            memo[key] = token_split(frags, maxWidths, auto not in ("", "off"))
+        return memo[key]
 
 
 # ---------------------------------------------------------------- page breaks
@@ -282,18 +315,31 @@ class HeadingWithStart(Flowable):
     """A heading (and any small flowables after it) kept with the first lines of what follows, not the whole of
     it: a long table or paragraph starts under its heading and runs on to the next page."""
 
-    def __init__(self, heading: Flowable, body: Sequence[Flowable], min_start: float = 28.0) -> None:
+    def __init__(self, heading: Flowable, body: Sequence[Flowable], min_start: float = 28.0,
+                 whole_below: float = 200.0) -> None:
         super().__init__()
         *self.lead, self.body = [heading, *body]
         self.min_start = min_start
+        self.whole_below = whole_below
+        """A body shorter than this (pt) is not split: it moves to the next page whole, with its heading."""
 
     def _gap(self, a: Flowable, b: Flowable) -> float:
         return max(a.getSpaceAfter(), b.getSpaceBefore())
 
+    def _wrap(self, f: Flowable, aw: float, ah: float) -> float:
+        key = (id(f), aw, ah)
+        cache = self.__dict__.setdefault("_heights", {})
+        if key in cache:  # a 500-row table costs ~0.1 s per wrap: wrap it once per size
+            return float(cache[key])
+        f._frame = getattr(self, "_frame", None)  # KeepTogether asks its frame whether it is at the top
+        canv = getattr(self, "canv", None)  # set by the frame; KeepTogether and tables need it
+        cache[key] = h = float((f.wrapOn(canv, aw, ah) if canv is not None else f.wrap(aw, ah))[1])
+        return h
+
     def _lead_height(self, aw: float, ah: float) -> float:
         h = 0.0
         for i, f in enumerate(self.lead):
-            h += f.wrap(aw, ah)[1]
+            h += self._wrap(f, aw, ah)
             nxt = self.lead[i + 1] if i + 1 < len(self.lead) else self.body
             h += self._gap(f, nxt)
         return h
@@ -306,7 +352,7 @@ class HeadingWithStart(Flowable):
 
     def wrap(self, aw: float, ah: float) -> tuple[float, float]:
         self._lead_h = self._lead_height(aw, ah)
-        self._body_h = self.body.wrap(aw, max(ah - self._lead_h, 0))[1]
+        self._body_h = self._wrap(self.body, aw, max(ah - self._lead_h, 0))
         self.width, self.height = aw, self._lead_h + self._body_h
         return aw, self.height
 
@@ -314,11 +360,17 @@ class HeadingWithStart(Flowable):
         lead_h = self._lead_height(aw, ah)
         if lead_h >= ah:
             return []
-        full = self.body.wrap(aw, ah - lead_h)[1]
-        parts = self.body.split(aw, ah - lead_h)
-        if not parts:
+        full = self._wrap(self.body, aw, ah - lead_h)
+        at_top = bool(getattr(getattr(self, "_frame", None), "_atTop", False))
+        if full <= self.whole_below and not at_top:
             return []
-        first = parts[0].wrap(aw, ah - lead_h)[1]
+        canv = getattr(self, "canv", None)
+        parts = self.body.splitOn(canv, aw, ah - lead_h) if canv is not None else self.body.split(aw, ah - lead_h)
+        if parts and isinstance(parts[0], ActionFlowable) and at_top:
+            parts = [p for p in parts if not isinstance(p, ActionFlowable)]  # already on a fresh page
+        if not parts or isinstance(parts[0], ActionFlowable):
+            return []  # the body would rather start on a fresh page (KeepTogether): the heading goes with it
+        first = self._wrap(parts[0], aw, ah - lead_h)
         if first < min(self.min_start, full) or first > ah - lead_h + _FUZZ:
             return []  # not even the first lines fit under the heading: both go to the next page
         return [*self.lead, *parts]
@@ -327,7 +379,7 @@ class HeadingWithStart(Flowable):
         y = self.height
         items = [*self.lead, self.body]
         for i, f in enumerate(items):
-            _, h = f.wrap(self.width, y)
+            h = self._wrap(f, self.width, self.height)
             y -= h
             f.drawOn(self.canv, 0, y)
             if i + 1 < len(items):

@@ -80,12 +80,17 @@ def evaluate(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: L
         for family in FAMILIES:
             for rule in family.RULES:
                 findings += _run(family.FAMILY, rule, plan, catalog, pol, lang)
+    # The plan's waivers, here so that the app and `check` honour them identically.
+    from procurement.waivers import apply_waivers
+
+    findings = apply_waivers(plan, findings, lang)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.step, f.rule))
     return findings
 
 
 def has_errors(findings: list[Finding]) -> bool:
-    return any(f.severity == Severity.ERROR for f in findings)
+    """An error that is not waived."""
+    return any(f.severity == Severity.ERROR and f.waived is None for f in findings)
 
 
 register(

@@ -58,38 +58,40 @@ def test_signing_with_failing_or_unknown_items_asks_first_and_shows_the_counts(q
     ctl.set_value("gpu.model", win.controller.catalog.all(Gpu)[0].id)
     ctl.set_value("gpu.count", 2)
     ctl.reevaluate()
-    items = build_checklists(ctl.plan, ctl.catalog, ctl.findings, ctl.policy, ctl.lang)["hardware"].items
+    lists = build_checklists(ctl.plan, ctl.catalog, ctl.findings, ctl.policy, ctl.lang)
+    items = [i for cl in lists.values() for i in cl.items]
     failed = sum(1 for i in items if i.status == Status.FAIL)
     unknown = sum(1 for i in items if i.status == Status.UNKNOWN)
     assert failed + unknown > 0  # the example is not perfect: there is something to confirm
     page = _checklist_page(win)
-    box = page.signoffs["hardware"]
+    box = page.signoffs["approval"]
     assert box.counts_label.text() == f"✘ {failed} fail · ? {unknown} unknown"
     box.name_edit.setText("Zhang San")
     box.role_edit.setText("IT manager")
     dialog_calls.answer("ask_sign_anyway", False)
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
     assert dialog_calls.calls[-1][0] == "ask_sign_anyway" and dialog_calls.calls[-1][1][1:] == (failed, unknown)
-    assert "hardware" not in ctl.plan.signoffs and box.state_label.text() == "Not signed"
+    assert "approval" not in ctl.plan.signoffs and box.state_label.text() == "not signed"
     dialog_calls.answer("ask_sign_anyway", True)
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
-    date = ctl.plan.signoffs["hardware"].date.isoformat()
+    date = ctl.plan.signoffs["approval"].signers[0].date.isoformat()
     # the signer is named once, with the role; the counts stay next to the state
-    assert box.state_label.text() == f"Valid — signed by Zhang San (IT manager), {date}"
+    assert box.state_label.text() == f"valid (Zhang San (IT manager), {date})"
     assert box.counts_label.text() == f"✘ {failed} fail · ? {unknown} unknown"
 
 
 def test_new_plan_clears_the_previous_signer_and_open_shows_the_plans_own(qtbot, make_window, dialog_calls,
                                                                           tmp_path) -> None:
-    from procurement.checklist import sign
     from procurement.plan import save_plan
+    from procurement.signoff import sign
 
     win = make_window()
     _example(win)
-    signed = sign(win.controller.plan, "hardware", "Li Si", "CFO", __import__("datetime").date(2026, 11, 2))
+    signed = sign(win.controller.plan, "approval", "Li Si", "CFO", win.controller.catalog,
+                  __import__("datetime").date(2026, 11, 2))
     save_plan(signed, tmp_path / "signed.gpuplan.yaml")
     page = _checklist_page(win)
-    box = page.signoffs["hardware"]
+    box = page.signoffs["approval"]
     box.name_edit.setText("Zhang San")
     box.role_edit.setText("IT manager")
     dialog_calls.answer("ask_sign_anyway", True)
@@ -97,11 +99,10 @@ def test_new_plan_clears_the_previous_signer_and_open_shows_the_plans_own(qtbot,
     dialog_calls.answer("ask_save_changes", "discard")
     win.named_actions["new"].trigger()
     win.show_page(5)
-    assert (box.name_edit.text(), box.role_edit.text(), box.state_label.text()) == ("", "", "Not signed")
+    assert (box.name_edit.text(), box.role_edit.text(), box.state_label.text()) == ("", "", "not signed")
     assert win.open_path(tmp_path / "signed.gpuplan.yaml")
     win.show_page(5)
-    assert (box.name_edit.text(), box.role_edit.text()) == ("Li Si", "CFO")
-    assert box.date_edit.date().toString("yyyy-MM-dd") == "2026-11-02"
+    assert box.state_label.text() == "valid (Li Si (CFO), 2026-11-02)"
 
 
 def test_signed_state_in_chinese_uses_chinese_punctuation_once(qtbot, make_window, dialog_calls) -> None:
@@ -109,13 +110,13 @@ def test_signed_state_in_chinese_uses_chinese_punctuation_once(qtbot, make_windo
     _example(win)
     win.set_language("zh")
     page = _checklist_page(win)
-    box = page.signoffs["hardware"]
+    box = page.signoffs["approval"]
     box.name_edit.setText("张三")
     box.role_edit.setText("IT 经理")
     dialog_calls.answer("ask_sign_anyway", True)
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
-    date = win.controller.plan.signoffs["hardware"].date.isoformat()
-    assert box.state_label.text() == f"有效 — 签署人：张三（IT 经理），{date}"
+    date = win.controller.plan.signoffs["approval"].signers[0].date.isoformat()
+    assert box.state_label.text() == f"有效（张三（IT 经理），{date}）"
 
 
 def test_quote_of_a_blank_plan_says_what_to_choose_not_zero(qtbot, make_window) -> None:

@@ -13,6 +13,7 @@ from gui import workers
 from gui.controller import PlanController
 from gui.pages.checklist_view import COL_DONE, COL_NOTE, COL_STATUS, ChecklistPage
 from procurement.plan import Plan, canonical_digest
+from procurement.signoff import approval_digest
 
 
 @pytest.fixture
@@ -61,42 +62,43 @@ def test_a_person_ticks_an_item_and_writes_a_note(page):
 def test_sign_off_is_valid_until_the_plan_changes(page, qtbot, catalog, dialog_calls):
     dialog_calls.answer("ask_sign_anyway", True)  # the plan still has unknown items
     ctl = page.controller
-    box = page.signoffs["hardware"]
+    box = page.signoffs["approval"]
+    assert "does not prove who signed" in box.covers_label.text()  # honest wording on screen
     box.name_edit.setText("Wang Li")
     box.role_edit.setText("IT manager")
     box.date_edit.setDate(QDate(2026, 11, 30))
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
-    so = ctl.plan.signoffs["hardware"]
-    assert (so.name, so.role, so.date.isoformat()) == ("Wang Li", "IT manager", "2026-11-30")
-    assert so.digest == canonical_digest(ctl.plan)
+    so = ctl.plan.signoffs["approval"]
+    signer = so.signers[0]
+    assert (signer.name, signer.role, signer.date.isoformat()) == ("Wang Li", "IT manager", "2026-11-30")
+    assert so.digest == approval_digest(ctl.plan, ctl.catalog)
     assert box.state.value == "valid"
-    assert "Wang Li" in box.state_label.text()
-    assert page.signoffs["software"].state.value == "unsigned"
+    assert box.state_label.text() == "valid (Wang Li (IT manager), 2026-11-30)"
+    assert page.signoffs["acceptance"].state.value == "unsigned"
 
-    # ticking a person-judged item is not a change to the plan's decisions: still valid
+    # ticking a person-judged item changes what the approval signed: void, and the view says what changed
     row = page.item_row("software", "image_trusted")
     page.tables["software"].item(row, COL_DONE).setCheckState(Qt.CheckState.Checked)
-    assert box.state.value == "valid"
-
-    # any edit of a decision voids it, and the view says so
-    ctl.set_value("gpu.count", 4)
     assert box.state.value == "void"
-    assert "changed" in box.state_label.text().lower()
+    assert "Image from a trusted source" in box.changes_label.text() and "no → yes" in box.changes_label.text()
     assert box.sign_button.text() == "Sign again"
     ctl.undo_stack.undo()  # back to the signed content: valid again
-    assert box.state.value == "valid"
+    assert box.state.value == "valid" and not box.changes_label.isVisibleTo(page)
+
+    ctl.set_value("gpu.count", 4)
+    assert box.state.value == "void" and "GPU count:" in box.changes_label.text()
 
 
 def test_signing_without_a_name_is_refused(page, qtbot):
-    box = page.signoffs["software"]
+    box = page.signoffs["acceptance"]
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
-    assert "software" not in page.controller.plan.signoffs
-    assert box.state_label.text()
+    assert "acceptance" not in page.controller.plan.signoffs
+    assert box.state_label.text() == "the signer's name must not be empty"
 
 
 def test_export_checklist_writes_the_pdf_in_a_worker(page, qtbot, tmp_path, monkeypatch, dialog_calls):
     dialog_calls.answer("ask_sign_anyway", True)
-    box = page.signoffs["hardware"]
+    box = page.signoffs["approval"]
     box.name_edit.setText("Wang Li")
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
     target = tmp_path / "checklist.pdf"

@@ -13,10 +13,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from catalog.loader import Catalog, load_catalog
-from procurement.checklist import NBSP, sign
+from procurement.checklist import NBSP
 from procurement.plan import ChecklistMark, Plan, PlanError, load_plan, with_value
 from procurement.reports import render_checklist_pdf, render_quote_pdf
 from procurement.reports.common import clean_text
+from procurement.signoff import sign
 from tests.conftest import EXAMPLES, every_part_priced
 from tests.hardening.conftest import OpenWatch
 
@@ -80,7 +81,7 @@ def _fill(plan: Plan, value: str, long_value: str) -> Plan:
     plan = plan.model_copy(update={"checklist": {
         "ram": ChecklistMark(note=f"short-note:{value}"),
         "framework_installed": ChecklistMark(checked=True, note=f"long-note:{long_value}")}})
-    plan = sign(plan, "hardware", f"signer:{value}"[:500], f"role:{value}"[:500], TODAY)
+    plan = sign(plan, "approval", f"signer:{value}"[:500], f"role:{value}"[:500], load_catalog(), TODAY)
     report = {"schema_version": 1, "created": f"created:{value}", "host": {"hostname": f"host:{value}"},
               "driver_version": f"drv:{value}", "cuda_version": "12.4",
               "gpus": [{"index": 0, "name": f"gpu:{value}"}], "checks": [{"id": "x", "status": "pass"}]}

@@ -1,8 +1,8 @@
-"""Checklist items: status, reason and numbers from the plan, the findings and verification; sign-off."""
+"""Checklist items: status, reason and numbers from the plan, the findings and verification (sign-offs:
+test_signoff.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
 from pathlib import Path
 
 import pytest
@@ -11,8 +11,6 @@ from catalog.loader import Catalog, load_catalog
 from procurement.checklist import (
     ITEM_IDS,
     NBSP,
-    SignOffError,
-    SignoffState,
     Status,
     build_checklists,
     fmt_num,
@@ -20,13 +18,9 @@ from procurement.checklist import (
     items_for_finding,
     mark,
     power_figures,
-    sign,
-    signoff_message,
-    signoff_state,
-    unsign,
 )
 from procurement.findings import Finding, Severity
-from procurement.plan import ChecklistMark, Plan, canonical_digest, load_plan, with_value
+from procurement.plan import Plan, load_plan, with_value
 from procurement.policy import default_policy
 
 DATA = Path(__file__).parent / "data"
@@ -261,29 +255,6 @@ def test_verification_report_shows_what_the_machine_has(plan: Plan, cat: Catalog
     assert item_for_check("MEMORY-RETIRED") == "gpu_vram" and item_for_check("DRIVER-MIN") == "cuda_gpu"
     # Ids of other report writers: by prefix.
     assert item_for_check("gpu.memory") == "gpu_vram" and item_for_check("cuda_version") == "cuda_gpu"
-
-
-def test_sign_then_change_voids_then_resign(plan: Plan) -> None:
-    assert signoff_state(plan, "hardware") == SignoffState.UNSIGNED
-    assert signoff_message(plan, "hardware", "en") == "not signed"
-    signed = sign(plan, "hardware", " 王五 ", "采购经理", dt.date(2026, 3, 2))
-    so = signed.signoffs["hardware"]
-    assert so.name == "王五" and so.role == "采购经理" and so.digest == canonical_digest(plan)
-    assert signoff_state(signed, "hardware") == SignoffState.VALID
-    assert signoff_message(signed, "hardware") == "有效（王五，2026-03-02）"
-    assert signoff_state(signed, "software") == SignoffState.UNSIGNED
-    # A note on the checklist is not a change of the plan's decisions; a GPU count is.
-    noted = signed.model_copy(update={"checklist": {"ram": ChecklistMark(note="x")}})
-    assert signoff_state(noted, "hardware") == SignoffState.VALID
-    changed = with_value(signed, "gpu.count", 8)
-    assert signoff_state(changed, "hardware") == SignoffState.VOID
-    assert signoff_message(changed, "hardware", "zh") == "已失效：签署后方案已更改"
-    assert signoff_message(changed, "hardware", "en") == "void: plan changed after signing"
-    again = sign(changed, "hardware", "王五", "采购经理", dt.date(2026, 3, 3))
-    assert signoff_state(again, "hardware") == SignoffState.VALID
-    assert signoff_state(unsign(again, "hardware"), "hardware") == SignoffState.UNSIGNED
-    with pytest.raises(SignOffError, match="姓名"):
-        sign(plan, "software", "   ", "", dt.date(2026, 3, 2))
 
 
 def test_unknown_catalog_figures_are_not_guessed(plan: Plan, cat: Catalog) -> None:

@@ -54,10 +54,10 @@ def pages(pdf: bytes) -> list[str]:
 def test_hostile_names_print_whole_with_fallback_fonts(
     catalog: Catalog, buyer_catalog: Catalog, base: Plan
 ) -> None:
-    from procurement.checklist import sign
+    from procurement.signoff import sign
 
     plan = with_value(base, "quote.vendor.name", VENDOR)
-    plan = sign(plan, "hardware", SIGNER, "采购负责人", TODAY)
+    plan = sign(plan, "approval", SIGNER, "采购负责人", catalog, TODAY)
     for lang in ("zh", "en"):
         with collect_missing() as missing:
             quote = render_quote_pdf(plan, buyer_catalog, findings=[], lang=lang,  # type: ignore[arg-type]
@@ -212,3 +212,28 @@ def test_missing_characters_are_collected_once_in_order(bare_chain: None) -> Non
         markup = rich("王𡈼 שלום 𡈼")
     assert list(missing) == ["𡈼", "ם", "ו", "ל", "ש"]  # Hebrew in display order (right to left)
     assert "[U+2123C]" in markup and "王" in markup
+
+
+def test_acceptance_sheet(catalog: Catalog) -> None:
+    from procurement.plan import AcceptanceInfo
+    from procurement.reports.acceptance_pdf import render_acceptance_pdf
+
+    plan = load_plan(Path(__file__).parent / "data" / "plans" / "v5.gpuplan.yaml", catalog)
+    digest = canonical_digest(plan)
+    node = {"schema_version": 1, "plan_digest": digest, "host": {"hostname": "gpu-node-07", "serial": "S2411-0007"},
+            "gpus": [{"index": 0, "name": "NVIDIA A100-PCIE-40GB", "serial": "1324021012345",
+                      "uuid": "GPU-5d2c1e0a-1111-2222-3333-444455556666"}],
+            "checks": [{"id": "GPU-COUNT", "status": "fail", "expected": "4", "actual": "1", "message": "1 of 4"}]}
+    stale = {**node, "plan_digest": "0" * 64, "host": {"hostname": "old-node"}}
+    plan = plan.model_copy(update={"verification": [node, stale], "acceptance": AcceptanceInfo(
+        contract_number="HT-2026-118", delivery_date=TODAY, conclusion="rework", reasons="3 张 GPU 未到货")})
+    text = pdftotext(render_acceptance_pdf(plan, catalog, findings=[], lang="zh", today=TODAY))
+    for expected in ("到货验收单", "HT-2026-118", "2026-03-01", "gpu-node-07", "S2411-0007", "1324021012345",
+                     "GPU-5d2c1e0a-1111-2222-3333-444455556666", "GPU-COUNT", "不通过", "1 of 4",
+                     "☑ 整改后复验", "☐ 合格", "3 张 GPU 未到货", "方案审批签署", "到货验收签署", "盖章",
+                     "供应商代表", "不证明签署人身份"):
+        assert expected in text, expected
+    expected = unicodedata.normalize("NFKC", "其他方案或本方案的旧版本（000000000000）——不作为验收依据")
+    assert flat(expected) in flat(text)
+    assert text.count("GPU-COUNT") == 1  # the other plan's report is not evidence: its checks are not listed
+    assert "☐" in text.split("人工检查项", 1)[1]  # manual items print tick boxes

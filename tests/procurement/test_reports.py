@@ -16,12 +16,13 @@ from hypothesis import strategies as st
 
 from catalog.loader import Catalog, load_catalog
 from catalog.models import Storage
-from procurement.checklist import NBSP, sign
+from procurement.checklist import NBSP
 from procurement.findings import Finding, Severity
 from procurement.plan import ChecklistMark, Plan, StorageItem, canonical_digest, load_plan, with_value
 from procurement.policy import default_policy
 from procurement.reports import build_quote, render_checklist_pdf, render_quote_pdf, suggested_filename
 from procurement.reports.common import markup, safe_filename
+from procurement.signoff import sign
 
 DATA = Path(__file__).parent / "data"
 TODAY = dt.date(2026, 3, 1)
@@ -212,8 +213,8 @@ def test_open_findings_are_listed(plan: Plan, cat: Catalog) -> None:
 
 
 def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) -> None:
-    signed = sign(plan, "hardware", "王五", "采购经理", dt.date(2026, 3, 2))
-    signed = sign(signed, "software", "Alice <admin> & Co", "IT", dt.date(2026, 3, 2))
+    signed = sign(plan, "approval", "王五", "采购经理", cat, dt.date(2026, 3, 2))
+    signed = sign(signed, "approval", "Alice <admin> & Co", "IT", cat, dt.date(2026, 3, 2))
     digest = canonical_digest(signed)
     pdf = render_checklist_pdf(signed, cat, today=TODAY, findings=[])
     body = text(pdf)
@@ -228,7 +229,9 @@ def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) ->
         "电源功率足够",
         "镜像来源可信",
         "签字",
-        "签署日期",
+        "方案审批签署",
+        "盖章",
+        "不证明签署人身份",
     ):
         assert label in body, label
     f = flat(body)
@@ -236,15 +239,17 @@ def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) ->
     assert f"需{round(need)}W" in f and "可用3600W" in f
     assert "王五" in body and "采购经理" in body and "Alice <admin> & Co" in body
     assert digest in f
-    assert "有效（王五，2026-03-02）" in body
+    assert flat("有效（王五（采购经理），2026-03-02；Alice <admin> & Co（IT），2026-03-02）") in f
+    assert signed.signoffs["approval"].digest in f
     assert flat("已核对镜像摘要 sha256 <ok> & 拉取地址") in f
     n = len(pages(pdf))
     assert f"第 {n} 页，共 {n} 页" in body
     # After a change the paper copy says so.
     void = text(render_checklist_pdf(with_value(signed, "gpu.count", 2), cat, today=TODAY, findings=[]))
-    assert "已失效：签署后方案已更改" in void
+    assert "已失效：签署后内容已更改" in void and "签署后的更改" in void and flat("GPU 数量：4 → 2") in flat(void)
     en = text(render_checklist_pdf(with_value(signed, "gpu.count", 2), cat, today=TODAY, findings=[], lang="en"))
-    assert "void: plan changed after signing" in en and "Hardware checklist" in en and "Page 1 of" in en
+    assert "void: the content changed after signing" in en and "Hardware checklist" in en and "Page 1 of" in en
+    assert flat("GPU count: 4 → 2") in flat(en)
 
 
 def test_checklist_pdf_shows_verification(plan: Plan, cat: Catalog) -> None:
@@ -331,7 +336,7 @@ def test_arbitrary_unicode_exports(cat: Catalog, plan: Plan, name: str, note: st
     p = with_value(p, "title", title)
     p = p.model_copy(update={"checklist": {"cooling": ChecklistMark(checked=True, note=note)}, "notes": note})
     if name.strip():
-        p = sign(p, "hardware", name, note[:50], TODAY)
+        p = sign(p, "approval", name, note[:50], cat, TODAY)
     for pdf in (
         render_quote_pdf(p, cat, today=TODAY, findings=[]),
         render_checklist_pdf(p, cat, today=TODAY, findings=[]),

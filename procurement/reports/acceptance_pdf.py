@@ -1,0 +1,214 @@
+"""The delivery acceptance sheet (验收单): contract and quote, the delivered nodes and GPUs with serial numbers and
+UUIDs from the verification reports, each automatic check with its evidence, the manual items with tick boxes,
+the conclusion with its reasons, and the sign-off blocks for buyer and vendor."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from reportlab.platypus import Flowable, Spacer
+
+from catalog.loader import Catalog
+from procurement.checklist import ITEMS, Status, build_checklists, status_label
+from procurement.findings import Finding
+from procurement.messages import Lang, register, t
+from procurement.plan import Plan, canonical_digest
+from procurement.policy import Policy
+from procurement.reports.common import (
+    STATUS_BG,
+    Paper,
+    Styles,
+    build_pdf,
+    make_styles,
+    policy_and_findings,
+    scaled,
+    table,
+)
+from procurement.reports.quote import quote_number
+from procurement.reports.signoff_pdf import kept, signoff_block
+
+register(
+    {
+        "acc.title": {"zh": "到货验收单", "en": "Delivery acceptance sheet"},
+        "acc.contract": {"zh": "合同 / 采购订单号", "en": "Contract / PO number"},
+        "acc.quote": {"zh": "报价编号", "en": "Quote number"},
+        "acc.delivery": {"zh": "到货日期", "en": "Delivery date"},
+        "acc.plan": {"zh": "方案", "en": "Plan"},
+        "acc.parties": {"zh": "采购方 / 供应商", "en": "Buyer / vendor"},
+        "acc.nodes": {"zh": "到货设备", "en": "Delivered machines"},
+        "acc.col.node": {"zh": "节点", "en": "Node"},
+        "acc.col.serial": {"zh": "整机序列号", "en": "System serial"},
+        "acc.col.gpu": {"zh": "GPU", "en": "GPU"},
+        "acc.col.gpu_serial": {"zh": "GPU 序列号 / UUID", "en": "GPU serial / UUID"},
+        "acc.col.against": {"zh": "所依据方案", "en": "Checked against"},
+        "acc.against.this": {"zh": "本方案", "en": "this plan"},
+        "acc.against.none": {"zh": "未对照方案（仅清点）——不作为验收依据",
+                             "en": "no plan (inventory only) — not evidence for acceptance"},
+        "acc.against.other": {"zh": "其他方案或本方案的旧版本（{digest}）——不作为验收依据",
+                              "en": "another plan or an older version of this one ({digest}) — not evidence "
+                              "for acceptance"},
+        "acc.checks": {"zh": "自动检查结果", "en": "Automatic checks"},
+        "acc.col.check": {"zh": "检查项", "en": "Check"},
+        "acc.col.result": {"zh": "结果", "en": "Result"},
+        "acc.col.evidence": {"zh": "依据（期望 / 实测）", "en": "Evidence (expected / measured)"},
+        "acc.result.pass": {"zh": "通过", "en": "pass"},
+        "acc.result.fail": {"zh": "不通过", "en": "fail"},
+        "acc.result.warn": {"zh": "警告", "en": "warning"},
+        "acc.result.skip": {"zh": "跳过", "en": "skipped"},
+        "acc.manual": {"zh": "人工检查项", "en": "Manual items"},
+        "acc.col.tick": {"zh": "确认", "en": "Done"},
+        "acc.col.item": {"zh": "检查项", "en": "Item"},
+        "acc.col.status": {"zh": "当前状态", "en": "Status now"},
+        "acc.col.note": {"zh": "备注", "en": "Note"},
+        "acc.conclusion": {"zh": "验收结论", "en": "Acceptance conclusion"},
+        "acc.c.pass": {"zh": "合格", "en": "Accepted"},
+        "acc.c.fail": {"zh": "不合格", "en": "Rejected"},
+        "acc.c.rework": {"zh": "整改后复验", "en": "Re-inspect after rework"},
+        "acc.reasons": {"zh": "理由", "en": "Reasons"},
+        "acc.no_reports": {"zh": "未附验证报告：到货设备未经自动核验。",
+                           "en": "No verification report attached: the delivered machines were not verified."},
+        "acc.footer": {"zh": "验收单 · 合同 {contract} · 方案摘要 {digest}",
+                       "en": "Acceptance · contract {contract} · plan digest {digest}"},
+    }
+)
+
+BOX_EMPTY, BOX_TICKED = "☐", "☑"
+
+
+def _get(d: Mapping[str, Any] | None, *keys: str) -> str:
+    for key in keys:
+        value = d.get(key) if isinstance(d, Mapping) else None
+        if value not in (None, ""):
+            return str(value)
+    return "—"
+
+
+def report_against(report: Mapping[str, Any], plan: Plan, lang: Lang) -> tuple[bool, str]:
+    """(evidence for this plan, label): a report made against another plan, an older version of this one, or
+    no plan at all is marked and is not evidence for acceptance."""
+    digest = report.get("plan_digest")
+    if digest == canonical_digest(plan):
+        return True, t("acc.against.this", lang)
+    if not digest:
+        return False, t("acc.against.none", lang)
+    return False, t("acc.against.other", lang, digest=str(digest)[:12])
+
+
+def _nodes(plan: Plan, st: Styles, paper: Paper) -> list[Flowable]:
+    lang = st.lang
+    cols = ("node", "serial", "gpu", "gpu_serial", "against")
+    rows: list[list[object]] = [[st.p(t(f"acc.col.{c}", lang), st.cell_head) for c in cols]]
+    extra: list[tuple[object, ...]] = []
+    for report in plan.verification:
+        host = report.get("host") if isinstance(report.get("host"), Mapping) else {}
+        ok, against = report_against(report, plan, lang)
+        gpus = [g for g in report.get("gpus") or [] if isinstance(g, Mapping)] or [{}]
+        first = len(rows)
+        for i, g in enumerate(gpus):
+            rows.append([
+                st.p(_get(host, "hostname") if i == 0 else "", st.cell),
+                st.p(_get(host, "serial", "dmi_serial", "system_serial") if i == 0 else "", st.cell),
+                st.p(f"{_get(g, 'index')}: {_get(g, 'name')}" if g else "—", st.cell),
+                st.p(f"{_get(g, 'serial')}\n{_get(g, 'uuid')}", st.mono),  # a UUID needs the width
+                st.p(against if i == 0 else "", st.cell),
+            ])
+        if not ok:
+            extra.append(("BACKGROUND", (4, first), (4, first), STATUS_BG["fail"]))
+    return [table(rows, scaled([12, 13, 21, 36, 18], paper), font=st.font, extra=extra)]
+
+
+def _checks(plan: Plan, st: Styles, paper: Paper) -> Flowable:
+    lang = st.lang
+    rows: list[list[object]] = [[st.p(t(f"acc.col.{c}", lang), st.cell_head)
+                                 for c in ("node", "check", "result", "evidence")]]
+    extra: list[tuple[object, ...]] = []
+    bg = {"pass": STATUS_BG["pass"], "fail": STATUS_BG["fail"], "warn": STATUS_BG["attention"],
+          "skip": STATUS_BG["unknown"]}
+    for report in plan.verification:
+        if not report_against(report, plan, lang)[0]:
+            continue  # made against another plan (marked in the machines table): not evidence here
+        host = report.get("host") if isinstance(report.get("host"), Mapping) else {}
+        for c in report.get("checks") or []:
+            if not isinstance(c, Mapping):
+                continue
+            status = str(c.get("status") or "skip")
+            evidence = " / ".join(x for x in (_get(c, "expected"), _get(c, "actual")))
+            msg = str(c.get("message") or "")
+            r = len(rows)
+            rows.append([st.p(_get(host, "hostname"), st.cell), st.p(_get(c, "id"), st.cell),
+                         st.p(t(f"acc.result.{status}", lang) if status in bg else status, st.cell),
+                         st.p(f"{evidence}\n{msg}".strip(), st.cell)])
+            extra.append(("BACKGROUND", (2, r), (2, r), bg.get(status, STATUS_BG["unknown"])))
+    return table(rows, scaled([14, 22, 10, 54], paper), font=st.font, extra=extra)
+
+
+def _manual(plan: Plan, catalog: Catalog, findings: Sequence[Finding], policy: Policy, st: Styles,
+            paper: Paper) -> Flowable:
+    """Every item a person confirms: those only a person can judge, and automatic ones the app cannot decide."""
+    lang = st.lang
+    lists = build_checklists(plan, catalog, findings, policy, lang)
+    person = {d.id for d in ITEMS if d.person}
+    items = [i for cl in lists.values() for i in cl.items
+             if i.id in person or i.status in (Status.UNKNOWN, Status.CONFIRMED)]
+    rows: list[list[object]] = [[st.p(t(f"acc.col.{c}", lang), st.cell_head)
+                                 for c in ("tick", "item", "status", "note")]]
+    for i in items:
+        box = BOX_TICKED if i.checked else BOX_EMPTY
+        rows.append([st.p(box, st.cell), st.p(i.label, st.cell), st.p(status_label(i.status, lang), st.cell),
+                     st.p(i.note, st.cell)])
+    return table(rows, scaled([7, 35, 14, 44], paper), font=st.font)
+
+
+def render_acceptance_pdf(
+    plan: Plan,
+    catalog: Catalog,
+    *,
+    policy: Policy | None = None,
+    findings: Sequence[Finding] | None = None,
+    lang: Lang = "zh",
+    paper: Paper = "a4",
+    today: dt.date | None = None,
+) -> bytes:
+    """The acceptance sheet as PDF bytes."""
+    policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)
+    st = make_styles(lang)
+    acc = plan.acceptance
+    contract = acc.contract_number or "—"
+    q = plan.quote
+    head = [
+        [st.p(t("acc.contract", lang), st.cell), st.p(contract, st.cell),
+         st.p(t("acc.quote", lang), st.cell), st.p(quote_number(plan, today), st.cell)],
+        [st.p(t("acc.delivery", lang), st.cell), st.p(acc.delivery_date.isoformat() if acc.delivery_date else "—",
+                                                       st.cell),
+         st.p(t("acc.plan", lang), st.cell), st.p(plan.title or "—", st.cell)],
+        [st.p(t("acc.parties", lang), st.cell), st.p(f"{q.buyer.name or '—'} / {q.vendor.name or '—'}", st.cell),
+         "", ""],
+        [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono), "", ""],
+    ]
+    story: list[Flowable] = [
+        st.p(t("acc.title", lang), st.title),
+        table(head, scaled([16, 34, 14, 36], paper), header_rows=0, font=st.font,
+              extra=[("SPAN", (1, 2), (-1, 2)), ("SPAN", (1, 3), (-1, 3))]),
+        Spacer(1, 6),
+    ]
+    if plan.verification:
+        nodes, *rest = _nodes(plan, st, paper)
+        story += [st.section(t("acc.nodes", lang), nodes), *rest]
+        story.append(st.section(t("acc.checks", lang), _checks(plan, st, paper)))
+    else:
+        story.append(st.section(t("acc.nodes", lang), st.p(t("acc.no_reports", lang), st.body)))
+    story.append(st.section(t("acc.manual", lang), _manual(plan, catalog, findings, policy, st, paper)))
+    options = "　".join(f"{BOX_TICKED if acc.conclusion == c else BOX_EMPTY} {t(f'acc.c.{c}', lang)}"
+                       for c in ("pass", "fail", "rework"))
+    conclusion = table([[st.p(t("acc.conclusion", lang), st.cell), st.p(options, st.cell)],
+                        [st.p(t("acc.reasons", lang), st.cell), st.p(acc.reasons or "", st.cell)]],
+                       scaled([16, 84], paper), header_rows=0, font=st.font,
+                       extra=[("TOPPADDING", (0, 1), (-1, 1), 4), ("BOTTOMPADDING", (0, 1), (-1, 1), 18)])
+    story.append(st.section(t("acc.conclusion", lang), conclusion))
+    story.append(kept(signoff_block(plan, "approval", catalog, st, paper)))
+    story.append(kept(signoff_block(plan, "acceptance", catalog, st, paper)))
+    return build_pdf(story, paper=paper, lang=lang, title=t("acc.title", lang),
+                     footer=t("acc.footer", lang, contract=contract, digest=canonical_digest(plan)[:16]),
+                     subject=plan.title)

@@ -1,0 +1,95 @@
+"""The sign-off blocks of the PDFs: what the sign-off covers, its state and what changed since signing, the
+signers with roles, dates and signature boxes, a seal box, and the honest wording about the digest."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from reportlab.platypus import Flowable, KeepTogether, Spacer
+
+from catalog.loader import Catalog
+from procurement.messages import register, t
+from procurement.plan import Plan
+from procurement.reports.common import STATUS_BG, Paper, Styles, markup, scaled, table
+from procurement.signoff import Kind, SignoffState, signature_fingerprint, signoff_status
+
+register(
+    {
+        "sopdf.title": {"zh": "{kind}签署", "en": "{kind} sign-off"},
+        "sopdf.state": {"zh": "状态", "en": "State"},
+        "sopdf.digest": {"zh": "签署内容摘要", "en": "Digest of the signed content"},
+        "sopdf.changes": {"zh": "签署后的更改", "en": "Changed since signing"},
+        "sopdf.col.role": {"zh": "签署方 / 职务", "en": "Party / role"},
+        "sopdf.col.name": {"zh": "姓名", "en": "Name"},
+        "sopdf.col.date": {"zh": "日期", "en": "Date"},
+        "sopdf.col.signature": {"zh": "签字", "en": "Signature"},
+        "sopdf.seal": {"zh": "盖章", "en": "Seal"},
+        "sopdf.ssh": {"zh": "SSH 签名 {fp}", "en": "SSH signature {fp}"},
+        "sopdf.role.user": {"zh": "使用部门", "en": "User department"},
+        "sopdf.role.assets": {"zh": "资产管理", "en": "Asset management"},
+        "sopdf.role.vendor": {"zh": "供应商代表", "en": "Vendor representative"},
+    }
+)
+
+BLANK_ROLES = ("user", "assets", "vendor")
+STATE_BG = {
+    SignoffState.VALID: STATUS_BG["pass"],
+    SignoffState.UNSIGNED: STATUS_BG["unknown"],
+    SignoffState.UNKNOWN_KEY: STATUS_BG["attention"],
+    SignoffState.LEGACY: STATUS_BG["attention"],
+}
+
+
+def signoff_block(plan: Plan, kind: Kind, catalog: Catalog, st: Styles, paper: Paper,
+                  allowed_signers: Path | None = None) -> Flowable:
+    """One sign-off: covers, honest note, state (with the changes in words), digest, signers and a seal box."""
+    lang = st.lang
+    status = signoff_status(plan, kind, catalog, allowed_signers, lang)
+    so = plan.signoffs.get(kind)
+    kind_name = t(f"signoff.kind.{kind}", lang)
+    rows: list[list[object]] = [
+        [st.p(t("sopdf.title", lang, kind=kind_name), st.cell_head), "", "", "", ""],
+        [st.p(t(f"signoff.covers.{kind}", lang) + " " + t("signoff.honest", lang), st.small), "", "", "", ""],
+        [st.p(t("sopdf.state", lang), st.cell), st.p(status.message(plan, lang), st.cell), "", "", ""],
+    ]
+    extra: list[tuple[object, ...]] = [
+        ("SPAN", (0, 0), (-1, 0)), ("SPAN", (0, 1), (-1, 1)), ("SPAN", (1, 2), (-1, 2)),
+        ("BACKGROUND", (1, 2), (-1, 2), STATE_BG.get(status.state, STATUS_BG["fail"])),
+    ]
+    if status.changes:
+        r = len(rows)
+        rows.append([st.p(t("sopdf.changes", lang), st.cell),
+                     st.raw("<br/>".join(markup(c) for c in status.changes), st.cell), "", "", ""])
+        extra.append(("SPAN", (1, r), (-1, r)))
+    if so is not None:
+        r = len(rows)
+        rows.append([st.p(t("sopdf.digest", lang), st.cell), st.p(so.digest, st.mono), "", "", ""])
+        extra.append(("SPAN", (1, r), (-1, r)))
+    head = len(rows)
+    rows.append([st.p(t(f"sopdf.col.{c}", lang), st.cell_head) for c in ("role", "name", "date", "signature")]
+                + [st.p(t("sopdf.seal", lang), st.cell_head)])
+    signers = list(so.signers) if so is not None else []
+    for s in signers:
+        sig = ""
+        if s.ssh_signature:
+            sig = t("sopdf.ssh", lang, fp=signature_fingerprint(s.ssh_signature) or "?")
+        rows.append([st.p(s.role or "—", st.cell), st.p(s.name, st.cell), st.p(s.date.isoformat(), st.cell),
+                     st.p(sig, st.small), ""])
+    used = {s.role for s in signers}
+    for role in BLANK_ROLES:  # blank lines for the parties that sign on paper
+        label = t(f"sopdf.role.{role}", lang)
+        if len(rows) - head - 1 >= 3 and role in used:
+            continue
+        rows.append([st.p(label, st.cell), "", "", "", ""])
+    last = len(rows) - 1
+    extra += [
+        ("SPAN", (4, head + 1), (4, last)),  # one seal box beside the signers
+        ("BACKGROUND", (0, head), (-1, head), STATUS_BG["unknown"]),
+    ]
+    extra += [("TOPPADDING", (0, r), (-1, r), 14) for r in range(head + 1, last + 1)]
+    return table(rows, scaled([20, 20, 14, 28, 18], paper), header_rows=0, font=st.font, extra=extra)
+
+
+def kept(block: Flowable) -> Flowable:
+    """A sign-off block that never splits across pages (unless taller than a page)."""
+    return KeepTogether([Spacer(1, 8), block])

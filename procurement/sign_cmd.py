@@ -1,0 +1,69 @@
+"""`gpu-procure sign PLAN --kind approval|acceptance --name N --role R [--key SSH_KEY]`: sign, written atomically."""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import sys
+from pathlib import Path
+
+from procurement.commands import add_catalog_option, catalog_for
+from procurement.exit_status import ExitStatus
+from procurement.messages import Lang, default_lang, register, t
+from procurement.plan import PlanError, load_plan, save_plan
+from procurement.signoff import KINDS, SignOffError, sign, signoff_status
+
+register(
+    {
+        "sign.done": {
+            "zh": "已签署{kind}：{name}；签署内容摘要 {digest}",
+            "en": "signed the {kind}: {name}; digest of the signed content {digest}",
+        },
+        "sign.bad_plan": {"zh": "无法读取方案：\n{error}", "en": "cannot read the plan:\n{error}"},
+        "sign.cannot_write": {"zh": "无法写入 {path}：{error}", "en": "cannot write {path}: {error}"},
+        "sign.bad_date": {"zh": "日期格式应为 YYYY-MM-DD：{date}", "en": "the date must be YYYY-MM-DD: {date}"},
+    }
+)
+
+
+def add_arguments(c: argparse.ArgumentParser) -> None:
+    c.add_argument("plan", type=Path)
+    c.add_argument("--kind", choices=KINDS, required=True, help="approval (方案审批) or acceptance (到货验收)")
+    c.add_argument("--name", required=True, help="the signer's name")
+    c.add_argument("--role", default="", help="the signer's role or department")
+    c.add_argument("--date", default=None, help="the signing date, YYYY-MM-DD (default: today)")
+    c.add_argument("--key", type=Path, default=None, metavar="SSH_KEY",
+                   help="also sign the content with this SSH private key (ssh-keygen -Y sign)")
+    c.add_argument("--principal", default="", help="the identity in the allowed-signers file (default: --name)")
+    c.add_argument("--lang", choices=("zh", "en"), default=None)
+    add_catalog_option(c)
+
+
+def run(args: argparse.Namespace) -> int:
+    lang: Lang = args.lang or default_lang()
+    catalog = catalog_for(args)
+    try:
+        plan = load_plan(args.plan, catalog, lang)
+    except PlanError as exc:
+        print(t("sign.bad_plan", lang, error=exc), file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    try:
+        date = dt.date.fromisoformat(args.date) if args.date else None
+    except ValueError:
+        print(t("sign.bad_date", lang, date=args.date), file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    try:
+        signed = sign(plan, args.kind, args.name, args.role, catalog, date, args.key, args.principal, lang)
+    except SignOffError as exc:
+        print(str(exc), file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    try:
+        save_plan(signed, args.plan)
+    except OSError as exc:
+        print(t("sign.cannot_write", lang, path=args.plan, error=exc.strerror or exc), file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    so = signed.signoffs[args.kind]
+    print(t("sign.done", lang, kind=t(f"signoff.kind.{args.kind}", lang), name=args.name.strip(), digest=so.digest))
+    status = signoff_status(signed, args.kind, catalog, lang=lang)
+    print(status.message(signed, lang))
+    return ExitStatus.OK

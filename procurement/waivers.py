@@ -1,0 +1,99 @@
+"""Waivers: a finding accepted on purpose, with a reason, by whom and when, stored in the plan and honoured the
+same way by the app and `gpu-procure check` (shown as waived, not hidden; the exit status ignores it)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Sequence
+
+from procurement.findings import Finding, Severity, Waived
+from procurement.messages import Lang, register, t
+from procurement.plan import Plan, Waiver
+
+register(
+    {
+        "waiver.shown": {
+            "zh": "（已豁免：{reason}——{by}，{date}）",
+            "en": " (waived: {reason} — {by}, {date})",
+        },
+        "waiver.stale_gone": {
+            "zh": "豁免已过时：{rule} 已不再出现（{by}，{date} 豁免）",
+            "en": "stale waiver: {rule} no longer fires (waived by {by}, {date})",
+        },
+        "waiver.stale_numbers": {
+            "zh": "豁免已过时：{rule} 的数值已变化（豁免时 {old}，现在 {new}），未予豁免",
+            "en": "stale waiver: {rule} now fires with other numbers (waived at {old}, now {new}); not waived",
+        },
+        "waiver.stale_fix": {
+            "zh": "复核后重新豁免或删除该豁免",
+            "en": "review it, then waive it again or remove the waiver",
+        },
+        "waiver.no_reason": {"zh": "豁免需要填写原因和豁免人", "en": "a waiver needs a reason and who waives it"},
+    }
+)
+
+_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def finding_numbers(finding: Finding) -> list[str]:
+    """The numbers a finding states (in order of size, so the two languages' word orders agree)."""
+    return sorted(n.replace(",", "") for n in _NUMBER.findall(finding.message))
+
+
+def waive(plan: Plan, finding: Finding, reason: str, by: str, date: dt.date | None = None,
+          lang: Lang = "zh") -> Plan:
+    """A new Plan with ``finding`` waived (replacing an earlier waiver of the same rule)."""
+    if not reason.strip() or not by.strip():
+        raise ValueError(t("waiver.no_reason", lang))
+    waiver = Waiver(rule=finding.rule, reason=reason.strip(), by=by.strip(), date=date or dt.date.today(),
+                    numbers=finding_numbers(finding))
+    return plan.model_copy(update={"waivers": [*(w for w in plan.waivers if w.rule != finding.rule), waiver]})
+
+
+def unwaive(plan: Plan, rule: str) -> Plan:
+    return plan.model_copy(update={"waivers": [w for w in plan.waivers if w.rule != rule]})
+
+
+def apply_waivers(plan: Plan, findings: Sequence[Finding], lang: Lang = "zh") -> list[Finding]:
+    """``findings`` with the plan's waivers applied: a waived finding keeps its place and severity, says it is
+    waived and carries ``waived``; a waiver whose finding no longer fires, or fires with other numbers, adds a
+    WAIVER-STALE warning (and the finding stays unwaived)."""
+    if not plan.waivers:
+        return list(findings)
+    by_rule = {w.rule: w for w in plan.waivers}
+    fired: set[str] = set()
+    out: list[Finding] = []
+    stale: list[Finding] = []
+    for f in findings:
+        w = by_rule.get(f.rule)
+        if w is None:
+            out.append(f)
+            continue
+        fired.add(f.rule)
+        now = finding_numbers(f)
+        if w.numbers and now != w.numbers:
+            out.append(f)
+            stale.append(_stale(w, lang, t("waiver.stale_numbers", lang, rule=f.rule, old=" ".join(w.numbers),
+                                            new=" ".join(now)), f.step, f.fields))
+            continue
+        note = t("waiver.shown", lang, reason=w.reason, by=w.by, date=w.date.isoformat())
+        out.append(f.model_copy(update={
+            "message": f.message.rstrip() + note,
+            "waived": Waived(reason=w.reason, by=w.by, date=w.date.isoformat()),
+        }))
+    for w in plan.waivers:
+        if w.rule not in fired:
+            stale.append(_stale(w, lang, t("waiver.stale_gone", lang, rule=w.rule, by=w.by, date=w.date.isoformat()),
+                                5, ()))
+    return out + stale
+
+
+def _stale(w: Waiver, lang: Lang, message: str, step: int, fields: tuple[str, ...]) -> Finding:
+    return Finding(rule="WAIVER-STALE", family="waiver", severity=Severity.WARNING, step=step,
+                   fields=(*fields, "waivers"), message=message, fix=t("waiver.stale_fix", lang))
+
+
+def counts_against(finding: Finding) -> bool:
+    """Whether a finding counts for an exit status or a step's mark (a waived one does not)."""
+    return finding.waived is None and finding.severity != Severity.INFO

@@ -1,0 +1,85 @@
+"""Waivers (procurement/waivers.py) and a person's confirmation of an item the app cannot decide."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from pathlib import Path
+
+import pytest
+
+from catalog.loader import Catalog
+from procurement.checklist import Status, build_checklists, confirm
+from procurement.findings import Finding, Severity
+from procurement.plan import Plan, load_plan, save_plan
+from procurement.rules import evaluate
+from procurement.waivers import apply_waivers, unwaive, waive
+from tests.conftest import EXAMPLES
+
+TODAY = dt.date(2026, 3, 2)
+
+
+def _f(rule: str, message: str, severity: Severity = Severity.WARNING) -> Finding:
+    return Finding(rule=rule, family="balance", severity=severity, step=3, message=message)
+
+
+@pytest.fixture(scope="module")
+def plan(catalog: Catalog) -> Plan:
+    return load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog)
+
+
+def test_waived_shown_not_hidden_and_stale_when_numbers_change(plan: Plan) -> None:
+    finding = _f("NET-FABRIC-SLOW", "fastest NIC 25 Gb/s, 100 Gb/s advised")
+    waived = waive(plan, finding, "25 GbE is enough for the pilot", "李娜", TODAY)
+    [shown] = apply_waivers(waived, [finding], "en")
+    assert shown.waived is not None and shown.waived.by == "李娜"
+    assert "waived: 25 GbE is enough for the pilot — 李娜, 2026-03-02" in shown.message
+    # the same rule now fires with other numbers: not waived, and the waiver is flagged stale
+    other = _f("NET-FABRIC-SLOW", "fastest NIC 10 Gb/s, 100 Gb/s advised")
+    out = apply_waivers(waived, [other], "en")
+    assert out[0].waived is None
+    assert [f.rule for f in out] == ["NET-FABRIC-SLOW", "WAIVER-STALE"] and "other numbers" in out[1].message
+    # the finding no longer fires: the waiver is stale
+    gone = apply_waivers(waived, [], "zh")
+    assert [f.rule for f in gone] == ["WAIVER-STALE"] and "已不再出现" in gone[0].message
+    assert apply_waivers(unwaive(waived, "NET-FABRIC-SLOW"), [], "en") == []
+    with pytest.raises(ValueError):
+        waive(plan, finding, " ", "李娜")
+
+
+def test_check_and_the_app_honour_waivers_identically(plan: Plan, catalog: Catalog, tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from procurement.cli import main
+
+    errors = [f for f in evaluate(plan, catalog, lang="en") if f.severity == Severity.ERROR]
+    if not errors:
+        pytest.skip("the example has no error to waive")
+    path = tmp_path / "p.gpuplan.yaml"
+    save_plan(plan, path)
+    before = main(["check", str(path), "--json", "--lang", "en"])
+    capsys.readouterr()
+    waived = plan
+    for f in errors:
+        waived = waive(waived, f, "accepted for the pilot", "张伟", TODAY)
+    save_plan(waived, path)
+    after = main(["check", str(path), "--json", "--lang", "en"])
+    data = json.loads(capsys.readouterr().out)
+    assert before == 1 and after != 1  # the exit status ignores waived findings
+    shown = [f for f in data if f["rule"] in {e.rule for e in errors}]
+    assert shown and all(f["waived"]["by"] == "张伟" for f in shown)  # listed, marked waived
+    app = evaluate(waived, catalog, lang="en")  # what the GUI shows: the same findings, the same marks
+    assert {(f.rule, f.waived is not None) for f in app} >= {(f["rule"], True) for f in shown}
+
+
+def test_unknown_automatic_item_confirmed_only_with_a_note(catalog: Catalog, plan: Plan) -> None:
+    lists = build_checklists(plan, catalog, [], lang="en")
+    unknown = [i for cl in lists.values() for i in cl.items if i.status == Status.UNKNOWN and not i.person]
+    if not unknown:
+        pytest.skip("no undecidable automatic item in the example")
+    item = unknown[0]
+    with pytest.raises(ValueError, match="note"):
+        confirm(plan, item.id, "王工", "  ")
+    done = confirm(plan, item.id, "王工", "checked the vendor sheet: 350 W per slot")
+    after = {i.id: i for cl in build_checklists(done, catalog, [], lang="en").values() for i in cl.items}[item.id]
+    assert after.status == Status.CONFIRMED and after.status != Status.PASS
+    assert "confirmed by 王工: checked the vendor sheet" in after.reason
