@@ -27,10 +27,10 @@ import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
 from pathlib import Path
 from typing import Any, Literal
 
+from catalog.compat import StrEnum
 from catalog.loader import Catalog
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
