@@ -181,6 +181,12 @@ def _joins(a: Any, b: Any) -> bool:
     return ka == 0 and kb == 0
 
 
+def _frag_text(f: Any) -> str:
+    """A fragment's text ('' for a line break or other fragment without text)."""
+    text = getattr(f, "text", "") or ""
+    return text.decode("utf8") if isinstance(text, bytes) else text
+
+
 def _width(u: Any, max_width: float) -> float:
     w = u.width
     if hasattr(w, "normalizedValue"):
@@ -194,7 +200,7 @@ def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: 
     'SHA-256', a digest); a token longer than a whole line is cut, preferably after / - _ . :"""
     chars: list[Any] = []
     for f in frags:
-        text = f.text.decode("utf8") if isinstance(f.text, bytes) else f.text
+        text = _frag_text(f)
         if text:
             chars.extend(cjkU(c, f, "utf8") for c in text)
         else:
@@ -287,8 +293,7 @@ class TextParagraph(Paragraph):
                              lines=[], ascent=style.fontSize, descent=-0.2 * style.fontSize)
         if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
             return self.blPara
-        texts = [f.text.decode("utf8") if isinstance(f.text, bytes) else (getattr(f, "text", "") or "")
-                 for f in frags]
+        texts = [_frag_text(f) for f in frags]
         special = any(hasattr(f, "lineBreak") or hasattr(f, "cbDefn") for f in frags)
         if not special and not any(_alone(ch) for text in texts for ch in text):
             # No CJK character: reportlab's own breaker does the same (spaces only, over-long words cut), faster.
