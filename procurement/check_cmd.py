@@ -27,7 +27,8 @@ FINDING_KEYS = ("rule", "family", "severity", "step", "fields", "message", "fix"
 def findings_json(findings: list[Finding]) -> str:
     """A JSON list of objects with exactly the Finding keys (and ``waived``: reason, by, date, when waived)."""
     return json.dumps(
-        [{k: v for k, v in f.model_dump(mode="json").items() if k in FINDING_KEYS or (k == "waived" and v)}
+        [{**{k: v for k, v in f.model_dump(mode="json").items() if k in FINDING_KEYS},
+          **({"waived": f.waived.model_dump(mode="json")} if f.waived is not None else {})}
          for f in findings],
         ensure_ascii=False,
         indent=2,

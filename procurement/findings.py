@@ -44,8 +44,9 @@ class Finding(BaseModel):
     """Paths in the plan ('server.psu.count') so the GUI can point at them."""
     message: str
     fix: str = ""
-    waived: Waived | None = None
-    """Set when the plan waives this finding: shown as waived, not hidden; exit statuses ignore it."""
+    waived: Waived | None = Field(default=None, exclude=True)
+    """Set when the plan waives this finding: shown as waived, not hidden; exit statuses ignore it. Left out of
+    model_dump (findings_json adds it where set), so findings of plans without waivers serialise as before."""
 
 
 def verification_severity(reports: Sequence[Mapping[str, object]]) -> tuple[Severity | None, int]:

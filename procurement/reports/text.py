@@ -12,7 +12,6 @@ from typing import Any
 from xml.sax.saxutils import escape
 
 from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
@@ -293,17 +292,6 @@ class TextParagraph(Paragraph):
                              lines=[], ascent=style.fontSize, descent=-0.2 * style.fontSize)
         if hasattr(self, "blPara") and getattr(self, "_splitpara", False):
             return self.blPara
-        texts = [_frag_text(f) for f in frags]
-        special = any(hasattr(f, "lineBreak") or hasattr(f, "cbDefn") for f in frags)
-        if not special and not any(_alone(ch) for text in texts for ch in text):
-            # No CJK character: reportlab's own breaker does the same (spaces only, over-long words cut), faster.
-            return self.breakLines(maxWidths)
-        if len(frags) == 1 and not special:
-            f = frags[0]
-            width = stringWidth(texts[0], f.fontName, f.fontSize)
-            if width <= maxWidths[0] + _FUZZ:  # one line: no breaking to do
-                return f.clone(kind=0, lines=[(maxWidths[0] - width, [texts[0]])], ascent=f.fontSize,
-                               descent=-0.2 * f.fontSize)
         # Tables wrap a cell several times at the same width (widths, heights, split): break it once.
         key = tuple(maxWidths)
         memo = self.__dict__.setdefault("_token_lines", {})
