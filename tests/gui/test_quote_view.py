@@ -263,13 +263,13 @@ def test_printing_keeps_the_text_layer_and_the_page_range(qtbot, tmp_path, catal
     import resource
     import time
 
-    from procurement.plan import load_plan, with_value
-    from procurement.reports import render_quote_pdf
+    from procurement.plan import ChecklistMark, load_plan
+    from procurement.reports import render_checklist_pdf
     from tests.conftest import EXAMPLES
 
     plan = load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog)
-    plan = with_value(plan, "notes", "\n".join(f"备注第 {i} 行 KF556C40BB-32" for i in range(120)))
-    pdf = render_quote_pdf(plan, catalog, findings=[], lang="zh")
+    plan = plan.model_copy(update={"checklist": {"ram": ChecklistMark(note="内存条 KF556C40BB-32 已逐条核对。" * 300)}})
+    pdf = render_checklist_pdf(plan, catalog, findings=[], lang="zh")
     total = len(PdfReader(io.BytesIO(pdf)).pages)
     assert total >= 3
     dialog = PrintPreviewDialog(pdf, "Print preview")
