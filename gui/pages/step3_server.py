@@ -612,10 +612,11 @@ class ServerPage(StepPage):
             if f.severity == Severity.INFO:
                 continue
             sev = "error" if f.severity == Severity.ERROR else "warning"
-            if states.get(f.family) != "error":
-                states[f.family] = sev
-            if f.rule in _RACK_RULES and states.get("rack") != "error":
-                states["rack"] = sev
+            # a rack finding colours the rack gauge only: the PSU gauge turned red at 48 % load because
+            # the rack limit (same "power" family) was exceeded
+            key = "rack" if f.rule in _RACK_RULES else f.family
+            if states.get(key) != "error":
+                states[key] = sev
         return states
 
     # -- widgets → plan

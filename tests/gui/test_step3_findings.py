@@ -142,3 +142,27 @@ def test_rack_gauge_shows_per_rack_figures_next_to_the_server(qtbot, catalog, po
     qtbot.waitUntil(lambda: page.rack_gauge.capacity() == 32 and page.rack_gauge.state() == "error")
     page.servers_per_rack.setValue(3)
     qtbot.waitUntil(lambda: page.rack_gauge.state() == "ok" and abs(page.rack_gauge.used() - 30.6) < 1e-6)
+
+
+def test_a_rack_limit_error_colours_the_rack_gauge_not_the_psu_gauge(qtbot, catalog, policy):
+    """The PSU gauge turned red at 48 % load because an unrelated rack-limit error appeared: each gauge
+    takes its colour from its own metric's findings."""
+    from procurement.plan import load_plan
+    from tests.conftest import REPO
+
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.new(load_plan(REPO / "resources" / "examples" / "llm-cluster-node.gpuplan.yaml", catalog))
+    page = ServerPage(ctl)
+    qtbot.addWidget(page)
+    page.show()
+    ctl.reevaluate()
+    page.refresh_now()
+    assert page.power_gauge.state() == "ok"  # the PSUs carry the load with room to spare
+    page.rack_limit.setFocus()
+    page.rack_limit.selectAll()
+    qtbot.keyClicks(page.rack_limit, "1")  # a 1 kW rack: far too little for this server
+    qtbot.waitUntil(lambda: "POWER-RACK-LIMIT" in _rules(ctl))
+    ctl.reevaluate()
+    page.refresh_now()
+    assert page.rack_gauge.state() == "error"
+    assert page.power_gauge.state() == "ok", "the PSU gauge took the rack's colour"
