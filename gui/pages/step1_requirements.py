@@ -359,9 +359,20 @@ class RequirementsPage(StepPage):
             if index < 0 and value is not None:  # a preset this version does not know: show it as custom
                 index = 0
             combo.setCurrentIndex(max(index, 0))
+        preset = MODEL_PRESETS.get(req.model_preset or "")
+        from_preset = {} if preset is None else {
+            "model_params_b": preset.published_params_b or round(preset.params_b, 2), "layers": preset.layers,
+            "hidden_size": preset.hidden, "attention_heads": preset.heads, "kv_heads": preset.kv_heads,
+            "head_dim": preset.head_dim, "vocab_size": preset.vocab}
         for name, spin in self.spins.items():
             value = getattr(req, name)
             spin.setValue(value if value is not None else spin.minimum())  # type: ignore[arg-type]
+            if name in from_preset or name in SHAPE_FIELDS:
+                # a plan that names a preset and leaves the shape open is sized from the preset: show its
+                # figures (the 70B preset showed Parameters and Layers as "unknown")
+                known = from_preset.get(name) if value is None else None
+                spin.setSpecialValueText(self.tr("unknown") if known is None else
+                                         self.tr("%1 (from the preset)").replace("%1", f"{known:g}"))
         self.budget.setValue(req.budget_cny)
         for name, box in self.checks.items():
             box.setChecked(bool(getattr(req, name)))

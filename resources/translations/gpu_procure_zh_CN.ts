@@ -28,10 +28,6 @@
             <translation>备注</translation>
         </message>
         <message>
-            <source>Sign-off</source>
-            <translation>签核</translation>
-        </message>
-        <message>
             <source>Export checklist…</source>
             <translation>导出检查清单…</translation>
         </message>
@@ -1155,6 +1151,10 @@ TFLOPS</translation>
             <translation>按 Hugging Face 的 config.json 估算模型显存</translation>
         </message>
         <message>
+            <source>%1 (from the preset)</source>
+            <translation>%1（来自预设）</translation>
+        </message>
+        <message>
             <source>GPU %1</source>
             <translation>GPU %1</translation>
         </message>
@@ -2089,22 +2089,6 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         <message>
             <source>e.g. IT manager</source>
             <translation>例如：IT 经理</translation>
-        </message>
-        <message>
-            <source>Not signed</source>
-            <translation>未签署</translation>
-        </message>
-        <message>
-            <source> (%1)</source>
-            <translation>（%1）</translation>
-        </message>
-        <message>
-            <source>Valid — signed by %1, %2</source>
-            <translation>有效 — 签署人：%1，%2</translation>
-        </message>
-        <message>
-            <source>Void: the plan changed after %1 signed it on %2</source>
-            <translation>已失效：%1 于 %2 签署后方案已更改</translation>
         </message>
         <message>
             <source>✘ %1 fail · ? %2 unknown</source>

@@ -117,3 +117,28 @@ def test_loading_a_config_json_sizes_that_model(qtbot, make_window, monkeypatch,
     qtbot.mouseClick(page.load_config, Qt.MouseButton.LeftButton)
     assert "not JSON" in page.config_status.text()
     assert win.controller.plan.requirements.hf_config is not None
+
+
+def test_a_preset_without_typed_shape_shows_the_presets_figures_not_unknown(qtbot, catalog, policy):
+    """The 70B example names the preset and leaves the shape open (sizing uses the preset): Parameters and
+    Layers showed "unknown"; they show the preset's figures, and "unknown" again once the preset is cleared."""
+    from gui.controller import PlanController
+    from gui.pages.step1_requirements import RequirementsPage
+    from procurement.plan import load_plan
+    from procurement.sizing import MODEL_PRESETS
+    from tests.conftest import REPO
+
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.new(load_plan(REPO / "resources" / "examples" / "llm-cluster-node.gpuplan.yaml", catalog))
+    req = ctl.plan.requirements
+    assert req.model_preset == "llama-2-70b" and req.model_params_b is None and req.layers is None
+    page = RequirementsPage(ctl)
+    qtbot.addWidget(page)
+    preset = MODEL_PRESETS["llama-2-70b"]
+    params = page.spins["model_params_b"].text()
+    layers = page.spins["layers"].text()
+    assert "unknown" not in params and f"{preset.published_params_b or preset.params_b:g}" in params
+    assert layers.startswith(f"{preset.layers} ") and "preset" in layers
+    ctl.set_value("requirements.model_preset", None)
+    page.refresh_now()
+    assert page.spins["layers"].text() == "unknown"
