@@ -184,15 +184,20 @@ class VerifyPage(StepPage):
         self.detail_split.setStretchFactor(0, 3)
         self.detail_split.setStretchFactor(1, 1)
         self.detail_split.setChildrenCollapsible(False)
-        buttons = QHBoxLayout()
-        for b in (self.run_button, self.cancel_button, self.import_button, self.import_dir_button,
-                  self.probe_button, self.handover_button, self.remove_button, self.clear_button):
-            buttons.addWidget(b)
-        buttons.addStretch(1)
+        # Two rows, so the page fits a 1280-pixel window in either language (eight buttons on one row made the
+        # window's minimum 1311 px): what is done for the target machine, then this computer and the reports.
+        target_row, local_row = QHBoxLayout(), QHBoxLayout()
+        for b in (self.probe_button, self.import_button, self.import_dir_button, self.handover_button):
+            target_row.addWidget(b)
+        for b in (self.run_button, self.cancel_button, self.remove_button, self.clear_button):
+            local_row.addWidget(b)
+        target_row.addStretch(1)
+        local_row.addStretch(1)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.add_heading(outer)
-        outer.addLayout(buttons)
+        outer.addLayout(target_row)
+        outer.addLayout(local_row)
         outer.addWidget(self.progress)
         outer.addWidget(self.status_label)
         outer.addWidget(self.summary_label)

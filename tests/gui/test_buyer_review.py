@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QApplication
 
@@ -274,3 +275,17 @@ def test_step4_conflict_reason_is_under_the_combo_not_clipped_in_it(qtbot, make_
     qtbot.waitUntil(label.isVisible)
     assert label.text() == "\n".join(f"{CONFLICT_MARK} {r}" for r in reasons.split("\n"))
     assert combo.toolTip() == reasons
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_page_fits_a_1280_pixel_wide_window(qtbot, make_window, lang: str) -> None:
+    """At 1280×800 no page may force the window wider (step 5's eight buttons on one row made it 1,311 px,
+    squeezing the findings panel)."""
+    win = make_window()
+    _example(win)
+    win.set_language(lang)
+    for i in range(len(win.pages)):
+        win.show_page(i)
+        QApplication.processEvents()
+        assert win.minimumSizeHint().width() <= 1280, (type(win.pages[i]).__name__,
+                                                       win.minimumSizeHint().width())
