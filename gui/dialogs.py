@@ -148,3 +148,33 @@ def ask_sign_anyway(parent: QWidget | None, failed: int, unknown: int) -> bool:
         QtWidgets.QMessageBox.StandardButton.No,
     )
     return answer == QtWidgets.QMessageBox.StandardButton.Yes
+
+
+def ask_waiver(parent: QWidget | None, rule: str, message: str) -> tuple[str, str] | None:
+    """Accept a finding on purpose: the reason and who accepts it (both required); None when cancelled."""
+    dialog = QtWidgets.QDialog(parent)
+    dialog.setWindowTitle(translate("dialogs", "Waive %1").replace("%1", rule))
+    form = QtWidgets.QFormLayout(dialog)
+    text = QtWidgets.QLabel(message)
+    text.setWordWrap(True)
+    form.addRow(text)
+    reason = QtWidgets.QLineEdit()
+    by = QtWidgets.QLineEdit()
+    form.addRow(translate("dialogs", "Why it is accepted:"), reason)
+    form.addRow(translate("dialogs", "Accepted by:"), by)
+    buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
+                                         | QtWidgets.QDialogButtonBox.StandardButton.Cancel)
+    ok = buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok)
+
+    def complete() -> None:
+        ok.setEnabled(bool(reason.text().strip() and by.text().strip()))
+
+    reason.textChanged.connect(complete)
+    by.textChanged.connect(complete)
+    complete()
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    form.addRow(buttons)
+    if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
+        return None
+    return reason.text().strip(), by.text().strip()

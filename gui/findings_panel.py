@@ -5,7 +5,9 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QModelIndex, QPersistentModelIndex, QRect, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QFontMetrics, QResizeEvent
 from PySide6.QtWidgets import (
+    QHBoxLayout,
     QLabel,
+    QPushButton,
     QStyledItemDelegate,
     QStyleOptionViewItem,
     QTreeWidget,
@@ -71,8 +73,18 @@ class FindingsPanel(QWidget):
         self.tree.setIndentation(14)
         layout = QVBoxLayout(self)
         layout.setContentsMargins(4, 4, 4, 4)
+        # A warning accepted on purpose (a GeForce card in a lab, 25 GbE for a pilot) is waived with a reason
+        # and a name, stored in the plan: shown as waived, not hidden, and covered by the approval sign-off.
+        self.waive_button = QPushButton(self)
+        self.unwaive_button = QPushButton(self)
+        row = QHBoxLayout()
+        row.addWidget(self.waive_button)
+        row.addWidget(self.unwaive_button)
+        row.addStretch(1)
         layout.addWidget(self.summary)
         layout.addWidget(self.tree)
+        layout.addLayout(row)
+        self.retranslate()
         self._connect_signals()
         self.rebuild()
 
@@ -80,6 +92,50 @@ class FindingsPanel(QWidget):
         self.controller.findings_changed.connect(self.rebuild)
         self.tree.itemActivated.connect(self._activated)
         self.tree.itemClicked.connect(self._activated)
+        self.tree.currentItemChanged.connect(self._update_buttons)
+        self.waive_button.clicked.connect(self.waive_selected)
+        self.unwaive_button.clicked.connect(self.unwaive_selected)
+
+    def retranslate(self) -> None:
+        self.waive_button.setText(self.tr("Waive…"))
+        self.waive_button.setToolTip(self.tr("Accept the selected warning or error on purpose, with a reason and "
+                                             "your name; it stays listed as waived"))
+        self.unwaive_button.setText(self.tr("Remove waiver"))
+
+    def selected_finding(self) -> Finding | None:
+        item = self.tree.currentItem()
+        finding = item.data(0, FINDING_ROLE) if item is not None else None
+        return finding if isinstance(finding, Finding) else None
+
+    def _update_buttons(self, *_args: object) -> None:
+        f = self.selected_finding()
+        waivable = f is not None and f.severity != Severity.INFO and not f.rule.startswith(("WAIVER-", "SIGNOFF-"))
+        self.waive_button.setEnabled(waivable and f is not None and f.waived is None)
+        self.unwaive_button.setEnabled(f is not None and f.waived is not None)
+
+    def waive_selected(self) -> None:
+        from procurement.waivers import waive
+
+        f = self.selected_finding()
+        if f is None:
+            return
+        from gui import dialogs
+
+        answer = dialogs.ask_waiver(self, f.rule, f.message)
+        if answer is None:
+            return
+        reason, by = answer
+        after = waive(self.controller.plan, f, reason, by, lang=self.controller.lang)
+        self.controller.replace_plan(after, self.tr("Waive %1").replace("%1", f.rule))
+
+    def unwaive_selected(self) -> None:
+        from procurement.waivers import unwaive
+
+        f = self.selected_finding()
+        if f is None or f.waived is None:
+            return
+        self.controller.replace_plan(unwaive(self.controller.plan, f.rule),
+                                     self.tr("Remove waiver of %1").replace("%1", f.rule))
 
     def severity_label(self, sev: Severity) -> str:
         return {Severity.ERROR: self.tr("Errors"), Severity.WARNING: self.tr("Warnings"),
@@ -98,6 +154,7 @@ class FindingsPanel(QWidget):
         still = "\n".join(self.tr("Still to choose — %1: %2").replace("%1", self.step_label(step))
                           .replace("%2", describe(keys)) for step, keys in sorted(gaps.items()))
         if not findings:
+            self._update_buttons()
             # never "no problems" while the plan is not complete: say what is left instead
             self.summary.setText(self.tr("No problems found so far; the plan is not complete yet.") + "\n" + still
                                  if gaps else self.tr("No problems found in this plan."))
@@ -128,6 +185,7 @@ class FindingsPanel(QWidget):
                     item.setData(0, FINDING_ROLE, f)
                     item.setToolTip(0, f"{f.rule}\n{f.message}\n{f.fix}".strip())
         self.tree.expandAll()
+        self._update_buttons()
 
     def finding_items(self) -> list[QTreeWidgetItem]:
         out: list[QTreeWidgetItem] = []
@@ -146,5 +204,6 @@ class FindingsPanel(QWidget):
 
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
+            self.retranslate()
             self.rebuild()
         super().changeEvent(event)

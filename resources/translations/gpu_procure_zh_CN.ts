@@ -75,6 +75,26 @@
     <context>
         <name>FindingsPanel</name>
         <message>
+            <source>Waive…</source>
+            <translation>豁免…</translation>
+        </message>
+        <message>
+            <source>Accept the selected warning or error on purpose, with a reason and your name; it stays listed as waived</source>
+            <translation>有意接受所选的警告或错误，需填写原因和您的姓名；该项仍会列出并标明已豁免</translation>
+        </message>
+        <message>
+            <source>Remove waiver</source>
+            <translation>取消豁免</translation>
+        </message>
+        <message>
+            <source>Waive %1</source>
+            <translation>豁免 %1</translation>
+        </message>
+        <message>
+            <source>Remove waiver of %1</source>
+            <translation>取消 %1 的豁免</translation>
+        </message>
+        <message>
             <source>Errors</source>
             <translation>错误</translation>
         </message>
@@ -2187,6 +2207,18 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         <message>
             <source>Sign a checklist with open items</source>
             <translation>签署有未决项的检查清单</translation>
+        </message>
+        <message>
+            <source>Waive %1</source>
+            <translation>豁免 %1</translation>
+        </message>
+        <message>
+            <source>Why it is accepted:</source>
+            <translation>接受原因：</translation>
+        </message>
+        <message>
+            <source>Accepted by:</source>
+            <translation>豁免人：</translation>
         </message>
     </context>
     <context>

@@ -15,7 +15,8 @@ from gui import dialogs
 QStandardPaths.setTestModeEnabled(True)  # never touch the real settings or app data dirs
 
 ASK_FUNCTIONS = ("ask_save_changes", "ask_open_path", "ask_save_path", "ask_export_path", "ask_example",
-                 "ask_restore_recovery", "ask_sign_anyway", "ask_overwrite_changed", "show_error", "show_about")
+                 "ask_restore_recovery", "ask_sign_anyway", "ask_overwrite_changed", "show_error", "show_about",
+                 "ask_waiver")
 
 
 class DialogCalls:
