@@ -54,6 +54,7 @@ class Policy(BaseModel):
     budget_tiers_cny: tuple[float, float] = (50_000.0, 200_000.0)
     # budget
     vat_rate_pct: float = Field(13.0, ge=0, le=100)
+    price_max_age_days: int = Field(180, ge=1, le=36_500)
 
 
 class PolicyError(ValueError):

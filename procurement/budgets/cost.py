@@ -23,6 +23,7 @@ class CostLine:
     includes_vat: bool | None = None
     """Whether ``unit_cny`` includes VAT; None where the source does not say (counted as excluding it, the
     higher reading, so an unknown VAT status never makes a plan look cheaper)."""
+    price_date: dt.date | None = None
 
     @property
     def total_cny(self) -> float:
@@ -139,7 +140,7 @@ def _line(plan: Plan, path: str, part: Part | None, count: int) -> CostLine | No
     price = price_of(plan, part)
     if price is None:
         return CostLine(path, part.id, part.name, count, None)
-    return CostLine(path, part.id, part.name, count, price.cny, price.includes_vat)
+    return CostLine(path, part.id, part.name, count, price.cny, price.includes_vat, price.date)
 
 
 def plan_cost(plan: Plan, catalog: Catalog, parts: Parts | None = None) -> CostBreakdown:

@@ -10,6 +10,8 @@ The verdict is tri-state (budgets/cost.py ``verdict``): within only when every l
 
 from __future__ import annotations
 
+import datetime as dt
+
 from catalog.loader import Catalog
 
 # re-exported: procurement.budgets.cost is their home
@@ -101,7 +103,32 @@ def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     ]
 
 
-RULES: tuple[Rule, ...] = (over_budget, budget_unknown, unpriced)
+@rule(FAMILY, "BUDGET-PRICE-AGE", step=3)
+def price_age(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BUDGET-PRICE-AGE: prices older than ``policy.price_max_age_days`` (warning): the money may have moved."""
+    today = dt.date.today()
+    old = [x for x in plan_cost(plan, catalog).lines
+           if x.unit_cny and x.price_date is not None and (today - x.price_date).days > policy.price_max_age_days]
+    if not old:
+        return []
+    oldest = min(x.price_date for x in old if x.price_date is not None)
+    return [
+        make(
+            "BUDGET-PRICE-AGE",
+            FAMILY,
+            Severity.WARNING,
+            3,
+            tuple(dict.fromkeys(x.path for x in old)),
+            lang,
+            n=len({x.part_id for x in old}),
+            days=policy.price_max_age_days,
+            oldest=oldest.isoformat(),
+            parts=join_names((x.name for x in old), lang),
+        )
+    ]
+
+
+RULES: tuple[Rule, ...] = (over_budget, budget_unknown, unpriced, price_age)
 
 register(
     {
@@ -131,6 +158,15 @@ register(
             "zh": "向供应商询价后在报价页填写单价（或导入供应商报价），再判断预算。",
             "en": "Ask the vendor for the missing prices and enter them on the quote page (or import the vendor's "
                   "quote) before judging the budget.",
+        },
+        "BUDGET-PRICE-AGE.message": {
+            "zh": "以下价格已超过 {days} 天（最早 {oldest}），可能已变化：{parts}。",
+            "en": "Older than {days} days (the oldest from {oldest}), so the price may have moved: {parts}.",
+        },
+        "BUDGET-PRICE-AGE.fix": {
+            "zh": "请供应商重新报价，或在报价页填写当前价格（政策 price_max_age_days 可调整期限）。",
+            "en": "Ask the vendor for a current quote or enter current prices on the quote page (the age limit is "
+                  "the policy's price_max_age_days).",
         },
         "BUDGET-OVER.fix": {
             "zh": "减少 GPU、选择性价比更高的 GPU，或提高预算。",

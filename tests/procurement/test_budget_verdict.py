@@ -106,3 +106,21 @@ def test_with_no_price_at_all_the_verdict_says_so_instead_of_a_lower_bound_of_ze
     assert v.status == "unknown" and v.gross_cny == 0
     f = next(f for f in evaluate(plan, cat, POLICY, "zh") if f.rule == "BUDGET-UNKNOWN")
     assert "没有一项部件有价格" in f.message and "¥0" not in f.message
+
+
+def test_a_price_older_than_the_policy_age_is_flagged_and_a_fresh_one_is_not() -> None:
+    """The RTX 4090's reference price dates from 2023-12-28: past 180 days it is a warning naming the date; a
+    price the buyer entered today is not; the age is the policy's to set."""
+    import datetime as dt
+
+    from procurement.plan import EnteredPrice
+
+    cat = load_catalog()
+    plan = _research(cat, 50_000)
+    age = next(f for f in evaluate(plan, cat, POLICY, "en") if f.rule == "BUDGET-PRICE-AGE")
+    assert age.severity.value == "warning" and "2023-12-28" in age.message and "RTX 4090" in age.message
+    fresh = plan.model_copy(update={"prices": {"rtx-4090": EnteredPrice(price_cny=12_999, with_vat=True,
+                                                                        date=dt.date.today())}})
+    assert not [f for f in evaluate(fresh, cat, POLICY, "en") if f.rule == "BUDGET-PRICE-AGE"]
+    lenient = POLICY.model_copy(update={"price_max_age_days": 36_500})
+    assert not [f for f in evaluate(plan, cat, lenient, "en") if f.rule == "BUDGET-PRICE-AGE"]

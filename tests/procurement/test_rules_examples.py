@@ -31,13 +31,15 @@ FINDINGS = {
     },
     "personal-research": {
         "LIC-EXPORT", "BALANCE-ECC", "BALANCE-SINGLE-THREAD", "BUDGET-UNPRICED", "POWER-ESTIMATED-WATTS",
+        "BUDGET-PRICE-AGE",  # the RTX 4090's reference price dates from 2023-12-28
     },
 }
-# the only warnings left: the export note on each GPU and, on the consumer platform, no ECC for training
+# the only warnings left: the export note on each GPU, on the consumer platform no ECC for training, and the
+# age of the RTX 4090's 2023 reference price
 WARNINGS = {
     "llm-cluster-node": {"LIC-EXPORT"},
     "mid-size-training": {"LIC-EXPORT"},
-    "personal-research": {"LIC-EXPORT", "BALANCE-ECC"},
+    "personal-research": {"LIC-EXPORT", "BALANCE-ECC", "BUDGET-PRICE-AGE"},
 }
 
 
