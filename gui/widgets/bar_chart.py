@@ -11,6 +11,13 @@ from PySide6.QtWidgets import QSizePolicy, QWidget
 PALETTE = ("#1976d2", "#388e3c", "#f57c00", "#7b1fa2", "#00838f", "#c2185b", "#5d4037", "#455a64")
 
 
+
+def fmt_value(value: float, unit: str) -> str:
+    """A bar's figure: one decimal below 100 (62.7 GB), none above (1,454 GB)."""
+    text = f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
+    return f"{text} {unit}".strip()
+
+
 @dataclass(frozen=True)
 class Bar:
     label: str
@@ -52,8 +59,7 @@ class BarChart(QWidget):
         return QSize(240, self._rows() * self.ROW_H + 8)
 
     def _fmt(self, value: float) -> str:
-        text = f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
-        return f"{text} {self.unit}".strip()
+        return fmt_value(value, self.unit)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
@@ -163,8 +169,7 @@ class StackedBarChart(QWidget):
         return QSize(240, self._rows() * self.ROW_H + 10)
 
     def _fmt(self, value: float) -> str:
-        text = f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
-        return f"{text} {self.unit}".strip()
+        return fmt_value(value, self.unit)
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)

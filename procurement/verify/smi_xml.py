@@ -324,16 +324,19 @@ def _parse_memory_health(g: ET.Element, gpu: SmiGpu) -> None:
         gpu.remapped_uncorrectable = integer(_text(remapped, "remapped_row_unc"))
     aggregate = g.find("ecc_errors/aggregate")
     if aggregate is not None:
-        names = (
-            "dram_uncorrectable",
-            "sram_uncorrectable",
-            "sram_uncorrectable_parity",
-            "sram_uncorrectable_secded",
-            "double_bit/total",
-        )
-        values = [integer(_text(aggregate, n)) for n in names]
-        nums = [v for v in values if v is not None]
-        gpu.ecc_uncorrectable_aggregate = sum(nums) if nums else None
+        gpu.ecc_uncorrectable_aggregate = _uncorrectable(aggregate)
+
+
+# Uncorrectable ECC counters under the names the captured drivers print (they differ between driver versions);
+# whichever this driver prints are added.
+_UNCORRECTABLE = ("dram_uncorrectable", "sram_uncorrectable", "sram_uncorrectable_parity",
+                  "sram_uncorrectable_secded", "double_bit/total")
+
+
+def _uncorrectable(counters: ET.Element) -> int | None:
+    """The uncorrectable ECC errors of one <volatile> or <aggregate> block; None where none is readable."""
+    nums = [v for v in (integer(_text(counters, n)) for n in _UNCORRECTABLE) if v is not None]
+    return sum(nums) if nums else None
 
 
 # Field -> the elements it is read from (for telling a fault reading from a missing one).
@@ -387,16 +390,7 @@ def _parse_health(g: ET.Element, gpu: SmiGpu, faults: bool = True) -> None:
     gpu.fabric_status = clean(_text(g, "fabric/status"))
     volatile = g.find("ecc_errors/volatile")
     if volatile is not None:
-        names = (
-            "dram_uncorrectable",
-            "sram_uncorrectable",
-            "sram_uncorrectable_parity",
-            "sram_uncorrectable_secded",
-            "double_bit/total",
-        )
-        values = [integer(_text(volatile, n)) for n in names]
-        nums = [v for v in values if v is not None]
-        gpu.ecc_uncorrectable_volatile = sum(nums) if nums else None
+        gpu.ecc_uncorrectable_volatile = _uncorrectable(volatile)
     if not faults:
         return
     for el in g.iter():
