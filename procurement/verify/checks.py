@@ -28,7 +28,9 @@ from catalog.models import (
     Storage,
     StorageKind,
     parse_version,
+    version_or_none,
 )
+from catalog.units import BYTES_PER_GB, BYTES_PER_MIB
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.policy import Policy
@@ -44,9 +46,6 @@ from procurement.verify.report import CheckRecord, CheckStatus, GpuRecord, make_
 from procurement.verify.runner import CommandResult
 from procurement.verify.smi_xml import SmiGpu, SmiReport
 from procurement.verify.topo import Topology
-
-GB = 1_000_000_000
-MIB = 1024 * 1024
 
 
 @dataclass
@@ -280,7 +279,7 @@ def _memory_ok(mib: int, part: Gpu) -> bool:
     # Datasheets give decimal GB (T4 "16 GB" shows as 15360 MiB = 16.1e9 bytes); nvidia-smi shows MiB
     # after the driver's reservation. Comparing bytes against decimal GB tolerates both and still catches a
     # 40 GB card delivered for an 80 GB one.
-    return mib * MIB >= part.memory_gib * GB
+    return mib * BYTES_PER_MIB >= part.memory_gib * BYTES_PER_GB
 
 
 def _missing(gpus: list[SmiGpu], *attrs: str) -> list[SmiGpu]:
@@ -1139,15 +1138,6 @@ def _os(c: Ctx) -> None:
 # ---------------------------------------------------------------- driver, CUDA, containers, frameworks
 
 
-def _ver(text: str | None) -> tuple[int, ...] | None:
-    if not text:
-        return None
-    try:
-        return parse_version(text)
-    except ValueError:
-        return None
-
-
 @check("DRIVER-MIN", "software", needs_smi=True)
 def _driver_min(c: Ctx) -> None:
     smi, plan = c.smi, c.plan
@@ -1156,7 +1146,7 @@ def _driver_min(c: Ctx) -> None:
     cuda = c.catalog.cuda(plan.software.cuda) if plan and plan.software.cuda else None
     if cuda is None:
         c.add("DRIVER-MIN", "skip", "driver_min.no_plan", None, driver)
-    elif (have := _ver(driver)) is None:
+    elif (have := version_or_none(driver)) is None:
         c.add("DRIVER-MIN", "unknown", "driver_min.unknown", f"≥ {cuda.min_driver_linux}", driver)
     elif have >= parse_version(cuda.min_driver_linux):
         c.add("DRIVER-MIN", "pass", "driver_min.pass", f"≥ {cuda.min_driver_linux}", driver, cuda=cuda.version)
@@ -1172,7 +1162,7 @@ def _driver_branch(c: Ctx) -> None:
     branch = c.catalog.typed(DriverBranch, plan.software.driver) if plan and plan.software.driver else None
     if branch is None:
         return  # not planned: nothing to say
-    have, want = _ver(smi.driver_version), parse_version(branch.version)
+    have, want = version_or_none(smi.driver_version), parse_version(branch.version)
     if have is None:
         c.add("DRIVER-BRANCH", "unknown", "driver_min.unknown", branch.version, smi.driver_version)
     elif have[0] == want[0]:
@@ -1190,7 +1180,7 @@ def _cuda_version(c: Ctx) -> None:
         c.add("CUDA-VERSION", "skip", "cuda.inventory", None, smi.cuda_version)  # no plan: recorded
         return
     want = parse_version(cuda.version)[:2]
-    have = _ver(smi.cuda_version)
+    have = version_or_none(smi.cuda_version)
     if have is None:
         c.add("CUDA-VERSION", "unknown", "cuda.unknown", f"≥ {cuda.version}", smi.cuda_version)
     elif have[:2] >= want:
@@ -1206,7 +1196,7 @@ def _cuda_toolkit(c: Ctx) -> None:
     # nvcc on the host is optional: containers bring their own toolkit.
     if host.nvcc_version is None:
         c.add("CUDA-TOOLKIT", "skip", "toolkit.none", cuda.version if cuda else None, None)
-    elif cuda is not None and parse_version(cuda.version)[:2] != (_ver(host.nvcc_version) or ())[:2]:
+    elif cuda is not None and parse_version(cuda.version)[:2] != (version_or_none(host.nvcc_version) or ())[:2]:
         c.add("CUDA-TOOLKIT", "warn", "toolkit.other", cuda.version, host.nvcc_version, cuda=cuda.version)
     else:
         c.add("CUDA-TOOLKIT", "pass", "toolkit.pass", cuda.version if cuda else None, host.nvcc_version)

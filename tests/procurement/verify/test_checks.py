@@ -360,3 +360,19 @@ def test_gpu_table_link_column_never_says_gen_dash() -> None:
                            pcie_width_max=16)) == "Gen5 x16 / Gen5 x16"
     assert _pcie(GpuRecord(index=0, name="x")) == "-"  # vGPU / WSL: nothing known
     assert _pcie(GpuRecord(index=0, name="x", pcie_gen_max=4, pcie_width_max=16)) == "- / Gen4 x16"
+
+
+def test_checks_use_the_shared_units_and_version_parser() -> None:
+    """One GB constant (catalog.units) and one version parser (catalog.models): verify keeps no copies."""
+    import inspect
+
+    from catalog import units
+    from procurement.verify import checks
+
+    src = inspect.getsource(checks)
+    assert "1_000_000_000" not in src and "1024 * 1024" not in src
+    assert not hasattr(checks, "GB") and not hasattr(checks, "_ver")
+    assert checks.BYTES_PER_GB is units.BYTES_PER_GB
+    # a driver string that is not a version is unknown, never compared as 0
+    assert checks.version_or_none("580.105.08") == (580, 105, 8)
+    assert checks.version_or_none("N/A") is None
