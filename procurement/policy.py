@@ -47,6 +47,10 @@ class Policy(BaseModel):
     single_node_nic_gbps: float = Field(10.0, ge=0, le=100_000)
     # operations (handover: alert rules)
     gpu_temp_alert_c: float = Field(85.0, gt=0, le=150)
+    # acceptance (verify): NVLink error counters per link since the driver loaded
+    nvlink_replay_errors_max: int = Field(0, ge=0, le=10**12)
+    nvlink_recovery_errors_max: int = Field(0, ge=0, le=10**12)
+    nvlink_crc_errors_max: int = Field(0, ge=0, le=10**12)
     # vram / sizing
     vram_margin_pct: float = Field(20.0, ge=0, le=500)
     activation_bytes_per_sbh: float = Field(34.0, ge=0, le=10_000)

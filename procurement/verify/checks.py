@@ -78,6 +78,8 @@ class Facts:
     load: LoadFacts | None = None
     nvlink: CommandResult | None = None
     """`nvidia-smi nvlink -s` as run (None: not run)."""
+    nvlink_errors: CommandResult | None = None
+    """`nvidia-smi nvlink -e` as run (None: not run)."""
 
 
 # ---------------------------------------------------------------- matching and labels
@@ -879,6 +881,40 @@ def _nvlink_links(c: Ctx) -> None:
         c.add("NVLINK-LINKS", "warn", "nvlink_links.odd", actual, "; ".join(odd), which="; ".join(odd))
     else:
         c.add("NVLINK-LINKS", "pass", "nvlink_links.pass", actual, actual, n=len(gpus))
+
+
+@check("NVLINK-ERRORS", "health", needs_smi=True)
+def _nvlink_errors(c: Ctx) -> None:
+    """`nvidia-smi nvlink -e`: Replay, Recovery and CRC error counts per link against the policy's limits
+    (a degrading link retransmits, retrains and corrupts before it goes down)."""
+    from procurement.policy import default_policy
+    from procurement.verify.health import NVLINK_COUNTERS, parse_nvlink_errors
+
+    res = c.facts.nvlink_errors
+    if res is None:
+        c.add("NVLINK-ERRORS", "skip", "nvlink_errors.skip")
+        return
+    if not res.ok:
+        status: CheckStatus = "unknown" if _nvlink_wanted(c) else "skip"
+        c.add("NVLINK-ERRORS", status, "nvlink_errors.unknown", None, None,
+              why=(res.stderr.strip() or res.stdout.strip() or f"exit {res.returncode}")[:200])
+        return
+    gpus = [g for g in parse_nvlink_errors(res.stdout) if g.links]
+    if not gpus:
+        c.add("NVLINK-ERRORS", "skip", "nvlink_errors.none")
+        return
+    policy = c.policy or default_policy()
+    limits = {"replay": policy.nvlink_replay_errors_max, "recovery": policy.nvlink_recovery_errors_max,
+              "crc": policy.nvlink_crc_errors_max}
+    over = [f"GPU{g.index} link {n} {key} {v[key]}" for g in gpus for n, v in sorted(g.links.items())
+            for key in NVLINK_COUNTERS if key in v and v[key] > limits[key]]
+    expected = ", ".join(f"{key} ≤ {limits[key]}" for key in NVLINK_COUNTERS)
+    links = sum(len(g.links) for g in gpus)
+    if over:
+        which = "; ".join(over[:8]) + (" …" if len(over) > 8 else "")
+        c.add("NVLINK-ERRORS", "fail", "nvlink_errors.fail", expected, which, which=which, n=len(over))
+    else:
+        c.add("NVLINK-ERRORS", "pass", "nvlink_errors.pass", expected, "0", n=links, gpus=len(gpus))
 
 
 _LINK_RANK = {"PIX": 0, "PXB": 1, "PHB": 2, "NODE": 3, "SYS": 4}

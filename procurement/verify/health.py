@@ -218,6 +218,34 @@ def parse_nvlink_status(text: str) -> list[NvlinkGpu]:
     return out
 
 
+NVLINK_COUNTERS = ("replay", "recovery", "crc")
+"""The error counters `nvidia-smi nvlink -e` prints per link (Replay, Recovery, CRC Errors)."""
+
+
+@dataclass
+class NvlinkErrors:
+    index: int
+    links: dict[int, dict[str, int]] = field(default_factory=dict)
+    """link -> {'replay': n, 'recovery': n, 'crc': n} (a counter printed N/A is left out)."""
+
+
+def parse_nvlink_errors(text: str) -> list[NvlinkErrors]:
+    """`nvidia-smi nvlink -e`: per GPU and link the Replay, Recovery and CRC error counts
+    ('Link 3: CRC Errors: 0'; older drivers split CRC into 'CRC FLIT' and 'CRC Data', summed here)."""
+    out: list[NvlinkErrors] = []
+    for line in text.splitlines():
+        m = re.match(r"^GPU (\d+):", line.strip())
+        if m:
+            out.append(NvlinkErrors(int(m.group(1))))
+            continue
+        m = re.match(r"^Link (\d+):\s*(Replay|Recovery|CRC)[A-Za-z ]*?Errors?\s*:\s*(\d+)\s*$", line.strip())
+        if m and out:
+            counters = out[-1].links.setdefault(int(m.group(1)), {})
+            key = m.group(2).lower()
+            counters[key] = counters.get(key, 0) + int(m.group(3))
+    return out
+
+
 # ---------------------------------------------------------------- load run
 
 

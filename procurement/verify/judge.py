@@ -241,6 +241,8 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         )
     nvlink = _command(doc, "nvidia_smi_nvlink")
     facts.nvlink = command_result(nvlink) if nvlink is not None else None
+    nvlink_errors = _command(doc, "nvidia_smi_nvlink_errors")
+    facts.nvlink_errors = command_result(nvlink_errors) if nvlink_errors is not None else None
     fm = _command(doc, "fabricmanager")
     if fm is not None:
         cr = command_result(fm)

@@ -296,6 +296,7 @@ class Collector:
         if ngpus > 1:
             cmds["nvidia_smi_topo"] = self.run(smi, "topo", "-m")
             cmds["nvidia_smi_nvlink"] = self.run(smi, "nvlink", "-s")
+            cmds["nvidia_smi_nvlink_errors"] = self.run(smi, "nvlink", "-e")
         bus_ids = re.findall(r"<gpu\s+id=\"([0-9A-Fa-f:.]+)\"", q.get("stdout") or "")
         raw["pci_aer"] = self.pci_aer(bus_ids)
 

@@ -943,5 +943,28 @@ register(
             "zh": "未读取 NVLink 链路状态（少于两块 GPU）。",
             "en": "NVLink link state not read (fewer than two GPUs).",
         },
+        "verify.nvlink_errors.pass": {
+            "zh": "{gpus} 块 GPU 的 {n} 条 NVLink 链路没有超出策略上限的重传（Replay）、恢复（Recovery）或 CRC 错误。",
+            "en": "None of the {n} NVLink links of {gpus} GPUs has more Replay, Recovery or CRC errors than the "
+            "policy allows.",
+        },
+        "verify.nvlink_errors.fail": {
+            "zh": "NVLink 链路错误计数超出策略上限（{which}）：链路在重传、重训练或数据校验出错，"
+            "检查 GPU 基板与 NVSwitch 的连接，复位后仍增长则返修。",
+            "en": "NVLink error counters are over the policy's limits ({which}): the links retransmit, retrain "
+            "or corrupt data; check the baseboard and NVSwitch seating, RMA if they keep growing after a reset.",
+        },
+        "verify.nvlink_errors.unknown": {
+            "zh": "无法读取 NVLink 错误计数（{why}）。",
+            "en": "The NVLink error counters could not be read ({why}).",
+        },
+        "verify.nvlink_errors.none": {
+            "zh": "nvidia-smi 没有列出 NVLink 错误计数（没有 NVLink 链路）。",
+            "en": "nvidia-smi lists no NVLink error counters (no NVLink links).",
+        },
+        "verify.nvlink_errors.skip": {
+            "zh": "未读取 NVLink 错误计数（少于两块 GPU）。",
+            "en": "NVLink error counters not read (fewer than two GPUs).",
+        },
     }
 )

@@ -418,3 +418,48 @@ def test_nvlink_links_from_nvidia_smi_nvlink_status() -> None:
     assert judged(XML, h100_plan(), health=_nvlink_health(one)).check("NVLINK-LINKS").status == "pass"  # type: ignore[union-attr]
     failed = judged(XML, h100_plan(), health=_nvlink_health("", rc=3)).check("NVLINK-LINKS")
     assert failed is not None and failed.status == "unknown"  # an NVLink plan, and the state unreadable
+
+
+NVLINK_E = ACCEPT / "nvsmi/nvidia-smi-nvlink-e-h100-ml-engineering.txt"
+
+
+def _nvlink_errors_health(text: str, rc: int = 0) -> dict[str, object]:
+    health = healthy(XML)
+    health["commands"]["nvidia_smi_nvlink_errors"] = {  # type: ignore[index]
+        "argv": ["nvidia-smi", "nvlink", "-e"], "returncode": rc, "stdout": text, "stderr": "",
+        "missing": False, "timed_out": False, "cancelled": False, "error": None}
+    return health
+
+
+def test_nvlink_error_counters_against_the_policy() -> None:
+    """`nvidia-smi nvlink -e` (a real H100 capture): all zero passes; a link that retransmits fails with the
+    GPU and link named; the limits are the policy's (a user file may allow some); unreadable is unknown."""
+    from procurement.verify.health import parse_nvlink_errors
+
+    text = NVLINK_E.read_text()
+    parsed = parse_nvlink_errors(text)
+    assert [g.index for g in parsed] == [0] and sorted(parsed[0].links) == [0, 1, 17]
+    assert parsed[0].links[17] == {"replay": 0, "recovery": 0, "crc": 0}
+    ok = judged(XML, h100_plan(), health=_nvlink_errors_health(text)).check("NVLINK-ERRORS")
+    assert ok is not None and ok.status == "pass", ok
+    assert ok.expected == "replay ≤ 0, recovery ≤ 0, crc ≤ 0" and "3 NVLink links" in ok.message
+    # link 1 of GPU 0 as a degrading link prints it
+    bad_text = text.replace("Link 1: CRC Errors: 0", "Link 1: CRC Errors: 12").replace(
+        "Link 1: Replay Errors: 0", "Link 1: Replay Errors: 3")
+    bad = judged(XML, h100_plan(), health=_nvlink_errors_health(bad_text)).check("NVLINK-ERRORS")
+    assert bad is not None and bad.status == "fail"
+    assert bad.actual == "GPU0 link 1 replay 3; GPU0 link 1 crc 12"
+    # the user's policy allows some CRC and replay errors: now within it
+    from procurement.policy import default_policy
+    from procurement.verify.judge import judge
+    from procurement.verify.raw import new_raw, result
+
+    lenient = default_policy().model_copy(update={"nvlink_crc_errors_max": 20, "nvlink_replay_errors_max": 5})
+    doc = new_raw()
+    doc["commands"]["nvidia_smi_q"] = result(["nvidia-smi", "-q", "-x"], 0, XML)
+    doc["commands"]["nvidia_smi_nvlink_errors"] = result(["nvidia-smi", "nvlink", "-e"], 0, bad_text)
+    assert judge(doc, h100_plan(), make_catalog(), lenient, "en").check("NVLINK-ERRORS").status == "pass"  # type: ignore[union-attr]
+    assert judge(doc, h100_plan(), make_catalog(), None, "en").check("NVLINK-ERRORS").status == "fail"  # type: ignore[union-attr]
+    # an NVLink plan whose counters cannot be read: unknown, never pass
+    failed = judged(XML, h100_plan(), health=_nvlink_errors_health("", rc=3)).check("NVLINK-ERRORS")
+    assert failed is not None and failed.status == "unknown"
