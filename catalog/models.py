@@ -321,7 +321,8 @@ class Chassis(Part):
 class OperatingSystem(Part):
     kind: ClassVar[str] = "os"
 
-    family: Literal["ubuntu", "rhel", "rocky", "debian", "sles", "almalinux"]
+    family: Literal["ubuntu", "rhel", "rocky", "debian", "sles", "almalinux", "kylin", "openeuler", "uos", "anolis"]
+    """The os-release ID (lower case) the verifier compares with the delivered machine's /etc/os-release."""
     version: str
     lts: bool = True
     driver_supported: bool = True

@@ -27,6 +27,7 @@ from procurement.dockerfile import dockerfile_for_plan
 from procurement.findings import Severity
 from procurement.plan import PlanError, atomic_write, with_value
 from procurement.rules import evaluate
+from procurement.software_stack import apply_values, image_fill, recommend_stack
 
 CONFLICT_MARK = "⚠"
 
@@ -135,6 +136,26 @@ class ImagePage(StepPage):
             bind = getattr(self, "bind_field", None)
             if bind is not None:
                 bind(path, combo)
+        # what the chosen image brought with it (or where it disagrees with the plan), under the choices
+        self.image_note = QLabel()
+        self.image_note.setWordWrap(True)
+        self.image_note.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.image_note.hide()
+        self.form.addRow(self.image_note)
+        # the stack the rules accept for the chosen GPU, each choice with its reason, applied in one undo step
+        self.recommend_box = QGroupBox()
+        self.recommend_text = QLabel()
+        self.recommend_text.setWordWrap(True)
+        self.recommend_text.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.apply_button = QPushButton()
+        rl = QVBoxLayout(self.recommend_box)
+        rl.addWidget(self.recommend_text)
+        rrow = QHBoxLayout()
+        rrow.addStretch(1)
+        rrow.addWidget(self.apply_button)
+        rl.addLayout(rrow)
+        self.recommended: dict[str, str] = {}
+        self.noted_image: str | None = None
         self.docker_box = QGroupBox()
         self.dockerfile_view = QPlainTextEdit()
         self.dockerfile_view.setReadOnly(True)
@@ -154,6 +175,7 @@ class ImagePage(StepPage):
         self.add_heading(outer)
         outer.addWidget(self.error_label)
         outer.addWidget(self.choice_box)
+        outer.addWidget(self.recommend_box)
         outer.addWidget(self.docker_box, 1)
         self._connect_signals()
         self.retranslate()
@@ -162,6 +184,7 @@ class ImagePage(StepPage):
     def _connect_signals(self) -> None:
         for path, combo in self.combos.items():
             combo.currentIndexChanged.connect(lambda _i, p=path, c=combo: self._choose(p, c.currentData()))
+        self.apply_button.clicked.connect(self.apply_recommendation)
         self.copy_button.clicked.connect(self.copy_dockerfile)
         self.save_button.clicked.connect(self.save_dockerfile)
 
@@ -177,6 +200,8 @@ class ImagePage(StepPage):
             if isinstance(label, QLabel):
                 label.setText(text)
                 label.setBuddy(self.combos[FIELDS[row][0]])
+        self.recommend_box.setTitle(self.tr("Recommended stack for the chosen GPU"))
+        self.apply_button.setText(self.tr("&Apply recommendation"))
         self.copy_button.setText(self.tr("Copy"))
         self.save_button.setText(self.tr("Save…"))
         self.dockerfile_view.setPlaceholderText(self.tr("Choose a container image to generate its Dockerfile."))
@@ -214,10 +239,37 @@ class ImagePage(StepPage):
             combo.setToolTip("\n".join(chosen) if chosen else "")
             self.reason_labels[path].setText("\n".join(f"{CONFLICT_MARK} {r}" for r in chosen or []))
             self.reason_labels[path].setVisible(bool(chosen))
+        if self.controller.plan.software.image != self.noted_image:
+            self.image_note.hide()
+        self.refresh_recommendation()
         self.dockerfile_view.setPlainText(self.dockerfile_text())
         has_text = bool(self.dockerfile_view.toPlainText())
         self.copy_button.setEnabled(has_text)
         self.save_button.setEnabled(has_text)
+
+    def refresh_recommendation(self) -> None:
+        rec = recommend_stack(self.controller.plan, self.controller.catalog, self.controller.policy,
+                              self.controller.lang)
+        if rec is None:
+            self.recommended = {}
+            self.recommend_text.setText(self.tr("Choose a GPU in step 2 to get a recommended driver, CUDA and "
+                                                "framework for it."))
+            self.apply_button.setEnabled(False)
+            return
+        sw = self.controller.plan.software.model_dump()
+        self.recommended = rec.values
+        differs = {p: v for p, v in rec.values.items() if sw.get(p.split(".", 1)[1]) != v}
+        lines = [f"• {r}" for r in rec.reasons]
+        if rec.values and not differs:
+            lines.append(self.tr("The plan already uses this stack."))
+        self.recommend_text.setText("\n".join(lines))
+        self.apply_button.setEnabled(bool(differs))
+
+    def apply_recommendation(self) -> None:
+        if not self.recommended:
+            return
+        after = apply_values(self.controller.plan, self.recommended)
+        self.controller.replace_plan(after, self.tr("Apply the recommended software stack"))
 
     def dockerfile_text(self) -> str:
         return dockerfile_for_plan(self.controller.plan, self.controller.catalog, self.controller.lang) or ""
@@ -226,6 +278,11 @@ class ImagePage(StepPage):
     def _choose(self, path: str, value: Any) -> None:
         if self.refreshing:
             return
+        if path == "software.image" and value is not None:
+            self._choose_image(str(value))
+            return
+        if path == "software.image":
+            self.image_note.hide()
         try:
             self.controller.set_value(path, value)
         except PlanError as exc:
@@ -233,6 +290,23 @@ class ImagePage(StepPage):
             self.error_label.show()
             return
         self.error_label.hide()
+
+    def _choose_image(self, image_id: str) -> None:
+        """Choosing an image fills the CUDA line, framework and minimum driver it brings where the plan has
+        none (one undo step), and says where the plan's choice differs from what the image contains."""
+        fill = image_fill(self.controller.plan, self.controller.catalog, image_id, self.controller.lang)
+        try:
+            after = with_value(self.controller.plan, "software.image", image_id)
+            after = apply_values(after, fill.changes)
+        except PlanError as exc:
+            self.error_label.setText(str(exc))
+            self.error_label.show()
+            return
+        self.error_label.hide()
+        self.controller.replace_plan(after, self.controller.field_label("software.image"))
+        self.noted_image = image_id
+        self.image_note.setText("\n".join(f"• {n}" for n in fill.notes))
+        self.image_note.setVisible(bool(fill.notes))
 
     def focus_field(self, path: str) -> bool:
         combo = self.combos.get(path)

@@ -415,6 +415,14 @@ TFLOPS</translation>
             <translation>容器镜像：</translation>
         </message>
         <message>
+            <source>Recommended stack for the chosen GPU</source>
+            <translation>所选 GPU 的推荐软件栈</translation>
+        </message>
+        <message>
+            <source>&amp;Apply recommendation</source>
+            <translation>应用推荐(&amp;A)</translation>
+        </message>
+        <message>
             <source>Copy</source>
             <translation>复制</translation>
         </message>
@@ -433,6 +441,18 @@ TFLOPS</translation>
         <message>
             <source>%1 (not in the catalog)</source>
             <translation>%1（不在部件目录中）</translation>
+        </message>
+        <message>
+            <source>Choose a GPU in step 2 to get a recommended driver, CUDA and framework for it.</source>
+            <translation>在第 2 步选择 GPU 后，这里会推荐适用的驱动、CUDA 和框架。</translation>
+        </message>
+        <message>
+            <source>The plan already uses this stack.</source>
+            <translation>方案已采用此软件栈。</translation>
+        </message>
+        <message>
+            <source>Apply the recommended software stack</source>
+            <translation>应用推荐的软件栈</translation>
         </message>
         <message>
             <source>Save Dockerfile</source>

@@ -120,3 +120,53 @@ def test_a_hidden_page_defers_its_what_if_evaluations_until_shown(qtbot, catalog
     stack.setCurrentWidget(page)
     qtbot.waitUntil(lambda: page.combos["software.image"].currentData() == image.id)
     assert image.reference in page.dockerfile_view.toPlainText()
+
+
+def test_choosing_an_image_fills_what_it_contains_in_one_undo_step(page, catalog, qtbot):
+    page.controller.set_value("gpu.model", "a100-pcie-80gb")
+    page.controller.set_value("gpu.count", 4)
+    page.refresh_now()
+    combo = page.combos["software.image"]
+    combo.setCurrentIndex(combo.findData("ngc-pytorch-24.05"))
+    sw = page.controller.plan.software
+    assert (sw.image, sw.cuda, sw.framework, sw.driver) == ("ngc-pytorch-24.05", "cuda-12.4", "pytorch-2.4", "r545")
+    assert page.image_note.isVisible() or not page.isVisible()
+    assert "CUDA 12.4.1" in page.image_note.text()
+    page.controller.undo_stack.undo()  # one step takes the image and what it filled back
+    sw = page.controller.plan.software
+    assert (sw.image, sw.cuda, sw.framework, sw.driver) == (None, None, None, None)
+
+
+def test_choosing_an_image_that_disagrees_states_the_mismatch_and_keeps_the_plans_choice(page, catalog):
+    for path, value in (("gpu.model", "a100-pcie-80gb"), ("software.cuda", "cuda-12.1"),
+                        ("software.framework", "pytorch-2.1"), ("software.driver", "r535")):
+        page.controller.set_value(path, value)
+    page.refresh_now()
+    combo = page.combos["software.image"]
+    combo.setCurrentIndex(combo.findData("ngc-pytorch-24.05"))
+    sw = page.controller.plan.software
+    assert (sw.cuda, sw.framework, sw.driver) == ("cuda-12.1", "pytorch-2.1", "r535")
+    note = page.image_note.text()
+    assert "the plan has CUDA 12.1" in note and "PyTorch 2.4" in note and "older than the image" in note
+
+
+def test_the_recommended_stack_is_shown_with_reasons_and_applied_by_a_button(page, catalog, qtbot):
+    assert not page.apply_button.isEnabled()  # no GPU yet
+    assert "step 2" in page.recommend_text.text()
+    page.controller.set_value("gpu.model", "rtx-5090")
+    page.controller.set_value("gpu.count", 1)
+    page.refresh_now()
+    assert page.apply_button.isEnabled()
+    text = page.recommend_text.text()
+    assert "RTX 5090" in text and "CUDA" in text and "driver" in text
+    qtbot.mouseClick(page.apply_button, Qt.MouseButton.LeftButton)
+    sw = page.controller.plan.software
+    assert sw.driver and sw.cuda and sw.framework and sw.os
+    from procurement.evaluation import evaluate as full_evaluate
+    findings = full_evaluate(page.controller.plan, catalog).findings
+    assert not [f for f in findings if f.family == "software" and f.severity.value in ("error", "warning")]
+    page.refresh_now()
+    assert not page.apply_button.isEnabled()  # applied: nothing left to change
+    assert "already uses" in page.recommend_text.text()
+    page.controller.undo_stack.undo()
+    assert page.controller.plan.software.driver is None
