@@ -464,8 +464,24 @@ def _torch_cuda(raw: Dict[str, Any]) -> bool:
     return isinstance(found, dict) and bool((found.get("torch") or {}).get("cuda_available"))
 
 
-def _sample(c: "Collector", smi: str, samples: List[Dict[str, Any]], stop: Any) -> None:
-    """Query power, temperature, SM clock and throttle reasons every SAMPLE_EVERY_S until ``stop``."""
+IPMITOOL_POWER = ("ipmitool", "dcmi", "power", "reading")
+IPMITOOL_PSU = ("ipmitool", "sdr", "type", "Power Supply")
+
+
+def _bmc_sample(c: "Collector", bmc: List[Dict[str, Any]]) -> None:
+    """The BMC's own view at this moment: its power reading (DCMI) and its power-supply sensors."""
+    entry = {"t": time.time()}  # type: Dict[str, Any]
+    for key, argv in (("power", IPMITOOL_POWER), ("psu", IPMITOOL_PSU)):
+        res = c.run_fn(list(argv), 20.0)
+        entry[key] = {"returncode": res.get("returncode"), "stdout": res.get("stdout") or "",
+                      "stderr": (res.get("stderr") or "")[-2000:], "error": res.get("error")}
+    bmc.append(entry)
+
+
+def _sample(c: "Collector", smi: str, samples: List[Dict[str, Any]], stop: Any,
+            bmc: Optional[List[Dict[str, Any]]] = None) -> None:
+    """Query power, temperature, SM clock and throttle reasons every SAMPLE_EVERY_S until ``stop``; with
+    ``bmc``, also the BMC's power reading and PSU sensors (ipmitool)."""
     queries = list(SAMPLE_QUERIES)
     while not stop.is_set():
         res = c.run_fn([smi, "--query-gpu=" + queries[0], "--format=csv,noheader,nounits"], 20.0)
@@ -473,6 +489,8 @@ def _sample(c: "Collector", smi: str, samples: List[Dict[str, Any]], stop: Any) 
             queries.pop(0)  # this driver does not know the field name: ask with the older one
             continue
         samples.append({"t": time.time(), "stdout": res.get("stdout") or "", "returncode": res.get("returncode")})
+        if bmc is not None:
+            _bmc_sample(c, bmc)
         stop.wait(SAMPLE_EVERY_S)
 
 
@@ -488,6 +506,13 @@ def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional
     load = {"level": level, "duration_s": duration, "gpus": gpus, "tools": {}, "samples": []}  # type: Dict[str, Any]
     raw["load"] = load
     smi = c.smi_argv()
+    # The BMC (ipmitool) is read alongside the GPUs while they burn: the whole system's draw and the PSUs'
+    # state at full load. Without ipmitool that is recorded as missing.
+    bmc = None  # type: Optional[List[Dict[str, Any]]]
+    if _found(IPMITOOL_POWER[0]):
+        bmc = load["bmc_samples"] = []
+    else:
+        load["tools"]["ipmitool"] = result(list(IPMITOOL_POWER), missing=True)
     for tool in load_plan(level, gpus, duration):
         if tool["name"] == "gpu_burn" and not _found(tool["argv"][0]) and _torch_cuda(raw):
             # no gpu_burn here: burn with PyTorch instead (recorded as torch_burn; gpu_burn stays missing)
@@ -499,7 +524,8 @@ def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional
         stop = threading.Event()
         sampler = None
         if tool.get("sample"):
-            sampler = threading.Thread(target=_sample, args=(c, smi, samples, stop), name="gpu-procure-sampler")
+            sampler = threading.Thread(target=_sample, args=(c, smi, samples, stop, bmc),
+                                       name="gpu-procure-sampler")
             sampler.daemon = True
             sampler.start()
         started = time.time()

@@ -881,6 +881,29 @@ register(
             "zh": "无法判断电源余量：计划中这些部件没有功耗数据（{parts}）。",
             "en": "The PSU headroom cannot be judged: no power figure for {parts} in the plan.",
         },
+        "verify.load.power.bmc_over": {
+            "zh": "BMC 在满载时读到 {bmc} W，超过去掉冗余电源后的可用容量 {capacity} W；"
+            "按 GPU 实测加计划其余部件估算为 {draw} W，在容量之内。"
+            "BMC 读数是电源输入侧功率，比输出高出转换损耗：请向厂商确认满载时冗余是否成立。",
+            "en": "The BMC read {bmc} W under the burn, above the {capacity} W usable without the redundant PSU(s); "
+            "the GPUs measured plus the plan's rest of the system come to {draw} W, within it. The BMC reads the "
+            "PSUs' input, above their output by the conversion losses: ask the vendor whether redundancy holds "
+            "at full load.",
+        },
+        "verify.load.psu.pass": {
+            "zh": "满载期间 BMC 报告 {n} 个电源在位，没有故障、断电或冗余丢失（{samples} 次读数）。",
+            "en": "During the burn the BMC saw {n} power supplies present, none failed, without input or with "
+            "redundancy lost ({samples} readings).",
+        },
+        "verify.load.psu.fail": {
+            "zh": "满载期间 BMC 报告电源故障（{which}）：更换或重新插好该电源并检查输入电源线，之后重跑负载测试。",
+            "en": "The BMC reported a power-supply fault during the burn ({which}): replace or reseat that PSU and "
+            "check its input cord, then run the load again.",
+        },
+        "verify.load.psu.missing": {
+            "zh": "BMC 只看到 {n} 个电源在位，计划为 {want} 个：电源缺失或未插好。",
+            "en": "The BMC sees {n} power supplies present, the plan has {want}: a PSU is missing or unseated.",
+        },
         "verify.load.power.no_plan": {
             "zh": "已记录满载 GPU 功耗（计划中没有电源，未比较）。",
             "en": "GPU power under the burn recorded (no PSU in the plan to compare with).",

@@ -177,7 +177,8 @@ HOST_OUTPUTS: dict[str, str] = {
 }
 
 
-REAL_PROGRAMS = frozenset({"nvidia-smi", "dcgmi", "nvbandwidth", "all_reduce_perf", "gpu_burn"})
+REAL_PROGRAMS = frozenset({"nvidia-smi", "dcgmi", "nvbandwidth", "all_reduce_perf", "gpu_burn", "ipmitool", "srun",
+                           "mpirun"})
 """Run for real (the fakes on PATH replay captures); the host's other programs get canned answers."""
 
 

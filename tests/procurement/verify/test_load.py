@@ -237,3 +237,100 @@ def test_a_pytorch_burn_stands_in_for_a_missing_gpu_burn(tmp_path: Path, fake_pa
             assert burn.actual == "GPU5"
         else:
             assert "GPU0 620.3 TFLOPS" in (burn.actual or "")
+
+
+IPMI = ACCEPT / "ipmi"
+DCMI_215 = IPMI / "ipmitool-dcmi-power-reading-215w-activated.txt"
+DCMI_OFF = IPMI / "ipmitool-dcmi-power-reading-0w-deactivated-openbmc.txt"
+SDR_OK = IPMI / "ipmitool-sdr-type-power-supply-c-redundant.txt"
+SDR_HP = IPMI / "ipmitool-sdr-elist-full-hp-proliant-psu1-failure.txt"
+IPMI_NODEV = IPMI / "ipmitool-error-could-not-open-device.txt"
+
+
+def _hp_psu_lines() -> str:
+    """The HP ProLiant's power-supply sensors, as `ipmitool sdr type "Power Supply"` prints them."""
+    return "".join(line + "\n" for line in SDR_HP.read_text().splitlines() if line.startswith("Power Supp"))
+
+
+def test_bmc_parsers_read_the_real_outputs() -> None:
+    from procurement.verify.load import PSU_FAULTS, parse_dcmi_power, parse_psu_sensors
+
+    assert parse_dcmi_power(DCMI_215.read_text()).watts == 215
+    assert parse_dcmi_power((IPMI / "ipmitool-dcmi-power-reading-197w-activated.txt").read_text()).watts == 197
+    off = parse_dcmi_power(DCMI_OFF.read_text())  # OpenBMC without a power sensor: 0 W, deactivated
+    assert off.watts is None and off.state == "deactivated"
+    ok = parse_psu_sensors(SDR_OK.read_text())
+    assert [s.reading for s in ok] == ["Fully Redundant", "Presence detected", "Presence detected"]
+    hp = parse_psu_sensors(_hp_psu_lines())
+    assert [s.name for s in hp] == ["Power Supply 1", "Power Supply 2", "Power Supplies"]
+    bad = [s.name for s in hp if any(f in s.reading.lower() for f in PSU_FAULTS)]
+    assert bad == ["Power Supply 1", "Power Supplies"]
+
+
+def fake_ipmitool(bin_dir: Path, power: Path | None, psu: str | None, fail: Path | None = None) -> None:
+    if fail is not None:
+        write_exe(bin_dir, "ipmitool", f"cat {shlex.quote(str(fail))} >&2\nexit 1\n")
+        return
+    psu_file = bin_dir / "psu.txt"
+    psu_file.write_text(psu or "")
+    write_exe(bin_dir, "ipmitool",
+              f'case "$1" in dcmi) cat {shlex.quote(str(power))};;\n'
+              f'  sdr) cat {shlex.quote(str(psu_file))};;\nesac\n')
+
+
+def test_the_bmc_is_read_during_the_burn(tmp_path: Path, fake_path: Path, shipped: Catalog) -> None:
+    """ipmitool: the PSU sensors as the BMC sees them at full draw; a failed PSU fails LOAD-PSU, a missing
+    ipmitool or an unreachable BMC is unknown with how to set it up, never pass."""
+    fake_tools(fake_path)
+    rep = _run(tmp_path / "none", shipped)
+    psu = rep.check("LOAD-PSU")
+    assert psu is not None and psu.status == "unknown" and "apt install ipmitool" in psu.message
+    fake_ipmitool(fake_path, DCMI_215, SDR_OK.read_text())
+    rep = _run(tmp_path / "ok", shipped)
+    psu = rep.check("LOAD-PSU")
+    assert psu is not None and psu.status == "pass" and "2 power supplies" in psu.message, psu
+    fake_ipmitool(fake_path, DCMI_215, _hp_psu_lines())
+    psu = _run(tmp_path / "hp", shipped).check("LOAD-PSU")
+    assert psu is not None and psu.status == "fail"
+    assert "Power Supply 1: 0 Watts, Presence detected, Failure detected" in psu.message
+    assert "Power Supplies: Non-Redundant: Sufficient from Redundant" in psu.message
+    fake_ipmitool(fake_path, None, None, fail=IPMI_NODEV)
+    psu = _run(tmp_path / "nodev", shipped).check("LOAD-PSU")
+    assert psu is not None and psu.status == "unknown" and "/dev/ipmi0" in psu.message
+
+
+def test_psu_headroom_with_the_bmc_reading() -> None:
+    """LOAD-POWER with the BMC's reading: within the capacity it is shown beside the estimate; above the
+    capacity while the estimate fits, a warning (input power is above the PSUs' output), never a pass; a
+    deactivated reading is no reading; fewer PSUs present than planned fails LOAD-PSU."""
+    from procurement.budgets.power import power_budget
+    from procurement.plan import load_plan
+    from procurement.policy import default_policy
+    from procurement.verify.judge import judge
+    from procurement.verify.raw import new_raw, result
+    from tests.conftest import EXAMPLES
+
+    catalog = load_catalog()
+    plan = load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog)
+    budget = power_budget(plan, catalog, default_policy())
+
+    def judged(power_text: str, psu_text: str):  # type: ignore[no-untyped-def]
+        doc = new_raw()
+        doc["commands"]["nvidia_smi_q"] = result(["nvidia-smi", "-q", "-x"], 0, H100_XML.read_text())
+        rows = "".join(f"{i}, 2026/12/01 10:00:00.000, 69.85, 71, 1980, 0x0000000000000000, 100\n" for i in range(8))
+        bmc = {"t": 0, "power": {"returncode": 0, "stdout": power_text}, "psu": {"returncode": 0, "stdout": psu_text}}
+        doc["load"] = {"level": "quick", "commands": {}, "samples": result(["nvidia-smi"], -9, rows),
+                       "bmc_samples": [bmc]}
+        rep = judge(doc, plan, catalog, None, "en")
+        return rep.check("LOAD-POWER"), rep.check("LOAD-PSU")
+
+    power, psu = judged(DCMI_215.read_text(), SDR_OK.read_text())
+    assert power is not None and power.status == "pass" and (power.actual or "").endswith("; BMC 215 W")
+    # two PSUs present, the plan has more: one is missing or unseated
+    assert psu is not None and psu.status == "fail" and plan.server.psu.count > 2
+    assert f"the plan has {plan.server.psu.count}" in psu.message
+    over = DCMI_215.read_text().replace("215 Watts", f"{budget.capacity_bound_w + 50:.0f} Watts", 1)
+    power, _ = judged(over, SDR_OK.read_text())
+    assert power is not None and power.status == "warn" and "input" in power.message
+    power, _ = judged(DCMI_OFF.read_text(), SDR_OK.read_text())
+    assert power is not None and "BMC" not in (power.actual or "")
