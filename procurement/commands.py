@@ -45,6 +45,8 @@ COMMANDS: tuple[Command, ...] = (
     Command("completion", "procurement.completion_cmd", "print a bash, zsh or fish completion script"),
     Command("handover", "procurement.handover.handover_cmd",
             "setup scripts, Prometheus targets and alert rules for the accepted nodes"),
+    Command("dockerfile", "procurement.dockerfile_cmd",
+            "write the Dockerfile of the plan's container image (optionally with China mirrors)"),
     Command("sign", "procurement.sign_cmd",
             "sign a plan's approval or delivery acceptance (optionally with an SSH key)"),
 )

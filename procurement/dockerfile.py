@@ -43,6 +43,21 @@ register({
         "zh": "警告：「{publisher}」不是官方发布者，请先审查该镜像",
         "en": "WARNING: '{publisher}' is not an official publisher; review the image before use",
     },
+    "dockerfile.mirror": {
+        "zh": "软件包镜像：{name}（{source}）。离开中国大陆构建时去掉此段",
+        "en": "Package mirror: {name} ({source}). Remove this block when building outside mainland China",
+    },
+    "dockerfile.mirror_dnf": {
+        "zh": "dnf 基础镜像不改写软件源：各发行版的镜像路径不同，请按所用发行版的镜像站说明配置",
+        "en": "The dnf repositories are not rewritten: mirror paths differ per distribution; follow the mirror's "
+              "help page for the base image's distribution",
+    },
+    "dockerfile.registry": {
+        "zh": "基础镜像的仓库可在构建时替换为内部镜像仓库："
+              "docker build --build-arg BASE_REGISTRY=harbor.example.cn/{registry} .",
+        "en": "The base image's registry can be replaced by an internal mirror at build time: "
+              "docker build --build-arg BASE_REGISTRY=harbor.example.cn/{registry} .",
+    },
     "dockerfile.packages": {
         "zh": "系统软件包：安装与清理缓存放在同一层，镜像里不留软件包索引",
         "en": "System packages: install and clean the cache in the same layer "
@@ -80,6 +95,27 @@ register({
 })
 
 PackageManager = Literal["apt", "dnf"]
+
+@dataclass(frozen=True)
+class Mirror:
+    """A package mirror inside China for apt and PyPI, with the help pages that document the URLs."""
+
+    id: str
+    name: str
+    pypi: str
+    apt_host: str
+    source: str
+
+
+# The mirrors' own help pages give these URLs (docs/sources.md §C6).
+MIRRORS: dict[str, Mirror] = {
+    "tuna": Mirror("tuna", "Tsinghua TUNA (清华大学开源软件镜像站)", "https://pypi.tuna.tsinghua.edu.cn/simple",
+                   "mirrors.tuna.tsinghua.edu.cn",
+                   "https://mirrors.tuna.tsinghua.edu.cn/help/pypi/ ; https://mirrors.tuna.tsinghua.edu.cn/help/ubuntu/"),
+    "aliyun": Mirror("aliyun", "Alibaba Cloud (阿里云镜像站)", "https://mirrors.aliyun.com/pypi/simple/",
+                     "mirrors.aliyun.com",
+                     "https://developer.aliyun.com/mirror/pypi ; https://developer.aliyun.com/mirror/ubuntu"),
+}
 
 FRAMEWORK_REPOS = ("pytorch", "tensorflow", "jax")
 """Repository names of framework images (the last path component of the reference)."""
@@ -161,12 +197,24 @@ def _package_block(pm: PackageManager, packages: list[str]) -> list[str]:
     ]
 
 
+def _registry_split(name: str) -> tuple[str, str]:
+    """'nvcr.io/nvidia/pytorch' → ('nvcr.io', 'nvidia/pytorch'); 'pytorch/pytorch' → ('docker.io', …)."""
+    first, _, rest = name.partition("/")
+    if rest and ("." in first or ":" in first or first == "localhost"):
+        return first, rest
+    return "docker.io", name if "/" in name else f"library/{name}"
+
+
 def generate_dockerfile(image: ContainerImage, framework: Framework | None = None,
-                        cuda: CudaRelease | None = None, title: str = "", lang: Lang = "zh") -> str:
+                        cuda: CudaRelease | None = None, title: str = "", lang: Lang = "zh",
+                        mirror: str | None = None) -> str:
     """A Dockerfile that builds on ``image``; installs ``framework`` pinned when the image lacks it.
 
     ``cuda`` is the plan's CUDA release (used for the framework's wheel index when the image does not say).
+    ``mirror`` (a key of MIRRORS) points apt and pip at a mirror in China and makes the base image's registry a
+    build argument, so an internal registry mirror can stand in for nvcr.io or Docker Hub.
     """
+    chosen = MIRRORS[mirror] if mirror else None
     ref = parse_image_ref(image.reference)
     pm = package_manager(image)
     name = re.sub(r"[^a-z0-9._-]+", "-", (title or "gpu-app").lower()).strip("-.") or "gpu-app"
@@ -176,7 +224,14 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
         out.append(_comment(t("dockerfile.unpinned", lang, ref=image.reference)))
     if not image.trusted:
         out.append(_comment(t("dockerfile.untrusted", lang, publisher=image.publisher)))
-    out += ["", _comment(t("dockerfile.base", lang, ref=image.reference)), f"FROM {image.reference}", ""]
+    out += ["", _comment(t("dockerfile.base", lang, ref=image.reference))]
+    if chosen is not None:
+        registry, path = _registry_split(ref.name)
+        suffix = image.reference[len(ref.name):]
+        out += [_comment(t("dockerfile.registry", lang, registry=registry)), f"ARG BASE_REGISTRY={registry}",
+                f"FROM ${{BASE_REGISTRY}}/{path}{suffix}", ""]
+    else:
+        out += [f"FROM {image.reference}", ""]
     labels = [f'org.opencontainers.image.base.name="{image.reference}"']
     if image.cuda:
         labels.append(f'com.nvidia.cuda.version="{image.cuda}"')
@@ -189,6 +244,20 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
     framework_image = image.framework is not None or repo in FRAMEWORK_REPOS
     framework_inside = framework is not None and (image.framework == framework.id or repo == framework.framework)
     needs_python = _is_cuda_base(image) or (image.python is None and not framework_image)
+    if chosen is not None:
+        out.append(_comment(t("dockerfile.mirror", lang, name=chosen.name, source=chosen.source)))
+        out.append(f"ENV PIP_INDEX_URL={chosen.pypi}")
+        if pm == "apt":
+            # Ubuntu 24.04 keeps its sources in deb822 form (ubuntu.sources), earlier releases in sources.list
+            out += ["RUN for f in /etc/apt/sources.list /etc/apt/sources.list.d/ubuntu.sources "
+                    "/etc/apt/sources.list.d/debian.sources; do \\",
+                    f"      [ -f \"$f\" ] && sed -i -E 's#https?://(archive|security|ports)\\.ubuntu\\.com#"
+                    f"https://{chosen.apt_host}#g; s#https?://deb\\.debian\\.org#https://{chosen.apt_host}#g' "
+                    "\"$f\"; \\",
+                    "    done; true"]
+        else:
+            out.append(_comment(t("dockerfile.mirror_dnf", lang)))
+        out.append("")
     packages = ["ca-certificates"]
     if needs_python:
         packages += ["python3", "python3-pip"] + (["python3-venv"] if pm == "apt" else [])
@@ -235,7 +304,7 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
     return "\n".join(out)
 
 
-def dockerfile_for_plan(plan: Plan, catalog: Catalog, lang: Lang = "zh") -> str | None:
+def dockerfile_for_plan(plan: Plan, catalog: Catalog, lang: Lang = "zh", mirror: str | None = None) -> str | None:
     """The Dockerfile for the plan's chosen image, or None when no (known) image is chosen."""
     image = catalog.typed(ContainerImage, plan.software.image)
     if image is None:
@@ -243,4 +312,4 @@ def dockerfile_for_plan(plan: Plan, catalog: Catalog, lang: Lang = "zh") -> str 
     framework = catalog.typed(Framework, plan.software.framework)
     if framework is None and image.framework:
         framework = catalog.typed(Framework, image.framework)
-    return generate_dockerfile(image, framework, catalog.cuda(plan.software.cuda), plan.title, lang)
+    return generate_dockerfile(image, framework, catalog.cuda(plan.software.cuda), plan.title, lang, mirror)

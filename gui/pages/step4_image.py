@@ -23,7 +23,7 @@ from catalog.models import ContainerImage, CudaRelease, DriverBranch, Framework,
 from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
-from procurement.dockerfile import dockerfile_for_plan
+from procurement.dockerfile import MIRRORS, dockerfile_for_plan
 from procurement.findings import Severity
 from procurement.plan import PlanError, atomic_write, with_value
 from procurement.rules import evaluate
@@ -163,7 +163,16 @@ class ImagePage(StepPage):
         self.dockerfile_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
         self.copy_button = QPushButton()
         self.save_button = QPushButton()
+        # apt/pip mirrors in China and the base registry as a build argument (procurement/dockerfile.py MIRRORS)
+        self.mirror_label = QLabel()
+        self.mirror_combo = QComboBox()
+        self.mirror_combo.addItem("", None)
+        for mirror in MIRRORS.values():
+            self.mirror_combo.addItem(mirror.name, mirror.id)
+        self.mirror_label.setBuddy(self.mirror_combo)
         buttons = QHBoxLayout()
+        buttons.addWidget(self.mirror_label)
+        buttons.addWidget(self.mirror_combo)
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.save_button)
@@ -185,6 +194,7 @@ class ImagePage(StepPage):
         for path, combo in self.combos.items():
             combo.currentIndexChanged.connect(lambda _i, p=path, c=combo: self._choose(p, c.currentData()))
         self.apply_button.clicked.connect(self.apply_recommendation)
+        self.mirror_combo.currentIndexChanged.connect(lambda _i: self.refresh_dockerfile())
         self.copy_button.clicked.connect(self.copy_dockerfile)
         self.save_button.clicked.connect(self.save_dockerfile)
 
@@ -202,6 +212,10 @@ class ImagePage(StepPage):
                 label.setBuddy(self.combos[FIELDS[row][0]])
         self.recommend_box.setTitle(self.tr("Recommended stack for the chosen GPU"))
         self.apply_button.setText(self.tr("&Apply recommendation"))
+        self.mirror_label.setText(self.tr("Package &mirror:"))
+        self.mirror_combo.setItemText(0, self.tr("None (official sources)"))
+        self.mirror_combo.setToolTip(self.tr("Point apt and pip at a mirror in mainland China, and make the base "
+                                             "image's registry a build argument for an internal registry mirror"))
         self.copy_button.setText(self.tr("Copy"))
         self.save_button.setText(self.tr("Save…"))
         self.dockerfile_view.setPlaceholderText(self.tr("Choose a container image to generate its Dockerfile."))
@@ -242,6 +256,9 @@ class ImagePage(StepPage):
         if self.controller.plan.software.image != self.noted_image:
             self.image_note.hide()
         self.refresh_recommendation()
+        self.refresh_dockerfile()
+
+    def refresh_dockerfile(self) -> None:
         self.dockerfile_view.setPlainText(self.dockerfile_text())
         has_text = bool(self.dockerfile_view.toPlainText())
         self.copy_button.setEnabled(has_text)
@@ -272,7 +289,8 @@ class ImagePage(StepPage):
         self.controller.replace_plan(after, self.tr("Apply the recommended software stack"))
 
     def dockerfile_text(self) -> str:
-        return dockerfile_for_plan(self.controller.plan, self.controller.catalog, self.controller.lang) or ""
+        return dockerfile_for_plan(self.controller.plan, self.controller.catalog, self.controller.lang,
+                                   self.mirror_combo.currentData()) or ""
 
     # -- widgets → plan
     def _choose(self, path: str, value: Any) -> None:

@@ -423,6 +423,18 @@ TFLOPS</translation>
             <translation>应用推荐(&amp;A)</translation>
         </message>
         <message>
+            <source>Package &amp;mirror:</source>
+            <translation>软件包镜像(&amp;M)：</translation>
+        </message>
+        <message>
+            <source>None (official sources)</source>
+            <translation>不使用（官方源）</translation>
+        </message>
+        <message>
+            <source>Point apt and pip at a mirror in mainland China, and make the base image's registry a build argument for an internal registry mirror</source>
+            <translation>让 apt 和 pip 使用中国大陆的镜像站，并把基础镜像的仓库设为构建参数，以便使用内部镜像仓库</translation>
+        </message>
+        <message>
             <source>Copy</source>
             <translation>复制</translation>
         </message>

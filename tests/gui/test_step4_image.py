@@ -170,3 +170,19 @@ def test_the_recommended_stack_is_shown_with_reasons_and_applied_by_a_button(pag
     assert "already uses" in page.recommend_text.text()
     page.controller.undo_stack.undo()
     assert page.controller.plan.software.driver is None
+
+
+def test_the_mirror_choice_rewrites_the_dockerfile_and_none_restores_it(page, catalog, qtbot):
+    image = _ngc_image(catalog)
+    page.combos["software.image"].setCurrentIndex(page.combos["software.image"].findData(image.id))
+    plain = page.dockerfile_view.toPlainText()
+    assert "PIP_INDEX_URL" not in plain
+    page.mirror_combo.setCurrentIndex(page.mirror_combo.findData("tuna"))
+    text = page.dockerfile_view.toPlainText()
+    assert "ENV PIP_INDEX_URL=https://pypi.tuna.tsinghua.edu.cn/simple" in text
+    assert "ARG BASE_REGISTRY=nvcr.io" in text
+    qtbot.mouseClick(page.copy_button, Qt.MouseButton.LeftButton)
+    assert QGuiApplication.clipboard().text() == text  # what is copied is what is shown
+    page.mirror_combo.setCurrentIndex(0)
+    assert page.dockerfile_view.toPlainText() == plain
+    assert page.mirror_label.buddy() is page.mirror_combo  # Alt+M reaches it

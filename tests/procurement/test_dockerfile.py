@@ -100,5 +100,60 @@ def test_any_title_keeps_the_dockerfile_well_formed(title: str) -> None:
     for line in text.splitlines():
         stripped = line.strip()
         if stripped and not stripped.startswith("#"):
-            assert re.match(r"^(FROM|LABEL|ENV|RUN|USER|WORKDIR|HEALTHCHECK|CMD|&&|CMD|com\.|org\.|PYTHON|PIP"
+            assert re.match(r"^(FROM|ARG|LABEL|ENV|RUN|USER|WORKDIR|HEALTHCHECK|CMD|&&|CMD|com\.|org\.|PYTHON|PIP"
                             r"|ca-|python3|DEBIAN)", stripped), line
+
+
+def test_no_mirror_by_default() -> None:
+    text = generate_dockerfile(NGC, TORCH, lang="en")
+    assert "mirrors." not in text and "PIP_INDEX_URL" not in text and "BASE_REGISTRY" not in text
+    assert "FROM nvcr.io/nvidia/pytorch:23.05-py3" in _instructions(text)
+
+
+@pytest.mark.parametrize("mirror,pypi,host", [
+    ("tuna", "https://pypi.tuna.tsinghua.edu.cn/simple", "mirrors.tuna.tsinghua.edu.cn"),
+    ("aliyun", "https://mirrors.aliyun.com/pypi/simple/", "mirrors.aliyun.com"),
+])
+def test_a_china_mirror_points_pip_and_apt_at_it_and_makes_the_registry_a_build_argument(
+        mirror: str, pypi: str, host: str) -> None:
+    text = generate_dockerfile(NGC, TORCH, lang="zh", mirror=mirror)
+    lines = _instructions(text)
+    # ARG before FROM is how a build argument reaches FROM (Dockerfile reference, "ARG and FROM")
+    assert lines.index("ARG BASE_REGISTRY=nvcr.io") < lines.index("FROM ${BASE_REGISTRY}/nvidia/pytorch:23.05-py3")
+    assert f"ENV PIP_INDEX_URL={pypi}" in lines
+    assert any(host in ln and "sed -i" in ln for ln in lines)
+    assert "docker build --build-arg BASE_REGISTRY=" in text  # the comment says how to use it
+
+
+def test_a_docker_hub_base_gets_docker_io_as_its_registry() -> None:
+    text = generate_dockerfile(CUDA_BASE, TORCH, lang="en", mirror="tuna")
+    lines = _instructions(text)
+    assert "ARG BASE_REGISTRY=docker.io" in lines
+    assert "FROM ${BASE_REGISTRY}/nvidia/cuda:12.1.1-runtime-ubuntu22.04" in lines
+
+
+def test_a_dnf_base_gets_the_pip_mirror_and_is_told_why_its_repositories_are_left(tmp_path) -> None:
+    text = generate_dockerfile(ROCKY, TORCH, lang="en", mirror="tuna")
+    assert "ENV PIP_INDEX_URL=https://pypi.tuna.tsinghua.edu.cn/simple" in _instructions(text)
+    assert "sed -i" not in text
+    assert "dnf repositories are not rewritten" in text
+
+
+def test_the_apt_rewrite_runs_on_both_source_formats(tmp_path) -> None:
+    """Run the generated shell loop on copies of an Ubuntu 22.04 sources.list and a 24.04 deb822 file."""
+    import subprocess
+
+    etc = tmp_path / "etc" / "apt"
+    (etc / "sources.list.d").mkdir(parents=True)
+    (etc / "sources.list").write_text("deb http://archive.ubuntu.com/ubuntu/ jammy main\n"
+                                      "deb http://security.ubuntu.com/ubuntu/ jammy-security main\n")
+    (etc / "sources.list.d" / "ubuntu.sources").write_text(
+        "Types: deb\nURIs: http://archive.ubuntu.com/ubuntu/\nSuites: noble noble-updates\n")
+    text = generate_dockerfile(NGC, TORCH, lang="en", mirror="tuna")
+    run = next(ln for ln in _instructions(text) if "sed -i" in ln).removeprefix("RUN ")
+    subprocess.run(["sh", "-c", run.replace("/etc/apt", str(etc))], check=True)
+    assert (etc / "sources.list").read_text() == (
+        "deb https://mirrors.tuna.tsinghua.edu.cn/ubuntu/ jammy main\n"
+        "deb https://mirrors.tuna.tsinghua.edu.cn/ubuntu/ jammy-security main\n")
+    deb822 = (etc / "sources.list.d" / "ubuntu.sources").read_text()
+    assert "URIs: https://mirrors.tuna.tsinghua.edu.cn/ubuntu/" in deb822
