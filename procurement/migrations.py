@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 5
+CURRENT: Final = 6
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -135,4 +135,15 @@ def _v4_to_v5(data: Data) -> Data:
                 signers.append({k: so[k] for k in ("name", "role", "date") if k in so})
     data["signoffs"] = {"approval": {"digest": digest, "content": {}, "signers": signers, "legacy": True}} \
         if signers else {}
+    return data
+
+
+@step(5)
+def _v5_to_v6(data: Data) -> Data:
+    """v6: the commercial quote's terms (delivery, warranty, payment, invoice type, freight/installation), the
+    parties' phone, tax id and bank, the issued quote (number, date, validity frozen); the total cost of
+    ownership's inputs (``tco``, ``requirements.utilisation_pct``); which server parts Auto-configure chose
+    (``server.auto_chosen``). Every new field is optional: a v5 plan had none of them, so each starts empty
+    (unknown), and every part a v5 plan holds counts as chosen by hand (Auto-configure asks before replacing it).
+    """
     return data

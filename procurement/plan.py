@@ -148,6 +148,10 @@ class Requirements(Doc):
     """Network between nodes, Gb/s per node (None: from the plan's NICs)."""
     concurrent_users: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
     """Serving: requests of sequence_length tokens that must run at once."""
+    # schema_version 6: how much of the time the servers run at full load (total cost of ownership)
+    utilisation_pct: Annotated[float, Field(ge=0, le=100)] | None = None
+    """Share of the service life the servers run at full load, in percent (None: not stated, so the electricity
+    cost is unknown). The buyer's own figure: no default is assumed (docs/tco.md)."""
 
 
 class GpuChoice(Doc):
@@ -187,6 +191,12 @@ class PsuChoice(Doc):
     redundancy: Redundancy = Redundancy.NONE
 
 
+AutoPart = Literal["chassis", "cpu", "memory", "storage", "nics", "psu"]
+"""The server parts Auto-configure chooses (``ServerConfig`` field names; ``psu`` covers part, count and
+redundancy, ``cpu`` the CPU and its socket count)."""
+AUTO_PARTS: tuple[AutoPart, ...] = ("chassis", "cpu", "memory", "storage", "nics", "psu")
+
+
 class ServerConfig(Doc):
     """Step 3 (服务器配置)."""
 
@@ -207,6 +217,9 @@ class ServerConfig(Doc):
     high line). Version-1 plans' 'high'/'low' are migrated to 200-240 / 100-127."""
     rack_power_limit_kw: Annotated[float, Field(gt=0, le=10_000)] | None = None
     servers_per_rack: Annotated[int, Field(ge=1, le=1000)] = 1
+    auto_chosen: list[AutoPart] = Field(default_factory=list)
+    """The parts whose current choice Auto-configure made (schema_version 6); every other part that is set was
+    chosen by hand (or in an older file, by whoever wrote it), and Auto-configure asks before replacing it."""
 
 
 class SoftwareChoice(Doc):
@@ -281,6 +294,14 @@ class Party(Doc):
     name: ShortText = ""
     contact: ShortText = ""
     address: ShortText = ""
+    # schema_version 6: what a Chinese commercial quote states of each party (when given)
+    phone: ShortText = ""
+    tax_id: ShortText = ""
+    """纳税人识别号 / 统一社会信用代码."""
+    bank: ShortText = ""
+    """开户行."""
+    bank_account: ShortText = ""
+    """账号."""
 
 
 class EnteredPrice(Doc):
@@ -296,11 +317,53 @@ class EnteredPrice(Doc):
     """Who gave the price: a vendor and quote number, a price list, or 'entered by <name>'."""
 
 
+InvoiceType = Literal["special", "ordinary"]
+"""增值税专用发票 (special VAT invoice, input VAT deductible) / 增值税普通发票 (ordinary invoice)."""
+
+
+class IssuedQuote(Doc):
+    """A quote as issued: its number, date and validity are kept, so that printing it again gives the same
+    paper (schema_version 6). A new number is issued only on request."""
+
+    number: Annotated[str, Field(min_length=1, max_length=500)]
+    date: dt.date
+    valid_until: dt.date
+    digest: str = Field(default="", pattern=r"^([0-9a-f]{64})?$")
+    """canonical_digest of the plan when issued: a later change of the configuration is shown, not hidden."""
+
+
 class QuoteInfo(Doc):
     number: ShortText = ""
+    """The buyer's own number for the next quote issued ('' : one made from the date and the plan digest)."""
     buyer: Party = Field(default_factory=Party)
     vendor: Party = Field(default_factory=Party)
     validity_days: Annotated[int, Field(ge=1, le=3650)] = 30
+    # schema_version 6: the commercial terms of a Chinese quote (报价单), printed when given
+    delivery: ShortText = ""
+    """交货期, e.g. '合同签订后 30 日内'."""
+    warranty: ShortText = ""
+    """质保/售后, e.g. '整机三年原厂质保，7×24 小时响应'."""
+    payment: ShortText = ""
+    """付款方式, e.g. '验收合格后 30 日内付全款'."""
+    invoice: InvoiceType | None = None
+    freight: ShortText = ""
+    """运费/安装调试, e.g. '含运费及上门安装调试'."""
+    issued: IssuedQuote | None = None
+
+
+class TcoInputs(Doc):
+    """What the total cost of ownership rests on besides the purchase (schema_version 6). Each is the buyer's
+    own figure or a published one the buyer chose, with its source; None: not known (docs/tco.md)."""
+
+    electricity_cny_per_kwh: Annotated[float, Field(ge=0, le=100)] | None = None
+    electricity_source: ShortText = ""
+    pue: Annotated[float, Field(ge=1, le=5)] | None = None
+    """Power usage effectiveness of the room: facility power over IT power (1.0: no cooling overhead counted)."""
+    pue_source: ShortText = ""
+    service_life_years: Annotated[float, Field(gt=0, le=30)] | None = None
+    cloud_cny_per_gpu_hour: Annotated[float, Field(ge=0, le=100_000)] | None = None
+    """What renting one comparable cloud GPU costs per hour (for the cloud-or-own comparison)."""
+    cloud_source: ShortText = ""
 
 
 class Plan(Doc):
@@ -318,6 +381,7 @@ class Plan(Doc):
     waivers: list[Waiver] = Field(default_factory=list)
     acceptance: AcceptanceInfo = Field(default_factory=AcceptanceInfo)
     quote: QuoteInfo = Field(default_factory=QuoteInfo)
+    tco: TcoInputs = Field(default_factory=TcoInputs)
     prices: dict[Annotated[str, Field(max_length=80)], EnteredPrice] = Field(default_factory=dict, max_length=10_000)
     """Prices the buyer entered or imported, by part id; they take precedence over the catalog's reference
     prices (budgets/cost.py ``price_of``)."""
@@ -368,8 +432,12 @@ def canonical_digest(plan: Plan) -> str:
     the configuration (default quote numbers derive from it). Sign-offs carry their own digests
     (procurement.signoff)."""
     data = plan_to_data(plan)
-    for key in ("signoffs", "waivers", "acceptance", "verification", "notes", "checklist", "quote", "title"):
+    for key in ("signoffs", "waivers", "acceptance", "verification", "notes", "checklist", "quote", "title", "tco"):
         data.pop(key, None)
+    # not configuration either: who chose a part, and the cost-of-ownership inputs (a v5 plan keeps its digest,
+    # which verification reports attached to it recorded)
+    data["server"].pop("auto_chosen", None)
+    data["requirements"].pop("utilisation_pct", None)
     blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

@@ -113,6 +113,19 @@ register(
         "field.party.name": {"zh": "名称", "en": "name"},
         "field.party.contact": {"zh": "联系人", "en": "contact"},
         "field.party.address": {"zh": "地址", "en": "address"},
+        "field.party.phone": {"zh": "电话", "en": "phone"},
+        "field.party.tax_id": {"zh": "纳税人识别号", "en": "tax id"},
+        "field.party.bank": {"zh": "开户行", "en": "bank"},
+        "field.party.bank_account": {"zh": "账号", "en": "bank account"},
+        "field.quote.delivery": {"zh": "交货期", "en": "delivery time"},
+        "field.quote.warranty": {"zh": "质保/售后", "en": "warranty and service"},
+        "field.quote.payment": {"zh": "付款方式", "en": "payment terms"},
+        "field.quote.invoice": {"zh": "发票类型", "en": "invoice type"},
+        "field.quote.freight": {"zh": "运费/安装调试", "en": "freight and installation"},
+        "field.quote.issued.number": {"zh": "已出具的报价编号", "en": "issued quote number"},
+        "field.quote.issued.date": {"zh": "报价日期", "en": "quote date"},
+        "field.quote.issued.valid_until": {"zh": "报价有效期至", "en": "quote valid until"},
+        "field.quote.issued.digest": {"zh": "报价时的方案摘要", "en": "plan digest when quoted"},
         "field.waiver": {"zh": "豁免“{rule}”", "en": "waiver of '{rule}'"},
         "field.approval_digest": {"zh": "方案审批摘要", "en": "plan approval digest"},
         "field.report": {"zh": "验证报告 {n}", "en": "verification report {n}"},
@@ -145,6 +158,12 @@ def _flatten(prefix: str, value: Any, out: Content) -> None:
         out[prefix] = _text(value)
 
 
+_V6_OPTIONAL = ("requirements.utilisation_pct", "quote.delivery", "quote.warranty", "quote.payment", "quote.invoice",
+                "quote.freight", "quote.issued", "quote.buyer.phone", "quote.buyer.tax_id", "quote.buyer.bank",
+                "quote.vendor.phone", "quote.vendor.tax_id", "quote.vendor.bank")
+"""Approval fields that schema_version 6 added (prefixes; ``bank`` covers ``bank_account``)."""
+
+
 def _part_ids(plan: Plan) -> list[str]:
     s, sw = plan.server, plan.software
     ids = [plan.gpu.model, s.cpu, s.memory.part if s.memory else None, s.chassis, s.psu.part,
@@ -163,6 +182,9 @@ def approval_content(plan: Plan, catalog: Catalog, waivers: Iterable[Mapping[str
     data = plan.model_dump(mode="json")
     for section in ("requirements", "gpu", "server", "software", "quote", "prices"):  # prices: the buyer's own
         _flatten(section, data.get(section), out)
+    out.pop("server.auto_chosen", None)  # who chose a part is not what is approved
+    for key in [k for k, v in out.items() if v == "" and k.startswith(_V6_OPTIONAL)]:
+        del out[key]  # fields new in schema_version 6, left empty: a v5 approval stays valid
     from procurement.checklist import ITEM_IDS, ChecklistMark
 
     for item_id in sorted({*ITEM_IDS, *plan.checklist}):

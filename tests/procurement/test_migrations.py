@@ -86,3 +86,18 @@ def test_a_future_file_is_refused_with_its_line() -> None:
     with pytest.raises(PlanError) as err:
         parse_plan(text, "new.gpuplan.yaml")
     assert str(err.value).startswith(f"new.gpuplan.yaml:2: schema_version: {CURRENT + 1} is not supported")
+
+
+def test_a_v5_approval_and_digest_survive_the_v6_fields(catalog: Catalog) -> None:
+    """v6 added optional quote terms, cost-of-ownership inputs and Auto-configure's record: left empty they are
+    not part of what an approval signed, nor of the configuration digest that verification reports recorded."""
+    from procurement.plan import canonical_digest
+    from procurement.signoff import SignoffState, signoff_status
+
+    plan = load_plan(stored(5), catalog)
+    assert signoff_status(plan, "approval", catalog).state == SignoffState.VALID
+    assert plan.server.auto_chosen == [] and plan.tco.pue is None and plan.quote.issued is None
+    filled = plan.model_copy(update={"tco": plan.tco.model_copy(update={"pue": 1.3})})
+    assert canonical_digest(filled) == canonical_digest(plan), "cost inputs are not the configuration"
+    termed = plan.model_copy(update={"quote": plan.quote.model_copy(update={"delivery": "30 日"})})
+    assert signoff_status(termed, "approval", catalog).state == SignoffState.VOID, "a term given is signed"
