@@ -78,14 +78,22 @@ def shrink_png(path: Path) -> None:
     small.save(path, optimize=True)
 
 
-def _prepare(page: object) -> None:
-    """Show a page in use: on step 2, the two best-ranked GPUs selected for comparison."""
+def _prepare(page: object, compare: bool = False) -> None:
+    """Show a page in use: on step 2, the best-ranked GPU selected (its reasons under the table), or with
+    ``compare`` the two best-ranked selected and the Compare tab open."""
     table = getattr(page, "table", None)
     if type(page).__name__ == "GpuPage" and table is not None and table.rowCount() >= 2:
         flags = QItemSelectionModel.SelectionFlag.ClearAndSelect | QItemSelectionModel.SelectionFlag.Rows
         table.selectionModel().select(table.model().index(0, 0), flags)
-        flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
-        table.selectionModel().select(table.model().index(1, 0), flags)
+        if compare:
+            flags = QItemSelectionModel.SelectionFlag.Select | QItemSelectionModel.SelectionFlag.Rows
+            table.selectionModel().select(table.model().index(1, 0), flags)
+        page.tabs.setCurrentIndex(1 if compare else 0)  # type: ignore[attr-defined]
+
+
+def _settle() -> None:
+    for _ in range(6):  # layouts settle in a few rounds (wrapped rows, then the page's height)
+        QApplication.processEvents()
 
 
 def render(out_dir: Path, plan_path: Path | None = None, langs: Sequence[str] = ("zh", "en")) -> list[Path]:
@@ -106,12 +114,19 @@ def render(out_dir: Path, plan_path: Path | None = None, langs: Sequence[str] = 
             for i, slug in enumerate(SLUGS[: len(win.pages)]):
                 win.show_page(i)
                 _prepare(win.pages[i])
-                for _ in range(6):  # layouts settle in a few rounds (wrapped rows, then the page's height)
-                    QApplication.processEvents()
+                _settle()
                 target = out_dir / f"{lang}-{slug}.png"
                 win.grab().save(str(target))
                 shrink_png(target)
                 written.append(target)
+                if slug == "2-gpu":  # the comparison has its own tab: one more picture
+                    _prepare(win.pages[i], compare=True)
+                    _settle()
+                    target = out_dir / f"{lang}-{slug}-compare.png"
+                    win.grab().save(str(target))
+                    shrink_png(target)
+                    written.append(target)
+                    _prepare(win.pages[i])
         win.close()
         win.deleteLater()
         QApplication.processEvents()

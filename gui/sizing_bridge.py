@@ -43,6 +43,9 @@ class GpuRow:
     fits_count: int | None = None
     """GPUs of this model the estimate needs (None: no estimate, or no platform holds that many)."""
     reasons: list[str] = field(default_factory=list)
+    within_budget: bool | None = None
+    """The GPUs for this plan (fits_count of them, incl. VAT) within requirements.budget_cny: None when the
+    budget, the price or the count is unknown."""
 
 
 def vram_for(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> VramView | None:
@@ -83,7 +86,9 @@ def gpu_rows(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[G
     """Every catalog GPU in the recommendation's rank order, with how many fit and why."""
     rec = recommend(plan.requirements, catalog, policy, lang, limit=None)
     rows = [
-        GpuRow(c.gpu, i + 1, c.gpus_needed if c.fits else None, list(c.reasons))
+        # within the budget only for a known count: without an estimate the core prices one GPU per node
+        GpuRow(c.gpu, i + 1, c.gpus_needed if c.fits else None, list(c.reasons),
+               c.within_budget if c.fits and c.gpus_needed is not None else None)
         for i, c in enumerate(rec.candidates)
     ]
     seen = {r.gpu.id for r in rows}

@@ -1,4 +1,5 @@
-"""Step 2 GPU选型: the ranked, sortable GPU table; pick a model and a count; compare two or three side by side."""
+"""Step 2 GPU选型: the ranked, filterable, sortable GPU table with the reasons of each rank; pick a model and a
+count; compare two or three side by side."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import Any
 from PySide6.QtCore import QItemSelectionModel, Qt
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
@@ -15,45 +17,59 @@ from PySide6.QtWidgets import (
     QLabel,
     QPushButton,
     QSpinBox,
-    QSplitter,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
 
+from catalog.models import Gpu
 from gui.controller import PlanController
+from gui.numbers import integer, number
 from gui.pages.base import StepPage
 from gui.sizing_bridge import GpuRow, gpu_rows
 from gui.widgets.money import short_amount
 from procurement.plan import with_value
 
 GPU_ROLE = Qt.ItemDataRole.UserRole + 1
-COLUMNS = ("rank", "name", "memory", "fp16", "fp64", "tdp", "price", "fits", "reasons")
-# widest each column may get (pixels), so that at 1280 × 800 with the findings dock "Why" keeps its room
-COLUMN_MAX_W = {"rank": 46, "name": 140, "memory": 62, "fp16": 62, "fp64": 58, "tdp": 56, "price": 72,
-                "fits": 86}
-REASONS_MIN_W = 160
-"""The "Why" column never gets narrower than this (pixels); the others are capped to leave it the room."""
+COLUMNS = ("rank", "name", "memory", "fp16", "fp64", "tdp", "price", "per_gib", "per_tflops", "fits")
+# widest each column may get (pixels), so that at 1280 × 800 with the findings dock every column shows
+# without a sideways scroll bar; the reasons of a row are in full in the pane under the table
+COLUMN_MAX_W = {"rank": 46, "name": 132, "memory": 56, "fp16": 62, "fp64": 56, "tdp": 50, "price": 72,
+                "per_gib": 62, "per_tflops": 70, "fits": 86}
+ALL_FORMS = ""
+"""The form-factor filter's "all" entry."""
+
+
+def cost_per(price: float | None, amount: float | None) -> float | None:
+    """CNY per unit of ``amount`` (GiB of memory, FP16 TFLOPS); unknown when either is unknown or zero —
+    an unpriced card is never "free"."""
+    if price is None or not amount:
+        return None
+    return price / amount
 
 
 class SortItem(QTableWidgetItem):
-    """A cell that sorts by a number (unknown values last) while showing formatted text."""
+    """A cell that sorts by a number while showing formatted text; unknown values sort last in either
+    direction (an unpriced GPU never sorts as the cheapest, nor as the dearest)."""
 
     def __init__(self, text: str, key: float | None) -> None:
         super().__init__(text)
         self.key = key
 
     def __lt__(self, other: QTableWidgetItem) -> bool:
-        if isinstance(other, SortItem):
-            a = self.key if self.key is not None else float("inf")
-            b = other.key if other.key is not None else float("inf")
-            return a < b
-        return super().__lt__(other)
-
-
-def _num(value: float | None, fmt: str = "{:,.0f}") -> str:
-    return "—" if value is None else fmt.format(value)
+        if not isinstance(other, SortItem):
+            return super().__lt__(other)
+        table = self.tableWidget()
+        descending = table is not None and \
+            table.horizontalHeader().sortIndicatorOrder() == Qt.SortOrder.DescendingOrder
+        if self.key is None or other.key is None:
+            # Qt shows a descending sort by reversing "<": flip the unknown's answer so it stays at the bottom
+            last = self.key is None and other.key is not None
+            first = other.key is None and self.key is not None
+            return last if descending else first
+        return self.key < other.key
 
 
 class GpuPage(StepPage):
@@ -90,6 +106,27 @@ class GpuPage(StepPage):
         self.bind_field("gpu.model", self.model_combo)
         self.bind_field("gpu.count", self.count_spin)
 
+        # filters: they hide rows, never re-rank them
+        self.priced_only = QCheckBox(self)
+        self.priced_only.setObjectName("gpuPricedOnly")
+        self.form_label = QLabel(self)
+        self.form_combo = QComboBox(self)
+        self.form_combo.setObjectName("gpuFormFactor")
+        self.form_label.setBuddy(self.form_combo)
+        self.within_budget = QCheckBox(self)
+        self.within_budget.setObjectName("gpuWithinBudget")
+        self.shown_label = QLabel(self)
+        self.shown_label.setObjectName("gpuShown")
+        fl = QHBoxLayout()
+        fl.addWidget(self.priced_only)
+        fl.addSpacing(12)
+        fl.addWidget(self.form_label)
+        fl.addWidget(self.form_combo)
+        fl.addSpacing(12)
+        fl.addWidget(self.within_budget)
+        fl.addStretch(1)
+        fl.addWidget(self.shown_label)
+
         self.table = QTableWidget(0, len(COLUMNS), self)
         self.table.setObjectName("gpuTable")
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
@@ -97,16 +134,23 @@ class GpuPage(StepPage):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSortingEnabled(True)
         self.table.verticalHeader().setVisible(False)
-        self.table.setWordWrap(True)  # names and reasons wrap in two-line rows; the tooltip has it all
+        self.table.setWordWrap(True)  # names wrap in two-line rows; the tooltip has it all
         self.table.verticalHeader().setDefaultSectionSize(2 * self.fontMetrics().lineSpacing() + 8)
         header = self.table.horizontalHeader()
         # sized once per fill (resizeColumnToContents): ResizeToContents would re-measure every cell per change
         header.setSectionResizeMode(QHeaderView.ResizeMode.Interactive)
-        header.setStretchLastSection(True)  # "Why" takes what the capped columns leave (at least REASONS_MIN_W)
+        header.setStretchLastSection(True)
         header.setMinimumSectionSize(36)
         header.setSortIndicator(0, Qt.SortOrder.AscendingOrder)  # best-ranked first
+        self.rank_rule = QLabel(self)
+        self.rank_rule.setObjectName("gpuRankRule")
+        self.rank_rule.setWordWrap(True)
         self.use_button = QPushButton(self)
         self.use_button.setObjectName("useGpu")
+        self.details = QLabel(self)
+        self.details.setObjectName("gpuReasons")
+        self.details.setWordWrap(True)
+        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.hint = QLabel(self)
         self.hint.setWordWrap(True)
         self.compare = QTableWidget(0, 0, self)
@@ -114,33 +158,31 @@ class GpuPage(StepPage):
         self.compare.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.compare.horizontalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Stretch)
         self.compare.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        self.compare_box = QGroupBox(self)
-        cbl = QVBoxLayout(self.compare_box)
-        cbl.addWidget(self.hint)
-        cbl.addWidget(self.compare)
 
-        top = QWidget(self)
-        tl = QVBoxLayout(top)
-        tl.setContentsMargins(0, 0, 0, 0)
-        tl.addWidget(self.table)
+        # the ranking and the comparison each get the page's whole height, one tab each: at 1280 × 800 the
+        # old splitter left the comparison two rows high unless the buyer dragged it
+        ranking = QWidget(self)
+        tl = QVBoxLayout(ranking)
+        tl.addWidget(self.table, 1)
         bl = QHBoxLayout()
-        self.details = QLabel(self)
-        self.details.setObjectName("gpuReasons")
-        self.details.setWordWrap(True)
-        self.details.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         bl.addWidget(self.details, 1)
         bl.addWidget(self.use_button, 0, Qt.AlignmentFlag.AlignTop)
         tl.addLayout(bl)
-        splitter = QSplitter(Qt.Orientation.Vertical, self)
-        splitter.addWidget(top)
-        splitter.addWidget(self.compare_box)
-        splitter.setStretchFactor(0, 3)
-        splitter.setStretchFactor(1, 2)
+        tl.addWidget(self.rank_rule)
+        comparing = QWidget(self)
+        cbl = QVBoxLayout(comparing)
+        cbl.addWidget(self.hint)
+        cbl.addWidget(self.compare, 1)
+        self.tabs = QTabWidget(self)
+        self.tabs.setObjectName("gpuTabs")
+        self.tabs.addTab(ranking, "")
+        self.tabs.addTab(comparing, "")
         layout = QVBoxLayout(self)
         layout.setContentsMargins(0, 0, 0, 0)
         layout.addWidget(self.heading)
         layout.addWidget(self.choice_box)
-        layout.addWidget(splitter, 1)
+        layout.addLayout(fl)
+        layout.addWidget(self.tabs, 1)
         self._connect_signals()
         self.retranslate()
         self.refresh_now()
@@ -151,11 +193,15 @@ class GpuPage(StepPage):
         self.table.itemSelectionChanged.connect(self._selection_changed)
         self.table.itemDoubleClicked.connect(lambda _item: self.use_selected())
         self.use_button.clicked.connect(self.use_selected)
+        self.priced_only.toggled.connect(self.apply_filters)
+        self.form_combo.currentIndexChanged.connect(self.apply_filters)
+        self.within_budget.toggled.connect(self.apply_filters)
+        self.table.horizontalHeader().sortIndicatorChanged.connect(lambda *_: self._show_reasons())
         self.controller.findings_changed.connect(self.when_on_screen(self._fill_summary))
 
     # ------------------------------------------------------------------ text
     def headers(self) -> list[str]:
-        # two-line headers keep the numeric columns narrow enough for the reasons column at 1280 px
+        # two-line headers keep the numeric columns narrow enough for every column at 1280 px
         return [
             self.tr("Rank"),
             self.tr("GPU"),
@@ -164,9 +210,16 @@ class GpuPage(StepPage):
             self.tr("FP64\nTFLOPS"),
             self.tr("TDP\n(W)"),
             self.tr("Price\n(CNY)"),
+            self.tr("CNY per\nGiB"),
+            self.tr("CNY per\nTFLOPS"),
             self.tr("Fits\nwith"),
-            self.tr("Why"),
         ]
+
+    def ranking_rule(self) -> str:
+        """How procurement.sizing.recommend orders the table (its sort key, in words)."""
+        return self.tr("Ranked by: holds the memory estimate → known to be within the budget → suits the "
+                       "usage → suits the budget class → most FP16 TFLOPS per 10,000 CNY → fewest GPUs. "
+                       "Click a column to sort by it; unknown values sort last.")
 
     def retranslate(self) -> None:
         self.heading.setText("<h2>" + self.tr("Step 2 · GPU selection") + "</h2>")
@@ -175,17 +228,31 @@ class GpuPage(StepPage):
         self.count_label.setText(self.tr("&Count:"))
         self.count_spin.setSuffix(self.tr(" GPUs"))
         self.use_button.setText(self.tr("&Use the selected GPU"))
-        self.use_button.setToolTip(self.tr("Or double-click a row"))
-        self.compare_box.setTitle(self.tr("Compare"))
-        self.hint.setText(self.tr("Select two or three rows (Ctrl+click) to compare them side by side."))
+        self.use_button.setToolTip(self.tr("Or double-click a row, or press Enter on it"))
+        self.priced_only.setText(self.tr("&Priced only"))
+        self.priced_only.setToolTip(self.tr("Hide GPUs without a reference price (on request)"))
+        self.form_label.setText(self.tr("Form fac&tor:"))
+        self.within_budget.setText(self.tr("Within &budget"))
+        self.tabs.setTabText(0, self.tr("Ranking"))
+        self.hint.setText(self.tr("Select two or three rows in the Ranking tab (Ctrl+click, or Shift+arrows) to "
+                                  "compare them side by side here."))
+        self.rank_rule.setText(self.ranking_rule())
         self.table.setHorizontalHeaderLabels(self.headers())
-        tips = {"fp16": self.tr("Dense FP16/BF16 tensor TFLOPS"),
+        tips = {"rank": self.ranking_rule(),
+                "fp16": self.tr("Dense FP16/BF16 tensor TFLOPS"),
+                "per_gib": self.tr("Reference price per GiB of GPU memory (CNY, excl. VAT); unpriced GPUs sort "
+                                   "last"),
+                "per_tflops": self.tr("Reference price per dense FP16 tensor TFLOPS (CNY, excl. VAT); unpriced "
+                                      "GPUs sort last"),
                 "fits": self.tr("GPUs of this model the memory estimate needs for the whole plan; per server when "
                                 "the plan has several servers")}
         for key, tip in tips.items():
             head = self.table.horizontalHeaderItem(COLUMNS.index(key))
             if head is not None:
                 head.setToolTip(tip)
+        self._fill_forms()
+        self._update_filter_state()
+        self._update_compare_tab()
 
     # ------------------------------------------------------------------ plan → widgets
     def refresh(self) -> None:
@@ -199,14 +266,37 @@ class GpuPage(StepPage):
         self.model_combo.setCurrentIndex(max(index, 0))
         self.count_spin.setValue(plan.gpu.count)
         self.count_spin.setSuffix(self.tr(" GPUs per server") if plan.requirements.nodes > 1 else self.tr(" GPUs"))
+        self._fill_forms()
         self._fill_table()
+        self._update_filter_state()
         self._fill_summary()
+
+    def _fill_forms(self) -> None:
+        forms = sorted({g.form_factor.value for g in self.controller.catalog.all(Gpu)})
+        current = self.form_combo.currentData() or ALL_FORMS
+        blocked = self.form_combo.blockSignals(True)
+        self.form_combo.clear()
+        self.form_combo.addItem(self.tr("All"), ALL_FORMS)
+        for form in forms:
+            self.form_combo.addItem(form.upper(), form)
+        self.form_combo.setCurrentIndex(max(self.form_combo.findData(current), 0))
+        self.form_combo.blockSignals(blocked)
+
+    def _update_filter_state(self) -> None:
+        has_budget = self.controller.plan.requirements.budget_cny is not None
+        self.within_budget.setEnabled(has_budget)
+        self.within_budget.setToolTip(
+            self.tr("Only GPUs whose count for this plan is known to cost no more than the budget (GPUs alone, "
+                    "incl. VAT); unpriced GPUs are not known to be within it") if has_budget else
+            self.tr("Set a budget in step 1 to filter by it"))
+        if not has_budget and self.within_budget.isChecked():
+            self.within_budget.setChecked(False)  # toggled → apply_filters
 
     def _fill_table(self) -> None:
         chosen = self.controller.plan.gpu.model
         nodes = self.controller.plan.requirements.nodes
         key = (chosen, self.tr("on request"), nodes,
-               tuple((r.gpu, r.rank, r.fits_count, tuple(r.reasons)) for r in self.rows))
+               tuple((r.gpu, r.rank, r.fits_count, r.within_budget, tuple(r.reasons)) for r in self.rows))
         if key == self._table_key:  # most edits do not change the ranking: keep the table (and its selection)
             return
         self._table_key = key
@@ -214,29 +304,31 @@ class GpuPage(StepPage):
         self.table.setUpdatesEnabled(False)
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(self.rows))
+        on_request = self.tr("on request")
         for r, row in enumerate(self.rows):
             g = row.gpu
-            fits = self._fits_text(row.fits_count, nodes)
+            per_gib = cost_per(g.price_cny, g.memory_gib)
+            per_tflops = cost_per(g.price_cny, g.fp16_tensor_tflops)
             cells: list[tuple[str, float | None]] = [
-                (str(row.rank) if row.rank else "—", row.rank),
+                (integer(row.rank), row.rank),
                 (g.name + ("  ✔" if g.id == chosen else ""), None),
-                (_num(g.memory_gib), g.memory_gib),
-                (_num(g.fp16_tensor_tflops, "{:,.1f}"), g.fp16_tensor_tflops),
-                (_num(g.fp64_tflops, "{:,.2f}"), g.fp64_tflops),
-                (_num(g.tdp_w), g.tdp_w),
-                (_num(g.price_cny) if g.price_cny is not None else self.tr("on request"), g.price_cny),
-                (fits, row.fits_count),
-                ("; ".join(row.reasons), None),
+                (number(g.memory_gib), g.memory_gib),
+                (number(g.fp16_tensor_tflops, 1), g.fp16_tensor_tflops),
+                (number(g.fp64_tflops, 2), g.fp64_tflops),
+                (number(g.tdp_w), g.tdp_w),
+                (number(g.price_cny) if g.price_cny is not None else on_request, g.price_cny),
+                (number(per_gib), per_gib),
+                (number(per_tflops), per_tflops),
+                (self._fits_text(row.fits_count, nodes), row.fits_count),
             ]
             for c, (text, sort_key) in enumerate(cells):
-                item = SortItem(text, sort_key) if sort_key is not None or c not in (1, 8) else QTableWidgetItem(text)
+                item = SortItem(text, sort_key) if c != 1 else QTableWidgetItem(text)
                 item.setData(GPU_ROLE, g.id)
-                if c in (0, 2, 3, 4, 5, 6, 7):
+                if c != 1:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-                if c == 8:
-                    item.setToolTip("\n".join(row.reasons))
                 if c == 1:
-                    item.setToolTip(f"{g.vendor} · {g.architecture} · {g.memory_type}\n{g.source}")
+                    item.setToolTip(f"{g.vendor} · {g.architecture} · {g.memory_type}\n{g.source}\n\n"
+                                    + "\n".join(row.reasons))
                 self.table.setItem(r, c, item)
         self.table.setSortingEnabled(True)
         self._fit_columns()
@@ -250,7 +342,46 @@ class GpuPage(StepPage):
                     sel.select(model.index(r, 0), flags)
             self.table.blockSignals(False)
         self.table.setUpdatesEnabled(True)
+        self.apply_filters()
+
+    def _row_of(self, gpu_id: str) -> GpuRow | None:
+        return next((r for r in self.rows if r.gpu.id == gpu_id), None)
+
+    def passes_filters(self, row: GpuRow) -> bool:
+        if self.priced_only.isChecked() and row.gpu.price_cny is None:
+            return False
+        form = self.form_combo.currentData() or ALL_FORMS
+        if form and row.gpu.form_factor.value != form:
+            return False
+        # unknown is never good: only a GPU known to be within the budget passes
+        return not (self.within_budget.isChecked() and self.within_budget.isEnabled() and row.within_budget is not True)
+
+    def apply_filters(self) -> None:
+        """Hide the rows the filters leave out (the ranks stay those of the whole catalog)."""
+        shown = 0
+        for r in range(self.table.rowCount()):
+            cell = self.table.item(r, 0)
+            row = self._row_of(cell.data(GPU_ROLE)) if cell is not None else None
+            hide = row is None or not self.passes_filters(row)
+            self.table.setRowHidden(r, hide)
+            if hide:
+                for c in range(self.table.columnCount()):
+                    item = self.table.item(r, c)
+                    if item is not None and item.isSelected():
+                        item.setSelected(False)
+            shown += not hide
+        self.shown_label.setText(self.tr("%1 of %2 GPUs shown").replace("%1", integer(shown))
+                                 .replace("%2", integer(self.table.rowCount())))
         self._selection_changed()
+
+    def visible_ids(self) -> list[str]:
+        """GPU ids of the rows shown, top to bottom."""
+        out = []
+        for r in range(self.table.rowCount()):
+            cell = self.table.item(r, 0)
+            if cell is not None and not self.table.isRowHidden(r):
+                out.append(cell.data(GPU_ROLE))
+        return out
 
     def _fits_text(self, total: int | None, nodes: int) -> str:
         """'17 GPUs' on one server; '17 (3/server)' when the plan has several (gpu.count is per
@@ -260,19 +391,15 @@ class GpuPage(StepPage):
         if nodes <= 1:
             return self.tr("%n GPU(s)", "", total)
         per = -(-total // nodes)
-        return self.tr("%1 (%2/server)").replace("%1", str(total)).replace("%2", str(per))
+        return self.tr("%1 (%2/server)").replace("%1", integer(total)).replace("%2", integer(per))
 
     def _fit_columns(self) -> None:
-        """Numbers and names sized to their contents but capped, so the "Why" column keeps at least
-        REASONS_MIN_W pixels; the table scrolls sideways only when even that does not fit."""
+        """Numbers and names sized to their contents but capped, so every column shows at 1280 × 800; the
+        last takes what is left."""
         for c in range(len(COLUMNS) - 1):
             self.table.resizeColumnToContents(c)
             self.table.setColumnWidth(c, min(self.table.columnWidth(c), COLUMN_MAX_W[COLUMNS[c]]))
-        header = self.table.horizontalHeader()
-        header.setMinimumSectionSize(36)
-        last = len(COLUMNS) - 1
-        room = self.table.viewport().width() - sum(self.table.columnWidth(c) for c in range(last))
-        self.table.setColumnWidth(last, max(room, REASONS_MIN_W))
+        self.table.horizontalHeader().setMinimumSectionSize(36)
 
     def resizeEvent(self, event: Any) -> None:
         super().resizeEvent(event)
@@ -288,34 +415,50 @@ class GpuPage(StepPage):
         n = plan.gpu.count
         parts = [
             self.tr("%1 × %2 = %3 GiB of GPU memory")
-            .replace("%1", str(n))
+            .replace("%1", integer(n))
             .replace("%2", gpu.name)
-            .replace("%3", f"{n * gpu.memory_gib:,.0f}")
+            .replace("%3", number(n * gpu.memory_gib))
         ]
         if gpu.tdp_w is not None:
-            parts.append(self.tr("%1 W for the GPUs").replace("%1", f"{n * gpu.tdp_w:,.0f}"))
+            parts.append(self.tr("%1 W for the GPUs").replace("%1", number(n * gpu.tdp_w)))
         if gpu.price_cny is not None:
             total = n * gpu.price_cny
-            parts.append(self.tr("%1 CNY (%2)").replace("%1", f"{total:,.0f}").replace("%2", short_amount(total)))
+            parts.append(self.tr("%1 CNY (%2)").replace("%1", number(total)).replace("%2", short_amount(total)))
         self.summary.setText(" · ".join(parts))
 
     # ------------------------------------------------------------------ selection and compare
     def selected_ids(self) -> list[str]:
-        rows = sorted({i.row() for i in self.table.selectedIndexes()})
+        rows = sorted({i.row() for i in self.table.selectedIndexes() if not self.table.isRowHidden(i.row())})
         cells = [self.table.item(r, 0) for r in rows]
         return [c.data(GPU_ROLE) for c in cells if c is not None]
+
+    def _show_reasons(self) -> None:
+        """The selected row's reasons in full; with nothing selected, why the top row is first."""
+        ids = self.selected_ids()
+        top = self.visible_ids()[:1]
+        row = self._row_of(ids[0]) if len(ids) == 1 else (self._row_of(top[0]) if not ids and top else None)
+        if row is None:
+            self.details.setText(self.tr("Select a row to see why it ranks where it does."))
+            return
+        if ids:
+            lead = self.tr("Why %1 ranks #%2:") if row.rank else self.tr("%1 is not ranked:")
+        else:
+            lead = self.tr("Why %1 is at the top (#%2):") if row.rank else self.tr("%1 is not ranked:")
+        lead = lead.replace("%1", row.gpu.name).replace("%2", integer(row.rank))
+        reasons = row.reasons or [self.tr("no estimate yet: enter the model size in step 1")]
+        self.details.setText("<b>" + html.escape(lead) + "</b> " + html.escape("; ".join(reasons)))
 
     def _selection_changed(self) -> None:
         ids = self.selected_ids()
         self.use_button.setEnabled(len(ids) == 1)
-        row = next((r for r in self.rows if ids and r.gpu.id == ids[0]), None)
-        if row is None:
-            self.details.setText(self.tr("Select a row to see why it ranks where it does."))
-        else:
-            self.details.setText(
-                "<b>" + html.escape(row.gpu.name) + "</b>: " + html.escape("; ".join(row.reasons) or "—")
-            )
+        self._show_reasons()
+        self._update_compare_tab()
+
+    def _update_compare_tab(self) -> None:
+        ids = self.selected_ids()
         gpus = [g for g in (self.controller.catalog.gpu(i) for i in ids[:3]) if g is not None]
+        self.tabs.setTabText(1, self.tr("Compare (%1)").replace("%1", integer(len(gpus))) if len(gpus) >= 2
+                             else self.tr("Compare"))
         self.hint.setVisible(len(gpus) < 2)
         self.compare.setVisible(len(gpus) >= 2)
         if len(gpus) < 2:
@@ -334,22 +477,22 @@ class GpuPage(StepPage):
 
     def _compare_rows(self) -> list[tuple[str, Any]]:
         yes, no, unknown = self.tr("yes"), self.tr("no"), self.tr("unknown")
+        on_request = self.tr("on request")
         return [
             (self.tr("Architecture"), lambda g: f"{g.architecture} (CC {g.compute_capability})"),
-            (self.tr("Memory"), lambda g: f"{g.memory_gib:,.0f} GiB {g.memory_type}"),
-            (self.tr("Bandwidth (GB/s)"), lambda g: _num(g.memory_bandwidth_gbs)),
-            (self.tr("FP16/BF16 TFLOPS"), lambda g: _num(g.fp16_tensor_tflops, "{:,.1f}")),
-            (self.tr("FP32 TFLOPS"), lambda g: _num(g.fp32_tflops, "{:,.1f}")),
-            (self.tr("FP64 TFLOPS"), lambda g: _num(g.fp64_tflops, "{:,.2f}")),
-            (self.tr("TDP (W)"), lambda g: _num(g.tdp_w)),
+            (self.tr("Memory"), lambda g: f"{number(g.memory_gib)} GiB {g.memory_type}"),
+            (self.tr("Bandwidth (GB/s)"), lambda g: number(g.memory_bandwidth_gbs)),
+            (self.tr("FP16/BF16 TFLOPS"), lambda g: number(g.fp16_tensor_tflops, 1)),
+            (self.tr("FP32 TFLOPS"), lambda g: number(g.fp32_tflops, 1)),
+            (self.tr("FP64 TFLOPS"), lambda g: number(g.fp64_tflops, 2)),
+            (self.tr("TDP (W)"), lambda g: number(g.tdp_w)),
             (self.tr("Form factor"), lambda g: f"{g.form_factor.value.upper()} Gen{g.pcie_gen}"),
-            (self.tr("NVLink (GB/s)"), lambda g: _num(g.nvlink_gbs) if g.nvlink_gbs else no),
-            (self.tr("MIG"), lambda g: unknown if g.mig_max is None else (str(g.mig_max) if g.mig_max else no)),
+            (self.tr("NVLink (GB/s)"), lambda g: number(g.nvlink_gbs) if g.nvlink_gbs else no),
+            (self.tr("MIG"), lambda g: unknown if g.mig_max is None else (integer(g.mig_max) if g.mig_max else no)),
             (self.tr("ECC"), lambda g: unknown if g.ecc is None else (yes if g.ecc else no)),
-            (
-                self.tr("Price (CNY)"),
-                lambda g: _num(g.price_cny) if g.price_cny is not None else self.tr("on request"),
-            ),
+            (self.tr("Price (CNY)"), lambda g: number(g.price_cny) if g.price_cny is not None else on_request),
+            (self.tr("CNY per GiB"), lambda g: number(cost_per(g.price_cny, g.memory_gib))),
+            (self.tr("CNY per TFLOPS"), lambda g: number(cost_per(g.price_cny, g.fp16_tensor_tflops))),
         ]
 
     # ------------------------------------------------------------------ widgets → plan
@@ -362,6 +505,13 @@ class GpuPage(StepPage):
         ids = self.selected_ids()
         if len(ids) == 1:
             self.choose(ids[0])
+
+    def keyPressEvent(self, event: Any) -> None:
+        # Enter on a row uses it, as a double-click does (the table itself ignores Enter when not editing)
+        if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.table.hasFocus():
+            self.use_selected()
+            return
+        super().keyPressEvent(event)
 
     def choose(self, gpu_id: str | None) -> None:
         """Write gpu.model; a first choice also sets the count the sizing says fits (or 1)."""

@@ -208,10 +208,6 @@ with</source>
 数量</translation>
         </message>
         <message>
-            <source>Why</source>
-            <translation>推荐理由</translation>
-        </message>
-        <message>
             <source>Step 2 · GPU selection</source>
             <translation>第 2 步 · GPU选型</translation>
         </message>
@@ -236,16 +232,8 @@ with</source>
             <translation>使用选中的 GPU(&amp;U)</translation>
         </message>
         <message>
-            <source>Or double-click a row</source>
-            <translation>或双击一行</translation>
-        </message>
-        <message>
             <source>Compare</source>
             <translation>对比</translation>
-        </message>
-        <message>
-            <source>Select two or three rows (Ctrl+click) to compare them side by side.</source>
-            <translation>选择两到三行（Ctrl+单击）进行并排对比。</translation>
         </message>
         <message>
             <source>(none chosen)</source>
@@ -268,8 +256,60 @@ TFLOPS</source>
 TFLOPS</translation>
         </message>
         <message>
+            <source>CNY per
+GiB</source>
+            <translation>每 GiB
+(元)</translation>
+        </message>
+        <message>
+            <source>CNY per
+TFLOPS</source>
+            <translation>每 TFLOPS
+(元)</translation>
+        </message>
+        <message>
+            <source>Ranked by: holds the memory estimate → known to be within the budget → suits the usage → suits the budget class → most FP16 TFLOPS per 10,000 CNY → fewest GPUs. Click a column to sort by it; unknown values sort last.</source>
+            <translation>排序依据：放得下显存估算 → 已知在预算内 → 适合用途 → 符合预算档次 → 每万元 FP16 TFLOPS 最高 → GPU 数量最少。点击列标题可按该列排序；未知值排在最后。</translation>
+        </message>
+        <message>
+            <source>Or double-click a row, or press Enter on it</source>
+            <translation>或双击一行，或在该行上按回车</translation>
+        </message>
+        <message>
+            <source>&amp;Priced only</source>
+            <translation>仅显示有价格的(&amp;P)</translation>
+        </message>
+        <message>
+            <source>Hide GPUs without a reference price (on request)</source>
+            <translation>隐藏没有参考价（需询价）的 GPU</translation>
+        </message>
+        <message>
+            <source>Form fac&amp;tor:</source>
+            <translation>外形(&amp;T)：</translation>
+        </message>
+        <message>
+            <source>Within &amp;budget</source>
+            <translation>预算内(&amp;B)</translation>
+        </message>
+        <message>
+            <source>Ranking</source>
+            <translation>排名</translation>
+        </message>
+        <message>
+            <source>Select two or three rows in the Ranking tab (Ctrl+click, or Shift+arrows) to compare them side by side here.</source>
+            <translation>在“排名”标签页中选择两到三行（Ctrl+单击，或 Shift+方向键），即可在此并排对比。</translation>
+        </message>
+        <message>
             <source>Dense FP16/BF16 tensor TFLOPS</source>
             <translation>稠密 FP16/BF16 张量 TFLOPS</translation>
+        </message>
+        <message>
+            <source>Reference price per GiB of GPU memory (CNY, excl. VAT); unpriced GPUs sort last</source>
+            <translation>每 GiB 显存的参考价（元，不含税）；无价格的 GPU 排在最后</translation>
+        </message>
+        <message>
+            <source>Reference price per dense FP16 tensor TFLOPS (CNY, excl. VAT); unpriced GPUs sort last</source>
+            <translation>每 TFLOPS 稠密 FP16 张量算力的参考价（元，不含税）；无价格的 GPU 排在最后</translation>
         </message>
         <message>
             <source>GPUs of this model the memory estimate needs for the whole plan; per server when the plan has several servers</source>
@@ -278,6 +318,22 @@ TFLOPS</translation>
         <message>
             <source> GPUs per server</source>
             <translation> 块/台</translation>
+        </message>
+        <message>
+            <source>All</source>
+            <translation>全部</translation>
+        </message>
+        <message>
+            <source>Only GPUs whose count for this plan is known to cost no more than the budget (GPUs alone, incl. VAT); unpriced GPUs are not known to be within it</source>
+            <translation>仅显示本方案所需数量的总价已知不超过预算的 GPU（仅 GPU，含税）；无价格的 GPU 不算在预算内</translation>
+        </message>
+        <message>
+            <source>Set a budget in step 1 to filter by it</source>
+            <translation>请先在第 1 步设置预算，才能按预算筛选</translation>
+        </message>
+        <message>
+            <source>%1 of %2 GPUs shown</source>
+            <translation>显示 %1 / %2 款 GPU</translation>
         </message>
         <message>
             <source>%1 (%2/server)</source>
@@ -302,6 +358,26 @@ TFLOPS</translation>
         <message>
             <source>Select a row to see why it ranks where it does.</source>
             <translation>选中一行可查看其排名理由。</translation>
+        </message>
+        <message>
+            <source>Why %1 ranks #%2:</source>
+            <translation>%1 排第 %2 的原因：</translation>
+        </message>
+        <message>
+            <source>%1 is not ranked:</source>
+            <translation>%1 未参与排名：</translation>
+        </message>
+        <message>
+            <source>Why %1 is at the top (#%2):</source>
+            <translation>%1 排第 %2（最前）的原因：</translation>
+        </message>
+        <message>
+            <source>no estimate yet: enter the model size in step 1</source>
+            <translation>尚无估算：请在第 1 步输入模型规模</translation>
+        </message>
+        <message>
+            <source>Compare (%1)</source>
+            <translation>对比（%1）</translation>
         </message>
         <message>
             <source>yes</source>
@@ -346,6 +422,14 @@ TFLOPS</translation>
         <message>
             <source>ECC</source>
             <translation>ECC</translation>
+        </message>
+        <message>
+            <source>CNY per GiB</source>
+            <translation>每 GiB 价格（元）</translation>
+        </message>
+        <message>
+            <source>CNY per TFLOPS</source>
+            <translation>每 TFLOPS 价格（元）</translation>
         </message>
         <message>
             <source>Choose GPU</source>

@@ -142,10 +142,10 @@ def test_quote_shows_its_notes_under_the_table(qtbot, make_window) -> None:
     assert "VAT rate 13%" in notes
 
 
-def test_step2_why_column_keeps_its_room_and_fits_says_total_and_per_server(qtbot, make_window) -> None:
+def test_step2_every_column_fits_and_fits_says_total_and_per_server(qtbot, make_window) -> None:
     import math
 
-    from gui.pages.step2_gpu import COLUMNS, REASONS_MIN_W
+    from gui.pages.step2_gpu import COLUMNS
     from gui.sizing_bridge import gpu_rows
 
     win = make_window()
@@ -156,9 +156,13 @@ def test_step2_why_column_keeps_its_room_and_fits_says_total_and_per_server(qtbo
     page = win.page("GpuPage")
     table = page.table
     qtbot.waitUntil(lambda: table.rowCount() > 0)
-    why = COLUMNS.index("reasons")
-    assert table.columnWidth(why) >= REASONS_MIN_W
-    assert not table.horizontalScrollBar().isVisible()  # everything fits at 1280 × 800 with the dock
+    for lang in ("en", "zh"):
+        win.set_language(lang)
+        qtbot.waitUntil(lambda: not table.horizontalScrollBar().isVisible())  # all columns at 1280 × 800
+        last = len(COLUMNS) - 1
+        assert table.horizontalHeader().sectionViewportPosition(last) + table.columnWidth(last) \
+            <= table.viewport().width()
+    win.set_language("en")
     ctl = win.controller
     row = next(r for r in gpu_rows(ctl.plan, ctl.catalog, ctl.policy, ctl.lang) if r.fits_count)
     shown = next(table.item(r, COLUMNS.index("fits")).text() for r in range(table.rowCount())
