@@ -222,6 +222,16 @@ class Storage(Part):
     """Maximum (active) power; None where no vendor figure was found (rules use the policy fallback)."""
 
 
+class NicAcceptance(BaseModel):
+    """Expected results of the acceptance load run across nodes for this adapter."""
+
+    model_config = ConfigDict(extra="forbid")
+    nccl_busbw_per_port_gbs: Positive
+    """NCCL all_reduce_perf bus bandwidth one port of this adapter carries between nodes (GB/s): a node's
+    expectation is the sum over its ports that have this figure."""
+    source: str
+
+
 class Nic(Part):
     kind: ClassVar[str] = "nic"
 
@@ -232,6 +242,7 @@ class Nic(Part):
     pcie_lanes: PositiveInt
     power_w: Positive | None = None
     """Maximum card power; None where no vendor figure was found (rules use the policy fallback)."""
+    acceptance: NicAcceptance | None = None
 
 
 PsuForm = Literal["atx", "server"]

@@ -353,6 +353,78 @@ def _load_nccl(c: Ctx) -> None:
         c.add("LOAD-NCCL", "pass", "load.nccl.pass", f"≈ {want:g} GB/s", actual)
 
 
+def nccl_hosts(text: str) -> list[str]:
+    """The distinct hosts of all_reduce_perf's '#  Rank  8 Group  0 Pid 2315 on HOST device  0' lines."""
+    hosts: list[str] = []
+    for m in re.finditer(r"^#\s*Rank\s+\d+\s+Group\s+\d+\s+Pid\s+\d+\s+on\s+(\S+)\s+device", text, re.MULTILINE):
+        if m.group(1) not in hosts:
+            hosts.append(m.group(1))
+    return hosts
+
+
+def expected_cross_node(c: Ctx) -> tuple[float | None, str]:
+    """The bus bandwidth one node's planned NICs carry between nodes: the sum over their ports of the catalog's
+    per-port figure (ports without one are left out, so the figure is a lower bound); None without any."""
+    from catalog.models import Nic
+
+    total, parts = 0.0, []
+    if c.plan is not None:
+        for pc in c.plan.server.nics:
+            nic = c.catalog.typed(Nic, pc.part)
+            if nic is not None and nic.acceptance is not None and pc.count > 0:
+                ports = pc.count * max(1, nic.ports)
+                total += ports * nic.acceptance.nccl_busbw_per_port_gbs
+                parts.append(f"{ports}× {nic.acceptance.nccl_busbw_per_port_gbs:g}")
+    return (total or None), " + ".join(parts)
+
+
+@check("LOAD-NCCL-NODES", "load")
+def _load_nccl_nodes(c: Ctx) -> None:
+    """NCCL all_reduce_perf across the nodes (srun in a Slurm allocation, or mpirun with --hostfile), against
+    what the planned NICs carry (catalog, per port, sourced)."""
+    load = c.facts.load
+    if load is None:
+        return
+    res = load.tools.get("all_reduce_perf_nodes")
+    planned_nodes = c.plan.requirements.nodes if c.plan is not None else 1
+    if not isinstance(res, dict):
+        if planned_nodes > 1:
+            c.add("LOAD-NCCL-NODES", "skip", "load.nccl_nodes.not_here", None, None, nodes=planned_nodes)
+        return
+    if res.get("missing"):
+        name = (res.get("argv") or ["?"])[0]
+        hint = INSTALL["all_reduce_perf"] if name == "all_reduce_perf" else (
+            "install Open MPI (mpirun) or run inside a Slurm allocation" if name == "mpirun" else "run inside Slurm")
+        c.add("LOAD-NCCL-NODES", "unknown", "load.not_run", None, None, tool=name,
+              why=f"{name} is not installed — {hint}")
+        return
+    r = parse_all_reduce(_out(res))
+    hosts = nccl_hosts(_out(res))
+    want, how = expected_cross_node(c)
+    actual = (f"{len(hosts)} nodes: peak {r.peak_busbw_gbs:g} GB/s, avg {r.avg_busbw_gbs:g} GB/s"
+              if r.peak_busbw_gbs is not None and r.avg_busbw_gbs is not None else None)
+    nodes = max(int(res.get("nodes") or 0), len(hosts))
+    if r.failure or r.wrong:
+        c.add("LOAD-NCCL-NODES", "fail", "load.nccl.fail", None, r.failure or f"#wrong {r.wrong}",
+              why=r.failure or f"{r.wrong} wrong results")
+    elif r.peak_busbw_gbs is None:
+        first = next((ln.strip() for ln in _out(res).splitlines() if ln.strip() and not ln.startswith(("#", "-"))),
+                     "no result table")
+        c.add("LOAD-NCCL-NODES", "unknown", "load.not_run", None, None, tool="all_reduce_perf",
+              why=f"exit {res.get('returncode')}: {first[:200]}")
+    elif len(hosts) < 2 or (planned_nodes > 1 and nodes < planned_nodes):
+        c.add("LOAD-NCCL-NODES", "unknown", "load.nccl_nodes.partial", None, actual, n=len(hosts),
+              want=max(planned_nodes, 2))
+    elif want is None:
+        c.add("LOAD-NCCL-NODES", "unknown", "load.nccl_nodes.no_expected", None, actual)
+    elif r.peak_busbw_gbs < want:
+        c.add("LOAD-NCCL-NODES", "warn", "load.nccl_nodes.low", f"≈ {want:g} GB/s ({how})", actual,
+              pct=f"{100 * r.peak_busbw_gbs / want:.0f}", want=f"{want:g}")
+    else:
+        c.add("LOAD-NCCL-NODES", "pass", "load.nccl_nodes.pass", f"≈ {want:g} GB/s ({how})", actual,
+              n=len(hosts))
+
+
 @check("LOAD-BURN", "load")
 def _load_burn(c: Ctx) -> None:
     if c.facts.load is None:

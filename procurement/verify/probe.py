@@ -49,6 +49,8 @@ class ProbeOptions:
     """'quick' or 'full': run the acceptance tools (docs/verify.md, "Load"); None: no load."""
     duration: float | None = None
     """Seconds of the concurrent burn (default: raw.BURN_SECONDS[load])."""
+    hostfile: Path | None = None
+    """With a load run: an Open MPI hostfile of the nodes to run NCCL across (Slurm allocations need none)."""
 
 
 def collect(
@@ -75,6 +77,7 @@ def collect(
             progress=progress,
             load=options.load,
             duration=options.duration,
+            hostfile=str(options.hostfile) if options.hostfile else None,
         )
         doc["timeout_s"] = options.timeout
         if options.benchmark:

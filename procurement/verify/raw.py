@@ -410,6 +410,35 @@ def load_plan(level: str, gpus: int, duration: Optional[float] = None) -> List[D
     ]
 
 
+def cross_node_plan(level: str, gpus: int, env: Dict[str, str], hostfile: Optional[str] = None
+                    ) -> Optional[Dict[str, Any]]:
+    """NCCL all_reduce_perf across nodes, one rank per GPU: with ``hostfile`` through Open MPI's mpirun,
+    otherwise from the first node of a Slurm allocation of several nodes through srun (--overlap: it runs
+    beside the step the probe itself may be in). None when neither applies (this node's run is enough)."""
+    sizes = ["-b", "8M", "-e", "1G"] if level == "quick" else ["-b", "8", "-e", "8G"]
+    test = ["all_reduce_perf"] + sizes + ["-f", "2", "-g", "1"]
+    per = max(1, gpus)
+    if hostfile:
+        try:
+            with open(hostfile, encoding="utf-8") as fh:
+                hosts = [ln.split("#")[0].split()[0] for ln in fh if ln.split("#")[0].strip()]
+        except (OSError, UnicodeDecodeError):
+            hosts = []
+        nodes = len(hosts)
+        argv = ["mpirun", "--hostfile", hostfile, "-np", str(max(1, nodes) * per), "--map-by",
+                "ppr:%d:node" % per] + test
+        return {"name": "all_reduce_perf_nodes", "argv": argv, "timeout": 1200.0, "nodes": nodes,
+                "launcher": "mpirun"}
+    try:
+        nodes = int(env.get("SLURM_JOB_NUM_NODES") or env.get("SLURM_NNODES") or "1")
+    except ValueError:
+        nodes = 1
+    if nodes < 2 or env.get("SLURM_NODEID", "0") != "0":
+        return None
+    argv = ["srun", "--overlap", "-N", str(nodes), "--ntasks-per-node", str(per)] + test
+    return {"name": "all_reduce_perf_nodes", "argv": argv, "timeout": 1200.0, "nodes": nodes, "launcher": "srun"}
+
+
 # The burn where gpu_burn is not installed but PyTorch with CUDA is: every GPU at once (one thread each; the
 # GEMMs release the GIL), the same bf16/fp16 matrix product over and over until the deadline, each result
 # compared with the first one on that GPU (a mismatch is a computing error, as gpu_burn counts them).
@@ -494,9 +523,12 @@ def _sample(c: "Collector", smi: str, samples: List[Dict[str, Any]], stop: Any,
         stop.wait(SAMPLE_EVERY_S)
 
 
-def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional[float] = None) -> None:
+def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional[float] = None,
+             hostfile: Optional[str] = None, env: Optional[Dict[str, str]] = None) -> None:
     """Run the acceptance tools that are installed, each with its timeout; sample power, temperature,
-    clocks and throttle reasons while the burn runs. A missing tool is recorded as missing."""
+    clocks and throttle reasons while the burn runs. A missing tool is recorded as missing. Across nodes
+    (``hostfile``, or a Slurm allocation of several nodes seen in ``env``) NCCL runs once more over all of
+    them, before the burn."""
     import threading
 
     if level not in LOAD_LEVELS:
@@ -513,7 +545,16 @@ def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional
         bmc = load["bmc_samples"] = []
     else:
         load["tools"]["ipmitool"] = result(list(IPMITOOL_POWER), missing=True)
-    for tool in load_plan(level, gpus, duration):
+    tools = load_plan(level, gpus, duration)
+    across = cross_node_plan(level, gpus, dict(os.environ) if env is None else env, hostfile)
+    if across is not None:
+        tools.insert(len(tools) - 1, across)
+    for tool in tools:
+        if tool.get("launcher") and not (_found(tool["argv"][0]) and _found("all_reduce_perf")):
+            missing = tool["argv"][0] if not _found(tool["argv"][0]) else "all_reduce_perf"
+            load["tools"][tool["name"]] = dict(result([missing] + tool["argv"][1:], missing=True),
+                                               nodes=tool["nodes"], launcher=tool["launcher"])
+            continue
         if tool["name"] == "gpu_burn" and not _found(tool["argv"][0]) and _torch_cuda(raw):
             # no gpu_burn here: burn with PyTorch instead (recorded as torch_burn; gpu_burn stays missing)
             load["tools"]["gpu_burn"] = result(tool["argv"], missing=True)
@@ -536,6 +577,8 @@ def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional
             if sampler is not None:
                 sampler.join(30)
         res["seconds"] = round(time.time() - started, 1)
+        if tool.get("launcher"):
+            res["nodes"], res["launcher"] = tool["nodes"], tool["launcher"]
         load["tools"][tool["name"]] = res
         if samples:
             load["samples"].extend(samples)
@@ -578,7 +621,7 @@ def new_raw() -> Dict[str, Any]:
 def collect(root: str = "/", run: Optional[Run] = None, timeout: float = 30.0, nvidia_smi: Optional[str] = None,
             python: Optional[str] = None, image: Optional[str] = None, cancel: Any = None,
             progress: Optional[Callable[[str], None]] = None, load: Optional[str] = None,
-            duration: Optional[float] = None) -> Dict[str, Any]:
+            duration: Optional[float] = None, hostfile: Optional[str] = None) -> Dict[str, Any]:
     """All raw facts of this machine, with the load run when ``load`` is 'quick' or 'full'; raises
     Cancelled when ``cancel.is_set()``."""
     c = Collector(root, run, timeout, nvidia_smi, python, cancel, progress)
@@ -588,7 +631,7 @@ def collect(root: str = "/", run: Optional[Run] = None, timeout: float = 30.0, n
     c.host(raw)
     c.software(raw, image)
     if load:
-        run_load(c, raw, load, duration)
+        run_load(c, raw, load, duration, hostfile)
     return raw
 
 

@@ -881,6 +881,31 @@ register(
             "zh": "无法判断电源余量：计划中这些部件没有功耗数据（{parts}）。",
             "en": "The PSU headroom cannot be judged: no power figure for {parts} in the plan.",
         },
+        "verify.load.nccl_nodes.pass": {
+            "zh": "跨 {n} 个节点的 NCCL all_reduce 总线带宽达到计划网卡应有的水平。",
+            "en": "NCCL all_reduce across {n} nodes reaches the bus bandwidth the planned NICs should carry.",
+        },
+        "verify.load.nccl_nodes.low": {
+            "zh": "跨节点 NCCL all-reduce 峰值总线带宽为计划网卡应有值 {want} GB/s 的 {pct}%：检查网卡链路速率、"
+            "GPUDirect RDMA、GPU 与网卡的拓扑及交换机配置。",
+            "en": "NCCL all-reduce across nodes peaks at {pct}% of the {want} GB/s the planned NICs should carry: "
+            "check the NIC link rates, GPUDirect RDMA, GPU-NIC topology and the switch configuration.",
+        },
+        "verify.load.nccl_nodes.no_expected": {
+            "zh": "跨节点 NCCL 已运行，但计划的网卡在目录中没有每端口期望带宽（及其来源），无法判定。",
+            "en": "NCCL ran across nodes, but no planned NIC has a per-port expected bandwidth (with a source) "
+            "in the catalog: not judged.",
+        },
+        "verify.load.nccl_nodes.partial": {
+            "zh": "跨节点 NCCL 测试只覆盖了 {n} 个节点（应为 {want} 个）：其余节点之间的网络未测。",
+            "en": "The cross-node NCCL run covered {n} node(s) of {want}: the network to the others is untested.",
+        },
+        "verify.load.nccl_nodes.not_here": {
+            "zh": "计划为 {nodes} 个节点：跨节点 NCCL 测试在 Slurm 分配的第一个节点上运行（或使用 --hostfile），"
+            "不在本节点。",
+            "en": "The plan has {nodes} nodes: the cross-node NCCL run happens on the first node of a Slurm "
+            "allocation (or with --hostfile), not on this one.",
+        },
         "verify.load.power.bmc_over": {
             "zh": "BMC 在满载时读到 {bmc} W，超过去掉冗余电源后的可用容量 {capacity} W；"
             "按 GPU 实测加计划其余部件估算为 {draw} W，在容量之内。"

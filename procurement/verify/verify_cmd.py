@@ -32,6 +32,9 @@ def add_arguments(v: argparse.ArgumentParser) -> None:
                    help="acceptance load run: dcgmi diag, nvbandwidth, all_reduce_perf, gpu_burn (docs/verify.md)")
     v.add_argument("--duration", type=float, default=None, metavar="S",
                    help="seconds of the concurrent GPU burn (quick: 300, full: 1800)")
+    v.add_argument("--hostfile", type=Path, default=None, metavar="FILE",
+                   help="with --load: run NCCL all_reduce_perf across the nodes of this Open MPI hostfile "
+                   "(under Slurm the allocation's nodes are used without it)")
     v.add_argument("--timeout", type=float, default=30.0, metavar="S",
                    help="kill a probe program after S seconds (default 30)")
     v.add_argument("--nvidia-smi", type=Path, default=None, metavar="PATH", dest="nvidia_smi",
@@ -99,7 +102,8 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
         print(t("verify.no_plan", lang), file=sys.stderr)
     timeout = args.timeout if args.timeout and args.timeout > 0 else 30.0
     options = ProbeOptions(nvidia_smi=args.nvidia_smi, timeout=timeout, benchmark=bool(args.benchmark),
-                           load=getattr(args, "load", None), duration=getattr(args, "duration", None))
+                           load=getattr(args, "load", None), duration=getattr(args, "duration", None),
+                           hostfile=getattr(args, "hostfile", None))
     try:
         report = run_probe(plan, catalog, options, lang)
     except VerificationCancelled:

@@ -334,3 +334,75 @@ def test_psu_headroom_with_the_bmc_reading() -> None:
     assert power is not None and power.status == "warn" and "input" in power.message
     power, _ = judged(DCMI_OFF.read_text(), SDR_OK.read_text())
     assert power is not None and "BMC" not in (power.actual or "")
+
+
+NCCL_2NODE_H100 = ACCEPT / "nccl/all_reduce_perf-2node-16xh100-oci-roce-pass.txt"
+NCCL_2NODE_A100 = ACCEPT / "nccl/all_reduce_perf-2node-16xa100-sxm4-80gb-pass.txt"
+MPI_SLOTS = ACCEPT / "nccl/mpirun-all_reduce_perf-not-enough-slots-fail.txt"
+
+
+def test_cross_node_launch_under_slurm_or_a_hostfile(tmp_path: Path) -> None:
+    from procurement.verify.raw import cross_node_plan
+
+    slurm = {"SLURM_JOB_NUM_NODES": "2", "SLURM_NODEID": "0"}
+    srun = cross_node_plan("quick", 8, slurm)
+    assert srun is not None and srun["nodes"] == 2
+    assert srun["argv"] == ["srun", "--overlap", "-N", "2", "--ntasks-per-node", "8", "all_reduce_perf", "-b", "8M",
+                            "-e", "1G", "-f", "2", "-g", "1"]
+    assert cross_node_plan("quick", 8, {**slurm, "SLURM_NODEID": "1"}) is None  # node 0 launches it, once
+    assert cross_node_plan("quick", 8, {"SLURM_JOB_NUM_NODES": "1"}) is None and cross_node_plan("full", 8, {}) is None
+    hosts = tmp_path / "hosts"
+    hosts.write_text("# the nodes\nnode01 slots=8\nnode02 slots=8\n\n")
+    mpi = cross_node_plan("full", 8, {}, str(hosts))
+    assert mpi is not None and mpi["nodes"] == 2 and mpi["argv"][:7] == [
+        "mpirun", "--hostfile", str(hosts), "-np", "16", "--map-by", "ppr:8:node"]
+    assert mpi["argv"][7:] == ["all_reduce_perf", "-b", "8", "-e", "8G", "-f", "2", "-g", "1"]
+
+
+def _two_node_plan():  # type: ignore[no-untyped-def]
+    from procurement.plan import PartCount
+
+    plan = h100_plan()
+    return plan.model_copy(update={
+        "requirements": plan.requirements.model_copy(update={"nodes": 2}),
+        "server": plan.server.model_copy(update={"nics": [PartCount(part="connectx-7-ndr-400g", count=8)]})})
+
+
+def test_nccl_across_nodes_against_the_planned_nics(tmp_path: Path, fake_path: Path, shipped: Catalog,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under a 2-node Slurm allocation the first node runs all_reduce_perf over both through srun (a fake
+    replaying real 2-node outputs); 8 NDR ports are expected to carry 8 × 48 GB/s (catalog, NCCL maintainers)."""
+    monkeypatch.setenv("SLURM_JOB_NUM_NODES", "2")
+    monkeypatch.setenv("SLURM_NODEID", "0")
+    fake_tools(fake_path)
+
+    def run(capture: Path | None, name: str):  # type: ignore[no-untyped-def]
+        if capture is not None:
+            write_exe(fake_path, "srun", f'echo "$*" > {shlex.quote(str(tmp_path / "srun.args"))}\n'
+                      f"cat {shlex.quote(str(capture))}\n")
+        root = make_host_root(tmp_path / name)
+        options = ProbeOptions(root=root, runner=host_runner_healthy(H100_XML), timeout=5, load="quick", duration=1)
+        return run_probe(_two_node_plan(), shipped, options, "en").check("LOAD-NCCL-NODES")
+
+    missing = run(None, "missing")  # no srun on PATH
+    assert missing is not None and missing.status == "unknown" and "srun is not installed" in missing.message
+    ok = run(NCCL_2NODE_H100, "h100")
+    assert ok is not None and ok.status == "pass", ok
+    assert ok.expected == "≈ 384 GB/s (8× 48)" and ok.actual == "2 nodes: peak 464.79 GB/s, avg 458.452 GB/s"
+    assert (tmp_path / "srun.args").read_text().startswith("--overlap -N 2 --ntasks-per-node 8 all_reduce_perf")
+    low = run(NCCL_2NODE_A100, "a100")  # the A100 pair's 182.8 GB/s on a plan of 8 NDR ports
+    assert low is not None and low.status == "warn" and "48%" in low.message
+    slots = run(MPI_SLOTS, "slots")
+    assert slots is not None and slots.status == "unknown" and "not enough slots" in slots.message
+
+
+def test_a_node_that_did_not_run_across_nodes_says_so(tmp_path: Path, fake_path: Path, shipped: Catalog,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("SLURM_JOB_NUM_NODES", raising=False)
+    monkeypatch.delenv("SLURM_NNODES", raising=False)
+    fake_tools(fake_path)
+    root = make_host_root(tmp_path / "root")
+    options = ProbeOptions(root=root, runner=host_runner_healthy(H100_XML), timeout=5, load="quick", duration=1)
+    c = run_probe(_two_node_plan(), shipped, options, "en").check("LOAD-NCCL-NODES")
+    assert c is not None and c.status == "skip" and "first node of a Slurm allocation" in c.message
+    assert run_probe(h100_plan(), shipped, options, "en").check("LOAD-NCCL-NODES") is None  # one node planned
