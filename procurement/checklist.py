@@ -37,6 +37,7 @@ from procurement.plan import ChecklistMark, Plan
 from procurement.policy import Policy, default_policy
 from procurement.rules.registry import items_for_finding
 from procurement.sizing.plan_sizing import size_plan
+from procurement.verification_report import message_of, values_of
 
 Which = Literal["hardware", "software"]
 WHICH: tuple[Which, ...] = ("hardware", "software")
@@ -499,8 +500,8 @@ def _verification(plan: Plan, lang: Lang) -> dict[str, _Verified]:
                 continue
             v = out.setdefault(item, _Verified())
             v.status = status if v.status is None else worse(v.status, status)
-            actual = check.get("actual")
-            text = str(actual) if actual not in (None, "") else str(check.get("message") or "")
+            actual = values_of(check, lang)[1]  # rendered in the reader's language from its code
+            text = actual if actual not in (None, "") else message_of(check, lang)
             if text and text not in v.actual:
                 v.actual.append(text)
     if gpu_names:

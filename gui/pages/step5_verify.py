@@ -48,7 +48,7 @@ from procurement.verify import (
     report_to_dict,
     run_probe,
 )
-from procurement.verify.render import message_of
+from procurement.verify.render import message_of, values_of
 from procurement.verify.target import NotTarget, not_target
 
 MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "unknown": "?", "skip": "–"}
@@ -300,11 +300,13 @@ class VerifyPage(StepPage):
                                _num_item(g.get("power_limit_w")), QTableWidgetItem(_text(g.get("persistence_mode"))),
                                QTableWidgetItem(_text(g.get("ecc_enabled"))), _num_item(g.get("temperature_c"))])
             for c in rep.get("checks") or []:
-                _append(checks, _check_row(node, str(c.get("id", "")), c.get("status"), c.get("expected"),
-                                           c.get("actual"), message_of(c, self.controller.lang)))
+                expected, actual = values_of(c, self.controller.lang)  # in the reader's language
+                _append(checks, _check_row(node, str(c.get("id", "")), c.get("status"), expected, actual,
+                                           message_of(c, self.controller.lang)))
         cluster = self.cluster_checks(reports)
         for c in cluster:
-            _append(checks, _check_row(self.tr("(all nodes)"), c.id, c.status, c.expected, c.actual,
+            expected, actual = values_of(c, self.controller.lang)
+            _append(checks, _check_row(self.tr("(all nodes)"), c.id, c.status, expected, actual,
                                        message_of(c, self.controller.lang)))
         for t in (nodes, gpus, checks):
             t.setSortingEnabled(True)

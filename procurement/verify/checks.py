@@ -31,10 +31,10 @@ from catalog.models import (
     version_or_none,
 )
 from catalog.units import BYTES_PER_GB, BYTES_PER_MIB
+from procurement import verification_texts  # noqa: F401  (registers the messages)
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.health import (
     IbPort,
     LoadFacts,
@@ -42,7 +42,7 @@ from procurement.verify.health import (
     lspci_gpus,
 )
 from procurement.verify.host import HostInfo
-from procurement.verify.report import CheckRecord, CheckStatus, GpuRecord, make_check
+from procurement.verify.report import CheckRecord, CheckStatus, Coded, GpuRecord, make_check, render_value
 from procurement.verify.runner import CommandResult
 from procurement.verify.smi_xml import SmiGpu, SmiReport
 from procurement.verify.topo import Topology
@@ -168,11 +168,12 @@ class Ctx:
     def part(self, g: SmiGpu) -> Gpu | None:
         return self.facts.parts.get(g.index)
 
-    def v(self, key: str, **fields: object) -> str:
-        """A value for the Expected/Actual columns in the report's language ('Enabled' / '已启用')."""
-        return t(f"verify.val.{key}", self.lang, **fields)
+    def v(self, key: str, **fields: object) -> Coded:
+        """A value for the Expected/Actual columns in no one language ('Enabled' / '已启用'): stored as its
+        code and parameters, rendered in each reader's language."""
+        return Coded(code=f"verify.val.{key}", params=fields)
 
-    def cores(self, cores: int, sockets: int | None) -> str:
+    def cores(self, cores: int, sockets: int | None) -> Coded:
         key = "cores_socket" if sockets == 1 else "cores_sockets"
         return self.v(key, cores=cores, sockets=sockets if sockets is not None else "?")
 
@@ -186,14 +187,13 @@ class Ctx:
         **fields: object,
     ) -> None:
         code = f"verify.{key}"
-        self.checks.append(
-            make_check(check_id, status, t(code, self.lang, **fields), expected, actual, code, fields)
-        )
+        text = t(code, self.lang, **{k: render_value(v, self.lang) for k, v in fields.items()})
+        self.checks.append(make_check(check_id, status, text, expected, actual, code, fields, self.lang))
 
     def unread(self, check_id: str, gpus: list[SmiGpu], expected: object = None, actual: object = None) -> None:
         """`unknown`: the check's reading failed on these GPUs, so nothing is said about them."""
         why = "; ".join(
-            f"{_label(g)}: " + (", ".join(f"{p} {v}" for p, v in g.faults[:3]) or self.v("not_reported"))
+            f"{_label(g)}: " + (", ".join(f"{p} {v}" for p, v in g.faults[:3]) or "N/A")
             for g in gpus
         )
         self.add(check_id, "unknown", "unknown.unread", expected, actual, gpus=_labels(gpus), why=why)
@@ -550,9 +550,8 @@ def _power_limit(c: Ctx) -> None:
     low = [g for g in known if g.power_limit_w < g.default_power_limit_w]  # type: ignore[operator]
     defaults = "/".join(sorted({f"{g.default_power_limit_w:g} W" for g in known})) or "-"
     if low:
-        which = "; ".join(
-            f"{_label(g)} {g.power_limit_w:g} W ({c.v('default_w', w=f'{g.default_power_limit_w:g}')})" for g in low
-        )
+        which = c.v("list", items=[c.v("power_capped", gpu=_label(g), w=f"{g.power_limit_w:g}",
+                                       default=c.v("default_w", w=f"{g.default_power_limit_w:g}")) for g in low])
         c.add("POWER-LIMIT", "fail", "power.fail", f"≥ {defaults}", which, which=which,
               watts=f"{low[0].default_power_limit_w:g}")
     elif unread:
@@ -588,16 +587,18 @@ def _mig(c: Ctx) -> None:
         c.add("MIG", "skip", "mig.skip")
 
 
-def _mig_actual(gpus: list[SmiGpu], c: Ctx) -> str:
-    parts = []
+def _mig_actual(gpus: list[SmiGpu], c: Ctx) -> Coded | str:
+    parts: list[Coded] = []
     for g in gpus:
-        if g.mig_mode:
-            parts.append(f"GPU{g.index}: {c.v('enabled')} ({len(g.mig_devices)} MIG)")
-        elif g.mig_mode is False:
-            parts.append(f"GPU{g.index}: {c.v('disabled')}")
-        if g.mig_pending is not None and g.mig_mode is not None and g.mig_pending != g.mig_mode:
-            parts[-1] += " → " + (c.v("enabled") if g.mig_pending else c.v("disabled"))
-    return "; ".join(parts) or "N/A"
+        if g.mig_mode is None:
+            continue
+        now = c.v("mig_on", n=len(g.mig_devices)) if g.mig_mode else c.v("disabled")
+        if g.mig_pending is not None and g.mig_pending != g.mig_mode:
+            parts.append(c.v("gpu_pending", gpu=f"GPU{g.index}", now=now,
+                             then=c.v("enabled") if g.mig_pending else c.v("disabled")))
+        else:
+            parts.append(c.v("gpu_state", gpu=f"GPU{g.index}", now=now))
+    return c.v("list", items=parts) if parts else "N/A"
 
 
 @check("VBIOS-CONSISTENT", "gpu", needs_smi=True)
@@ -704,25 +705,29 @@ def _throttle(c: Ctx) -> None:
 def _gpu_temp(c: Ctx) -> None:
     """Temperature against the GPU's own slowdown and shutdown thresholds (nvidia-smi reports them)."""
     gpus = c.gpus
-    hot, judged = [], []
+    hot: list[Coded] = []
+    judged = []
     for g in gpus:
         if g.temperature_c is not None and g.temp_slowdown_c is not None:
             judged.append(g)
             if g.temp_shutdown_c is not None and g.temperature_c >= g.temp_shutdown_c:
-                hot.append(f"{_label(g)} {g.temperature_c} °C ≥ shutdown {g.temp_shutdown_c} °C")
+                hot.append(c.v("temp_over", gpu=_label(g), t=g.temperature_c, limit=g.temp_shutdown_c,
+                               kind=c.v("shutdown")))
             elif g.temperature_c >= g.temp_slowdown_c:
-                hot.append(f"{_label(g)} {g.temperature_c} °C ≥ slowdown {g.temp_slowdown_c} °C")
+                hot.append(c.v("temp_over", gpu=_label(g), t=g.temperature_c, limit=g.temp_slowdown_c,
+                               kind=c.v("slowdown")))
         elif g.tlimit_margin_c is not None and g.tlimit_slowdown_c is not None:
             # H100 and newer: T.Limit is the headroom to the GPU's own limit; slowdown starts when it
             # falls to the (negative) slowdown margin.
             judged.append(g)
             if g.tlimit_margin_c <= g.tlimit_slowdown_c:
-                hot.append(f"{_label(g)} T.Limit {g.tlimit_margin_c} °C ≤ slowdown {g.tlimit_slowdown_c} °C")
+                hot.append(c.v("tlimit_under", gpu=_label(g), t=g.tlimit_margin_c, limit=g.tlimit_slowdown_c))
     unread = [g for g in gpus if g.temperature_c is None and g.tlimit_margin_c is None
               and ("temperature_c" in g.unreadable or judged)]
     temps = ", ".join(f"GPU{g.index} {g.temperature_c} °C" for g in gpus if g.temperature_c is not None) or None
     if hot:
-        c.add("GPU-TEMP", "fail", "temp.fail", c.v("below_slowdown"), "; ".join(hot), which="; ".join(hot))
+        c.add("GPU-TEMP", "fail", "temp.fail", c.v("below_slowdown"), c.v("list", items=hot),
+              which=c.v("list", items=hot))
     elif unread:
         c.unread("GPU-TEMP", unread, c.v("below_slowdown"), temps)
     elif judged:
@@ -837,7 +842,7 @@ def _nvlink(c: Ctx) -> None:
         return
     missing = topo.gpu_pairs_without_nvlink()
     summary = topo.nvlink_summary()
-    actual = summary or (f"{len(missing)} GPU pairs without NVLink" if missing else "NVLink")
+    actual: Coded | str = summary or (c.v("pairs_without_nvlink", n=len(missing)) if missing else "NVLink")
     if not missing:
         c.add("NVLINK", "pass", "nvlink.pass", expected, actual, kind=summary or "NV")
     elif wanted:

@@ -314,13 +314,15 @@ def _load_nvbandwidth(c: Ctx) -> None:
         c.add("LOAD-NVBANDWIDTH", "unknown", "load.not_run", None, None, tool="nvbandwidth",
               why=f"exit {res.get('returncode')}: no bandwidth matrix")
     elif want is None:
-        c.add("LOAD-NVBANDWIDTH", "unknown", "load.no_expected", None, f"min {min(values):g} GB/s",
+        c.add("LOAD-NVBANDWIDTH", "unknown", "load.no_expected", None, c.v("min_gbs", gbs=f"{min(values):g}"),
               tool="nvbandwidth", part=part.name if part else "?")
     elif min(values) < want:
-        c.add("LOAD-NVBANDWIDTH", "fail", "load.nvbandwidth.fail", f"≥ {want:g} GB/s", f"min {min(values):g} GB/s",
+        c.add("LOAD-NVBANDWIDTH", "fail", "load.nvbandwidth.fail", f"≥ {want:g} GB/s",
+              c.v("min_gbs", gbs=f"{min(values):g}"),
               have=f"{min(values):g}", want=f"{want:g}")
     else:
-        c.add("LOAD-NVBANDWIDTH", "pass", "load.nvbandwidth.pass", f"≥ {want:g} GB/s", f"min {min(values):g} GB/s")
+        c.add("LOAD-NVBANDWIDTH", "pass", "load.nvbandwidth.pass", f"≥ {want:g} GB/s",
+              c.v("min_gbs", gbs=f"{min(values):g}"))
 
 
 @check("LOAD-NCCL", "load")
@@ -334,7 +336,7 @@ def _load_nccl(c: Ctx) -> None:
     r = parse_all_reduce(_out(res))
     part = _expected(c)
     want = part.acceptance.nccl_allreduce_busbw_gbs if part is not None and part.acceptance else None
-    actual = f"peak {r.peak_busbw_gbs:g} GB/s, avg {r.avg_busbw_gbs:g} GB/s" if r.peak_busbw_gbs and \
+    actual = c.v("nccl", peak=f"{r.peak_busbw_gbs:g}", avg=f"{r.avg_busbw_gbs:g}") if r.peak_busbw_gbs and \
         r.avg_busbw_gbs else None
     if r.failure or r.wrong:
         c.add("LOAD-NCCL", "fail", "load.nccl.fail", None, r.failure or f"#wrong {r.wrong}",
@@ -401,7 +403,7 @@ def _load_nccl_nodes(c: Ctx) -> None:
     r = parse_all_reduce(_out(res))
     hosts = nccl_hosts(_out(res))
     want, how = expected_cross_node(c)
-    actual = (f"{len(hosts)} nodes: peak {r.peak_busbw_gbs:g} GB/s, avg {r.avg_busbw_gbs:g} GB/s"
+    actual = (c.v("nccl_nodes", n=len(hosts), peak=f"{r.peak_busbw_gbs:g}", avg=f"{r.avg_busbw_gbs:g}")
               if r.peak_busbw_gbs is not None and r.avg_busbw_gbs is not None else None)
     nodes = max(int(res.get("nodes") or 0), len(hosts))
     if r.failure or r.wrong:
@@ -502,7 +504,7 @@ def _load_throttle(c: Ctx) -> None:
     sw = sorted({s.index for s in samples if s.reasons is not None and s.reasons & SW_THERMAL_BIT})
     peak_t = max((s.temp_c for s in samples if s.temp_c is not None), default=None)
     peak_p = sum(max((s.power_w or 0) for s in samples if s.index == i) for i in {s.index for s in samples})
-    actual = f"max {peak_t:g} °C, peak {peak_p:.0f} W total" if peak_t is not None else None
+    actual = c.v("burn_peaks", t=f"{peak_t:g}", w=f"{peak_p:.0f}") if peak_t is not None else None
     if hw:
         c.add("LOAD-THROTTLE", "fail", "load.throttle.fail", None, actual, gpus=", ".join(f"GPU{i}" for i in hw))
     elif sw:
@@ -539,10 +541,10 @@ def _load_power(c: Ctx) -> None:
     draw = gpu_w + rest_w
     capacity = budget.capacity_bound_w
     expected = f"≤ {capacity:.0f} W"
-    actual = f"{draw:.0f} W ({gpu_w:.0f} W GPUs measured + {rest_w:.0f} W rest planned)"
     bmc_w = _bmc_peak(load)
+    actual = c.v("draw", draw=f"{draw:.0f}", gpus=f"{gpu_w:.0f}", rest=f"{rest_w:.0f}")
     if bmc_w is not None:
-        actual += f"; BMC {bmc_w:.0f} W"
+        actual = c.v("draw_bmc", draw=actual, bmc=f"{bmc_w:.0f}")
     if budget.unknown or capacity <= 0:
         c.add("LOAD-POWER", "unknown", "load.power.unknown", expected, actual,
               parts=", ".join(i.label for i in budget.unknown) or "PSU")

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from procurement import verification_texts  # noqa: F401  (registers the messages)
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, t
 from procurement.plan import Plan, canonical_digest
 from procurement.safe_io import write_file
-from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.report import (
     MERGED_KIND,
     SCHEMA_VERSION,

@@ -6,11 +6,20 @@ import textwrap
 import unicodedata
 from collections.abc import Sequence
 
-from procurement.messages import MESSAGES, Lang, t
+from procurement import verification_texts  # noqa: F401  (registers the messages)
+from procurement.messages import Lang, t
 from procurement.terminal import one_line
-from procurement.verify import texts  # noqa: F401  (registers the messages)
+from procurement.verification_report import (  # noqa: F401  (check_message, message_of, values_of: re-exported)
+    CheckRecord,
+    GpuRecord,
+    VerificationReport,
+    check_actual,
+    check_expected,
+    check_message,
+    message_of,
+    values_of,
+)
 from procurement.verify.merge import MergedReport, gpu_summary, node_name
-from procurement.verify.report import CheckRecord, GpuRecord, VerificationReport
 
 _MAX_CELL = 48
 
@@ -70,31 +79,9 @@ def status_label(status: str, lang: Lang) -> str:
     return t(f"verify.status.{status}", lang)
 
 
-def check_message(check: CheckRecord, lang: Lang) -> str:
-    """The check's message in ``lang``: rendered from its language-neutral code and parameters when this
-    version knows the code, else the text stored when the report was written."""
-    if check.code and check.code in MESSAGES:
-        try:
-            return t(check.code, lang, **check.params)
-        except (KeyError, IndexError, ValueError):
-            pass
-    return check.message
-
-
-def message_of(check: object, lang: Lang) -> str:
-    """check_message for a check as stored in a plan (a JSON object), whatever its report version."""
-    if isinstance(check, CheckRecord):
-        return check_message(check, lang)
-    if not isinstance(check, dict):
-        return ""
-    try:
-        return check_message(CheckRecord.model_validate(check), lang)
-    except ValueError:
-        return str(check.get("message") or "")
-
-
 def render_checks(checks: Sequence[CheckRecord], lang: Lang) -> str:
-    rows = [(c.id, status_label(c.status, lang), c.expected or "-", c.actual or "-") for c in checks]
+    rows = [(c.id, status_label(c.status, lang), check_expected(c, lang) or "-", check_actual(c, lang) or "-")
+            for c in checks]
     out = [
         table(
             [
@@ -204,7 +191,8 @@ def render_merged(merged: MergedReport, lang: Lang) -> str:
         if chk.status in ("fail", "unknown")
     ]
     for name, chk in failing:
-        lines.append(one_line(f"  {name}: {chk.id} [{status_label(chk.status, lang)}] — {chk.actual or '-'}"))
+        lines.append(one_line(f"  {name}: {chk.id} [{status_label(chk.status, lang)}] — "
+                              f"{check_actual(chk, lang) or '-'}"))
     if failing:
         lines.append("")
     lines += [render_checks(merged.checks, lang), "", _summary(merged.checks, lang)]

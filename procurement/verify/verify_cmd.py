@@ -7,11 +7,11 @@ import sys
 from pathlib import Path
 
 from catalog.loader import Catalog
+from procurement import verification_texts  # noqa: F401  (registers the messages)
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, t
 from procurement.plan import Plan, PlanError, load_plan
-from procurement.verify import texts  # noqa: F401  (registers the messages)
 from procurement.verify.merge import load_reports, merge_reports, write_merged
 from procurement.verify.probe import ProbeOptions, VerificationCancelled, run_probe
 from procurement.verify.render import render_merged, render_report

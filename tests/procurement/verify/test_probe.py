@@ -118,8 +118,9 @@ def test_report_json_has_exactly_the_documented_fields(
     assert set(data) == TOP_FIELDS
     assert set(data["host"]) == HOST_FIELDS
     assert all(set(g) == GPU_FIELDS for g in data["gpus"])
-    assert all(set(c) == {"id", "status", "expected", "actual", "message", "code", "params"} for c in data["checks"])
-    assert data["schema_version"] == 2 and data["error"] is None and data["kind"] == "gpu-procure-report"
+    assert all(set(c) == {"id", "status", "expected", "actual", "message", "code", "params", "expected_code",
+                          "expected_params", "actual_code", "actual_params"} for c in data["checks"])
+    assert data["schema_version"] == 3 and data["error"] is None and data["kind"] == "gpu-procure-report"
     assert data["created"].endswith("+00:00")
     assert data["host"] == {
         "hostname": "node01",

@@ -24,7 +24,7 @@ from procurement.verify.report import (
     report_to_dict,
 )
 from tests.conftest import REPO
-from tests.procurement.verify.conftest import H100_TOPO, H100_XML, T4_XML, h100_plan, healthy
+from tests.procurement.verify.conftest import H100_TOPO, H100_XML, T4_XML, h100_plan, healthy, make_catalog
 
 SCHEMA = REPO / "docs" / "schemas" / "verification-report.schema.json"
 V1 = REPO / "tests" / "fixtures" / "verify" / "report-v1-8x-h100.json"
@@ -59,7 +59,7 @@ def test_a_version_1_report_still_opens_and_is_migrated() -> None:
     raw = json.loads(V1.read_text())
     assert raw["schema_version"] == 1 and "kind" not in raw
     rep = load_report(V1)
-    assert rep.schema_version == 2 and rep.kind == "gpu-procure-report"
+    assert rep.schema_version == 3 and rep.kind == "gpu-procure-report"
     assert rep.host.hostname == "node01" and len(rep.gpus) == 8
     assert rep.check("GPU-COUNT") is not None and rep.check("GPU-COUNT").code is None  # type: ignore[union-attr]
     # a check without a code keeps the text it was written with
@@ -110,3 +110,36 @@ def test_every_declared_check_reports_once(vcat: Catalog) -> None:
     assert set(ids) <= set(CHECKS)
     not_asked = {"DRIVER-BRANCH", "BENCHMARK"} | {k for k, spec in CHECKS.items() if spec.family == "load"}
     assert set(CHECKS) - set(ids) == not_asked  # not planned / not asked for
+
+
+def test_expected_and_actual_values_are_rendered_in_the_readers_language(tmp_path: Path) -> None:
+    """A report written in English is read in Chinese: its Expected/Actual values come from their codes
+    ('Enabled' → '已启用'), in the terminal table, the checklist and the step-5 rows alike; values that are the
+    same in every language (numbers, versions) stay plain text without a code."""
+    from procurement.checklist import build_checklists
+    from procurement.verify.render import render_report, values_of
+    from procurement.verify.report import write_report
+
+    xml = H100_XML.read_text().replace("<persistence_mode>Enabled</persistence_mode>",
+                                       "<persistence_mode>Disabled</persistence_mode>", 1)
+    rep = report_from_outputs(xml, make_catalog(), h100_plan(), "en", topo_text=H100_TOPO.read_text())
+    out = tmp_path / "node.json"
+    write_report(rep, out)
+    stored = json.loads(out.read_text(encoding="utf-8"))
+    persist = next(c for c in stored["checks"] if c["id"] == "PERSISTENCE")
+    assert persist["expected"] == "Enabled" and persist["expected_code"] == "verify.val.enabled"
+    assert persist["actual"] == "Disabled: GPU0" and persist["actual_params"] == {"gpus": "GPU0"}
+    count = next(c for c in stored["checks"] if c["id"] == "GPU-COUNT")
+    assert count["expected_code"] is None and count["expected"] == "8"  # a number needs no code
+    loaded = load_report(out)
+    assert values_of(loaded.check("PERSISTENCE"), "zh") == ("已启用", "已禁用：GPU0")
+    assert "已禁用：GPU0" in render_report(loaded, "zh")
+    assert values_of(persist, "zh") == ("已启用", "已禁用：GPU0")  # as stored in a plan (a JSON object)
+    # the checklist of a plan holding the English report shows the machine's values in Chinese
+    plan = h100_plan().model_copy(update={"verification": [stored]})
+    lists = build_checklists(plan, make_catalog(), lang="zh")
+    texts = " ".join(str(i.verified) for cl in lists.values() for i in cl.items)
+    assert "已禁用：GPU0" in texts and "Disabled: GPU0" not in texts
+    # a version-2 report (values stored as text only) is shown as written
+    old = dict(persist, expected_code=None, actual_code=None)
+    assert values_of(old, "zh") == ("Enabled", "Disabled: GPU0")
