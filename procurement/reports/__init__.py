@@ -17,7 +17,7 @@ from procurement.plan import Plan, canonical_digest
 from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, check_target, safe_filename, write_pdf
 from procurement.reports.fonts import FontNotFoundError, register_cjk_font
-from procurement.reports.quote import Quote, QuoteLine, build_quote, quote_number, render_quote_pdf
+from procurement.reports.quote import Quote, QuoteLine, build_quote, issue_quote, quote_number, render_quote_pdf
 
 __all__ = [
     "ExportError",
@@ -27,6 +27,7 @@ __all__ = [
     "QuoteLine",
     "build_quote",
     "check_target",
+    "issue_quote",
     "quote_number",
     "register_cjk_font",
     "render_checklist_pdf",

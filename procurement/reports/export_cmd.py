@@ -1,10 +1,12 @@
-"""`gpu-procure export PLAN [--quote FILE] [--checklist FILE] [--acceptance FILE] [--lang zh|en]
+"""`gpu-procure export PLAN [--quote FILE] [--rfq FILE] [--checklist FILE] [--acceptance FILE] [--lang zh|en]
 [--paper a4|letter]`."""
 
 from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from catalog.loader import Catalog
@@ -26,12 +28,12 @@ EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
 register(
     {
         "export.nothing": {
-            "zh": "未指定输出：请给出 --quote FILE、--checklist FILE 和/或 --acceptance FILE",
-            "en": "nothing to export: give --quote FILE, --checklist FILE and/or --acceptance FILE",
+            "zh": "未指定输出：请给出 --quote FILE、--rfq FILE、--checklist FILE 和/或 --acceptance FILE",
+            "en": "nothing to export: give --quote FILE, --rfq FILE, --checklist FILE and/or --acceptance FILE",
         },
         "export.same_file": {
-            "zh": "--quote、--checklist 与 --acceptance 不能是同一个文件",
-            "en": "--quote, --checklist and --acceptance must be different files",
+            "zh": "--quote、--rfq、--checklist 与 --acceptance 不能是同一个文件",
+            "en": "--quote, --rfq, --checklist and --acceptance must be different files",
         },
         "export.wrote": {
             "zh": "已写入 {what}：{path}（{size} 字节）",
@@ -65,6 +67,8 @@ def has_hardware(plan: Plan) -> bool:
 def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("plan", type=Path)
     e.add_argument("--quote", type=Path, default=None, metavar="FILE")
+    e.add_argument("--rfq", type=Path, default=None, metavar="FILE",
+                   help="the vendor-facing request for quotation (询价单): no prices, notes or findings")
     e.add_argument("--checklist", type=Path, default=None, metavar="FILE")
     e.add_argument("--acceptance", type=Path, default=None, metavar="FILE",
                    help="the delivery acceptance sheet (验收单)")
@@ -82,7 +86,8 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     """Render the requested PDFs, then write each atomically; exit 2 on unreadable input or a write error."""
     lang: Lang = args.lang or default_lang()
     paper: Paper = "letter" if getattr(args, "paper", "a4") == "letter" else "a4"
-    wanted = (("quote", args.quote), ("checklist", args.checklist), ("acceptance", getattr(args, "acceptance", None)))
+    wanted = (("quote", args.quote), ("rfq", getattr(args, "rfq", None)), ("checklist", args.checklist),
+              ("acceptance", getattr(args, "acceptance", None)))
     jobs = [(what, path) for what, path in wanted if path]
     if not jobs:
         print(t("export.nothing", lang), file=sys.stderr)
@@ -110,7 +115,9 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     from procurement.rules import evaluate
 
     findings = evaluate(plan, catalog, policy, lang)
-    render = {"quote": render_quote_pdf, "checklist": render_checklist_pdf, "acceptance": render_acceptance_pdf}
+    render: dict[str, Callable[..., bytes]] = {
+              "quote": render_quote_pdf, "checklist": render_checklist_pdf, "acceptance": render_acceptance_pdf,
+              "rfq": partial(render_quote_pdf, document="rfq")}
     try:
         # Render everything before writing anything: a failure leaves no half-exported set behind.
         with collect_missing() as missing:
@@ -138,6 +145,6 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     # while a line is unpriced the quote is a request for quotation (询价单), and the message says so
     rfq = "quote" in render and not build_quote(plan, catalog, policy, lang=lang).complete
     for what, path, data in outputs:
-        name = t("export.what.rfq" if what == "quote" and rfq else f"export.what.{what}", lang)
+        name = t("export.what.rfq" if what == "quote" and rfq else f"export.what.{what}", lang)  # rfq: its own
         print(t("export.wrote", lang, what=name, path=path, size=len(data)), file=to)
     return EXIT_OK

@@ -6,6 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
+from typing import Literal
 
 from reportlab.platypus import Flowable, Spacer
 
@@ -29,7 +30,7 @@ from procurement.budgets.cost import price_of
 from procurement.checklist import fmt_num
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
-from procurement.plan import Plan, canonical_digest
+from procurement.plan import IssuedQuote, Plan, canonical_digest
 from procurement.policy import Policy, default_policy
 from procurement.reports.capitals import capital_amount
 from procurement.reports.common import (
@@ -50,6 +51,12 @@ from procurement.reports.common import (
 CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software")
 PLAN_PRICE_KINDS = ("entered", "vendor_quote", "company")
 RFQ_ASKS = ("prices", "delivery", "warranty", "payment", "invoice", "freight", "validity", "substitutes")
+PARTY_EXTRA = ("phone", "tax_id", "bank", "bank_account")
+"""Party fields printed only when either party gives them."""
+TERMS = ("delivery", "warranty", "payment", "invoice", "freight")
+Document = Literal["auto", "rfq"]
+"""'auto': a quote (报价单, the buyer's copy with internal content) when every line is priced, else a request for
+quotation; 'rfq': the vendor-facing request for quotation (询价单) whatever the prices."""
 
 register(
     {
@@ -64,6 +71,38 @@ register(
         "quote.party.name": {"zh": "名称", "en": "Name"},
         "quote.party.contact": {"zh": "联系人", "en": "Contact"},
         "quote.party.address": {"zh": "地址", "en": "Address"},
+        "quote.party.phone": {"zh": "电话", "en": "Phone"},
+        "quote.party.tax_id": {"zh": "纳税人识别号", "en": "Tax id"},
+        "quote.party.bank": {"zh": "开户行", "en": "Bank"},
+        "quote.party.bank_account": {"zh": "账号", "en": "Account"},
+        "quote.terms": {"zh": "商务条款", "en": "Commercial terms"},
+        "quote.term.delivery": {"zh": "交货期", "en": "Delivery"},
+        "quote.term.warranty": {"zh": "质保/售后", "en": "Warranty and service"},
+        "quote.term.payment": {"zh": "付款方式", "en": "Payment terms"},
+        "quote.term.invoice": {"zh": "发票类型", "en": "Invoice"},
+        "quote.term.freight": {"zh": "运费/安装调试", "en": "Freight and installation"},
+        "quote.term.validity": {"zh": "报价有效期", "en": "Quotation valid"},
+        "quote.term.validity_value": {"zh": "{days} 天（至 {date}）", "en": "{days} days (until {date})"},
+        "quote.term.not_stated": {"zh": "未约定", "en": "not stated"},
+        "quote.invoice.special": {"zh": "增值税专用发票", "en": "special VAT invoice (增值税专用发票)"},
+        "quote.invoice.ordinary": {"zh": "增值税普通发票", "en": "ordinary VAT invoice (增值税普通发票)"},
+        "quote.signatures": {"zh": "签字盖章", "en": "Signatures and seals"},
+        "quote.sign.buyer": {"zh": "采购方（盖章）", "en": "Buyer (seal)"},
+        "quote.sign.vendor": {"zh": "供应商（盖章）", "en": "Vendor (seal)"},
+        "quote.sign.person": {"zh": "授权代表签字：", "en": "Authorised signature:"},
+        "quote.sign.date": {"zh": "日期：", "en": "Date:"},
+        "quote.stale": {
+            "zh": "注意：报价 {number} 出具后方案配置已更改（出具时摘要 {old}，现为 {new}）；"
+                  "如需按新配置报价，请出具新的报价编号。",
+            "en": "Note: the configuration changed after quote {number} was issued (digest then {old}, now {new}); "
+                  "issue a new quote number to quote the new configuration.",
+        },
+        "quote.provisional": {
+            "zh": "报价编号与日期尚未出具（导出报价单时出具并保存在方案中）。",
+            "en": "The quote number and date are not issued yet (exporting the quote from the app issues and stores "
+                  "them in the plan).",
+        },
+        "rfq.wanted": {"zh": "（采购方要求：{value}）", "en": " (the buyer asks for: {value})"},
         "quote.items": {"zh": "明细", "en": "Line items"},
         "quote.col.no": {"zh": "序号", "en": "No."},
         "quote.col.uom": {"zh": "单位", "en": "Unit"},
@@ -205,6 +244,10 @@ class Quote:
     total: Decimal
     nodes: int
     notes: tuple[str, ...]
+    issued: bool = False
+    """The number, date and validity come from the plan (an issued quote), not from today."""
+    stale_since: str | None = None
+    """The configuration digest the issued quote was made for, when the plan has changed since (else None)."""
 
     @property
     def total_wan(self) -> Decimal:
@@ -280,9 +323,30 @@ def _spec(part: Part, lang: Lang) -> str:
 
 
 def quote_number(plan: Plan, today: dt.date | None = None) -> str:
-    """The plan's quote number, or one made from the date and the plan digest (stable for the same plan)."""
+    """The issued quote's number; else the buyer's own number, or one made from the date and the plan digest
+    (stable for the same plan on the same day)."""
+    if plan.quote.issued is not None:
+        return plan.quote.issued.number
     today = today or dt.date.today()
     return plan.quote.number.strip() or f"Q{today:%Y%m%d}-{canonical_digest(plan)[:6].upper()}"
+
+
+def issue_quote(plan: Plan, today: dt.date | None = None, *, renew: bool = False) -> Plan:
+    """The plan with its quote issued: number, date and validity stored, so that printing it again gives the same
+    paper. An issued quote is kept as it is unless ``renew`` (the "new quote number" action), which issues a
+    number different from the current one (the buyer's own number, or Q<date>-<digest>, with -2, -3 … added)."""
+    old = plan.quote.issued
+    if old is not None and not renew:
+        return plan
+    today = today or dt.date.today()
+    base = plan.quote.number.strip() or f"Q{today:%Y%m%d}-{canonical_digest(plan)[:6].upper()}"
+    number = base
+    if old is not None and (old.number == base or old.number.startswith(base + "-")):
+        suffix = old.number[len(base) + 1:]
+        number = f"{base}-{int(suffix) + 1 if suffix.isdigit() else 2}"
+    issued = IssuedQuote(number=number, date=today, valid_until=today + dt.timedelta(days=plan.quote.validity_days),
+                         digest=canonical_digest(plan))
+    return plan.model_copy(update={"quote": plan.quote.model_copy(update={"issued": issued})})
 
 
 def build_quote(
@@ -377,10 +441,20 @@ def build_quote(
         notes.append(t("quote.note.nodes", lang, nodes=nodes))
     notes.append(t("quote.note.vat", lang, rate=pct(rate)))
     number = quote_number(plan, today)
+    issued = plan.quote.issued
+    if issued is None:
+        notes.append(t("quote.provisional", lang))
+    stale = None
+    if issued is not None and issued.digest and issued.digest != canonical_digest(plan):
+        stale = issued.digest
+        notes.append(t("quote.stale", lang, number=issued.number, old=issued.digest[:12],
+                       new=canonical_digest(plan)[:12]))
     return Quote(
         number=number,
-        date=today,
-        valid_until=today + dt.timedelta(days=plan.quote.validity_days),
+        date=issued.date if issued is not None else today,
+        valid_until=issued.valid_until if issued is not None else today + dt.timedelta(days=plan.quote.validity_days),
+        issued=issued is not None,
+        stale_since=stale,
         lines=tuple(lines),
         subtotal=subtotal.quantize(CENT),
         vat_rate_pct=rate,
@@ -397,7 +471,9 @@ def build_quote(
 def _party_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
     lang = st.lang
     rows = [[st.p(t("quote.buyer", lang), st.cell_head), "", st.p(t("quote.vendor", lang), st.cell_head), ""]]
-    for key in ("name", "contact", "address"):
+    buyer, vendor = plan.quote.buyer, plan.quote.vendor
+    given = [k for k in PARTY_EXTRA if getattr(buyer, k).strip() or getattr(vendor, k).strip()]
+    for key in ("name", "contact", "address", *given):
         label = t(f"quote.party.{key}", lang)
         rows.append(
             [
@@ -413,6 +489,45 @@ def _party_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
         font=st.font,
         extra=[("SPAN", (0, 0), (1, 0)), ("SPAN", (2, 0), (3, 0))],
     )
+
+
+def _term_value(plan: Plan, key: str, lang: Lang) -> str:
+    value = getattr(plan.quote, key)
+    if key == "invoice":
+        return t(f"quote.invoice.{value}", lang) if value else ""
+    return str(value).strip()
+
+
+def _wanted(plan: Plan, ask: str, lang: Lang) -> str:
+    """What the buyer asks for on an RFQ line, where the plan states it (delivery within 30 days …)."""
+    value = _term_value(plan, ask, lang) if ask in TERMS else ""
+    return t("rfq.wanted", lang, value=value) if value else ""
+
+
+def _terms_table(plan: Plan, quote: Quote, st: Styles, paper: Paper) -> Flowable:
+    """交货期, 质保/售后, 付款方式, 发票类型, 运费/安装调试 and 报价有效期: each as stated, or 'not stated'."""
+    lang = st.lang
+    rows: list[list[object]] = [
+        [st.p(t(f"quote.term.{key}", lang), st.cell),
+         st.p(_term_value(plan, key, lang) or t("quote.term.not_stated", lang), st.cell)]
+        for key in TERMS
+    ]
+    days = (quote.valid_until - quote.date).days
+    rows.append([st.p(t("quote.term.validity", lang), st.cell),
+                 st.p(t("quote.term.validity_value", lang, days=days, date=quote.valid_until.isoformat()), st.cell)])
+    return table(rows, scaled([20, 80], paper), header_rows=0, font=st.font)
+
+
+def _signature_table(st: Styles, paper: Paper) -> Flowable:
+    """A signature and seal block for each party, side by side, with room for the seal."""
+    lang = st.lang
+    rows: list[list[object]] = [
+        [st.p(t("quote.sign.buyer", lang), st.cell_head), st.p(t("quote.sign.vendor", lang), st.cell_head)],
+        [Spacer(1, 60), Spacer(1, 60)],
+        [st.p(t("quote.sign.person", lang), st.cell), st.p(t("quote.sign.person", lang), st.cell)],
+        [st.p(t("quote.sign.date", lang), st.cell), st.p(t("quote.sign.date", lang), st.cell)],
+    ]
+    return table(rows, scaled([50, 50], paper), font=st.font)
 
 
 def findings_table(findings: Sequence[Finding], st: Styles, paper: Paper) -> Flowable:
@@ -453,13 +568,17 @@ def render_quote_pdf(
     lang: Lang = "zh",
     paper: Paper = "a4",
     today: dt.date | None = None,
+    document: Document = "auto",
 ) -> bytes:
-    """The quote as PDF bytes (for a file, a print preview, or both from the same bytes)."""
+    """The quote as PDF bytes (for a file, a print preview, or both from the same bytes): the buyer's quote
+    (报价单) when every line is priced, else — or when ``document`` is 'rfq' — the vendor-facing request for
+    quotation (询价单), which carries no prices, totals, findings, notes or cost of ownership."""
     policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)
     quote = build_quote(plan, catalog, policy, today, lang)
     st = make_styles(lang)
     on_request = t("quote.on_request", lang)
-    title_key = "quote.title" if quote.complete else "rfq.title"
+    rfq = document == "rfq" or not quote.complete
+    title_key = "rfq.title" if rfq else "quote.title"
     story: list[Flowable] = [st.p(t(title_key, lang), st.title)]
     if plan.title:
         story.append(st.p(plan.title, st.h2))
@@ -495,7 +614,6 @@ def render_quote_pdf(
         Spacer(1, 4),
     ]
 
-    rfq = not quote.complete
     cols = ("no", "part", "spec", "uom", "qty", "unit", "amount")
     rows: list[list[object]] = [
         [st.p(t(f"quote.col.{c}" if not (rfq and c in ("unit", "amount")) else f"rfq.col.{c}", lang),
@@ -531,7 +649,8 @@ def render_quote_pdf(
     if rfq:
         # No totals while any line is unpriced: a sum with unknown terms is not a total (DESIGN.md, rules of
         # truth). The request says what the vendor is asked for; internal content stays in the buyer's copy.
-        asks = [st.p(f"{i}. {t(f'rfq.ask.{k}', lang)}", st.body) for i, k in enumerate(RFQ_ASKS, 1)]
+        asks = [st.p(f"{i}. {t(f'rfq.ask.{k}', lang)}{_wanted(plan, k, lang)}", st.body)
+                for i, k in enumerate(RFQ_ASKS, 1)]
         story += [st.section(t("rfq.asks", lang), asks[0]), *asks[1:]]
         footer = t("rfq.footer", lang, number=quote.number, digest=canonical_digest(plan)[:16])
         return build_pdf(story, paper=paper, lang=lang, title=f"{t('rfq.title', lang)} {quote.number}",
@@ -557,6 +676,7 @@ def render_quote_pdf(
     )
     tot.hAlign = "RIGHT"
     story.append(tot)
+    story.append(st.section(t("quote.terms", lang), _terms_table(plan, quote, st, paper)))
 
     notes = [st.p(f"{i}. {note}", st.body) for i, note in enumerate(quote.notes, 1)]
     story += [st.section(t("quote.notes", lang), notes[0]), *notes[1:]]
@@ -580,11 +700,16 @@ def render_quote_pdf(
                 ]
             )
         story.append(st.section(t("quote.prices", lang), table(prow, scaled([30, 15, 13, 42], paper), font=st.font)))
+    from procurement.budgets.tco import describe_tco, plan_tco
+
+    tco_lines = [st.p(line, st.body) for line in describe_tco(plan_tco(plan, catalog, policy), lang)]
+    story += [st.section(t("tco.title", lang), tco_lines[0]), *tco_lines[1:]]
     if plan.notes.strip():
         story.append(st.section(t("quote.plan_notes", lang), st.p(plan.notes, st.body)))
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
     story.append(st.section(t("quote.findings", lang),
                             findings_table(shown, st, paper) if shown else st.p(t("quote.no_findings", lang), st.body)))
+    story.append(st.section(t("quote.signatures", lang), _signature_table(st, paper), whole=True))
     footer = t("quote.footer", lang, number=quote.number, digest=canonical_digest(plan)[:16])
     return build_pdf(
         story,
