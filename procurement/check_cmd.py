@@ -24,11 +24,12 @@ EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_INCOMPLETE = (
 FINDING_KEYS = ("rule", "family", "severity", "step", "fields", "message", "fix")
 
 
-def findings_json(findings: list[Finding]) -> str:
+def findings_json(findings: list[Finding], figures: dict[str, dict[str, object]] | None = None) -> str:
     """A JSON list of objects with exactly the Finding keys (and ``waived``: reason, by, date, when waived)."""
     return json.dumps(
         [{**{k: v for k, v in f.model_dump(mode="json").items() if k in FINDING_KEYS},
-          **({"waived": f.waived.model_dump(mode="json")} if f.waived is not None else {})}
+          **({"waived": f.waived.model_dump(mode="json")} if f.waived is not None else {}),
+          **({"figures": figures[f.rule]} if figures and f.rule in figures else {})}
          for f in findings],
         ensure_ascii=False,
         indent=2,
@@ -122,7 +123,16 @@ def run_check(
         record = per_gpu_record(plan, catalog, policy, lang)
         if record is not None:
             findings.append(record)
-    text = findings_json(findings) if as_json else format_findings(findings, lang, gaps)
+    figures: dict[str, dict[str, object]] = {}
+    tco = evaluation.budgets.tco
+    if as_json and tco is not None and plan.gpu.count:  # the cost of ownership, one more record, its figures as data
+        from procurement.budgets.tco import describe_tco
+
+        findings.append(Finding(rule="TCO-ESTIMATE", family="budget", severity=Severity.INFO, step=1,
+                                fields=("tco", "requirements.utilisation_pct"),
+                                message=t("tco.record", lang, lines="; ".join(describe_tco(tco, lang)))))
+        figures["TCO-ESTIMATE"] = tco.as_dict()
+    text = findings_json(findings, figures) if as_json else format_findings(findings, lang, gaps)
     if gaps and as_json:  # the JSON on stdout stays a list of findings; say what is missing on stderr
         print(format_incomplete(gaps, lang), file=err)
     try:

@@ -19,6 +19,7 @@ from procurement.budgets.heat import HeatBudget, heat_budget
 from procurement.budgets.lanes import LaneBudget, lane_budget
 from procurement.budgets.parts import Parts, resolved_once
 from procurement.budgets.power import PowerBudget, power_budget
+from procurement.budgets.tco import Tco, tco_of
 from procurement.completeness import PURCHASE_STEPS, missing_choices
 from procurement.exit_status import ExitStatus
 from procurement.findings import SEVERITY_ORDER, Finding, Severity, verification_severity
@@ -41,6 +42,8 @@ class Budgets:
     cost: CostBreakdown | None
     balance: BalanceNeeds | None
     errors: dict[str, str]
+    tco: Tco | None = None
+    """Total cost of ownership (purchase + electricity over the life), from the cost and power above."""
 
 
 @dataclass(frozen=True)
@@ -133,13 +136,16 @@ def evaluate(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: L
     errors: dict[str, str] = {}
     with resolved_once(plan, catalog) as scope:
         findings = tuple(rules.evaluate(plan, catalog, pol, lang))
+        power = _try("power", errors, lambda: power_budget(plan, catalog, pol))
+        cost = _try("cost", errors, lambda: plan_cost(plan, catalog))
         budgets = Budgets(
-            power=_try("power", errors, lambda: power_budget(plan, catalog, pol)),
+            power=power,
             heat=_try("heat", errors, lambda: heat_budget(plan, catalog, pol)),
             lanes=_try("lanes", errors, lambda: lane_budget(plan, catalog, pol)),
-            cost=_try("cost", errors, lambda: plan_cost(plan, catalog)),
+            cost=cost,
             balance=_try("balance", errors, lambda: balance_needs(plan, catalog, pol)),
             errors=errors,
+            tco=None if cost is None else _try("tco", errors, lambda: tco_of(plan, pol, cost, power)),
         )
         parts = scope.parts
     items: dict[str, list[Finding]] = {}

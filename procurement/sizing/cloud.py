@@ -12,6 +12,7 @@ from typing import Literal
 
 from catalog.loader import Catalog
 from procurement.budgets.cost import plan_cost, yuan
+from procurement.budgets.tco import plan_tco
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Sensitivity, Usage
 from procurement.policy import Policy, default_policy
@@ -56,6 +57,22 @@ def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh", policy: Policy
                              budget=money(verdict.budget_cny or 0), n=len(verdict.unpriced)))
     if req.nodes > 1 and req.usage == Usage.OCCASIONAL:
         cloud.append(t("cloud.cluster_idle", lang, nodes=req.nodes))
+    # the cost of ownership and the rent, from the same figures as the quote page and `check --json`
+    tco = plan_tco(plan, catalog, policy or default_policy())
+    rent = tco.cloud_cny
+    if rent is not None and plan.gpu.count:
+        years = f"{tco.life_years:g}" if tco.life_years is not None else "?"
+        figures = {"own": yuan(tco.own_cny), "rent": yuan(rent), "years": years,
+                   "util": f"{tco.utilisation_pct or 0:g}", "gpus": tco.gpus}
+        if tco.complete:
+            (cloud if rent < tco.own_cny else own).append(
+                t("cloud.tco.rent_cheaper" if rent < tco.own_cny else "cloud.tco.own_cheaper", lang, **figures))
+        elif tco.own_cny > rent:  # owning costs at least this already: more terms only add
+            cloud.append(t("cloud.tco.own_at_least_more", lang, **figures))
+        else:
+            cloud_notes.append(t("cloud.tco.unknown", lang, **figures))
+    elif plan.gpu.count and tco.life_years is not None:
+        cloud_notes.append(t("cloud.tco.no_rent", lang))
     c, o = len(cloud), len(own) + weight_own
     choice: Choice = "own" if o > c else "cloud" if c > o else "either"
     return CloudAdvice(choice, tuple([t(f"cloud.choice.{choice}", lang), *own, *cloud, *cloud_notes]), c, o)
@@ -98,6 +115,34 @@ register(
         "cloud.within_budget": {
             "zh": "配置含税参考价 {cost} 万元在预算 {budget} 万元内。",
             "en": "The configuration's reference cost incl. VAT, {cost}, is within the {budget} budget.",
+        },
+        "cloud.tco.rent_cheaper": {
+            "zh": "按 {years} 年、利用率 {util}% 计：租用 {gpus} 张云 GPU 约 {rent}，低于自购的总拥有成本 {own}"
+                  "（购置 + 电费）。",
+            "en": "Over {years} years at {util} % utilisation, renting {gpus} cloud GPUs costs about {rent}, less than "
+                  "owning ({own}: purchase + electricity).",
+        },
+        "cloud.tco.own_cheaper": {
+            "zh": "按 {years} 年、利用率 {util}% 计：自购的总拥有成本 {own}（购置 + 电费）低于租用 {gpus} 张云 GPU 的 "
+                  "{rent}。",
+            "en": "Over {years} years at {util} % utilisation, owning ({own}: purchase + electricity) costs less than "
+                  "renting {gpus} cloud GPUs ({rent}).",
+        },
+        "cloud.tco.own_at_least_more": {
+            "zh": "按 {years} 年、利用率 {util}% 计：自购至少 {own}（已知部分的下限），已高于租用 {gpus} 张云 GPU 的 "
+                  "{rent}。",
+            "en": "Over {years} years at {util} % utilisation, owning costs at least {own} (the known terms), already "
+                  "more than renting {gpus} cloud GPUs ({rent}).",
+        },
+        "cloud.tco.unknown": {
+            "zh": "自购与租用孰省未知：自购至少 {own}（下限，尚有未知项），租用 {gpus} 张云 GPU {years} 年约 {rent}。",
+            "en": "Whether owning or renting costs less is unknown: owning is at least {own} (a lower bound, some "
+                  "terms unknown); renting {gpus} cloud GPUs for {years} years is about {rent}.",
+        },
+        "cloud.tco.no_rent": {
+            "zh": "填写云 GPU 每卡时租金（报价页）即可按同样的年限和利用率比较自购与租用的费用。",
+            "en": "Enter a cloud GPU-hour price (quote page) to compare owning and renting over the same life and "
+                  "utilisation.",
         },
         "cloud.cluster_idle": {
             "zh": "{nodes} 节点集群若只偶尔使用，大部分时间会闲置。",
