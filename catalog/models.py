@@ -176,7 +176,8 @@ class Cpu(Part):
     memory_channels: PositiveInt
     memory_type: str
     max_memory_mts: PositiveInt | None = None
-    max_sockets: PositiveInt = 1
+    max_sockets: PositiveInt | None = 1
+    """CPUs of this SKU a board may carry; None where the source does not say (a rule warns, never assumes)."""
     ecc: bool
     oem_only: bool = False
     """Sold only inside an OEM or cloud system (e.g. the DGX's Xeon 8480C): never suggested as a swap."""

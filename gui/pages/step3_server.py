@@ -48,7 +48,9 @@ def describe_part(part: Part) -> str:
         if part.pcie_lanes:
             specs.append(translate("ServerPage", "%1 PCIe lanes").replace("%1", str(part.pcie_lanes)))
         specs.append(f"PCIe Gen{part.pcie_gen}")
-        if part.max_sockets > 1:
+        if part.max_sockets is None:
+            specs.append(translate("ServerPage", "socket limit unknown"))
+        elif part.max_sockets > 1:
             specs.append(translate("ServerPage", "up to %1 sockets").replace("%1", str(part.max_sockets)))
     elif isinstance(part, MemoryModule):
         specs = [f"{part.capacity_gib} GiB {part.memory_type}-{part.speed_mts}",

@@ -285,7 +285,7 @@ def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
         if not c.oem_only  # a DGX/cloud-only SKU cannot be bought on its own
         and "boost_ghz" not in c.conflicting
         and c.socket == cpu.socket
-        and c.max_sockets >= p.cpu_count
+        and c.max_sockets is not None and c.max_sockets >= p.cpu_count
         and c.cores >= cpu.cores
         and c.boost_ghz is not None
         and c.boost_ghz > cpu.boost_ghz

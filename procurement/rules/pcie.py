@@ -202,10 +202,11 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     return []
 
 
-@rule(FAMILY, "PCIE-CPU-SOCKET", "PCIE-CPU-COUNT", step=3, item="cpu_cores")
+@rule(FAMILY, "PCIE-CPU-SOCKET", "PCIE-CPU-COUNT", "PCIE-CPU-SOCKETS-UNKNOWN", step=3, item="cpu_cores")
 def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """PCIE-CPU-SOCKET (CPU socket ≠ board socket) and PCIE-CPU-COUNT (more CPUs than sockets or than
-    the CPU supports)."""
+    the CPU supports); PCIE-CPU-SOCKETS-UNKNOWN (more than one CPU of a SKU whose socket limit no source gives:
+    a warning, never assumed to work)."""
     p = resolve(plan, catalog)
     if p.cpu is None:
         return []
@@ -225,7 +226,12 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                 board=p.chassis.cpu_socket,
             )
         )
-    limit = min(p.cpu.max_sockets, p.chassis.cpu_sockets if p.chassis else p.cpu.max_sockets)
+    board = p.chassis.cpu_sockets if p.chassis else None
+    if p.cpu.max_sockets is None:
+        if 1 < p.cpu_count <= (board or p.cpu_count):
+            out.append(make("PCIE-CPU-SOCKETS-UNKNOWN", FAMILY, Severity.WARNING, 3, ("server.cpu_count",), lang,
+                            count=p.cpu_count, cpu=p.cpu.name))
+    limit = min(p.cpu.max_sockets or p.cpu_count or 1, board if board is not None else p.cpu.max_sockets or 1)
     if p.cpu_count > limit or p.cpu_count == 0:
         out.append(
             make(
@@ -389,6 +395,15 @@ register(
         "PCIE-CPU-COUNT.fix": {
             "zh": "把 CPU 数量设为 1 到 {limit}。",
             "en": "Set the CPU count between 1 and {limit}.",
+        },
+        "PCIE-CPU-SOCKETS-UNKNOWN.message": {
+            "zh": "{count} 颗 {cpu}：没有来源说明此型号是否支持多路，无法确认能装在一台服务器里。",
+            "en": "{count}× {cpu}: no source says whether this SKU runs in a multi-socket server, so that cannot "
+                  "be confirmed.",
+        },
+        "PCIE-CPU-SOCKETS-UNKNOWN.fix": {
+            "zh": "请供应商书面确认该型号支持 {count} 路，或改用已知支持多路的型号。",
+            "en": "Have the vendor confirm in writing that this SKU runs {count} per server, or choose a SKU known to.",
         },
         "PCIE-DRIVE-BAYS.message": {
             "zh": "机箱 {chassis}：M.2 硬盘 {m2} 块/插槽 {m2_slots} 个，其他硬盘 {bays_used} 块/盘位 {bays} "

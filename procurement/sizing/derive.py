@@ -97,7 +97,7 @@ def pick_cpu(
     for cpu in catalog.all(Cpu):
         if cpu.socket != chassis.cpu_socket:
             continue
-        sockets = max(1, min(chassis.cpu_sockets, cpu.max_sockets))
+        sockets = max(1, min(chassis.cpu_sockets, cpu.max_sockets or 1))  # an unknown limit is not assumed to be 2
         cores_ok = cpu.cores * sockets >= cores_needed(count, policy)
         lanes_ok = (
             chassis.pcie_switch_lanes > 0

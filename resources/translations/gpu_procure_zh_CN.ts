@@ -1538,6 +1538,10 @@ TFLOPS</source>
             <translation>%1 条 PCIe 通道</translation>
         </message>
         <message>
+            <source>socket limit unknown</source>
+            <translation>最多几路未知</translation>
+        </message>
+        <message>
             <source>up to %1 sockets</source>
             <translation>最多 %1 路</translation>
         </message>

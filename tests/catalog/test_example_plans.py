@@ -12,7 +12,8 @@ from catalog.models import Chassis, Cpu, Gpu, MemoryModule, Nic, Storage
 from procurement.plan import SCHEMA_VERSION, Plan, PlanError, dump_plan, load_plan, save_plan, unknown_references
 from tests.conftest import EXAMPLES
 
-NAMES = ["mid-size-training", "personal-research", "llm-cluster-node"]
+NAMES = ["mid-size-training", "personal-research", "llm-cluster-node", "dl-training-platform",
+         "realtime-inference-cluster"]
 
 
 def _example(name: str) -> Path:
@@ -119,6 +120,45 @@ def _write_variant(tmp_path: Path, old: str, new: str) -> tuple[Path, int]:
     path = tmp_path / "broken.gpuplan.yaml"
     path.write_text(text, encoding="utf-8")
     return path, text.splitlines().index(new.rstrip("\n").splitlines()[-1]) + 1
+
+
+def test_deep_learning_training_platform_matches_the_reference(catalog: Catalog) -> None:
+    """4× A100 80GB, 2× EPYC 7B13, 1 TB DDR4, 8× 7.68 TB NVMe (the guide's training-platform configuration)."""
+    from procurement.evaluation import evaluate
+
+    plan = load_plan(_example("dl-training-platform"), catalog)
+    gpu, _chassis, cpu, mem = _parts(plan, catalog)
+    assert "A100 80GB" in gpu.name and plan.gpu.count == 4
+    assert cpu.id == "epyc-7b13" and plan.server.cpu_count == 2
+    assert plan.server.memory is not None
+    assert plan.server.memory.count * mem.capacity_gib == 1024  # 1 TB (binary, as DIMMs are sold)
+    drives = [(catalog.typed(Storage, s.part), s.count) for s in plan.server.storage]
+    assert [(d.capacity_gb, n) for d, n in drives if d] == [(7680, 8)]
+    ev = evaluate(plan, catalog, lang="en")
+    rules = {f.rule for f in ev.findings}
+    # every finding the notes explain is the one the rules raise, and no error is left unexplained
+    assert not [f for f in ev.findings if f.severity.value == "error"]
+    for rule_id in rules - {"COOLING-AIRFLOW-UNKNOWN", "COOLING-FAN-REDUNDANCY-UNKNOWN"}:
+        assert rule_id in plan.notes, rule_id
+    assert "Kubeflow" in plan.notes and "Kubernetes" in plan.notes
+
+
+def test_real_time_inference_cluster_matches_the_reference(catalog: Catalog) -> None:
+    """10 servers with T4 and Xeon Silver 4310T; TensorRT + Triton (the guide's inference-cluster configuration)."""
+    from catalog.models import ContainerImage
+    from procurement.evaluation import evaluate
+
+    plan = load_plan(_example("realtime-inference-cluster"), catalog)
+    gpu, _chassis, cpu, _mem = _parts(plan, catalog)
+    assert gpu.id == "t4" and cpu.id == "xeon-silver-4310t" and plan.requirements.nodes == 10
+    image = catalog.typed(ContainerImage, plan.software.image)
+    assert image is not None and "tritonserver" in image.reference
+    ev = evaluate(plan, catalog, lang="en")
+    assert not [f for f in ev.findings if f.severity.value == "error"]
+    for rule_id in {f.rule for f in ev.findings} - {"COOLING-AIRFLOW-UNKNOWN", "COOLING-FAN-REDUNDANCY-UNKNOWN"}:
+        assert rule_id in plan.notes, rule_id
+    # the PSU is left to the vendor on purpose (no citable R750xa PSU data): the plan says so and check does too
+    assert plan.server.psu.part is None and "POWER-PSU-MISSING" in plan.notes
 
 
 def test_a_broken_value_names_file_line_and_field(tmp_path: Path, catalog: Catalog) -> None:

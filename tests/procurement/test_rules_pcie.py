@@ -232,3 +232,25 @@ def test_m2_slots_unknown_checks_only_the_bays() -> None:
     assert "PCIE-DRIVE-BAYS" in ids(run(workstation_4090(storage=five)))
     found = evaluate_family(pcie, workstation_4090(chassis="tower-m2-unknown", storage=five), cat, POLICY, "en")
     assert "PCIE-DRIVE-BAYS" not in ids(found)
+
+
+def test_an_unknown_socket_limit_is_a_warning_not_an_assumed_answer(catalog) -> None:  # type: ignore[no-untyped-def]
+    """The EPYC 7B13's socket limit is in no source: two of them are neither refused (as the old default of 1
+    did) nor passed, but flagged for the vendor to confirm; one of them raises nothing."""
+    from procurement.plan import Plan
+
+    def plan(count: int) -> Plan:
+        base = Plan()
+        return base.model_copy(update={"server": base.server.model_copy(update={
+            "chassis": "supermicro-as-4124gs-tnr", "cpu": "epyc-7b13", "cpu_count": count})})
+
+    from catalog.models import Cpu
+
+    assert catalog.typed(Cpu, "epyc-7b13").max_sockets is None
+    two = evaluate_family(pcie, plan(2), catalog, default_policy())
+    assert one(two, "PCIE-CPU-SOCKETS-UNKNOWN").severity == Severity.WARNING
+    assert "PCIE-CPU-COUNT" not in ids(two)
+    assert not ids(evaluate_family(pcie, plan(1), catalog, default_policy())) & {
+        "PCIE-CPU-SOCKETS-UNKNOWN", "PCIE-CPU-COUNT"}
+    # more than the board's sockets is still an error, known limit or not
+    assert "PCIE-CPU-COUNT" in ids(evaluate_family(pcie, plan(3), catalog, default_policy()))
