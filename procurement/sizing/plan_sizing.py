@@ -8,7 +8,7 @@ and step 1's per-GPU bar; its result is cached per requirements and GPU choice, 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any, cast
 
@@ -28,7 +28,7 @@ from procurement.sizing.memory import (
 )
 from procurement.sizing.models import ALL_LINEAR, ConfigError, ModelSpec, from_hf_config
 from procurement.sizing.presets import preset
-from procurement.sizing.schemes import Choice, Cluster, communication, describe, search, tp_ok
+from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
 
 OPTIMIZERS: dict[Optimizer, OptimizerName] = {
     Optimizer.ADAMW: "adamw", Optimizer.SGD_MOMENTUM: "sgd", Optimizer.ADAM_8BIT: "adamw-8bit",
@@ -168,6 +168,9 @@ def size_plan(plan: Plan, catalog: Catalog, margin_pct: float) -> PlanSizing | N
         return None
     cluster, gpu = cluster_for(plan, catalog)
     req = plan.requirements
+    if not case.training and req.concurrent_users:
+        # the users are spread over the serving copies below; the case carries one copy's own batch
+        case = replace(case, batch=req.batch_size)
     return _size(case, notes, cluster, margin_pct, req.scheme, req.tensor_parallel, req.pipeline_parallel,
                  req.concurrent_users, gpu.memory_bandwidth_gbs if gpu is not None else None,
                  bool(gpu is not None and facts_for_gpu(gpu).fp8), gpu.name if gpu is not None else "")
@@ -191,7 +194,14 @@ def _size(case: Case, notes: tuple[str, ...], cluster: Cluster | None, margin_pc
         else:
             checks.append(("VRAM-LAYOUT", {"tp": t_, "pp": p_, "gpus": total,
                                            "per_node": cluster.gpus_per_node}))
-    found = search(case, cluster, margin_pct)
+    if users and not case.training:
+        if explicit is not None:
+            case = replace(case, batch=max(case.batch, math.ceil(users / explicit.dp)))
+            found = search(case, cluster, margin_pct)
+        else:
+            case, found = _spread_users(case, cluster, margin_pct, users)
+    else:
+        found = search(case, cluster, margin_pct)
     searched = explicit is None
     par = explicit or (found.best or found.smallest).parallel
     mem = per_gpu(case, par, explain=True)
@@ -216,6 +226,20 @@ def _size(case: Case, notes: tuple[str, ...], cluster: Cluster | None, margin_pc
                                             "tokens": f"{srv.kv_tokens:,}", "replicas": par.dp}))
     return PlanSizing(case, notes, cluster, par, mem, margin_pct, fits, searched, texts, network_bound,
                       found.gpus_needed, srv, tuple(checks))
+
+
+def _spread_users(case: Case, cluster: Cluster, margin_pct: float, users: int) -> tuple[Case, Search]:
+    """Serving: ``users`` concurrent requests shared by the model's copies. Each copy (TP × PP GPUs) holds the KV
+    cache of its share, ceil(users / copies), so the layout and the per-copy batch decide each other: the most
+    copies (fewest GPUs per copy) whose share fits wins. Nothing fits: every request on one copy, as before."""
+    counts = sorted({d for d in range(1, cluster.gpus + 1) if cluster.gpus % d == 0}, reverse=True)
+    for copies in counts:
+        share = replace(case, batch=max(case.batch, math.ceil(users / copies)))
+        found = search(share, cluster, margin_pct)
+        if found.best is not None and found.best.parallel.dp >= copies:
+            return share, found
+    everyone = replace(case, batch=max(case.batch, users))
+    return everyone, search(everyone, cluster, margin_pct)
 
 
 def gpus_needed_for(case: Case, memory_gb: float, per_node: int, nodes: int, margin_pct: float) -> int | None:

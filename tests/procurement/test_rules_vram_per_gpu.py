@@ -82,3 +82,22 @@ def test_zero3_over_slow_ethernet_is_network_bound(catalog: Catalog) -> None:
     found = rules(plan("a100-sxm4-80gb", 8, nodes=4, workload="fine_tuning", model_preset="llama-2-7b",
                        scheme="zero3", gradient_checkpointing=True, network_gbps=25), catalog)
     assert "VRAM-NETWORK-BOUND" in found and "25 Gb/s will be network-bound" in found["VRAM-NETWORK-BOUND"].message
+
+
+def test_concurrent_users_are_shared_by_the_serving_copies(catalog: Catalog) -> None:
+    """40 users over 40 T4s: each card holds a copy of Qwen2.5 7B int8 and serves its one user (DP×40); the
+    users are not all put on every copy, which forced tensor parallelism over PCIe before."""
+    from procurement.sizing.plan_sizing import size_plan
+
+    def sized(users: int, count: int = 4, nodes: int = 10):  # type: ignore[no-untyped-def]
+        p = plan("t4", count, workload="inference", model_preset="qwen2.5-7b", precision="int8",
+                 sequence_length=4096, concurrent_users=users, nodes=nodes)
+        return size_plan(p, catalog, 20.0), rules(p, catalog)
+
+    s, found = sized(40)
+    assert (s.parallel.tp, s.parallel.pp, s.parallel.dp) == (1, 1, 40) and s.case.batch == 1 and s.fits
+    assert "VRAM-SHARDING" not in found and "VRAM-TOTAL" not in found and "VRAM-SERVING" not in found
+    # the same 40 users on one card do not fit it: every request is that copy's, as before
+    one_card, found = sized(40, count=1, nodes=1)
+    assert one_card.case.batch == 40 and not one_card.fits
+    assert "VRAM-TOTAL" in found or "VRAM-SERVING" in found
