@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, overload
 
 import shiboken6
-from PySide6.QtCore import QEvent, QEventLoop, QSize, QTimer, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
@@ -453,6 +453,10 @@ class MainWindow(QMainWindow):
         """Switch the UI and the findings to ``lang`` now and remember it."""
         self.controller.set_lang(lang)  # first: the pages then refresh with core text in the new language
         self.translators.install(lang)
+        # widgets keep the locale that was the default when they were made (the system's, before the first
+        # install): give every window the language's, so spin boxes group digits as the labels do
+        for window in QApplication.topLevelWidgets():
+            window.setLocale(QLocale())
         self.settings.language = lang
         self.named_actions[f"lang_{lang}"].setChecked(True)
 

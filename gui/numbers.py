@@ -37,11 +37,12 @@ def integer(value: int | float | None, unknown: str = UNKNOWN) -> str:
     return number(value, 0, unknown)
 
 
-def percent(value: float | None, decimals: int = 0, unknown: str = UNKNOWN) -> str:
-    """51.2 → '51%' (``decimals`` digits), the sign as the locale places it, no space before it."""
+def percent(value: float | None, decimals: int | None = 0, unknown: str = UNKNOWN) -> str:
+    """51.2 → '51%' (``decimals`` digits; None: the shortest exact form, 12.5 → '12.5%', 20.0 → '20%'), the
+    sign as the locale writes it, no space before it."""
     if value is None:
         return unknown
-    return number(value, decimals) + QLocale().percent()
+    return (shortest(value) if decimals is None else number(value, decimals)) + QLocale().percent()
 
 
 def quantity(value: float | None, unit: str, decimals: int = 0, unknown: str = UNKNOWN) -> str:

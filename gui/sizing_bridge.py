@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from catalog.loader import Catalog
 from catalog.models import Gpu
+from gui.numbers import integer, number, percent
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.policy import Policy
@@ -61,17 +62,17 @@ def vram_for(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> VramVi
         return VramView(parts, est.subtotal_gb, est.total_gb, est.margin_pct, notes=notes, lines=est.lines(lang))
     mem = sized.memory
     parts = [(k, t(f"vram.{k}", lang), v) for k, v in mem.breakdown().items() if v > 0]
-    lines = [f"{label}: {gb:,.2f} GB ({mem.formulas.get(k, '')})" for k, label, gb in parts]
-    lines.append(f"{t('vram.total', lang)}: {mem.total:,.1f} GB + {sized.margin_pct:g} % = "
-                 f"{sized.with_margin_gb:,.1f} GB")
+    lines = [f"{label}: {number(gb, 2)} GB ({mem.formulas.get(k, '')})" for k, label, gb in parts]
+    lines.append(f"{t('vram.total', lang)}: {number(mem.total, 1)} GB + {percent(sized.margin_pct)} = "
+                 f"{number(sized.with_margin_gb, 1)} GB")
     serving = ""
     if sized.serving is not None:
         sv = sized.serving
-        serving = t("vram.view.serving", lang, tokens=f"{sv.kv_tokens:,}", conc=f"{sv.max_concurrency:,.1f}",
-                    seq=f"{sized.case.seq:,}")
+        serving = t("vram.view.serving", lang, tokens=integer(sv.kv_tokens), conc=number(sv.max_concurrency, 1),
+                    seq=integer(sized.case.seq))
         if sv.decode_tps_per_request:
-            serving += " " + t("vram.view.decode", lang, one=f"{sv.decode_tps_per_request:,.0f}",
-                               agg=f"{sv.decode_tps_aggregate or 0:,.0f}")
+            serving += " " + t("vram.view.decode", lang, one=number(sv.decode_tps_per_request),
+                               agg=number(sv.decode_tps_aggregate or 0))
     return VramView(parts, mem.total, sized.with_margin_gb, sized.margin_pct, sized.parallel.gpus,
                     sized.cluster.gpu_memory_gb, sized.fits, sized.parallel.label(), sized.comm_text.get(lang, ""),
                     serving, notes, lines)

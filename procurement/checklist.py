@@ -374,13 +374,17 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
 # ---------------------------------------------------------------- formatting
 
 NBSP = "\u00a0"
+"""No longer used for numbers; kept for the PDF-text tests that normalise spaces."""
 
 
 def fmt_num(value: float) -> str:
-    """2352 -> '2 352' (no-break space groups, as in the buyer's paperwork); one decimal where needed."""
+    """2352 -> '2,352'; one decimal where needed (1949.2). The same digits the screen shows: the app's
+    locales (en_US, zh_CN) group thousands with ',' and use '.', and gui/numbers.py formats with QLocale;
+    tests/gui/test_numbers_locale.py holds the two together. (The no-break-space groups this wrote before
+    stood beside '7,165 W' and '50,000 元' on the same screen.)"""
     if abs(value - round(value)) < 1e-9:
-        return f"{round(value):,}".replace(",", NBSP)
-    return f"{value:,.1f}".replace(",", NBSP)
+        return f"{round(value):,}"
+    return f"{value:,.1f}"
 
 
 def _sep(lang: Lang) -> str:

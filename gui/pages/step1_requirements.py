@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.controller import PlanController
+from gui.numbers import number, shortest
 from gui.pages.base import StepPage
 from gui.sizing_bridge import advice_for, vram_for
 from gui.widgets.bar_chart import Segment, StackedBar, StackedBarChart
@@ -372,7 +373,7 @@ class RequirementsPage(StepPage):
                 # figures (the 70B preset showed Parameters and Layers as "unknown")
                 known = from_preset.get(name) if value is None else None
                 spin.setSpecialValueText(self.tr("unknown") if known is None else
-                                         self.tr("%1 (from the preset)").replace("%1", f"{known:g}"))
+                                         self.tr("%1 (from the preset)").replace("%1", shortest(known)))
         self.budget.setValue(req.budget_cny)
         for name, box in self.checks.items():
             box.setChecked(bool(getattr(req, name)))
@@ -398,9 +399,9 @@ class RequirementsPage(StepPage):
                         self.tr("Each GPU needs about <b>%1 GB</b> (%2 GB with the margin): more than its %3 GB; "
                                 "%4."))
                 verdict = self.tr("fits") if est.fits else self.tr("does not fit")
-                self.total_label.setText(text.replace("%1", f"{est.per_gpu_gb:,.1f}")
-                                         .replace("%2", f"{est.with_margin_gb:,.1f}")
-                                         .replace("%3", f"{est.one_gpu_gb or 0:,.1f}").replace("%4", verdict))
+                self.total_label.setText(text.replace("%1", number(est.per_gpu_gb, 1))
+                                         .replace("%2", number(est.with_margin_gb, 1))
+                                         .replace("%3", number(est.one_gpu_gb or 0, 1)).replace("%4", verdict))
                 more = "" if est.gpus <= MAX_BARS else self.tr(" (the first %1 of %2 GPUs shown; every GPU holds "
                                                                "the same share)").replace("%1", str(MAX_BARS)) \
                     .replace("%2", str(est.gpus))
@@ -410,7 +411,7 @@ class RequirementsPage(StepPage):
                 self.total_label.setText(
                     self.tr("About <b>%1 GB</b> of GPU memory for the whole model on one GPU (%2 GB with the margin); "
                             "choose the GPUs in step 2 to see each GPU's share.")
-                    .replace("%1", f"{est.per_gpu_gb:,.1f}").replace("%2", f"{est.with_margin_gb:,.1f}"))
+                    .replace("%1", number(est.per_gpu_gb, 1)).replace("%2", number(est.with_margin_gb, 1)))
                 self.scheme_label.setText("")
             self.chart.setToolTip("\n".join(est.lines))
             self.estimate_note.setText("\n".join(est.notes))
@@ -480,5 +481,5 @@ class RequirementsPage(StepPage):
         self.controller.replace_plan(plan, self.tr("Model config.json"))
         self.config_status.setText(
             self.tr("%1: %2 B parameters (%3 B active per token) from its config.json")
-            .replace("%1", path.name).replace("%2", f"{spec.params_b:,.2f}")
-            .replace("%3", f"{spec.active_params_b:,.2f}"))
+            .replace("%1", path.name).replace("%2", number(spec.params_b, 2))
+            .replace("%3", number(spec.active_params_b, 2)))

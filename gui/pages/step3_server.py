@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 
 from catalog.models import Chassis, Cpu, MemoryModule, Nic, Part, Psu, Storage
 from gui.controller import PlanController
+from gui.numbers import number, percent, shortest
 from gui.pages.base import StepPage
 from gui.widgets.gauge import Gauge
 from procurement.evaluation import Budgets
@@ -44,7 +45,7 @@ def describe_part(part: Part) -> str:
     if isinstance(part, Cpu):
         specs = [translate("ServerPage", "%1 cores").replace("%1", str(part.cores))]
         if part.tdp_w:
-            specs.append(f"{part.tdp_w:g} W")
+            specs.append(f"{shortest(part.tdp_w)} W")
         if part.pcie_lanes:
             specs.append(translate("ServerPage", "%1 PCIe lanes").replace("%1", str(part.pcie_lanes)))
         specs.append(f"PCIe Gen{part.pcie_gen}")
@@ -58,18 +59,18 @@ def describe_part(part: Part) -> str:
     elif isinstance(part, Storage):
         specs = [_fmt_capacity(part.capacity_gb), part.storage_kind.value.upper().replace("_", " "), part.interface]
     elif isinstance(part, Nic):
-        specs = [f"{part.ports} × {part.speed_gbps:g} Gb/s {part.fabric}",
+        specs = [f"{part.ports} × {shortest(part.speed_gbps)} Gb/s {part.fabric}",
                  f"PCIe Gen{part.pcie_gen} x{part.pcie_lanes}"]
     elif isinstance(part, Psu):
         if part.low_line == "rated" and part.rated_w_low_line:
-            low = f"{part.rated_w_low_line:g} W"
+            low = f"{shortest(part.rated_w_low_line)} W"
         elif part.low_line == "unsupported":
             low = translate("ServerPage", "not supported")
         else:
             low = translate("ServerPage", "not published")
-        specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", f"{part.rated_w_high_line:g}")]
+        specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", shortest(part.rated_w_high_line))]
         if part.rated_w_220_240:
-            specs.append(translate("ServerPage", "%1 W at 220-240 V").replace("%1", f"{part.rated_w_220_240:g}"))
+            specs.append(translate("ServerPage", "%1 W at 220-240 V").replace("%1", shortest(part.rated_w_220_240)))
         specs.append(translate("ServerPage", "%1 at 100-127 V").replace("%1", low))
         if part.efficiency:
             specs.append(part.efficiency)
@@ -84,7 +85,7 @@ def describe_part(part: Part) -> str:
                  translate("ServerPage", "liquid-cooled") if part.cooling == "liquid"
                  else translate("ServerPage", "air-cooled")]
     if part.price_cny is not None:
-        specs.append(f"¥{part.price_cny:,.0f}")
+        specs.append(f"¥{number(part.price_cny)}")
     return f"{part.name} — {', '.join(s for s in specs if s)}" if specs else part.name
 
 
@@ -96,7 +97,7 @@ _VOLTAGE_ORDER: tuple[str, ...] = ("200-240", "220", "230", "240", "200-208", "1
 
 
 def _fmt_capacity(gb: float) -> str:
-    return f"{gb / 1000:g} TB" if gb >= 1000 else f"{gb:g} GB"
+    return f"{shortest(gb / 1000)} TB" if gb >= 1000 else f"{shortest(gb)} GB"
 
 
 def fill_part_combo(combo: QComboBox, parts: Sequence[Part], current: str | None, none_text: str) -> None:
@@ -270,29 +271,29 @@ def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
         per_server = ""
         if pb.system is not None:
             per_server = "\n" + (translate("ServerPage", "Per server at the wall: %1 W (%2), %3 BTU/h, %4 A at %5 V")
-                                 .replace("%1", f"{pb.ac_w:.0f}")
+                                 .replace("%1", number(pb.ac_w))
                                  .replace("%2", translate("ServerPage", "vendor maximum") if pb.system.from_vendor
-                                          else translate("ServerPage", "model, PSU efficiency %1 %")
-                                          .replace("%1", f"{100 * pb.system.efficiency:.0f}"))
-                                 .replace("%3", f"{pb.system.btu_h:,.0f}").replace("%4", f"{pb.system.amps:.1f}")
-                                 .replace("%5", f"{pb.system.volts:g}"))
+                                          else translate("ServerPage", "model, PSU efficiency %1")
+                                          .replace("%1", percent(100 * pb.system.efficiency)))
+                                 .replace("%3", number(pb.system.btu_h)).replace("%4", number(pb.system.amps, 1))
+                                 .replace("%5", shortest(pb.system.volts)))
         out["power"] = (
             pb.draw_w, pb.usable_w or None,
-            translate("ServerPage", "Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W")
-            .replace("%1", f"{pb.draw_w:.0f}").replace("%2", f"{pb.headroom_pct:g}")
-            .replace("%3", f"{pb.required_w:.0f}").replace("%4", f"{pb.usable_w:.0f}") + per_server)
+            translate("ServerPage", "Estimated draw %1 W (with %2 headroom: %3 W); usable PSU capacity %4 W")
+            .replace("%1", number(pb.draw_w)).replace("%2", percent(pb.headroom_pct, None))
+            .replace("%3", number(pb.required_w)).replace("%4", number(pb.usable_w)) + per_server)
         rack = pb.rack
         if rack is not None:
             threshold = budgets.heat.liquid_threshold_kw if budgets.heat is not None else None
             limit = pb.rack_limit_kw or threshold
             pdu = ("" if rack.pdu_rating_amps is None else
                    translate("ServerPage", "PDU per feed: %1-phase, %2 A (%3 A rating)")
-                   .replace("%1", str(rack.pdu_phases)).replace("%2", f"{rack.pdu_amps:.1f}")
+                   .replace("%1", str(rack.pdu_phases)).replace("%2", number(rack.pdu_amps, 1))
                    .replace("%3", str(rack.pdu_rating_amps)))
             out["rack"] = (rack.rack_kw, limit,
                            translate("ServerPage", "Per rack: %1 × %2 W = %3 kW, %4 BTU/h; %5 rack(s) for %6 node(s)")
-                           .replace("%1", str(rack.servers_per_rack)).replace("%2", f"{rack.server_ac_w:.0f}")
-                           .replace("%3", f"{rack.rack_kw:.1f}").replace("%4", f"{rack.rack_btu_h:,.0f}")
+                           .replace("%1", str(rack.servers_per_rack)).replace("%2", number(rack.server_ac_w))
+                           .replace("%3", number(rack.rack_kw, 1)).replace("%4", number(rack.rack_btu_h))
                            .replace("%5", str(rack.racks_needed)).replace("%6", str(rack.nodes))
                            + ("" if rack.rack_units is None else "\n" +
                               translate("ServerPage", "Space: %1 × %2U of %3U usable")
@@ -316,8 +317,8 @@ def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
     if hb is not None:
         out["cooling"] = (hb.required_cfm, hb.chassis_cfm,
                           translate("ServerPage", "Heat %1 W needs about %2 CFM; the chassis moves %3 CFM")
-                          .replace("%1", f"{hb.heat_w:.0f}").replace("%2", f"{hb.required_cfm:.0f}")
-                          .replace("%3", "—" if hb.chassis_cfm is None else f"{hb.chassis_cfm:.0f}"))
+                          .replace("%1", number(hb.heat_w)).replace("%2", number(hb.required_cfm))
+                          .replace("%3", "—" if hb.chassis_cfm is None else number(hb.chassis_cfm)))
     return out
 
 

@@ -8,13 +8,15 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QPainter, QPaintEvent, QPalette, QPen
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from gui.numbers import number
+
 PALETTE = ("#1976d2", "#388e3c", "#f57c00", "#7b1fa2", "#00838f", "#c2185b", "#5d4037", "#455a64")
 
 
 
 def fmt_value(value: float, unit: str) -> str:
     """A bar's figure: one decimal below 100 (62.7 GB), none above (1,454 GB)."""
-    text = f"{value:,.1f}" if value < 100 else f"{value:,.0f}"
+    text = number(value, 1) if value < 100 else number(value)
     return f"{text} {unit}".strip()
 
 

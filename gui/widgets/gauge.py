@@ -6,6 +6,8 @@ from PySide6.QtCore import QRectF, QSize, Qt
 from PySide6.QtGui import QColor, QFont, QPainter, QPaintEvent, QPalette
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
+from gui.numbers import number, percent
+
 OK_COLOR = QColor("#2e7d32")
 WARN_COLOR = QColor("#ef8f00")
 ERROR_COLOR = QColor("#c62828")
@@ -13,7 +15,7 @@ UNKNOWN_COLOR = QColor("#9e9e9e")
 
 
 class Gauge(QWidget):
-    """Shows ``used`` of ``capacity`` (e.g. 2 352 W of 3 520 W usable). The colour is the state the rules
+    """Shows ``used`` of ``capacity`` (e.g. 2,352 W of 3,520 W usable). The colour is the state the rules
     gave ('ok', 'warning', 'error'), never a threshold of its own; unknown values show as a grey bar."""
 
     def __init__(self, label: str = "", unit: str = "", parent: QWidget | None = None) -> None:
@@ -59,12 +61,12 @@ class Gauge(QWidget):
         return self._used / self._capacity
 
     def value_text(self) -> str:
-        """The numbers under the label: '1 845 / 3 600 W (51 %)', or what is known and why the rest is not."""
+        """The numbers under the label: '1,845 / 3,600 W (51%)', or what is known and why the rest is not."""
         if self._used is None or not self._capacity:
             known = f"{_num(self._used)} {self._unit}".rstrip() if self._used is not None else ""
             return " · ".join(t for t in (known, self._unknown) if t) or "—"
         pct = 100 * self._used / self._capacity
-        return f"{_num(self._used)} / {_num(self._capacity)} {self._unit} ({pct:.0f} %)".replace("  ", " ")
+        return f"{_num(self._used)} / {_num(self._capacity)} {self._unit} ({percent(pct)})".replace("  ", " ")
 
     def text(self) -> str:
         """Label and numbers in one line (the accessible description); painted as two lines under the bar."""
@@ -119,7 +121,5 @@ class Gauge(QWidget):
 
 
 def _num(value: float) -> str:
-    """Thin-space thousands, no trailing .0 ('2 352')."""
-    if abs(value - round(value)) < 1e-9:
-        return f"{round(value):,}".replace(",", "\u2009")
-    return f"{value:,.1f}".replace(",", "\u2009")
+    """In the UI's locale, no trailing .0 ('2,352'; '1,949.2'): gui/numbers.py, as every page."""
+    return number(value, 0 if abs(value - round(value)) < 1e-9 else 1)

@@ -5,18 +5,20 @@ from __future__ import annotations
 from PySide6.QtCore import QEvent, QLocale, Signal
 from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
 
+from gui.numbers import number
+
 YUAN_PER_WAN = 10_000
 
 
 def wan_text(cny: float) -> str:
     """12 500 000 → '1,250 万元'; a buyer in China thinks of budgets in 万元 (units of 10 000 CNY)."""
     wan = cny / YUAN_PER_WAN
-    return f"{wan:,.1f} 万元" if wan < 100 and wan != int(wan) else f"{wan:,.0f} 万元"
+    return f"{number(wan, 1)} 万元" if wan < 100 and wan != int(wan) else f"{number(wan)} 万元"
 
 
 def million_text(cny: float) -> str:
     """12 500 000 → '¥12.50 M', 50 000 → '¥0.05 M': the English UI's one short form of a CNY amount."""
-    return f"¥{cny / 1_000_000:,.2f} M"
+    return f"¥{number(cny / 1_000_000, 2)} M"
 
 
 def short_amount(cny: float) -> str:

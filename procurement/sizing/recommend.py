@@ -188,7 +188,7 @@ def _candidate(
         reasons.append(t("rec.tflops", lang, tflops=f"{gpu.fp16_tensor_tflops:g}", per_wan=f"{per_wan:.1f}"))
     power = gpu.tdp_w * count if gpu.tdp_w is not None else None
     if power is not None:
-        reasons.append(t("rec.power", lang, n=count, tdp=f"{gpu.tdp_w:g}", total=f"{power:,.0f}"))
+        reasons.append(t("rec.power", lang, n=count, tdp=f"{gpu.tdp_w:,g}", total=f"{power:,.0f}"))
     scen = scenario_match(gpu, req.workload, policy)
     if scen:
         reasons.append(t(f"rec.scenario.{req.workload.value}", lang))

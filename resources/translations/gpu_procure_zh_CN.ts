@@ -1626,10 +1626,6 @@ TFLOPS</source>
             <translation>缓存盘</translation>
         </message>
         <message>
-            <source>Estimated draw %1 W (with %2 % headroom: %3 W); usable PSU capacity %4 W</source>
-            <translation>估算功耗 %1 W（含 %2 % 余量：%3 W）；可用电源容量 %4 W</translation>
-        </message>
-        <message>
             <source>PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)</source>
             <translation>需要 PCIe 通道 %1，可用 %2（CPU %3，PCIe 交换芯片 %4）</translation>
         </message>
@@ -1694,8 +1690,12 @@ TFLOPS</source>
             <translation>厂商最大值</translation>
         </message>
         <message>
-            <source>model, PSU efficiency %1 %</source>
-            <translation>模型估算，电源效率 %1%</translation>
+            <source>model, PSU efficiency %1</source>
+            <translation>模型估算，电源效率 %1</translation>
+        </message>
+        <message>
+            <source>Estimated draw %1 W (with %2 headroom: %3 W); usable PSU capacity %4 W</source>
+            <translation>估算功耗 %1 W（含 %2 余量：%3 W）；可用电源容量 %4 W</translation>
         </message>
         <message>
             <source>PDU per feed: %1-phase, %2 A (%3 A rating)</source>

@@ -82,10 +82,10 @@ def test_power_item_shows_need_and_available_watts(plan: Plan, cat: Catalog) -> 
     assert pf.available_w == 3600 and pf.usable_units == 2 and pf.redundant_units == 2
     item = items(plan, cat)["psu_power"]
     assert item.status == Status.PASS
-    assert f"需 {fmt_num(round(need))} W" in item.reason and "可用 3 600 W" in plain(item.reason)
+    assert f"需 {fmt_num(round(need))} W" in item.reason and "可用 3,600 W" in plain(item.reason)
     assert f"估算 {fmt_num(round(draw))} W" in item.reason
     en = items(plan, cat, lang="en")["psu_power"]
-    assert f"needs {fmt_num(round(need))} W" in en.reason and "3 600 W available" in plain(en.reason)
+    assert f"needs {fmt_num(round(need))} W" in en.reason and "3,600 W available" in plain(en.reason)
 
 
 def test_power_fails_when_psus_cannot_carry_the_draw(plan: Plan, cat: Catalog) -> None:
@@ -103,7 +103,7 @@ def test_power_fails_when_psus_cannot_carry_the_draw(plan: Plan, cat: Catalog) -
     assert default_policy().fan_power_pct == 15
     item = items(p, cat)["psu_power"]
     assert item.status == Status.ATTENTION
-    assert "可用 2 000 W" in plain(item.reason)
+    assert "可用 2,000 W" in plain(item.reason)
 
 
 def test_cpu_ram_network_storage_numbers(plan: Plan, cat: Catalog) -> None:

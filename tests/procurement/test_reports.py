@@ -238,7 +238,7 @@ def test_checklist_pdf_statuses_signoffs_and_digest(plan: Plan, cat: Catalog) ->
         assert label in body, label
     f = flat(body)
     need = 1885 * (1 + default_policy().fan_power_pct / 100) * 1.2  # see test_checklist
-    assert f"需{round(need)}W" in f and "可用3600W" in f
+    assert f"需{round(need):,}W" in f and "可用3,600W" in f
     assert "王五" in body and "采购经理" in body and "Alice <admin> & Co" in body
     assert digest in f
     assert flat("有效（王五（采购经理），2026-03-02；Alice <admin> & Co（IT），2026-03-02）") in f
@@ -324,7 +324,7 @@ def test_500_line_quote_splits_with_repeated_header(plan: Plan, cat: Catalog) ->
     pdf = render_quote_pdf(many, cat, today=TODAY, findings=[])
     ps = pages(pdf)
     assert len(ps) >= 10
-    item_pages = [p for p in ps if "3 840 GB NVMe U.2" in p]  # the spec column: line-item rows only
+    item_pages = [p for p in ps if "3,840 GB NVMe U.2" in p]  # the spec column: line-item rows only
     assert len(item_pages) >= 10
     for page in item_pages:
         assert "型号/规格" in flat(page) and "金额（元）" in flat(page)  # the header row repeats on every page
