@@ -132,6 +132,23 @@ def show_about(parent: QWidget | None, title: str, text: str) -> None:
     QtWidgets.QMessageBox.about(parent, title, text)
 
 
+def ask_replace_hand_chosen(parent: QWidget | None, lines: list[str]) -> bool | None:
+    """Auto-configure would replace parts the buyer chose by hand: True replace them, False keep them and
+    configure the rest around them, None do nothing."""
+    box = QtWidgets.QMessageBox(parent)
+    box.setIcon(QtWidgets.QMessageBox.Icon.Question)
+    box.setWindowTitle(translate("dialogs", "Replace parts you chose?"))
+    box.setText(translate("dialogs", "Auto-configure would replace parts you chose yourself:") + "\n\n"
+                + "\n".join(lines))
+    replace = box.addButton(translate("dialogs", "Replace them"), QtWidgets.QMessageBox.ButtonRole.AcceptRole)
+    keep = box.addButton(translate("dialogs", "Keep mine"), QtWidgets.QMessageBox.ButtonRole.RejectRole)
+    box.addButton(QtWidgets.QMessageBox.StandardButton.Cancel)
+    box.setDefaultButton(keep)  # the safe answer: nothing the buyer chose is lost
+    box.exec()
+    clicked = box.clickedButton()
+    return True if clicked is replace else False if clicked is keep else None
+
+
 def ask_sign_anyway(parent: QWidget | None, failed: int, unknown: int) -> bool:
     """Before signing a checklist that still has failing or undecided items: sign anyway?"""
     text = (

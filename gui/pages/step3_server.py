@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -32,6 +32,7 @@ from procurement.evaluation import Budgets
 from procurement.findings import Severity
 from procurement.plan import Plan, PlanError, Redundancy, StorageRole
 from procurement.sizing import DerivedDefaults, apply_defaults, derive_defaults
+from procurement.sizing.derive import auto_part_of, describe_replacements, hand_edit, would_replace
 
 translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
 
@@ -322,9 +323,11 @@ def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
     return out
 
 
-def auto_configured(controller: PlanController) -> tuple[Plan, DerivedDefaults]:
-    """The plan with the sizing's derived defaults applied, and what was decided (reasons, what is missing)."""
-    derived = derive_defaults(controller.plan, controller.catalog, controller.policy, lang=controller.lang)
+def auto_configured(controller: PlanController, keep: Collection[str] = ()) -> tuple[Plan, DerivedDefaults]:
+    """The plan with the sizing's derived defaults applied (``keep``: parts left as they are), and what was
+    decided (reasons, what is missing)."""
+    derived = derive_defaults(controller.plan, controller.catalog, controller.policy, lang=controller.lang,
+                              keep=keep)
     return apply_defaults(controller.plan, derived), derived
 
 
@@ -645,8 +648,14 @@ class ServerPage(StepPage):
         """One undoable edit; a value the plan rejects is shown above the form, the plan is unchanged."""
         if self.refreshing:
             return False
+        ctl = self.controller
         try:
-            self.controller.set_value(path, value, text=text, merge=merge)
+            if auto_part_of(path) in ctl.plan.server.auto_chosen and ctl.value(path) != value:
+                # the part becomes the buyer's own: Auto-configure will ask before replacing it
+                ctl.replace_plan(hand_edit(ctl.plan, path, value), text or ctl.field_label(path),
+                                 merge_key=path if merge else None)
+            else:
+                ctl.set_value(path, value, text=text, merge=merge)
         except PlanError as exc:
             self.error_label.setText(str(exc))
             self.error_label.show()
@@ -670,9 +679,20 @@ class ServerPage(StepPage):
                                       "redundancy": psu.redundancy.value})
 
     def auto_configure(self) -> None:
-        """Apply the derived defaults as ONE undoable change."""
+        """Apply the derived defaults as ONE undoable change; parts chosen by hand are replaced only when the
+        buyer says so (otherwise the rest is configured around them)."""
+        from gui import dialogs
+
+        ctl = self.controller
         try:
-            after, derived = auto_configured(self.controller)
+            after, derived = auto_configured(ctl)
+            replaced = describe_replacements(ctl.plan, derived, ctl.catalog, ctl.lang)
+            if replaced:
+                answer = dialogs.ask_replace_hand_chosen(self, replaced)
+                if answer is None:
+                    return
+                if not answer:
+                    after, derived = auto_configured(ctl, keep=would_replace(ctl.plan, derived))
         except Exception as exc:  # a slot must not die: say what went wrong, change nothing
             self.error_label.setText(self.tr("Auto-configure failed: %1").replace("%1", str(exc) or type(exc).__name__))
             self.error_label.show()

@@ -10,6 +10,7 @@ dict of plan paths → values for an "auto-configure" button, and ``apply_defaul
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -30,9 +31,10 @@ from catalog.models import (
 )
 from catalog.units import GIB_TO_GB
 from procurement.budgets.balance import cores_needed, ram_needed_gib
+from procurement.budgets.cost import plan_cost, yuan
 from procurement.budgets.power import power_budget, psu_unit_w, psus_needed
 from procurement.messages import Lang, register, t
-from procurement.plan import Plan, PlanError, Workload, with_value
+from procurement.plan import AUTO_PARTS, AutoPart, Plan, PlanError, Workload, with_value
 from procurement.policy import Policy
 from procurement.sizing.vram import estimate_vram
 
@@ -57,31 +59,65 @@ def _positions(gpu: Gpu, count: int) -> int:
     return count * per
 
 
-def pick_chassis(
-    gpu: Gpu, count: int, catalog: Catalog, deployment: str = "datacenter", policy: Policy | None = None
-) -> Chassis | None:
-    """The cheapest platform that holds ``count`` of ``gpu`` and cools them. More open-air (axial-fan) cards
-    than ``policy.max_open_air_gpus`` are cooled by no chassis (the COOLING-OPEN-AIR rule): None."""
+def over_budget(part: Part, qty: int, nodes: int, budget_cny: float | None, policy: Policy | None) -> bool:
+    """The part's known price alone (× quantity × servers, VAT included unless the price includes it) exceeds
+    the budget: ranked after every part not known to exceed it. An unpriced part is never called over."""
+    if budget_cny is None or part.price_cny is None:
+        return False
+    gross = part.price_cny * qty * nodes
+    if not part.price_includes_vat:
+        gross *= 1 + (policy.vat_rate_pct if policy is not None else 13.0) / 100
+    return gross > budget_cny
+
+
+def chassis_candidates(
+    gpu: Gpu, count: int, catalog: Catalog, deployment: str = "datacenter", policy: Policy | None = None,
+    budget_cny: float | None = None, nodes: int = 1,
+) -> list[Chassis]:
+    """Every platform that holds ``count`` of ``gpu`` and cools them, best first: the deployment's form (a tower
+    for an office or lab, a rack server for a data centre), not known to exceed the budget, the fewest GPU
+    positions that hold the GPUs (not the largest), then the known price, cheapest first."""
     if policy is not None and open_air_over(gpu, count, policy):
-        return None
-    ok = []
-    for ch in catalog.all(Chassis):
-        if ch.gpu_form_factor != gpu.form_factor or (ch.gpus_supported and gpu.id not in ch.gpus_supported):
-            continue
-        if gpu.tdp_w is not None and ch.max_gpu_tdp_w is not None and gpu.tdp_w > ch.max_gpu_tdp_w:
-            continue
-        max_width = ch.max_gpu_slot_width
-        if gpu.form_factor == GpuFormFactor.PCIE and max_width and (gpu.slot_width or 2) > max_width:
-            continue
-        if gpu.cooling == GpuCooling.PASSIVE and not ch.passive_gpu_ready:
-            continue
-        if _positions(gpu, count) > ch.gpu_slots:
-            continue
-        ok.append(ch)
-    # prefer a tower for an office or lab, a rack server for a data centre, then price, then fewest slots
+        return []
+    ok = [ch for ch in catalog.all(Chassis) if why_not(ch, gpu, count) is None]
     want_form = "rack" if deployment == "datacenter" else "tower"
-    ok.sort(key=lambda c: (c.form != want_form, *_price_key(c)[:2], c.gpu_slots, c.id))
-    return ok[0] if ok else None
+    ok.sort(key=lambda c: (c.form != want_form, over_budget(c, 1, nodes, budget_cny, policy), c.gpu_slots,
+                           *_price_key(c)))
+    return ok
+
+
+def pick_chassis(
+    gpu: Gpu, count: int, catalog: Catalog, deployment: str = "datacenter", policy: Policy | None = None,
+    budget_cny: float | None = None, nodes: int = 1,
+) -> Chassis | None:
+    """The best platform of ``chassis_candidates``; None when none holds and cools the GPUs (more open-air cards
+    than ``policy.max_open_air_gpus`` are cooled by no chassis, the COOLING-OPEN-AIR rule)."""
+    found = chassis_candidates(gpu, count, catalog, deployment, policy, budget_cny, nodes)
+    return found[0] if found else None
+
+
+def why_not(ch: Chassis, gpu: Gpu, count: int) -> tuple[str, dict[str, Any]] | None:
+    """Why ``ch`` cannot hold and cool ``count`` of ``gpu`` (a message key under 'derive.why.' and its fields),
+    or None when it can."""
+    if ch.gpu_form_factor != gpu.form_factor:
+        return "form_factor", {"has": ch.gpu_form_factor.value.upper(), "needs": gpu.form_factor.value.upper()}
+    if ch.gpus_supported and gpu.id not in ch.gpus_supported:
+        return "not_supported", {"gpu": gpu.name}
+    if gpu.tdp_w is not None and ch.max_gpu_tdp_w is not None and gpu.tdp_w > ch.max_gpu_tdp_w:
+        return "tdp", {"limit": f"{ch.max_gpu_tdp_w:g}", "tdp": f"{gpu.tdp_w:g}", "gpu": gpu.name}
+    max_width = ch.max_gpu_slot_width
+    if gpu.form_factor == GpuFormFactor.PCIE and max_width and (gpu.slot_width or 2) > max_width:
+        return "width", {"max": max_width, "width": gpu.slot_width or 2, "gpu": gpu.name}
+    if gpu.cooling == GpuCooling.PASSIVE and not ch.passive_gpu_ready:
+        return "passive", {"gpu": gpu.name}
+    if _positions(gpu, count) > ch.gpu_slots:
+        return "positions", {"n": count, "gpu": gpu.name, "need": _positions(gpu, count), "slots": ch.gpu_slots}
+    return None
+
+
+def gpu_positions(gpu: Gpu, count: int) -> int:
+    """GPU positions (double-width slots) ``count`` of ``gpu`` take."""
+    return _positions(gpu, count)
 
 
 def open_air_over(gpu: Gpu, count: int, policy: Policy) -> bool:
@@ -235,11 +271,14 @@ def derive_defaults(
     gpu_id: str | None = None,
     count: int | None = None,
     lang: Lang = "zh",
+    keep: Collection[str] = (),
 ) -> DerivedDefaults:
     """Server parts for ``gpu_id`` × ``count`` (defaults: the plan's GPU choice, or what the VRAM estimate
-    needs per node), following the reference rules."""
+    needs per node), following the reference rules, the deployment and the budget. The parts named in ``keep``
+    (``AUTO_PARTS`` keys: the buyer's own choices) stay as they are and the rest is chosen around them."""
     out = DerivedDefaults()
     req = plan.requirements
+    srv = plan.server
     gpu = catalog.gpu(gpu_id or plan.gpu.model)
     if gpu is None:
         out.missing.append(t("derive.no_gpu", lang))
@@ -254,64 +293,94 @@ def derive_defaults(
     out.changes["gpu.model"] = gpu.id
     out.changes["gpu.count"] = count
     training = req.workload in (Workload.TRAINING, Workload.FINE_TUNING)
-    chassis = pick_chassis(gpu, count, catalog, req.deployment, policy)
-    if chassis is None:
-        if open_air_over(gpu, count, policy):
-            out.missing.append(t("derive.open_air", lang, n=count, gpu=gpu.name, limit=policy.max_open_air_gpus))
-        else:
-            out.missing.append(t("derive.no_chassis", lang, n=count, gpu=gpu.name))
-        return out
-    out.changes["server.chassis"] = chassis.id
-    out.reasons.append(t("derive.chassis", lang, chassis=chassis.name, slots=chassis.gpu_slots, n=count))
-    cpu_pick = pick_cpu(chassis, gpu, count, policy, catalog, training)
-    if cpu_pick is None:
-        out.missing.append(t("derive.no_cpu", lang, socket=chassis.cpu_socket))
-        return out
-    cpu, sockets = cpu_pick
-    out.changes["server.cpu"] = cpu.id
-    out.changes["server.cpu_count"] = sockets
-    out.reasons.append(
-        t(
-            "derive.cpu",
-            lang,
-            cpu=cpu.name,
-            sockets=sockets,
-            cores=cpu.cores * sockets,
-            need=f"{cores_needed(count, policy):g}",
-        )
-    )
-    need_gib = ram_needed_gib(gpu.memory_gib, count, policy)
-    mem = pick_memory(chassis, cpu, sockets, need_gib, catalog, ecc=training and cpu.ecc)
-    if mem is None:
-        out.missing.append(t("derive.no_memory", lang, type=chassis.memory_type))
+    budget = req.budget_cny
+    kept_chassis = catalog.typed(Chassis, srv.chassis) if "chassis" in keep else None
+    if kept_chassis is not None:
+        chassis = kept_chassis
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.chassis", lang), name=chassis.name))
     else:
-        module, n = mem
-        out.changes["server.memory"] = {"part": module.id, "count": n}
+        found = chassis_candidates(gpu, count, catalog, req.deployment, policy, budget, req.nodes)
+        if not found:
+            if open_air_over(gpu, count, policy):
+                out.missing.append(t("derive.open_air", lang, n=count, gpu=gpu.name, limit=policy.max_open_air_gpus))
+            else:
+                out.missing.append(t("derive.no_chassis", lang, n=count, gpu=gpu.name))
+            return out
+        chassis = found[0]
+        out.changes["server.chassis"] = chassis.id
+        out.reasons.append(_chassis_reason(chassis, gpu, count, req.deployment, catalog, lang))
+    cpu_pick: tuple[Cpu, int] | None = None
+    kept_cpu = catalog.typed(Cpu, srv.cpu) if "cpu" in keep else None
+    if kept_cpu is not None:
+        cpu_pick = (kept_cpu, max(srv.cpu_count, 1))
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.cpu", lang), name=kept_cpu.name))
+    else:
+        cpu_pick = pick_cpu(chassis, gpu, count, policy, catalog, training)
+        if cpu_pick is None:
+            out.missing.append(t("derive.no_cpu", lang, socket=chassis.cpu_socket))
+            return out
+        out.changes["server.cpu"] = cpu_pick[0].id
+        out.changes["server.cpu_count"] = cpu_pick[1]
         out.reasons.append(
             t(
-                "derive.memory",
+                "derive.cpu",
                 lang,
-                n=n,
-                module=module.name,
-                total=n * module.capacity_gib,
-                need=f"{need_gib:g}",
+                cpu=cpu_pick[0].name,
+                sockets=cpu_pick[1],
+                cores=cpu_pick[0].cores * cpu_pick[1],
+                need=f"{cores_needed(count, policy):g}",
             )
         )
-    data_workload = req.workload in (Workload.TRAINING, Workload.FINE_TUNING, Workload.DATA_ANALYSIS)
-    storage = pick_storage(chassis, req.dataset_gb, data_workload, catalog)
-    out.changes["server.storage"] = storage
-    if storage:
-        out.reasons.append(t("derive.storage", lang, dataset=f"{req.dataset_gb:g}"))
-    nic = pick_nic(req.nodes, training, policy, catalog)
-    if req.nodes == 1 and req.deployment != "datacenter":
-        out.changes["server.nics"] = []  # office/lab: the board's own network port serves one machine
-    elif nic is None:
-        out.missing.append(t("derive.no_nic", lang))
-        out.changes["server.nics"] = []
+    cpu, sockets = cpu_pick
+    need_gib = ram_needed_gib(gpu.memory_gib, count, policy)
+    if "memory" in keep and srv.memory is not None:
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.memory", lang),
+                             name=_part_name(catalog, MemoryModule, srv.memory.part)))
     else:
-        out.changes["server.nics"] = [{"part": nic.id, "count": 1}]
-        out.reasons.append(t("derive.nic", lang, nic=nic.name, speed=f"{nic.speed_gbps:g}", nodes=req.nodes))
-    if req.deployment == "datacenter" and plan.server.psu.redundancy == "none":
+        mem = pick_memory(chassis, cpu, sockets, need_gib, catalog, ecc=training and cpu.ecc)
+        if mem is None:
+            out.missing.append(t("derive.no_memory", lang, type=chassis.memory_type))
+        else:
+            module, n = mem
+            out.changes["server.memory"] = {"part": module.id, "count": n}
+            out.reasons.append(
+                t(
+                    "derive.memory",
+                    lang,
+                    n=n,
+                    module=module.name,
+                    total=n * module.capacity_gib,
+                    need=f"{need_gib:g}",
+                )
+            )
+    data_workload = req.workload in (Workload.TRAINING, Workload.FINE_TUNING, Workload.DATA_ANALYSIS)
+    if "storage" in keep and srv.storage:
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.storage", lang),
+                             name=", ".join(_part_name(catalog, Storage, s.part) for s in srv.storage)))
+    else:
+        storage = pick_storage(chassis, req.dataset_gb, data_workload, catalog)
+        out.changes["server.storage"] = storage
+        if storage:
+            out.reasons.append(t("derive.storage", lang, dataset=f"{req.dataset_gb:g}"))
+    if "nics" in keep and srv.nics:
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.nics", lang),
+                             name=", ".join(_part_name(catalog, Nic, n.part) for n in srv.nics)))
+    else:
+        nic = pick_nic(req.nodes, training, policy, catalog)
+        if req.nodes == 1 and req.deployment != "datacenter":
+            out.changes["server.nics"] = []  # office/lab: the board's own network port serves one machine
+            out.reasons.append(t("derive.nic.onboard", lang))
+        elif nic is None:
+            out.missing.append(t("derive.no_nic", lang))
+            out.changes["server.nics"] = []
+        else:
+            out.changes["server.nics"] = [{"part": nic.id, "count": 1}]
+            out.reasons.append(t("derive.nic", lang, nic=nic.name, speed=f"{nic.speed_gbps:g}", nodes=req.nodes))
+    keep_psu = "psu" in keep and srv.psu.part is not None
+    if keep_psu:
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.psu", lang),
+                             name=_part_name(catalog, Psu, srv.psu.part)))
+    elif req.deployment == "datacenter" and srv.psu.redundancy == "none":
         # a data-centre server keeps running when one PSU fails: N+1 unless the buyer chose otherwise
         out.changes["server.psu.redundancy"] = "n+1"
         out.reasons.append(t("derive.redundancy", lang))
@@ -319,30 +388,131 @@ def derive_defaults(
         draft = apply_defaults(plan, out)
     except PlanError:  # pragma: no cover - every value above comes from validated catalog parts
         return out
-    psu = pick_psu(draft, chassis, catalog, policy)
-    if psu is None:
-        out.missing.append(t("derive.no_psu", lang, bays=chassis.psu_bays or "?"))
-    else:
-        unit, n = psu
-        draw = power_budget(draft, catalog, policy).draw_w
-        out.changes["server.psu.part"] = unit.id
-        out.changes["server.psu.count"] = n
-        out.reasons.append(
-            t(
-                "derive.psu",
-                lang,
-                n=n,
-                psu=unit.name,
-                draw=f"{draw:,.0f}",
-                headroom=f"{policy.psu_headroom_pct:g}",
-                need=f"{draw * (1 + policy.psu_headroom_pct / 100):,.0f}",
+    if not keep_psu:
+        psu = pick_psu(draft, chassis, catalog, policy)
+        if psu is None:
+            out.missing.append(t("derive.no_psu", lang, bays=chassis.psu_bays or "?"))
+        else:
+            unit, n = psu
+            draw = power_budget(draft, catalog, policy).draw_w
+            out.changes["server.psu.part"] = unit.id
+            out.changes["server.psu.count"] = n
+            out.reasons.append(
+                t(
+                    "derive.psu",
+                    lang,
+                    n=n,
+                    psu=unit.name,
+                    draw=f"{draw:,.0f}",
+                    headroom=f"{policy.psu_headroom_pct:g}",
+                    need=f"{draw * (1 + policy.psu_headroom_pct / 100):,.0f}",
+                )
             )
-        )
+        draft = apply_defaults(plan, out)
+    if budget is not None:
+        out.reasons.append(_budget_reason(draft, catalog, policy, lang))
     return out
 
 
+def _part_name(catalog: Catalog, kind: type[Part], part_id: str | None) -> str:
+    part = catalog.typed(kind, part_id)
+    return part.name if part is not None else str(part_id)
+
+
+def _chassis_reason(chassis: Chassis, gpu: Gpu, count: int, deployment: str, catalog: Catalog, lang: Lang) -> str:
+    """One line: the platform, why this size, and — for an office or lab given a rack server — why no tower."""
+    form = t(f"derive.form.{chassis.form}", lang)
+    line = t("derive.chassis", lang, chassis=chassis.name, slots=chassis.gpu_slots, n=count, form=form,
+             where=t(f"derive.where.{deployment}", lang))
+    if deployment != "datacenter" and chassis.form != "tower":
+        towers = [c for c in catalog.all(Chassis) if c.form == "tower"]
+        if towers:
+            most = max(towers, key=lambda c: c.gpu_slots)
+            why = why_not(most, gpu, count)
+            if why is not None:
+                line += " " + t("derive.no_tower", lang, tower=most.name, why=t(f"derive.why.{why[0]}", lang, **why[1]))
+        else:
+            line += " " + t("derive.no_tower_in_catalog", lang)
+    return line
+
+
+def _budget_reason(draft: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> str:
+    """The configuration against the budget: within / over / unknown, as the budget verdict says it."""
+    verdict = plan_cost(draft, catalog).verdict(policy)
+    figures = {"cost": yuan(verdict.gross_cny), "budget": yuan(verdict.budget_cny or 0), "n": len(verdict.unpriced)}
+    return t(f"derive.budget.{verdict.status}", lang, **figures)
+
+
+def _server_part(plan: Plan, key: AutoPart) -> Any:
+    srv = plan.server
+    if key == "cpu":
+        return (srv.cpu, srv.cpu_count)
+    value = getattr(srv, key)
+    return value.model_dump(mode="json") if hasattr(value, "model_dump") else \
+        [v.model_dump(mode="json") for v in value] if isinstance(value, list) else value
+
+
+def _is_set(plan: Plan, key: AutoPart) -> bool:
+    srv = plan.server
+    return bool({"chassis": srv.chassis, "cpu": srv.cpu, "memory": srv.memory, "storage": srv.storage,
+                 "nics": srv.nics, "psu": srv.psu.part}[key])
+
+
+def hand_chosen(plan: Plan) -> list[AutoPart]:
+    """The server parts that are set and were not chosen by Auto-configure (by hand, or in an older file)."""
+    return [k for k in AUTO_PARTS if _is_set(plan, k) and k not in plan.server.auto_chosen]
+
+
+def would_replace(plan: Plan, derived: DerivedDefaults) -> list[AutoPart]:
+    """The hand-chosen parts that applying ``derived`` would change: Auto-configure asks before replacing them."""
+    after = apply_defaults(plan, derived)
+    return [k for k in hand_chosen(plan) if _server_part(after, k) != _server_part(plan, k)]
+
+
+def part_text(plan: Plan, key: AutoPart, catalog: Catalog) -> str:
+    """The server part ``key`` as a person reads it: '2 × AMD EPYC 7543', '16 × Samsung 32GB …', '—' if none."""
+    srv = plan.server
+    if key == "chassis":
+        return _part_name(catalog, Chassis, srv.chassis) if srv.chassis else "—"
+    if key == "cpu":
+        return f"{srv.cpu_count} × {_part_name(catalog, Cpu, srv.cpu)}" if srv.cpu else "—"
+    if key == "memory":
+        return f"{srv.memory.count} × {_part_name(catalog, MemoryModule, srv.memory.part)}" if srv.memory else "—"
+    if key == "storage":
+        return ", ".join(f"{x.count} × {_part_name(catalog, Storage, x.part)}" for x in srv.storage) or "—"
+    if key == "nics":
+        return ", ".join(f"{x.count} × {_part_name(catalog, Nic, x.part)}" for x in srv.nics) or "—"
+    return f"{srv.psu.count} × {_part_name(catalog, Psu, srv.psu.part)} ({srv.psu.redundancy.value.upper()})" \
+        if srv.psu.part else "—"
+
+
+def describe_replacements(plan: Plan, derived: DerivedDefaults, catalog: Catalog, lang: Lang) -> list[str]:
+    """One line per hand-chosen part ``derived`` would replace: 'Chassis: yours → proposed'."""
+    after = apply_defaults(plan, derived)
+    return [t("derive.replace", lang, what=t(f"derive.part.{k}", lang), old=part_text(plan, k, catalog),
+              new=part_text(after, k, catalog)) for k in would_replace(plan, derived)]
+
+
+def auto_part_of(path: str) -> AutoPart | None:
+    """The ``AUTO_PARTS`` key a plan path edits ('server.memory.count' -> 'memory'; 'server.cpu_count' -> 'cpu')."""
+    if not path.startswith("server."):
+        return None
+    head = path.split(".")[1].split("[")[0]
+    head = "cpu" if head == "cpu_count" else head
+    return head if head in AUTO_PARTS else None
+
+
+def hand_edit(plan: Plan, path: str, value: Any) -> Plan:
+    """``with_value`` for an edit made by hand: the part it touches no longer counts as Auto-configure's."""
+    after = with_value(plan, path, value)
+    key = auto_part_of(path)
+    if key is not None and key in after.server.auto_chosen:
+        after = with_value(after, "server.auto_chosen", [k for k in after.server.auto_chosen if k != key])
+    return after
+
+
 def apply_defaults(plan: Plan, derived: DerivedDefaults) -> Plan:
-    """A new Plan with every derived value set."""
+    """A new Plan with every derived value set; the parts it sets are recorded as Auto-configure's."""
     data = plan.model_dump(mode="json")
     for path, value in derived.changes.items():
         node = data
@@ -352,6 +522,8 @@ def apply_defaults(plan: Plan, derived: DerivedDefaults) -> Plan:
                 node[key] = {}
             node = node[key]
         node[keys[-1]] = value
+    chosen = set(plan.server.auto_chosen) | {k for path in derived.changes if (k := auto_part_of(path))}
+    data["server"]["auto_chosen"] = [k for k in AUTO_PARTS if k in chosen]
     try:
         return Plan.model_validate(data)
     except ValueError as exc:
@@ -363,6 +535,57 @@ _ = with_value  # re-exported helper for callers that apply one change at a time
 register(
     {
         "derive.no_gpu": {"zh": "请先选择 GPU 型号。", "en": "Choose a GPU model first."},
+        "derive.kept": {"zh": "{what}：保留您选择的 {name}。", "en": "{what}: your choice, {name}, kept."},
+        "derive.replace": {"zh": "{what}：{old} → {new}", "en": "{what}: {old} → {new}"},
+        "derive.part.chassis": {"zh": "机箱/平台", "en": "Chassis"},
+        "derive.part.cpu": {"zh": "CPU", "en": "CPU"},
+        "derive.part.memory": {"zh": "内存", "en": "Memory"},
+        "derive.part.storage": {"zh": "存储", "en": "Storage"},
+        "derive.part.nics": {"zh": "网卡", "en": "Network"},
+        "derive.part.psu": {"zh": "电源", "en": "PSUs"},
+        "derive.form.tower": {"zh": "塔式机", "en": "tower"},
+        "derive.form.rack": {"zh": "机架式服务器", "en": "rack server"},
+        "derive.where.lab": {"zh": "实验室", "en": "a lab"},
+        "derive.where.office": {"zh": "办公室", "en": "an office"},
+        "derive.where.datacenter": {"zh": "数据中心", "en": "a data centre"},
+        "derive.no_tower": {
+            "zh": "没有合适的塔式机：目录中最大的塔式机 {tower} {why}；机架式服务器需要机房（噪声、供电、散热）。",
+            "en": "No tower will do: the largest tower in the catalog, {tower}, {why}; a rack server needs a server "
+                  "room (noise, power, cooling).",
+        },
+        "derive.why.form_factor": {"zh": "只接受 {has} 卡，而此 GPU 是 {needs}",
+                                   "en": "takes {has} cards, not {needs}"},
+        "derive.why.not_supported": {"zh": "未认证 {gpu}", "en": "is not validated for the {gpu}"},
+        "derive.why.tdp": {"zh": "每个 GPU 位最多散热 {limit} W，{gpu} 为 {tdp} W",
+                           "en": "cools at most {limit} W per GPU and the {gpu} draws {tdp} W"},
+        "derive.why.width": {"zh": "只能装 {max} 槽宽以内的卡，{gpu} 为 {width} 槽宽",
+                             "en": "takes cards up to {max} slots wide and the {gpu} is {width} slots wide"},
+        "derive.why.passive": {"zh": "无法为被动散热（无风扇）的 {gpu} 提供风道",
+                               "en": "cannot cool passive (fan-less) cards such as the {gpu}"},
+        "derive.why.positions": {"zh": "只有 {slots} 个 GPU 位，{n} 张 {gpu} 需要 {need} 个",
+                                 "en": "has {slots} GPU positions and {n} × {gpu} take {need}"},
+        "derive.no_tower_in_catalog": {
+            "zh": "目录中没有塔式机；机架式服务器需要机房（噪声、供电、散热）。",
+            "en": "The catalog has no tower; a rack server needs a server room (noise, power, cooling).",
+        },
+        "derive.nic.onboard": {
+            "zh": "网络：数据中心以外的单台机器使用主板自带网口，不另配网卡。",
+            "en": "Network: one machine outside a data centre uses the board's own port; no NIC added.",
+        },
+        "derive.budget.within": {
+            "zh": "预算：此配置含税 {cost}，在预算 {budget} 内（每项均已定价）。",
+            "en": "Budget: this configuration costs {cost} incl. VAT, within the {budget} budget (every line priced).",
+        },
+        "derive.budget.over": {
+            "zh": "预算：仅已定价部分含税就有 {cost}，超出预算 {budget}；请减少 GPU 数量或改选更便宜的 GPU。",
+            "en": "Budget: the priced parts alone come to {cost} incl. VAT, over the {budget} budget; choose fewer or "
+                  "cheaper GPUs.",
+        },
+        "derive.budget.unknown": {
+            "zh": "预算：是否在预算 {budget} 内未知——{n} 项部件尚无价格，已定价部分含税 {cost} 只是下限。",
+            "en": "Budget: whether it fits {budget} is unknown — {n} part(s) have no price; the priced parts, {cost} "
+                  "incl. VAT, are a lower bound.",
+        },
         "derive.count": {
             "zh": "按显存估算 {need} GB，每节点 {n} 个 GPU。",
             "en": "{n} GPUs per node for the {need} GB VRAM estimate.",
@@ -372,8 +595,10 @@ register(
             "en": "No catalog platform holds {n} × {gpu}.",
         },
         "derive.chassis": {
-            "zh": "平台 {chassis}：{slots} 个 GPU 位，可容纳 {n} 个 GPU。",
-            "en": "Platform {chassis}: {slots} GPU positions for {n} GPUs.",
+            "zh": "平台 {chassis}（{form}，用于{where}）：{slots} 个 GPU 位放 {n} 个 GPU——"
+                  "能放下的平台中 GPU 位最少的。",
+            "en": "Platform {chassis} ({form}, for {where}): {slots} GPU positions for {n} GPUs — the fewest "
+                  "positions that hold them.",
         },
         "derive.no_cpu": {
             "zh": "目录中没有 {socket} 插槽的 CPU。",

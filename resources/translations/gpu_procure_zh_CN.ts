@@ -2321,6 +2321,22 @@ Attaching its report puts this computer's measurements in the plan, its checklis
             <translation>“%1”在您打开之后已被其他窗口或程序修改。保存将用您的修改替换那些修改（之前的文件保留为 %1.bak）。仍要保存吗？</translation>
         </message>
         <message>
+            <source>Replace parts you chose?</source>
+            <translation>替换您选择的部件？</translation>
+        </message>
+        <message>
+            <source>Auto-configure would replace parts you chose yourself:</source>
+            <translation>自动配置将替换以下由您亲自选择的部件：</translation>
+        </message>
+        <message>
+            <source>Replace them</source>
+            <translation>替换</translation>
+        </message>
+        <message>
+            <source>Keep mine</source>
+            <translation>保留我的选择</translation>
+        </message>
+        <message>
             <source>%1 item(s) fail and %2 are unknown on this checklist. A signature says the plan was reviewed as it is. Sign anyway?</source>
             <translation>此检查清单有 %1 项不通过、%2 项未知。签署表示已按现状审核该方案。仍要签署吗？</translation>
         </message>
