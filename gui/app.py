@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont, QFontDatabase
@@ -91,6 +92,7 @@ def run_app(argv: Sequence[str]) -> int:
         except PolicyError as exc:
             _fatal(translate("app", "The policy file cannot be loaded"), str(exc), args.self_test, win)
             return
+        win.policy_path = Path(args.policy) if args.policy else None
         win.attach(PlanController(catalog, policy, lang=translators.lang), RecoveryStore())
         handed_over = opener.ready(lambda path: win.open_path(path, ask=True))
         if args.self_test:  # close inside the event loop: a later quit event would end the next loop

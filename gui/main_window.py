@@ -123,6 +123,9 @@ class MainWindow(QMainWindow):
         self.named_actions: dict[str, QAction] = {}
         self._shortcuts: dict[str, QKeySequence | QKeySequence.StandardKey | str] = {}
         self._after_paint: list[Callable[[], None]] = []
+        self.policy_path: Path | None = None
+        """The --policy file in force (None: the shipped policy), for Help ▸ Catalog and policy."""
+        self.help_window: QWidget | None = None
 
         self.step_list = QListWidget(self)
         self.step_list.setObjectName("stepList")
@@ -344,6 +347,9 @@ class MainWindow(QMainWindow):
             group.addAction(act)
         self.named_actions["lang_zh"].setText("中文")
         self.named_actions["lang_en"].setText("English")
+        self._action("help_guide", sk.HelpContents, lambda: self.show_help("guide"))
+        self._action("help_shortcuts", None, lambda: self.show_help("shortcuts"))
+        self._action("help_catalog", None, lambda: self.show_help("catalog"))
         self._action("about", None, self.about)
         self._action("copy_diagnostics", None, self.copy_diagnostics)
 
@@ -371,13 +377,15 @@ class MainWindow(QMainWindow):
         self.lang_menu = self.view_menu.addMenu("")
         self.lang_menu.addActions([a["lang_zh"], a["lang_en"]])
         self.help_menu = bar.addMenu("")
-        self.help_menu.addAction(a["about"])
+        self.help_menu.addActions([a["help_guide"], a["help_shortcuts"], a["help_catalog"]])
+        self.help_menu.addSeparator()
         self.help_menu.addAction(a["copy_diagnostics"])
+        self.help_menu.addAction(a["about"])
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self._fill_recent_menu()
 
     PLAN_ACTIONS = ("new", "new_example", "open", "save", "save_as", "export_quote", "export_checklist", "print",
-                    "undo", "redo", "back", "next", "show_findings")
+                    "undo", "redo", "back", "next", "show_findings", "help_catalog")
 
     def _set_plan_actions_enabled(self, enabled: bool) -> None:
         """Before attach() there is no plan: only quitting, the language and About work."""
@@ -422,6 +430,11 @@ class MainWindow(QMainWindow):
         a["next"].setText(self.tr("&Next"))
         a["show_findings"].setText(self.tr("Show &findings"))
         a["about"].setText(self.tr("&About gpu-procure"))
+        a["help_guide"].setText(self.tr("&User guide"))
+        a["help_shortcuts"].setText(self.tr("&Keyboard shortcuts"))
+        a["help_catalog"].setText(self.tr("Catalog and &policy"))
+        a["help_catalog"].setToolTip(self.tr("The catalog's price dates, and every threshold in force with its "
+                                             "source"))
         a["copy_diagnostics"].setText(self.tr("Copy &diagnostics"))
         a["copy_diagnostics"].setToolTip(self.tr(
             "Copy the versions, the platform, the catalog and the last log lines, for a bug report"))
@@ -461,10 +474,38 @@ class MainWindow(QMainWindow):
         self.named_actions[f"lang_{lang}"].setChecked(True)
 
     def about(self) -> None:
-        dialogs.show_about(self, self.tr("About gpu-procure"), self.tr(
+        from PySide6 import __version__ as pyside_version
+        from PySide6.QtCore import qVersion
+
+        from procurement import __version__
+
+        dialogs.show_about(self, self.tr("About gpu-procure"), self.tr("gpu-procure %1").replace("%1", __version__)
+            + "\n\n" + self.tr(
             "gpu-procure plans, checks, quotes and verifies GPU server purchases in five steps: requirements, "
             "GPU selection, server configuration, image selection and verification.")
+            + "\n\n" + self.tr("Qt %1, PySide6 %2").replace("%1", qVersion()).replace("%2", pyside_version)
+            + "\n" + self.tr("Licence: see the LICENSE file.")
             + "\n\n" + self.tr("Help → Copy diagnostics puts what a bug report needs on the clipboard."))
+
+    def show_help(self, kind: str) -> QWidget:
+        """Open (or bring forward) the Help window on ``kind``: "guide", "shortcuts" or "catalog"."""
+        from gui import help as help_pages
+
+        if self.help_window is None:
+            self.help_window = help_pages.HelpWindow(self)
+        window = self.help_window
+        assert isinstance(window, help_pages.HelpWindow)
+
+        def render(which: str) -> str:
+            if which == "shortcuts":
+                return help_pages.shortcuts_markdown(self.named_actions)
+            if which == "catalog" and self.controller is not None:
+                return help_pages.catalog_policy_markdown(self.controller.catalog, self.controller.policy,
+                                                          self.policy_path)
+            return help_pages.guide_markdown(self.translators.lang)
+
+        window.show_kind(kind, render)
+        return window
 
     def diagnostics_text(self) -> str:
         """Versions, platform, catalog, this plan's file and the last log lines (procurement.applog)."""
@@ -907,6 +948,8 @@ class MainWindow(QMainWindow):
         if self.controller is not None:  # before attach() the dock is not placed yet: keep the saved state
             self.settings.window_state = self.saveState()
         self.settings.sync()
+        if self.help_window is not None:
+            self.help_window.close()
         event.accept()
 
 

@@ -658,6 +658,22 @@ TFLOPS</source>
             <translation>关于 gpu-procure(&amp;A)</translation>
         </message>
         <message>
+            <source>&amp;User guide</source>
+            <translation>使用指南(&amp;U)</translation>
+        </message>
+        <message>
+            <source>&amp;Keyboard shortcuts</source>
+            <translation>键盘快捷键(&amp;K)</translation>
+        </message>
+        <message>
+            <source>Catalog and &amp;policy</source>
+            <translation>目录与策略(&amp;P)</translation>
+        </message>
+        <message>
+            <source>The catalog's price dates, and every threshold in force with its source</source>
+            <translation>目录的价格日期，以及当前生效的每项阈值及其来源</translation>
+        </message>
+        <message>
             <source>Copy &amp;diagnostics</source>
             <translation>复制诊断信息(&amp;D)</translation>
         </message>
@@ -694,8 +710,20 @@ TFLOPS</source>
             <translation>关于 gpu-procure</translation>
         </message>
         <message>
+            <source>gpu-procure %1</source>
+            <translation>gpu-procure %1</translation>
+        </message>
+        <message>
             <source>gpu-procure plans, checks, quotes and verifies GPU server purchases in five steps: requirements, GPU selection, server configuration, image selection and verification.</source>
             <translation>gpu-procure 分五步规划、检查、报价并验收 GPU 服务器采购：需求分析、GPU选型、服务器配置、镜像选择和验证测试。</translation>
+        </message>
+        <message>
+            <source>Qt %1, PySide6 %2</source>
+            <translation>Qt %1，PySide6 %2</translation>
+        </message>
+        <message>
+            <source>Licence: see the LICENSE file.</source>
+            <translation>许可证：见 LICENSE 文件。</translation>
         </message>
         <message>
             <source>Help → Copy diagnostics puts what a bug report needs on the clipboard.</source>
@@ -2355,6 +2383,129 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         <message>
             <source>Accepted by:</source>
             <translation>豁免人：</translation>
+        </message>
+    </context>
+    <context>
+        <name>help</name>
+        <message>
+            <source>Next / previous control</source>
+            <translation>下一个 / 上一个控件</translation>
+        </message>
+        <message>
+            <source>Move within a table or list</source>
+            <translation>在表格或列表中移动</translation>
+        </message>
+        <message>
+            <source>Arrow keys, Home, End</source>
+            <translation>方向键、Home、End</translation>
+        </message>
+        <message>
+            <source>Select several rows (step 2, to compare)</source>
+            <translation>选择多行（第 2 步，用于对比）</translation>
+        </message>
+        <message>
+            <source>Shift+arrow keys</source>
+            <translation>Shift+方向键</translation>
+        </message>
+        <message>
+            <source>Use the GPU of the current row (step 2)</source>
+            <translation>使用当前行的 GPU（第 2 步）</translation>
+        </message>
+        <message>
+            <source>Enter</source>
+            <translation>回车</translation>
+        </message>
+        <message>
+            <source>Next / previous tab</source>
+            <translation>下一个 / 上一个标签页</translation>
+        </message>
+        <message>
+            <source>The field or button of an underlined letter</source>
+            <translation>带下划线字母的字段或按钮</translation>
+        </message>
+        <message>
+            <source>Alt+letter</source>
+            <translation>Alt+字母</translation>
+        </message>
+        <message>
+            <source>Open a drop-down list</source>
+            <translation>打开下拉列表</translation>
+        </message>
+        <message>
+            <source>Alt+Down or F4</source>
+            <translation>Alt+下方向键 或 F4</translation>
+        </message>
+        <message>
+            <source>Keyboard shortcuts</source>
+            <translation>键盘快捷键</translation>
+        </message>
+        <message>
+            <source>Menus</source>
+            <translation>菜单</translation>
+        </message>
+        <message>
+            <source>Inside a page</source>
+            <translation>页面内</translation>
+        </message>
+        <message>
+            <source>Catalog and policy</source>
+            <translation>目录与策略</translation>
+        </message>
+        <message>
+            <source>Catalog</source>
+            <translation>目录</translation>
+        </message>
+        <message>
+            <source>Parts: %1</source>
+            <translation>部件数：%1</translation>
+        </message>
+        <message>
+            <source>Parts with a reference price: %1</source>
+            <translation>有参考价的部件：%1</translation>
+        </message>
+        <message>
+            <source>Newest price date: %1</source>
+            <translation>最新价格日期：%1</translation>
+        </message>
+        <message>
+            <source>Oldest price date: %1</source>
+            <translation>最早价格日期：%1</translation>
+        </message>
+        <message>
+            <source>Price dates: none recorded</source>
+            <translation>价格日期：均未记录</translation>
+        </message>
+        <message>
+            <source>User catalog directories:</source>
+            <translation>用户目录：</translation>
+        </message>
+        <message>
+            <source>User catalog directories: none (the shipped catalog only)</source>
+            <translation>用户目录：无（仅随附目录）</translation>
+        </message>
+        <message>
+            <source>Policy in force</source>
+            <translation>当前生效的策略</translation>
+        </message>
+        <message>
+            <source>The file given with --policy: %1</source>
+            <translation>通过 --policy 指定的文件：%1</translation>
+        </message>
+        <message>
+            <source>The shipped policy (resources/policy/default.yaml); start the app with --policy FILE to use your own thresholds.</source>
+            <translation>随附策略（resources/policy/default.yaml）；以 --policy 文件 启动程序可使用自己的阈值。</translation>
+        </message>
+        <message>
+            <source>as shipped</source>
+            <translation>与随附值相同</translation>
+        </message>
+        <message>
+            <source>changed; shipped: %1</source>
+            <translation>已修改；随附值：%1</translation>
+        </message>
+        <message>
+            <source>User guide</source>
+            <translation>使用指南</translation>
         </message>
     </context>
     <context>
