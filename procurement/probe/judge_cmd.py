@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 
 from catalog.loader import Catalog
@@ -53,17 +55,38 @@ def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang) -> Ve
     return parse_report(obj, str(path))
 
 
+@contextmanager
+def cyclic_gc_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while many node reports are built and merged.
+
+    Each report is thousands of small objects that all stay alive, so every full collection walks all
+    the reports read so far: with the collector on, reading 2,048 nodes took twice as long as with it
+    off and grew faster than the number of nodes. Reports hold no reference cycles (reference counting
+    frees them either way; the only cyclic leftovers measured are ten small objects a raw node, from
+    importlib.metadata's version look-up, left to the next collection), so pausing costs next to no memory.
+    The collector is put back as it was.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
 def read_nodes(
     paths: Sequence[str | Path], plan: Plan | None, catalog: Catalog, lang: Lang
 ) -> tuple[list[VerificationReport], list[str], list[str]]:
     """(reports, their source files, one error line per unreadable file)."""
     reports, sources, errors = [], [], []
-    for path in expand(paths):
-        try:
-            reports.append(read_node(path, plan, catalog, lang))
-            sources.append(str(path))
-        except ReportError as exc:
-            errors.append(str(exc))
+    with cyclic_gc_paused():
+        for path in expand(paths):
+            try:
+                reports.append(read_node(path, plan, catalog, lang))
+                sources.append(str(path))
+            except ReportError as exc:
+                errors.append(str(exc))
     return reports, sources, errors
 
 
@@ -102,7 +125,8 @@ def run_judge(args: argparse.Namespace, catalog: Catalog) -> int:
             if not _write(lambda: write_report(report, args.json_out), args.json_out, lang):
                 return EXIT_UNUSABLE
         return code
-    merged = merge_reports(reports, plan, lang, sources)
+    with cyclic_gc_paused():
+        merged = merge_reports(reports, plan, lang, sources)
     print(render_merged(merged, lang))
     if args.json_out is not None and not _write(lambda: write_merged(merged, args.json_out), args.json_out, lang):
         return EXIT_UNUSABLE
