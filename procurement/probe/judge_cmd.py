@@ -14,10 +14,11 @@ from procurement.commands import add_catalog_option, catalog_for
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.probe import texts  # noqa: F401  (registers the messages)
+from procurement.probe.cluster import HostlistError, cluster_progress, expand_hostlist
 from procurement.safe_io import InputFileError, read_bounded_text
 from procurement.verify import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
-from procurement.verify.merge import merge_reports, write_merged
+from procurement.verify.merge import MergedReport, merge_reports, write_merged
 from procurement.verify.render import render_merged, render_report
 from procurement.verify.report import ReportError, VerificationReport, parse_report, strict_json, write_report
 from procurement.verify.verify_cmd import EXIT_FAIL, EXIT_OK, EXIT_UNUSABLE, _lang, _plan
@@ -26,11 +27,25 @@ MAX_INPUT_BYTES = 256 * 1024 * 1024
 """A file larger than this is refused (the collector caps each output; this bounds a forged file)."""
 
 
+_NOT_REPORTS = (".bak", ".tmp", ".swp", "~")
+"""Left out of a directory: the safe writer's backup, editors' and writers' temporary files."""
+
+
+def _node_file(path: Path) -> bool:
+    """NAME.json, or NAME.json.HOST as `clush --rcopy` and `rpdcp` name the copy fetched from HOST."""
+    name = path.name
+    if name.endswith(".json"):
+        return True
+    stem, dot, host = name.rpartition(".json.")
+    return bool(dot and stem and host) and not name.endswith(_NOT_REPORTS)
+
+
 def expand(paths: Sequence[str | Path]) -> list[Path]:
-    """Files as given; a directory stands for the *.json files in it (sorted, not recursive)."""
+    """Files as given; a directory stands for its *.json files and the *.json.HOST files that clush and
+    pdsh copy back (sorted, not recursive)."""
     out: list[Path] = []
     for p in map(Path, paths):
-        out.extend(sorted(x for x in p.glob("*.json") if x.is_file()) if p.is_dir() else [p])
+        out.extend(sorted(x for x in p.iterdir() if _node_file(x) and x.is_file()) if p.is_dir() else [p])
     return out
 
 
@@ -96,6 +111,12 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--plan", type=Path, default=None, help="plan to check against (without: inventory and health)")
     p.add_argument("--json", type=Path, default=None, metavar="FILE", dest="json_out",
                    help="write the report (one node) or the merged cluster report (several)")
+    p.add_argument("--pdf", type=Path, default=None, metavar="FILE",
+                   help="also write the cluster acceptance report (PDF): each node and GPU with serials, the "
+                        "failures, unknowns and missing nodes (needs --plan)")
+    p.add_argument("--nodes", default="", metavar="HOSTLIST",
+                   help="the nodes expected, as pdsh/clush take them (gpu[01-16]): the report names the "
+                        "missing ones")
     p.add_argument("--lang", choices=("zh", "en"), default=None)
     add_catalog_option(p)
 
@@ -111,27 +132,59 @@ def run_judge(args: argparse.Namespace, catalog: Catalog) -> int:
     plan, ok = _plan(args, catalog, lang)
     if not ok:
         return EXIT_UNUSABLE
+    try:
+        names = expand_hostlist(args.nodes)
+    except HostlistError as exc:
+        print(t("probe.judge.bad_nodes", lang, error=exc), file=sys.stderr)
+        return EXIT_UNUSABLE
+    if args.pdf is not None and plan is None:
+        print(t("probe.judge.pdf_needs_plan", lang), file=sys.stderr)
+        return EXIT_UNUSABLE
     reports, sources, errors = read_nodes(args.raw, plan, catalog, lang)
     for line in errors:
         print(t("probe.judge.read_error", lang, error=line), file=sys.stderr)
     if not reports:
         print(t("probe.judge.no_input", lang, paths=" ".join(map(str, args.raw))), file=sys.stderr)
         return EXIT_UNUSABLE
-    if len(reports) == 1 and not errors and not any(Path(p).is_dir() for p in args.raw):
+    single = len(reports) == 1 and not errors and not any(Path(p).is_dir() for p in args.raw)
+    with cyclic_gc_paused():
+        merged = merge_reports(reports, plan, lang, sources)
+    if single:
         report = reports[0]
         print(render_report(report, lang))
         code = report.exit_code()
         if args.json_out is not None:
             if not _write(lambda: write_report(report, args.json_out), args.json_out, lang):
                 return EXIT_UNUSABLE
-        return code
-    with cyclic_gc_paused():
-        merged = merge_reports(reports, plan, lang, sources)
-    print(render_merged(merged, lang))
-    if args.json_out is not None and not _write(lambda: write_merged(merged, args.json_out), args.json_out, lang):
-        return EXIT_UNUSABLE
-    code = merged.exit_code()
-    return max(code, EXIT_FAIL) if errors and code == EXIT_OK else code
+    else:
+        print(render_merged(merged, lang))
+        if args.json_out is not None and not _write(lambda: write_merged(merged, args.json_out),
+                                                    args.json_out, lang):
+            return EXIT_UNUSABLE
+        code = merged.exit_code()
+        code = max(code, EXIT_FAIL) if errors and code == EXIT_OK else code
+    if args.pdf is not None and plan is not None:
+        progress = cluster_progress(merged.nodes, plan, names, merged.sources)
+        if progress.missing_names:
+            print(t("probe.judge.missing", lang, n=len(progress.missing_names),
+                    nodes=", ".join(progress.missing_names)), file=sys.stderr)
+        if not _write_pdf(merged, plan, catalog, names, args.pdf, lang):
+            return EXIT_UNUSABLE
+    return code
+
+
+def _write_pdf(merged: MergedReport, plan: Plan, catalog: Catalog, names: list[str], path: Path,
+               lang: Lang) -> bool:
+    from procurement.probe.cluster_pdf import render_cluster_pdf  # reportlab only when a PDF is asked for
+    from procurement.reports import ExportError, FontNotFoundError, write_pdf
+
+    try:
+        write_pdf(path, render_cluster_pdf(merged, plan, catalog, names=names, lang=lang), lang)
+    except (ExportError, FontNotFoundError) as exc:
+        print(t("verify.write_error", lang, path=path, error=exc), file=sys.stderr)
+        return False
+    print(t("probe.judge.pdf_written", lang, path=path), file=sys.stderr)
+    return True
 
 
 def _write(action: object, path: Path, lang: Lang) -> bool:

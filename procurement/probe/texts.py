@@ -12,6 +12,12 @@ register(
             "en": "No raw facts or reports to judge in {paths}",
         },
         "probe.judge.written": {"zh": "报告已写入 {path}", "en": "Report written to {path}"},
+        "probe.judge.pdf_written": {"zh": "集群验收报告已写入 {path}",
+                                    "en": "Cluster acceptance report written to {path}"},
+        "probe.judge.pdf_needs_plan": {"zh": "--pdf 需要 --plan：验收报告要对照方案",
+                                       "en": "--pdf needs --plan: an acceptance report is checked against a plan"},
+        "probe.judge.bad_nodes": {"zh": "--nodes 无法解析：{error}", "en": "--nodes cannot be read: {error}"},
+        "probe.judge.missing": {"zh": "{n} 个节点没有报告：{nodes}", "en": "No report yet from {n} node(s): {nodes}"},
         "probe.judge.nodes_written": {
             "zh": "{n} 个节点报告已写入 {path}",
             "en": "{n} node report(s) written to {path}",

@@ -1,0 +1,249 @@
+"""A cluster's acceptance in progress: which planned nodes reported, passed, failed, are unknown or missing,
+and the exact commands that collect the missing ones (the probe on every node, then the judge here)."""
+
+from __future__ import annotations
+
+import re
+import shlex
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePath
+from typing import Literal
+
+from catalog.loader import Catalog
+from catalog.models import ContainerImage
+from procurement.plan import Plan
+from procurement.verify.merge import node_name
+from procurement.verify.report import CheckRecord, VerificationReport
+
+NodeState = Literal["pass", "fail", "warn", "unknown", "missing"]
+STATES: tuple[NodeState, ...] = ("pass", "fail", "warn", "unknown", "missing")
+
+MAX_NAMES = 100_000
+"""More node names than any cluster has: a range like node[1-999999999] is refused, not expanded."""
+
+
+class HostlistError(ValueError):
+    """A node list that cannot be read (unbalanced bracket, a range running backwards, too many names)."""
+
+
+_GROUP = re.compile(r"\[([^\[\]]*)\]")
+
+
+def _split_outside_brackets(text: str) -> list[str]:
+    """'a[1,2],b c' -> ['a[1,2]', 'b', 'c']: commas and spaces separate names except inside brackets."""
+    items: list[str] = []
+    depth = 0
+    cur: list[str] = []
+    for ch in text:
+        if ch == "[":
+            depth += 1
+        elif ch == "]":
+            depth -= 1
+            if depth < 0:
+                raise HostlistError(f"unbalanced ']' in {text!r}")
+        if depth == 0 and (ch == "," or ch.isspace()):
+            if cur:
+                items.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if depth:
+        raise HostlistError(f"unbalanced '[' in {text!r}")
+    if cur:
+        items.append("".join(cur))
+    return items
+
+
+def _range_values(spec: str, item: str) -> list[str]:
+    out: list[str] = []
+    for part in spec.split(","):
+        part = part.strip()
+        m = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
+        if not m:
+            raise HostlistError(f"{item!r}: {part!r} is not a number or a range like 01-16")
+        lo, hi = m.group(1), m.group(2) or m.group(1)
+        if int(hi) < int(lo):
+            raise HostlistError(f"{item!r}: the range {part!r} runs backwards")
+        if int(hi) - int(lo) >= MAX_NAMES:
+            raise HostlistError(f"{item!r}: more than {MAX_NAMES:,} names")
+        width = len(lo) if lo.startswith("0") else 0  # gpu[01-16] keeps the zero padding
+        out.extend(str(i).zfill(width) for i in range(int(lo), int(hi) + 1))
+    return out
+
+
+def expand_hostlist(text: str) -> list[str]:
+    """Node names from the notation pdsh, clush and Slurm take: 'gpu[01-16]', 'rack[1-2]-n[1,3]',
+    'a,b c' (commas or spaces). Order kept, duplicates dropped; HostlistError names what is wrong."""
+    names: dict[str, None] = {}
+    for item in _split_outside_brackets(text.strip()):
+        expanded = [item]
+        while any(_GROUP.search(x) for x in expanded):
+            nxt: list[str] = []
+            for x in expanded:
+                m = _GROUP.search(x)
+                if m is None:
+                    nxt.append(x)
+                    continue
+                for value in _range_values(m.group(1), item):
+                    nxt.append(x[:m.start()] + value + x[m.end():])
+                    if len(nxt) > MAX_NAMES:
+                        raise HostlistError(f"{item!r}: more than {MAX_NAMES:,} names")
+            expanded = nxt
+        for name in expanded:
+            if "[" in name or "]" in name:
+                raise HostlistError(f"{item!r}: unbalanced bracket")
+            names[name] = None
+            if len(names) > MAX_NAMES:
+                raise HostlistError(f"more than {MAX_NAMES:,} names")
+    return list(names)
+
+
+def short_name(host: str) -> str:
+    """'gpu01.cluster.local' -> 'gpu01' (what `hostname -s` prints), lower case for comparing."""
+    return host.strip().split(".", 1)[0].lower()
+
+
+@dataclass
+class NodeProgress:
+    """One planned or reported node."""
+
+    name: str
+    state: NodeState
+    report: VerificationReport | None = None
+    source: str = ""
+    problems: list[CheckRecord] = field(default_factory=list)
+    """The node's checks that failed or could not be judged (unknown), in report order."""
+
+
+@dataclass
+class ClusterProgress:
+    """How far the acceptance of the planned nodes has come."""
+
+    expected: int
+    """Nodes the plan buys (requirements.nodes)."""
+    nodes: list[NodeProgress]
+    """The reported nodes in the order given, then the named nodes that have not reported."""
+    named: bool
+    """True when the node names were given (then missing nodes are named, not only counted)."""
+    unexpected: list[str] = field(default_factory=list)
+    """Reported nodes that are not among the names given."""
+
+    def count(self, state: NodeState) -> int:
+        return sum(1 for n in self.nodes if n.state == state)
+
+    @property
+    def received(self) -> int:
+        return sum(1 for n in self.nodes if n.report is not None)
+
+    @property
+    def missing(self) -> int:
+        """Planned nodes without a report: the named ones that did not report, or by count."""
+        if self.named:
+            return self.count("missing")
+        return max(0, self.expected - self.received)
+
+    @property
+    def missing_names(self) -> list[str]:
+        return [n.name for n in self.nodes if n.state == "missing"]
+
+    def complete(self) -> bool:
+        """Every planned node reported and passed (warnings allowed); unknown is never a pass."""
+        return (self.missing == 0 and self.received >= self.expected and self.received > 0
+                and all(n.state in ("pass", "warn") for n in self.nodes))
+
+
+def node_state(report: VerificationReport) -> NodeState:
+    """fail > unknown > warn > pass, as the report's own verdict (a node that could not probe is unknown)."""
+    return report.overall()  # type: ignore[return-value]  # 'skip' never comes out of overall()
+
+
+def cluster_progress(reports: Sequence[VerificationReport], plan: Plan, names: Sequence[str] = (),
+                     sources: Sequence[str] | None = None) -> ClusterProgress:
+    """Each report's node with its state and problems, then every named node that has not reported."""
+    srcs = list(sources) if sources is not None else ["" for _ in reports]
+    wanted = {short_name(n): n for n in names}
+    seen: set[str] = set()
+    nodes: list[NodeProgress] = []
+    unexpected: list[str] = []
+    for report, src in zip(reports, srcs, strict=True):
+        name = node_name(report, src)
+        problems = [c for c in report.checks if c.status in ("fail", "unknown")]
+        nodes.append(NodeProgress(name, node_state(report), report, src, problems))
+        key = short_name(name)
+        if wanted and key not in wanted:
+            unexpected.append(name)
+        seen.add(key)
+    nodes.extend(NodeProgress(n, "missing") for key, n in wanted.items() if key not in seen)
+    return ClusterProgress(plan.requirements.nodes, nodes, bool(wanted), unexpected)
+
+
+# ---------------------------------------------------------------- the commands to run
+
+Method = Literal["one", "clush", "pdsh"]
+METHODS: tuple[Method, ...] = ("one", "clush", "pdsh")
+PROBE = "gpu-procure-probe.pyz"
+REMOTE_RAW = "/tmp/gpu-procure-raw.json"
+NODES_PLACEHOLDER = "NODES"
+
+
+def _q(text: str) -> str:
+    return shlex.quote(text)
+
+
+def probe_args(plan: Plan, catalog: Catalog) -> list[str]:
+    """What the probe needs to know from the plan (it has none): the container image to look for, as
+    `verify` passes it (procurement.verify.probe)."""
+    image = catalog.typed(ContainerImage, plan.software.image) if plan.software.image else None
+    return ["--image", image.reference] if image is not None and image.reference else []
+
+
+def target_commands(method: Method, plan: Plan, catalog: Catalog, plan_path: str | PurePath | None, *,
+                    nodes: str = "",
+                    probe_dir: str | PurePath | None = None, reports_dir: str = "reports") -> str:
+    """The shell lines to copy: run the probe on the target(s), bring the JSON back, judge it here.
+
+    ``plan_path`` is the plan file on this computer (the judge line names it; None: not saved yet, the line
+    says PLAN); ``nodes`` is the node list as pdsh/clush take it; ``probe_dir`` where the probe was saved.
+    """
+    probe = str(PurePath(probe_dir) / PROBE) if probe_dir is not None else PROBE
+    plan_arg = _q(str(plan_path)) if plan_path is not None else "PLAN.gpuplan"
+    extra = " ".join(_q(a) for a in probe_args(plan, catalog))
+    extra = f" {extra}" if extra else ""
+    w = _q(nodes.strip()) if nodes.strip() else NODES_PLACEHOLDER
+    out = _q(reports_dir.rstrip("/") + "/")
+    judge = f"gpu-procure judge {out} --plan {plan_arg} --json cluster.json --pdf cluster.pdf"
+    if method == "one":
+        return "\n".join([
+            f"# on the target machine, in the folder holding {PROBE}:",
+            f'python3 {PROBE} -q{extra} -o "$(hostname -s).json"',
+            "# then import that .json file on this computer (or: gpu-procure judge FILE.json --plan "
+            f"{plan_arg})",
+        ])
+    if method == "clush":
+        return "\n".join([
+            f"clush -w {w} --copy {_q(probe)} --dest /tmp/",
+            f"clush -w {w} 'python3 /tmp/{PROBE} -q{extra} -o {REMOTE_RAW}'",
+            f"mkdir -p {out} && clush -w {w} --rcopy {REMOTE_RAW} --dest {out}",
+            judge,
+        ])
+    return "\n".join([
+        f"pdcp -w {w} {_q(probe)} /tmp/",
+        f"pdsh -w {w} 'python3 /tmp/{PROBE} -q{extra} -o {REMOTE_RAW}'",
+        f"mkdir -p {out} && rpdcp -w {w} {REMOTE_RAW} {out}",
+        judge,
+    ])
+
+
+__all__ = [
+    "METHODS",
+    "STATES",
+    "ClusterProgress",
+    "HostlistError",
+    "NodeProgress",
+    "cluster_progress",
+    "expand_hostlist",
+    "probe_args",
+    "short_name",
+    "target_commands",
+]

@@ -1,0 +1,243 @@
+"""The cluster acceptance report (集群验收报告): every planned node with its result, the GPUs with serials and
+UUIDs and each one's verdict, the cluster checks (node count, duplicates, same driver), and every failure,
+unknown and missing node listed with what was expected and measured."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+
+from reportlab.platypus import Flowable, Spacer
+
+from catalog.loader import Catalog
+from procurement.messages import Lang, register, t
+from procurement.plan import Plan, canonical_digest
+from procurement.probe.cluster import ClusterProgress, NodeState, cluster_progress
+from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, scaled, table
+from procurement.verify.checks import gpu_verdicts
+from procurement.verify.merge import MergedReport
+from procurement.verify.render import check_message, status_label
+from procurement.verify.report import CheckRecord, GpuRecord
+
+register(
+    {
+        "cluster.title": {"zh": "集群验收报告", "en": "Cluster acceptance report"},
+        "cluster.plan": {"zh": "方案", "en": "Plan"},
+        "cluster.created": {"zh": "生成时间", "en": "Made"},
+        "cluster.expected": {"zh": "方案节点数", "en": "Nodes in the plan"},
+        "cluster.received": {"zh": "已收到报告", "en": "Reports received"},
+        "cluster.tally": {"zh": "通过 {passed} · 警告 {warned} · 不通过 {failed} · 未知 {unknown} · 缺失 {missing}",
+                          "en": "passed {passed} · warnings {warned} · failed {failed} · unknown {unknown} · "
+                                "missing {missing}"},
+        "cluster.verdict": {"zh": "结论", "en": "Verdict"},
+        "cluster.verdict.pass": {"zh": "方案中的 {n} 个节点全部收到报告并通过自动检查。",
+                                 "en": "All {n} planned nodes reported and passed the automatic checks."},
+        "cluster.verdict.not": {"zh": "未全部通过：{why}。不得据此验收。",
+                                "en": "Not all passed: {why}. Not evidence for acceptance."},
+        "cluster.why.failed": {"zh": "{n} 个节点不通过", "en": "{n} node(s) failed"},
+        "cluster.why.unknown": {"zh": "{n} 个节点结果未知", "en": "{n} node(s) unknown"},
+        "cluster.why.missing": {"zh": "缺 {n} 个节点的报告", "en": "no report from {n} node(s)"},
+        "cluster.why.checks": {"zh": "集群检查未通过（{ids}）", "en": "cluster checks not passed ({ids})"},
+        "cluster.why.none": {"zh": "没有节点报告", "en": "no node reported"},
+        "cluster.checks": {"zh": "集群检查", "en": "Cluster checks"},
+        "cluster.nodes": {"zh": "节点", "en": "Nodes"},
+        "cluster.gpus": {"zh": "GPU", "en": "GPUs"},
+        "cluster.problems": {"zh": "不通过与未知项", "en": "Failures and unknowns"},
+        "cluster.no_problems": {"zh": "无：所有已收到的节点的检查均通过或为警告。",
+                                "en": "None: every check of the nodes received passed or warned."},
+        "cluster.missing": {"zh": "未收到报告的节点", "en": "Nodes that have not reported"},
+        "cluster.missing.unnamed": {"zh": "方案有 {want} 个节点，收到 {got} 份报告：还缺 {n} 个"
+                                          "（未给出节点名，无法列出是哪些）。",
+                                    "en": "The plan has {want} nodes and {got} reported: {n} missing (no node "
+                                          "names were given, so they cannot be named)."},
+        "cluster.unexpected": {"zh": "不在节点名单中的报告：{names}",
+                               "en": "Reports from nodes not in the list: {names}"},
+        "cluster.col.node": {"zh": "节点", "en": "Node"},
+        "cluster.col.result": {"zh": "结果", "en": "Result"},
+        "cluster.col.serial": {"zh": "整机序列号 / machine-id", "en": "System serial / machine-id"},
+        "cluster.col.gpus": {"zh": "GPU", "en": "GPUs"},
+        "cluster.col.driver": {"zh": "驱动 / CUDA", "en": "Driver / CUDA"},
+        "cluster.col.counts": {"zh": "通过/不通过/警告/未知", "en": "pass/fail/warn/unknown"},
+        "cluster.col.gpu": {"zh": "GPU", "en": "GPU"},
+        "cluster.col.gpu_serial": {"zh": "序列号 / UUID", "en": "Serial / UUID"},
+        "cluster.col.why": {"zh": "未通过的项目", "en": "Not passed"},
+        "cluster.col.check": {"zh": "检查项", "en": "Check"},
+        "cluster.col.evidence": {"zh": "期望 / 实测 · 说明", "en": "Expected / measured · message"},
+        "cluster.state.missing": {"zh": "缺失", "en": "missing"},
+        "cluster.error": {"zh": "无法检测：{error}", "en": "could not be verified: {error}"},
+        "cluster.footer": {"zh": "集群验收报告 · 方案摘要 {digest}", "en": "Cluster acceptance · plan digest {digest}"},
+        "cluster.file": {"zh": "集群验收报告", "en": "cluster-acceptance"},
+    }
+)
+
+_BG = {"pass": STATUS_BG["pass"], "warn": STATUS_BG["attention"], "fail": STATUS_BG["fail"],
+       "unknown": STATUS_BG["unknown"], "missing": STATUS_BG["fail"], "skip": STATUS_BG["unknown"]}
+
+
+def state_label(state: str, lang: Lang) -> str:
+    return t("cluster.state.missing", lang) if state == "missing" else status_label(state, lang)
+
+
+def verdict(progress: ClusterProgress, checks: Sequence[CheckRecord], lang: Lang) -> tuple[bool, str]:
+    """(accepted, the sentence): a pass only when every planned node reported and passed and every
+    cluster check passed or warned; otherwise each reason (unknown is never a pass)."""
+    why = []
+    for state, key in (("fail", "failed"), ("unknown", "unknown")):
+        if n := progress.count(state):  # type: ignore[arg-type]
+            why.append(t(f"cluster.why.{key}", lang, n=n))
+    if progress.missing:
+        why.append(t("cluster.why.missing", lang, n=progress.missing))
+    bad = [c.id for c in checks if c.status in ("fail", "unknown")]
+    if bad:
+        why.append(t("cluster.why.checks", lang, ids=", ".join(bad)))
+    if not progress.received:
+        why.append(t("cluster.why.none", lang))
+    if not why and progress.complete():
+        return True, t("cluster.verdict.pass", lang, n=progress.expected)
+    return False, t("cluster.verdict.not", lang, why="; ".join(why) or t("cluster.why.none", lang))
+
+
+def gpu_verdict(g: GpuRecord, catalog: Catalog) -> tuple[str, str]:
+    """A GPU's worst verdict and the verdicts that are not a pass ('PCIE-WIDTH: fail, ECC: warn')."""
+    verdicts = gpu_verdicts(g, catalog.gpu(g.catalog_id))
+    if not verdicts:
+        return "unknown", ""
+    order = {"fail": 4, "unknown": 3, "warn": 2, "pass": 1, "skip": 0}
+    worst = max(verdicts.values(), key=lambda s: order.get(s, 0))
+    return worst, ", ".join(f"{k}: {v}" for k, v in verdicts.items() if v != "pass")
+
+
+def _head(plan: Plan, progress: ClusterProgress, checks: Sequence[CheckRecord], created: str, st: Styles,
+          paper: Paper) -> list[Flowable]:
+    lang = st.lang
+    ok, sentence = verdict(progress, checks, lang)
+    tally = t("cluster.tally", lang, passed=progress.count("pass"), warned=progress.count("warn"),
+              failed=progress.count("fail"), unknown=progress.count("unknown"), missing=progress.missing)
+    rows = [
+        [st.p(t("cluster.plan", lang), st.cell), st.p(plan.title or "—", st.cell)],
+        [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono)],
+        [st.p(t("cluster.created", lang), st.cell), st.p(created, st.cell)],
+        [st.p(t("cluster.expected", lang), st.cell), st.p(str(progress.expected), st.cell)],
+        [st.p(t("cluster.received", lang), st.cell), st.p(f"{progress.received} — {tally}", st.cell)],
+        [st.p(t("cluster.verdict", lang), st.cell), st.p(sentence, st.cell)],
+    ]
+    extra = [("BACKGROUND", (1, 5), (1, 5), STATUS_BG["pass"] if ok else STATUS_BG["fail"])]
+    return [table(rows, scaled([22, 78], paper), header_rows=0, font=st.font, extra=extra), Spacer(1, 6)]
+
+
+def _check_rows(rows_in: Sequence[tuple[str | None, CheckRecord]], st: Styles, paper: Paper) -> Flowable:
+    """Checks with their evidence; the first column names the node unless every node is None (cluster checks)."""
+    lang = st.lang
+    by_node = any(node is not None for node, _ in rows_in)
+    cols = ("node", "check", "result", "evidence") if by_node else ("check", "result", "evidence")
+    rows: list[list[object]] = [[st.p(t(f"cluster.col.{c}", lang), st.cell_head) for c in cols]]
+    extra: list[tuple[object, ...]] = []
+    at = 2 if by_node else 1
+    for node, c in rows_in:
+        evidence = f"{c.expected or '—'} / {c.actual or '—'}"
+        r = len(rows)
+        cells = [st.p(c.id, st.cell), st.p(status_label(c.status, lang), st.cell),
+                 st.p(f"{evidence}\n{check_message(c, lang)}", st.cell)]
+        rows.append([st.p(node or "", st.cell), *cells] if by_node else cells)
+        extra.append(("BACKGROUND", (at, r), (at, r), _BG.get(c.status, STATUS_BG["unknown"])))
+    widths = [14, 20, 10, 56] if by_node else [22, 10, 68]
+    return table(rows, scaled(widths, paper), font=st.font, extra=extra)
+
+
+def _nodes(progress: ClusterProgress, st: Styles, paper: Paper) -> Flowable:
+    lang = st.lang
+    cols = ("node", "result", "serial", "gpus", "driver", "counts")
+    rows: list[list[object]] = [[st.p(t(f"cluster.col.{c}", lang), st.cell_head) for c in cols]]
+    extra: list[tuple[object, ...]] = []
+    for n in progress.nodes:
+        r = len(rows)
+        extra.append(("BACKGROUND", (1, r), (1, r), _BG[n.state]))
+        rep = n.report
+        if rep is None:
+            rows.append([st.p(n.name, st.cell), st.p(state_label(n.state, lang), st.cell), "", "", "", ""])
+            continue
+        host = rep.host
+        serial = host.dmi_serial or (f"machine-id {host.machine_id[:12]}" if host.machine_id else "—")
+        names: dict[str, int] = {}
+        for g in rep.gpus:
+            names[g.name or "?"] = names.get(g.name or "?", 0) + 1
+        counts = rep.counts()
+        rows.append([
+            st.p(n.name, st.cell), st.p(state_label(n.state, lang), st.cell), st.p(serial, st.mono),
+            st.p(", ".join(f"{c}× {nm}" for nm, c in names.items()) or "—", st.cell),
+            st.p(f"{rep.driver_version or '—'} / {rep.cuda_version or '—'}", st.cell),
+            st.p("/".join(str(counts[s]) for s in ("pass", "fail", "warn", "unknown")), st.cell),
+        ])
+    return table(rows, scaled([14, 10, 22, 26, 14, 14], paper), font=st.font, extra=extra)
+
+
+def _gpus(progress: ClusterProgress, catalog: Catalog, st: Styles, paper: Paper) -> Flowable:
+    lang = st.lang
+    cols = ("node", "gpu", "gpu_serial", "result", "why")
+    rows: list[list[object]] = [[st.p(t(f"cluster.col.{c}", lang), st.cell_head) for c in cols]]
+    extra: list[tuple[object, ...]] = []
+    for n in progress.nodes:
+        for i, g in enumerate(n.report.gpus if n.report is not None else []):
+            state, why = gpu_verdict(g, catalog)
+            r = len(rows)
+            extra.append(("BACKGROUND", (3, r), (3, r), _BG.get(state, STATUS_BG["unknown"])))
+            rows.append([st.p(n.name if i == 0 else "", st.cell), st.p(f"{g.index}: {g.name or '—'}", st.cell),
+                         st.p(f"{g.serial or '—'}\n{g.uuid or '—'}", st.mono),
+                         st.p(status_label(state, lang), st.cell),
+                         st.p("\n".join([why, *g.faults]).strip(), st.cell)])
+    return table(rows, scaled([13, 25, 32, 10, 20], paper), font=st.font, extra=extra)
+
+
+def render_cluster_pdf(
+    merged: MergedReport,
+    plan: Plan,
+    catalog: Catalog,
+    *,
+    names: Sequence[str] = (),
+    lang: Lang = "zh",
+    paper: Paper = "a4",
+) -> bytes:
+    """The cluster acceptance report of ``merged`` (merge_reports against ``plan``) as PDF bytes; ``names``:
+    the nodes expected (then missing ones are named)."""
+    progress = cluster_progress(merged.nodes, plan, names, merged.sources)
+    st = make_styles(lang)
+    created = merged.created or dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat()
+    story: list[Flowable] = [st.p(t("cluster.title", lang), st.title),
+                             *_head(plan, progress, merged.checks, created, st, paper)]
+    story.append(st.section(t("cluster.checks", lang),
+                            _check_rows([(None, c) for c in merged.checks], st, paper)))
+    story.append(st.section(t("cluster.nodes", lang), _nodes(progress, st, paper)))
+    if any(n.report is not None and n.report.gpus for n in progress.nodes):
+        story.append(st.section(t("cluster.gpus", lang), _gpus(progress, catalog, st, paper)))
+    problems: list[tuple[str | None, CheckRecord]] = []
+    errors: list[str] = []
+    for n in progress.nodes:
+        if n.report is not None and n.report.error:
+            errors.append(f"{n.name}: {t('cluster.error', lang, error=n.report.error)}")
+        problems.extend((n.name, c) for c in n.problems)
+    body: Flowable = (_check_rows(problems, st, paper) if problems
+                      else st.p(t("cluster.no_problems", lang), st.body))
+    lead = [st.p(e, st.body) for e in errors]
+    story.append(st.section(t("cluster.problems", lang), body, lead=lead))
+    if progress.missing or progress.unexpected:
+        if progress.named:
+            text = ", ".join(progress.missing_names) or "—"
+        else:
+            text = t("cluster.missing.unnamed", lang, want=progress.expected, got=progress.received,
+                     n=progress.missing)
+        lines = [st.p(text, st.body)]
+        if progress.unexpected:
+            lines.append(st.p(t("cluster.unexpected", lang, names=", ".join(progress.unexpected)), st.body))
+        story.append(st.section(t("cluster.missing", lang), lines[0], lead=lines[1:]))
+    return build_pdf(story, paper=paper, lang=lang, title=t("cluster.title", lang),
+                     footer=t("cluster.footer", lang, digest=canonical_digest(plan)[:16]), subject=plan.title)
+
+
+def state_counts(progress: ClusterProgress) -> dict[NodeState, int]:
+    """Nodes by state (missing counted by name or by the plan's number)."""
+    out: dict[NodeState, int] = {s: progress.count(s) for s in ("pass", "warn", "fail", "unknown")}
+    out["missing"] = progress.missing
+    return out
+
+
+__all__ = ["gpu_verdict", "render_cluster_pdf", "state_counts", "state_label", "verdict"]
