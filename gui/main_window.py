@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QListWidgetItem,
     QMainWindow,
     QPushButton,
+    QScrollArea,
     QStackedWidget,
     QVBoxLayout,
     QWidget,
@@ -419,10 +420,10 @@ class MainWindow(QMainWindow):
         a["open"].setText(self.tr("&Open…"))
         a["save"].setText(self.tr("&Save"))
         a["save_as"].setText(self.tr("Save &As…"))
-        a["export_quote"].setText(self.tr("Export &quote (PDF)…"))
+        a["export_quote"].setText(self.tr("E&xport quote (PDF)…"))
         a["export_checklist"].setText(self.tr("Export &checklist (PDF)…"))
         a["print"].setText(self.tr("&Print…"))
-        a["clear_recent"].setText(self.tr("Clear recent files"))
+        a["clear_recent"].setText(self.tr("&Clear recent files"))
         a["quit"].setText(self.tr("&Quit"))
         a["undo"].setText(self.tr("&Undo"))
         a["redo"].setText(self.tr("&Redo"))
@@ -592,6 +593,11 @@ class MainWindow(QMainWindow):
             target = candidate.focusProxy() or candidate
             if target.isVisible() and target.isEnabled() and target.focusPolicy() & Qt.FocusPolicy.TabFocus:
                 target.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
+                area = target.parentWidget()
+                while area is not None:  # scroll the control into view (Qt's own Tab does this for us)
+                    if isinstance(area, QScrollArea):
+                        area.ensureWidgetVisible(target)
+                    area = area.parentWidget()
                 return True
         return super().focusNextPrevChild(next)
 
@@ -963,8 +969,13 @@ def _focus_chain_inside(page: QWidget) -> list[QWidget]:
     while widget is not None and widget is not page and id(widget) not in seen and len(seen) < 5000:
         seen.add(id(widget))
         # composites that hand focus to a child (focus proxy) too: left behind, Tab would land on them
-        if page.isAncestorOf(widget) and (widget.focusPolicy() & Qt.FocusPolicy.TabFocus
-                                          or widget.focusProxy() is not None):
+        # a scroll area is a frame, not a control: as one Tab stop it hid every control inside it (the
+        # checklist's tables and sign-off fields); the focused child scrolls itself into view
+        area = widget.parentWidget()
+        if isinstance(widget, QScrollArea) or (isinstance(area, QScrollArea) and widget is area.viewport()):
+            pass
+        elif page.isAncestorOf(widget) and (widget.focusPolicy() & Qt.FocusPolicy.TabFocus
+                                            or widget.focusProxy() is not None):
             found.append(widget)
         widget = widget.nextInFocusChain()
     return found

@@ -40,6 +40,11 @@ COLUMN_MAX_W = {"rank": 46, "name": 132, "memory": 56, "fp16": 62, "fp64": 56, "
                 "per_gib": 62, "per_tflops": 70, "fits": 86}
 ALL_FORMS = ""
 """The form-factor filter's "all" entry."""
+SORTS = (("rank", Qt.SortOrder.AscendingOrder), ("price", Qt.SortOrder.AscendingOrder),
+         ("per_gib", Qt.SortOrder.AscendingOrder), ("per_tflops", Qt.SortOrder.AscendingOrder),
+         ("memory", Qt.SortOrder.DescendingOrder), ("fp16", Qt.SortOrder.DescendingOrder),
+         ("tdp", Qt.SortOrder.AscendingOrder))
+"""The "Sort by" choices (column, order): the keyboard's way to what a click on a column heading does."""
 
 
 def cost_per(price: float | None, amount: float | None) -> float | None:
@@ -117,6 +122,10 @@ class GpuPage(StepPage):
         self.within_budget.setObjectName("gpuWithinBudget")
         self.shown_label = QLabel(self)
         self.shown_label.setObjectName("gpuShown")
+        self.sort_label = QLabel(self)
+        self.sort_combo = QComboBox(self)
+        self.sort_combo.setObjectName("gpuSort")
+        self.sort_label.setBuddy(self.sort_combo)
         fl = QHBoxLayout()
         fl.addWidget(self.priced_only)
         fl.addSpacing(12)
@@ -124,6 +133,9 @@ class GpuPage(StepPage):
         fl.addWidget(self.form_combo)
         fl.addSpacing(12)
         fl.addWidget(self.within_budget)
+        fl.addSpacing(12)
+        fl.addWidget(self.sort_label)
+        fl.addWidget(self.sort_combo)
         fl.addStretch(1)
         fl.addWidget(self.shown_label)
 
@@ -196,7 +208,8 @@ class GpuPage(StepPage):
         self.priced_only.toggled.connect(self.apply_filters)
         self.form_combo.currentIndexChanged.connect(self.apply_filters)
         self.within_budget.toggled.connect(self.apply_filters)
-        self.table.horizontalHeader().sortIndicatorChanged.connect(lambda *_: self._show_reasons())
+        self.table.horizontalHeader().sortIndicatorChanged.connect(self._sorted)
+        self.sort_combo.currentIndexChanged.connect(self._sort_chosen)
         self.controller.findings_changed.connect(self.when_on_screen(self._fill_summary))
 
     # ------------------------------------------------------------------ text
@@ -233,6 +246,19 @@ class GpuPage(StepPage):
         self.priced_only.setToolTip(self.tr("Hide GPUs without a reference price (on request)"))
         self.form_label.setText(self.tr("Form fac&tor:"))
         self.within_budget.setText(self.tr("Within &budget"))
+        self.sort_label.setText(self.tr("S&ort by:"))
+        self.sort_combo.setToolTip(self.tr("↑ lowest first, ↓ highest first (or click a column heading); unknown "
+                                           "values sort last"))
+        names = {"rank": self.tr("Rank"), "price": self.tr("Price ↑"), "per_gib": self.tr("CNY per GiB ↑"),
+                 "per_tflops": self.tr("CNY per TFLOPS ↑"), "memory": self.tr("Memory ↓"),
+                 "fp16": self.tr("FP16 TFLOPS ↓"), "tdp": self.tr("TDP ↑")}
+        blocked = self.sort_combo.blockSignals(True)
+        index = self.sort_combo.currentIndex()
+        self.sort_combo.clear()
+        for column, _order in SORTS:
+            self.sort_combo.addItem(names[column], column)
+        self.sort_combo.setCurrentIndex(max(index, 0))
+        self.sort_combo.blockSignals(blocked)
         self.tabs.setTabText(0, self.tr("Ranking"))
         self.hint.setText(self.tr("Select two or three rows in the Ranking tab (Ctrl+click, or Shift+arrows) to "
                                   "compare them side by side here."))
@@ -343,6 +369,19 @@ class GpuPage(StepPage):
             self.table.blockSignals(False)
         self.table.setUpdatesEnabled(True)
         self.apply_filters()
+
+    def _sort_chosen(self, index: int) -> None:
+        if 0 <= index < len(SORTS):
+            column, order = SORTS[index]
+            self.table.sortByColumn(COLUMNS.index(column), order)
+
+    def _sorted(self, column: int, order: Qt.SortOrder) -> None:
+        """A click on a heading shows in "Sort by" when it is one of its choices (blank otherwise)."""
+        match = next((i for i, (name, o) in enumerate(SORTS) if COLUMNS.index(name) == column and o == order), -1)
+        blocked = self.sort_combo.blockSignals(True)
+        self.sort_combo.setCurrentIndex(match)
+        self.sort_combo.blockSignals(blocked)
+        self._show_reasons()
 
     def _row_of(self, gpu_id: str) -> GpuRow | None:
         return next((r for r in self.rows if r.gpu.id == gpu_id), None)

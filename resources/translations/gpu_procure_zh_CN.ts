@@ -292,6 +292,38 @@ TFLOPS</source>
             <translation>预算内(&amp;B)</translation>
         </message>
         <message>
+            <source>S&amp;ort by:</source>
+            <translation>排序(&amp;O)：</translation>
+        </message>
+        <message>
+            <source>↑ lowest first, ↓ highest first (or click a column heading); unknown values sort last</source>
+            <translation>↑ 从低到高，↓ 从高到低（也可点击列标题）；未知值排在最后</translation>
+        </message>
+        <message>
+            <source>Price ↑</source>
+            <translation>价格 ↑</translation>
+        </message>
+        <message>
+            <source>CNY per GiB ↑</source>
+            <translation>每 GiB 价格 ↑</translation>
+        </message>
+        <message>
+            <source>CNY per TFLOPS ↑</source>
+            <translation>每 TFLOPS 价格 ↑</translation>
+        </message>
+        <message>
+            <source>Memory ↓</source>
+            <translation>显存 ↓</translation>
+        </message>
+        <message>
+            <source>FP16 TFLOPS ↓</source>
+            <translation>FP16 TFLOPS ↓</translation>
+        </message>
+        <message>
+            <source>TDP ↑</source>
+            <translation>功耗 ↑</translation>
+        </message>
+        <message>
             <source>Ranking</source>
             <translation>排名</translation>
         </message>
@@ -614,20 +646,12 @@ TFLOPS</source>
             <translation>另存为(&amp;A)…</translation>
         </message>
         <message>
-            <source>Export &amp;quote (PDF)…</source>
-            <translation>导出报价单 PDF(&amp;Q)…</translation>
-        </message>
-        <message>
             <source>Export &amp;checklist (PDF)…</source>
             <translation>导出检查清单 PDF(&amp;C)…</translation>
         </message>
         <message>
             <source>&amp;Print…</source>
             <translation>打印(&amp;P)…</translation>
-        </message>
-        <message>
-            <source>Clear recent files</source>
-            <translation>清除最近文件</translation>
         </message>
         <message>
             <source>&amp;Quit</source>
@@ -640,6 +664,14 @@ TFLOPS</source>
         <message>
             <source>&amp;Redo</source>
             <translation>重做(&amp;R)</translation>
+        </message>
+        <message>
+            <source>E&amp;xport quote (PDF)…</source>
+            <translation>导出报价单 PDF(&amp;X)…</translation>
+        </message>
+        <message>
+            <source>&amp;Clear recent files</source>
+            <translation>清除最近文件(&amp;C)</translation>
         </message>
         <message>
             <source>&amp;Back</source>

@@ -208,3 +208,22 @@ def test_compare_pane_shows_every_row_at_1280x800(qtbot, make_window, lang) -> N
     assert rows_h <= compare.viewport().height(), "the comparison needs scrolling at 1280 × 800"
     assert not compare.verticalScrollBar().isVisible() and not compare.horizontalScrollBar().isVisible()
     assert page.window().height() <= 800
+
+
+def test_sort_by_cost_with_the_keyboard(qtbot, make_window, catalog) -> None:
+    """Column headings take no keyboard focus: "Sort by" gives the same sorts to the keyboard."""
+    win = make_window()
+    win.show_page(1)
+    page = win.page("GpuPage")
+    table = page.table
+    page.sort_combo.setFocus()
+    qtbot.waitUntil(page.sort_combo.hasFocus)
+    qtbot.keyClick(page.sort_combo, Qt.Key.Key_Down)  # Rank → Price ↑
+    assert page.sort_combo.currentText() == "Price ↑"
+    prices = [catalog.gpu(table.item(r, 0).data(GPU_ROLE)).price_cny for r in range(table.rowCount())]
+    known = [p for p in prices if p is not None]
+    assert prices[:len(known)] == sorted(known) and len(known) < len(prices)  # unknown prices last
+    qtbot.keyClick(page.sort_combo, Qt.Key.Key_Home)
+    assert [table.item(r, 0).text() for r in range(3)] == ["1", "2", "3"]
+    _click_header(qtbot, table, COLUMNS.index("name"))  # not a "Sort by" choice: shown blank
+    assert page.sort_combo.currentIndex() == -1
