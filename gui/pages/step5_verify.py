@@ -335,13 +335,16 @@ class VerifyPage(StepPage):
             return
         status = detail["status"] or "skip"
         esc = html.escape
+        # the labels outside the f-string: lupdate does not read self.tr() inside one, so "Message and what
+        # to do" stayed English in the Chinese UI
+        expected, actual, message = self.tr("Expected"), self.tr("Actual"), self.tr("Message and what to do")
         self.check_detail.setHtml(
             f"<p><b>{esc(detail['id'])}</b> · {esc(detail['node'])} · "
             f"<span style='color:{COLORS.get(status, QColor('#757575')).name()}'>"
             f"{esc(MARKS.get(status, '?'))} {esc(_status_word(status))}</span></p>"
-            f"<p><b>{esc(self.tr('Expected'))}:</b> {esc(_text(detail['expected']))}<br>"
-            f"<b>{esc(self.tr('Actual'))}:</b> {esc(_text(detail['actual']))}</p>"
-            f"<p><b>{esc(self.tr('Message and what to do'))}:</b><br>"
+            f"<p><b>{esc(expected)}:</b> {esc(_text(detail['expected']))}<br>"
+            f"<b>{esc(actual)}:</b> {esc(_text(detail['actual']))}</p>"
+            f"<p><b>{esc(message)}:</b><br>"
             f"{esc(detail['message'] or '—').replace(chr(10), '<br>')}</p>")
 
     def cluster_checks(self, reports: list[dict[str, Any]]) -> list[CheckRecord]:

@@ -118,6 +118,16 @@ register(
         "price.kind.entered": {"zh": "用户录入", "en": "entered by the buyer"},
         "price.kind.vendor_quote": {"zh": "供应商报价", "en": "vendor quote"},
         "price.kind.company": {"zh": "公司价格表", "en": "company price list"},
+        # a catalog price's kind in Chinese, from its family and its VAT status (the catalog writes its kinds
+        # and citations in English; the Chinese quote printed them as they are)
+        "price.catalog.msrp": {"zh": "厂商建议零售价", "en": "vendor MSRP"},
+        "price.catalog.press": {"zh": "媒体报道价", "en": "press report"},
+        "price.catalog.other": {"zh": "目录参考价", "en": "catalog reference price"},
+        "price.catalog.vat_in": {"zh": "含税", "en": "VAT included"},
+        "price.catalog.vat_out": {"zh": "不含税", "en": "VAT excluded"},
+        "price.catalog.vat_unknown": {"zh": "是否含税未说明", "en": "VAT status not stated"},
+        "price.source_line": {"zh": "{kind}；来源（原文）：{source}", "en": "{kind}: {source}"},
+        "price.source_only": {"zh": "来源（原文）：{source}", "en": "{source}"},
         "rfq.title": {"zh": "询价单", "en": "Request for quotation"},
         "rfq.col.unit": {"zh": "含税单价（请填写）", "en": "Unit price incl. VAT (to fill in)"},
         "rfq.col.amount": {"zh": "含税金额（请填写）", "en": "Amount incl. VAT (to fill in)"},
@@ -281,6 +291,26 @@ _KIND_NAMES = {
 }
 
 
+def catalog_price_kind(kind: str, includes_vat: bool | None, lang: Lang) -> str:
+    """A catalog price's kind in ``lang``: the catalog's own English words in English; in Chinese its family
+    (vendor MSRP, press report, other reference) and its VAT status, from the part's fields."""
+    if lang != "zh":
+        return kind
+    lowered = kind.lower()
+    family = "msrp" if "msrp" in lowered or "retail" in lowered else "press" if "press" in lowered else "other"
+    vat = "vat_unknown" if includes_vat is None else "vat_in" if includes_vat else "vat_out"
+    return f"{t(f'price.catalog.{family}', lang)}（{t(f'price.catalog.{vat}', lang)}）"
+
+
+def price_source_text(kind: str | None, source: str | None, lang: Lang) -> str:
+    """The prices table's source cell: the kind in the reader's language and the citation as written (a
+    Chinese reader is told it is the original text)."""
+    if not source:
+        return kind or "—"
+    return t("price.source_line", lang, kind=kind, source=source) if kind else \
+        t("price.source_only", lang, source=source)
+
+
 def pct(rate: Decimal) -> str:
     """13.0 -> '13', 6.5 -> '6.5'."""
     return f"{rate.normalize():f}"
@@ -399,7 +429,7 @@ def build_quote(
                 gross,
                 own.includes_vat if own else None,
                 t(f"price.kind.{own.kind}", lang) if own and own.kind in PLAN_PRICE_KINDS else
-                (own.kind if own and own.kind != "reference" else None),
+                (catalog_price_kind(own.kind, own.includes_vat, lang) if own and own.kind != "reference" else None),
             )
         )
 
@@ -695,8 +725,7 @@ def render_quote_pdf(
                     st.p(line.name, st.cell),
                     st.p(money(line.unit_price, lang, ""), st.cell_right),
                     st.p(line.price_date.isoformat() if line.price_date else "—", st.cell),
-                    st.p(f"{line.price_kind}: {line.price_source}" if line.price_kind and line.price_source
-                         else line.price_source or "—", st.cell),
+                    st.p(price_source_text(line.price_kind, line.price_source, lang), st.cell),
                 ]
             )
         story.append(st.section(t("quote.prices", lang), table(prow, scaled([30, 15, 13, 42], paper), font=st.font)))

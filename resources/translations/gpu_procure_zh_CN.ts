@@ -2148,6 +2148,10 @@ TFLOPS</source>
             <translation>在“检查”标签页中选择一项检查，即可查看完整说明、期望值、实际值和处理方法。</translation>
         </message>
         <message>
+            <source>Message and what to do</source>
+            <translation>说明与处理方法</translation>
+        </message>
+        <message>
             <source>Probing this machine…</source>
             <translation>正在探测本机…</translation>
         </message>
