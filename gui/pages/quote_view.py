@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QShowEvent
@@ -26,6 +26,7 @@ from PySide6.QtWidgets import (
     QStyle,
     QTableWidget,
     QTableWidgetItem,
+    QTabWidget,
     QVBoxLayout,
     QWidget,
 )
@@ -37,12 +38,16 @@ from gui.widgets.money import million_text
 from procurement.messages import english_plurals, t
 from procurement.plan import EnteredPrice, PlanError
 
+if TYPE_CHECKING:  # reportlab loads with the first export, not with the page
+    from procurement.reports.quote import Document
+
 
 def _money(value: Decimal | None, on_request: str) -> str:
     return on_request if value is None else f"¥{value:,.2f}"
 
 
 _SHORT_COLUMNS = (0, 3, 4, 5)
+PARTY_KEYS = ("name", "contact", "address", "phone", "tax_id", "bank", "bank_account")
 
 
 class VisibleRowHeights(QObject):
@@ -238,13 +243,21 @@ class QuotePage(StepPage):
         for party in ("buyer", "vendor"):
             box = QGroupBox()
             form = QFormLayout(box)
-            for key in ("name", "contact", "address"):
+            for key in PARTY_KEYS:
                 edit = QLineEdit()
                 self.fields[f"quote.{party}.{key}"] = edit
                 form.addRow(QLabel(), edit)
             self.parties[party] = box
             party_row.addWidget(box)
         self.fields["quote.number"] = self.number_edit
+        # the commercial terms and the cost of ownership, one tab each under the parties
+        from gui.widgets.quote_terms import QuoteTermsEditor, TcoEditor
+
+        self.terms = QuoteTermsEditor(controller)
+        self.tco = TcoEditor(controller)
+        self.details_tabs = QTabWidget()
+        self.details_tabs.addTab(self.terms, "")
+        self.details_tabs.addTab(self.tco, "")
         self.table = QTableWidget(0, 6)
         # the unit price cells take the buyer's own prices (a vendor's offer, a known price): F2, a double
         # click or typing a digit starts editing; every other cell is read-only
@@ -280,24 +293,37 @@ class QuotePage(StepPage):
         self.paper_combo.addItem("Letter", "letter")
         self.import_button = QPushButton()
         self.export_button = QPushButton()
+        self.rfq_button = QPushButton()
         self.print_button = QPushButton()
         self.status_label = QLabel()
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
         buttons.addWidget(self.import_button)
         buttons.addWidget(self.paper_combo)
+        buttons.addWidget(self.rfq_button)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.print_button)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.add_heading(outer)
         outer.addWidget(self.info_box)
-        outer.addLayout(party_row)
-        outer.addWidget(self.vat_included)
-        outer.addWidget(self.table, 1)
-        outer.addWidget(self.empty_label, 1)
-        outer.addWidget(self.totals_label)
-        outer.addWidget(self.notes_label)
+        # one tab each: the line items (first, with the room they need), the parties, the commercial terms and the
+        # cost of ownership; Ctrl+Tab / Ctrl+Shift+Tab or the tab bar switch between them
+        items = QWidget()
+        items_layout = QVBoxLayout(items)
+        items_layout.addWidget(self.vat_included)
+        items_layout.addWidget(self.table, 1)
+        items_layout.addWidget(self.empty_label, 1)
+        items_layout.addWidget(self.totals_label)
+        items_layout.addWidget(self.notes_label)
+        parties = QWidget()
+        parties_layout = QVBoxLayout(parties)
+        parties_layout.addLayout(party_row)
+        parties_layout.addStretch(1)
+        self.details_tabs.insertTab(0, items, "")
+        self.details_tabs.insertTab(1, parties, "")
+        self.details_tabs.setCurrentIndex(0)
+        outer.addWidget(self.details_tabs, 1)
         outer.addLayout(buttons)
         for path, edit in self.fields.items():
             bind = getattr(self, "bind_field", None)
@@ -313,6 +339,7 @@ class QuotePage(StepPage):
         self.validity.valueChanged.connect(lambda v: self._set("quote.validity_days", v, merge=True))
         self.import_button.clicked.connect(self.import_prices)
         self.export_button.clicked.connect(self.export_quote)
+        self.rfq_button.clicked.connect(self.export_rfq)
         self.print_button.clicked.connect(self.print_quote)
         self.table.itemChanged.connect(self._price_edited)
 
@@ -326,7 +353,16 @@ class QuotePage(StepPage):
         for box in self.parties.values():
             form = box.layout()
             assert isinstance(form, QFormLayout)
-            _labels(form, [self.tr("Name:"), self.tr("Contact:"), self.tr("Address:")])
+            _labels(form, [self.tr("Name:"), self.tr("Contact:"), self.tr("Address:"), self.tr("Phone:"),
+                           self.tr("Tax id (纳税人识别号):"), self.tr("Bank (开户行):"), self.tr("Account (账号):")])
+        for index, text in enumerate((self.tr("Line items"), self.tr("Buyer and vendor"), self.tr("Commercial terms"),
+                                      self.tr("Cost of ownership"))):
+            self.details_tabs.setTabText(index, text)
+        self.terms.retranslate()
+        self.tco.retranslate()
+        self.rfq_button.setText(self.tr("Export RFQ…"))
+        self.rfq_button.setToolTip(self.tr("The request for quotation to send to vendors (询价单): the configuration "
+                                           "and what they are asked to state; no prices, notes or findings"))
         self.table.setHorizontalHeaderLabels([self.tr("Category"), self.tr("Part"), self.tr("Key spec"),
                                               self.tr("Quantity"), self.tr("Unit price"), self.tr("Amount")])
         self.vat_included.setText(self.tr("Prices I enter include VAT (含税)"))
@@ -349,6 +385,8 @@ class QuotePage(StepPage):
             if edit.text() != value:
                 edit.setText(value)
         self.validity.setValue(ctl.plan.quote.validity_days)
+        self.terms.refresh()
+        self.tco.refresh()
         try:
             quote = build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang)
         except Exception as exc:  # the page says what went wrong instead of taking the window down
@@ -406,6 +444,7 @@ class QuotePage(StepPage):
         self.notes_label.setVisible(not empty)
         self.notes_label.setText("" if empty else self._notes_text(quote))
         self.export_button.setEnabled(bool(quote.lines))
+        self.rfq_button.setEnabled(bool(quote.lines))
         self.import_button.setEnabled(bool(quote.lines) and not (self.job is not None and self.job.is_running()))
         self.print_button.setEnabled(bool(quote.lines))
 
@@ -521,7 +560,14 @@ class QuotePage(StepPage):
     def focus_field(self, path: str) -> bool:
         widget = self.fields.get(path) or (self.validity if path == "quote.validity_days" else None)
         if widget is None:
+            for editor in (self.terms, self.tco):
+                if editor.focus_field(path):
+                    self.details_tabs.setCurrentWidget(editor)
+                    editor.focus_field(path)
+                    return True
             return False
+        if path.startswith(("quote.buyer", "quote.vendor")):
+            self.details_tabs.setCurrentIndex(1)  # the parties' tab
         widget.setFocus()
         return True
 
@@ -534,27 +580,65 @@ class QuotePage(StepPage):
         return render_quote_pdf(ctl.plan, ctl.catalog, policy=ctl.policy, findings=list(ctl.findings),
                                 lang=ctl.lang, paper=self.paper_combo.currentData())
 
-    def _renderer(self) -> Any:
-        """A render function over a snapshot of the plan, safe to run in a worker thread."""
+    def _renderer(self, document: Document = "auto", plan: Any = None) -> Any:
+        """A render function over a snapshot of the plan (or ``plan``), safe to run in a worker thread."""
         from procurement.reports import render_quote_pdf
 
         ctl = self.controller
-        plan, catalog, policy, findings, lang = ctl.plan, ctl.catalog, ctl.policy, list(ctl.findings), ctl.lang
+        catalog, policy, findings, lang = ctl.catalog, ctl.policy, list(ctl.findings), ctl.lang
+        plan = plan if plan is not None else ctl.plan
         paper = self.paper_combo.currentData()
-        return lambda: render_quote_pdf(plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper)
+        return lambda: render_quote_pdf(plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper,
+                                        document=document)
+
+    def _issued(self) -> Any:
+        """The plan with its priced quote issued (number, date and validity stored so that printing it again
+        gives the same paper); the plan itself when already issued or still a request for quotation."""
+        from procurement.reports import build_quote, issue_quote
+
+        ctl = self.controller
+        if ctl.plan.quote.issued is not None:
+            return ctl.plan
+        if not build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang).complete:
+            return ctl.plan  # a request for quotation: nothing is quoted yet
+        return issue_quote(ctl.plan)
+
+    def _commit_issue(self, issued: Any) -> None:
+        """Store the issued quote in the plan as one undoable edit (once the document is really going out)."""
+        if issued is not self.controller.plan and issued.quote.issued is not None:
+            self.controller.replace_plan(issued, self.tr("Issue quote %1").replace("%1", issued.quote.issued.number))
 
     def export_quote(self) -> workers.Job | None:
-        number = self.controller.plan.quote.number or "quote"
-        job = workers.start_export(self, self.tr("Export quote"), Path(f"{_safe(number)}.pdf"), self._renderer(),
-                                   self.controller.lang, self.status_label, self.export_button, self.work_done)
+        from procurement.reports import quote_number
+
+        issued = self._issued()
+        number = quote_number(issued) or "quote"
+        job = workers.start_export(self, self.tr("Export quote"), Path(f"{_safe(number)}.pdf"),
+                                   self._renderer(plan=issued), self.controller.lang, self.status_label,
+                                   self.export_button, self.work_done)
+        if job is not None:  # not when the file dialog was cancelled
+            self._commit_issue(issued)
+            self.job = job
+        return job
+
+    def export_rfq(self) -> workers.Job | None:
+        """The vendor-facing request for quotation, whatever the prices (no internal content)."""
+        from procurement.reports import quote_number
+
+        number = quote_number(self.controller.plan) or "rfq"
+        job = workers.start_export(self, self.tr("Export request for quotation"), Path(f"RFQ-{_safe(number)}.pdf"),
+                                   self._renderer("rfq"), self.controller.lang, self.status_label, self.rfq_button,
+                                   self.work_done)
         if job is not None:
             self.job = job
         return job
 
     def print_quote(self) -> workers.Job:
         """Render in a worker, then show the print preview of those same bytes."""
+        issued = self._issued()
+        self._commit_issue(issued)
         self.status_label.setText(self.tr("Preparing the print preview…"))
-        render = self._renderer()
+        render = self._renderer(plan=issued)
         self.job = workers.Job(lambda _progress, _cancelled: render())
         self.job.succeeded.connect(self._show_preview)
         self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Print"), msg))

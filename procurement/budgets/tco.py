@@ -165,6 +165,9 @@ def describe_tco(tco: Tco, lang: Lang) -> list[str]:
     else:
         lacking = [t(f"tco.term.{m}", lang) for m in tco.missing if m in _ELECTRICITY_TERMS]
         lines.append(t("tco.electricity.unknown", lang, terms=_join(lacking, lang)))
+    if tco.cloud_cny is not None and tco.gpus:
+        lines.append(t("tco.cloud", lang, years=years, gpus=tco.gpus, cost=yuan(tco.cloud_cny),
+                       util=_num(tco.utilisation_pct or 0), price=_num(tco.cloud_gpu_hour_cny or 0)))
     if tco.complete:
         lines.append(t("tco.total", lang, years=years, cost=yuan(tco.own_cny)))
     else:
@@ -197,6 +200,12 @@ register(
         "tco.electricity.unknown": {
             "zh": "电费：未知（缺少 {terms}）",
             "en": "Electricity: unknown (missing: {terms})",
+        },
+        "tco.cloud": {
+            "zh": "对照：同样 {years} 年、利用率 {util}% 租用 {gpus} 张云 GPU 约 {cost}（{price} 元/卡·小时）",
+            "en": "For comparison: renting {gpus} GPU(s) in the cloud for the same {years} years at {util} % is about "
+                  "{cost} "
+                  "({price} CNY per GPU-hour)",
         },
         "tco.total": {"zh": "{years} 年总拥有成本：{cost}", "en": "Cost of ownership over {years} years: {cost}"},
         "tco.lower": {

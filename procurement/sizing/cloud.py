@@ -119,25 +119,26 @@ register(
         "cloud.tco.rent_cheaper": {
             "zh": "按 {years} 年、利用率 {util}% 计：租用 {gpus} 张云 GPU 约 {rent}，低于自购的总拥有成本 {own}"
                   "（购置 + 电费）。",
-            "en": "Over {years} years at {util} % utilisation, renting {gpus} cloud GPUs costs about {rent}, less than "
+            "en": "Over {years} years at {util} % utilisation, renting {gpus} GPU(s) in the cloud costs about {rent}, "
+                  "less than "
                   "owning ({own}: purchase + electricity).",
         },
         "cloud.tco.own_cheaper": {
             "zh": "按 {years} 年、利用率 {util}% 计：自购的总拥有成本 {own}（购置 + 电费）低于租用 {gpus} 张云 GPU 的 "
                   "{rent}。",
             "en": "Over {years} years at {util} % utilisation, owning ({own}: purchase + electricity) costs less than "
-                  "renting {gpus} cloud GPUs ({rent}).",
+                  "renting {gpus} GPU(s) in the cloud ({rent}).",
         },
         "cloud.tco.own_at_least_more": {
             "zh": "按 {years} 年、利用率 {util}% 计：自购至少 {own}（已知部分的下限），已高于租用 {gpus} 张云 GPU 的 "
                   "{rent}。",
             "en": "Over {years} years at {util} % utilisation, owning costs at least {own} (the known terms), already "
-                  "more than renting {gpus} cloud GPUs ({rent}).",
+                  "more than renting {gpus} GPU(s) in the cloud ({rent}).",
         },
         "cloud.tco.unknown": {
             "zh": "自购与租用孰省未知：自购至少 {own}（下限，尚有未知项），租用 {gpus} 张云 GPU {years} 年约 {rent}。",
             "en": "Whether owning or renting costs less is unknown: owning is at least {own} (a lower bound, some "
-                  "terms unknown); renting {gpus} cloud GPUs for {years} years is about {rent}.",
+                  "terms unknown); renting {gpus} GPU(s) in the cloud for {years} years is about {rent}.",
         },
         "cloud.tco.no_rent": {
             "zh": "填写云 GPU 每卡时租金（报价页）即可按同样的年限和利用率比较自购与租用的费用。",

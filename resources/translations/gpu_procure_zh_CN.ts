@@ -1034,6 +1034,46 @@ TFLOPS</source>
             <translation>地址：</translation>
         </message>
         <message>
+            <source>Phone:</source>
+            <translation>电话：</translation>
+        </message>
+        <message>
+            <source>Tax id (纳税人识别号):</source>
+            <translation>纳税人识别号：</translation>
+        </message>
+        <message>
+            <source>Bank (开户行):</source>
+            <translation>开户行：</translation>
+        </message>
+        <message>
+            <source>Account (账号):</source>
+            <translation>账号：</translation>
+        </message>
+        <message>
+            <source>Line items</source>
+            <translation>明细</translation>
+        </message>
+        <message>
+            <source>Buyer and vendor</source>
+            <translation>采购方与供应商</translation>
+        </message>
+        <message>
+            <source>Commercial terms</source>
+            <translation>商务条款</translation>
+        </message>
+        <message>
+            <source>Cost of ownership</source>
+            <translation>总拥有成本</translation>
+        </message>
+        <message>
+            <source>Export RFQ…</source>
+            <translation>导出询价单…</translation>
+        </message>
+        <message>
+            <source>The request for quotation to send to vendors (询价单): the configuration and what they are asked to state; no prices, notes or findings</source>
+            <translation>发给供应商的询价单：配置及请其注明的事项；不含价格、备注和检查结果</translation>
+        </message>
+        <message>
             <source>Category</source>
             <translation>类别</translation>
         </message>
@@ -1156,8 +1196,16 @@ TFLOPS</source>
             <translation>参考价日期：%1。</translation>
         </message>
         <message>
+            <source>Issue quote %1</source>
+            <translation>出具报价 %1</translation>
+        </message>
+        <message>
             <source>Export quote</source>
             <translation>导出报价单</translation>
+        </message>
+        <message>
+            <source>Export request for quotation</source>
+            <translation>导出询价单</translation>
         </message>
         <message>
             <source>Preparing the print preview…</source>
@@ -1170,6 +1218,85 @@ TFLOPS</source>
         <message>
             <source>Print preview — quote</source>
             <translation>打印预览 — 报价单</translation>
+        </message>
+    </context>
+    <context>
+        <name>QuoteTermsEditor</name>
+        <message>
+            <source>Delivery (交货期):</source>
+            <translation>交货期：</translation>
+        </message>
+        <message>
+            <source>Warranty and service (质保/售后):</source>
+            <translation>质保/售后：</translation>
+        </message>
+        <message>
+            <source>Payment terms (付款方式):</source>
+            <translation>付款方式：</translation>
+        </message>
+        <message>
+            <source>Invoice (发票类型):</source>
+            <translation>发票类型：</translation>
+        </message>
+        <message>
+            <source>Freight and installation (运费/安装调试):</source>
+            <translation>运费/安装调试：</translation>
+        </message>
+        <message>
+            <source>Issued quote:</source>
+            <translation>已出具的报价：</translation>
+        </message>
+        <message>
+            <source>e.g. within 30 days of signing the contract</source>
+            <translation>例如：合同签订后 30 日内</translation>
+        </message>
+        <message>
+            <source>e.g. 3-year on-site warranty, next-business-day</source>
+            <translation>例如：整机三年上门质保，下一工作日响应</translation>
+        </message>
+        <message>
+            <source>e.g. full payment within 30 days of acceptance</source>
+            <translation>例如：验收合格后 30 日内付全款</translation>
+        </message>
+        <message>
+            <source>e.g. freight, installation and commissioning included</source>
+            <translation>例如：含运费及上门安装调试</translation>
+        </message>
+        <message>
+            <source>Not stated</source>
+            <translation>未约定</translation>
+        </message>
+        <message>
+            <source>Special VAT invoice (增值税专用发票)</source>
+            <translation>增值税专用发票</translation>
+        </message>
+        <message>
+            <source>Ordinary VAT invoice (增值税普通发票)</source>
+            <translation>增值税普通发票</translation>
+        </message>
+        <message>
+            <source>New quote number</source>
+            <translation>新报价编号</translation>
+        </message>
+        <message>
+            <source>Issue a new number and date for the quote (the next export prints them); an issued quote otherwise keeps its number, date and validity</source>
+            <translation>为报价出具新的编号和日期（下次导出时打印）；否则已出具的报价保持原编号、日期和有效期</translation>
+        </message>
+        <message>
+            <source>Not issued yet: exporting or printing the priced quote issues its number and date, kept in the plan</source>
+            <translation>尚未出具：导出或打印已定价的报价单时出具编号和日期，并保存在方案中</translation>
+        </message>
+        <message>
+            <source>%1, dated %2, valid until %3</source>
+            <translation>%1，日期 %2，有效期至 %3</translation>
+        </message>
+        <message>
+            <source>The configuration changed since it was issued: issue a new number to quote it.</source>
+            <translation>出具后配置已更改：如需按新配置报价，请出具新的报价编号。</translation>
+        </message>
+        <message>
+            <source>New quote number %1</source>
+            <translation>新报价编号 %1</translation>
         </message>
     </context>
     <context>
@@ -1943,6 +2070,89 @@ TFLOPS</source>
         <message>
             <source>Step %1 · %2</source>
             <translation>第 %1 步 · %2</translation>
+        </message>
+    </context>
+    <context>
+        <name>TcoEditor</name>
+        <message>
+            <source>Electricity price, source:</source>
+            <translation>电价及来源：</translation>
+        </message>
+        <message>
+            <source>PUE of the room:</source>
+            <translation>机房 PUE：</translation>
+        </message>
+        <message>
+            <source>PUE source:</source>
+            <translation>PUE 来源：</translation>
+        </message>
+        <message>
+            <source>Utilisation (share of time at full load):</source>
+            <translation>利用率（满载运行时间占比）：</translation>
+        </message>
+        <message>
+            <source>Service life:</source>
+            <translation>使用年限：</translation>
+        </message>
+        <message>
+            <source>Cloud GPU rent, source:</source>
+            <translation>云 GPU 租金及来源：</translation>
+        </message>
+        <message>
+            <source>not entered</source>
+            <translation>未填写</translation>
+        </message>
+        <message>
+            <source> CNY/kWh</source>
+            <translation> 元/kWh</translation>
+        </message>
+        <message>
+            <source> years</source>
+            <translation> 年</translation>
+        </message>
+        <message>
+            <source> CNY per GPU-hour</source>
+            <translation> 元/卡·小时</translation>
+        </message>
+        <message>
+            <source>where the price comes from: your bill, the province's monthly agency price</source>
+            <translation>电价来源：本单位电费单、本省每月公布的代理购电价格</translation>
+        </message>
+        <message>
+            <source>where the PUE comes from</source>
+            <translation>PUE 来源</translation>
+        </message>
+        <message>
+            <source>which cloud offer</source>
+            <translation>哪家云服务的报价</translation>
+        </message>
+        <message>
+            <source>No default: industrial and commercial electricity is priced by province and month since the 2021 reform (docs/tco.md)</source>
+            <translation>无默认值：自 2021 年改革起，工商业电价按省份、按月形成（见 docs/tco.md）</translation>
+        </message>
+        <message>
+            <source>Published figures…</source>
+            <translation>公开数据…</translation>
+        </message>
+        <message>
+            <source>1.3 — target for new large data centres (MIIT 2021, NDRC 2021)</source>
+            <translation>1.3 —— 新建大型数据中心目标值（工信部 2021、国家发改委 2021）</translation>
+        </message>
+        <message>
+            <source>1.49 — China's average in 2021 (as reported)</source>
+            <translation>1.49 —— 2021 年全国平均（据报道）</translation>
+        </message>
+        <message>
+            <source>1.0 — the servers alone (no room overhead counted)</source>
+            <translation>1.0 —— 仅计服务器本身（不计机房开销）</translation>
+        </message>
+        <message>
+            <source>the servers alone, no room overhead</source>
+            <translation>仅计服务器本身，不计机房开销</translation>
+        </message>
+        <message>
+            <source>PUE %1</source>
+            <translation>PUE %1</translation>
         </message>
     </context>
     <context>

@@ -116,7 +116,7 @@ def test_cloud_advice_compares_rent_with_the_same_figures(buyer_catalog: Catalog
     t = plan_tco(cheap_rent, buyer_catalog, POLICY)
     assert t.complete and t.cloud_cny is not None and t.cloud_cny < t.own_cny
     advice = cloud_or_own(cheap_rent, buyer_catalog, "en", POLICY)
-    line = next(r for r in advice.reasons if "renting 1 cloud GPUs" in r)
+    line = next(r for r in advice.reasons if "renting 1 GPU in the cloud" in r)
     assert f"¥{round(t.cloud_cny):,}" in line and f"¥{round(t.own_cny):,}" in line
     dear = cloud_or_own(_costed(buyer_catalog, 100.0), buyer_catalog, "en", POLICY)
     assert any("owning (" in r and "costs less than renting" in r for r in dear.reasons)
@@ -133,3 +133,12 @@ def test_cloud_advice_never_compares_a_lower_bound_as_a_total(catalog: Catalog) 
     assert "Enter a cloud GPU-hour price" in " ".join(
         cloud_or_own(_costed(catalog, 1.0).model_copy(update={"tco": TcoInputs(service_life_years=4)}),
                      catalog, "en", POLICY).reasons)
+
+
+def test_the_described_tco_shows_the_rent_beside_it(buyer_catalog: Catalog) -> None:
+    from procurement.budgets.tco import describe_tco
+
+    t = plan_tco(_costed(buyer_catalog, 2.5), buyer_catalog, POLICY)
+    lines = describe_tco(t, "en")
+    assert lines[-1] == f"Cost of ownership over 4 years: ¥{round(t.own_cny):,}"
+    assert f"renting 1 GPU in the cloud for the same 4 years at 80 % is about ¥{round(t.cloud_cny or 0):,}" in lines[-2]
