@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 6
+CURRENT: Final = 7
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -146,4 +146,14 @@ def _v5_to_v6(data: Data) -> Data:
     (``server.auto_chosen``). Every new field is optional: a v5 plan had none of them, so each starts empty
     (unknown), and every part a v5 plan holds counts as chosen by hand (Auto-configure asks before replacing it).
     """
+    return data
+
+
+@step(6)
+def _v6_to_v7(data: Data) -> Data:
+    """v7: vendors' quotes attached to the plan (``vendor_quotes``: vendor, number, date, delivery, warranty,
+    payment terms and the lines with their prices and substitutions) and the offer the buyer chose
+    (``chosen_vendor``). A v6 plan had none."""
+    data.setdefault("vendor_quotes", [])
+    data.setdefault("chosen_vendor", None)
     return data

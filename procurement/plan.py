@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Annotated, Any, Final, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from catalog.compat import StrEnum
@@ -366,6 +374,49 @@ class TcoInputs(Doc):
     cloud_source: ShortText = ""
 
 
+PartId = Annotated[str, Field(min_length=1, max_length=80)]
+
+
+class OfferLine(Doc):
+    """One line of a vendor's quote as the buyer keeps it: which plan part it prices (or none: an extra line
+    such as installation, shipping or a warranty extension), what the vendor offers for it, and the price."""
+
+    text: ShortText = ""
+    """The line as the vendor wrote it (品名 · 型号 · 规格)."""
+    row: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
+    """Its row in the imported file (None: typed in)."""
+    for_part: PartId | None = None
+    """The plan's part (catalog id) this line prices; None: an extra line, priced and kept, matched to no part."""
+    offered: PartId | None = None
+    """The catalog part the vendor offers instead of ``for_part`` (a substitution); None: the plan's own part."""
+    substitute_unknown: bool = False
+    """The vendor offers a part the catalog does not know instead of ``for_part``: the rules cannot check it,
+    so the offer's compliance is unknown."""
+    quantity: Annotated[float, Field(ge=0, le=1e9)] | None = None
+    """As the vendor quotes it for the whole purchase (None: not stated)."""
+    unit_price_cny: Annotated[float, Field(ge=0, le=1e12)] | None = None
+    """None: not priced (询价, 待定, empty)."""
+    with_vat: bool | None = None
+    """Whether the unit price includes VAT (None: not stated — read as excluding it, the higher reading)."""
+
+
+class VendorQuote(Doc):
+    """A vendor's offer for the plan (one of the quotes compared, 三家比价)."""
+
+    vendor: Annotated[str, Field(min_length=1, max_length=500)]
+    number: ShortText = ""
+    date: dt.date | None = None
+    delivery: ShortText = ""
+    """交货期 as the vendor states it ('合同签订后 4 周')."""
+    warranty: ShortText = ""
+    """质保 / 售后 as the vendor states it."""
+    payment_terms: ShortText = ""
+    """付款方式 as the vendor states it."""
+    document: ShortText = ""
+    """The name of the vendor's document it was read from (a file name, kept as text)."""
+    lines: list[OfferLine] = Field(default_factory=list, max_length=10_000)
+
+
 class Plan(Doc):
     """The buyer's document: everything decided in the five steps, plus checklist, sign-off and reports."""
 
@@ -385,9 +436,22 @@ class Plan(Doc):
     prices: dict[Annotated[str, Field(max_length=80)], EnteredPrice] = Field(default_factory=dict, max_length=10_000)
     """Prices the buyer entered or imported, by part id; they take precedence over the catalog's reference
     prices (budgets/cost.py ``price_of``)."""
+    vendor_quotes: list[VendorQuote] = Field(default_factory=list, max_length=100)
+    """Vendors' offers for this plan, compared side by side (procurement/pricing/compare.py)."""
+    chosen_vendor: ShortText | None = None
+    """The vendor whose offer the buyer chose (one of ``vendor_quotes``): the offer the approval sign-off covers."""
     verification: list[dict[str, Any]] = Field(default_factory=list)
     """Verification reports (JSON objects as written by `gpu-procure verify --json`)."""
     notes: Text = ""
+
+    @model_validator(mode="after")
+    def _vendors_named_once(self) -> Plan:
+        names = [q.vendor for q in self.vendor_quotes]
+        if len(set(names)) != len(names):
+            raise ValueError("vendor_quotes: each vendor is listed once")
+        if self.chosen_vendor is not None and self.chosen_vendor not in names:
+            raise ValueError(f"chosen_vendor: '{self.chosen_vendor}' is not one of the vendor quotes")
+        return self
 
     @field_validator("verification", mode="after")
     @classmethod
@@ -432,7 +496,8 @@ def canonical_digest(plan: Plan) -> str:
     the configuration (default quote numbers derive from it). Sign-offs carry their own digests
     (procurement.signoff)."""
     data = plan_to_data(plan)
-    for key in ("signoffs", "waivers", "acceptance", "verification", "notes", "checklist", "quote", "title", "tco"):
+    for key in ("signoffs", "waivers", "acceptance", "verification", "notes", "checklist", "quote", "title", "tco",
+                "vendor_quotes", "chosen_vendor"):
         data.pop(key, None)
     # not configuration either: who chose a part, and the cost-of-ownership inputs (a v5 plan keeps its digest,
     # which verification reports attached to it recorded)

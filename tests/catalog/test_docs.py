@@ -30,7 +30,8 @@ def test_every_plan_field_is_documented() -> None:
         plan_module.Plan, plan_module.Requirements, plan_module.GpuChoice, plan_module.ServerConfig,
         plan_module.SoftwareChoice, plan_module.ChecklistMark, plan_module.SignOff, plan_module.Signer,
         plan_module.Waiver, plan_module.AcceptanceInfo, plan_module.QuoteInfo,
-        plan_module.StorageItem, plan_module.PsuChoice, plan_module.PartCount, plan_module.Party]
+        plan_module.StorageItem, plan_module.PsuChoice, plan_module.PartCount, plan_module.Party,
+        plan_module.VendorQuote, plan_module.OfferLine]
     missing = {f"{m.__name__}.{f}" for m in models for f in _fields(m) if f"`{f}`" not in text and f not in text}
     assert missing == set()
 
