@@ -34,7 +34,8 @@ class Command:
 
 COMMANDS: tuple[Command, ...] = (
     Command("check", "procurement.check_cmd", "evaluate the rules on a plan"),
-    Command("export", "procurement.reports.export_cmd", "write the PDF quote and/or checklist of a plan"),
+    Command("export", "procurement.reports.export_cmd",
+            "write a plan's PDFs: quote, checklist, acceptance sheet, vendor comparison"),
     Command("verify", "procurement.verify.verify_cmd",
             "check this machine (nvidia-smi and host probes) against a plan"),
     Command("catalog", "procurement.catalog_cmd", "catalog tools (catalog check DIR)"),

@@ -3,8 +3,8 @@ its digest, a field-level diff in words of what changed since signing, and optio
 
 Two kinds:
 - **plan approval (方案审批)** signs the decisions (requirements, GPU, server, software), the checklist ticks
-  and notes, the plan notes, the catalog prices of the chosen parts and the chosen quote (number, parties,
-  validity);
+  and notes, the plan notes, the catalog prices of the chosen parts, the chosen quote (number, parties,
+  validity) and the chosen vendor's offer (procurement/pricing/compare.py), when one is chosen;
 - **delivery acceptance (到货验收)** signs the approval's digest, the attached verification reports and the
   acceptance conclusion.
 
@@ -50,9 +50,10 @@ register(
         "signoff.kind.acceptance": {"zh": "到货验收", "en": "Delivery acceptance"},
         "signoff.covers.approval": {
             "zh": "签署范围：需求、GPU、服务器与软件选型，检查清单的勾选与备注，方案备注，所选部件的目录价格，"
-            "所选报价（编号、双方、有效期）。",
+            "所选报价（编号、双方、有效期），以及所选供应商的报价（供应商、编号、日期、交货期、质保、付款方式和每一行）。",
             "en": "Covers: the requirements, GPU, server and software choices, the checklist ticks and notes, the "
-            "plan notes, the catalog prices of the chosen parts, and the chosen quote (number, parties, validity).",
+            "plan notes, the catalog prices of the chosen parts, the chosen quote (number, parties, validity), and the "
+            "chosen vendor's offer (vendor, number, date, delivery, warranty, payment terms and every line).",
         },
         "signoff.covers.acceptance": {
             "zh": "签署范围：所依据的方案审批摘要、所附验证报告、验收结论。",
@@ -127,6 +128,13 @@ register(
         "field.quote.issued.valid_until": {"zh": "报价有效期至", "en": "quote valid until"},
         "field.quote.issued.digest": {"zh": "报价时的方案摘要", "en": "plan digest when quoted"},
         "field.waiver": {"zh": "豁免“{rule}”", "en": "waiver of '{rule}'"},
+        "field.offer.vendor": {"zh": "所选供应商", "en": "chosen vendor"},
+        "field.offer.number": {"zh": "所选报价编号", "en": "chosen offer's number"},
+        "field.offer.date": {"zh": "所选报价日期", "en": "chosen offer's date"},
+        "field.offer.delivery": {"zh": "所选报价交货期", "en": "chosen offer's delivery"},
+        "field.offer.warranty": {"zh": "所选报价质保", "en": "chosen offer's warranty"},
+        "field.offer.payment_terms": {"zh": "所选报价付款方式", "en": "chosen offer's payment terms"},
+        "field.offer.line": {"zh": "所选报价第 {n} 行", "en": "chosen offer, line {n}"},
         "field.approval_digest": {"zh": "方案审批摘要", "en": "plan approval digest"},
         "field.report": {"zh": "验证报告 {n}", "en": "verification report {n}"},
         "field.conclusion": {"zh": "验收结论", "en": "acceptance conclusion"},
@@ -198,6 +206,20 @@ def approval_content(plan: Plan, catalog: Catalog, waivers: Iterable[Mapping[str
         part = _find(catalog, part_id)
         price = getattr(part, "price_cny", None)
         out[f"price.{part_id}"] = _text(price)
+    chosen = next((q for q in plan.vendor_quotes if q.vendor == plan.chosen_vendor), None)
+    if chosen is not None:  # only when one is chosen: approvals signed before offers existed stay valid
+        out["offer.vendor"] = chosen.vendor
+        for key in ("number", "delivery", "warranty", "payment_terms"):
+            out[f"offer.{key}"] = getattr(chosen, key)
+        out["offer.date"] = chosen.date.isoformat() if chosen.date else ""
+        for n, line in enumerate(chosen.lines, 1):
+            words = [line.text, f"[{line.offered}]" if line.offered else "",
+                     "[?]" if line.substitute_unknown else "",
+                     f"×{_text(line.quantity)}" if line.quantity is not None else ""]
+            if line.unit_price_cny is not None:
+                words += [f"¥{line.unit_price_cny:,.2f}",
+                          {True: "incl. VAT", False: "excl. VAT", None: "VAT not stated"}[line.with_vat]]
+            out[f"offer.line.{n}"] = " ".join(w for w in words if w)
     for w in waivers:
         out[f"waiver.{w.get('rule', '')}"] = _text({k: w.get(k) for k in ("reason", "by", "date", "numbers")})
     return out
@@ -243,6 +265,10 @@ def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
         return t("field.waiver", lang, rule=rest)
     if head == "report":
         return t("field.report", lang, n=rest)
+    if head == "offer":
+        if rest.startswith("line."):
+            return t("field.offer.line", lang, n=rest.removeprefix("line."))
+        return t(f"field.offer.{rest}", lang)
     if head == "quote" and rest.split(".")[0] in ("buyer", "vendor"):
         who, _, what = rest.partition(".")
         return t(f"field.quote.{who}", lang, what=t(f"field.party.{what}", lang))

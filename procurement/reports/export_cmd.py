@@ -1,5 +1,5 @@
-"""`gpu-procure export PLAN [--quote FILE] [--rfq FILE] [--checklist FILE] [--acceptance FILE] [--lang zh|en]
-[--paper a4|letter]`."""
+"""`gpu-procure export PLAN [--quote FILE] [--rfq FILE] [--checklist FILE] [--acceptance FILE]
+[--comparison FILE] [--lang zh|en] [--paper a4|letter]`."""
 
 from __future__ import annotations
 
@@ -19,6 +19,7 @@ from procurement.policy import PolicyError, load_policy
 from procurement.reports.acceptance_pdf import render_acceptance_pdf
 from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
+from procurement.reports.comparison_pdf import render_comparison_pdf
 from procurement.reports.fonts import FontNotFoundError
 from procurement.reports.quote import build_quote, render_quote_pdf
 from procurement.reports.text import collect_missing, describe_missing
@@ -28,12 +29,14 @@ EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
 register(
     {
         "export.nothing": {
-            "zh": "未指定输出：请给出 --quote FILE、--rfq FILE、--checklist FILE 和/或 --acceptance FILE",
-            "en": "nothing to export: give --quote FILE, --rfq FILE, --checklist FILE and/or --acceptance FILE",
+            "zh": "未指定输出：请给出 --quote FILE、--rfq FILE、--checklist FILE、--acceptance FILE "
+            "和/或 --comparison FILE",
+            "en": "nothing to export: give --quote FILE, --rfq FILE, --checklist FILE, --acceptance FILE and/or "
+            "--comparison FILE",
         },
         "export.same_file": {
-            "zh": "--quote、--rfq、--checklist 与 --acceptance 不能是同一个文件",
-            "en": "--quote, --rfq, --checklist and --acceptance must be different files",
+            "zh": "--quote、--rfq、--checklist、--acceptance 与 --comparison 不能是同一个文件",
+            "en": "--quote, --rfq, --checklist, --acceptance and --comparison must be different files",
         },
         "export.wrote": {
             "zh": "已写入 {what}：{path}（{size} 字节）",
@@ -43,6 +46,7 @@ register(
         "export.what.rfq": {"zh": "询价单", "en": "request for quotation"},
         "export.what.checklist": {"zh": "检查清单", "en": "checklist"},
         "export.what.acceptance": {"zh": "到货验收单", "en": "acceptance sheet"},
+        "export.what.comparison": {"zh": "比价表", "en": "quote comparison"},
         "export.plan_error": {"zh": "无法读取方案：", "en": "cannot read the plan:"},
         "export.no_hardware": {
             "zh": "方案中尚未选择任何硬件，无从报价或生成清单：请先选择{gaps}等（第 2、3 步）",
@@ -72,6 +76,8 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("--checklist", type=Path, default=None, metavar="FILE")
     e.add_argument("--acceptance", type=Path, default=None, metavar="FILE",
                    help="the delivery acceptance sheet (验收单)")
+    e.add_argument("--comparison", type=Path, default=None, metavar="FILE",
+                   help="the comparison of the vendors' quotes attached to the plan (比价表)")
     e.add_argument("--lang", choices=("zh", "en"), default=None)
     e.add_argument("--paper", choices=("a4", "letter"), default="a4")
     e.add_argument("--policy", type=Path, default=None)
@@ -87,7 +93,7 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     lang: Lang = args.lang or default_lang()
     paper: Paper = "letter" if getattr(args, "paper", "a4") == "letter" else "a4"
     wanted = (("quote", args.quote), ("rfq", getattr(args, "rfq", None)), ("checklist", args.checklist),
-              ("acceptance", getattr(args, "acceptance", None)))
+              ("acceptance", getattr(args, "acceptance", None)), ("comparison", getattr(args, "comparison", None)))
     jobs = [(what, path) for what, path in wanted if path]
     if not jobs:
         print(t("export.nothing", lang), file=sys.stderr)
@@ -117,7 +123,7 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     findings = evaluate(plan, catalog, policy, lang)
     render: dict[str, Callable[..., bytes]] = {
               "quote": render_quote_pdf, "checklist": render_checklist_pdf, "acceptance": render_acceptance_pdf,
-              "rfq": partial(render_quote_pdf, document="rfq")}
+              "rfq": partial(render_quote_pdf, document="rfq"), "comparison": render_comparison_pdf}
     try:
         # Render everything before writing anything: a failure leaves no half-exported set behind.
         with collect_missing() as missing:

@@ -59,7 +59,8 @@ def test_replaces_an_existing_file(cat: Catalog, tmp_path: Path) -> None:
 
 def test_nothing_to_export(cat: Catalog, capsys: pytest.CaptureFixture[str]) -> None:
     assert export(cat, PLAN, "--lang", "en") == 2
-    assert "give --quote FILE, --rfq FILE, --checklist FILE and/or --acceptance FILE" in capsys.readouterr().err
+    assert "give --quote FILE, --rfq FILE, --checklist FILE, --acceptance FILE and/or --comparison FILE" in \
+        capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

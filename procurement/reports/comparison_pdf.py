@@ -1,0 +1,229 @@
+"""The comparison of vendors' quotes (比价表): the offers side by side per line (unit price, line total incl. VAT,
+substitutions), each offer's delivery, warranty, payment terms, sum, compliance and budget verdict, the lowest
+compliant offer and the chosen one, and the plan approval that covers the choice. A sum with an unpriced line is
+printed as a lower bound, never as a total."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from decimal import Decimal
+
+from reportlab.platypus import Flowable, Spacer
+
+from catalog.loader import Catalog
+from procurement.findings import Finding
+from procurement.messages import Lang, register, t
+from procurement.plan import Plan, canonical_digest
+from procurement.policy import Policy
+from procurement.pricing.compare import Comparison, OfferResult, OfferRow, compare
+from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, money, scaled, table
+from procurement.reports.signoff_pdf import kept, signoff_block
+
+register({
+    "cmp.title": {"zh": "供应商报价比较表", "en": "Comparison of vendors' quotes"},
+    "cmp.file": {"zh": "比价表", "en": "quote-comparison"},
+    "cmp.plan": {"zh": "方案", "en": "Plan"},
+    "cmp.date": {"zh": "制表日期", "en": "Made on"},
+    "cmp.vat_note": {"zh": "金额均按增值税 {rate}% 计算含税价；供应商未注明是否含税的单价按不含税计（较高的读法）。",
+                     "en": "Amounts include VAT at {rate} %; a unit price whose VAT status the vendor did not "
+                           "state is read as excluding it (the higher reading)."},
+    "cmp.none": {"zh": "方案中尚未附供应商报价。", "en": "No vendor quote is attached to the plan."},
+    "cmp.lines": {"zh": "逐项比较", "en": "Line by line"},
+    "cmp.col.line": {"zh": "品名 / 型号", "en": "Item"},
+    "cmp.col.qty": {"zh": "数量", "en": "Qty"},
+    "cmp.cell.unit": {"zh": "单价 {price}（{vat}）", "en": "unit {price} ({vat})"},
+    "cmp.cell.total": {"zh": "含税 {total}", "en": "incl. VAT {total}"},
+    "cmp.vat.yes": {"zh": "含税", "en": "incl. VAT"},
+    "cmp.vat.no": {"zh": "不含税", "en": "excl. VAT"},
+    "cmp.vat.unknown": {"zh": "未注明含税", "en": "VAT not stated"},
+    "cmp.extra": {"zh": "其他费用（安装、运输、延保等）", "en": "Extra lines (installation, shipping, warranty…)"},
+    "cmp.extra_of": {"zh": "{vendor}：{text}", "en": "{vendor}: {text}"},
+    "cmp.summary": {"zh": "报价汇总", "en": "Offers"},
+    "cmp.row.number": {"zh": "报价编号 / 日期", "en": "Quote number / date"},
+    "cmp.row.delivery": {"zh": "交货期", "en": "Delivery"},
+    "cmp.row.warranty": {"zh": "质保 / 售后", "en": "Warranty"},
+    "cmp.row.payment": {"zh": "付款方式", "en": "Payment terms"},
+    "cmp.row.net": {"zh": "不含税合计", "en": "Total excl. VAT"},
+    "cmp.row.gross": {"zh": "含税合计", "en": "Total incl. VAT"},
+    "cmp.row.lower": {"zh": "已报价部分（下限，{n} 项未报价）", "en": "Priced lines only (lower bound, {n} unpriced)"},
+    "cmp.row.compliance": {"zh": "规则检查（按该供应商配置）", "en": "Rules on the vendor's variant"},
+    "cmp.row.budget": {"zh": "预算", "en": "Budget"},
+    "cmp.row.mark": {"zh": "结论", "en": "Result"},
+    "cmp.budget.within": {"zh": "在预算内", "en": "within budget"},
+    "cmp.budget.over": {"zh": "超出预算", "en": "over budget"},
+    "cmp.budget.unknown": {"zh": "未知（有未报价项）", "en": "unknown (unpriced lines)"},
+    "cmp.budget.no_budget": {"zh": "未设预算", "en": "no budget set"},
+    "cmp.mark.lowest": {"zh": "★ 最低合规报价", "en": "★ lowest compliant offer"},
+    "cmp.mark.lowest_provisional": {"zh": "★ 最低合规报价（暂定）", "en": "★ lowest compliant offer (provisional)"},
+    "cmp.mark.chosen": {"zh": "✔ 已选定", "en": "✔ chosen"},
+    "cmp.lowest_line": {"zh": "最低合规报价：{vendors}。{more}", "en": "Lowest compliant offer: {vendors}. {more}"},
+    "cmp.provisional": {"zh": "（暂定：{why}。）", "en": "(Provisional: {why}.)"},
+    "cmp.chosen_line": {"zh": "采购方选定：{vendor}。", "en": "Chosen by the buyer: {vendor}."},
+    "cmp.chosen_none": {"zh": "采购方尚未选定报价。", "en": "The buyer has not chosen an offer."},
+    "cmp.findings": {"zh": "各供应商配置的检查结果", "en": "Findings on each vendor's variant"},
+    "cmp.findings.none": {"zh": "{vendor}：无新增问题。", "en": "{vendor}: nothing new."},
+    "cmp.footer": {"zh": "比价表 · 方案摘要 {digest}", "en": "Quote comparison · plan digest {digest}"},
+})
+
+PER_TABLE = 3
+"""Vendors side by side in one table (more run on in further tables, each with the line names)."""
+
+
+def _d(value: float | None) -> Decimal | None:
+    return None if value is None else Decimal(str(round(value, 2)))
+
+
+def _vat(flag: bool | None, lang: Lang) -> str:
+    return t({True: "cmp.vat.yes", False: "cmp.vat.no", None: "cmp.vat.unknown"}[flag], lang)
+
+
+def _qty(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def _cell(row: OfferRow | None, vat_rate: float, lang: Lang) -> str:
+    if row is None:
+        return t("compare.line.not_quoted", lang)
+    parts: list[str] = []
+    if row.unit_cny is not None:
+        price = money(_d(row.unit_cny), lang, "")
+        parts.append(t("cmp.cell.unit", lang, price=price, vat=_vat(row.includes_vat, lang)))
+        parts.append(t("cmp.cell.total", lang, total=money(_d(row.gross_cny(vat_rate)), lang, "")))
+    parts += list(row.notes)
+    return "\n".join(parts)
+
+
+def _offer_chunks(offers: Sequence[OfferResult]) -> list[Sequence[OfferResult]]:
+    return [offers[i:i + PER_TABLE] for i in range(0, len(offers), PER_TABLE)] or [[]]
+
+
+def _lines_table(cmp: Comparison, offers: Sequence[OfferResult], st: Styles, paper: Paper) -> Flowable:
+    lang = st.lang
+    head = [st.p(t("cmp.col.line", lang), st.cell_head), st.p(t("cmp.col.qty", lang), st.cell_head),
+            *(st.p(o.vendor, st.cell_head) for o in offers)]
+    rows: list[list[object]] = [head]
+    extra: list[tuple[object, ...]] = []
+    first = cmp.offers[0] if cmp.offers else None
+    plan_rows = [r for r in first.rows if r.path is not None] if first else []
+    for base in plan_rows:
+        r = len(rows)
+        cells: list[object] = [st.p(base.name, st.cell), st.p(_qty(base.quantity), st.cell)]
+        for col, o in enumerate(offers, 2):
+            row = next((x for x in o.rows if x.path == base.path), None)
+            cells.append(st.p(_cell(row if row is None or row.quoted else None, o.vat_rate_pct, lang), st.cell))
+            if row is None or row.unit_cny is None:
+                extra.append(("BACKGROUND", (col, r), (col, r), STATUS_BG["unknown"]))
+            elif row.substitution != "none":
+                extra.append(("BACKGROUND", (col, r), (col, r), STATUS_BG["attention"]))
+        rows.append(cells)
+    # extra lines: each vendor's own, one row per line, in the vendor's column
+    for col, o in enumerate(offers, 2):
+        for row in (x for x in o.rows if x.path is None):
+            cells = [st.p(t("cmp.extra_of", lang, vendor=o.vendor, text=row.name), st.cell),
+                     st.p(_qty(row.quantity), st.cell)]
+            cells += [st.p(_cell(row, o.vat_rate_pct, lang) if c == col else "", st.cell)
+                      for c in range(2, 2 + len(offers))]
+            rows.append(cells)
+    widths = scaled([26, 7, *([67 / max(1, len(offers))] * len(offers))], paper)
+    return table(rows, widths, font=st.font, extra=extra)
+
+
+def _sum_cell(o: OfferResult, lang: Lang, *, gross: bool) -> str:
+    value = money(_d(o.gross_cny if gross else o.net_cny), lang, "")
+    if o.complete:
+        return value
+    return f"{t('cmp.row.lower', lang, n=len(o.unpriced))}\n{value}"
+
+
+def _summary_table(cmp: Comparison, offers: Sequence[OfferResult], st: Styles, paper: Paper) -> Flowable:
+    lang = st.lang
+    rows: list[list[object]] = [[st.p("", st.cell_head), *(st.p(o.vendor, st.cell_head) for o in offers)]]
+    extra: list[tuple[object, ...]] = []
+
+    def add(label: str, values: Sequence[str]) -> int:
+        rows.append([st.p(label, st.cell), *(st.p(v, st.cell) for v in values)])
+        return len(rows) - 1
+
+    add(t("cmp.row.number", lang), [" / ".join(x for x in (o.quote.number, o.quote.date.isoformat()
+                                                           if o.quote.date else "") if x) or "—" for o in offers])
+    add(t("cmp.row.delivery", lang), [o.quote.delivery or "—" for o in offers])
+    add(t("cmp.row.warranty", lang), [o.quote.warranty or "—" for o in offers])
+    add(t("cmp.row.payment", lang), [o.quote.payment_terms or "—" for o in offers])
+    # a sum with an unpriced line is labelled a lower bound: never 'total'
+    r_net = add(t("cmp.row.net", lang), [_sum_cell(o, lang, gross=False) for o in offers])
+    r_gross = add(t("cmp.row.gross", lang), [_sum_cell(o, lang, gross=True) for o in offers])
+    r_comp = add(t("cmp.row.compliance", lang),
+                 ["\n".join([t(f"compare.compliance.{o.compliance}", lang), *o.reasons]) for o in offers])
+    add(t("cmp.row.budget", lang), [t(f"cmp.budget.{o.verdict().status}", lang) for o in offers])
+    marks = []
+    for o in offers:
+        words = []
+        if o.vendor in cmp.lowest:
+            words.append(t("cmp.mark.lowest_provisional" if cmp.provisional else "cmp.mark.lowest", lang))
+        if o.vendor == cmp.chosen:
+            words.append(t("cmp.mark.chosen", lang))
+        marks.append("\n".join(words))
+    r_mark = add(t("cmp.row.mark", lang), marks)
+    for col, o in enumerate(offers, 1):
+        status = {"compliant": "pass", "fails": "fail", "unknown": "unknown"}[o.compliance]
+        extra.append(("BACKGROUND", (col, r_comp), (col, r_comp), STATUS_BG[status]))
+        if not o.complete:
+            extra += [("BACKGROUND", (col, r), (col, r), STATUS_BG["unknown"]) for r in (r_net, r_gross)]
+        if o.vendor in cmp.lowest or o.vendor == cmp.chosen:
+            extra.append(("BACKGROUND", (col, r_mark), (col, r_mark), STATUS_BG["pass"]))
+    widths = scaled([22, *([78 / max(1, len(offers))] * len(offers))], paper)
+    return table(rows, widths, font=st.font, extra=extra)
+
+
+def _findings(cmp: Comparison, st: Styles) -> list[Flowable]:
+    lang = st.lang
+    out: list[Flowable] = []
+    for o in cmp.offers:
+        if not o.findings:
+            out.append(st.p(t("cmp.findings.none", lang, vendor=o.vendor), st.body))
+            continue
+        out.append(st.p(o.vendor, st.cell_head))
+        out += [st.p(f"• [{f.severity.value}] {f.rule}: {f.message}", st.small) for f in o.findings]
+    return out
+
+
+def render_comparison_pdf(
+    plan: Plan,
+    catalog: Catalog,
+    *,
+    policy: Policy | None = None,
+    findings: Sequence[Finding] | None = None,
+    lang: Lang = "zh",
+    paper: Paper = "a4",
+    today: dt.date | None = None,
+    comparison: Comparison | None = None,
+) -> bytes:
+    """The comparison as PDF bytes (``comparison``: one the caller already computed for the same plan)."""
+    del findings  # each offer has its own variant's findings
+    cmp = comparison or compare(plan, catalog, policy, lang)
+    st = make_styles(lang)
+    vat_rate = cmp.offers[0].vat_rate_pct if cmp.offers else 13.0
+    day = today or dt.date.today()
+    head = table([[st.p(t("cmp.plan", lang), st.cell), st.p(plan.title or "—", st.cell),
+                   st.p(t("cmp.date", lang), st.cell), st.p(day.isoformat(), st.cell)],
+                  [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono), "", ""]],
+                 scaled([14, 46, 14, 26], paper), header_rows=0, font=st.font, extra=[("SPAN", (1, 1), (-1, 1))])
+    story: list[Flowable] = [st.p(t("cmp.title", lang), st.title), head, Spacer(1, 4),
+                             st.p(t("cmp.vat_note", lang, rate=f"{vat_rate:g}"), st.small)]
+    if not cmp.offers:
+        story.append(st.p(t("cmp.none", lang), st.body))
+    else:
+        vendors = ("、" if lang == "zh" else ", ").join(cmp.lowest)
+        more = t("cmp.provisional", lang, why=cmp.provisional_why(lang)) if cmp.provisional else ""
+        lowest = t("cmp.lowest_line", lang, vendors=vendors, more=more) if cmp.lowest else cmp.lowest_text(lang)
+        chosen = t("cmp.chosen_line", lang, vendor=cmp.chosen) if cmp.chosen else t("cmp.chosen_none", lang)
+        story += [st.p(lowest, st.body), st.p(chosen, st.body)]
+        for chunk in _offer_chunks(cmp.offers):
+            story.append(st.section(t("cmp.summary", lang), _summary_table(cmp, chunk, st, paper)))
+            story.append(st.section(t("cmp.lines", lang), _lines_table(cmp, chunk, st, paper)))
+        first, *rest = _findings(cmp, st)
+        story += [st.section(t("cmp.findings", lang), first), *rest]
+    story.append(kept(signoff_block(plan, "approval", catalog, st, paper)))
+    return build_pdf(story, paper=paper, lang=lang, title=t("cmp.title", lang),
+                     footer=t("cmp.footer", lang, digest=canonical_digest(plan)[:16]), subject=plan.title)
