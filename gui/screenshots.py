@@ -54,6 +54,44 @@ def attach_showcase_report(plan: Plan) -> Plan:
     return with_value(plan, "verification", [data])
 
 
+def attach_showcase_offers(plan: Plan) -> Plan:
+    """The plan with three illustrative vendor offers for the comparison window (8-comparison): one substitutes
+    an SXM module for the PCIe GPU (the rules flag it), one offers the 80 GB card (which the showcase model
+    needs), one leaves the GPU unpriced. The
+    vendors and their figures are made up for the picture (named 示例, 'example'); they are no prices of record."""
+    from procurement.budgets.cost import plan_cost
+    from procurement.plan import OfferLine, VendorQuote
+    from procurement.pricing.compare import choose, with_quote
+
+    catalog = load_catalog()
+    lines = plan_cost(plan, catalog).lines
+    if not lines:
+        return plan
+    gpu = lines[0].part_id
+    nodes = plan.requirements.nodes
+
+    def offer(vendor: str, factor: float, terms: tuple[str, str, str], change: OfferLine | None,
+              extra: tuple[str, float] | None) -> VendorQuote:
+        out = [change if change is not None and cl.part_id == gpu else
+               OfferLine(text=cl.name, for_part=cl.part_id, quantity=cl.count * nodes,
+                         unit_price_cny=round(10_000 * factor), with_vat=True) for cl in lines]
+        if extra is not None:
+            out.append(OfferLine(text=extra[0], quantity=1, unit_price_cny=extra[1], with_vat=True))
+        return VendorQuote(vendor=vendor, number=f"EX-{vendor[-1]}", delivery=terms[0], warranty=terms[1],
+                           payment_terms=terms[2], lines=out)
+
+    sxm = OfferLine(text="H100 SXM5 80GB", for_part=gpu, offered="h100-sxm5-80gb", quantity=lines[0].count * nodes,
+                    unit_price_cny=9_000, with_vat=True)
+    big = OfferLine(text="A100 80GB PCIe", for_part=gpu, offered="a100-pcie-80gb", quantity=lines[0].count * nodes,
+                    unit_price_cny=12_000, with_vat=True)
+    open_gpu = OfferLine(text=lines[0].name, for_part=gpu, quantity=lines[0].count * nodes)
+    for quote in (offer("示例供应商 A", 0.9, ("6 周", "3 年", "验收后付款"), sxm, ("上门安装调试", 3_000)),
+                  offer("示例供应商 B", 1.0, ("2 周", "3 年", "预付 30%"), big, ("运费", 800)),
+                  offer("示例供应商 C", 0.8, ("现货", "1 年", "货到付款"), open_gpu, None)):
+        plan = with_quote(plan, quote)
+    return choose(plan, "示例供应商 B")
+
+
 def pick_example(plan_path: Path | None) -> Plan:
     """The plan to show: the one given, else the shipped mid-size example with the showcase requirements."""
     if plan_path is not None:
@@ -63,7 +101,7 @@ def pick_example(plan_path: Path | None) -> Plan:
     plan = load_plan(chosen) if chosen else Plan()
     for key, value in SHOWCASE_REQUIREMENTS.items():
         plan = with_value(plan, f"requirements.{key}", value)
-    return attach_showcase_report(plan)
+    return attach_showcase_offers(attach_showcase_report(plan))
 
 
 def shrink_png(path: Path) -> None:
@@ -127,10 +165,25 @@ def render(out_dir: Path, plan_path: Path | None = None, langs: Sequence[str] = 
                     shrink_png(target)
                     written.append(target)
                     _prepare(win.pages[i])
+            written.append(_comparison(win, out_dir / f"{lang}-8-comparison.png"))
         win.close()
         win.deleteLater()
         QApplication.processEvents()
     return written
+
+
+def _comparison(win: MainWindow, target: Path) -> Path:
+    """The vendors' quotes compared (the quote page's Compare vendor quotes… window)."""
+    page = win.pages[SLUGS.index("7-quote")]
+    dialog = page.compare_quotes()  # type: ignore[attr-defined]
+    dialog.resize(*SIZE)
+    dialog.view.select("示例供应商 A")
+    for _ in range(6):
+        QApplication.processEvents()
+    dialog.grab().save(str(target))
+    shrink_png(target)
+    dialog.close()
+    return target
 
 
 def main(argv: Sequence[str] | None = None) -> int:

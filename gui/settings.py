@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
@@ -98,6 +99,23 @@ class Settings:
     @last_dir.setter
     def last_dir(self, value: Path) -> None:
         self._s.setValue("files/last_dir", str(value))
+
+    # -- vendor quotes: each vendor's column mapping (field -> header text), remembered for its next file
+    @property
+    def vendor_mappings(self) -> dict[str, dict[str, str]]:
+        value = self._s.value("import/vendor_mappings")
+        try:
+            data = json.loads(value) if isinstance(value, str) else {}
+        except ValueError:
+            return {}
+        if not isinstance(data, dict):
+            return {}
+        return {str(v): {str(f): str(h) for f, h in m.items()} for v, m in data.items() if isinstance(m, dict)}
+
+    def set_vendor_mapping(self, vendor: str, mapping: dict[str, str]) -> None:
+        data = self.vendor_mappings
+        data[vendor] = dict(mapping)
+        self._s.setValue("import/vendor_mappings", json.dumps(data, ensure_ascii=False, sort_keys=True))
 
 
 def _resolved(path: Path) -> Path:

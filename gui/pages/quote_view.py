@@ -292,6 +292,8 @@ class QuotePage(StepPage):
         self.paper_combo.addItem("A4", "a4")
         self.paper_combo.addItem("Letter", "letter")
         self.import_button = QPushButton()
+        self.compare_button = QPushButton()  # vendors' quotes side by side (gui/widgets/vendor_compare.py)
+        self.comparison: Any = None
         self.export_button = QPushButton()
         self.rfq_button = QPushButton()
         self.print_button = QPushButton()
@@ -299,6 +301,7 @@ class QuotePage(StepPage):
         buttons = QHBoxLayout()
         buttons.addWidget(self.status_label, 1)
         buttons.addWidget(self.import_button)
+        buttons.addWidget(self.compare_button)
         buttons.addWidget(self.paper_combo)
         buttons.addWidget(self.rfq_button)
         buttons.addWidget(self.export_button)
@@ -338,6 +341,7 @@ class QuotePage(StepPage):
             edit.textEdited.connect(lambda text, p=path: self._set(p, text, merge=True))
         self.validity.valueChanged.connect(lambda v: self._set("quote.validity_days", v, merge=True))
         self.import_button.clicked.connect(self.import_prices)
+        self.compare_button.clicked.connect(self.compare_quotes)
         self.export_button.clicked.connect(self.export_quote)
         self.rfq_button.clicked.connect(self.export_rfq)
         self.print_button.clicked.connect(self.print_quote)
@@ -371,6 +375,9 @@ class QuotePage(StepPage):
         self.import_button.setText(self.tr("Import prices…"))
         self.import_button.setToolTip(self.tr("Read a vendor's quote or a company price list (XLSX or CSV) and "
                                               "match its lines to the parts of this plan"))
+        self.compare_button.setText(self.tr("Compare vendor quotes…"))
+        self.compare_button.setToolTip(self.tr("Attach several vendors' quotes, compare them line by line with the "
+                                               "rules run on each vendor's configuration, and choose one (三家比价)"))
         self.export_button.setText(self.tr("Export quote…"))
         self.print_button.setText(self.tr("Print…"))
         self.paper_combo.setToolTip(self.tr("Paper size"))
@@ -472,6 +479,16 @@ class QuotePage(StepPage):
         cell = self.table.item(item.row(), 1)
         name = cell.text() if cell is not None else part_id
         self.controller.replace_plan(after, self.tr("Unit price of %1").replace("%1", name))
+
+    def compare_quotes(self) -> Any:
+        """The vendors' quotes compared, in a window beside this page (one window, raised when open)."""
+        from gui.widgets.vendor_compare import VendorComparisonDialog
+
+        if self.comparison is None:
+            self.comparison = VendorComparisonDialog(self.controller, getattr(self.window(), "settings", None), self)
+        self.comparison.show()
+        self.comparison.raise_()
+        return self.comparison
 
     def import_prices(self) -> workers.Job | None:
         """Pick a price file, read and match it in a worker, then let the buyer confirm the matches; the

@@ -351,6 +351,10 @@ class PriceImport:
     lines: tuple[PriceLine, ...]
     skipped_rows: tuple[int, ...] = field(default=())
     """Rows read as totals or notes (合计, 总计, 大写, 备注…), not as lines."""
+    header: tuple[str, ...] = ()
+    """Every cell of the header row as text (for a column-mapping dialog)."""
+    mapping: dict[Field_, int] = field(default_factory=dict)
+    """Field → 0-based column the lines were read with (guessed from the header, or the caller's)."""
 
     @property
     def matches(self) -> tuple[PriceLine, ...]:
@@ -643,7 +647,8 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
             date=line_date, source=line_source or source, part_id=part.id if part is not None else None,
             part_name=part.name if part is not None else "", confidence=confidence, reason=reason))
     return PriceImport(path=path, sheet=sheet, header_row=header_row, columns=columns, kind=kind, source=source,
-                       lines=tuple(lines), skipped_rows=tuple(skipped))
+                       lines=tuple(lines), skipped_rows=tuple(skipped),
+                       header=tuple(str(c if c is not None else "").strip() for c in header), mapping=guessed)
 
 
 def import_for_plan(path: Path, plan: Plan, catalog: Catalog, **options: Any) -> PriceImport:

@@ -1114,6 +1114,14 @@ TFLOPS</source>
             <translation>读取供应商报价单或公司价格表（XLSX 或 CSV），并将其各行与本方案的零件匹配</translation>
         </message>
         <message>
+            <source>Compare vendor quotes…</source>
+            <translation>比较供应商报价…</translation>
+        </message>
+        <message>
+            <source>Attach several vendors' quotes, compare them line by line with the rules run on each vendor's configuration, and choose one (三家比价)</source>
+            <translation>附上多家供应商的报价，按各供应商的配置运行规则逐项比较，并选定一家（三家比价）</translation>
+        </message>
+        <message>
             <source>Export quote…</source>
             <translation>导出报价单…</translation>
         </message>
@@ -2153,6 +2161,339 @@ TFLOPS</source>
         <message>
             <source>PUE %1</source>
             <translation>PUE %1</translation>
+        </message>
+    </context>
+    <context>
+        <name>VendorComparisonDialog</name>
+        <message>
+            <source>Vendors' quotes compared</source>
+            <translation>供应商报价比较</translation>
+        </message>
+    </context>
+    <context>
+        <name>VendorComparisonView</name>
+        <message>
+            <source>Import vendor quote…</source>
+            <translation>导入供应商报价…</translation>
+        </message>
+        <message>
+            <source>Remove</source>
+            <translation>删除</translation>
+        </message>
+        <message>
+            <source>Choose this offer</source>
+            <translation>选定此报价</translation>
+        </message>
+        <message>
+            <source>Export comparison PDF…</source>
+            <translation>导出比价表 PDF…</translation>
+        </message>
+        <message>
+            <source>Vendor</source>
+            <translation>供应商</translation>
+        </message>
+        <message>
+            <source>Quote number / date</source>
+            <translation>报价编号 / 日期</translation>
+        </message>
+        <message>
+            <source>Delivery</source>
+            <translation>交货期</translation>
+        </message>
+        <message>
+            <source>Warranty</source>
+            <translation>质保 / 售后</translation>
+        </message>
+        <message>
+            <source>Payment terms</source>
+            <translation>付款方式</translation>
+        </message>
+        <message>
+            <source>Total incl. VAT</source>
+            <translation>含税合计</translation>
+        </message>
+        <message>
+            <source>Rules on the vendor's variant</source>
+            <translation>规则检查（按该供应商配置）</translation>
+        </message>
+        <message>
+            <source>Budget</source>
+            <translation>预算</translation>
+        </message>
+        <message>
+            <source>Result</source>
+            <translation>结果</translation>
+        </message>
+        <message>
+            <source>No vendor quote attached yet: import each vendor's quote (XLSX or CSV) to compare them.</source>
+            <translation>尚未附供应商报价：请逐家导入报价（XLSX 或 CSV）以进行比较。</translation>
+        </message>
+        <message>
+            <source>Lowest compliant offer: %1.</source>
+            <translation>最低合规报价：%1。</translation>
+        </message>
+        <message>
+            <source>Provisional: %1.</source>
+            <translation>暂定：%1。</translation>
+        </message>
+        <message>
+            <source>Chosen: %1.</source>
+            <translation>已选定：%1。</translation>
+        </message>
+        <message>
+            <source>at least %1 (lower bound: %2 line(s) unpriced)</source>
+            <translation>至少 %1（下限：%2 项未报价）</translation>
+        </message>
+        <message>
+            <source>within budget</source>
+            <translation>在预算内</translation>
+        </message>
+        <message>
+            <source>over budget</source>
+            <translation>超出预算</translation>
+        </message>
+        <message>
+            <source>unknown (unpriced lines)</source>
+            <translation>未知（有未报价项）</translation>
+        </message>
+        <message>
+            <source>no budget set</source>
+            <translation>未设预算</translation>
+        </message>
+        <message>
+            <source>★ lowest compliant (provisional)</source>
+            <translation>★ 最低合规（暂定）</translation>
+        </message>
+        <message>
+            <source>★ lowest compliant</source>
+            <translation>★ 最低合规</translation>
+        </message>
+        <message>
+            <source>✔ chosen</source>
+            <translation>✔ 已选定</translation>
+        </message>
+        <message>
+            <source>Item</source>
+            <translation>项目</translation>
+        </message>
+        <message>
+            <source>Qty</source>
+            <translation>数量</translation>
+        </message>
+        <message>
+            <source>%1: %2</source>
+            <translation>%1：%2</translation>
+        </message>
+        <message>
+            <source>not quoted</source>
+            <translation>未报价</translation>
+        </message>
+        <message>
+            <source>incl. VAT</source>
+            <translation>含税</translation>
+        </message>
+        <message>
+            <source>excl. VAT</source>
+            <translation>不含税</translation>
+        </message>
+        <message>
+            <source>VAT not stated</source>
+            <translation>未注明含税</translation>
+        </message>
+        <message>
+            <source>line incl. VAT %1</source>
+            <translation>本行含税 %1</translation>
+        </message>
+        <message>
+            <source>nothing to say about its variant.</source>
+            <translation>该供应商配置无新增问题。</translation>
+        </message>
+        <message>
+            <source>Choose the offer of %1</source>
+            <translation>选定 %1 的报价</translation>
+        </message>
+        <message>
+            <source>Remove the quote of %1</source>
+            <translation>删除 %1 的报价</translation>
+        </message>
+        <message>
+            <source>Import vendor quote</source>
+            <translation>导入供应商报价</translation>
+        </message>
+        <message>
+            <source>Quotes (*.xlsx *.xlsm *.csv *.tsv *.txt)</source>
+            <translation>报价单 (*.xlsx *.xlsm *.csv *.tsv *.txt)</translation>
+        </message>
+        <message>
+            <source>Nothing imported: %1</source>
+            <translation>未导入任何价格：%1</translation>
+        </message>
+        <message>
+            <source>Nothing imported.</source>
+            <translation>未导入任何价格。</translation>
+        </message>
+        <message>
+            <source>Import the quote of %1</source>
+            <translation>导入 %1 的报价</translation>
+        </message>
+        <message>
+            <source>Quote of %1 attached (%2 line(s)).</source>
+            <translation>已附上 %1 的报价（%2 行）。</translation>
+        </message>
+        <message>
+            <source>Export comparison</source>
+            <translation>导出比价表</translation>
+        </message>
+    </context>
+    <context>
+        <name>VendorQuoteDialog</name>
+        <message>
+            <source>Import a vendor's quote — %1</source>
+            <translation>导入供应商报价 — %1</translation>
+        </message>
+        <message>
+            <source>Vendor:</source>
+            <translation>供应商：</translation>
+        </message>
+        <message>
+            <source>Quote number:</source>
+            <translation>报价单号：</translation>
+        </message>
+        <message>
+            <source>Quote date:</source>
+            <translation>报价日期：</translation>
+        </message>
+        <message>
+            <source>Delivery:</source>
+            <translation>交货期：</translation>
+        </message>
+        <message>
+            <source>Warranty:</source>
+            <translation>质保 / 售后：</translation>
+        </message>
+        <message>
+            <source>Payment terms:</source>
+            <translation>付款方式：</translation>
+        </message>
+        <message>
+            <source>Columns (remembered for this vendor)</source>
+            <translation>列对应关系（按供应商记住）</translation>
+        </message>
+        <message>
+            <source>Part number / model</source>
+            <translation>型号 / 料号</translation>
+        </message>
+        <message>
+            <source>Item name</source>
+            <translation>品名</translation>
+        </message>
+        <message>
+            <source>Specification</source>
+            <translation>规格</translation>
+        </message>
+        <message>
+            <source>Unit price</source>
+            <translation>单价</translation>
+        </message>
+        <message>
+            <source>Unit price incl. VAT</source>
+            <translation>含税单价</translation>
+        </message>
+        <message>
+            <source>Unit price excl. VAT</source>
+            <translation>不含税单价</translation>
+        </message>
+        <message>
+            <source>Quantity</source>
+            <translation>数量</translation>
+        </message>
+        <message>
+            <source>Amount</source>
+            <translation>金额</translation>
+        </message>
+        <message>
+            <source>VAT included (yes/no)</source>
+            <translation>是否含税</translation>
+        </message>
+        <message>
+            <source>Date</source>
+            <translation>日期</translation>
+        </message>
+        <message>
+            <source>Source</source>
+            <translation>来源</translation>
+        </message>
+        <message>
+            <source>(not used)</source>
+            <translation>（不使用）</translation>
+        </message>
+        <message>
+            <source>Read again with these columns</source>
+            <translation>按这些列重新读取</translation>
+        </message>
+        <message>
+            <source>Row</source>
+            <translation>行</translation>
+        </message>
+        <message>
+            <source>In the file</source>
+            <translation>文件中的内容</translation>
+        </message>
+        <message>
+            <source>Qty</source>
+            <translation>数量</translation>
+        </message>
+        <message>
+            <source>Prices plan part</source>
+            <translation>对应方案零件</translation>
+        </message>
+        <message>
+            <source>Offered</source>
+            <translation>供应商提供</translation>
+        </message>
+        <message>
+            <source>Match</source>
+            <translation>匹配</translation>
+        </message>
+        <message>
+            <source>Attach quote</source>
+            <translation>附上报价</translation>
+        </message>
+        <message>
+            <source>%1 line(s) price a part of the plan (%2 a substitute); %3 extra line(s) (installation, shipping, warranty…) are kept as they are.</source>
+            <translation>%1 行对应方案零件（其中 %2 行为替代件）；%3 行为附加项（安装、运输、延保等），原样保留。</translation>
+        </message>
+        <message>
+            <source>Extra line (no plan part)</source>
+            <translation>附加项（不对应方案零件）</translation>
+        </message>
+        <message>
+            <source>The plan's part</source>
+            <translation>方案中的零件</translation>
+        </message>
+        <message>
+            <source>Substitute: %1</source>
+            <translation>替代：%1</translation>
+        </message>
+        <message>
+            <source>Substitute not in the catalog</source>
+            <translation>替代件（目录中没有）</translation>
+        </message>
+        <message>
+            <source>exact</source>
+            <translation>完全匹配</translation>
+        </message>
+        <message>
+            <source>likely</source>
+            <translation>可能匹配</translation>
+        </message>
+        <message>
+            <source>no match</source>
+            <translation>未匹配</translation>
+        </message>
+        <message>
+            <source>not priced</source>
+            <translation>未报价</translation>
         </message>
     </context>
     <context>
