@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QDate, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QShowEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QComboBox,
@@ -298,6 +298,7 @@ class VendorComparisonView(QWidget):
         self.controller = controller
         self.settings = settings
         self.comparison: Comparison | None = None
+        self._stale = True
         self.job: workers.Job | None = None
         self.import_button = QPushButton(self.tr("Import vendor quote…"))
         self.remove_button = QPushButton(self.tr("Remove"))
@@ -349,9 +350,20 @@ class VendorComparisonView(QWidget):
         self.offers.itemSelectionChanged.connect(self._selection_changed)
 
     # -- plan → widgets
+    def showEvent(self, event: QShowEvent) -> None:  # Qt override
+        super().showEvent(event)
+        if self._stale:
+            self.refresh()
+
     def refresh(self) -> None:
+        """The comparison again (the rules run once per vendor): only while shown, else when next shown, so that
+        a closed comparison window costs an edit nothing."""
         from procurement.pricing.compare import compare
 
+        if not self.isVisible():
+            self._stale = True
+            return
+        self._stale = False
         ctl = self.controller
         selected = self.selected_vendor()
         self.comparison = cmp = compare(ctl.plan, ctl.catalog, ctl.policy, ctl.lang)

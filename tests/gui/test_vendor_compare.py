@@ -286,3 +286,19 @@ def test_the_quote_page_opens_the_comparison_beside_it(qtbot, ctl):
     assert dialog is not None and dialog.isVisible()
     assert "No vendor quote attached yet" in dialog.view.lowest_label.text()
     dialog.close()
+
+
+def test_a_closed_comparison_costs_an_edit_nothing(qtbot, monkeypatch, ctl):
+    from procurement.pricing import compare as core
+
+    calls: list[int] = []
+    real = core.compare
+    monkeypatch.setattr(core, "compare", lambda *a, **k: calls.append(1) or real(*a, **k))
+    view = VendorComparisonView(ctl)
+    qtbot.addWidget(view)
+    ctl.set_value("notes", "edited while the comparison is closed")
+    assert calls == []  # the rules would run once per vendor on every edit
+    view.show()
+    qtbot.waitUntil(lambda: calls == [1])
+    ctl.set_value("notes", "edited while it is shown")
+    assert calls == [1, 1]
