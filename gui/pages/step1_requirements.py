@@ -43,7 +43,7 @@ R = "requirements."
 NO_VALUE = ""  # combo item data for "not set" (the plan's None), so findData/currentData stay plain text
 SHAPE_FIELDS = ("model_params_b", "layers", "hidden_size", "attention_heads", "kv_heads", "head_dim", "vocab_size")
 OPTIONAL_SPINS = (*SHAPE_FIELDS, "tensor_parallel", "pipeline_parallel", "lora_rank", "concurrent_users",
-                  "network_gbps")
+                  "network_gbps", "utilisation_pct")
 """Spin boxes whose lowest value means 'not set' (None in the plan: unknown, or decided by the sizing)."""
 TRISTATE = {"gradient_checkpointing"}
 MAX_BARS = 16
@@ -68,6 +68,8 @@ class RequirementsPage(StepPage):
         wl = QFormLayout(self.workload_box)
         for name in ("workload", "mode", "usage", "data_sensitivity", "deployment"):
             self._combo(wl, name)
+        # the share of time at full load, for the cost of ownership (docs/tco.md): the buyer's figure, no default
+        self._spin(wl, "utilisation_pct", QSpinBox, -1, 100)
         ml = QFormLayout(self.model_box)
         self._combo(ml, "model_preset")
         self.load_config = QPushButton(self)
@@ -307,6 +309,7 @@ class RequirementsPage(StepPage):
             "lora_rank": self.tr("LoRA rank:"),
             "concurrent_users": self.tr("Concurrent users:"),
             "network_gbps": self.tr("Network between nodes:"),
+            "utilisation_pct": self.tr("Utilisation:"),
             "head_dim": self.tr("Head si&ze:"),
             "precision": self.tr("P&recision:"),
             "optimizer": self.tr("&Optimizer:"),
@@ -327,6 +330,10 @@ class RequirementsPage(StepPage):
         for name in ("tensor_parallel", "pipeline_parallel", "lora_rank"):
             self.spins[name].setSpecialValueText(self.tr("auto"))
         self.spins["concurrent_users"].setSpecialValueText(self.tr("not a serving requirement"))
+        self.spins["utilisation_pct"].setSpecialValueText(self.tr("not stated"))
+        self.spins["utilisation_pct"].setSuffix(" %")
+        self.spins["utilisation_pct"].setToolTip(self.tr("Share of the service life the servers run at full load: "
+                                                         "the electricity in the cost of ownership (quote page)"))
         self.spins["network_gbps"].setSpecialValueText(self.tr("from the NICs"))
         self.spins["network_gbps"].setSuffix(" Gb/s")
         self.checks["offload_optimizer"].setText(self.tr("Offload the optimizer state to CPU RAM"))

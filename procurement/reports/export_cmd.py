@@ -1,4 +1,4 @@
-"""`gpu-procure export PLAN [--quote FILE] [--rfq FILE] [--checklist FILE] [--acceptance FILE]
+"""`gpu-procure export PLAN [--quote FILE [--issue]] [--rfq FILE] [--checklist FILE] [--acceptance FILE]
 [--comparison FILE] [--lang zh|en] [--paper a4|letter]`."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
 from procurement.reports.comparison_pdf import render_comparison_pdf
 from procurement.reports.fonts import FontNotFoundError
-from procurement.reports.quote import build_quote, render_quote_pdf
+from procurement.reports.quote import build_quote, issue_quote, render_quote_pdf
 from procurement.reports.text import collect_missing, describe_missing
 
 EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
@@ -43,6 +43,11 @@ register(
             "en": "wrote {what}: {path} ({size} bytes)",
         },
         "export.what.quote": {"zh": "报价单", "en": "quote"},
+        "export.issued": {"zh": "已出具报价 {number}，编号、日期和有效期已保存到 {path}",
+                          "en": "issued quote {number}; its number, date and validity are stored in {path}"},
+        "export.issue_failed": {"zh": "PDF 已写入，但无法把出具的报价保存到 {path}：{error}",
+                                "en": "the PDF is written, but the issued quote could not be stored in {path}: "
+                                      "{error}"},
         "export.what.rfq": {"zh": "询价单", "en": "request for quotation"},
         "export.what.checklist": {"zh": "检查清单", "en": "checklist"},
         "export.what.acceptance": {"zh": "到货验收单", "en": "acceptance sheet"},
@@ -73,6 +78,9 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("--quote", type=Path, default=None, metavar="FILE")
     e.add_argument("--rfq", type=Path, default=None, metavar="FILE",
                    help="the vendor-facing request for quotation (询价单): no prices, notes or findings")
+    e.add_argument("--issue", action="store_true",
+                   help="issue the priced quote: store its number, date and validity in the plan file (once; "
+                        "printing it again keeps them)")
     e.add_argument("--checklist", type=Path, default=None, metavar="FILE")
     e.add_argument("--acceptance", type=Path, default=None, metavar="FILE",
                    help="the delivery acceptance sheet (验收单)")
@@ -121,6 +129,11 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     from procurement.rules import evaluate
 
     findings = evaluate(plan, catalog, policy, lang)
+    issued_now = False
+    if getattr(args, "issue", False) and args.quote and plan.quote.issued is None \
+            and build_quote(plan, catalog, policy, lang=lang).complete:
+        plan = issue_quote(plan)  # stored in the plan file once the PDFs are written
+        issued_now = True
     render: dict[str, Callable[..., bytes]] = {
               "quote": render_quote_pdf, "checklist": render_checklist_pdf, "acceptance": render_acceptance_pdf,
               "rfq": partial(render_quote_pdf, document="rfq"), "comparison": render_comparison_pdf}
@@ -148,6 +161,15 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         return EXIT_UNREADABLE
     # a PDF on standard output ('-') keeps standard output for itself
     to = sys.stderr if any(str(path) == "-" for _, path in jobs) else sys.stdout
+    if issued_now and plan.quote.issued is not None:
+        from procurement.plan import save_plan
+
+        try:
+            save_plan(plan, args.plan)
+        except OSError as exc:
+            print(t("export.issue_failed", lang, path=args.plan, error=exc), file=sys.stderr)
+            return EXIT_UNREADABLE
+        print(t("export.issued", lang, number=plan.quote.issued.number, path=args.plan), file=to)
     # while a line is unpriced the quote is a request for quotation (询价单), and the message says so
     rfq = "quote" in render and not build_quote(plan, catalog, policy, lang=lang).complete
     for what, path, data in outputs:

@@ -1474,6 +1474,18 @@ TFLOPS</source>
             <translation>数据、预算与规模</translation>
         </message>
         <message>
+            <source>Utilisation:</source>
+            <translation>利用率：</translation>
+        </message>
+        <message>
+            <source>not stated</source>
+            <translation>未说明</translation>
+        </message>
+        <message>
+            <source>Share of the service life the servers run at full load: the electricity in the cost of ownership (quote page)</source>
+            <translation>服务器在使用年限内满载运行的时间占比：用于总拥有成本中的电费（报价单页）</translation>
+        </message>
+        <message>
             <source>Load config.json…</source>
             <translation>加载 config.json…</translation>
         </message>

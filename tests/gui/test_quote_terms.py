@@ -142,3 +142,19 @@ def test_the_tabs_and_fields_are_reachable_by_keyboard(page, qtbot):
                 qtbot.waitUntil(lambda lb=label: lb.buddy().hasFocus())
     assert page.focus_field("tco.pue") and page.details_tabs.currentWidget() is page.tco
     assert page.focus_field("quote.invoice") and page.details_tabs.currentWidget() is page.terms
+
+
+def test_utilisation_is_a_requirement_entered_on_step_1(qtbot, catalog, policy):
+    """Step 1 asks how much of the time the servers run at full load; 'not stated' is None (no default)."""
+    from gui.pages.step1_requirements import RequirementsPage
+
+    ctl = PlanController(catalog, policy, lang="en")
+    page = RequirementsPage(ctl)
+    qtbot.addWidget(page)
+    spin = page.spins["utilisation_pct"]
+    assert spin.text() == "not stated" and ctl.plan.requirements.utilisation_pct is None
+    assert page.labels["utilisation_pct"].buddy() is spin
+    _spin(qtbot, spin, "70")
+    assert ctl.plan.requirements.utilisation_pct == 70
+    spin.setValue(spin.minimum())
+    assert ctl.plan.requirements.utilisation_pct is None

@@ -140,3 +140,28 @@ def test_export_rfq_from_the_command_line(buyer_catalog: Catalog, tmp_path: Path
     quote_text = pdftotext(quote.read_bytes(), tmp_path)
     assert rfq_text.lstrip().startswith("询价单") and NOTE not in rfq_text and "EX-2024-002" in rfq_text
     assert quote_text.lstrip().startswith("报价单") and NOTE in quote_text
+
+
+def test_export_issue_stores_the_quote_in_the_plan_once(buyer_catalog: Catalog, tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    import argparse
+
+    from procurement.plan import save_plan
+    from procurement.reports.export_cmd import run_export
+
+    plan_path = tmp_path / "p.gpuplan"
+    save_plan(_plan(buyer_catalog), plan_path)
+
+    def export(name: str) -> int:
+        args = argparse.Namespace(plan=plan_path, quote=tmp_path / name, rfq=None, checklist=None, acceptance=None,
+                                  lang="en", paper="a4", policy=None, issue=True)
+        return run_export(args, buyer_catalog)
+
+    assert export("a.pdf") == 0
+    issued = load_plan(plan_path, buyer_catalog).quote.issued
+    assert issued is not None and issued.number == "EX-2024-002"
+    out = capsys.readouterr().out
+    assert f"issued quote EX-2024-002; its number, date and validity are stored in {plan_path}" in out
+    before = plan_path.read_bytes()
+    assert export("b.pdf") == 0
+    assert plan_path.read_bytes() == before, "issued once: exporting again does not touch the plan"
