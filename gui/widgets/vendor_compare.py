@@ -78,9 +78,12 @@ class VendorQuoteDialog(QDialog):
     def __init__(self, result: PriceImport, proposals: list[LineProposal], parts: Sequence[tuple[str, str]],
                  names: dict[str, str], reread: Reread | None = None,
                  remembered: dict[str, dict[str, str]] | None = None, lang: str = "en",
+                 alternatives: dict[str, list[tuple[str, str]]] | None = None,
                  parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.price_import, self.proposals, self.parts, self.names, self.reread = result, proposals, parts, names, reread
+        self.alternatives = alternatives or {}
+        """Plan part id → the catalog parts of its kind (id, name) a vendor may offer instead."""
         self.remembered, self.lang = remembered or {}, lang
         self.setWindowTitle(self.tr("Import a vendor's quote — %1").replace("%1", result.path.name))
         self.vendor = QComboBox()  # a vendor imported before brings back its columns
@@ -182,11 +185,6 @@ class VendorQuoteDialog(QDialog):
             parts.addItem(name, pid)
         parts.setCurrentIndex(max(0, parts.findData(p.for_part)))
         offered = QComboBox()
-        offered.addItem(self.tr("The plan's part"), "same")
-        if p.offered is not None:
-            offered.addItem(self.tr("Substitute: %1").replace("%1", self.names.get(p.offered, p.offered)), p.offered)
-        offered.addItem(self.tr("Substitute not in the catalog"), "unknown")
-        offered.setCurrentIndex(1 if p.offered is not None else 0)
         confidence = {"exact": self.tr("exact"), "likely": self.tr("likely"), "none": self.tr("no match")}
         match = confidence[p.confidence] + (f": {p.reason}" if p.reason else "")
         price = _money(p.unit_price_cny) or self.tr("not priced")
@@ -202,12 +200,29 @@ class VendorQuoteDialog(QDialog):
         self.table.setCellWidget(row, 5, offered)
         self.part_combos.append(parts)
         self.offer_combos.append(offered)
-        parts.currentIndexChanged.connect(lambda _i, r=row: self._part_changed(r))
-        self._part_changed(row)
+        self._fill_offered(row, p.offered or ("unknown" if p.substitute_unknown else "same"))
+        parts.currentIndexChanged.connect(lambda _i, r=row: self._fill_offered(r, "same"))
 
-    def _part_changed(self, row: int) -> None:
-        """An extra line offers nothing in place of a plan part."""
-        self.offer_combos[row].setEnabled(self.part_combos[row].currentData() is not None)
+    def _fill_offered(self, row: int, selected: str) -> None:
+        """What the vendor offers for the line's plan part: that part, another catalog part of its kind, or a part
+        the catalog does not know; an extra line offers nothing in place of a plan part."""
+        combo, for_part = self.offer_combos[row], self.part_combos[row].currentData()
+        combo.clear()
+        combo.addItem(self.tr("The plan's part"), "same")
+        choices = list(self.alternatives.get(for_part, [])) if for_part is not None else []
+        if selected not in ("same", "unknown") and selected not in {pid for pid, _ in choices}:
+            choices.insert(0, (selected, self.names.get(selected, selected)))
+        for pid, name in choices:
+            combo.addItem(self.tr("Substitute: %1").replace("%1", name), pid)
+        combo.addItem(self.tr("Substitute not in the catalog"), "unknown")
+        combo.setCurrentIndex(max(0, combo.findData(selected)))
+        combo.setEnabled(for_part is not None)
+
+    def set_offered(self, file_row: int, part_id: str | None) -> None:
+        """What the vendor offers on the line of file row ``file_row``: a catalog part id, None for the plan's own
+        part, or 'unknown' (a part the catalog does not know), as a person picks it."""
+        combo = self.offer_combos[self.table_row(file_row)]
+        combo.setCurrentIndex(combo.findData(part_id or "same"))
 
     def _update_ok(self, *_args: object) -> None:
         self.ok_button.setEnabled(bool(self.vendor.currentText().strip()))
@@ -517,16 +532,16 @@ class VendorComparisonView(QWidget):
         self.controller.replace_plan(without_quote(self.controller.plan, vendor),
                                      self.tr("Remove the quote of %1").replace("%1", vendor))
 
-    def import_quote(self) -> None:
-        """Pick a vendor's file, read and match it, let the person confirm vendor, columns and lines; the quote
-        is attached as one undoable edit and its column mapping remembered for the vendor."""
-        from procurement.pricing.compare import propose_lines, with_quote
-        from procurement.pricing.import_prices import PriceFileError, import_for_plan, plan_parts
+    def import_quote(self) -> workers.Job | None:
+        """Pick a vendor's file, read and match it in a worker, then let the person confirm vendor, columns and
+        lines; the quote is attached as one undoable edit and its column mapping remembered for the vendor."""
+        from procurement.pricing.compare import propose_lines
+        from procurement.pricing.import_prices import PriceFileError, import_for_plan
 
         paths = workers.ask_open_paths(self, self.tr("Import vendor quote"),
                                        self.tr("Quotes (*.xlsx *.xlsm *.csv *.tsv *.txt)"))
         if not paths:
-            return
+            return None
         path = paths[0]
         ctl = self.controller
         plan, catalog, lang = ctl.plan, ctl.catalog, ctl.lang
@@ -535,17 +550,42 @@ class VendorComparisonView(QWidget):
             result = import_for_plan(path, plan, catalog, kind="vendor_quote", mapping=mapping, lang=lang)
             return result, propose_lines(result, plan, catalog, lang)
 
-        try:
-            result, proposals = read(None)
-        except PriceFileError as exc:  # file, sheet, row and column named; nothing in the plan changed
-            message = exc.message(lang)
+        def first_read(_progress: object, _cancelled: object) -> object:
+            try:
+                return read(None)
+            except PriceFileError as exc:  # shown in the reader's language with file, sheet, row and column
+                return exc
+
+        self.status_label.setText(self.tr("Reading %1…").replace("%1", path.name))
+        self.import_button.setEnabled(False)
+        self.job = workers.Job(first_read)
+        self.job.succeeded.connect(lambda result: self._quote_read(result, read))
+        self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Import vendor quote"), msg))
+        self.job.finished.connect(lambda: self.import_button.setEnabled(True))
+        self.job.finished.connect(self.work_done)
+        self.job.start()
+        return self.job
+
+    def _quote_read(self, result: object, read: Reread) -> None:
+        from procurement.pricing.compare import with_quote
+        from procurement.pricing.import_prices import PriceFileError, plan_parts
+
+        ctl = self.controller
+        plan, catalog, lang = ctl.plan, ctl.catalog, ctl.lang
+        if isinstance(result, PriceFileError):  # nothing in the plan changed
+            message = result.message(lang)
             self.status_label.setText(self.tr("Nothing imported: %1").replace("%1", message))
             workers.show_error(self, self.tr("Import vendor quote"), message)
             return
-        parts = [(p.id, p.name) for p in plan_parts(plan, catalog)]
+        assert isinstance(result, tuple)
+        price_import, proposals = result
+        own = plan_parts(plan, catalog)
+        parts = [(p.id, p.name) for p in own]
         names = {p.id: p.name for by_id in catalog.parts.values() for p in by_id.values()}
-        dialog = VendorQuoteDialog(result, proposals, parts, names, reread=read, remembered=self._mappings(),
-                                   lang=lang, parent=self)
+        alternatives = {p.id: sorted(((q.id, q.name) for q in catalog.parts.get(p.kind, {}).values() if q.id != p.id),
+                                     key=lambda x: x[1]) for p in own}
+        dialog = VendorQuoteDialog(price_import, proposals, parts, names, reread=read, remembered=self._mappings(),
+                                   lang=lang, alternatives=alternatives, parent=self)
         quote = ask_vendor_quote(self, dialog)
         if quote is None:
             self.status_label.setText(self.tr("Nothing imported."))

@@ -2337,6 +2337,10 @@ TFLOPS</source>
             <translation>报价单 (*.xlsx *.xlsm *.csv *.tsv *.txt)</translation>
         </message>
         <message>
+            <source>Reading %1…</source>
+            <translation>正在读取 %1…</translation>
+        </message>
+        <message>
             <source>Nothing imported: %1</source>
             <translation>未导入任何价格：%1</translation>
         </message>

@@ -137,6 +137,13 @@ def fill(qtbot, dialog: VendorQuoteDialog, vendor: str, number: str, delivery: s
         type_into(qtbot, edit, text)
 
 
+def import_file(qtbot, view: VendorComparisonView) -> None:
+    """Press Import vendor quote… and wait until the file is read (in a worker) and the dialog answered."""
+    with qtbot.waitSignal(view.work_done, timeout=30_000):
+        qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(view.import_button.isEnabled)
+
+
 def row_of(dialog: VendorQuoteDialog, file_row: int) -> int:
     return dialog.table_row(file_row)
 
@@ -157,7 +164,7 @@ def test_three_vendors_imported_compared_chosen_and_exported(qtbot, monkeypatch,
         fill(qtbot, d, "华东科技", "HD-2026-07", "合同签订后 6 周", "3 年原厂", "预付 30%，验收后 70%")
 
     monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, east))
-    qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    import_file(qtbot, view)
 
     # 2. North: the chassis line '4U GPU platform' matches nothing; the buyer maps it to the plan's chassis
     def north(d: VendorQuoteDialog) -> None:
@@ -165,10 +172,15 @@ def test_three_vendors_imported_compared_chosen_and_exported(qtbot, monkeypatch,
         assert d.part_combos[r].currentData() is None
         d.set_part(3, "supermicro-as-4124gs-tnr")
         assert d.offer_combos[r].isEnabled() and d.offer_combos[r].currentData() == "same"
+        # the buyer knows from the vendor's letter that its 'A100' is the 80 GB card: picks that catalog part
+        gpu_row = row_of(d, 2)
+        assert d.offer_combos[gpu_row].findData("h100-sxm5-80gb") > 0, "every catalog GPU can be the substitute"
+        d.set_offered(2, "a100-pcie-80gb")
+        assert d.offer_combos[gpu_row].currentText() == "Substitute: NVIDIA A100 80GB PCIe"
         fill(qtbot, d, "North Computing", "NC-88", "2 weeks", "1 year", "30 days after acceptance")
 
     monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, north))
-    qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    import_file(qtbot, view)
 
     # 3. Gamma: 单价 is the list price; the offered price is in 优惠价 (column E): map it, read again
     def gamma(d: VendorQuoteDialog) -> None:
@@ -181,7 +193,7 @@ def test_three_vendors_imported_compared_chosen_and_exported(qtbot, monkeypatch,
         fill(qtbot, d, "Gamma", "G-1", "现货", "5 年", "货到付款")
 
     monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, gamma))
-    qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    import_file(qtbot, view)
 
     plan = ctl.plan
     assert [q.vendor for q in plan.vendor_quotes] == ["华东科技", "North Computing", "Gamma"]
@@ -191,6 +203,7 @@ def test_three_vendors_imported_compared_chosen_and_exported(qtbot, monkeypatch,
     assert [(x.text, x.unit_price_cny) for x in east_q.lines if x.for_part is None] == [("安装调试 · 上门安装", 3000)]
     assert [x.for_part for x in north_q.lines][1] == "supermicro-as-4124gs-tnr"
     assert all(x.with_vat is False for x in north_q.lines)
+    assert [(x.for_part, x.offered) for x in north_q.lines if x.offered] == [(GPU, "a100-pcie-80gb")]
     assert gamma_q.lines[0].unit_price_cny == 66_000 and gamma_q.lines[0].with_vat is True
     assert [x.text for x in gamma_q.lines if x.for_part is None] == ["三年上门保修延保"]
 
@@ -198,6 +211,7 @@ def test_three_vendors_imported_compared_chosen_and_exported(qtbot, monkeypatch,
     cmp = view.comparison
     assert cmp is not None
     assert cmp.offer("华东科技").compliance == "fails"
+    assert cmp.offer("North Computing").compliance == "compliant"  # the 80 GB card fits the chassis and PSUs
     assert cmp.lowest == ("Gamma",)
     rows = {view.offers.item(r, 0).text(): r for r in range(view.offers.rowCount())}
     assert view.offers.item(rows["Gamma"], 8).text() == "★ lowest compliant"
@@ -226,6 +240,7 @@ def test_three_vendors_imported_compared_chosen_and_exported(qtbot, monkeypatch,
     assert f"¥{north_offer.gross_cny:,.2f}" in text
     assert "Lowest compliant offer: Gamma." in text and "Chosen by the buyer: North Computing." in text
     assert "substitute: NVIDIA H100 80GB SXM5" in text and "PCIE-FORM-FACTOR" in text
+    assert "substitute: NVIDIA A100 80GB PCIe" in text
     assert "North Computing: Shipping · Freight" in text and "Gamma: 三年上门保修延保" in text
     assert "30 days after acceptance" in text and "合同签订后 6 周" in text
 
@@ -245,7 +260,7 @@ def test_a_vendors_columns_are_remembered_for_its_next_file(qtbot, monkeypatch, 
         fill(qtbot, d, "Gamma", "G-1", "", "", "")
 
     monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, map_by_hand))
-    qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    import_file(qtbot, view)
     assert view.settings is not None and view.settings.vendor_mappings["Gamma"]["price_incl"] == "优惠价"
 
     def pick_vendor(d: VendorQuoteDialog) -> None:
@@ -257,7 +272,7 @@ def test_a_vendors_columns_are_remembered_for_its_next_file(qtbot, monkeypatch, 
         assert d.mapping_combos["price_incl"].currentData() == 1
 
     monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, pick_vendor))
-    qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    import_file(qtbot, view)
     assert [q.vendor for q in ctl.plan.vendor_quotes] == ["Gamma"]  # the same vendor's new quote replaces it
     assert ctl.plan.vendor_quotes[0].lines[0].unit_price_cny == 66_000
     assert ctl.plan.vendor_quotes[0].document == "gamma-2.xlsx"
@@ -270,7 +285,7 @@ def test_a_bad_cell_names_file_sheet_row_and_column_and_changes_nothing(qtbot, m
     shown: list[str] = []
     monkeypatch.setattr(workers, "show_error", lambda _p, _t, text: shown.append(text))
     before = ctl.plan
-    qtbot.mouseClick(view.import_button, Qt.MouseButton.LeftButton)
+    import_file(qtbot, view)
     assert shown and "bad.xlsx, sheet 'Sheet', row 2, column C (含税单价)" in shown[0]
     assert ctl.plan == before and "Nothing imported" in view.status_label.text()
 
