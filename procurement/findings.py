@@ -44,6 +44,10 @@ class Finding(BaseModel):
     """Paths in the plan ('server.psu.count') so the GUI can point at them."""
     message: str
     fix: str = ""
+    params: tuple[tuple[str, str], ...] = Field(default=(), exclude=True)
+    """The values the message was made from (name, value as printed), in the same form in every language: a
+    waiver compares them to tell whether the finding still fires with the numbers it was waived at. Left out of
+    model_dump, like ``waived``."""
     waived: Waived | None = Field(default=None, exclude=True)
     """Set when the plan waives this finding: shown as waived, not hidden; exit statuses ignore it. Left out of
     model_dump (findings_json adds it where set), so findings of plans without waivers serialise as before."""

@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 7
+CURRENT: Final = 8
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -156,4 +156,15 @@ def _v6_to_v7(data: Data) -> Data:
     (``chosen_vendor``). A v6 plan had none."""
     data.setdefault("vendor_quotes", [])
     data.setdefault("chosen_vendor", None)
+    return data
+
+
+@step(7)
+def _v7_to_v8(data: Data) -> Data:
+    """v8: a waiver records the numbers of each of its finding's parameters (``params``), compared in place of
+    the numbers of the message (which change with the language's number format and word order). An older
+    waiver keeps its message ``numbers`` and is compared as before."""
+    for waiver in data.get("waivers") or []:
+        if isinstance(waiver, dict):
+            waiver.setdefault("params", {})
     return data

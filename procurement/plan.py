@@ -284,8 +284,12 @@ class Waiver(Doc):
     reason: Annotated[str, Field(min_length=1, max_length=20_000)]
     by: Annotated[str, Field(min_length=1, max_length=500)]
     date: dt.date
+    params: dict[Annotated[str, Field(max_length=80)], Annotated[str, Field(max_length=2_000)]] = Field(
+        default_factory=dict, max_length=200)
+    """The numbers in each of the finding's parameters when it was waived (parameter -> numbers, e.g.
+    ``{"draw": "3200"}``), the same in every language: the waiver goes stale when they change."""
     numbers: list[str] = Field(default_factory=list)
-    """The numbers of the finding when it was waived: the waiver goes stale when they change."""
+    """Format 5 (and a finding without parameters): the numbers in the finding's message, compared instead."""
 
 
 class AcceptanceInfo(Doc):

@@ -37,8 +37,25 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def finding_numbers(finding: Finding) -> list[str]:
-    """The numbers a finding states (in order of size, so the two languages' word orders agree)."""
+    """The numbers a finding's message states, sorted (format-5 waivers, and findings without parameters)."""
     return sorted(n.replace(",", "") for n in _NUMBER.findall(finding.message))
+
+
+def finding_params(finding: Finding) -> dict[str, str]:
+    """The numbers in each parameter of a finding ('draw' -> '3200'): what the message was made from, the same in
+    both languages and in any word order, and a number moving from one parameter to another is a change."""
+    out = {}
+    for name, value in finding.params:
+        numbers = _NUMBER.findall(value)
+        if numbers:
+            out[name] = " ".join(sorted(n.replace(",", "") for n in numbers))  # word order differs by language
+    return out
+
+
+def _changed(waived_at: dict[str, str], now: dict[str, str]) -> tuple[str, str]:
+    """('draw=3200', 'draw=4100'): only the parameters that differ."""
+    keys = sorted(k for k in {*waived_at, *now} if waived_at.get(k) != now.get(k))
+    return (", ".join(f"{k}={waived_at.get(k, '—')}" for k in keys), ", ".join(f"{k}={now.get(k, '—')}" for k in keys))
 
 
 def waive(plan: Plan, finding: Finding, reason: str, by: str, date: dt.date | None = None,
@@ -46,8 +63,9 @@ def waive(plan: Plan, finding: Finding, reason: str, by: str, date: dt.date | No
     """A new Plan with ``finding`` waived (replacing an earlier waiver of the same rule)."""
     if not reason.strip() or not by.strip():
         raise ValueError(t("waiver.no_reason", lang))
+    params = finding_params(finding)
     waiver = Waiver(rule=finding.rule, reason=reason.strip(), by=by.strip(), date=date or dt.date.today(),
-                    numbers=finding_numbers(finding))
+                    params=params, numbers=[] if finding.params else finding_numbers(finding))
     return plan.model_copy(update={"waivers": [*(w for w in plan.waivers if w.rule != finding.rule), waiver]})
 
 
@@ -71,11 +89,15 @@ def apply_waivers(plan: Plan, findings: Sequence[Finding], lang: Lang = "zh") ->
             out.append(f)
             continue
         fired.add(f.rule)
-        now = finding_numbers(f)
-        if w.numbers and now != w.numbers:
+        if w.params or (f.params and not w.numbers):
+            old, new = _changed(w.params, finding_params(f))
+        else:  # a format-5 waiver, or a finding made without parameters: the message's numbers
+            now = finding_numbers(f)
+            old, new = (" ".join(w.numbers), " ".join(now)) if w.numbers and now != w.numbers else ("", "")
+        if old or new:
             out.append(f)
-            stale.append(_stale(w, lang, t("waiver.stale_numbers", lang, rule=f.rule, old=" ".join(w.numbers),
-                                            new=" ".join(now)), f.step, f.fields))
+            stale.append(_stale(w, lang, t("waiver.stale_numbers", lang, rule=f.rule, old=old, new=new),
+                                f.step, f.fields))
             continue
         note = t("waiver.shown", lang, reason=w.reason, by=w.by, date=w.date.isoformat())
         out.append(f.model_copy(update={

@@ -63,7 +63,18 @@ def make(
         fields=fields,
         message=t(msg_key, lang, **kw),
         fix=t(fix_key, lang, **kw) if fix_key in MESSAGES else "",
+        params=finding_params(kw),
     )
+
+
+PROSE_PARAMS = frozenset({"note"})
+"""Message parameters that carry prose in the reader's language (a catalog note): not a finding's parameters,
+whose numbers must read the same in every language (tests/procurement/test_waivers.py checks every example)."""
+
+
+def finding_params(kw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    """A message's parameters as (name, text) pairs, sorted: what a waiver compares (procurement.waivers)."""
+    return tuple(sorted((k, str(v)) for k, v in kw.items() if v is not None and k not in PROSE_PARAMS))
 
 
 def server_empty(plan: Plan) -> bool:

@@ -27,7 +27,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Redundancy
 from procurement.policy import Policy
-from procurement.rules.base import Rule, fmt_w, join_names, make, resolve, server_empty
+from procurement.rules.base import Rule, finding_params, fmt_w, join_names, make, resolve, server_empty
 from procurement.rules.registry import rule
 
 FAMILY: Family = "power"
@@ -68,7 +68,7 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
                       need=psus_needed(b.draw_w, high, policy, plan.server.psu.redundancy))
         return [Finding(rule="POWER-PSU-CAPACITY", family=FAMILY, severity=Severity.ERROR, step=3, fields=_PSU,
                         message=t("POWER-PSU-CAPACITY.low_line_message", lang, **kw_low),
-                        fix=t("POWER-PSU-CAPACITY.fix", lang, **kw_low))]
+                        fix=t("POWER-PSU-CAPACITY.fix", lang, **kw_low), params=finding_params(kw_low))]
     kw = dict(
         draw=fmt_w(b.draw_w),
         usable=fmt_w(b.usable_w),

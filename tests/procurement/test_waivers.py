@@ -86,3 +86,67 @@ def test_unknown_automatic_item_confirmed_only_with_a_note(catalog: Catalog, pla
     after = {i.id: i for cl in build_checklists(done, catalog, [], lang="en").values() for i in cl.items}[item.id]
     assert after.status == Status.CONFIRMED and after.status != Status.PASS
     assert "confirmed by 王工: checked the vendor sheet" in after.reason
+
+
+def _stored(version: int, catalog: Catalog) -> Plan:
+    return load_plan(Path(__file__).parent / "data" / "plans" / f"v{version}.gpuplan.yaml", catalog)
+
+
+def test_a_waiver_made_in_one_language_holds_in_the_other(catalog: Catalog) -> None:
+    # LIC-EXPORT's message says "2022 年 10 月" in Chinese and "Oct 2022" in English: comparing the message's
+    # numbers called the waiver stale as soon as the reader's language changed
+    plan = _stored(8, catalog)
+    plan = plan.model_copy(update={"waivers": []})
+    [lic] = [f for f in evaluate(plan, catalog, lang="zh") if f.rule == "LIC-EXPORT"]
+    waived = waive(plan, lic, "试点第一年接受", "王芳", TODAY)
+    assert waived.waivers[0].params == {"gpu": "100 40"}
+    for lang in ("zh", "en"):
+        out = evaluate(waived, catalog, lang=lang)
+        assert "WAIVER-STALE" not in {f.rule for f in out}, lang
+        assert next(f for f in out if f.rule == "LIC-EXPORT").waived is not None
+
+
+def test_a_waiver_goes_stale_when_a_parameter_changes(catalog: Catalog) -> None:
+    plan = _stored(8, catalog)
+    plan = plan.model_copy(update={"waivers": []})
+    [shard] = [f for f in evaluate(plan, catalog, lang="en") if f.rule == "VRAM-SHARDING"]
+    waived = waive(plan, shard, "sharding is planned", "王芳", TODAY)
+    assert waived.waivers[0].params["gpus"] == "4"
+    assert "WAIVER-STALE" not in {f.rule for f in evaluate(waived, catalog, lang="zh")}
+    # eight GPUs: the same rule fires, with another GPU count and per-GPU share
+    fewer = with_value(waived, "gpu.count", 8)
+    out = evaluate(fewer, catalog, lang="en")
+    [stale] = [f for f in out if f.rule == "WAIVER-STALE"]
+    assert next(f for f in out if f.rule == "VRAM-SHARDING").waived is None
+    assert "gpus=4" in stale.message and "gpus=8" in stale.message
+    # a parameter that is not a number of the finding (the prose of a catalog note) does not count
+    from procurement.rules.base import PROSE_PARAMS
+
+    assert "note" in PROSE_PARAMS
+
+
+def test_a_version_5_waiver_still_compares_the_message_numbers(catalog: Catalog) -> None:
+    plan = _stored(5, catalog)
+    [w] = plan.waivers
+    assert w.params == {} and w.numbers == ["100", "2022", "40"]
+    en = evaluate(plan, catalog, lang="en")
+    assert next(f for f in en if f.rule == "LIC-EXPORT").waived is not None
+
+
+def test_every_finding_has_the_same_parameters_in_both_languages(catalog: Catalog) -> None:
+    """What a waiver compares reads the same in Chinese and English, for every finding of varied plans."""
+    from procurement.waivers import finding_params
+
+    seen = 0
+    for path in sorted(EXAMPLES.glob("*.gpuplan.yaml")):
+        base = load_plan(path, catalog)
+        variants = [base, with_value(base, "gpu.count", 64), with_value(base, "server.psu.count", 1),
+                    with_value(base, "gpu.count", 1)]
+        for plan in variants:
+            zh = {f.rule: f for f in evaluate(plan, catalog, lang="zh")}
+            en = {f.rule: f for f in evaluate(plan, catalog, lang="en")}
+            assert zh.keys() == en.keys()
+            for rule in zh:
+                assert finding_params(zh[rule]) == finding_params(en[rule]), rule
+                seen += 1
+    assert seen > 60
