@@ -49,6 +49,8 @@ class PlanController(QObject):
     path_changed = Signal()
     error = Signal(str)
     """A user edit the plan rejected (the message names the field); the window shows it."""
+    allowed_signers_changed = Signal()
+    """The allowed-signers file SSH signatures are checked against was chosen or cleared (app settings)."""
 
     def __init__(self, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh",
                  parent: QObject | None = None) -> None:
@@ -66,11 +68,18 @@ class PlanController(QObject):
         self.undo_stack = QUndoStack(self)
         self.label_of: Callable[[str], str | None] | None = None
         """The on-screen label of a plan field ("PSU count", "电源数量") for undo texts; set by the window."""
+        self.allowed_signers: Path | None = None
+        """The organisation's ssh-keygen allowed-signers file (an app setting, not part of the plan)."""
         self._eval_timer = QTimer(self)
         self._eval_timer.setSingleShot(True)
         self._eval_timer.setInterval(0)  # coalesce a burst of edits into one evaluation
         self._eval_timer.timeout.connect(self.reevaluate)
         self.reevaluate()
+
+    def set_allowed_signers(self, path: Path | None) -> None:
+        if path != self.allowed_signers:
+            self.allowed_signers = path
+            self.allowed_signers_changed.emit()
 
     # -- reading
     def value(self, path: str) -> Any:

@@ -195,3 +195,65 @@ def ask_waiver(parent: QWidget | None, rule: str, message: str) -> tuple[str, st
     if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
         return None
     return reason.text().strip(), by.text().strip()
+
+
+def _two_fields(parent: QWidget | None, title: str, message: str, first: str, second: str,
+                multiline_second: bool = False) -> tuple[str, str] | None:
+    """A small form with a message and two required fields; OK is enabled once both are filled in."""
+    dialog = QtWidgets.QDialog(parent)
+    dialog.setWindowTitle(title)
+    form = QtWidgets.QFormLayout(dialog)
+    text = QtWidgets.QLabel(message)
+    text.setWordWrap(True)
+    form.addRow(text)
+    one = QtWidgets.QLineEdit()
+    two: QtWidgets.QLineEdit | QtWidgets.QPlainTextEdit = (
+        QtWidgets.QPlainTextEdit() if multiline_second else QtWidgets.QLineEdit())
+    form.addRow(first, one)
+    form.addRow(second, two)
+    buttons = QtWidgets.QDialogButtonBox(QtWidgets.QDialogButtonBox.StandardButton.Ok
+                                         | QtWidgets.QDialogButtonBox.StandardButton.Cancel)
+    ok = buttons.button(QtWidgets.QDialogButtonBox.StandardButton.Ok)
+
+    def value() -> str:
+        return two.toPlainText() if isinstance(two, QtWidgets.QPlainTextEdit) else two.text()
+
+    def complete() -> None:
+        ok.setEnabled(bool(one.text().strip() and value().strip()))
+
+    one.textChanged.connect(complete)
+    two.textChanged.connect(complete)
+    complete()
+    buttons.accepted.connect(dialog.accept)
+    buttons.rejected.connect(dialog.reject)
+    form.addRow(buttons)
+    if dialog.exec() != QtWidgets.QDialog.DialogCode.Accepted:
+        return None
+    return one.text().strip(), value().strip()
+
+
+def ask_confirmation(parent: QWidget | None, item: str, reason: str) -> tuple[str, str] | None:
+    """Confirm a checklist item the app cannot decide: who confirms it and a note saying how (both required);
+    None when cancelled. It then shows as 'confirmed by <name>', never as an automatic pass."""
+    return _two_fields(
+        parent, translate("dialogs", "Confirm “%1”").replace("%1", item),
+        translate("dialogs", "The app cannot decide this item: %1\n\nConfirm it only if you checked it "
+                  "yourself; it will show as confirmed by you, not as passed.").replace("%1", reason),
+        translate("dialogs", "Confirmed by:"), translate("dialogs", "How it was checked:"), multiline_second=True)
+
+
+def ask_ssh_key_path(parent: QWidget | None) -> Path | None:
+    """An SSH private key to sign with (ssh-keygen -Y sign); None when cancelled."""
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(
+        parent, translate("dialogs", "SSH key to sign with"), str(Path.home() / ".ssh"),
+        translate("dialogs", "All files (*)"))
+    return Path(path) if path else None
+
+
+def ask_allowed_signers_path(parent: QWidget | None) -> Path | None:
+    """The organisation's ssh-keygen allowed-signers file; None when cancelled."""
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(
+        parent, translate("dialogs", "Allowed signers file"), str(Path.home() / ".ssh"),
+        translate("dialogs", "All files (*)"))
+    return Path(path) if path else None
+

@@ -241,6 +241,8 @@ class MainWindow(QMainWindow):
         ctl.undo_stack.cleanChanged.connect(self._update_title)
         ctl.undo_stack.indexChanged.connect(self._edited)
         ctl.error.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
+        ctl.set_allowed_signers(self.settings.allowed_signers)  # SSH signatures are checked against it
+        ctl.allowed_signers_changed.connect(self._remember_allowed_signers)
         self.findings_panel.finding_activated.connect(self.go_to_finding)
         self.setTabOrder(self.next_button, self.findings_panel.tree)
         self._set_plan_actions_enabled(True)
@@ -258,6 +260,10 @@ class MainWindow(QMainWindow):
 
         workers.prepare_for_workers()
         self.ready.emit()
+
+    def _remember_allowed_signers(self) -> None:
+        if self.controller is not None:
+            self.settings.allowed_signers = self.controller.allowed_signers
 
     def is_attached(self) -> bool:
         return self.controller is not None
@@ -331,6 +337,7 @@ class MainWindow(QMainWindow):
         self._action("save_as", sk.SaveAs, self.save_as)
         self._action("export_quote", None, lambda: self._page_hook("QuotePage", "export_pdf"))
         self._action("export_checklist", None, lambda: self._page_hook("ChecklistPage", "export_pdf"))
+        self._action("export_acceptance", None, lambda: self._page_hook("ChecklistPage", "export_acceptance"))
         self._action("print", sk.Print, self.print_current)
         self._action("clear_recent", None, self._clear_recent)
         self._action("quit", sk.Quit, self.close)
@@ -364,7 +371,7 @@ class MainWindow(QMainWindow):
         self.file_menu.addSeparator()
         self.file_menu.addActions([a["save"], a["save_as"]])
         self.file_menu.addSeparator()
-        self.file_menu.addActions([a["export_quote"], a["export_checklist"], a["print"]])
+        self.file_menu.addActions([a["export_quote"], a["export_checklist"], a["export_acceptance"], a["print"]])
         self.file_menu.addSeparator()
         self.file_menu.addAction(a["quit"])
         self.edit_menu = bar.addMenu("")
@@ -385,8 +392,8 @@ class MainWindow(QMainWindow):
         self.recent_menu.aboutToShow.connect(self._fill_recent_menu)
         self._fill_recent_menu()
 
-    PLAN_ACTIONS = ("new", "new_example", "open", "save", "save_as", "export_quote", "export_checklist", "print",
-                    "undo", "redo", "back", "next", "show_findings", "help_catalog")
+    PLAN_ACTIONS = ("new", "new_example", "open", "save", "save_as", "export_quote", "export_checklist",
+                    "export_acceptance", "print", "undo", "redo", "back", "next", "show_findings", "help_catalog")
 
     def _set_plan_actions_enabled(self, enabled: bool) -> None:
         """Before attach() there is no plan: only quitting, the language and About work."""
@@ -422,6 +429,7 @@ class MainWindow(QMainWindow):
         a["save_as"].setText(self.tr("Save &As…"))
         a["export_quote"].setText(self.tr("E&xport quote (PDF)…"))
         a["export_checklist"].setText(self.tr("Export &checklist (PDF)…"))
+        a["export_acceptance"].setText(self.tr("Export accep&tance sheet (验收单, PDF)…"))
         a["print"].setText(self.tr("&Print…"))
         a["clear_recent"].setText(self.tr("&Clear recent files"))
         a["quit"].setText(self.tr("&Quit"))

@@ -117,6 +117,19 @@ class Settings:
         data[vendor] = dict(mapping)
         self._s.setValue("import/vendor_mappings", json.dumps(data, ensure_ascii=False, sort_keys=True))
 
+    # -- sign-offs: the organisation's ssh-keygen allowed-signers file (SSH signatures are checked against it)
+    @property
+    def allowed_signers(self) -> Path | None:
+        value = self._s.value("signoff/allowed_signers")
+        return Path(value) if isinstance(value, str) and value else None
+
+    @allowed_signers.setter
+    def allowed_signers(self, value: Path | None) -> None:
+        if value is None:
+            self._s.remove("signoff/allowed_signers")
+        else:
+            self._s.setValue("signoff/allowed_signers", str(value))
+
 
 def _resolved(path: Path) -> Path:
     """``path`` with symlinks resolved; a looping symlink (resolve raises) stays as given, made absolute."""

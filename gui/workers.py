@@ -180,6 +180,11 @@ def show_error(parent: QWidget | None, title: str, text: str) -> None:
     QMessageBox.critical(parent, title, text)
 
 
+def show_missing_glyphs(parent: QWidget | None, title: str, text: str) -> None:
+    """The exported PDF shows some characters as code points because no font has them: say which."""
+    QMessageBox.warning(parent, title, text)
+
+
 def ask_yes_no(parent: QWidget | None, title: str, text: str) -> bool:
     """A yes/no question whose safe answer (No) is the default; True only when the user chose Yes."""
     buttons = QMessageBox.StandardButton
@@ -220,20 +225,38 @@ def export_job(parent: QWidget, render: Callable[[], bytes], target: Path, lang:
                on_done: Callable[[str], None]) -> Job:
     """A job (not started yet: connect, then start()) that renders a PDF and writes it atomically;
     ``on_done(message)`` runs in the GUI thread. The window stays responsive while reportlab works; a write
-    error reaches the user through show_error."""
+    error reaches the user through show_error, and characters no font has (printed as [U+XXXX]) through
+    show_missing_glyphs, naming them, as `gpu-procure export` does."""
     from procurement.reports import write_pdf
+    from procurement.reports.text import collect_missing
 
-    def work(progress: Progress, cancelled: Cancelled) -> Path:
+    def work(progress: Progress, cancelled: Cancelled) -> tuple[Path, list[str]]:
         progress(10, "")
-        data = render()
+        with collect_missing() as missing:  # a context variable: this worker thread's own record
+            data = render()
         if cancelled():
             raise JobCancelled
         progress(90, "")
         write_pdf(target, data, lang)  # type: ignore[arg-type]
-        return target
+        return target, list(missing)
 
     job = Job(work)
-    job.succeeded.connect(lambda path: on_done(translate("workers", "Saved %1").replace("%1", str(path))))
+
+    def succeeded(result: tuple[Path, list[str]]) -> None:
+        path, missing = result
+        saved = translate("workers", "Saved %1").replace("%1", str(path))
+        if missing:
+            from procurement.reports.text import describe_missing
+
+            warning = translate("workers", "No available font has these characters; the PDF shows their code "
+                                "points [U+…] instead: %1").replace("%1", describe_missing(missing))
+            on_done(f"{saved} — {warning}")
+            show_missing_glyphs(parent, translate("workers", "Export"), f"{saved}\n\n{warning}")
+            return
+        on_done(saved)
+
+    job.succeeded.connect(succeeded)
+
     def failed(msg: str) -> None:
         show_error(parent, translate("workers", "Export"), msg)
         on_done(msg)

@@ -70,6 +70,12 @@ register(
         "checklist.status.unknown": {"zh": "未知", "en": "Unknown"},
         "checklist.status.confirmed": {"zh": "人工确认", "en": "Confirmed"},
         "checklist.r.confirmed_by": {"zh": "由 {name} 人工确认：{note}", "en": "confirmed by {name}: {note}"},
+        "checklist.status.confirmed_by": {"zh": "由 {name} 人工确认", "en": "confirmed by {name}"},
+        "checklist.confirmed_finding": {
+            "zh": "检查项“{item}”无法自动判定，由 {name} 人工确认（不是自动通过）：{note}",
+            "en": "checklist item '{item}' cannot be decided by the app; confirmed by {name} (not an automatic "
+            "pass): {note}",
+        },
         "checklist.confirm_needs": {
             "zh": "确认无法自动判定的检查项需要填写确认人和备注",
             "en": "confirming an item the app cannot decide needs the confirming person's name and a note",
@@ -309,6 +315,8 @@ class ChecklistItem:
     verified: str = ""
     """What the delivered machine really has, from the attached verification reports ('' if none)."""
     fields: tuple[str, ...] = ()
+    confirmed_by: str = ""
+    """Who confirmed an automatic item the app cannot decide (status CONFIRMED)."""
 
 
 @dataclass(frozen=True)
@@ -853,8 +861,9 @@ def _build_checklists(
             else:
                 status = Status.UNKNOWN
                 reason = [*reason, ev.t("await_person")]
+        confirmed_by = ""
         if not d.person and status == Status.UNKNOWN and checked and mark and mark.by and mark.note.strip():
-            status = Status.CONFIRMED
+            status, confirmed_by = Status.CONFIRMED, mark.by
             reason = [*reason, t("checklist.r.confirmed_by", lang, name=mark.by, note=mark.note.strip())]
         related = by_item.get(d.id, [])
         for f in related:
@@ -890,6 +899,7 @@ def _build_checklists(
                 rules=tuple(dict.fromkeys(f.rule for f in related)),
                 verified=vtext,
                 fields=d.fields,
+                confirmed_by=confirmed_by if status == Status.CONFIRMED else "",
             )
         )
     return {which: Checklist(which, t(f"checklist.{which}", lang), tuple(items)) for which, items in out.items()}
@@ -916,6 +926,29 @@ def confirm(plan: Plan, item_id: str, by: str, note: str, lang: Lang = "zh") -> 
 
 def status_label(status: Status, lang: Lang = "zh") -> str:
     return t(f"checklist.status.{status.value}", lang)
+
+
+def item_status_text(item: ChecklistItem, lang: Lang = "zh") -> str:
+    """The status as shown on screen and on paper: 'confirmed by 王工' for a person's confirmation."""
+    if item.status == Status.CONFIRMED and item.confirmed_by:
+        return t("checklist.status.confirmed_by", lang, name=item.confirmed_by)
+    return status_label(item.status, lang)
+
+
+def confirmation_findings(plan: Plan, checklists: dict[Which, Checklist], lang: Lang = "zh") -> list[Finding]:
+    """One CHECKLIST-CONFIRMED (info) per automatic item a person confirmed, so that `check` says who vouched
+    for what the app could not decide."""
+    out = []
+    for item in all_items(checklists):
+        mark = plan.checklist.get(item.id)
+        if item.status == Status.CONFIRMED and mark is not None:
+            note = mark.note.strip()
+            out.append(Finding(rule="CHECKLIST-CONFIRMED", family="checklist", severity=Severity.INFO, step=5,
+                               fields=(f"checklist.{item.id}",),
+                               message=t("checklist.confirmed_finding", lang, item=item.label,
+                                         name=item.confirmed_by, note=note),
+                               params=(("item", item.id),)))
+    return out
 
 
 def all_items(checklists: dict[Which, Checklist]) -> Sequence[ChecklistItem]:

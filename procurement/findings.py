@@ -18,7 +18,8 @@ class Severity(StrEnum):
 
 SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
-Family = Literal["power", "cooling", "pcie", "balance", "software", "budget", "vram", "licensing", "signoff", "waiver"]
+Family = Literal["power", "cooling", "pcie", "balance", "software", "budget", "vram", "licensing", "signoff", "waiver",
+                 "checklist"]
 
 
 class Waived(BaseModel):

@@ -74,7 +74,8 @@ register(
             "en": "SSH signature valid: {principal} ({fingerprint})",
         },
         "signoff.sig.invalid": {
-            "zh": "SSH 签名无效：内容已被改动", "en": "SSH signature invalid: the content was changed",
+            "zh": "SSH 签名无效：内容已被改动（密钥 {fingerprint}）",
+            "en": "SSH signature invalid: the content was changed (key {fingerprint})",
         },
         "signoff.sig.unknown_key": {
             "zh": "由未知密钥签署（{fingerprint}），不在允许签署人列表中",

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 from reportlab.platypus import Flowable, Spacer
 
 from catalog.loader import Catalog
-from procurement.checklist import ITEMS, Status, build_checklists, status_label
+from procurement.checklist import ITEMS, Status, build_checklists, item_status_text
 from procurement.findings import Finding
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, canonical_digest
@@ -156,7 +157,7 @@ def _manual(plan: Plan, catalog: Catalog, findings: Sequence[Finding], policy: P
                                  for c in ("tick", "item", "status", "note")]]
     for i in items:
         box = BOX_TICKED if i.checked else BOX_EMPTY
-        rows.append([st.p(box, st.cell), st.p(i.label, st.cell), st.p(status_label(i.status, lang), st.cell),
+        rows.append([st.p(box, st.cell), st.p(i.label, st.cell), st.p(item_status_text(i, lang), st.cell),
                      st.p(i.note, st.cell)])
     return table(rows, scaled([7, 35, 14, 44], paper), font=st.font)
 
@@ -170,6 +171,7 @@ def render_acceptance_pdf(
     lang: Lang = "zh",
     paper: Paper = "a4",
     today: dt.date | None = None,
+    allowed_signers: Path | None = None,
 ) -> bytes:
     """The acceptance sheet as PDF bytes."""
     policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)
@@ -207,8 +209,8 @@ def render_acceptance_pdf(
                        scaled([16, 84], paper), header_rows=0, font=st.font,
                        extra=[("TOPPADDING", (0, 1), (-1, 1), 4), ("BOTTOMPADDING", (0, 1), (-1, 1), 18)])
     story.append(st.section(t("acc.conclusion", lang), conclusion))
-    story.append(kept(signoff_block(plan, "approval", catalog, st, paper)))
-    story.append(kept(signoff_block(plan, "acceptance", catalog, st, paper)))
+    story.append(kept(signoff_block(plan, "approval", catalog, st, paper, allowed_signers)))
+    story.append(kept(signoff_block(plan, "acceptance", catalog, st, paper, allowed_signers)))
     return build_pdf(story, paper=paper, lang=lang, title=t("acc.title", lang),
                      footer=t("acc.footer", lang, contract=contract, digest=canonical_digest(plan)[:16]),
                      subject=plan.title)

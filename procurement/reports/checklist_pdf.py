@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Sequence
+from pathlib import Path
 
 from reportlab.platypus import Flowable, Spacer
 
@@ -13,7 +14,7 @@ from procurement.checklist import (
     Checklist,
     Status,
     build_checklists,
-    status_label,
+    item_status_text,
 )
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
@@ -117,7 +118,7 @@ def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> list[Flowable]:
             [
                 st.p(str(n), st.cell),
                 st.raw(label, st.cell),
-                st.p(status_label(item.status, lang), st.cell),
+                st.p(item_status_text(item, lang), st.cell),
                 st.raw(reason, st.cell),
                 st.raw(note, st.cell),
             ]
@@ -173,6 +174,7 @@ def render_checklist_pdf(
     lang: Lang = "zh",
     paper: Paper = "a4",
     today: dt.date | None = None,
+    allowed_signers: Path | None = None,
 ) -> bytes:
     """Both checklists, open findings and sign-off blocks as PDF bytes."""
     policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)
@@ -214,9 +216,10 @@ def render_checklist_pdf(
     if plan.waivers:
         story.append(st.section(t("clpdf.waivers", lang), waivers_table(plan, st, paper)))
     # The heading stays with the first block, and each block stays whole, so signatures never split.
-    story.append(st.section(t("clpdf.signoff", lang), signoff_block(plan, "approval", catalog, st, paper), whole=True))
+    approval = signoff_block(plan, "approval", catalog, st, paper, allowed_signers)
+    story.append(st.section(t("clpdf.signoff", lang), approval, whole=True))
     if plan.signoffs.get("acceptance") is not None or plan.verification:
-        story.append(kept(signoff_block(plan, "acceptance", catalog, st, paper)))
+        story.append(kept(signoff_block(plan, "acceptance", catalog, st, paper, allowed_signers)))
     return build_pdf(
         story,
         paper=paper,

@@ -52,6 +52,7 @@ STATUS_BG = {
     "fail": colors.HexColor("#f7d4d4"),
     "attention": colors.HexColor("#fbe9c6"),
     "unknown": colors.HexColor("#e8e8e8"),
+    "confirmed": colors.HexColor("#e6f0d4"),  # a person vouched for it: greenish, never the automatic pass green
 }
 
 
@@ -61,8 +62,17 @@ class ExportError(OSError):
 
 # ---------------------------------------------------------------- text safety
 
+def _noncharacter(cp: int) -> bool:
+    """U+FDD0..U+FDEF and the last two code points of every plane: never characters, for internal use only."""
+    return 0xFDD0 <= cp <= 0xFDEF or (cp & 0xFFFE) == 0xFFFE
+
+
 def clean_text(text: object) -> str:
-    """User text made printable: control, surrogate, non-characters and bidi overrides dropped, tabs to spaces."""
+    """User text made printable: control, surrogate, non-characters and bidi overrides dropped, tabs to spaces.
+
+    A code point this Python's Unicode database does not know yet (category Cn, e.g. U+1FAE8 SHAKING FACE of
+    Unicode 15) and private-use characters are kept: a font may have them, and where none has, the paper shows
+    [U+XXXX] and export names them; dropping them lost the character silently."""
     s = BIDI_CONTROLS.sub("", str(text))
     out = []
     for ch in s:
@@ -73,7 +83,7 @@ def clean_text(text: object) -> str:
             out.append(" ")
             continue
         cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cs", "Co", "Cn"):
+        if cat in ("Cc", "Cs") or (cat == "Cn" and _noncharacter(ord(ch))):
             continue
         out.append(ch)
     return "".join(out)

@@ -11,7 +11,7 @@ from catalog.loader import Catalog
 from procurement.messages import register, t
 from procurement.plan import Plan
 from procurement.reports.common import STATUS_BG, Paper, Styles, markup, scaled, table
-from procurement.signoff import Kind, SignoffState, signature_fingerprint, signoff_status
+from procurement.signoff import Kind, SignoffState, SigState, signature_fingerprint, signoff_status
 
 register(
     {
@@ -24,7 +24,6 @@ register(
         "sopdf.col.date": {"zh": "日期", "en": "Date"},
         "sopdf.col.signature": {"zh": "签字", "en": "Signature"},
         "sopdf.seal": {"zh": "盖章", "en": "Seal"},
-        "sopdf.ssh": {"zh": "SSH 签名 {fp}", "en": "SSH signature {fp}"},
         "sopdf.role.user": {"zh": "使用部门", "en": "User department"},
         "sopdf.role.assets": {"zh": "资产管理", "en": "Asset management"},
         "sopdf.role.vendor": {"zh": "供应商代表", "en": "Vendor representative"},
@@ -69,16 +68,22 @@ def signoff_block(plan: Plan, kind: Kind, catalog: Catalog, st: Styles, paper: P
     rows.append([st.p(t(f"sopdf.col.{c}", lang), st.cell_head) for c in ("role", "name", "date", "signature")]
                 + [st.p(t("sopdf.seal", lang), st.cell_head)])
     signers = list(so.signers) if so is not None else []
+    checks = list(status.signatures)
+    ssh_rows: list[int] = []
     for s in signers:
-        sig = ""
+        rows.append([st.p(s.role or "—", st.cell), st.p(s.name, st.cell), st.p(s.date.isoformat(), st.cell), "", ""])
         if s.ssh_signature:
-            sig = t("sopdf.ssh", lang, fp=signature_fingerprint(s.ssh_signature) or "?")
-        rows.append([st.p(s.role or "—", st.cell), st.p(s.name, st.cell), st.p(s.date.isoformat(), st.cell),
-                     st.p(sig, st.small), ""])
+            # the SSH signature's key and whether it holds, on a line of its own: a fingerprint is one token
+            check = checks.pop(0) if checks else None
+            fp = signature_fingerprint(s.ssh_signature) or "?"
+            said = check.message(lang) if check is not None and check.state != SigState.UNCHECKED else \
+                t("signoff.sig.unchecked", lang) + f" ({fp})"
+            ssh_rows.append(len(rows))
+            rows.append([st.p(said, st.small), "", "", "", ""])
     used = {s.role for s in signers}
     for role in BLANK_ROLES:  # blank lines for the parties that sign on paper
         label = t(f"sopdf.role.{role}", lang)
-        if len(rows) - head - 1 >= 3 and role in used:
+        if len(rows) - head - 1 - len(ssh_rows) >= 3 and role in used:
             continue
         rows.append([st.p(label, st.cell), "", "", "", ""])
     last = len(rows) - 1
@@ -86,7 +91,8 @@ def signoff_block(plan: Plan, kind: Kind, catalog: Catalog, st: Styles, paper: P
         ("SPAN", (4, head + 1), (4, last)),  # one seal box beside the signers
         ("BACKGROUND", (0, head), (-1, head), STATUS_BG["unknown"]),
     ]
-    extra += [("TOPPADDING", (0, r), (-1, r), 14) for r in range(head + 1, last + 1)]
+    extra += [("TOPPADDING", (0, r), (-1, r), 14) for r in range(head + 1, last + 1) if r not in ssh_rows]
+    extra += [("SPAN", (0, r), (3, r)) for r in ssh_rows]
     return table(rows, scaled([20, 20, 14, 28, 18], paper), header_rows=0, font=st.font, extra=extra)
 
 

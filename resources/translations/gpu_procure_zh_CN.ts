@@ -28,6 +28,26 @@
             <translation>备注</translation>
         </message>
         <message>
+            <source>Confir&amp;m item…</source>
+            <translation>人工确认(&amp;M)…</translation>
+        </message>
+        <message>
+            <source>An item the app cannot decide (unknown): confirm it yourself, with your name and a note; it shows as confirmed by you, never as an automatic pass</source>
+            <translation>应用无法判定的检查项（未知）：由您本人确认，需填写姓名和备注；显示为由您人工确认，绝不显示为自动通过</translation>
+        </message>
+        <message>
+            <source>Remove confirmation</source>
+            <translation>取消人工确认</translation>
+        </message>
+        <message>
+            <source>Allowed &amp;signers file…</source>
+            <translation>允许签署人文件(&amp;S)…</translation>
+        </message>
+        <message>
+            <source>Clear</source>
+            <translation>清除</translation>
+        </message>
+        <message>
             <source>Export checklist…</source>
             <translation>导出检查清单…</translation>
         </message>
@@ -52,8 +72,32 @@
             <translation>双击填写备注</translation>
         </message>
         <message>
+            <source>Confirmed by a person (the app could not decide it)</source>
+            <translation>已人工确认（应用无法自动判定）</translation>
+        </message>
+        <message>
             <source>Decided from the plan and the findings</source>
             <translation>由方案与检查结果自动判定</translation>
+        </message>
+        <message>
+            <source>The app cannot decide this: select it and press Confirm item…</source>
+            <translation>应用无法判定此项：选中后按“人工确认…”</translation>
+        </message>
+        <message>
+            <source>SSH signatures are checked against: %1</source>
+            <translation>SSH 签名依据此文件核验：%1</translation>
+        </message>
+        <message>
+            <source>No allowed-signers file is set: SSH signatures are shown with their key's fingerprint but not checked.</source>
+            <translation>未设置允许签署人文件：SSH 签名只显示密钥指纹，不作核验。</translation>
+        </message>
+        <message>
+            <source>Confirm %1</source>
+            <translation>人工确认 %1</translation>
+        </message>
+        <message>
+            <source>Remove the confirmation of %1</source>
+            <translation>取消 %1 的人工确认</translation>
         </message>
         <message>
             <source>Checklist: %1</source>
@@ -62,6 +106,18 @@
         <message>
             <source>Export checklist</source>
             <translation>导出检查清单</translation>
+        </message>
+        <message>
+            <source>acceptance-sheet</source>
+            <translation>验收单</translation>
+        </message>
+        <message>
+            <source>acceptance-%1</source>
+            <translation>验收单-%1</translation>
+        </message>
+        <message>
+            <source>Export acceptance sheet</source>
+            <translation>导出验收单</translation>
         </message>
         <message>
             <source>Print preview — checklist</source>
@@ -668,6 +724,10 @@ TFLOPS</source>
         <message>
             <source>E&amp;xport quote (PDF)…</source>
             <translation>导出报价单 PDF(&amp;X)…</translation>
+        </message>
+        <message>
+            <source>Export accep&amp;tance sheet (验收单, PDF)…</source>
+            <translation>导出验收单 PDF(&amp;T)…</translation>
         </message>
         <message>
             <source>&amp;Clear recent files</source>
@@ -2836,6 +2896,77 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         </message>
     </context>
     <context>
+        <name>_AcceptanceBox</name>
+        <message>
+            <source>Delivery acceptance details (验收)</source>
+            <translation>到货验收信息</translation>
+        </message>
+        <message>
+            <source>Contract / P&amp;O no.:</source>
+            <translation>合同 / 采购订单号(&amp;O)：</translation>
+        </message>
+        <message>
+            <source>Quote no.:</source>
+            <translation>报价编号：</translation>
+        </message>
+        <message>
+            <source>Delivered on:</source>
+            <translation>到货日期：</translation>
+        </message>
+        <message>
+            <source>Concl&amp;usion:</source>
+            <translation>验收结论(&amp;U)：</translation>
+        </message>
+        <message>
+            <source>Reasons:</source>
+            <translation>理由：</translation>
+        </message>
+        <message>
+            <source>— not decided —</source>
+            <translation>— 未定 —</translation>
+        </message>
+        <message>
+            <source>Accepted (合格)</source>
+            <translation>合格</translation>
+        </message>
+        <message>
+            <source>Rejected (不合格)</source>
+            <translation>不合格</translation>
+        </message>
+        <message>
+            <source>Re-inspect after rework (整改后复验)</source>
+            <translation>整改后复验</translation>
+        </message>
+        <message>
+            <source>why accepted or rejected; what must be reworked</source>
+            <translation>合格或不合格的理由；需要整改的内容</translation>
+        </message>
+        <message>
+            <source>Export &amp;acceptance sheet (验收单)…</source>
+            <translation>导出验收单(&amp;A)…</translation>
+        </message>
+        <message>
+            <source>The delivery acceptance sheet: contract, quote, the delivered machines with serial numbers, each check with its evidence, the manual items, the conclusion and the signature blocks</source>
+            <translation>到货验收单：合同、报价、到货设备及序列号、每项检查及依据、人工检查项、验收结论和签字栏</translation>
+        </message>
+        <message>
+            <source>(assigned on the quote page)</source>
+            <translation>（在报价页生成）</translation>
+        </message>
+        <message>
+            <source>No verification report attached yet (step 5): the sheet will say the machines were not verified.</source>
+            <translation>尚未附验证报告（第 5 步）：验收单将注明设备未经核验。</translation>
+        </message>
+        <message>
+            <source>%1 of %2 attached reports were made against another plan, an older version of this one, or no plan: the sheet marks them and does not count them as evidence.</source>
+            <translation>所附 %2 份报告中有 %1 份是对照其他方案、本方案的旧版本或未对照方案生成的：验收单会标明，且不作为验收依据。</translation>
+        </message>
+        <message>
+            <source>%1 attached report(s), all made against this plan as it is now.</source>
+            <translation>已附 %1 份报告，均对照本方案的当前版本生成。</translation>
+        </message>
+    </context>
+    <context>
         <name>_SignOffBox</name>
         <message>
             <source>&amp;Name:</source>
@@ -2862,6 +2993,22 @@ Attaching its report puts this computer's measurements in the plan, its checklis
             <translation>例如：IT 经理</translation>
         </message>
         <message>
+            <source>Also sign with my SSH &amp;key:</source>
+            <translation>同时用我的 SSH 密钥签名(&amp;K)：</translation>
+        </message>
+        <message>
+            <source>ssh-keygen -Y sign over exactly the content this sign-off covers: unlike the digest, it proves which key signed</source>
+            <translation>用 ssh-keygen -Y sign 对本签署所涵盖的内容签名：与摘要不同，它能证明是哪把密钥签的</translation>
+        </message>
+        <message>
+            <source>~/.ssh/id_ed25519</source>
+            <translation>~/.ssh/id_ed25519</translation>
+        </message>
+        <message>
+            <source>Choose…</source>
+            <translation>选择…</translation>
+        </message>
+        <message>
             <source>✘ %1 fail · ? %2 unknown</source>
             <translation>✘ %1 项不通过 · ? %2 项未知</translation>
         </message>
@@ -2872,6 +3019,10 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         <message>
             <source>Sign again</source>
             <translation>重新签核</translation>
+        </message>
+        <message>
+            <source>Choose the SSH key to sign with, or untick SSH signing.</source>
+            <translation>请选择用于签名的 SSH 密钥，或取消勾选 SSH 签名。</translation>
         </message>
         <message>
             <source>Sign the checklist</source>
@@ -2986,6 +3137,38 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         <message>
             <source>Accepted by:</source>
             <translation>豁免人：</translation>
+        </message>
+        <message>
+            <source>Confirm “%1”</source>
+            <translation>人工确认“%1”</translation>
+        </message>
+        <message>
+            <source>The app cannot decide this item: %1
+
+Confirm it only if you checked it yourself; it will show as confirmed by you, not as passed.</source>
+            <translation>应用无法判定此项：%1
+
+仅在您亲自核查后确认；它将显示为由您人工确认，而不是通过。</translation>
+        </message>
+        <message>
+            <source>Confirmed by:</source>
+            <translation>确认人：</translation>
+        </message>
+        <message>
+            <source>How it was checked:</source>
+            <translation>核查方式：</translation>
+        </message>
+        <message>
+            <source>SSH key to sign with</source>
+            <translation>用于签名的 SSH 密钥</translation>
+        </message>
+        <message>
+            <source>All files (*)</source>
+            <translation>所有文件 (*)</translation>
+        </message>
+        <message>
+            <source>Allowed signers file</source>
+            <translation>允许签署人文件</translation>
         </message>
     </context>
     <context>
@@ -3116,6 +3299,10 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         <message>
             <source>Saved %1</source>
             <translation>已保存 %1</translation>
+        </message>
+        <message>
+            <source>No available font has these characters; the PDF shows their code points [U+…] instead: %1</source>
+            <translation>没有可用字体能显示以下字符，PDF 中以代码点 [U+…] 代替：%1</translation>
         </message>
         <message>
             <source>Export</source>

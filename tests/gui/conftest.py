@@ -16,7 +16,8 @@ QStandardPaths.setTestModeEnabled(True)  # never touch the real settings or app 
 
 ASK_FUNCTIONS = ("ask_save_changes", "ask_open_path", "ask_save_path", "ask_export_path", "ask_example",
                  "ask_restore_recovery", "ask_sign_anyway", "ask_overwrite_changed", "show_error", "show_about",
-                 "ask_waiver", "ask_replace_hand_chosen")
+                 "ask_waiver", "ask_replace_hand_chosen", "ask_confirmation", "ask_ssh_key_path",
+                 "ask_allowed_signers_path")
 
 
 class DialogCalls:
@@ -54,6 +55,7 @@ def _no_unanswered_questions(monkeypatch: pytest.MonkeyPatch) -> None:
         raise AssertionError(f"unexpected question {title!r}: {text}")
 
     monkeypatch.setattr(workers, "ask_yes_no", fail)
+    monkeypatch.setattr(workers, "show_missing_glyphs", fail)
 
     def fail_replace(_parent: Any, lines: list[str]) -> bool:
         raise AssertionError(f"unexpected question to replace hand-chosen parts: {lines}")
