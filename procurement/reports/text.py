@@ -49,21 +49,26 @@ def placeholder(ch: str) -> str:
     return f"[U+{ord(ch):04X}]"
 
 
+def shaped(text: str) -> str:
+    """Arabic letters in their joined forms, still in logical (typed) order: the line breaker breaks the logical
+    text and then orders each line for display (``visual_line``), so a wrapped right-to-left run reads line by
+    line in the order it was typed."""
+    if not _ARABIC.search(text):
+        return text
+    import arabic_reshaper  # imported on first Arabic-script text only
+
+    return "\n".join(arabic_reshaper.reshape(line) if _ARABIC.search(line) else line for line in text.split("\n"))
+
+
 def visual(text: str) -> str:
-    """Right-to-left runs in display order, Arabic letters in their joined forms (per line of the text)."""
+    """One line of text in display order (right-to-left runs reversed, Arabic letters joined): for text drawn as a
+    single line, outside the paragraph line breaker."""
     if not _RTL.search(text):
         return text
-    import arabic_reshaper  # imported on first right-to-left text only
     from bidi import get_display
 
-    lines = []
-    for line in text.split("\n"):
-        if _RTL.search(line):
-            if _ARABIC.search(line):
-                line = arabic_reshaper.reshape(line)
-            line = get_display(line, base_dir="L")
-        lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(get_display(shaped(line), base_dir="L") if _RTL.search(line) else line
+                     for line in text.split("\n"))
 
 
 def _invisible(ch: str) -> bool:
@@ -114,11 +119,12 @@ def _covers(chain: Any, name: str, cp: int) -> bool:
 
 
 def rich(text: str) -> str:
-    """Paragraph markup of cleaned text: escaped, in display order, each run in a font that has its glyphs."""
+    """Paragraph markup of cleaned text: escaped, in logical order (TextParagraph orders each line for display),
+    each run in a font that has its glyphs."""
     chain = font_chain()
     missing = _missing.get()
     out: list[str] = []
-    for name, run in font_runs(visual(BIDI_CONTROLS.sub("", text))):
+    for name, run in font_runs(shaped(BIDI_CONTROLS.sub("", text))):
         if name is None:
             if 0xFB50 <= ord(run) <= 0xFEFF:  # a joined Arabic form: name the letter that was typed
                 run = unicodedata.normalize("NFKC", run)[:1] or run
@@ -204,6 +210,7 @@ def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: 
             chars.extend(cjkU(c, f, "utf8") for c in text)
         else:
             chars.append(cjkU(text, f, "utf8"))
+    bidi = _bidi_levels(chars)
     units: list[list[Any]] = []
     for u in chars:
         if units and _joins(units[-1][-1], u):
@@ -222,7 +229,8 @@ def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: 
         nonlocal line, used
         while line and _space(line[-1]) and not hard:
             used -= _width(line.pop(), limit())
-        lines.append(makeCJKParaLine(line, limit(), used, limit() - used, hard, calc_bounds))
+        shown = visual_line(line) if bidi else line
+        lines.append(makeCJKParaLine(shown, limit(), used, limit() - used, hard, calc_bounds))
         line, used = [], 0.0
 
     for unit in units:
@@ -271,6 +279,62 @@ def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: 
     if line:
         emit(False)
     return ParaLines(kind=1, lines=lines)
+
+
+def _bidi_levels(chars: Sequence[Any]) -> bool:
+    """Resolve the Unicode bidi embedding levels of a paragraph (UAX #9 up to I2, left-to-right base) and attach
+    each to its character; False (nothing attached) when the paragraph has no right-to-left character."""
+    text = "".join(str(u) or "\u2029" for u in chars)  # a line break without text: a paragraph separator
+    if not _RTL.search(text):
+        return False
+    from bidi import algorithm as uax9  # the reference steps, to get the levels and not only a reordered string
+
+    storage = uax9.get_empty_storage()
+    storage["base_level"], storage["base_dir"] = 0, "L"
+    uax9.get_embedding_levels(text, storage)
+    uax9.explicit_embed_and_overrides(storage)
+    uax9.resolve_weak_types(storage)
+    uax9.resolve_neutral_types(storage, False)
+    uax9.resolve_implicit_levels(storage, False)
+    for u, c in zip(chars, storage["chars"], strict=True):
+        u._bidi = (c["level"], c["orig"])
+    return True
+
+
+def visual_line(line: Sequence[Any]) -> list[Any]:
+    """One broken line in display order (UAX #9 L1, L2, L4 on the levels of its paragraph): the line's
+    right-to-left runs reversed, mirrored brackets in them; characters without text (a line break) stay last."""
+    from bidi.mirror import MIRRORED
+
+    cells = [(u, *getattr(u, "_bidi", (0, "L"))) for u in line if str(u)]
+    rest = [u for u in line if not str(u)]
+    levels = [lvl for _, lvl, _ in cells]
+    for i in range(len(cells) - 1, -1, -1):  # L1: whitespace at the end of the line takes the base level
+        if cells[i][2] not in ("WS", "BN", "S"):
+            break
+        levels[i] = 0
+    odd = [lvl for lvl in levels if lvl % 2]
+    if not odd:
+        return list(line)
+    order = list(range(len(cells)))
+    for level in range(max(levels), min(odd) - 1, -1):  # L2
+        i = 0
+        while i < len(order):
+            if levels[order[i]] >= level:
+                j = i
+                while j < len(order) and levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = reversed(order[i:j])
+                i = j
+            else:
+                i += 1
+    out: list[Any] = []
+    for k in order:
+        u = cells[k][0]
+        if levels[k] % 2 and str(u) in MIRRORED:  # L4: '(' in a right-to-left run is drawn as ')'
+            u = cjkU(MIRRORED[str(u)], u.frag, "utf8")
+        out.append(u)
+    return out + rest
 
 
 def _ended_hard(line: Any) -> bool:

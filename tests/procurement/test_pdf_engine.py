@@ -74,10 +74,41 @@ def test_hostile_names_print_whole_with_fallback_fonts(
 
 def test_arabic_letters_are_joined_and_right_to_left() -> None:
     markup = rich("شركة")
-    # joined presentation forms in display (right-to-left) order: final TEH MARBUTA first, initial SHEEN last
-    shown = re.sub(r"<[^>]+>", "", markup)
-    assert shown == "\ufe94\ufedb\ufeae\ufeb7"
+    # joined presentation forms, still in the order typed (the line breaker orders each line for display)
+    assert re.sub(r"<[^>]+>", "", markup) == "\ufeb7\ufeae\ufedb\ufe94"
     assert "<font face=" in markup  # not the CJK font: a fallback that has Arabic glyphs
+    font = fonts_mod.register_cjk_font()
+    para = TextParagraph(markup, ParagraphStyle("t", fontName=font, fontSize=9, leading=11, wordWrap="CJK"))
+    para.wrap(200, 1_000)
+    # on the page, right to left: final TEH MARBUTA first, initial SHEEN last
+    assert _lines(para) == ["\ufe94\ufedb\ufeae\ufeb7"]
+
+
+def _logical(shown: str) -> str:
+    """A displayed right-to-left line read back in typed order: joined forms to letters, reversed."""
+    return unicodedata.normalize("NFKC", shown)[::-1]
+
+
+def test_a_wrapped_right_to_left_name_reads_line_by_line_in_typed_order() -> None:
+    """The Uyghur vendor name wrapped in a narrow cell: the first word typed is on the first line (each line ordered
+    on its own after breaking), not the last word, as ordering the whole paragraph before breaking did."""
+    font = fonts_mod.register_cjk_font()
+    style = ParagraphStyle("t", fontName=font, fontSize=9, leading=11, wordWrap="CJK")
+    para = TextParagraph(rich(VENDOR), style)
+    para.wrap(40, 10_000)
+    lines = _lines(para)
+    rtl = [i for i, line in enumerate(lines) if re.search("[\u0600-\u06ff\ufb50-\ufeff]", line)]
+    assert len(rtl) >= 2, lines  # the two Uyghur words on lines of their own
+    first = next(i for i in rtl if "ئەلى" in _logical(lines[i]))
+    second = next(i for i in rtl if "مەمەت" in _logical(lines[i]))
+    assert first < second, [_logical(lines[i]) for i in rtl]
+    assert lines[0].startswith("艾力") and lines[-1].endswith("公司")
+    # within one line: each run right to left, the brackets where a reader expects them (mirrored inside a
+    # right-to-left run, where the order of the characters is reversed)
+    for typed, shown in (("供应商 (ئەلى مەمەت)", "供应商 (تەمەم ىلەئ)"), ("ئەلى (مەمەت) ئەلى", "ىلەئ (تەمەم) ىلەئ")):
+        para = TextParagraph(rich(typed), style)
+        para.wrap(400, 1_000)
+        assert [unicodedata.normalize("NFKC", line) for line in _lines(para)] == [shown]
 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
@@ -221,7 +252,7 @@ def test_missing_characters_are_collected_once_in_order(bare_chain: None) -> Non
     chain.system = False  # no fontconfig look-ups: only the built-in fonts
     with collect_missing() as missing:
         markup = rich("王𡈼 שלום 𡈼")
-    assert list(missing) == ["𡈼", "ם", "ו", "ל", "ש"]  # Hebrew in display order (right to left)
+    assert list(missing) == ["𡈼", "ש", "ל", "ו", "ם"]  # in the order typed
     assert "[U+2123C]" in markup and "王" in markup
 
 
