@@ -56,9 +56,9 @@ register(
             "chosen vendor's offer (vendor, number, date, delivery, warranty, payment terms and every line).",
         },
         "signoff.covers.acceptance": {
-            "zh": "签署范围：所依据的方案审批摘要、所附验证报告、验收结论。",
-            "en": "Covers: the digest of the plan approval it rests on, the attached verification reports, and "
-            "the acceptance conclusion.",
+            "zh": "签署范围：所依据的方案审批摘要、所附验证报告、验收结论及理由、合同 / 采购订单号与到货日期。",
+            "en": "Covers: the digest of the plan approval it rests on, the attached verification reports, the "
+            "acceptance conclusion and its reasons, and the contract / PO number and delivery date.",
         },
         "signoff.honest": {
             "zh": "摘要只证明纸质文件与方案文件内容一致，不证明签署人身份：任何人修改文件后都可重新计算摘要。"
@@ -140,6 +140,8 @@ register(
         "field.report": {"zh": "验证报告 {n}", "en": "verification report {n}"},
         "field.conclusion": {"zh": "验收结论", "en": "acceptance conclusion"},
         "field.conclusion_reasons": {"zh": "验收结论说明", "en": "reasons for the conclusion"},
+        "field.contract_number": {"zh": "合同 / 采购订单号", "en": "contract / PO number"},
+        "field.delivery_date": {"zh": "到货日期", "en": "delivery date"},
     }
 )
 
@@ -227,10 +229,16 @@ def approval_content(plan: Plan, catalog: Catalog, waivers: Iterable[Mapping[str
 
 
 def acceptance_content(
-    approval_digest: str, reports: Iterable[Mapping[str, Any]], conclusion: str, reasons: str = ""
+    approval_digest: str, reports: Iterable[Mapping[str, Any]], conclusion: str, reasons: str = "",
+    contract_number: str = "", delivery_date: str = "",
 ) -> Content:
-    """What a delivery acceptance attests: the approval it rests on, the reports, the conclusion."""
+    """What a delivery acceptance attests: the approval it rests on, the reports, the conclusion, and the contract
+    and delivery date the sheet prints (each only once filled in, so an earlier acceptance without them holds)."""
     out: Content = {"approval_digest": approval_digest}
+    if contract_number:
+        out["contract_number"] = contract_number
+    if delivery_date:
+        out["delivery_date"] = delivery_date
     for n, report in enumerate(reports, 1):
         out[f"report.{n}"] = hashlib.sha256(_text(dict(report)).encode()).hexdigest()
     out["conclusion"] = conclusion
@@ -472,7 +480,8 @@ def current_content(plan: Plan, kind: Kind, catalog: Catalog) -> Content:
     if kind == "approval":
         return approval_content(plan, catalog, [w.model_dump(mode="json") for w in plan.waivers])
     acc = plan.acceptance
-    return acceptance_content(approval_digest(plan, catalog), plan.verification, acc.conclusion or "", acc.reasons)
+    return acceptance_content(approval_digest(plan, catalog), plan.verification, acc.conclusion or "", acc.reasons,
+                              acc.contract_number, acc.delivery_date.isoformat() if acc.delivery_date else "")
 
 
 def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Path | None = None,

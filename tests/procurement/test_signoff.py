@@ -159,6 +159,48 @@ def test_acceptance_rests_on_the_approval_and_the_reports(plan: Plan, catalog: C
     assert any(c.startswith("acceptance conclusion:") for c in changes), changes
 
 
+def test_each_kind_of_content_voids_exactly_the_sign_offs_that_cover_it(plan: Plan, catalog: Catalog) -> None:
+    """As a user: sign both, change one kind of content at a time, and see which sign-off voids and what the
+    diff says (English labels)."""
+    from procurement.checklist import confirm
+    from procurement.findings import Finding, Severity
+    from procurement.waivers import waive
+
+    base = sign(unsign(plan, "acceptance"), "approval", "李娜", "使用部门", catalog, TODAY)
+    base = sign(base, "acceptance", "张伟", "资产管理", catalog, TODAY)
+    acc = base.acceptance
+    count = base.server.memory.count if base.server.memory else 0
+    lic = Finding(rule="LIC-EXPORT", family="licensing", severity=Severity.WARNING, step=2, message="x",
+                  params=(("gpu", "H100"),))
+    cases = {
+        "memory modules": (with_value(base, "server.memory.count", count // 2), True,
+                           f"memory modules: {count} → {count // 2}"),
+        "framework": (with_value(base, "software.framework", "pytorch-2.1"), True, "framework: (empty) → pytorch-2.1"),
+        "tick and note": (mark(base, "framework_installed", False, "未测试，torch 无法识别 GPU"), True,
+                          "note: (empty) → 未测试，torch 无法识别 GPU"),
+        "confirmation": (confirm(base, "cooling", "王工", "checked the vendor sheet"), True,
+                         "confirmed by: (empty) → 王工"),
+        "plan notes": (with_value(base, "notes", "changed"), True, "plan notes: "),
+        "quote number": (with_value(base, "quote.number", "Q-NEW"), True, "quote number: "),
+        "waiver": (waive(base, lic, "pilot", "王芳", TODAY), True, "waiver of 'LIC-EXPORT': (empty) →"),
+        "report": (with_value(base, "verification", [*base.verification, {"host": {"hostname": "x"}}]), False,
+                   "verification report "),
+        "conclusion": (base.model_copy(update={"acceptance": acc.model_copy(update={"conclusion": "rework"})}),
+                       False, "acceptance conclusion: "),
+        "contract": (base.model_copy(update={"acceptance": acc.model_copy(update={"contract_number": "HT-9"})}),
+                     False, "contract / PO number: (empty) → HT-9"),
+        "delivery": (base.model_copy(update={"acceptance": acc.model_copy(
+            update={"delivery_date": dt.date(2026, 12, 1)})}), False, "delivery date: (empty) → 2026-12-01"),
+    }
+    for what, (changed, approval_void, said) in cases.items():
+        approval = signoff_status(changed, "approval", catalog, lang="en")
+        acceptance = signoff_status(changed, "acceptance", catalog, lang="en")
+        assert (approval.state == SignoffState.VOID) is approval_void, what
+        assert acceptance.state == SignoffState.VOID, what  # the acceptance signed the approval's digest too
+        changes = approval.changes if approval_void else acceptance.changes
+        assert any(said in c for c in changes), (what, changes)
+
+
 def test_forged_digest_is_caught(plan: Plan, catalog: Catalog, tmp_path: Path) -> None:
     """Edit the file and recompute the digest, as six lines of Python would: the recorded content no longer
     matches the plan (void), and a content edited to match no longer matches its own digest."""
