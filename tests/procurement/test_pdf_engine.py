@@ -72,6 +72,26 @@ def test_hostile_names_print_whole_with_fallback_fonts(
         assert "\x00" not in q + c and "[U+" not in q + c
 
 
+def test_the_acceptance_sheet_prints_hostile_names_whole(catalog: Catalog, base: Plan) -> None:
+    from procurement.reports.acceptance_pdf import render_acceptance_pdf
+    from procurement.signoff import sign
+
+    contract = "HT-2026/0815-KF556C40BB-32"
+    plan = with_value(base, "quote.vendor.name", VENDOR)
+    plan = plan.model_copy(update={"acceptance": plan.acceptance.model_copy(update={
+        "contract_number": contract, "conclusion": "rework", "reasons": f"{VENDOR} 整改 SHA-256 {DIGEST}"})})
+    plan = sign(sign(plan, "approval", SIGNER, "使用部门", catalog, TODAY), "acceptance", SIGNER, "资产管理", catalog,
+                TODAY)
+    for lang in ("zh", "en"):
+        with collect_missing() as missing:
+            pdf = render_acceptance_pdf(plan, catalog, findings=[], lang=lang, today=TODAY)  # type: ignore[arg-type]
+        assert not missing
+        text = pdftotext(pdf)
+        assert flat(VENDOR) in flat(text) and "ئەلى مەمەت" in text
+        assert text.count(SIGNER) >= 2 and contract in text and DIGEST in text and "SHA-256" in text
+        assert "[U+" not in text
+
+
 def test_arabic_letters_are_joined_and_right_to_left() -> None:
     markup = rich("شركة")
     # joined presentation forms, still in the order typed (the line breaker orders each line for display)
