@@ -194,6 +194,10 @@ def approval_content(plan: Plan, catalog: Catalog, waivers: Iterable[Mapping[str
     for section in ("requirements", "gpu", "server", "software", "quote", "prices"):  # prices: the buyer's own
         _flatten(section, data.get(section), out)
     out.pop("server.auto_chosen", None)  # who chose a part is not what is approved
+    for key in [k for k in out if k == "quote.issued" or k.startswith("quote.issued.")]:
+        # when the quote's paper went out (its issued number and date) is not what is approved: exporting the
+        # approved quote issues it, and must not void the approval it carries
+        del out[key]
     for key in [k for k, v in out.items() if v == "" and k.startswith(_V6_OPTIONAL)]:
         del out[key]  # fields new in schema_version 6, left empty: a v5 approval stays valid
     from procurement.checklist import ITEM_IDS, ChecklistMark

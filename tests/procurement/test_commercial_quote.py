@@ -165,3 +165,18 @@ def test_export_issue_stores_the_quote_in_the_plan_once(buyer_catalog: Catalog, 
     before = plan_path.read_bytes()
     assert export("b.pdf") == 0
     assert plan_path.read_bytes() == before, "issued once: exporting again does not touch the plan"
+
+
+def test_issuing_the_approved_quote_keeps_the_approval_valid(buyer_catalog: Catalog) -> None:
+    """Exporting the quote after the plan approval issues it: the approval covers the quote's content (terms,
+    parties, validity days), not when its paper went out, so it stays valid; a changed term voids it."""
+    from procurement.signoff import SignoffState, sign, signoff_status
+
+    signed = sign(_plan(buyer_catalog), "approval", "王芳", "user department", buyer_catalog, date=DAY)
+    assert signoff_status(signed, "approval", buyer_catalog).state == SignoffState.VALID
+    issued = issue_quote(signed, DAY)
+    assert issued.quote.issued is not None
+    assert signoff_status(issued, "approval", buyer_catalog).state == SignoffState.VALID
+    changed = with_value(issued, "quote.payment", "预付 30%")
+    status = signoff_status(changed, "approval", buyer_catalog, lang="zh")
+    assert status.state == SignoffState.VOID and any("付款方式" in c for c in status.changes)
