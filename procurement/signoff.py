@@ -220,13 +220,13 @@ def approval_content(plan: Plan, catalog: Catalog, waivers: Iterable[Mapping[str
             out[f"offer.{key}"] = getattr(chosen, key)
         out["offer.date"] = chosen.date.isoformat() if chosen.date else ""
         for n, line in enumerate(chosen.lines, 1):
-            words = [line.text, f"[{line.offered}]" if line.offered else "",
-                     "[?]" if line.substitute_unknown else "",
-                     f"×{_text(line.quantity)}" if line.quantity is not None else ""]
+            words: list[str] = []  # the price first: a diff in words shortens long values at their end
             if line.unit_price_cny is not None:
                 words += [f"¥{line.unit_price_cny:,.2f}",
                           {True: "incl. VAT", False: "excl. VAT", None: "VAT not stated"}[line.with_vat]]
-            out[f"offer.line.{n}"] = " ".join(w for w in words if w)
+            words += [f"×{_text(line.quantity)}" if line.quantity is not None else "", line.text,
+                      f"[{line.offered}]" if line.offered else "", "[?]" if line.substitute_unknown else ""]
+            out[f"offer.line.{n:04d}"] = " ".join(w for w in words if w)  # padded: the diff lists lines in order
     for w in waivers:
         out[f"waiver.{w.get('rule', '')}"] = _text({k: w.get(k) for k in ("reason", "by", "date", "numbers")})
     return out
@@ -280,7 +280,8 @@ def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
         return t("field.report", lang, n=rest)
     if head == "offer":
         if rest.startswith("line."):
-            return t("field.offer.line", lang, n=rest.removeprefix("line."))
+            number = rest.removeprefix("line.")
+            return t("field.offer.line", lang, n=int(number) if number.isdigit() else number)
         return t(f"field.offer.{rest}", lang)
     if head == "quote" and rest.split(".")[0] in ("buyer", "vendor"):
         who, _, what = rest.partition(".")

@@ -194,6 +194,13 @@ def test_the_approval_covers_the_chosen_offer_and_changing_it_voids_approval_in_
     repriced = with_quote(signed, offer(plan, catalog, "ACME", 1000, extra=900))
     en = signoff_status(repriced, "approval", catalog, lang="en").changes
     assert any(c.startswith("chosen offer, line ") and "¥800.00" in c and "¥900.00" in c for c in en), en
+    # a long part name does not push the prices out of the (shortened) words; lines are listed in order
+    dearer = signoff_status(with_quote(signed, offer(plan, catalog, "ACME", 1100, extra=900)), "approval", catalog,
+                            lang="en").changes
+    chassis = next(c for c in dearer if "AS-4124GS-TNR" in c)
+    assert "¥1,000.00" in chassis and "¥1,100.00" in chassis, chassis
+    numbers = [int(c.split(":")[0].rsplit(" ", 1)[1]) for c in dearer if c.startswith("chosen offer, line ")]
+    assert numbers == list(range(1, 11))  # line 10 after line 9, not after line 1
 
 
 def pdf_text(path) -> str:
