@@ -8,12 +8,16 @@ from pathlib import Path
 from typing import Any
 
 from PySide6.QtCore import QCoreApplication, QSysInfo, Qt, Signal
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QComboBox,
+    QGroupBox,
     QHBoxLayout,
     QHeaderView,
     QLabel,
+    QLineEdit,
+    QPlainTextEdit,
     QProgressBar,
     QPushButton,
     QSplitter,
@@ -33,9 +37,17 @@ from procurement.handover.generate import NodeFacts, build_handover
 from procurement.handover.handover_cmd import summary as handover_summary
 from procurement.handover.handover_cmd import write_all as write_handover
 from procurement.messages import Lang
-from procurement.plan import Plan, PlanError
+from procurement.plan import Plan, PlanError, save_plan
 from procurement.probe.bundle import write_pyz
-from procurement.probe.judge_cmd import expand, read_node
+from procurement.probe.cluster import (
+    METHODS,
+    ClusterProgress,
+    HostlistError,
+    cluster_progress,
+    expand_hostlist,
+    target_commands,
+)
+from procurement.probe.judge_cmd import cyclic_gc_paused, expand, read_node
 from procurement.verify import (
     CheckRecord,
     GpuRecord,
@@ -51,9 +63,9 @@ from procurement.verify import (
 from procurement.verify.render import message_of, values_of
 from procurement.verify.target import NotTarget, not_target
 
-MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "unknown": "?", "skip": "–"}
+MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "unknown": "?", "skip": "–", "missing": "…"}
 COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"),
-          "unknown": QColor("#6a1b9a"), "skip": QColor("#757575")}
+          "unknown": QColor("#6a1b9a"), "skip": QColor("#757575"), "missing": QColor("#c62828")}
 
 
 translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
@@ -101,7 +113,7 @@ def report_key(report: dict[str, Any]) -> tuple[Any, Any]:
 def _status_word(status: str) -> str:
     words = {"pass": translate("VerifyPage", "pass"), "fail": translate("VerifyPage", "fail"),
              "warn": translate("VerifyPage", "warn"), "unknown": translate("VerifyPage", "unknown"),
-             "skip": translate("VerifyPage", "skip")}
+             "skip": translate("VerifyPage", "skip"), "missing": translate("VerifyPage", "no report yet")}
     return words.get(status, status)
 
 
@@ -149,6 +161,7 @@ class VerifyPage(StepPage):
         super().__init__(controller, parent)
         self._runner = runner or run_local_verification
         self.job: workers.Job | None = None
+        self.export_job: workers.Job | None = None
         self.run_button = QPushButton()
         self.cancel_button = QPushButton()
         self.cancel_button.setEnabled(False)
@@ -159,6 +172,37 @@ class VerifyPage(StepPage):
         self.remove_button = QPushButton()
         self.remove_button.setEnabled(False)
         self.clear_button = QPushButton()
+        self.export_button = QPushButton()
+        # What to run on the target machines (the exact lines, with this plan's path), and how far it has come.
+        self.target_box = QGroupBox()
+        self.nodes_label = QLabel()
+        self.nodes_edit = QLineEdit()
+        self.nodes_label.setBuddy(self.nodes_edit)
+        self.method_label = QLabel()
+        self.method_combo = QComboBox()
+        for method in METHODS:
+            self.method_combo.addItem("", method)
+        self.method_label.setBuddy(self.method_combo)
+        self.command_view = QPlainTextEdit()
+        self.command_view.setReadOnly(True)
+        self.command_view.setLineWrapMode(QPlainTextEdit.LineWrapMode.NoWrap)
+        self.command_view.setFont(QFontDatabase.systemFont(QFontDatabase.SystemFont.FixedFont))
+        self.command_view.setTabChangesFocus(True)
+        # four lines (the longest way has four) and the horizontal scroll bar, without a vertical one
+        view = self.command_view
+        view.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        margin = int(view.document().documentMargin())
+        view.setFixedHeight(view.fontMetrics().lineSpacing() * 4 + 2 * (view.frameWidth() + margin)
+                            + view.horizontalScrollBar().sizeHint().height() + 2)
+        self.copy_button = QPushButton()
+        self.command_note = QLabel()
+        self.command_note.setWordWrap(True)
+        self.node_bar = QProgressBar()
+        self.node_bar.setTextVisible(True)
+        self._probe_dir: Path | None = None
+        self._names: list[str] = []
+        self._names_error = ""
+        self.progress_state: ClusterProgress | None = None
         self.progress = QProgressBar()
         self.progress.setRange(0, 100)
         self.progress.hide()
@@ -191,12 +235,27 @@ class VerifyPage(StepPage):
             target_row.addWidget(b)
         for b in (self.run_button, self.cancel_button, self.remove_button, self.clear_button):
             local_row.addWidget(b)
+        local_row.addWidget(self.export_button)
         target_row.addStretch(1)
         local_row.addStretch(1)
+        box = QVBoxLayout(self.target_box)
+        choose = QHBoxLayout()
+        choose.addWidget(self.nodes_label)
+        choose.addWidget(self.nodes_edit, 2)
+        choose.addWidget(self.method_label)
+        choose.addWidget(self.method_combo, 1)
+        command = QHBoxLayout()
+        command.addWidget(self.command_view, 1)
+        command.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)
+        box.addLayout(choose)
+        box.addLayout(command)
+        box.addWidget(self.command_note)
+        box.addWidget(self.node_bar)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.add_heading(outer)
         outer.addLayout(target_row)
+        outer.addWidget(self.target_box)
         outer.addLayout(local_row)
         outer.addWidget(self.progress)
         outer.addWidget(self.status_label)
@@ -215,6 +274,11 @@ class VerifyPage(StepPage):
         self.handover_button.clicked.connect(self.export_handover)
         self.remove_button.clicked.connect(self.remove_selected)
         self.clear_button.clicked.connect(self.clear_reports)
+        self.export_button.clicked.connect(self.export_cluster_report)
+        self.copy_button.clicked.connect(self.copy_command)
+        self.nodes_edit.textChanged.connect(self._on_nodes_changed)
+        self.method_combo.currentIndexChanged.connect(lambda _i: self.update_command())
+        self.controller.path_changed.connect(self.update_command)
         self.nodes_table.itemSelectionChanged.connect(self._update_remove_button)
         self.checks_table.itemSelectionChanged.connect(self.show_check_detail)
         self.tabs.currentChanged.connect(lambda _i: self.show_check_detail())
@@ -245,6 +309,21 @@ class VerifyPage(StepPage):
         self.remove_button.setToolTip(self.tr("Detach the report selected in the Nodes table from the plan "
                                               "(Undo brings it back)"))
         self.clear_button.setText(self.tr("Remove all reports"))
+        self.export_button.setText(self.tr("Export cluster report…"))
+        self.export_button.setToolTip(self.tr("The cluster acceptance report (PDF): every planned node and GPU with "
+                                              "serial numbers and results, the failures, unknowns and the nodes "
+                                              "that have not reported"))
+        self.target_box.setTitle(self.tr("On the target machines"))
+        self.nodes_label.setText(self.tr("Node na&mes:"))
+        self.nodes_edit.setPlaceholderText(self.tr("node names, e.g. gpu[01-16] or gpu01,gpu02"))
+        self.nodes_edit.setToolTip(self.tr("The machines being delivered, as pdsh and clush take them: the command "
+                                           "uses them and the nodes that have not reported are named"))
+        self.method_label.setText(self.tr("&Run with:"))
+        for i, label in enumerate((self.tr("one machine at a time"), self.tr("ClusterShell (clush)"),
+                                   self.tr("pdsh"))):
+            self.method_combo.setItemText(i, label)
+        self.copy_button.setText(self.tr("&Copy"))
+        self.copy_button.setToolTip(self.tr("Copy these lines to the clipboard"))
         self.tabs.setTabText(0, self.tr("Nodes"))
         self.tabs.setTabText(1, self.tr("GPUs"))
         self.tabs.setTabText(2, self.tr("Checks"))
@@ -265,11 +344,11 @@ class VerifyPage(StepPage):
 
     def refresh(self) -> None:
         reports = self.reports()
+        self.update_command()
         nodes, gpus, checks = self.nodes_table, self.gpus_table, self.checks_table
         for t in (nodes, gpus, checks):
             t.setSortingEnabled(False)
             t.setRowCount(0)
-        planned_nodes = self.controller.plan.requirements.nodes
         for index, rep in enumerate(reports):
             host = rep.get("host") or {}
             node = host.get("hostname") or self.tr("(unknown host)")
@@ -303,6 +382,12 @@ class VerifyPage(StepPage):
                 expected, actual = values_of(c, self.controller.lang)  # in the reader's language
                 _append(checks, _check_row(node, str(c.get("id", "")), c.get("status"), expected, actual,
                                            message_of(c, self.controller.lang)))
+        progress = self.update_progress(reports)
+        for n in progress.nodes if progress is not None else []:
+            if n.state == "missing":
+                _append(nodes, [QTableWidgetItem(n.name), _status_item("missing"), *(QTableWidgetItem("")
+                                                                                  for _ in range(5)),
+                                QTableWidgetItem(self.tr("no report from this node yet"))])
         cluster = self.cluster_checks(reports)
         for c in cluster:
             expected, actual = values_of(c, self.controller.lang)
@@ -311,17 +396,89 @@ class VerifyPage(StepPage):
         for t in (nodes, gpus, checks):
             t.setSortingEnabled(True)
             t.resizeColumnsToContents()
-        if reports:
-            total_gpus = sum(len(r.get("gpus") or []) for r in reports)
-            self.summary_label.setText(
-                self.tr("%1 of %2 planned nodes reported, %3 GPUs.").replace("%1", str(len(reports)))
-                .replace("%2", str(planned_nodes)).replace("%3", str(total_gpus)))
-        else:
-            self.summary_label.setText(self.tr("No verification report attached yet."))
+        self.summary_label.setText(self.progress_text())
         self.clear_button.setEnabled(bool(reports))
+        self.export_button.setEnabled(bool(reports))
         self.show_check_detail()
         self.handover_button.setEnabled(bool(reports))
         self._update_remove_button()
+
+    def _on_nodes_changed(self, text: str) -> None:
+        try:
+            self._names, self._names_error = expand_hostlist(text), ""
+        except HostlistError as exc:
+            self._names, self._names_error = [], str(exc)
+        self.refresh()
+
+    def method(self) -> str:
+        return str(self.method_combo.currentData())
+
+    def update_command(self) -> None:
+        """The lines to run for the chosen way, with this plan's file, the node list and the saved probe."""
+        ctl = self.controller
+        text = target_commands(self.method(), ctl.plan, ctl.catalog, ctl.path,  # type: ignore[arg-type]
+                               nodes=self.nodes_edit.text() if not self._names_error else "",
+                               probe_dir=self._probe_dir)
+        if self.command_view.toPlainText() != text:
+            self.command_view.setPlainText(text)
+        notes = []
+        if self._names_error:
+            notes.append(self.tr("The node names cannot be read: %1").replace("%1", self._names_error))
+        if self._probe_dir is None:
+            notes.append(self.tr("First save the probe (and the plan) for the target machine."))
+        if ctl.path is None:
+            notes.append(self.tr("Save the plan to put its path in the judge line."))
+        notes.append(self.tr("Afterwards import the .json files with “Import reports…”, or the reports folder with "
+                             "“Import a folder…”: each node is judged against this plan."))
+        self.command_note.setText(" ".join(notes))
+
+    def copy_command(self) -> None:
+        QGuiApplication.clipboard().setText(self.command_view.toPlainText())
+        self.status_label.setText(self.tr("Copied the commands to the clipboard."))
+
+    def update_progress(self, reports: list[dict[str, Any]]) -> ClusterProgress | None:
+        """Planned nodes reported / passed / failed / unknown / missing, in the bar and the summary line."""
+        parsed = []
+        for r in reports:
+            try:
+                parsed.append(parse_report(r))
+            except ValueError:
+                continue
+        progress = cluster_progress(parsed, self.controller.plan, self._names)
+        self.progress_state = progress
+        expected = max(progress.expected, len(self._names))
+        self.node_bar.setRange(0, max(expected, 1))
+        self.node_bar.setValue(min(progress.received, max(expected, 1)))
+        self.node_bar.setFormat(self.tr("%1 of %2 planned nodes reported").replace("%1", str(progress.received))
+                                .replace("%2", str(expected)))
+        return progress
+
+    def progress_text(self) -> str:
+        p = self.progress_state
+        if p is None or not p.received:
+            return self.tr("No verification report attached yet.")
+        values = {"%1": p.received, "%2": max(p.expected, len(self._names)),
+                  "%3": sum(len(n.report.gpus) for n in p.nodes if n.report is not None),
+                  "%4": p.count("pass"), "%5": p.count("warn"), "%6": p.count("fail"), "%7": p.count("unknown")}
+        text = self.tr("%1 of %2 planned nodes reported, %3 GPUs: ✔ %4 passed, ⚠ %5 with warnings, ✘ %6 failed, "
+                       "? %7 unknown.")
+        for key in sorted(values, reverse=True):
+            text = text.replace(key, str(values[key]))
+        if p.missing:
+            names = p.missing_names
+            shown = ", ".join(names[:12]) + (f" (+{len(names) - 12})" if len(names) > 12 else "")
+            if not names:
+                text += " " + self.tr("Planned nodes without a report yet: %1.").replace("%1", str(p.missing))
+            elif p.missing > len(names):  # the list names fewer nodes than the plan buys
+                text += " " + (self.tr("No report yet from: %1, and %2 more planned nodes the list does not name.")
+                               .replace("%1", shown).replace("%2", str(p.missing - len(names))))
+            else:
+                text += " " + self.tr("No report yet from: %1.").replace("%1", shown)
+        if p.unexpected:
+            text += " " + self.tr("Not in the node list: %1.").replace("%1", ", ".join(p.unexpected[:12]))
+        if p.complete() and not p.unexpected:
+            text += " " + self.tr("Every planned node reported and passed.")
+        return text
 
     def show_check_detail(self) -> None:
         """The selected check in full: node, result, expected, actual and its message (what to do)."""
@@ -448,15 +605,48 @@ class VerifyPage(StepPage):
         folder = workers.ask_directory(self, self.tr("Save the probe for the target machine"))
         if folder is None:
             return
+        plan_name = self.controller.path.name if self.controller.path is not None else "plan.gpuplan"
         try:
             path = write_pyz(folder)
+            plan_copy = folder / plan_name
+            if self.controller.path is None or not _same_place(plan_copy, self.controller.path):
+                save_plan(self.controller.plan, plan_copy)
         except OSError as exc:
             workers.show_error(self, self.tr("Save the probe for the target machine"),
                                f"{folder}: {exc.strerror or exc}")
             return
-        self.status_label.setText(self.tr("Saved %1 (%2 KB). On each target machine run: python3 "
+        self._probe_dir = folder
+        self.update_command()
+        self.status_label.setText(self.tr("Saved %1 (%2 KB) and the plan %3. On each target machine run: python3 "
                                           "gpu-procure-probe.pyz -o $(hostname).json — then import the files here.")
-                                  .replace("%1", str(path)).replace("%2", f"{path.stat().st_size / 1024:.0f}"))
+                                  .replace("%1", str(path)).replace("%2", f"{path.stat().st_size / 1024:.0f}")
+                                  .replace("%3", plan_name))
+
+    def export_cluster_report(self) -> workers.Job | None:
+        """The cluster acceptance report (PDF) of the attached reports, in a worker (as `judge --pdf`)."""
+        from procurement.probe.cluster_pdf import render_cluster_pdf
+        from procurement.reports import safe_filename
+        from procurement.reports.common import clean_text
+        from procurement.verify.merge import merge_reports as merge
+
+        ctl = self.controller
+        reports = []
+        for r in self.reports():
+            try:
+                reports.append(parse_report(r))
+            except ValueError:
+                continue
+        plan, catalog, lang, names = ctl.plan, ctl.catalog, ctl.lang, list(self._names)
+        stem = self.tr("cluster-acceptance") + (f"-{clean_text(plan.title)}" if plan.title.strip() else "")
+
+        def render() -> bytes:
+            return render_cluster_pdf(merge(reports, plan, lang), plan, catalog, names=names, lang=lang)
+
+        job = workers.start_export(self, self.tr("Export cluster report"), Path(safe_filename(stem)), render,
+                                   lang, self.status_label, self.export_button, self.work_done)
+        if job is not None:
+            self.export_job = job
+        return job
 
     def export_handover(self) -> None:
         """Write the handover of the attached reports' accepted nodes (as `gpu-procure handover`)."""
@@ -493,11 +683,12 @@ class VerifyPage(StepPage):
         plan, catalog, lang = self.controller.plan, self.controller.catalog, self.controller.lang
         good: list[dict[str, Any]] = []
         problems: list[str] = []
-        for path in paths:
-            try:
-                good.append(read_node_file(path, plan, catalog, lang))
-            except ValueError as exc:
-                problems.append(str(exc))
+        with cyclic_gc_paused():  # many nodes: see procurement.probe.judge_cmd
+            for path in paths:
+                try:
+                    good.append(read_node_file(path, plan, catalog, lang))
+                except ValueError as exc:
+                    problems.append(str(exc))
         if good:
             self.attach(good, self.tr("Import %n report(s)", "", len(good)))
         if problems:
@@ -534,6 +725,13 @@ class VerifyPage(StepPage):
         if path.startswith("verification"):
             self.tabs.setFocus()
             return True
+        return False
+
+
+def _same_place(a: Path, b: Path) -> bool:
+    try:
+        return a.resolve() == b.resolve()
+    except OSError:
         return False
 
 

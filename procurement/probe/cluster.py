@@ -138,10 +138,9 @@ class ClusterProgress:
 
     @property
     def missing(self) -> int:
-        """Planned nodes without a report: the named ones that did not report, or by count."""
-        if self.named:
-            return self.count("missing")
-        return max(0, self.expected - self.received)
+        """Planned nodes without a report: the named ones that did not report, and at least as many as the
+        plan buys beyond the reports received (a list shorter than the plan does not shrink the plan)."""
+        return max(self.count("missing"), self.expected - self.received, 0)
 
     @property
     def missing_names(self) -> list[str]:

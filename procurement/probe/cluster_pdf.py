@@ -14,6 +14,7 @@ from procurement.messages import Lang, register, t
 from procurement.plan import Plan, canonical_digest
 from procurement.probe.cluster import ClusterProgress, NodeState, cluster_progress
 from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, scaled, table
+from procurement.verification_report import check_actual, check_expected
 from procurement.verify.checks import gpu_verdicts
 from procurement.verify.merge import MergedReport
 from procurement.verify.render import check_message, status_label
@@ -134,7 +135,7 @@ def _check_rows(rows_in: Sequence[tuple[str | None, CheckRecord]], st: Styles, p
     extra: list[tuple[object, ...]] = []
     at = 2 if by_node else 1
     for node, c in rows_in:
-        evidence = f"{c.expected or '—'} / {c.actual or '—'}"
+        evidence = f"{check_expected(c, lang) or '—'} / {check_actual(c, lang) or '—'}"  # in the reader's language
         r = len(rows)
         cells = [st.p(c.id, st.cell), st.p(status_label(c.status, lang), st.cell),
                  st.p(f"{evidence}\n{check_message(c, lang)}", st.cell)]

@@ -2607,6 +2607,10 @@ TFLOPS</source>
             <translation>跳过</translation>
         </message>
         <message>
+            <source>no report yet</source>
+            <translation>尚无报告</translation>
+        </message>
+        <message>
             <source>Run on this machine (%1)</source>
             <translation>在本机运行（%1）</translation>
         </message>
@@ -2661,6 +2665,50 @@ TFLOPS</source>
         <message>
             <source>Remove all reports</source>
             <translation>移除全部报告</translation>
+        </message>
+        <message>
+            <source>Export cluster report…</source>
+            <translation>导出集群验收报告…</translation>
+        </message>
+        <message>
+            <source>The cluster acceptance report (PDF): every planned node and GPU with serial numbers and results, the failures, unknowns and the nodes that have not reported</source>
+            <translation>集群验收报告（PDF）：方案中每个节点和 GPU 的序列号与结果、不通过项、未知项，以及尚未提交报告的节点</translation>
+        </message>
+        <message>
+            <source>On the target machines</source>
+            <translation>在目标机器上</translation>
+        </message>
+        <message>
+            <source>node names, e.g. gpu[01-16] or gpu01,gpu02</source>
+            <translation>节点名，例如 gpu[01-16] 或 gpu01,gpu02</translation>
+        </message>
+        <message>
+            <source>The machines being delivered, as pdsh and clush take them: the command uses them and the nodes that have not reported are named</source>
+            <translation>到货的机器，写法与 pdsh、clush 相同：命令中使用这些节点名，并列出尚未提交报告的节点</translation>
+        </message>
+        <message>
+            <source>&amp;Run with:</source>
+            <translation>运行方式(&amp;R)：</translation>
+        </message>
+        <message>
+            <source>one machine at a time</source>
+            <translation>逐台运行</translation>
+        </message>
+        <message>
+            <source>ClusterShell (clush)</source>
+            <translation>ClusterShell（clush）</translation>
+        </message>
+        <message>
+            <source>pdsh</source>
+            <translation>pdsh</translation>
+        </message>
+        <message>
+            <source>&amp;Copy</source>
+            <translation>复制(&amp;C)</translation>
+        </message>
+        <message>
+            <source>Copy these lines to the clipboard</source>
+            <translation>把这些命令复制到剪贴板</translation>
         </message>
         <message>
             <source>Nodes</source>
@@ -2759,16 +2807,80 @@ TFLOPS</source>
             <translation>（未知主机）</translation>
         </message>
         <message>
+            <source>no report from this node yet</source>
+            <translation>该节点尚未提交报告</translation>
+        </message>
+        <message>
             <source>(all nodes)</source>
             <translation>（全部节点）</translation>
         </message>
         <message>
-            <source>%1 of %2 planned nodes reported, %3 GPUs.</source>
-            <translation>计划 %2 个节点中已有 %1 个提交报告，共 %3 个 GPU。</translation>
+            <source>The node names cannot be read: %1</source>
+            <translation>无法解析节点名：%1</translation>
+        </message>
+        <message>
+            <source>First save the probe (and the plan) for the target machine.</source>
+            <translation>请先保存探针（和方案）以带到目标机器。</translation>
+        </message>
+        <message>
+            <source>Save the plan to put its path in the judge line.</source>
+            <translation>保存方案后，评判命令中会填入方案的路径。</translation>
+        </message>
+        <message>
+            <source>Afterwards import the .json files with “Import reports…”, or the reports folder with “Import a folder…”: each node is judged against this plan.</source>
+            <translation>之后用“导入报告…”导入这些 .json 文件，或用“导入文件夹…”导入报告文件夹：每个节点都按本方案评判。</translation>
+        </message>
+        <message>
+            <source>Copied the commands to the clipboard.</source>
+            <translation>命令已复制到剪贴板。</translation>
+        </message>
+        <message>
+            <source>%1 of %2 planned nodes reported</source>
+            <translation>计划 %2 个节点，已收到 %1 个的报告</translation>
+        </message>
+        <message>
+            <source>%1 of %2 planned nodes reported, %3 GPUs: ✔ %4 passed, ⚠ %5 with warnings, ✘ %6 failed, ? %7 unknown.</source>
+            <translation>计划 %2 个节点，已收到 %1 个的报告，共 %3 块 GPU：✔ %4 个通过，⚠ %5 个有警告，✘ %6 个不通过，? %7 个未知。</translation>
+        </message>
+        <message>
+            <source>Saved %1 (%2 KB) and the plan %3. On each target machine run: python3 gpu-procure-probe.pyz -o $(hostname).json — then import the files here.</source>
+            <translation>已保存 %1（%2 KB）和方案 %3。在每台目标机器上运行：python3 gpu-procure-probe.pyz -o $(hostname).json，然后在此导入这些文件。</translation>
+        </message>
+        <message>
+            <source>cluster-acceptance</source>
+            <translation>集群验收报告</translation>
+        </message>
+        <message>
+            <source>Export cluster report</source>
+            <translation>导出集群验收报告</translation>
         </message>
         <message>
             <source>No verification report attached yet.</source>
             <translation>尚未附加验证报告。</translation>
+        </message>
+        <message>
+            <source>Node na&amp;mes:</source>
+            <translation>节点名(&amp;M)：</translation>
+        </message>
+        <message>
+            <source>Planned nodes without a report yet: %1.</source>
+            <translation>尚未提交报告的计划节点：%1 个。</translation>
+        </message>
+        <message>
+            <source>No report yet from: %1, and %2 more planned nodes the list does not name.</source>
+            <translation>尚未提交报告：%1；另有 %2 个计划节点未在名单中列出。</translation>
+        </message>
+        <message>
+            <source>No report yet from: %1.</source>
+            <translation>尚未提交报告：%1。</translation>
+        </message>
+        <message>
+            <source>Not in the node list: %1.</source>
+            <translation>不在节点名单中：%1。</translation>
+        </message>
+        <message>
+            <source>Every planned node reported and passed.</source>
+            <translation>所有计划节点均已提交报告并全部通过。</translation>
         </message>
         <message>
             <source>Select a check in the Checks tab to read its full message, the expected and actual values and what to do.</source>
@@ -2845,10 +2957,6 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         <message>
             <source>Save the probe for the target machine</source>
             <translation>保存探针到目标机器</translation>
-        </message>
-        <message>
-            <source>Saved %1 (%2 KB). On each target machine run: python3 gpu-procure-probe.pyz -o $(hostname).json — then import the files here.</source>
-            <translation>已保存 %1（%2 KB）。在每台目标机器上运行：python3 gpu-procure-probe.pyz -o $(hostname).json，然后在此导入这些文件。</translation>
         </message>
         <message>
             <source>Handover files</source>
