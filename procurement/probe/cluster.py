@@ -228,7 +228,7 @@ def target_commands(method: Method, plan: Plan, catalog: Catalog, plan_path: str
         ])
     return "\n".join([
         f"pdcp -w {w} {_q(probe)} /tmp/",
-        f"pdsh -w {w} 'python3 /tmp/{PROBE} -q{extra} -o {REMOTE_RAW}'",
+        f"pdsh -S -w {w} 'python3 /tmp/{PROBE} -q{extra} -o {REMOTE_RAW}'",
         f"mkdir -p {out} && rpdcp -w {w} {REMOTE_RAW} {out}",
         judge,
     ])

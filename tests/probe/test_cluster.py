@@ -82,7 +82,8 @@ def test_commands_name_the_real_plan_the_probe_and_the_nodes(vcat: Catalog) -> N
     image = "nvcr.io/nvidia/pytorch:24.05-py3"
     assert f"clush -w 'gpu[01-16]' 'python3 /tmp/gpu-procure-probe.pyz -q --image {image} -o " in text
     pdsh = target_commands("pdsh", plan, vcat, None, nodes="")
-    assert f"pdsh -w NODES 'python3 /tmp/gpu-procure-probe.pyz -q --image {image} -o /tmp/gpu-procure-raw.json'" in pdsh
+    run = f"pdsh -S -w NODES 'python3 /tmp/gpu-procure-probe.pyz -q --image {image} -o /tmp/gpu-procure-raw.json'"
+    assert run in pdsh
     assert "--plan PLAN.gpuplan" in pdsh
     one = target_commands("one", plan.model_copy(update={"software": plan.software.model_copy(
         update={"image": None})}), vcat, Path("/p/x.gpuplan"))
