@@ -7,6 +7,7 @@ procurement.verify, which judges machines and builds reports (procurement.verify
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,7 +33,10 @@ STATUSES: tuple[CheckStatus, ...] = ("pass", "fail", "warn", "unknown", "skip")
 `skip`: the check does not apply (no plan to compare with, an optional tool) and was not asked for."""
 
 
+@functools.cache
 def tool_version() -> str:
+    """This installation's version; looked up once (importlib.metadata reads the dist-info each time, which
+    was a tenth of judging a node's raw facts)."""
     try:
         from importlib.metadata import PackageNotFoundError, version
 
