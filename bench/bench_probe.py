@@ -36,6 +36,7 @@ from catalog.loader import Catalog, load_catalog  # noqa: E402
 from procurement.plan import Plan, load_plan  # noqa: E402
 from procurement.probe import bundle  # noqa: E402
 from procurement.probe.judge_cmd import cyclic_gc_paused, read_node, read_nodes  # noqa: E402
+from procurement.verify import raw as rawmod  # noqa: E402
 from procurement.verify.merge import merge_reports  # noqa: E402
 from procurement.verify.report import write_report  # noqa: E402
 
@@ -136,6 +137,32 @@ def main() -> int:
         print(f"probe, no load ({python}, same fake nvidia-smi)       : {probe:7.1f} ms median"
               f"   ratio {probe / alone:5.1f}x  (target {RATIO:g}x of a real nvidia-smi)")
         print(f"                 programs run: {len(doc['commands'])}, raw JSON {len(json.dumps(doc)) // 1024} KB")
+        # where the probe's time goes: the same collector in this process, each program timed
+        ran: list[tuple[str, float]] = []
+
+        def timed(argv: list[str], limit: float) -> dict[str, object]:
+            start = time.perf_counter()
+            res = rawmod.run_command(argv, limit)
+            words = [Path(str(argv[0])).name]
+            words += [a if len(a) < 30 and "\n" not in a else "…" for a in map(str, argv[1:3])]
+            ran.append((" ".join(words), time.perf_counter() - start))
+            return res
+
+        saved_path = os.environ["PATH"]
+        os.environ["PATH"] = env["PATH"]
+        try:
+            start = time.perf_counter()
+            rawmod.collect(run=timed, timeout=30)  # type: ignore[arg-type]
+            whole = time.perf_counter() - start
+        finally:
+            os.environ["PATH"] = saved_path
+        smi_runs = [(a, t) for a, t in ran if Path(a.split()[0]).name == "nvidia-smi"]
+        print(f"                 collector in-process {whole * 1000:.0f} ms: {len(ran)} programs "
+              f"{sum(t for _, t in ran) * 1000:.0f} ms, of them nvidia-smi {len(smi_runs)} times "
+              f"({', '.join(a.split(' ', 1)[1] for a, _ in smi_runs)}) "
+              f"{sum(t for _, t in smi_runs) * 1000:.0f} ms; the programs run one after another")
+        slowest = sorted(ran, key=lambda x: -x[1])[:3]
+        print("                 slowest: " + ", ".join(f"{a} {t * 1000:.0f} ms" for a, t in slowest))
 
         cat = load_catalog()
         plan = load_plan(PLAN, cat)
