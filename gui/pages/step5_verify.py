@@ -324,6 +324,7 @@ class VerifyPage(StepPage):
             self.method_combo.setItemText(i, label)
         self.copy_button.setText(self.tr("&Copy"))
         self.copy_button.setToolTip(self.tr("Copy these lines to the clipboard"))
+        self.update_command()  # its comments and the note are in the language too
         self.tabs.setTabText(0, self.tr("Nodes"))
         self.tabs.setTabText(1, self.tr("GPUs"))
         self.tabs.setTabText(2, self.tr("Checks"))
@@ -416,7 +417,7 @@ class VerifyPage(StepPage):
     def update_command(self) -> None:
         """The lines to run for the chosen way, with this plan's file, the node list and the saved probe."""
         ctl = self.controller
-        text = target_commands(self.method(), ctl.plan, ctl.catalog, ctl.path,  # type: ignore[arg-type]
+        text = target_commands(self.method(), ctl.plan, ctl.catalog, ctl.path, lang=ctl.lang,  # type: ignore[arg-type]
                                nodes=self.nodes_edit.text() if not self._names_error else "",
                                probe_dir=self._probe_dir)
         if self.command_view.toPlainText() != text:
@@ -430,7 +431,7 @@ class VerifyPage(StepPage):
             notes.append(self.tr("Save the plan to put its path in the judge line."))
         notes.append(self.tr("Afterwards import the .json files with “Import reports…”, or the reports folder with "
                              "“Import a folder…”: each node is judged against this plan."))
-        self.command_note.setText(" ".join(notes))
+        self.command_note.setText(("" if ctl.lang == "zh" else " ").join(notes))
 
     def copy_command(self) -> None:
         QGuiApplication.clipboard().setText(self.command_view.toPlainText())

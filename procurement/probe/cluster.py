@@ -12,9 +12,19 @@ from typing import Literal
 
 from catalog.loader import Catalog
 from catalog.models import ContainerImage
+from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 from procurement.verify.merge import node_name
 from procurement.verify.report import CheckRecord, VerificationReport
+
+register(
+    {
+        "probe.cmd.on_target": {"zh": "在目标机器上，在存放 {probe} 的目录中运行：",
+                                "en": "on the target machine, in the folder holding {probe}:"},
+        "probe.cmd.then_import": {"zh": "然后在本机导入这个 .json 文件（或运行：{judge}）",
+                                  "en": "then import that .json file on this computer (or: {judge})"},
+    }
+)
 
 NodeState = Literal["pass", "fail", "warn", "unknown", "missing"]
 STATES: tuple[NodeState, ...] = ("pass", "fail", "warn", "unknown", "missing")
@@ -198,7 +208,7 @@ def probe_args(plan: Plan, catalog: Catalog) -> list[str]:
 
 
 def target_commands(method: Method, plan: Plan, catalog: Catalog, plan_path: str | PurePath | None, *,
-                    nodes: str = "",
+                    lang: Lang = "zh", nodes: str = "",
                     probe_dir: str | PurePath | None = None, reports_dir: str = "reports") -> str:
     """The shell lines to copy: run the probe on the target(s), bring the JSON back, judge it here.
 
@@ -214,10 +224,9 @@ def target_commands(method: Method, plan: Plan, catalog: Catalog, plan_path: str
     judge = f"gpu-procure judge {out} --plan {plan_arg} --json cluster.json --pdf cluster.pdf"
     if method == "one":
         return "\n".join([
-            f"# on the target machine, in the folder holding {PROBE}:",
+            "# " + t("probe.cmd.on_target", lang, probe=PROBE),
             f'python3 {PROBE} -q{extra} -o "$(hostname -s).json"',
-            "# then import that .json file on this computer (or: gpu-procure judge FILE.json --plan "
-            f"{plan_arg})",
+            "# " + t("probe.cmd.then_import", lang, judge=f"gpu-procure judge FILE.json --plan {plan_arg}"),
         ])
     if method == "clush":
         return "\n".join([

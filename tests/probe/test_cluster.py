@@ -88,6 +88,8 @@ def test_commands_name_the_real_plan_the_probe_and_the_nodes(vcat: Catalog) -> N
     one = target_commands("one", plan.model_copy(update={"software": plan.software.model_copy(
         update={"image": None})}), vcat, Path("/p/x.gpuplan"))
     assert 'python3 gpu-procure-probe.pyz -q -o "$(hostname -s).json"' in one
+    assert one.startswith("# 在目标机器上") and "# on the target machine" in target_commands(
+        "one", plan, vcat, None, lang="en")
 
 
 def test_a_directory_holds_the_copies_clush_and_pdsh_bring_back(tmp_path: Path) -> None:
