@@ -53,6 +53,7 @@ from procurement.verify import (
     GpuRecord,
     ProbeOptions,
     VerificationCancelled,
+    VerificationReport,
     gpu_verdicts,
     load_report,
     merge_reports,
@@ -383,13 +384,14 @@ class VerifyPage(StepPage):
                 expected, actual = values_of(c, self.controller.lang)  # in the reader's language
                 _append(checks, _check_row(node, str(c.get("id", "")), c.get("status"), expected, actual,
                                            message_of(c, self.controller.lang)))
-        progress = self.update_progress(reports)
+        parsed = self.parsed_reports(reports)
+        progress = self.update_progress(parsed)
         for n in progress.nodes if progress is not None else []:
             if n.state == "missing":
                 _append(nodes, [QTableWidgetItem(n.name), _status_item("missing"), *(QTableWidgetItem("")
                                                                                   for _ in range(5)),
                                 QTableWidgetItem(self.tr("no report from this node yet"))])
-        cluster = self.cluster_checks(reports)
+        cluster = self.cluster_checks(parsed)
         for c in cluster:
             expected, actual = values_of(c, self.controller.lang)
             _append(checks, _check_row(self.tr("(all nodes)"), c.id, c.status, expected, actual,
@@ -437,14 +439,18 @@ class VerifyPage(StepPage):
         QGuiApplication.clipboard().setText(self.command_view.toPlainText())
         self.status_label.setText(self.tr("Copied the commands to the clipboard."))
 
-    def update_progress(self, reports: list[dict[str, Any]]) -> ClusterProgress | None:
-        """Planned nodes reported / passed / failed / unknown / missing, in the bar and the summary line."""
+    def parsed_reports(self, reports: list[dict[str, Any]]) -> list[VerificationReport]:
+        """The attached reports as models, once per refresh (a thousand nodes take a while to validate)."""
         parsed = []
         for r in reports:
             try:
                 parsed.append(parse_report(r))
             except ValueError:
                 continue
+        return parsed
+
+    def update_progress(self, parsed: list[VerificationReport]) -> ClusterProgress | None:
+        """Planned nodes reported / passed / failed / unknown / missing, in the bar and the summary line."""
         progress = cluster_progress(parsed, self.controller.plan, self._names)
         self.progress_state = progress
         expected = max(progress.expected, len(self._names))
@@ -505,16 +511,10 @@ class VerifyPage(StepPage):
             f"<p><b>{esc(message)}:</b><br>"
             f"{esc(detail['message'] or '—').replace(chr(10), '<br>')}</p>")
 
-    def cluster_checks(self, reports: list[dict[str, Any]]) -> list[CheckRecord]:
+    def cluster_checks(self, parsed: list[VerificationReport]) -> list[CheckRecord]:
         """The verify module's cluster-level checks (node count against the plan, duplicates, consistency)."""
-        if not reports:
+        if not parsed:
             return []
-        parsed = []
-        for r in reports:
-            try:
-                parsed.append(parse_report(r))
-            except ValueError:
-                continue
         return merge_reports(parsed, self.controller.plan, self.controller.lang).checks
 
     # -- actions
