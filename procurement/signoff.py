@@ -250,6 +250,43 @@ def acceptance_content(
     return out
 
 
+register(
+    {
+        "acceptance.warn.no_reports": {
+            "zh": "结论为合格，但未附验证报告：到货设备未经自动核验",
+            "en": "accepted, but no verification report is attached: the machines were not verified",
+        },
+        "acceptance.warn.failed": {
+            "zh": "结论为合格，但有 {n} 项自动检查不通过",
+            "en": "accepted, but automatic checks failed: {n}",
+        },
+        "acceptance.warn.other_plan": {
+            "zh": "结论为合格，但有 {n} 份报告不是对照本方案当前版本生成的",
+            "en": "accepted, but reports not made against this plan as it is now: {n}",
+        },
+    }
+)
+
+
+def acceptance_warnings(plan: Plan, lang: Lang = "zh") -> list[str]:
+    """What contradicts an acceptance conclusion of 合格 (accepted): no report, failed checks in the reports made
+    against this plan, or reports made against another plan or an older version of it."""
+    if plan.acceptance.conclusion != "pass":
+        return []
+    from procurement.plan import canonical_digest
+
+    if not plan.verification:
+        return [t("acceptance.warn.no_reports", lang)]
+    digest = canonical_digest(plan)
+    ours = [r for r in plan.verification if r.get("plan_digest") == digest]
+    failed = sum(1 for r in ours for c in (r.get("checks") or [])
+                 if isinstance(c, Mapping) and c.get("status") == "fail")
+    out = [t("acceptance.warn.failed", lang, n=failed)] if failed else []
+    if len(ours) < len(plan.verification):
+        out.append(t("acceptance.warn.other_plan", lang, n=len(plan.verification) - len(ours)))
+    return out
+
+
 def canonical_bytes(kind: Kind, content: Mapping[str, str]) -> bytes:
     """The bytes a digest and an SSH signature are made over (kind included: an approval never passes for an
     acceptance)."""

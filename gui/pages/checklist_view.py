@@ -310,9 +310,12 @@ class _AcceptanceBox(QGroupBox):
                            "one, or no plan: the sheet marks them and does not count them as evidence.") \
                 .replace("%1", str(other)).replace("%2", str(total))
         else:
-            text = self.tr("%1 attached report(s), all made against this plan as it is now.").replace("%1", str(total))
-        self.reports_label.setText(text)
-        self.reports_label.setStyleSheet("color: #c62828" if other else "")
+            text = self.tr("Attached reports: %1, all made against this plan as it is now.").replace("%1", str(total))
+        from procurement.signoff import acceptance_warnings
+
+        warnings = acceptance_warnings(plan, self.page.controller.lang)
+        self.reports_label.setText("\n".join([text, *(f"⚠ {w}" for w in warnings)]))
+        self.reports_label.setStyleSheet("color: #c62828" if other or warnings else "")
 
     def _set(self, path: str, value: object) -> None:
         if self.page.refreshing:

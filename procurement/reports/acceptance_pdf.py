@@ -29,6 +29,7 @@ from procurement.reports.common import (
 )
 from procurement.reports.quote import quote_number
 from procurement.reports.signoff_pdf import kept, signoff_block
+from procurement.signoff import acceptance_warnings
 
 register(
     {
@@ -68,6 +69,7 @@ register(
         "acc.c.fail": {"zh": "不合格", "en": "Rejected"},
         "acc.c.rework": {"zh": "整改后复验", "en": "Re-inspect after rework"},
         "acc.reasons": {"zh": "理由", "en": "Reasons"},
+        "acc.warning": {"zh": "注意", "en": "Note"},
         "acc.no_reports": {"zh": "未附验证报告：到货设备未经自动核验。",
                            "en": "No verification report attached: the delivered machines were not verified."},
         "acc.footer": {"zh": "验收单 · 合同 {contract} · 方案摘要 {digest}",
@@ -204,10 +206,14 @@ def render_acceptance_pdf(
     story.append(st.section(t("acc.manual", lang), _manual(plan, catalog, findings, policy, st, paper)))
     options = "　".join(f"{BOX_TICKED if acc.conclusion == c else BOX_EMPTY} {t(f'acc.c.{c}', lang)}"
                        for c in ("pass", "fail", "rework"))
-    conclusion = table([[st.p(t("acc.conclusion", lang), st.cell), st.p(options, st.cell)],
-                        [st.p(t("acc.reasons", lang), st.cell), st.p(acc.reasons or "", st.cell)]],
-                       scaled([16, 84], paper), header_rows=0, font=st.font,
-                       extra=[("TOPPADDING", (0, 1), (-1, 1), 4), ("BOTTOMPADDING", (0, 1), (-1, 1), 18)])
+    rows = [[st.p(t("acc.conclusion", lang), st.cell), st.p(options, st.cell)],
+            [st.p(t("acc.reasons", lang), st.cell), st.p(acc.reasons or "", st.cell)]]
+    extra: list[tuple[object, ...]] = [("TOPPADDING", (0, 1), (-1, 1), 4), ("BOTTOMPADDING", (0, 1), (-1, 1), 18)]
+    warnings = acceptance_warnings(plan, lang)
+    if warnings:  # an accepted conclusion the evidence does not bear out is said on the sheet
+        rows.append([st.p(t("acc.warning", lang), st.cell), st.p("\n".join(warnings), st.cell)])
+        extra.append(("BACKGROUND", (1, 2), (1, 2), STATUS_BG["fail"]))
+    conclusion = table(rows, scaled([16, 84], paper), header_rows=0, font=st.font, extra=extra)
     story.append(st.section(t("acc.conclusion", lang), conclusion))
     story.append(kept(signoff_block(plan, "approval", catalog, st, paper, allowed_signers)))
     story.append(kept(signoff_block(plan, "acceptance", catalog, st, paper, allowed_signers)))

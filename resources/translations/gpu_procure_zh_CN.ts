@@ -3070,7 +3070,7 @@ Attaching its report puts this computer's measurements in the plan, its checklis
             <translation>所附 %2 份报告中有 %1 份是对照其他方案、本方案的旧版本或未对照方案生成的：验收单会标明，且不作为验收依据。</translation>
         </message>
         <message>
-            <source>%1 attached report(s), all made against this plan as it is now.</source>
+            <source>Attached reports: %1, all made against this plan as it is now.</source>
             <translation>已附 %1 份报告，均对照本方案的当前版本生成。</translation>
         </message>
     </context>

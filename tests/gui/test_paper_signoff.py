@@ -140,6 +140,8 @@ def test_acceptance_details_and_the_acceptance_sheet(qtbot, catalog, policy, dia
     box.conclusion_combo.setFocus()
     qtbot.keyClick(box.conclusion_combo, Qt.Key.Key_Down)  # — not decided — → Accepted (合格)
     assert ctl.plan.acceptance.conclusion == "pass"
+    # accepted over a report made against another plan: said next to the conclusion
+    assert "accepted, but reports not made against this plan as it is now: 1" in box.reports_label.text()
     qtbot.keyClicks(box.reasons_edit, "all checks pass; node-old to be re-run")
     qtbot.keyClick(box.reasons_edit, Qt.Key.Key_Return)
     assert ctl.plan.acceptance.reasons == "all checks pass; node-old to be re-run"
@@ -148,6 +150,7 @@ def test_acceptance_details_and_the_acceptance_sheet(qtbot, catalog, policy, dia
     assert "HT-2026-0815" in text and "2026-12-01" in text and "node-old to be re-run" in text
     assert "☑ Accepted" in text and "☐ Rejected" in text
     flat = " ".join(text.split())
+    assert "accepted, but reports not made against this plan as it is now: 1" in flat
     old_row = flat[flat.index("node-old"):]
     assert old_row.index("another plan or an") < old_row.index("not evidence for")  # the old report is marked
     assert "SYS-node-old" in flat and "GPU-node-a-0" in flat

@@ -201,6 +201,26 @@ def test_each_kind_of_content_voids_exactly_the_sign_offs_that_cover_it(plan: Pl
         assert any(said in c for c in changes), (what, changes)
 
 
+def test_an_accepted_conclusion_the_evidence_does_not_bear_out_is_flagged(plan: Plan) -> None:
+    from procurement.plan import canonical_digest
+    from procurement.signoff import acceptance_warnings
+
+    def concluded(reports: list, conclusion: str = "pass") -> Plan:
+        return plan.model_copy(update={"verification": reports, "acceptance": plan.acceptance.model_copy(
+            update={"conclusion": conclusion})})
+
+    ok = {"plan_digest": canonical_digest(plan), "checks": [{"id": "GPU-COUNT", "status": "pass"}]}
+    failed = {"plan_digest": canonical_digest(plan), "checks": [{"id": "GPU-MODEL", "status": "fail"},
+                                                                 {"id": "GPU-COUNT", "status": "fail"}]}
+    assert acceptance_warnings(concluded([ok])) == []
+    assert acceptance_warnings(concluded([]), "en") == [
+        "accepted, but no verification report is attached: the machines were not verified"]
+    assert acceptance_warnings(concluded([ok, failed]), "zh") == ["结论为合格，但有 2 项自动检查不通过"]
+    assert acceptance_warnings(concluded([ok, {**ok, "plan_digest": "0" * 64}]), "en") == [
+        "accepted, but reports not made against this plan as it is now: 1"]
+    assert acceptance_warnings(concluded([failed], "fail")) == []  # rejected: nothing contradicts it
+
+
 def test_forged_digest_is_caught(plan: Plan, catalog: Catalog, tmp_path: Path) -> None:
     """Edit the file and recompute the digest, as six lines of Python would: the recorded content no longer
     matches the plan (void), and a content edited to match no longer matches its own digest."""
