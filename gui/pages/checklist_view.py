@@ -76,6 +76,7 @@ class _SignOffBox(QGroupBox):
         # optional: also sign the content with an SSH key (ssh-keygen -Y sign); the key never leaves its file
         self.ssh_check = QCheckBox()
         self.key_edit = QLineEdit()
+        self.principal_edit = QLineEdit()  # the identity in the allowed-signers file (default: the name)
         self.key_button = QPushButton()
         self.signers_label = QLabel()  # each signer, with the SSH signature's fingerprint and state
         self.signers_label.setWordWrap(True)
@@ -92,6 +93,7 @@ class _SignOffBox(QGroupBox):
         key_row.addWidget(self.ssh_check)
         key_row.addWidget(self.key_edit, 1)
         key_row.addWidget(self.key_button)
+        key_row.addWidget(self.principal_edit, 1)
         col = QVBoxLayout(self)
         col.addWidget(self.covers_label)
         col.addLayout(row)
@@ -110,6 +112,7 @@ class _SignOffBox(QGroupBox):
 
     def _key_enabled(self, on: bool) -> None:
         self.key_edit.setEnabled(on)
+        self.principal_edit.setEnabled(on)
         self.key_button.setEnabled(on)
 
     def choose_key(self) -> None:
@@ -129,6 +132,9 @@ class _SignOffBox(QGroupBox):
         self.ssh_check.setToolTip(self.tr("ssh-keygen -Y sign over exactly the content this sign-off covers: unlike "
                                           "the digest, it proves which key signed"))
         self.key_edit.setPlaceholderText(self.tr("~/.ssh/id_ed25519"))
+        self.principal_edit.setPlaceholderText(self.tr("as in the allowed signers (default: your name)"))
+        self.principal_edit.setToolTip(self.tr("The identity your key has in the organisation's allowed-signers "
+                                               "file, e.g. zhang.wei@example.cn"))
         self.key_button.setText(self.tr("Choose…"))
 
     def open_counts(self) -> tuple[int, int]:
@@ -201,7 +207,8 @@ class _SignOffBox(QGroupBox):
             key = Path(self.key_edit.text().strip()).expanduser()
         try:
             after = sign(ctl.plan, self.kind, self.name_edit.text(), self.role_edit.text(), ctl.catalog,
-                         dt.date(qd.year(), qd.month(), qd.day()), key=key, lang=ctl.lang)
+                         dt.date(qd.year(), qd.month(), qd.day()), key=key,
+                         principal=self.principal_edit.text().strip() if key is not None else "", lang=ctl.lang)
         except (SignOffError, ValueError) as exc:
             self.state_label.setText(str(exc))
             self.state_label.setStyleSheet("color: #c62828")

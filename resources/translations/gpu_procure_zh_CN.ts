@@ -3113,6 +3113,14 @@ Attaching its report puts this computer's measurements in the plan, its checklis
             <translation>~/.ssh/id_ed25519</translation>
         </message>
         <message>
+            <source>as in the allowed signers (default: your name)</source>
+            <translation>允许签署人文件中的身份（默认：您的姓名）</translation>
+        </message>
+        <message>
+            <source>The identity your key has in the organisation's allowed-signers file, e.g. zhang.wei@example.cn</source>
+            <translation>您的密钥在单位允许签署人文件中的身份，例如 zhang.wei@example.cn</translation>
+        </message>
+        <message>
             <source>Choose…</source>
             <translation>选择…</translation>
         </message>

@@ -186,7 +186,7 @@ def test_sign_with_an_ssh_key_and_check_it_against_the_allowed_signers(qtbot, ca
     ctl = page.controller
     key, stranger = _keygen(tmp_path, "zhangwei"), _keygen(tmp_path, "stranger")
     allowed = tmp_path / "allowed_signers"
-    allowed.write_text(f"zhangwei {key.with_suffix('.pub').read_text()}")
+    allowed.write_text(f"zhang.wei@example.cn {key.with_suffix('.pub').read_text()}")
     box = page.signoffs["approval"]
     assert not box.key_edit.isEnabled()
     dialog_calls.answer("ask_ssh_key_path", key)
@@ -194,10 +194,12 @@ def test_sign_with_an_ssh_key_and_check_it_against_the_allowed_signers(qtbot, ca
     assert box.key_edit.isEnabled()
     qtbot.mouseClick(box.key_button, Qt.MouseButton.LeftButton)
     assert box.key_edit.text() == str(key)
-    box.name_edit.setText("zhangwei")
+    box.name_edit.setText("张伟")
+    box.principal_edit.setText("zhang.wei@example.cn")
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
     signer = ctl.plan.signoffs["approval"].signers[0]
     assert signer.ssh_signature.startswith("-----BEGIN SSH SIGNATURE-----")
+    assert (signer.name, signer.ssh_principal) == ("张伟", "zhang.wei@example.cn")
     fingerprint = subprocess.run(["ssh-keygen", "-l", "-f", str(key.with_suffix(".pub"))], capture_output=True,
                                  text=True, check=True).stdout.split()[1]
     # no allowed-signers file yet: the fingerprint is shown, the signature not called valid
@@ -207,11 +209,11 @@ def test_sign_with_an_ssh_key_and_check_it_against_the_allowed_signers(qtbot, ca
     dialog_calls.answer("ask_allowed_signers_path", allowed)
     qtbot.mouseClick(page.allowed_button, Qt.MouseButton.LeftButton)
     assert ctl.allowed_signers == allowed
-    assert f"SSH signature valid: zhangwei ({fingerprint})" in box.signers_label.text()
+    assert f"SSH signature valid: zhang.wei@example.cn ({fingerprint})" in box.signers_label.text()
     assert box.state.value == "valid"
 
     # the same content signed by a key the organisation does not know
-    box.name_edit.setText("zhangwei")
+    box.name_edit.setText("张伟")
     box.key_edit.setText(str(stranger))
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
     assert "signed by an unknown key" in box.signers_label.text()
@@ -221,7 +223,7 @@ def test_sign_with_an_ssh_key_and_check_it_against_the_allowed_signers(qtbot, ca
     from procurement.plan import with_value
     from procurement.signoff import content_digest, current_content
 
-    ctl.undo_stack.undo()  # back to zhangwei's valid signature
+    ctl.undo_stack.undo()  # back to 张伟's valid signature
     assert box.state.value == "valid"
     edited = with_value(ctl.plan, "server.memory.count", 8)
     so = edited.signoffs["approval"]
