@@ -425,7 +425,7 @@ register(
         "size.part.overhead": {"zh": "框架开销", "en": "overhead"},
         "size.total": {
             "zh": "每个 GPU 合计 {gb} GB，加 {pct}% 余量 {margin} GB",
-            "en": "per GPU {gb} GB, with the {pct} % margin {margin} GB",
+            "en": "per GPU {gb} GB, with the {pct}% margin {margin} GB",
         },
         "size.offload": {"zh": "卸载到 CPU 内存：每个 GPU {gb} GB", "en": "offloaded to CPU RAM: {gb} GB per GPU"},
         "size.fits": {"zh": "每个 GPU 都放得下（每卡 {have} GB = {gib} GiB）。",

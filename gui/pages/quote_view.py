@@ -33,6 +33,7 @@ from PySide6.QtWidgets import (
 
 from gui import workers
 from gui.controller import PlanController
+from gui.numbers import percent
 from gui.pages.base import StepPage
 from gui.widgets.money import million_text
 from procurement.messages import english_plurals, t
@@ -430,6 +431,7 @@ class QuotePage(StepPage):
         self.table.setVisible(not empty)
         self.empty_label.setVisible(empty)
         self.empty_label.setText(self.tr("Choose a GPU and server parts to build the quote."))
+        vat_rate = percent(float(quote.vat_rate_pct), None)  # "13%", as the PDF prints it
         if empty:
             totals = ""
         elif not quote.has_prices:
@@ -437,14 +439,14 @@ class QuotePage(StepPage):
                              "user catalog directory)")
         elif quote.unpriced:
             # some parts have no price: the sum is a floor, not the quote's total
-            totals = (self.tr("Priced subtotal (incomplete) %1 · VAT %2 % on it %3 · not a final total: "
+            totals = (self.tr("Priced subtotal (incomplete) %1 · VAT %2 on it %3 · not a final total: "
                               "%4 part(s) are priced on request")
-                      .replace("%1", _money(quote.subtotal, on_request)).replace("%2", f"{quote.vat_rate_pct:g}")
+                      .replace("%1", _money(quote.subtotal, on_request)).replace("%2", vat_rate)
                       .replace("%3", _money(quote.vat, on_request)).replace("%4", str(len(quote.unpriced))))
         else:
             short = (f"{quote.total_wan:,.2f} 万元" if ctl.lang == "zh" else million_text(float(quote.total)))
-            totals = (self.tr("Subtotal %1 · VAT %2 % %3 · Total %4 (%5)")
-                      .replace("%1", _money(quote.subtotal, on_request)).replace("%2", f"{quote.vat_rate_pct:g}")
+            totals = (self.tr("Subtotal %1 · VAT %2 %3 · Total %4 (%5)")
+                      .replace("%1", _money(quote.subtotal, on_request)).replace("%2", vat_rate)
                       .replace("%3", _money(quote.vat, on_request)).replace("%4", _money(quote.total, on_request))
                       .replace("%5", short))
         self.totals_label.setText(totals)

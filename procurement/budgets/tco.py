@@ -188,13 +188,13 @@ register(
             "zh": "{years} 年电费：{cost}（每年 {kwh} kWh = 满载墙插功率 {wall} W × {servers} 台 × PUE {pue} × "
                   "利用率 {util}% × 8,760 小时；电价 {price} 元/kWh）",
             "en": "Electricity over {years} years: {cost} ({kwh} kWh a year = full-load wall power {wall} W × "
-                  "{servers} server(s) × PUE {pue} × {util} % utilisation × 8,760 h; {price} CNY/kWh)",
+                  "{servers} server(s) × PUE {pue} × {util}% utilisation × 8,760 h; {price} CNY/kWh)",
         },
         "tco.electricity.lower": {
             "zh": "{years} 年电费：至少 {cost}（部分部件功耗未知，此为下限；每年 {kwh} kWh = 满载墙插功率 {wall} W × "
                   "{servers} 台 × PUE {pue} × 利用率 {util}% × 8,760 小时；电价 {price} 元/kWh）",
             "en": "Electricity over {years} years: at least {cost} (some parts' power is unknown: a lower bound; "
-                  "{kwh} kWh a year = full-load wall power {wall} W × {servers} server(s) × PUE {pue} × {util} % "
+                  "{kwh} kWh a year = full-load wall power {wall} W × {servers} server(s) × PUE {pue} × {util}% "
                   "utilisation × 8,760 h; {price} CNY/kWh)",
         },
         "tco.electricity.unknown": {
@@ -203,7 +203,7 @@ register(
         },
         "tco.cloud": {
             "zh": "对照：同样 {years} 年、利用率 {util}% 租用 {gpus} 张云 GPU 约 {cost}（{price} 元/卡·小时）",
-            "en": "For comparison: renting {gpus} GPU(s) in the cloud for the same {years} years at {util} % is about "
+            "en": "For comparison: renting {gpus} GPU(s) in the cloud for the same {years} years at {util}% is about "
                   "{cost} "
                   "({price} CNY per GPU-hour)",
         },

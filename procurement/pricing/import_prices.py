@@ -75,7 +75,7 @@ register({
     "prices.reason.id": {"zh": "零件编号相同", "en": "same part id"},
     "prices.reason.name": {"zh": "型号名称相同", "en": "same model name"},
     "prices.reason.code": {"zh": "型号代码相同", "en": "same model code"},
-    "prices.reason.tokens": {"zh": "型号关键字吻合（{score}%）", "en": "model words agree ({score} %)"},
+    "prices.reason.tokens": {"zh": "型号关键字吻合（{score}%）", "en": "model words agree ({score}%)"},
     "prices.reason.ambiguous": {"zh": "同样可能是 {first} 或 {second}", "en": "could be {first} or {second}"},
     "prices.reason.duplicate": {"zh": "与第 {row} 行为同一零件", "en": "same part as row {row}"},
     "prices.reason.unpriced": {"zh": "没有单价", "en": "no unit price"},

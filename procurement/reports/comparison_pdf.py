@@ -26,7 +26,7 @@ register({
     "cmp.plan": {"zh": "方案", "en": "Plan"},
     "cmp.date": {"zh": "制表日期", "en": "Made on"},
     "cmp.vat_note": {"zh": "金额均按增值税 {rate}% 计算含税价；供应商未注明是否含税的单价按不含税计（较高的读法）。",
-                     "en": "Amounts include VAT at {rate} %; a unit price whose VAT status the vendor did not "
+                     "en": "Amounts include VAT at {rate}%; a unit price whose VAT status the vendor did not "
                            "state is read as excluding it (the higher reading)."},
     "cmp.none": {"zh": "方案中尚未附供应商报价。", "en": "No vendor quote is attached to the plan."},
     "cmp.lines": {"zh": "逐项比较", "en": "Line by line"},

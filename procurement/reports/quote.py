@@ -181,13 +181,13 @@ register(
         },
         "quote.note.vat_included": {
             "zh": "标注含税的参考价（如国内零售价）已含 {rate}% 增值税：不含税单价由含税价折算，不重复计税。",
-            "en": "Reference prices that include VAT (China retail prices) already carry {rate} % VAT: their "
+            "en": "Reference prices that include VAT (China retail prices) already carry {rate}% VAT: their "
                   "net unit price is derived from the VAT-inclusive price, and VAT is not added twice.",
         },
         "quote.note.vat_unknown": {
             "zh": "来源未说明是否含税的参考价按不含税计，另加 {rate}% 增值税（较高的读法）。",
             "en": "Reference prices whose source does not say whether VAT is included are read as excluding "
-                  "it, and {rate} % VAT is added (the higher reading).",
+                  "it, and {rate}% VAT is added (the higher reading).",
         },
         "quote.note.nodes": {
             "zh": "数量按 {nodes} 台服务器计（每台配置相同）。",

@@ -135,7 +135,7 @@ register(
         "BUDGET-OVER.message": {
             "zh": "含税参考总价 {total}（不含税 {net} = 每节点 {node} × {nodes} 台，另加 {vat}% 增值税）"
                   "超过含税预算 {budget}，超出 {over}。",
-            "en": "The reference total including {vat} % VAT is {total} ({net} before VAT = {node} per node "
+            "en": "The reference total including {vat}% VAT is {total} ({net} before VAT = {node} per node "
             "× {nodes}), {over} over the budget of {budget} (budgets include VAT).",
         },
         "BUDGET-OVER.message.lower_bound": {

@@ -431,7 +431,7 @@ register(
         "POWER-PSU-CAPACITY.fix": {
             "zh": "至少需要 {need} 个该型号电源（含 {headroom}% 余量与冗余），或选择更大功率的电源、减少 "
                   "GPU。",
-            "en": "Use at least {need} of these PSUs ({headroom} % headroom and redundancy included), "
+            "en": "Use at least {need} of these PSUs ({headroom}% headroom and redundancy included), "
             "a larger PSU, or fewer GPUs.",
         },
         "POWER-PSU-CAPACITY.low_line_message": {
@@ -444,7 +444,7 @@ register(
         "POWER-PSU-CAPACITY.fix.bays": {
             "zh": "该型号需要 {need} 个（含 {headroom}% 余量与冗余），但机箱只有 {bays} 个电源位：选择更大功率的"
                   "电源或其他机箱，或减少 GPU。",
-            "en": "{need} of these PSUs would be needed ({headroom} % headroom and redundancy included) but the "
+            "en": "{need} of these PSUs would be needed ({headroom}% headroom and redundancy included) but the "
             "chassis has {bays} PSU bays: choose a larger PSU or another chassis, or fewer GPUs.",
         },
         "POWER-PSU-HEADROOM.fix.bays": {
@@ -453,7 +453,7 @@ register(
         },
         "POWER-PSU-HEADROOM.message": {
             "zh": "估算功耗 {draw} W 加 {headroom}% 余量为 {required} W，超过可用电源容量 {usable} W。",
-            "en": "Estimated draw {draw} W plus {headroom} % headroom is {required} W, above the usable "
+            "en": "Estimated draw {draw} W plus {headroom}% headroom is {required} W, above the usable "
             "PSU capacity {usable} W.",
         },
         "POWER-PSU-HEADROOM.fix": {
@@ -515,7 +515,7 @@ register(
                   "{amps} A，超过 {circuit} A 支路按 {pct}% 持续负载可带的 {limit} A。",
             "en": "On low line (100-127 V), with the redundant PSUs failed, {wall} W at the wall is carried by "
             "{cords} cords: about {amps} A each, above the {limit} A a {circuit} A branch circuit carries "
-            "continuously ({pct} %).",
+            "continuously ({pct}%).",
         },
         "POWER-CORD-AMPS.fix": {
             "zh": "增加电源（每根电源线分担更少），改用更高电压供电，或向厂商确认电源输入插座与额定电流。",
@@ -530,7 +530,7 @@ register(
             "zh": "目录中没有电源 {psu} 的 80 PLUS 等级：墙上功率 {wall} W 按最低的 80 PLUS 等级估算（此负载下效率 "
                   "{eff}%），是偏保守的估计。",
             "en": "The catalog has no 80 PLUS class for PSU {psu}: the wall power, {wall} W, assumes the lowest "
-            "80 PLUS level ({eff} % efficient at this load), an estimate on the safe side.",
+            "80 PLUS level ({eff}% efficient at this load), an estimate on the safe side.",
         },
         "POWER-EFFICIENCY-ASSUMED.fix": {
             "zh": "向厂商索取该电源的 80 PLUS 等级（或效率曲线），在用户目录中补充 efficiency。",
@@ -597,7 +597,7 @@ register(
             "zh": "PCIe 插卡 GPU 的瞬时功耗峰值（TDP × {factor}，约 100 µs，PCIe CEM 5.0）可达 {peak} W，超过 ATX "
                   "电源的峰值承受能力 {capacity} W（额定的 {tolerance}%，ATX 3.0）。",
             "en": "PCIe add-in-card power excursions (TDP × {factor} for ~100 µs, PCIe CEM 5.0) can reach {peak} W, "
-            "above the ATX PSUs' peak tolerance of {capacity} W ({tolerance} % of rated, ATX 3.0).",
+            "above the ATX PSUs' peak tolerance of {capacity} W ({tolerance}% of rated, ATX 3.0).",
         },
         "POWER-TRANSIENT.fix": {
             "zh": "增加电源余量，或确认电源的瞬时峰值规格并在策略中设置 psu_peak_tolerance_pct。",

@@ -159,14 +159,14 @@ register(
         "VRAM-TOTAL.message": {
             "zh": "每个 GPU 需要 {need} GB（加 {pct}% 余量 {need_margin} GB；最省方案 {scheme}：{parts}），超过每个 "
                   "{gpu} 的 {per_gpu} GB（{per_gpu_gib} GiB）；{gpus} 个 GPU 的显存不能简单相加。",
-            "en": "Each GPU needs {need} GB ({need_margin} GB with the {pct} % margin; best layout {scheme}: "
+            "en": "Each GPU needs {need} GB ({need_margin} GB with the {pct}% margin; best layout {scheme}: "
                   "{parts}), more than one {gpu}'s {per_gpu} GB ({per_gpu_gib} GiB); the memory of the {gpus} "
                   "GPUs does not add up.",
         },
         "VRAM-TOTAL.message.nodes": {
             "zh": "每个 GPU 需要 {need} GB（加 {pct}% 余量 {need_margin} GB；{nodes} 个节点 × 每节点 {per_node} 个，"
                   "最省方案 {scheme}：{parts}），超过每个 {gpu} 的 {per_gpu} GB（{per_gpu_gib} GiB）。",
-            "en": "Each GPU needs {need} GB ({need_margin} GB with the {pct} % margin; {nodes} nodes × "
+            "en": "Each GPU needs {need} GB ({need_margin} GB with the {pct}% margin; {nodes} nodes × "
                   "{per_node} GPUs, best layout {scheme}: {parts}), more than one {gpu}'s {per_gpu} GB "
                   "({per_gpu_gib} GiB).",
         },
@@ -262,7 +262,7 @@ register(
         "vram.per_gpu.message": {
             "zh": "每个 GPU（{scheme}，{gpus} 个 GPU）GB：{parts}；合计 {total}，加 {pct}% 余量 {margin}，"
                   "每卡 {have}：{verdict}{serving}",
-            "en": "per GPU ({scheme}, {gpus} GPUs), GB: {parts}; total {total}, with the {pct} % margin {margin}, "
+            "en": "per GPU ({scheme}, {gpus} GPUs), GB: {parts}; total {total}, with the {pct}% margin {margin}, "
                   "of {have}: {verdict}{serving}",
         },
         "vram.per_gpu.fits": {"zh": "放得下", "en": "fits"},

@@ -119,20 +119,20 @@ register(
         "cloud.tco.rent_cheaper": {
             "zh": "按 {years} 年、利用率 {util}% 计：租用 {gpus} 张云 GPU 约 {rent}，低于自购的总拥有成本 {own}"
                   "（购置 + 电费）。",
-            "en": "Over {years} years at {util} % utilisation, renting {gpus} GPU(s) in the cloud costs about {rent}, "
+            "en": "Over {years} years at {util}% utilisation, renting {gpus} GPU(s) in the cloud costs about {rent}, "
                   "less than "
                   "owning ({own}: purchase + electricity).",
         },
         "cloud.tco.own_cheaper": {
             "zh": "按 {years} 年、利用率 {util}% 计：自购的总拥有成本 {own}（购置 + 电费）低于租用 {gpus} 张云 GPU 的 "
                   "{rent}。",
-            "en": "Over {years} years at {util} % utilisation, owning ({own}: purchase + electricity) costs less than "
+            "en": "Over {years} years at {util}% utilisation, owning ({own}: purchase + electricity) costs less than "
                   "renting {gpus} GPU(s) in the cloud ({rent}).",
         },
         "cloud.tco.own_at_least_more": {
             "zh": "按 {years} 年、利用率 {util}% 计：自购至少 {own}（已知部分的下限），已高于租用 {gpus} 张云 GPU 的 "
                   "{rent}。",
-            "en": "Over {years} years at {util} % utilisation, owning costs at least {own} (the known terms), already "
+            "en": "Over {years} years at {util}% utilisation, owning costs at least {own} (the known terms), already "
                   "more than renting {gpus} GPU(s) in the cloud ({rent}).",
         },
         "cloud.tco.unknown": {

@@ -631,7 +631,7 @@ register(
         },
         "derive.psu": {
             "zh": "电源 {n} × {psu}：估算功耗 {draw} W，加 {headroom}% 余量需 {need} W。",
-            "en": "PSUs {n} × {psu}: estimated draw {draw} W, {need} W with {headroom} % headroom.",
+            "en": "PSUs {n} × {psu}: estimated draw {draw} W, {need} W with {headroom}% headroom.",
         },
         "derive.open_air": {
             "zh": "{n} 张开放式风扇的 {gpu} 超过单机箱上限 {limit} 张（会过热降频）：请改用涡轮或被动散热的卡，"

@@ -90,7 +90,7 @@ class VramEstimate:
     def lines(self, lang: Lang = "zh") -> list[str]:
         """The breakdown as readable lines, for the GUI and the PDF."""
         out = [f"{c.label(lang)}: {c.gb:,.1f} GB ({c.formula})" for c in self.components]
-        out.append(f"{t('vram.margin', lang)}: {self.margin_gb:,.1f} GB ({self.margin_pct:g} %)")
+        out.append(f"{t('vram.margin', lang)}: {self.margin_gb:,.1f} GB ({self.margin_pct:g}%)")
         out.append(f"{t('vram.total', lang)}: {self.total_gb:,.1f} GB")
         out += [t(n, lang) for n in self.notes]
         return out

@@ -1214,12 +1214,12 @@ TFLOPS</source>
             <translation>合计：询价（硬件部件均无参考价；可在用户目录中填写公司价格）</translation>
         </message>
         <message>
-            <source>Priced subtotal (incomplete) %1 · VAT %2 % on it %3 · not a final total: %4 part(s) are priced on request</source>
-            <translation>已定价部分小计（不完整）%1 · 其增值税 %2 % %3 · 非最终合计：另有 %4 个部件需询价</translation>
+            <source>Priced subtotal (incomplete) %1 · VAT %2 on it %3 · not a final total: %4 part(s) are priced on request</source>
+            <translation>已定价部分小计（不完整）%1 · 其增值税 %2 %3 · 非最终合计：另有 %4 个部件需询价</translation>
         </message>
         <message>
-            <source>Subtotal %1 · VAT %2 % %3 · Total %4 (%5)</source>
-            <translation>小计 %1 · 增值税 %2 % %3 · 合计 %4（%5）</translation>
+            <source>Subtotal %1 · VAT %2 %3 · Total %4 (%5)</source>
+            <translation>小计 %1 · 增值税 %2 %3 · 合计 %4（%5）</translation>
         </message>
         <message>
             <source>Not a price: %1</source>

@@ -57,6 +57,19 @@ def test_every_page_writes_numbers_as_the_locale_does(qtbot, make_window, lang) 
             assert not SPACE_GROUPED.search(text), f"space-grouped thousands in {where}"
             assert not SPACE_PERCENT.search(text), f"a space before % in {where}"
     assert checked > 200
+    # the findings (core messages, the same text the PDFs print) too: "with the 20 % margin" beside "13%"
+    from PySide6.QtWidgets import QTreeWidgetItemIterator
+
+    win.controller.set_value("requirements.nodes", 1)  # the one-server showcase: the VRAM error with its margin
+    win.controller.reevaluate()
+    it = QTreeWidgetItemIterator(win.findings_panel.tree)
+    findings = []
+    while it.value() is not None:
+        findings.append(it.value().text(0))
+        it += 1
+    assert any("%" in f for f in findings)
+    for text in findings:
+        assert not SPACE_GROUPED.search(text) and not SPACE_PERCENT.search(text), f"finding: {text!r}"
     server = win.page("ServerPage")
     gauge = server.power_gauge
     used, cap = gauge.used(), gauge.capacity()
@@ -101,3 +114,18 @@ def test_spin_boxes_follow_the_language_not_the_start_up_locale(qtbot, make_wind
         assert page.budget.spin.text() == "400,000 元"
     finally:
         QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+
+
+@pytest.mark.parametrize(("lang", "vat"), [("en", "VAT 13% on it"), ("zh", "其增值税 13%")])
+def test_quote_totals_write_the_vat_rate_as_the_pdf_does(qtbot, make_window, lang, vat) -> None:
+    """The quote page wrote "VAT 13 %" where the PDF prints "增值税率 13%"."""
+    win = make_window()
+    win.set_language(lang)
+    _showcase(win)
+    win.controller.set_value("gpu.model", "rtx-4090")  # a priced GPU among parts on request
+    win.show_page(6)
+    page = win.page("QuotePage")
+    qtbot.waitUntil(page.isVisible)
+    text = page.totals_label.text()
+    assert vat in text and not SPACE_PERCENT.search(text)
+    win.set_language("en")

@@ -142,3 +142,29 @@ def test_a_preset_without_typed_shape_shows_the_presets_figures_not_unknown(qtbo
     ctl.set_value("requirements.model_preset", None)
     page.refresh_now()
     assert page.spins["layers"].text() == "unknown"
+
+
+def test_vram_chart_of_the_8_node_example_compares_one_gpu_with_one_gpu(qtbot, make_window, catalog) -> None:
+    """The chart drew one node's 687 GB against the whole job's 1,454 GB: each bar is now one GPU's share
+    under the plan's layout (procurement.sizing's per-GPU memory model) against ONE GPU's memory."""
+    from catalog.units import GIB_TO_GB
+    from gui.sizing_bridge import vram_for
+    from procurement.plan import load_plan
+    from tests.conftest import REPO
+
+    win = make_window()
+    ctl = win.controller
+    ctl.new(load_plan(REPO / "resources" / "examples" / "llm-cluster-node.gpuplan.yaml", catalog))
+    win.show_page(0)
+    page = win.page("RequirementsPage")
+    qtbot.waitUntil(page.isVisible)
+    plan = ctl.plan
+    assert plan.requirements.nodes == 8 and plan.gpu.count == 8
+    one_gpu_gb = catalog.gpu(plan.gpu.model).memory_gib * GIB_TO_GB
+    est = vram_for(plan, catalog, ctl.policy, ctl.lang)
+    assert est is not None and est.gpus == 64
+    chart = page.chart
+    assert chart.limit == pytest.approx(one_gpu_gb)  # 80 GiB = 85.9 GB, not 8 × (a node) or 64 × (the job)
+    assert chart.bars and all(bar.total == pytest.approx(est.per_gpu_gb) for bar in chart.bars)
+    assert all(bar.total < one_gpu_gb for bar in chart.bars)
+    assert "of its 85.9 GB: fits" in page.total_label.text()

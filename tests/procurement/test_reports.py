@@ -164,7 +164,7 @@ def test_a_vat_inclusive_retail_price_is_not_taxed_twice(plan: Plan, cat: Catalo
     assert q.total - q.subtotal == q.vat
     assert q.total == sum((line.gross for line in q.lines if line.gross is not None), Decimal(0))
     body = text(render_quote_pdf(p, priced, today=TODAY, lang="en", findings=[]))
-    assert "already carry 13 % VAT" in body
+    assert "already carry 13% VAT" in body
 
 
 def test_quote_pdf_en_and_psu_included_with_chassis(plan: Plan, cat: Catalog) -> None:

@@ -147,7 +147,7 @@ def test_derived_defaults_for_8_a100s() -> None:
     assert errors == []
     assert len(d.reasons) >= 6
     # the summary: 2988 W is the draw; with 20 % headroom 3585 W
-    assert any("estimated draw 2,988 W, 3,585 W with 20 % headroom" in r for r in d.reasons)
+    assert any("estimated draw 2,988 W, 3,585 W with 20% headroom" in r for r in d.reasons)
     # an office or lab machine keeps the buyer's redundancy (none)
     lab = derive_defaults(plan_of(requirements={"workload": "training", "deployment": "lab"}), CAT, POLICY,
                           "a100-40gb-pcie", 2, "en")

@@ -141,4 +141,4 @@ def test_the_described_tco_shows_the_rent_beside_it(buyer_catalog: Catalog) -> N
     t = plan_tco(_costed(buyer_catalog, 2.5), buyer_catalog, POLICY)
     lines = describe_tco(t, "en")
     assert lines[-1] == f"Cost of ownership over 4 years: ¥{round(t.own_cny):,}"
-    assert f"renting 1 GPU in the cloud for the same 4 years at 80 % is about ¥{round(t.cloud_cny or 0):,}" in lines[-2]
+    assert f"renting 1 GPU in the cloud for the same 4 years at 80% is about ¥{round(t.cloud_cny or 0):,}" in lines[-2]
