@@ -136,8 +136,17 @@ class PlanController(QObject):
 
     def open(self, path: Path) -> None:
         """Load a plan; raises procurement.plan.PlanError (file:line: field: reason) and changes nothing."""
+        self.adopt(*self.read(path))
+
+    def read(self, path: Path) -> tuple[Path, Plan, FileStamp | None]:
+        """Read and check a plan file without touching the document (safe to run in a worker: the catalog
+        and the plan are not changed by it); raises PlanError or OSError naming the file."""
         plan = load_plan(path, self.catalog, self.lang)
         stamp = stamp_of(path)  # what the file was when opened: a later save asks if someone else wrote it
+        return Path(path), plan, stamp
+
+    def adopt(self, path: Path, plan: Plan, stamp: FileStamp | None) -> None:
+        """Make a plan read by :meth:`read` the document (GUI thread)."""
         self.undo_stack.clear()
         self.path = Path(path)
         self.stamp = stamp
@@ -148,15 +157,41 @@ class PlanController(QObject):
         """Save with the safe writer, keeping NAME.bak of the previous file; raises OSError and then leaves
         the document dirty and unchanged: procurement.safe_io.FileChangedError when the file changed on disk
         since it was opened or saved here (``overwrite=True`` once the person said to)."""
+        request = self.save_request(path, overwrite)
+        self.saved(request, request.write())
+
+    def save_request(self, path: Path | None = None, overwrite: bool = False) -> SaveRequest:
+        """What a save of the document as it is now writes (GUI thread); :meth:`SaveRequest.write` may then
+        run in a worker, and :meth:`saved` takes its result back in the GUI thread."""
         target = Path(path or self.path or "")
         if not str(target):
             raise ValueError("no file name")
         same = self.path is not None and _same_file(self.path, target)
         expect = self.stamp if same and not overwrite else None
-        self.stamp = save_plan(self.plan, target, expect=expect, backup=True)
-        self.path = target
-        self.undo_stack.setClean()
+        return SaveRequest(self.plan, target, expect, self.undo_stack.index())
+
+    def saved(self, request: SaveRequest, stamp: FileStamp) -> None:
+        """The file of ``request`` was written: it is the document's file now; the document is clean unless it
+        was edited while the file was being written (those edits are not in the file)."""
+        self.stamp = stamp
+        self.path = request.target
+        if self.plan is request.plan and self.undo_stack.index() == request.index:
+            self.undo_stack.setClean()
+        else:  # no earlier state matches the file now: dirty until the next save
+            self.undo_stack.resetClean()
         self.path_changed.emit()
+
+
+class SaveRequest:
+    """A snapshot of the document to write: plans are immutable, so a worker can dump it while the person
+    goes on editing."""
+
+    def __init__(self, plan: Plan, target: Path, expect: FileStamp | None, index: int) -> None:
+        self.plan, self.target, self.expect, self.index = plan, target, expect, index
+
+    def write(self) -> FileStamp:
+        """Serialise and write with the safe writer (NAME.bak kept); raises OSError naming the target."""
+        return save_plan(self.plan, self.target, expect=self.expect, backup=True)
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -12,7 +12,7 @@ import importlib
 from collections.abc import Callable, Iterator, Sequence
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, overload
+from typing import TYPE_CHECKING, TypeVar, overload
 
 import shiboken6
 from PySide6.QtCore import QEvent, QEventLoop, QLocale, QSize, QTimer, Signal
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QProgressBar,
     QPushButton,
     QScrollArea,
     QStackedWidget,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
     from gui.pages.base import StepPage
     from procurement.findings import Finding
 
+_T = TypeVar("_T")
 AUTOSAVE_MS = 3000
 # Qt.ItemDataRole.UserRole + 2, as a number: importing the Qt namespace makes PySide6 build all its ~130
 # enums (~15 ms), which the window's frame does not need; attach() imports it, after the first paint.
@@ -181,13 +183,29 @@ class MainWindow(QMainWindow):
         self.autosave_timer = QTimer(self)
         self.autosave_timer.setSingleShot(True)
         self.autosave_timer.setInterval(AUTOSAVE_MS)
+        self._autosave_job: object | None = None  # a workers.Job writing the recovery copy
+        self._document_generation = 0
+        """Counts documents (new, open, save, close): an autosave that finishes for an earlier one is removed."""
+        self._waiting = 0  # > 0 while the window waits for a save or an open in a worker
+        self._close_when_done = False
+        self.busy_label = QLabel(self)
+        self.busy_label.setObjectName("busyLabel")
+        self.busy_bar = QProgressBar(self)
+        self.busy_bar.setObjectName("busyBar")
+        self.busy_bar.setRange(0, 0)  # busy: a save's progress is not measurable in steps
+        self.busy_bar.setMaximumWidth(120)
+        self.busy_bar.setTextVisible(False)
+        self.statusBar().addPermanentWidget(self.busy_label)
+        self.statusBar().addPermanentWidget(self.busy_bar)
+        self.busy_label.hide()
+        self.busy_bar.hide()
 
         self._build_actions()
         self._build_menus()
         self.step_list.currentRowChanged.connect(self.show_page)
         self.back_button.clicked.connect(self.go_back)
         self.next_button.clicked.connect(self.go_next)
-        self.autosave_timer.timeout.connect(self.autosave_now)
+        self.autosave_timer.timeout.connect(self.start_autosave)
         self.setTabOrder(self.step_list, self.stack)
         self.setTabOrder(self.stack, self.back_button)
         self.setTabOrder(self.back_button, self.next_button)
@@ -840,7 +858,13 @@ class MainWindow(QMainWindow):
 
     def controller_open(self, path: Path) -> None:
         old = self.controller.path
-        self.controller.open(path)
+        ctl = self.controller
+        # reading and checking a large plan (300 node reports: 2.4 MB of YAML) takes seconds: in a worker
+        read = self.wait_for(lambda _progress: ctl.read(path),
+                             self.tr("Opening %1…").replace("%1", Path(path).name))
+        self._wait_for_autosave()
+        ctl.adopt(*read)
+        self._document_generation += 1
         self.recovery.clear(old)
         self.settings.add_recent(path)
         self.settings.last_dir = path.resolve().parent
@@ -859,28 +883,68 @@ class MainWindow(QMainWindow):
         return self._save_to(path) if path else False
 
     def _save_to(self, path: Path) -> bool:
+        """Serialise and write in a worker (a plan with 300 node reports took 1.75-4 s on the GUI thread) while
+        the window repaints and shows "Saving …"; clicks and keys wait until the file is written."""
         from procurement.safe_io import FileChangedError
 
         old = self.controller.path
+        ctl = self.controller
+        self._wait_for_autosave()  # one writer at a time: the recovery copy is cleared after this save
+        busy = self.tr("Saving %1…").replace("%1", path.name)
         try:
             try:
-                self.controller.save(path)
+                request = ctl.save_request(path)
+                stamp = self.wait_for(lambda _progress: request.write(), busy)
             except FileChangedError:
                 # another window or program saved this file since it was opened here: ask, never overwrite
                 if not dialogs.ask_overwrite_changed(self, path.name):
                     return False
-                self.controller.save(path, overwrite=True)
+                request = ctl.save_request(path, overwrite=True)
+                stamp = self.wait_for(lambda _progress: request.write(), busy)
         except (OSError, ValueError) as exc:
             dialogs.show_error(self, self.tr("Cannot save the plan"), str(exc))
             return False
+        ctl.saved(request, stamp)
+        self._document_generation += 1
         self.autosave_timer.stop()
         self.recovery.clear(old)
         self.recovery.clear(None)
         self.recovery.clear(path)
+        if ctl.dirty:  # edited while the file was written: those edits still need their recovery copy
+            self.autosave_timer.start()
         self.settings.add_recent(path)
         self.settings.last_dir = path.resolve().parent
         self.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)), 5000)
         return True
+
+    def wait_for(self, fn: Callable[[Callable[[int, str], None]], _T], text: str) -> _T:
+        """Run ``fn`` in a worker while the window shows ``text`` with a busy bar and keeps painting; returns
+        its value or raises its exception (gui/workers.py run_waiting)."""
+        from PySide6.QtCore import Qt
+
+        from gui import workers
+
+        self._waiting += 1
+        self.busy_label.setText(text)
+        self.busy_label.show()
+        self.busy_bar.show()
+        QApplication.setOverrideCursor(Qt.CursorShape.BusyCursor)
+        try:
+            result: _T = workers.run_waiting(fn)
+            return result
+        finally:
+            QApplication.restoreOverrideCursor()
+            self._waiting -= 1
+            if not self._waiting:
+                self.busy_label.hide()
+                self.busy_bar.hide()
+                if self._close_when_done:  # closing was asked for while waiting: ask again now
+                    self._close_when_done = False
+                    QTimer.singleShot(0, self.close)
+
+    def is_waiting(self) -> bool:
+        """True while a save or an open runs in a worker."""
+        return self._waiting > 0
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
@@ -909,19 +973,67 @@ class MainWindow(QMainWindow):
             self.autosave_timer.stop()
             self.recovery.clear(self.controller.path)
 
+    def start_autosave(self) -> bool:
+        """Write the recovery copy in a worker (dumping 300 node reports took seconds); True when started. Not
+        while a save or an open runs (it waits for the next round) or an autosave is still writing."""
+        from gui import workers
+
+        if self.controller is None or not self.controller.dirty:
+            return False
+        if self._waiting or self._autosave_job is not None:
+            self.autosave_timer.start()
+            return False
+        plan, source, store = self.controller.plan, self.controller.path, self.recovery
+        generation = self._document_generation
+        job = workers.Job(lambda _progress, _cancelled: store.write(plan, source))
+        self._autosave_job = job
+
+        def written(path: object) -> None:
+            if generation != self._document_generation or not self._stack_alive() or not self.controller.dirty:
+                store.clear(source)  # saved, closed or replaced meanwhile: the copy would offer stale edits
+                return
+            self.autosaved.emit(path)
+
+        def failed(message: str) -> None:
+            if shiboken6.isValid(self):
+                self.statusBar().showMessage(self.tr("Autosave failed: %1").replace("%1", message), 10_000)
+
+        def finished() -> None:
+            self._autosave_job = None
+
+        job.succeeded.connect(written)
+        job.failed.connect(failed)
+        job.finished.connect(finished)
+        job.start()
+        return True
+
     def autosave_now(self) -> Path | None:
-        if not self.controller.dirty:
-            return None
+        """Autosave and wait for it; the recovery file written, None when there was nothing to write or it
+        failed (the status bar says why)."""
+        got: list[Path] = []
+        self.autosaved.connect(got.append)
         try:
-            written = self.recovery.write(self.controller.plan, self.controller.path)
-        except OSError as exc:
-            self.statusBar().showMessage(self.tr("Autosave failed: %1").replace("%1", str(exc)), 10_000)
-            return None
-        self.autosaved.emit(written)
-        return written
+            if not self.start_autosave():
+                return None
+            self._wait_for_autosave()
+        finally:
+            self.autosaved.disconnect(got.append)
+        return got[0] if got else None
+
+    def _wait_for_autosave(self) -> None:
+        """Let an autosave in flight finish (the event loop runs meanwhile, clicks and keys wait) before the
+        recovery copy is cleared or the document changes, so that no copy of an earlier state is left behind."""
+        from PySide6.QtCore import QCoreApplication, QEventLoop
+
+        flags = (QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
+                 | QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
+        while self._autosave_job is not None:  # cleared by the job's finished signal, delivered in this loop
+            QCoreApplication.processEvents(flags)
 
     def _forget_recovery(self) -> None:
         self.autosave_timer.stop()
+        self._wait_for_autosave()
+        self._document_generation += 1
         self.recovery.clear(self.controller.path)
 
     def offer_recovery(self) -> bool:
@@ -953,6 +1065,10 @@ class MainWindow(QMainWindow):
 
     # ------------------------------------------------------------------ closing
     def closeEvent(self, event: QCloseEvent) -> None:
+        if self._waiting:  # a save or an open is being written or read: close once it is done
+            self._close_when_done = True
+            event.ignore()
+            return
         if not self.maybe_save():
             event.ignore()
             return

@@ -150,6 +150,41 @@ def wait_for_jobs(timeout_ms: int = 30_000) -> bool:
     return QThreadPool.globalInstance().waitForDone(timeout_ms)
 
 
+class _Outcome:
+    """What a function run by :func:`run_waiting` gave: its value, or the exception it raised."""
+
+    def __init__(self) -> None:
+        self.value: Any = None
+        self.error: BaseException | None = None
+
+
+def run_waiting(fn: Callable[[Progress], Any], on_progress: Callable[[int, str], None] | None = None) -> Any:
+    """Run ``fn(progress)`` in a worker and wait for it with the event loop running (the window repaints,
+    timers fire, progress shows); returns its value or raises its exception here, with its type, so the caller
+    handles a failed save or a refused file as if it had called ``fn`` itself. Clicks and keys wait until it
+    is done (Qt keeps them, ExcludeUserInputEvents), so no other command starts in the middle of a save."""
+    from PySide6.QtCore import QEventLoop
+
+    outcome = _Outcome()
+
+    def work(progress: Progress, _cancelled: Cancelled) -> None:
+        try:
+            outcome.value = fn(progress)
+        except BaseException as exc:  # handed to the waiting caller, raised again there
+            outcome.error = exc
+
+    job = Job(work)
+    loop = QEventLoop()
+    if on_progress is not None:
+        job.progress.connect(on_progress)
+    job.finished.connect(loop.quit)  # queued from the worker: delivered once loop.exec() runs
+    job.start()
+    loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+    if outcome.error is not None:
+        raise outcome.error
+    return outcome.value
+
+
 # ---------------------------------------------------------------- ask-functions (tests replace these)
 # gui/dialogs.py (owned by the main-window work) holds the app's other questions; these are the ones the
 # step 3-5, checklist and quote pages ask. Pages call them as ``workers.ask_…`` so a monkeypatch takes.

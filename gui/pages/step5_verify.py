@@ -682,14 +682,27 @@ class VerifyPage(StepPage):
 
     def _import_paths(self, paths: list[Path]) -> None:
         plan, catalog, lang = self.controller.plan, self.controller.catalog, self.controller.lang
-        good: list[dict[str, Any]] = []
-        problems: list[str] = []
-        with cyclic_gc_paused():  # many nodes: see procurement.probe.judge_cmd
-            for path in paths:
-                try:
-                    good.append(read_node_file(path, plan, catalog, lang))
-                except ValueError as exc:
-                    problems.append(str(exc))
+
+        def read_all(progress: workers.Progress) -> tuple[list[dict[str, Any]], list[str]]:
+            good: list[dict[str, Any]] = []
+            problems: list[str] = []
+            with cyclic_gc_paused():  # many nodes: see procurement.probe.judge_cmd
+                for i, path in enumerate(paths):
+                    progress(round(100 * i / len(paths)), path.name)
+                    try:
+                        good.append(read_node_file(path, plan, catalog, lang))
+                    except ValueError as exc:
+                        problems.append(str(exc))
+            return good, problems
+
+        # reading and judging hundreds of node files takes seconds: in a worker, the window painting meanwhile
+        self.progress.setValue(0)
+        self.progress.show()
+        self.status_label.setText(self.tr("Importing %n report(s)…", "", len(paths)))
+        try:
+            good, problems = workers.run_waiting(read_all, self._on_progress)
+        finally:
+            self.progress.hide()
         if good:
             self.attach(good, self.tr("Import %n report(s)", "", len(good)))
         if problems:

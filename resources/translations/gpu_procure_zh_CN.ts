@@ -862,6 +862,14 @@ TFLOPS</source>
             <translation>无法打开方案</translation>
         </message>
         <message>
+            <source>Opening %1…</source>
+            <translation>正在打开 %1…</translation>
+        </message>
+        <message>
+            <source>Saving %1…</source>
+            <translation>正在保存 %1…</translation>
+        </message>
+        <message>
             <source>Cannot save the plan</source>
             <translation>无法保存方案</translation>
         </message>
@@ -2975,6 +2983,12 @@ Attaching its report puts this computer's measurements in the plan, its checklis
         <message>
             <source>Left out:</source>
             <translation>未纳入：</translation>
+        </message>
+        <message numerus="yes">
+            <source>Importing %n report(s)…</source>
+            <translation>
+                <numerusform>正在导入 %n 份报告…</numerusform>
+            </translation>
         </message>
         <message numerus="yes">
             <source>Import %n report(s)</source>
