@@ -24,6 +24,7 @@ from catalog.models import (
     Gpu,
     Part,
 )
+from catalog.plausible import implausible
 from catalog.yamlsource import YamlError, cache_dir, compose, format_loc, locate_node, read_yaml_cached
 
 P = TypeVar("P", bound=Part)
@@ -67,6 +68,9 @@ class OverlayReport:
     added: list[str] = field(default_factory=list)
     replaced: list[str] = field(default_factory=list)
     prices: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """Located lines (file:line: part: field: why) for numbers that are possible but implausible
+    (catalog/plausible.py): the catalog loads, and `catalog check` and the app say so."""
     _ids: set[tuple[str, str]] = field(default_factory=set, repr=False)
 
 
@@ -268,6 +272,8 @@ def _read_file(path: Path, cat: Catalog, problems: list[str], report: OverlayRep
             if report is not None:
                 (report.replaced if part.id in cat.parts[kind] else report.added).append(f"{kind} {part.id}")
                 report._ids.add(key)
+                report.warnings += [f"{src.where((section, i, name))}: {label}: {name}: {why}"
+                                    for name, why in implausible(kind, dict(part))]
             cat.parts[kind][part.id] = part
             cat.origin[key] = display
             cat._places[key] = (src, str(section), i)
@@ -310,6 +316,8 @@ def _apply_prices(cat: Catalog, prices: list[_Price], report: OverlayReport, pro
                             f"'{price.id}' (not in the shipped catalog or this directory)")
             continue
         old = cat.parts[target][price.id]
+        report.warnings += [f"{item.src.where(('prices', item.index, 'price_cny'))}: prices: {target} '{price.id}': "
+                            f"price_cny: {why}" for _name, why in implausible(target, {"price_cny": price.price_cny})]
         cat.parts[target][price.id] = old.model_copy(update={
             "price_cny": price.price_cny,
             "price_date": price.price_date,
@@ -355,7 +363,15 @@ def describe_overlay(report: OverlayReport) -> str:
     lines += [f"  + {x}" for x in report.added]
     lines += [f"  ~ {x}" for x in report.replaced]
     lines += [f"  ¥ {x}" for x in report.prices]
+    if report.warnings:
+        lines.append(f"{len(report.warnings)} implausible value(s) (loaded; check them):")
+        lines += [f"  warning: {_one_line(x)}" for x in report.warnings]
     return "\n".join(lines)
+
+
+def overlay_warnings(cat: Catalog) -> list[str]:
+    """Every user catalog's implausible-value warnings, one located line each."""
+    return [_one_line(w) for report in cat.overlays for w in report.warnings]
 
 
 _DEFAULT: Catalog | None = None

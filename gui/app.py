@@ -74,7 +74,7 @@ def run_app(argv: Sequence[str]) -> int:
 
     def load() -> None:
         app.setWindowIcon(app_icon())  # after the first paint: reading the SVG is not needed to draw the frame
-        from catalog.loader import CatalogError, load_catalog
+        from catalog.loader import CatalogError, load_catalog, overlay_warnings
         from gui.autosave import RecoveryStore
         from gui.controller import PlanController
         from procurement.policy import PolicyError, default_policy, load_policy
@@ -94,6 +94,7 @@ def run_app(argv: Sequence[str]) -> int:
             return
         win.policy_path = Path(args.policy) if args.policy else None
         win.attach(PlanController(catalog, policy, lang=translators.lang), RecoveryStore())
+        win.show_catalog_warnings(overlay_warnings(catalog))
         handed_over = opener.ready(lambda path: win.open_path(path, ask=True))
         if args.self_test:  # close inside the event loop: a later quit event would end the next loop
             win.repaint()

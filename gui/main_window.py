@@ -283,6 +283,15 @@ class MainWindow(QMainWindow):
         if self.controller is not None:
             self.settings.allowed_signers = self.controller.allowed_signers
 
+    def show_catalog_warnings(self, lines: list[str]) -> None:
+        """Implausible numbers in a user catalog (catalog/plausible.py): it loaded, but the person should look. The
+        status bar says how many and the first; its tooltip lists them all."""
+        if not lines:
+            return
+        text = self.tr("Implausible values in the user catalog (%n); check them: %1", "", len(lines))
+        self.statusBar().showMessage(text.replace("%1", lines[0]), 60_000)
+        self.statusBar().setToolTip("\n".join(lines))
+
     def is_attached(self) -> bool:
         return self.controller is not None
 

@@ -70,10 +70,16 @@ def catalog_for(args: argparse.Namespace) -> Catalog:
 
     Raises catalog.loader.CatalogError; the CLI turns it into ExitStatus.UNUSABLE.
     """
-    from catalog.loader import load_catalog
+    import sys
+
+    from catalog.loader import load_catalog, overlay_warnings
+    from procurement.terminal import clean_output
 
     dirs = list(getattr(args, "catalog", []) or []) + list(getattr(args, "catalog_sub", []) or [])
-    return load_catalog(dirs)
+    cat = load_catalog(dirs)
+    for line in overlay_warnings(cat):  # implausible numbers load, but the person is told (catalog/plausible.py)
+        print(clean_output(f"warning: {line}"), file=sys.stderr)
+    return cat
 
 
 def first_word(argv: list[str], options_with_value: frozenset[str] = GLOBAL_OPTIONS_WITH_VALUE) -> str | None:

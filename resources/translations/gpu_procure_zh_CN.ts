@@ -721,6 +721,12 @@ TFLOPS</source>
             <source>&amp;Redo</source>
             <translation>重做(&amp;R)</translation>
         </message>
+        <message numerus="yes">
+            <source>Implausible values in the user catalog (%n); check them: %1</source>
+            <translation>
+                <numerusform>用户目录中有不合理的数值（%n 个），请检查：%1</numerusform>
+            </translation>
+        </message>
         <message>
             <source>E&amp;xport quote (PDF)…</source>
             <translation>导出报价单 PDF(&amp;X)…</translation>
