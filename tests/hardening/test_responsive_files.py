@@ -19,8 +19,8 @@ from tests.hardening.test_responsive import GapMeter, _assert_responsive, _settl
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 REPORT = Path(__file__).resolve().parents[1] / "fixtures" / "verify" / "report-v1-8x-h100.json"
-MOST = 160
-"""8-GPU reports a plan can hold (MAX_REPORT_VALUES_IN_PLAN / 739 values each): 1.2 MB of YAML."""
+MOST = 120
+"""8-GPU reports a plan can hold (MAX_REPORT_VALUES_IN_PLAN / 938 values each, fewer as reports grow)."""
 
 
 def _reports(n: int) -> list[dict[str, Any]]:
@@ -54,11 +54,11 @@ def test_a_plan_holds_as_many_reports_as_it_can_reopen(tmp_path: Path) -> None:
     target = tmp_path / "most.gpuplan.yaml"
     save_plan(plan, target)
     assert len(load_plan(target).verification) == MOST
-    assert MAX_REPORT_VALUES_IN_PLAN // 739 == MOST + 2
+    assert MAX_REPORT_VALUES_IN_PLAN == 120_000
 
 
 def test_saving_a_plan_with_the_most_node_reports(qtbot, make_window, dialog_calls, tmp_path: Path) -> None:
-    """File ▸ Save of 160 attached 8-GPU reports; with 300 the save stalled the window 1.75-4 s (3.7 s measured
+    """File ▸ Save of 120 attached 8-GPU reports; with 300 the save stalled the window 1.75-4 s (3.7 s measured
     here before the save moved to a worker). The status bar says what is being saved while it runs."""
     win = _dirty_window(qtbot, make_window, MOST)
     _wait_idle(qtbot)
@@ -71,7 +71,7 @@ def test_saving_a_plan_with_the_most_node_reports(qtbot, make_window, dialog_cal
     assert target.read_text(encoding="utf-8").count("hostname: node") == MOST
     assert (True, "Saving cluster.gpuplan.yaml…") in meter.samples
     assert not win.busy_bar.isVisible() and win.windowTitle().startswith("cluster.gpuplan.yaml")
-    _assert_responsive(meter, "save-160-reports")
+    _assert_responsive(meter, "save-most-reports")
 
 
 def test_opening_a_plan_with_the_most_node_reports(qtbot, make_window, tmp_path: Path) -> None:
@@ -85,7 +85,7 @@ def test_opening_a_plan_with_the_most_node_reports(qtbot, make_window, tmp_path:
         qtbot.waitUntil(lambda: win.controller.path == target, timeout=60_000)
     assert len(win.controller.plan.verification) == MOST and not win.controller.dirty
     assert "Opening cluster.gpuplan.yaml…" in meter.samples
-    _assert_responsive(meter, "open-160-reports")
+    _assert_responsive(meter, "open-most-reports")
 
 
 def _report_files(tmp_path: Path, n: int) -> list[Path]:
@@ -122,14 +122,14 @@ def test_importing_the_most_node_reports(qtbot, make_window, tmp_path: Path, mon
     0.28 s with 160 of them, now 12 ms). Measured with step 5 not on screen: see the next test."""
     meter = _import(qtbot, make_window, tmp_path, monkeypatch, on_the_page=False)
     assert any(meter.samples), "the progress bar shows while the files are read"
-    _assert_responsive(meter, "import-160-reports")
+    _assert_responsive(meter, "import-most-reports")
 
 
 @pytest.mark.xfail(strict=True, reason="step 5 rebuilds its tables (5 448 QTableWidgetItems for 160 nodes, then "
-                   "resizeColumnsToContents) in one GUI-thread call: 0.6-3.3 s; left to the step 5 page's owner")
+                   "resizeColumnsToContents) in one GUI-thread call: 0.5-3.3 s; left to the step 5 page's owner")
 def test_importing_the_most_node_reports_on_step_5(qtbot, make_window, tmp_path: Path, monkeypatch) -> None:
     meter = _import(qtbot, make_window, tmp_path, monkeypatch, on_the_page=True)
-    _assert_responsive(meter, "import-160-reports-on-step-5")
+    _assert_responsive(meter, "import-most-reports-on-step-5")
 
 
 def test_autosave_runs_in_a_worker(qtbot, make_window) -> None:
@@ -140,7 +140,7 @@ def test_autosave_runs_in_a_worker(qtbot, make_window) -> None:
         QTimer.singleShot(0, win.start_autosave)
     assert win.recovery.pending()[0].load() == win.controller.plan
     assert written.args[0] == win.recovery.pending()[0].plan_file
-    _assert_responsive(meter, "autosave-160-reports")
+    _assert_responsive(meter, "autosave-most-reports")
 
 
 def test_closing_while_saving_closes_once_the_file_is_written(qtbot, make_window, dialog_calls,
