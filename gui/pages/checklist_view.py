@@ -647,10 +647,26 @@ class ChecklistPage(StepPage):
         return self.print_checklist()
 
     def print_checklist(self) -> workers.Job:
+        from procurement.reports.text import collect_missing, describe_missing
+
         render = self._renderer()
-        self.job = workers.Job(lambda _progress, _cancelled: render())
-        self.job.succeeded.connect(
-            lambda pdf: workers.show_print_preview(self, pdf, self.tr("Print preview — checklist")))
+        missing: list[str] = []
+
+        def work(_progress: object, _cancelled: object) -> bytes:
+            with collect_missing() as found:
+                pdf = render()
+            missing[:] = list(found)
+            return pdf
+
+        def preview(pdf: bytes) -> None:
+            # the paper shows [U+XXXX] where no font has a character: say which before it is printed
+            self.status_label.setText(self.tr("No available font has these characters; the printout shows their "
+                                              "code points [U+…] instead: %1").replace("%1", describe_missing(missing))
+                                      if missing else "")
+            workers.show_print_preview(self, pdf, self.tr("Print preview — checklist"))
+
+        self.job = workers.Job(work)
+        self.job.succeeded.connect(preview)
         self.job.failed.connect(lambda msg: workers.show_error(self, self.tr("Print"), msg))
         self.job.finished.connect(self.work_done)
         self.job.start()

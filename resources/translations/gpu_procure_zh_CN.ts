@@ -120,6 +120,10 @@
             <translation>导出验收单</translation>
         </message>
         <message>
+            <source>No available font has these characters; the printout shows their code points [U+…] instead: %1</source>
+            <translation>没有可用字体能显示以下字符，打印件中以代码点 [U+…] 代替：%1</translation>
+        </message>
+        <message>
             <source>Print preview — checklist</source>
             <translation>打印预览 — 检查清单</translation>
         </message>

@@ -260,3 +260,10 @@ def test_gui_export_names_the_characters_no_font_has(qtbot, catalog, policy, dia
     assert "U+13000" in page.status_label.text() and "U+1FAE8" in page.status_label.text()
     text = pdf_text((tmp_path / "checklist.pdf").read_bytes())
     assert "Lab [U+13000] [U+1FAE8] server" in text  # on paper: the code points, never a silent gap
+    # printing says it too, before the preview opens
+    previews: list[bytes] = []
+    monkeypatch.setattr(workers, "show_print_preview", lambda _p, pdf, _title: previews.append(pdf))
+    page.status_label.clear()
+    with qtbot.waitSignal(page.work_done, timeout=60_000):
+        page.print_checklist()
+    assert len(previews) == 1 and "U+13000" in page.status_label.text()
