@@ -101,7 +101,17 @@ def pick_example(plan_path: Path | None) -> Plan:
     plan = load_plan(chosen) if chosen else Plan()
     for key, value in SHOWCASE_REQUIREMENTS.items():
         plan = with_value(plan, f"requirements.{key}", value)
-    return attach_showcase_offers(attach_showcase_report(plan))
+    return attach_showcase_tco(attach_showcase_offers(attach_showcase_report(plan)))
+
+
+def attach_showcase_tco(plan: Plan) -> Plan:
+    """Cost-of-ownership inputs for the picture, each marked as an example (docs/tco.md: no default is assumed;
+    PUE 1.3 is the published target, docs/sources.md §T)."""
+    from procurement.plan import TcoInputs
+
+    tco = TcoInputs(electricity_cny_per_kwh=0.8, electricity_source="示例 / example", pue=1.3,
+                    pue_source="docs/sources.md §T T1 T3", service_life_years=5)
+    return with_value(with_value(plan, "tco", tco), "requirements.utilisation_pct", 70)
 
 
 def shrink_png(path: Path) -> None:
@@ -165,6 +175,15 @@ def render(out_dir: Path, plan_path: Path | None = None, langs: Sequence[str] = 
                     shrink_png(target)
                     written.append(target)
                     _prepare(win.pages[i])
+                if slug == "7-quote":  # the commercial terms and the cost of ownership: one more picture
+                    tabs = win.pages[i].details_tabs  # type: ignore[attr-defined]
+                    tabs.setCurrentIndex(3)
+                    _settle()
+                    target = out_dir / f"{lang}-{slug}-tco.png"
+                    win.grab().save(str(target))
+                    shrink_png(target)
+                    written.append(target)
+                    tabs.setCurrentIndex(0)
             written.append(_comparison(win, out_dir / f"{lang}-8-comparison.png"))
         win.close()
         win.deleteLater()

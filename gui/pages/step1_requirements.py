@@ -331,7 +331,7 @@ class RequirementsPage(StepPage):
             self.spins[name].setSpecialValueText(self.tr("auto"))
         self.spins["concurrent_users"].setSpecialValueText(self.tr("not a serving requirement"))
         self.spins["utilisation_pct"].setSpecialValueText(self.tr("not stated"))
-        self.spins["utilisation_pct"].setSuffix(" %")
+        self.spins["utilisation_pct"].setSuffix("%")
         self.spins["utilisation_pct"].setToolTip(self.tr("Share of the service life the servers run at full load: "
                                                          "the electricity in the cost of ownership (quote page)"))
         self.spins["network_gbps"].setSpecialValueText(self.tr("from the NICs"))

@@ -241,7 +241,7 @@ class TcoEditor(_Editor):
             box.setSpecialValueText(not_entered)
         self.kwh_price.setSuffix(self.tr(" CNY/kWh"))
         self.life.setSuffix(self.tr(" years"))
-        self.utilisation.setSuffix(" %")
+        self.utilisation.setSuffix("%")
         self.cloud_price.setSuffix(self.tr(" CNY per GPU-hour"))
         self.kwh_source.setPlaceholderText(self.tr("where the price comes from: your bill, the province's monthly "
                                                    "agency price"))
