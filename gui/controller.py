@@ -22,9 +22,12 @@ class _ReplacePlan(QUndoCommand):
     """Undoable change: keeps the plan before and after (plans are small, snapshots keep undo exact)."""
 
     def __init__(
-        self, ctl: PlanController, before: Plan, after: Plan, text: str, merge_key: str | None
+        self, ctl: PlanController, before: Plan, after: Plan, text: str | Callable[[], str], merge_key: str | None
     ) -> None:
-        super().__init__(text)
+        # a callable text is said again in the language of the moment (relabel()): the Edit menu showed a
+        # Chinese field label in the English UI after switching
+        self.describe = text if callable(text) else None
+        super().__init__(text() if callable(text) else text)
         self._ctl, self._before, self._after, self._key = ctl, before, after, merge_key
 
     def redo(self) -> None:
@@ -96,7 +99,7 @@ class PlanController(QObject):
                                            else value):
             return
         after = with_value(self.plan, path, value)
-        self.replace_plan(after, text or self.field_label(path), merge_key=path if merge else None)
+        self.replace_plan(after, text or (lambda: self.field_label(path)), merge_key=path if merge else None)
 
     def field_label(self, path: str) -> str:
         """What the Edit menu calls an edit of ``path``: the field's label on screen (the window installs
@@ -107,10 +110,20 @@ class PlanController(QObject):
                 return label
         return path
 
-    def replace_plan(self, after: Plan, text: str, merge_key: str | None = None) -> None:
+    def replace_plan(self, after: Plan, text: str | Callable[[], str], merge_key: str | None = None) -> None:
+        """Make ``after`` the plan through the undo stack; ``text`` names the edit in the Edit menu (a callable
+        is asked again when the language changes)."""
         if after == self.plan:
             return
         self.undo_stack.push(_ReplacePlan(self, self.plan, after, text, merge_key))
+
+    def relabel(self) -> None:
+        """Say every undo step that can be said again in the current language (after a language switch)."""
+        for i in range(self.undo_stack.count()):
+            command = self.undo_stack.command(i)
+            describe = getattr(command, "describe", None)
+            if command is not None and describe is not None:
+                command.setText(describe())
 
     def _set_plan(self, plan: Plan) -> None:
         self.plan = plan

@@ -126,7 +126,7 @@ class FindingsPanel(QWidget):
             return
         reason, by = answer
         after = waive(self.controller.plan, f, reason, by, lang=self.controller.lang)
-        self.controller.replace_plan(after, self.tr("Waive %1").replace("%1", f.rule))
+        self.controller.replace_plan(after, lambda: self.tr("Waive %1").replace("%1", f.rule))
 
     def unwaive_selected(self) -> None:
         from procurement.waivers import unwaive
@@ -135,7 +135,7 @@ class FindingsPanel(QWidget):
         if f is None or f.waived is None:
             return
         self.controller.replace_plan(unwaive(self.controller.plan, f.rule),
-                                     self.tr("Remove waiver of %1").replace("%1", f.rule))
+                                     lambda: self.tr("Remove waiver of %1").replace("%1", f.rule))
 
     def severity_label(self, sev: Severity) -> str:
         return {Severity.ERROR: self.tr("Errors"), Severity.WARNING: self.tr("Warnings"),

@@ -238,10 +238,20 @@ class MainWindow(QMainWindow):
         if state is not None:
             self.restoreState(state)
         sk = QKeySequence.StandardKey
-        undo = controller.undo_stack.createUndoAction(self)
+        # our own actions, not the stack's createUndoAction(): that one fixes "Undo %1" in the language of
+        # the moment it is made, so after a switch to Chinese the menu still said "Undo 电源数量"
+        stack = controller.undo_stack
+        undo, redo = QAction(self), QAction(self)
         undo.setShortcuts(sk.Undo)  # every binding of the platform (Ctrl+Z; Ctrl+Y and Ctrl+Shift+Z for Redo)
-        redo = controller.undo_stack.createRedoAction(self)
         redo.setShortcuts(sk.Redo)
+        undo.triggered.connect(stack.undo)
+        redo.triggered.connect(stack.redo)
+        undo.setEnabled(stack.canUndo())
+        redo.setEnabled(stack.canRedo())
+        stack.canUndoChanged.connect(undo.setEnabled)
+        stack.canRedoChanged.connect(redo.setEnabled)
+        stack.undoTextChanged.connect(lambda _text: self._update_undo_texts())
+        stack.redoTextChanged.connect(lambda _text: self._update_undo_texts())
         for key, act in (("undo", undo), ("redo", redo)):
             placeholder = self.named_actions[key]
             act.setObjectName(f"action_{key}")
@@ -251,8 +261,7 @@ class MainWindow(QMainWindow):
             placeholder.deleteLater()
             self.addAction(act)
             self.named_actions[key] = act
-        undo.setText(self.tr("&Undo"))
-        redo.setText(self.tr("&Redo"))
+        self._update_undo_texts()
         ctl = controller
         ctl.findings_changed.connect(self._update_step_marks)
         ctl.path_changed.connect(self._update_title)
@@ -460,8 +469,7 @@ class MainWindow(QMainWindow):
         a["print"].setText(self.tr("&Print…"))
         a["clear_recent"].setText(self.tr("&Clear recent files"))
         a["quit"].setText(self.tr("&Quit"))
-        a["undo"].setText(self.tr("&Undo"))
-        a["redo"].setText(self.tr("&Redo"))
+        self._update_undo_texts()
         a["back"].setText(self.tr("&Back"))
         a["next"].setText(self.tr("&Next"))
         a["show_findings"].setText(self.tr("Show &findings"))
@@ -488,6 +496,17 @@ class MainWindow(QMainWindow):
         self._update_title()
         self._fill_recent_menu()
 
+    def _update_undo_texts(self) -> None:
+        """"Undo PSU count" / "撤销 电源数量": the stack's next step, named in the current language."""
+        a = self.named_actions
+        if self.controller is not None and not self._stack_alive():
+            return  # the stack's destructor emits its signals after its wrapper is gone
+        stack = self.controller.undo_stack if self.controller is not None else None
+        undo_text = stack.undoText() if stack is not None else ""
+        redo_text = stack.redoText() if stack is not None else ""
+        a["undo"].setText(self.tr("&Undo %1").replace("%1", undo_text) if undo_text else self.tr("&Undo"))
+        a["redo"].setText(self.tr("&Redo %1").replace("%1", redo_text) if redo_text else self.tr("&Redo"))
+
     def page_label(self, index: int) -> str:
         info = PAGES[index]
         title = page_title(info.cls)
@@ -502,6 +521,9 @@ class MainWindow(QMainWindow):
         """Switch the UI and the findings to ``lang`` now and remember it."""
         self.controller.set_lang(lang)  # first: the pages then refresh with core text in the new language
         self.translators.install(lang)
+        if self.controller is not None:  # the Edit menu's steps in the new language (labels are switched now)
+            self.controller.relabel()
+            self._update_undo_texts()
         # widgets keep the locale that was the default when they were made (the system's, before the first
         # install): give every window the language's, so spin boxes group digits as the labels do
         for window in QApplication.topLevelWidgets():
@@ -1068,7 +1090,7 @@ class MainWindow(QMainWindow):
             return False
         if entry.source is not None and not entry.source.is_file():
             self.controller.path = None
-        self.controller.replace_plan(plan, self.tr("Restore autosaved changes"))
+        self.controller.replace_plan(plan, lambda: self.tr("Restore autosaved changes"))
         self._update_title()
         return True
 

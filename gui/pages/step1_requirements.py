@@ -445,7 +445,7 @@ class RequirementsPage(StepPage):
                          "kv_heads": preset.kv_heads, "head_dim": preset.head_dim, "vocab_size": preset.vocab}
                 for key, value in shape.items():
                     plan = with_value(plan, R + key, value)
-            self.controller.replace_plan(plan, self.tr("Model preset"))
+            self.controller.replace_plan(plan, lambda: self.tr("Model preset"))
             return
         if name in TRISTATE:
             data = None if data is None else data == "on"
@@ -461,7 +461,7 @@ class RequirementsPage(StepPage):
             plan = with_value(self.controller.plan, R + name, new)
             plan = with_value(plan, R + "model_preset", None)  # the shape no longer is the preset's
             plan = with_value(plan, R + "hf_config", None)  # nor the loaded config.json's
-            self.controller.replace_plan(plan, name)
+            self.controller.replace_plan(plan, lambda: self.controller.field_label(R + name))
             return
         self.edit(R + name, new, merge=True)
 
@@ -485,7 +485,7 @@ class RequirementsPage(StepPage):
         for key, value in shape.items():
             plan = with_value(plan, R + key, value)
         plan = with_value(plan, R + "hf_config", data)
-        self.controller.replace_plan(plan, self.tr("Model config.json"))
+        self.controller.replace_plan(plan, lambda: self.tr("Model config.json"))
         self.config_status.setText(
             self.tr("%1: %2 B parameters (%3 B active per token) from its config.json")
             .replace("%1", path.name).replace("%2", number(spec.params_b, 2))

@@ -558,4 +558,4 @@ class GpuPage(StepPage):
         if gpu_id is not None and plan.gpu.count == 0:
             fits = next((r.fits_count for r in self.rows if r.gpu.id == gpu_id), None)
             plan = with_value(plan, "gpu.count", fits or 1)
-        self.controller.replace_plan(plan, self.tr("Choose GPU"))
+        self.controller.replace_plan(plan, lambda: self.tr("Choose GPU"))

@@ -652,7 +652,7 @@ class ServerPage(StepPage):
         try:
             if auto_part_of(path) in ctl.plan.server.auto_chosen and ctl.value(path) != value:
                 # the part becomes the buyer's own: Auto-configure will ask before replacing it
-                ctl.replace_plan(hand_edit(ctl.plan, path, value), text or ctl.field_label(path),
+                ctl.replace_plan(hand_edit(ctl.plan, path, value), text or (lambda: ctl.field_label(path)),
                                  merge_key=path if merge else None)
             else:
                 ctl.set_value(path, value, text=text, merge=merge)
@@ -698,7 +698,7 @@ class ServerPage(StepPage):
             self.error_label.show()
             return
         self._auto_reasons, self._auto_server = list(derived.reasons), after.server
-        self.controller.replace_plan(after, self.tr("Auto-configure"))
+        self.controller.replace_plan(after, lambda: self.tr("Auto-configure"))
         self._show_auto_summary()
         if derived.missing:
             self.error_label.setText("\n".join(derived.missing))

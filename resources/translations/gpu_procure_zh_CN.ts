@@ -808,6 +808,14 @@ TFLOPS</source>
             <translation>正在加载部件目录…</translation>
         </message>
         <message>
+            <source>&amp;Undo %1</source>
+            <translation>撤销 %1(&amp;U)</translation>
+        </message>
+        <message>
+            <source>&amp;Redo %1</source>
+            <translation>重做 %1(&amp;R)</translation>
+        </message>
+        <message>
             <source>About gpu-procure</source>
             <translation>关于 gpu-procure</translation>
         </message>

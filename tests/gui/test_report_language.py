@@ -98,3 +98,31 @@ def test_qt_file_dialog_is_all_chinese_in_the_chinese_ui(qtbot, make_window) -> 
     finally:
         dialog.close()
         win.set_language("en")
+
+
+def test_edit_menu_names_each_step_in_the_current_language(qtbot, make_window) -> None:
+    """After switching to Chinese the Edit menu said "Undo 电源数量" (Qt's prefix fixed when the action was
+    made), and after switching back "Redo 电源数量": the label of the language the edit was made in."""
+    from tests.gui.test_desktop_defects import _step3
+
+    win = make_window()
+    win.set_language("zh")
+    page = _step3(win, qtbot)
+    page.psu_count.setFocus()
+    page.psu_count.selectAll()
+    qtbot.keyClicks(page.psu_count, "2")
+    undo, redo = win.named_actions["undo"], win.named_actions["redo"]
+    assert undo.text() == "撤销 电源数量(&U)"
+    win.set_language("en")
+    assert undo.text() == "&Undo PSUs"
+    qtbot.keyClick(page.psu_count, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert win.controller.plan.server.psu.count != 2 and redo.text() == "&Redo PSUs"
+    win.set_language("zh")
+    assert redo.text() == "重做 电源数量(&R)"
+    # an edit named by its action, not a field: Step 2's "Choose GPU"
+    win.show_page(1)
+    gpu_page = win.page("GpuPage")
+    gpu_page.choose("rtx-4090")
+    assert undo.text() == "撤销 选择 GPU(&U)"
+    win.set_language("en")
+    assert undo.text() == "&Undo Choose GPU"
