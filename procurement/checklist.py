@@ -31,7 +31,7 @@ from catalog.units import GIB_TO_GB  # the sizing estimate is GB; catalog GPU me
 from procurement.budgets.balance import cores_needed, ram_needed_gib
 from procurement.budgets.parts import resolved_once
 from procurement.budgets.power import power_budget
-from procurement.findings import Finding, Severity
+from procurement.findings import Finding, Severity, verdict_rank
 from procurement.messages import Lang, register, t
 from procurement.plan import ChecklistMark, Plan
 from procurement.policy import Policy, default_policy
@@ -52,12 +52,19 @@ class Status(StrEnum):
     UNKNOWN = "unknown"
 
 
-# Higher is worse; combining two opinions on one item keeps the worse.
-_RANK = {Status.PASS: 0, Status.CONFIRMED: 1, Status.UNKNOWN: 2, Status.ATTENTION: 3, Status.FAIL: 4}
+# An item's status as a verdict of the one order (procurement.findings): attention is a warning; a person's
+# confirmation of an undecided automatic item ranks just above a pass.
+_VERDICT = {Status.PASS: "pass", Status.CONFIRMED: "pass", Status.UNKNOWN: "unknown", Status.ATTENTION: "warn",
+            Status.FAIL: "fail"}
+
+
+def _rank(s: Status) -> tuple[int, bool]:
+    return verdict_rank(_VERDICT[s]), s == Status.CONFIRMED
 
 
 def worse(a: Status, b: Status) -> Status:
-    return a if _RANK[a] >= _RANK[b] else b
+    """Combining two opinions on one item keeps the worse."""
+    return a if _rank(a) >= _rank(b) else b
 
 
 register(

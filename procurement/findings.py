@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -16,7 +16,28 @@ class Severity(StrEnum):
     INFO = "info"
 
 
+VERDICTS_WORST_FIRST: tuple[str, ...] = ("fail", "unknown", "warn", "pass", "skip")
+"""The one order of verdicts, worst first, for everything that keeps the worse of two: verify's checks and
+reports, a GPU's mark on step 5, a checklist item (attention = warn), a step's mark. Unknown is worse than a
+warning: a warning is a decided pass with a caveat, an unknown may hide a failure."""
+_VERDICT_RANK = {v: len(VERDICTS_WORST_FIRST) - i for i, v in enumerate(VERDICTS_WORST_FIRST)}
+
+
+def verdict_rank(verdict: str) -> int:
+    """Higher is worse (an unrecognised verdict ranks with 'skip')."""
+    return _VERDICT_RANK.get(verdict, _VERDICT_RANK["skip"])
+
+
+def worst_verdict(verdicts: Iterable[str], default: str = "skip") -> str:
+    """The worst of ``verdicts`` in the one order; ``default`` when there are none."""
+    return max(verdicts, key=verdict_rank, default=default)
+
+
+SEVERITY_OF_VERDICT: dict[str, Severity] = {"fail": Severity.ERROR, "unknown": Severity.WARNING,
+                                            "warn": Severity.WARNING, "pass": Severity.INFO}
+"""A verdict as a finding's severity (step 5's mark from verification reports)."""
 SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+"""Sort key of findings, worst first: the severities in the order of the verdicts they stand for."""
 
 Family = Literal["power", "cooling", "pcie", "balance", "software", "budget", "vram", "licensing", "signoff", "waiver",
                  "checklist"]
@@ -55,19 +76,19 @@ class Finding(BaseModel):
 
 
 def verification_severity(reports: Sequence[Mapping[str, object]]) -> tuple[Severity | None, int]:
-    """How bad the attached verification reports are (for step 5's mark): the worst as a severity and the
-    number of failed checks. A report whose probing failed (``error`` set) counts as an error."""
-    worst: Severity | None = None
+    """How bad the attached verification reports are (for step 5's mark): the worst verdict of their checks as
+    a severity (an unknown check counts as a warning: it is not a pass) and the number of failed checks. A
+    report whose probing failed (``error`` set) counts as an error."""
+    verdicts: list[str] = []
     failed = 0
     for report in reports:
         checks = report.get("checks")
         for check in checks if isinstance(checks, list) else []:
             status = check.get("status") if isinstance(check, Mapping) else None
-            if status == "fail":
-                failed += 1
-                worst = Severity.ERROR
-            elif status == "warn" and worst is None:
-                worst = Severity.WARNING
+            if isinstance(status, str):
+                verdicts.append(status)
+                failed += status == "fail"
         if report.get("error"):
-            worst = Severity.ERROR
-    return worst, failed
+            verdicts.append("fail")
+    worst = worst_verdict(verdicts)
+    return SEVERITY_OF_VERDICT.get(worst) if worst not in ("pass", "skip") else None, failed

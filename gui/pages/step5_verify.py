@@ -33,6 +33,7 @@ from catalog.loader import Catalog
 from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
+from procurement.findings import worst_verdict
 from procurement.handover.generate import NodeFacts, build_handover
 from procurement.handover.handover_cmd import summary as handover_summary
 from procurement.handover.handover_cmd import write_all as write_handover
@@ -136,9 +137,6 @@ def _text(value: Any) -> str:
     return str(value)
 
 
-_ORDER = {"fail": 4, "unknown": 3, "warn": 2, "pass": 1, "skip": 0}
-
-
 def gpu_status(gpu: dict[str, Any], catalog: Catalog) -> tuple[str, str]:
     """A GPU's mark (the worst of the verify module's per-GPU verdicts) and which verdicts are not a pass."""
     try:
@@ -148,7 +146,7 @@ def gpu_status(gpu: dict[str, Any], catalog: Catalog) -> tuple[str, str]:
     verdicts = gpu_verdicts(record, catalog.gpu(record.catalog_id))
     if not verdicts:
         return "skip", ""
-    worst = max(verdicts.values(), key=lambda s: _ORDER.get(s, 0))
+    worst = worst_verdict(verdicts.values())
     return worst, ", ".join(f"{k}: {v}" for k, v in verdicts.items() if v != "pass")
 
 
