@@ -67,7 +67,7 @@ def run_app(argv: Sequence[str]) -> int:
     use_cjk_font(app)
     settings = Settings()
     translators = Translators()
-    lang: Lang = args.lang or settings.language or system_lang()  # type: ignore[assignment]
+    lang: Lang = args.lang or settings.language or system_lang()
     translators.install(lang)
     win = MainWindow(None, settings, translators)
     opener = plan_opener(app)
@@ -93,7 +93,7 @@ def run_app(argv: Sequence[str]) -> int:
             _fatal(translate("app", "The policy file cannot be loaded"), str(exc), args.self_test, win)
             return
         win.policy_path = Path(args.policy) if args.policy else None
-        win.attach(PlanController(catalog, policy, lang=translators.lang), RecoveryStore())
+        win.attach(PlanController(catalog, policy, lang=translators), RecoveryStore())
         win.show_catalog_warnings(overlay_warnings(catalog))
         handed_over = opener.ready(lambda path: win.open_path(path, ask=True))
         if args.self_test:  # close inside the event loop: a later quit event would end the next loop

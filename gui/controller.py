@@ -10,6 +10,7 @@ from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from catalog.loader import Catalog
+from gui.i18n import Translators
 from procurement.evaluation import Evaluation, evaluate
 from procurement.findings import Finding
 from procurement.messages import Lang
@@ -55,12 +56,14 @@ class PlanController(QObject):
     allowed_signers_changed = Signal()
     """The allowed-signers file SSH signatures are checked against was chosen or cleared (app settings)."""
 
-    def __init__(self, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh",
+    def __init__(self, catalog: Catalog, policy: Policy | None = None, lang: Lang | Translators = "zh",
                  parent: QObject | None = None) -> None:
         super().__init__(parent)
         self.catalog = catalog
         self.policy = policy or default_policy()
-        self.lang: Lang = lang
+        self.language = lang if isinstance(lang, Translators) else Translators(lang)
+        """The app's one owner of the current language (the window's, once attached)."""
+        self.language.listen(self.reevaluate)
         self.plan = Plan()
         self.path: Path | None = None
         self.stamp: FileStamp | None = None  # the file as opened or last saved here
@@ -135,9 +138,24 @@ class PlanController(QObject):
         self.findings = list(self.evaluation.findings)
         self.findings_changed.emit()
 
+    @property
+    def lang(self) -> Lang:
+        """The current language, as its one owner (``language``) holds it."""
+        return self.language.lang
+
     def set_lang(self, lang: Lang) -> None:
-        self.lang = lang
-        self.reevaluate()
+        """Switch the app's language (widgets and findings): the owner re-evaluates through its listener."""
+        self.language.install(lang)
+
+    def use_language(self, language: Translators) -> None:
+        """Follow ``language`` (the window's owner) from now on, in the language this controller was made for."""
+        if language is self.language:
+            return
+        lang = self.lang
+        self.language = language
+        language.listen(self.reevaluate)
+        if language.lang != lang:
+            language.install(lang)
 
     # -- documents
     def new(self, plan: Plan | None = None) -> None:

@@ -21,6 +21,7 @@ from gui.controller import PlanController
 from gui.plan_gaps import describe, missing_choices
 from gui.widgets.field_marker import TINTS
 from procurement.findings import Finding, Severity
+from procurement.messages import STEPS, t
 
 FINDING_ROLE = Qt.ItemDataRole.UserRole + 1
 
@@ -142,9 +143,8 @@ class FindingsPanel(QWidget):
                 Severity.INFO: self.tr("Hints")}[sev]
 
     def step_label(self, step: int) -> str:
-        names = {1: self.tr("Requirements"), 2: self.tr("GPU selection"), 3: self.tr("Server configuration"),
-                 4: self.tr("Image selection"), 5: self.tr("Verification")}
-        return self.tr("Step %1: %2").replace("%1", str(step)).replace("%2", names.get(step, "?"))
+        name = t(f"step.{step}", self.controller.lang) if step in STEPS else "?"
+        return self.tr("Step %1: %2").replace("%1", str(step)).replace("%2", name)
 
     def rebuild(self) -> None:
         findings: list[Finding] = list(self.controller.findings)

@@ -37,7 +37,7 @@ from gui import dialogs
 from gui.i18n import Translators
 from gui.pages import PAGES, page_title
 from gui.settings import Settings
-from procurement.messages import Lang
+from procurement.messages import Lang, language_name
 
 if TYPE_CHECKING:
     from gui.autosave import RecoveryStore
@@ -223,6 +223,7 @@ class MainWindow(QMainWindow):
         from gui.findings_panel import FindingsPanel
 
         self.controller = controller
+        controller.use_language(self.translators)  # one owner of the language: the window's
         controller.label_of = self.field_label
         self.recovery = recovery or RecoveryStore()
         from PySide6.QtCore import Qt
@@ -385,12 +386,12 @@ class MainWindow(QMainWindow):
             self._action(f"page_{i + 1}", f"Ctrl+{i + 1}", lambda _=False, i=i: self.show_page(i))
         self._action("show_findings", "F8", self._show_findings)
         group = QActionGroup(self)
-        for lang in ("zh", "en"):
+        # every language with a catalogue, each named in itself: a new language needs no code here
+        for lang in self.translators.available():
             act = self._action(f"lang_{lang}", None, lambda _=False, lang=lang: self.set_language(lang),
                                checkable=True)
+            act.setText(language_name(lang))
             group.addAction(act)
-        self.named_actions["lang_zh"].setText("中文")
-        self.named_actions["lang_en"].setText("English")
         self._action("help_guide", sk.HelpContents, lambda: self.show_help("guide"))
         self._action("help_shortcuts", None, lambda: self.show_help("shortcuts"))
         self._action("help_catalog", None, lambda: self.show_help("catalog"))
@@ -419,7 +420,7 @@ class MainWindow(QMainWindow):
         self.go_menu.addActions([a["back"], a["next"]])
         self.view_menu.addAction(a["show_findings"])
         self.lang_menu = self.view_menu.addMenu("")
-        self.lang_menu.addActions([a["lang_zh"], a["lang_en"]])
+        self.lang_menu.addActions([a[f"lang_{lang}"] for lang in self.translators.available()])
         self.help_menu = bar.addMenu("")
         self.help_menu.addActions([a["help_guide"], a["help_shortcuts"], a["help_catalog"]])
         self.help_menu.addSeparator()
@@ -509,7 +510,7 @@ class MainWindow(QMainWindow):
 
     def page_label(self, index: int) -> str:
         info = PAGES[index]
-        title = page_title(info.cls)
+        title = page_title(info.cls, self.translators.lang)
         return f"{info.step}  {title}" if info.step else title
 
     def changeEvent(self, event: QEvent) -> None:
@@ -519,7 +520,7 @@ class MainWindow(QMainWindow):
 
     def set_language(self, lang: Lang) -> None:
         """Switch the UI and the findings to ``lang`` now and remember it."""
-        self.controller.set_lang(lang)  # first: the pages then refresh with core text in the new language
+        # the owner re-evaluates the findings (its listener) before the pages get LanguageChange
         self.translators.install(lang)
         if self.controller is not None:  # the Edit menu's steps in the new language (labels are switched now)
             self.controller.relabel()
@@ -528,8 +529,8 @@ class MainWindow(QMainWindow):
         # install): give every window the language's, so spin boxes group digits as the labels do
         for window in QApplication.topLevelWidgets():
             window.setLocale(QLocale())
-        self.settings.language = lang
-        self.named_actions[f"lang_{lang}"].setChecked(True)
+        self.settings.language = self.translators.lang
+        self.named_actions[f"lang_{self.translators.lang}"].setChecked(True)
 
     def about(self) -> None:
         from PySide6 import __version__ as pyside_version

@@ -21,6 +21,7 @@ from gui.controller import PlanController
 from gui.i18n import Translators
 from gui.main_window import MainWindow, examples_dir
 from gui.settings import Settings
+from procurement.messages import languages
 from procurement.plan import Plan, load_plan, with_value
 
 SIZE = (1280, 800)
@@ -158,7 +159,7 @@ def render(out_dir: Path, plan_path: Path | None = None, langs: Sequence[str] = 
         win.resize(*SIZE)
         win.show()
         for lang in langs:
-            win.set_language(lang)  # type: ignore[arg-type]
+            win.set_language(lang)
             for i, slug in enumerate(SLUGS[: len(win.pages)]):
                 win.show_page(i)
                 _prepare(win.pages[i])
@@ -209,9 +210,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m gui.screenshots")
     p.add_argument("out_dir", type=Path, nargs="?", default=Path("docs/screenshots"))
     p.add_argument("--plan", type=Path, help="the plan to show (default: a shipped example)")
-    p.add_argument("--lang", action="append", choices=("zh", "en"))
+    p.add_argument("--lang", action="append", choices=languages())
     args = p.parse_args(argv)
-    for path in render(args.out_dir, args.plan, args.lang or ("zh", "en")):
+    for path in render(args.out_dir, args.plan, args.lang or languages()):
         print(path)
     return 0
 

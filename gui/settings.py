@@ -7,8 +7,9 @@ from pathlib import Path
 
 from PySide6.QtCore import QByteArray, QCoreApplication, QSettings
 
+from procurement.messages import languages
+
 MAX_RECENT = 8
-LANGS = ("zh", "en")
 ORGANIZATION = "gpu-procure"
 APPLICATION = "gpu-procure"
 ORGANIZATION_DOMAIN = "gpuprocure.github.io"
@@ -59,13 +60,13 @@ class Settings:
     @property
     def language(self) -> str | None:
         value = self._s.value("ui/language")
-        return value if value in LANGS else None
+        return value if isinstance(value, str) and value in languages() else None
 
     @language.setter
     def language(self, value: str | None) -> None:
         if value is None:
             self._s.remove("ui/language")
-        elif value in LANGS:
+        elif value in languages():
             self._s.setValue("ui/language", value)
         else:
             raise ValueError(f"unknown language {value!r}")

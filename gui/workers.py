@@ -272,7 +272,7 @@ def export_job(parent: QWidget, render: Callable[[], bytes], target: Path, lang:
         if cancelled():
             raise JobCancelled
         progress(90, "")
-        write_pdf(target, data, lang)  # type: ignore[arg-type]
+        write_pdf(target, data, lang)
         return target, list(missing)
 
     job = Job(work)

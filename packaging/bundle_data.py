@@ -15,7 +15,7 @@ from pathlib import Path
 DATA_PACKAGES = ("catalog", "procurement", "gui", "resources")
 # Suffixes of run-time data: catalog and policy YAML, example plans, built translations, icons, fonts, JSON,
 # and the user guide (resources/help/*.md, shown by Help ▸ User guide).
-DATA_SUFFIXES = {".yaml", ".yml", ".json", ".qm", ".svg", ".png", ".ttf", ".ttc", ".otf", ".md"}
+DATA_SUFFIXES = {".yaml", ".yml", ".json", ".mo", ".qm", ".svg", ".png", ".ttf", ".ttc", ".otf", ".md"}
 # Developer tools inside gui/ that the app never imports.
 DEV_MODULES = {"gui.screenshots", "gui.i18n_build"}
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from procurement.messages import languages
+
 DEBUG_FLAG = "--debug"
 DEBUG_HELP = "log everything (to the terminal as well as the log file under the state directory)"
 
@@ -17,7 +19,7 @@ def add_app_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--catalog", type=Path, action="append", default=[], metavar="DIR",
                    help="a directory of company parts and prices laid over the shipped catalog (repeatable)")
     p.add_argument("--policy", type=Path, metavar="FILE", help="a policy YAML with your own thresholds")
-    p.add_argument("--lang", choices=("zh", "en"), help="interface language (default: remembered or system)")
+    p.add_argument("--lang", choices=languages(), help="interface language (default: remembered or system)")
     p.add_argument(DEBUG_FLAG, action="store_true", help=DEBUG_HELP)
 
 

@@ -15,7 +15,7 @@ from procurement.completeness import describe_missing
 from procurement.evaluation import evaluate
 from procurement.exit_status import ExitStatus
 from procurement.findings import Finding, Severity
-from procurement.messages import Lang, default_lang, register, t
+from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
 
@@ -71,7 +71,7 @@ def format_findings(findings: list[Finding], lang: Lang, gaps: dict[int, list[st
 def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("plan", type=Path)
     c.add_argument("--json", action="store_true", help="print findings as JSON")
-    c.add_argument("--lang", choices=("zh", "en"), default=None)
+    c.add_argument("--lang", choices=languages(), default=None)
     c.add_argument("--policy", type=Path, default=None, help="policy YAML overriding thresholds")
     c.add_argument("--allowed-signers", type=Path, default=None, metavar="FILE",
                    help="ssh-keygen allowed-signers file to verify the sign-offs' SSH signatures against")

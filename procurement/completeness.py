@@ -42,15 +42,15 @@ def describe_missing(keys: list[str], lang: Lang) -> str:
 
 register(
     {
-        "gaps.model": {"zh": "模型（预设或参数量）", "en": "a model (a preset or its size)"},
-        "gaps.gpu": {"zh": "GPU 型号和数量", "en": "a GPU model and count"},
-        "gaps.chassis": {"zh": "机箱", "en": "a chassis"},
-        "gaps.cpu": {"zh": "CPU", "en": "a CPU"},
-        "gaps.psu": {"zh": "电源", "en": "a power supply"},
-        "gaps.os": {"zh": "操作系统", "en": "an operating system"},
-        "gaps.driver": {"zh": "驱动分支", "en": "a driver branch"},
-        "gaps.cuda": {"zh": "CUDA 版本", "en": "a CUDA release"},
-        "gaps.verification": {"zh": "验证报告", "en": "a verification report"},
-        "gaps.sep": {"zh": "、", "en": ", "},
+        "gaps.model": "a model (a preset or its size)",
+        "gaps.gpu": "a GPU model and count",
+        "gaps.chassis": "a chassis",
+        "gaps.cpu": "a CPU",
+        "gaps.psu": "a power supply",
+        "gaps.os": "an operating system",
+        "gaps.driver": "a driver branch",
+        "gaps.cuda": "a CUDA release",
+        "gaps.verification": "a verification report",
+        "gaps.sep": ", ",
     }
 )

@@ -1,45 +1,172 @@
-"""The one table of user-visible core text in Chinese and English, and the lookup ``t()``."""
+"""User-visible core text: English in the code, every other language in a gettext catalogue; the lookup ``t()``.
+
+Each module that shows text registers its messages with ``register``: keys are dotted
+('power.psu_capacity.message'), values the English text with str.format fields, or ``plural(one, other,
+count)`` where a counted noun must agree with a field. The translations live in
+``resources/locale/<lang>/LC_MESSAGES/messages.po`` (msgctxt = the key, msgid = the English), compiled to
+``messages.mo`` by ``python -m gui.i18n_build`` (Babel, a build dependency only) and read here with the
+standard library's ``gettext``: a language is a folder of files, nothing in this module names one.
+
+Older code registers ``{"zh": ..., "en": ...}`` pairs; they still work (``tools/move_inline_messages.py`` moves
+them into the catalogue) and their English goes through the old counted-noun rewriting.
+"""
 
 from __future__ import annotations
 
+import gettext
 import os
 import re
+import string
 import sys
-from typing import Literal
+from collections.abc import Iterator, Mapping
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import NamedTuple, TypeAlias
 
 from procurement.terminal import one_line
 
-Lang = Literal["zh", "en"]
-LANGS: tuple[Lang, ...] = ("zh", "en")
+Lang: TypeAlias = str
+"""A language code: 'en' (the text in the code) or the name of a folder in a locale directory ('zh')."""
 
-# Each module that shows text to a user registers its entries here with ``register``;
-# keys are dotted ('power.psu_capacity.message'), values {zh, en} with str.format fields.
-MESSAGES: dict[str, dict[str, str]] = {
-    "step.1": {"zh": "需求分析", "en": "Requirements"},
-    "step.2": {"zh": "GPU选型", "en": "GPU selection"},
-    "step.3": {"zh": "服务器配置", "en": "Server configuration"},
-    "step.4": {"zh": "镜像选择", "en": "Image selection"},
-    "step.5": {"zh": "验证测试", "en": "Verification"},
-    "severity.error": {"zh": "错误", "en": "Error"},
-    "severity.warning": {"zh": "警告", "en": "Warning"},
-    "severity.info": {"zh": "提示", "en": "Info"},
+SOURCE_LANG: Lang = "en"
+DOMAIN = "messages"
+LOCALE_ENV = "GPU_PROCURE_LOCALE_PATH"
+"""Extra locale directories (os.pathsep-separated), searched before the shipped one: a translator can try a
+new language's compiled catalogue without building the app."""
+
+
+class Plural(NamedTuple):
+    """English text whose counted noun agrees with the field ``number`` (gettext's msgid / msgid_plural)."""
+
+    one: str
+    other: str
+    number: str
+
+
+def plural(one: str, other: str, count: str = "n") -> Plural:
+    """A message with a singular and a plural English form, chosen by the number in field ``count``."""
+    return Plural(one, other, count)
+
+
+Source: TypeAlias = "str | Plural | dict[str, str]"
+
+MESSAGES: dict[str, Source] = {
+    "step.1": "Requirements",
+    "step.2": "GPU selection",
+    "step.3": "Server configuration",
+    "step.4": "Image selection",
+    "step.5": "Verification",
+    "severity.error": "Error",
+    "severity.warning": "Warning",
+    "severity.info": "Info",
+    "language.name": "English",
 }
+"""key → English source; a legacy entry is a {zh, en} pair until the codemod moves it."""
+
+STEPS: tuple[int, ...] = (1, 2, 3, 4, 5)
+"""The purchase flow's steps; their names are the messages 'step.<n>' (the app, the CLI and the PDFs)."""
+
+_SUBPHRASE = "#"
+"""'KEY#field' is a counted phrase of message KEY ("{sockets} socket" / "{sockets} sockets"); the message
+uses it as the field '{#sockets}' where a second counted noun must agree with its own number."""
 
 
-def register(entries: dict[str, dict[str, str]]) -> None:
+def register(entries: Mapping[str, Source]) -> None:
     for key, value in entries.items():
-        if set(value) != set(LANGS):
-            raise ValueError(f"message {key!r} needs exactly {LANGS}")
+        if isinstance(value, dict):
+            if set(value) != {"zh", "en"}:
+                raise ValueError(f"message {key!r} needs exactly ('zh', 'en')")
+        elif not isinstance(value, (str, Plural)):
+            raise TypeError(f"message {key!r}: English text or plural(...), not {type(value).__name__}")
         if key in MESSAGES and MESSAGES[key] != value:
             raise ValueError(f"message {key!r} registered twice with different text")
         MESSAGES[key] = value
+        if _SUBPHRASE in key:
+            _SUBPHRASES.setdefault(key.split(_SUBPHRASE, 1)[0], []).append(key)
+
+
+_SUBPHRASES: dict[str, list[str]] = {}
+
+
+def english(key: str) -> str | Plural:
+    """The English source of ``key`` (the msgid), whichever way it was registered."""
+    value = MESSAGES[key]
+    return value["en"] if isinstance(value, dict) else value
+
+
+# -- languages -------------------------------------------------------------------------------------------
+
+def locale_dirs() -> tuple[Path, ...]:
+    """Where catalogues are looked for: $GPU_PROCURE_LOCALE_PATH's directories, then the shipped one."""
+    return _locale_dirs(os.environ.get(LOCALE_ENV, ""))
+
+
+@cache
+def _locale_dirs(env: str) -> tuple[Path, ...]:
+    extra = [Path(p) for p in env.split(os.pathsep) if p]
+    return (*extra, Path(str(resources.files("resources") / "locale")))
+
+
+def languages() -> tuple[Lang, ...]:
+    """Every language with a compiled core catalogue, English first: adding a folder adds a language."""
+    return _languages(os.environ.get(LOCALE_ENV, ""))
+
+
+@cache
+def _languages(env: str) -> tuple[Lang, ...]:
+    found: set[str] = set()
+    for d in _locale_dirs(env):
+        if d.is_dir():
+            found.update(p.parents[1].name for p in d.glob(f"*/LC_MESSAGES/{DOMAIN}.mo"))
+    found.discard(SOURCE_LANG)
+    return (SOURCE_LANG, *sorted(found))
+
+
+def translation(lang: Lang) -> gettext.NullTranslations:
+    """The compiled catalogue of ``lang`` (English, or a language without one, translates to itself)."""
+    return _translation(lang, os.environ.get(LOCALE_ENV, ""))
+
+
+@cache
+def _translation(lang: Lang, env: str) -> gettext.NullTranslations:
+    if lang != SOURCE_LANG:
+        for d in _locale_dirs(env):
+            mo = d / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+            if mo.is_file():
+                with mo.open("rb") as fp:
+                    return gettext.GNUTranslations(fp)
+    return gettext.NullTranslations()
+
+
+def reload_catalogues() -> None:
+    """Forget the compiled catalogues read so far (after a build, or a change of $GPU_PROCURE_LOCALE_PATH)."""
+    _translation.cache_clear()
+    _languages.cache_clear()
+    _locale_dirs.cache_clear()
+
+
+def language_name(lang: Lang) -> str:
+    """The language's name in itself ('中文', 'English'), from its own catalogue."""
+    return t("language.name", lang)
 
 
 def default_lang() -> Lang:
-    """The command line's language: LC_ALL, LC_MESSAGES or LANG, else the OS's own setting (Windows)."""
+    """The command line's language: LC_ALL, LC_MESSAGES or LANG, else the OS's own setting (Windows);
+    a language without a catalogue here falls back to English."""
     loc = (os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG")
-           or os_ui_locale()).lower()
-    return "zh" if loc.startswith("zh") else "en"
+           or os_ui_locale())
+    return lang_of_locale(loc)
+
+
+def lang_of_locale(loc: str) -> Lang:
+    """'zh_CN.UTF-8' → 'zh' where a 'zh' (or 'zh_CN') catalogue exists; else 'en'."""
+    name = loc.split(".")[0].split("@")[0]
+    have = languages()
+    for candidate in (name, name.split("_")[0].lower()):
+        if candidate in have:
+            return candidate
+    return SOURCE_LANG
 
 
 def os_ui_locale() -> str:
@@ -60,21 +187,87 @@ def os_ui_locale() -> str:
     return locale.windows_locale.get(langid, "")
 
 
-def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:
-    """The message ``key`` in ``lang`` with its fields filled in."""
+# -- lookup ----------------------------------------------------------------------------------------------
+
+def count_of(value: object) -> int:
+    """The integer gettext chooses a plural form by: 1 for 1 (or '1'); a fraction or a non-number counts as
+    many (English '1.5 GPUs'), as does a negative number."""
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, str):
+        try:
+            value = float(value.replace(",", "").replace("\u202f", "").strip())
+        except ValueError:
+            return 2
+    if isinstance(value, int):
+        return abs(value)
+    if isinstance(value, float) and value.is_integer():
+        return abs(int(value))
+    return 2
+
+
+def template(key: str, lang: Lang, fields: Mapping[str, object] | None = None) -> str:
+    """The unformatted text of ``key`` in ``lang`` (a plural message: the form for its count field)."""
     try:
-        template = MESSAGES[key][lang]
+        source = MESSAGES[key]
     except KeyError:
         raise KeyError(f"no message {key!r} in {lang!r}") from None
+    if isinstance(source, dict):
+        return source[lang] if lang in source else source["en"]
+    tr = translation(lang)
+    if isinstance(source, Plural):
+        n = count_of((fields or {}).get(source.number))
+        return tr.npgettext(key, source.one, source.other, n)
+    return tr.pgettext(key, source)
+
+
+def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:
+    """The message ``key`` in ``lang`` with its fields filled in."""
+    text = template(key, lang, fields)
     # a field is a value inside the message: a newline or escape in a part name, a hostname or an error line
     # from a report must not start a forged line of output (procurement.terminal)
     if fields:
         fields = {k: one_line(v) if isinstance(v, str) else v for k, v in fields.items()}
-    text = template.format(**fields) if fields else template
-    return english_plurals(text) if lang == "en" and fields else text
+        for sub in _SUBPHRASES.get(key, ()):
+            fields[_SUBPHRASE + sub.split(_SUBPHRASE, 1)[1]] = template(sub, lang, fields).format(**fields)
+    if not fields:
+        return text
+    text = text.format(**fields)
+    legacy = isinstance(MESSAGES[key], dict)
+    return english_plurals(text) if legacy and lang == "en" else text
 
 
-# English counts: "1 server(s)" → "1 server", "4 GPU(s)" → "4 GPUs", "1 GPUs want" → "1 GPU want".
+def translated(key: str, lang: Lang) -> bool:
+    """Whether ``lang`` has ``key``: English always; another language when its compiled catalogue has an
+    entry for the key and the current English (a translation equal to the English, 'GPU', counts)."""
+    if lang == SOURCE_LANG:
+        return True
+    source = MESSAGES[key]
+    if isinstance(source, dict):
+        return lang in source
+    msgid = source.one if isinstance(source, Plural) else source
+    catalog = getattr(translation(lang), "_catalog", {})
+    ctx = f"{key}\x04{msgid}"
+    return ctx in catalog or (ctx, 0) in catalog
+
+
+def fields_of(text: str) -> set[str]:
+    """The str.format field names a template uses."""
+    return {name.split(".")[0].split("[")[0] for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+def texts(lang: Lang) -> Iterator[tuple[str, str]]:
+    """Every (key, template) in ``lang`` (each plural form of a plural message), for checks over all text."""
+    for key, source in MESSAGES.items():
+        if isinstance(source, Plural):
+            yield key, template(key, lang, {source.number: 1})
+            yield key, template(key, lang, {source.number: 2})
+        else:
+            yield key, template(key, lang)
+
+
+# English counts in legacy {zh, en} pairs: "1 server(s)" → "1 server", "4 GPU(s)" → "4 GPUs".
+# Messages registered in English say both forms with plural(); this goes when the last legacy pair does.
 _ONE = re.compile(r"(?<![\d.,])\b1 ((?:[A-Za-z-]+ )?[A-Za-z-]+?)(?:\(s\)|s\b(?!'))")
 _ONE_NOUNS = frozenset({
     "GPU", "CPU", "PSU", "NIC", "DIMM", "node", "server", "socket", "warning", "error", "core", "drive",
@@ -90,6 +283,6 @@ def _one(m: re.Match[str]) -> str:
 
 
 def english_plurals(text: str) -> str:
-    """Counted nouns in English agree with their count (the tables keep one template per message)."""
+    """Counted nouns in a legacy pair's English agree with their count."""
     text = _ONE.sub(_one, text)
     return _MANY.sub(r"\1s", text)

@@ -16,7 +16,7 @@ from typing import Any, TextIO, cast
 
 from procurement.commands import add_catalog_option
 from procurement.exit_status import ExitStatus
-from procurement.messages import Lang, default_lang, register, t
+from procurement.messages import Lang, default_lang, plural, register, t
 from procurement.sizing.memory import (
     GB,
     GIB,
@@ -411,78 +411,55 @@ def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO |
 
 register(
     {
-        "size.head": {
-            "zh": "{name}（{params}B 参数，每 token 激活 {active}B）· {mode} · {precision} · {scheme}（{gpus} 个 GPU）"
-                  "，每个 GPU：",
-            "en": "{name} ({params} B params, {active} B active per token) · {mode} · {precision} · {scheme} "
-                  "({gpus} GPU(s)), per GPU:",
-        },
-        "size.part.weights": {"zh": "权重", "en": "weights"},
-        "size.part.gradients": {"zh": "梯度", "en": "gradients"},
-        "size.part.optimizer": {"zh": "优化器", "en": "optimizer"},
-        "size.part.activations": {"zh": "激活值", "en": "activations"},
-        "size.part.kv_cache": {"zh": "KV 缓存", "en": "KV cache"},
-        "size.part.overhead": {"zh": "框架开销", "en": "overhead"},
-        "size.total": {
-            "zh": "每个 GPU 合计 {gb} GB，加 {pct}% 余量 {margin} GB",
-            "en": "per GPU {gb} GB, with the {pct}% margin {margin} GB",
-        },
-        "size.offload": {"zh": "卸载到 CPU 内存：每个 GPU {gb} GB", "en": "offloaded to CPU RAM: {gb} GB per GPU"},
-        "size.fits": {"zh": "每个 GPU 都放得下（每卡 {have} GB = {gib} GiB）。",
-                      "en": "Fits every GPU ({have} GB = {gib} GiB each)."},
-        "size.no_fit": {"zh": "放不下：每卡只有 {have} GB（{gib} GiB）。",
-                        "en": "Does not fit: each GPU has {have} GB ({gib} GiB)."},
-        "size.no_gpu": {"zh": "未给出 GPU（--gpu 或 --gpu-memory-gb），无法判断是否放得下。",
-                        "en": "No GPU given (--gpu or --gpu-memory-gb): whether it fits is not decided."},
-        "size.gpus_needed": {"zh": "此型号 GPU 至少需要 {n} 个。", "en": "At least {n} GPU(s) of this model."},
-        "size.serving": {
-            "zh": "KV 缓存 {kv} GB：{tokens} 个 token，{seq} token 的请求最多并发 {conc} 个（vLLM 的计算方式）。",
-            "en": "KV cache {kv} GB: {tokens} tokens; at most {conc} concurrent requests of {seq} tokens "
-                  "(as vLLM computes it).",
-        },
-        "size.decode": {
-            "zh": "解码速度上限（显存带宽）：单请求约 {one} token/s，满并发合计约 {agg} token/s。",
-            "en": "Decode bound by memory bandwidth: about {one} tokens/s per request, {agg} tokens/s in "
-                  "aggregate at full concurrency (upper bounds).",
-        },
-        "size.note.heads_assumed": {
-            "zh": "未给出 --heads：按每头 128 维推算注意力头数。",
-            "en": "No --heads: the head count assumes 128 dimensions per head.",
-        },
-        "size.note.no_vocab": {
-            "zh": "未给出 --vocab：未计入嵌入层/输出层和 logits，结果为下限。",
-            "en": "No --vocab: embeddings, LM head and logits are not counted; the figures are lower bounds.",
-        },
-        "size.note.paged": {
-            "zh": "分页优化器在显存峰值时把状态换出到 CPU 内存；常驻显存按 8-bit AdamW 计。",
-            "en": "The paged optimizer moves its state to CPU RAM at memory spikes; resident memory is counted "
-                  "as 8-bit AdamW.",
-        },
-        "size.note.checkpointing_default": {
-            "zh": "按标准配方默认开启梯度检查点（--checkpointing off 可关闭）。",
-            "en": "Gradient checkpointing is on, as in the standard recipe (--checkpointing off to change).",
-        },
-        "size.note.try_checkpointing": {
-            "zh": "开启梯度检查点（--checkpointing on）可大幅减少激活值显存。",
-            "en": "Gradient checkpointing (--checkpointing on) cuts the activation memory a lot.",
-        },
-        "size.check.SIZE-TP-HEADS": {
-            "zh": "张量并行 {tp} 不能整除注意力头数 {heads}（KV 头 {kv}）。",
-            "en": "Tensor parallel {tp} does not divide the {heads} attention heads ({kv} KV heads).",
-        },
-        "size.check.SIZE-TP-NO-P2P": {
-            "zh": "{gpu} 不支持 GPU 间点对点（P2P）通信：张量并行 {tp} 的流量经主机内存，速度很慢。",
-            "en": "{gpu} has no peer-to-peer between GPUs: tensor parallel {tp} goes through host memory and "
-                  "will be slow.",
-        },
-        "size.check.SIZE-FP8-UNSUPPORTED": {
-            "zh": "{gpu} 不支持 FP8（需要计算能力 8.9 及以上）。",
-            "en": "{gpu} does not support FP8 (compute capability 8.9 or later needed).",
-        },
-        "size.check.SIZE-CONTEXT": {
-            "zh": "序列长度 {seq} 超过模型的最大上下文 {max}。",
-            "en": "The sequence of {seq} tokens is longer than the model's maximum context of {max}.",
-        },
+        "size.head": plural(
+            (
+                "{name} ({params} B params, {active} B active per token) · {mode} · {precision} · {scheme} ({gpus} "
+                "GPU), per GPU:"
+            ),
+            (
+                "{name} ({params} B params, {active} B active per token) · {mode} · {precision} · {scheme} ({gpus} "
+                "GPUs), per GPU:"
+            ),
+            "gpus",
+        ),
+        "size.part.weights": "weights",
+        "size.part.gradients": "gradients",
+        "size.part.optimizer": "optimizer",
+        "size.part.activations": "activations",
+        "size.part.kv_cache": "KV cache",
+        "size.part.overhead": "overhead",
+        "size.total": "per GPU {gb} GB, with the {pct}% margin {margin} GB",
+        "size.offload": "offloaded to CPU RAM: {gb} GB per GPU",
+        "size.fits": "Fits every GPU ({have} GB = {gib} GiB each).",
+        "size.no_fit": "Does not fit: each GPU has {have} GB ({gib} GiB).",
+        "size.no_gpu": "No GPU given (--gpu or --gpu-memory-gb): whether it fits is not decided.",
+        "size.gpus_needed": plural("At least {n} GPU of this model.", "At least {n} GPUs of this model.", "n"),
+        "size.serving": (
+            "KV cache {kv} GB: {tokens} tokens; at most {conc} concurrent requests of {seq} tokens (as vLLM computes "
+            "it)."
+        ),
+        "size.decode": (
+            "Decode bound by memory bandwidth: about {one} tokens/s per request, {agg} tokens/s in aggregate at full "
+            "concurrency (upper bounds)."
+        ),
+        "size.note.heads_assumed": "No --heads: the head count assumes 128 dimensions per head.",
+        "size.note.no_vocab": (
+            "No --vocab: embeddings, LM head and logits are not counted; the figures are lower bounds."
+        ),
+        "size.note.paged": (
+            "The paged optimizer moves its state to CPU RAM at memory spikes; resident memory is counted as 8-bit "
+            "AdamW."
+        ),
+        "size.note.checkpointing_default": (
+            "Gradient checkpointing is on, as in the standard recipe (--checkpointing off to change)."
+        ),
+        "size.note.try_checkpointing": "Gradient checkpointing (--checkpointing on) cuts the activation memory a lot.",
+        "size.check.SIZE-TP-HEADS": "Tensor parallel {tp} does not divide the {heads} attention heads ({kv} KV heads).",
+        "size.check.SIZE-TP-NO-P2P": (
+            "{gpu} has no peer-to-peer between GPUs: tensor parallel {tp} goes through host memory and will be slow."
+        ),
+        "size.check.SIZE-FP8-UNSUPPORTED": "{gpu} does not support FP8 (compute capability 8.9 or later needed).",
+        "size.check.SIZE-CONTEXT": "The sequence of {seq} tokens is longer than the model's maximum context of {max}.",
     }
 )
 

@@ -125,7 +125,7 @@ def render_value(value: object, lang: str) -> object:
         if value.code not in MESSAGES:
             return value.code
         try:
-            return t(value.code, lang, **{k: render_value(v, lang) for k, v in value.params.items()})  # type: ignore[arg-type]
+            return t(value.code, lang, **{k: render_value(v, lang) for k, v in value.params.items()})
         except (KeyError, IndexError, ValueError):
             return value.code
     if isinstance(value, list):

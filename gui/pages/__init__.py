@@ -6,6 +6,8 @@ from typing import NamedTuple
 
 from PySide6.QtCore import QCoreApplication
 
+from procurement.messages import Lang, t
+
 
 class PageInfo(NamedTuple):
     module: str
@@ -27,16 +29,21 @@ PAGES: tuple[PageInfo, ...] = (
 )
 
 
-def page_title(cls: str) -> str:
-    """The page's title in the current language (the context is the page class, as in its self.tr())."""
+def page_title(cls: str, lang: Lang) -> str:
+    """The page's title in ``lang``: a step's name is the core's ('step.<n>', the same words as the CLI and
+    the PDFs); the checklist and quote views are named by the widget catalogue (context: the page class)."""
+    step = next(p.step for p in PAGES if p.cls == cls)
+    if step:
+        return t(f"step.{step}", lang)
     translate = QCoreApplication.translate  # lupdate reads translate("Context", "text") calls
     titles = {
-        "RequirementsPage": translate("RequirementsPage", "Requirements"),
-        "GpuPage": translate("GpuPage", "GPU selection"),
-        "ServerPage": translate("ServerPage", "Server configuration"),
-        "ImagePage": translate("ImagePage", "Image selection"),
-        "VerifyPage": translate("VerifyPage", "Verification"),
         "ChecklistPage": translate("ChecklistPage", "Checklist"),
         "QuotePage": translate("QuotePage", "Quote"),
     }
     return titles[cls]
+
+
+def step_heading(step: int, lang: Lang) -> str:
+    """'Step 3 · Server configuration' in ``lang``."""
+    return QCoreApplication.translate("StepPage", "Step %1 · %2").replace("%1", str(step)).replace(
+        "%2", t(f"step.{step}", lang))

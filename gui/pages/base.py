@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker
+from PySide6.QtCore import QEvent, QSignalBlocker
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QBoxLayout, QLabel, QScrollArea, QStackedWidget, QWidget
 
-from gui.pages import page_title
+from gui.pages import page_title, step_heading
 from gui.widgets.field_marker import FieldMarkers
 from gui.widgets.undo_keys import route_undo_to_plan, tab_leaves_tables
 
@@ -50,7 +50,7 @@ class StepPage(QWidget):
         controller.findings_changed.connect(self.apply_findings)
 
     def title(self) -> str:
-        return page_title(type(self).__name__)
+        return page_title(type(self).__name__, self.controller.lang)
 
     def add_heading(self, layout: QBoxLayout) -> None:
         """Put the page's heading ('Step 3 · Server configuration') at the top of ``layout``."""
@@ -62,8 +62,7 @@ class StepPage(QWidget):
     def _set_heading(self) -> None:
         if self.page_heading is None:
             return
-        text = (QCoreApplication.translate("StepPage", "Step %1 · %2").replace("%1", str(self.step))
-                .replace("%2", self.title()) if self.step else self.title())
+        text = step_heading(self.step, self.controller.lang) if self.step else self.title()
         self.page_heading.setText(f"<h2>{text}</h2>")
 
     def retranslate(self) -> None:

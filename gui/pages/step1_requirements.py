@@ -23,6 +23,7 @@ from PySide6.QtWidgets import (
 
 from gui.controller import PlanController
 from gui.numbers import number, shortest
+from gui.pages import step_heading
 from gui.pages.base import StepPage
 from gui.sizing_bridge import advice_for, vram_for
 from gui.widgets.bar_chart import Segment, StackedBar, StackedBarChart
@@ -280,7 +281,7 @@ class RequirementsPage(StepPage):
         return choices[name]
 
     def retranslate(self) -> None:
-        self.heading.setText("<h2>" + self.tr("Step 1 · Requirements") + "</h2>")
+        self.heading.setText(f"<h2>{step_heading(1, self.controller.lang)}</h2>")
         self.workload_box.setTitle(self.tr("Workload"))
         self.model_box.setTitle(self.tr("Model"))
         self.data_box.setTitle(self.tr("Data, budget and scale"))

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 from catalog.models import Gpu
 from gui.controller import PlanController
 from gui.numbers import integer, number
+from gui.pages import step_heading
 from gui.pages.base import StepPage
 from gui.sizing_bridge import GpuRow, gpu_rows
 from gui.widgets.money import short_amount
@@ -235,7 +236,7 @@ class GpuPage(StepPage):
                        "Click a column to sort by it; unknown values sort last.")
 
     def retranslate(self) -> None:
-        self.heading.setText("<h2>" + self.tr("Step 2 · GPU selection") + "</h2>")
+        self.heading.setText(f"<h2>{step_heading(2, self.controller.lang)}</h2>")
         self.choice_box.setTitle(self.tr("Your choice"))
         self.model_label.setText(self.tr("&GPU model:"))
         self.count_label.setText(self.tr("&Count:"))

@@ -95,10 +95,7 @@ def has_errors(findings: list[Finding]) -> bool:
 
 register(
     {
-        "rules.internal": {
-            "zh": "规则 {rule} 无法检查此方案（{error}），请报告此问题。",
-            "en": "Rule {rule} could not check this plan ({error}); please report this.",
-        },
+        "rules.internal": "Rule {rule} could not check this plan ({error}); please report this.",
     }
 )
 

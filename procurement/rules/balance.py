@@ -12,7 +12,7 @@ from catalog.loader import Catalog
 from catalog.models import Cpu, StorageKind
 from procurement.budgets.balance import balance_needs
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register
+from procurement.messages import Lang, plural, register
 from procurement.plan import Plan, StorageRole, Workload
 from procurement.policy import Policy
 from procurement.rules.base import TRAINING_WORKLOADS, Rule, join_names, make, resolve, server_empty
@@ -313,122 +313,56 @@ RULES: tuple[Rule, ...] = (cpu_cores, ram_ratio, ecc, nvme_data, fabric, memory_
 
 register(
     {
-        "BALANCE-CPU-CORES.message": {
-            "zh": "CPU 共 {cores} 核，{gpus} 个 GPU 建议至少 {need} 核（每 GPU {ratio} 核）。",
-            "en": "{cores} CPU cores for {gpus} GPUs; at least {need} are advised ({ratio} per GPU).",
-        },
-        "BALANCE-CPU-CORES.fix": {
-            "zh": "选择核心更多的 CPU 或增加 CPU 数量。",
-            "en": "Choose a CPU with more cores, or add a second CPU.",
-        },
-        "BALANCE-RAM.message": {
-            "zh": "系统内存 {ram} GiB，低于 GPU 总显存 {vram} GiB 的 {ratio} 倍（{need} GiB）。",
-            "en": "System RAM is {ram} GiB, below {ratio} × the {vram} GiB of GPU memory ({need} GiB).",
-        },
-        "BALANCE-RAM.message.none": {
-            "zh": "尚未选择系统内存：GPU 总显存 {vram} GiB，建议内存至少 {ratio} 倍（{need} GiB）。",
-            "en": "No system memory chosen yet; {ratio} × the {vram} GiB of GPU memory ({need} GiB) is advised.",
-        },
-        "BALANCE-RAM.fix.none": {
-            "zh": "选择内存条，总容量至少 {need} GiB，或使用“自动配置”。",
-            "en": "Choose memory of at least {need} GiB, or use auto-configure.",
-        },
-        "BALANCE-DATA-CAPACITY.message.none": {
-            "zh": "尚未选择数据盘：数据集为 {need} GB。",
-            "en": "No data drives chosen yet for the {need} GB dataset.",
-        },
-        "BALANCE-DATA-CAPACITY.fix.none": {
-            "zh": "添加容量至少 {need} GB 的 NVMe 数据盘，或使用“自动配置”。",
-            "en": "Add NVMe data drives holding at least {need} GB, or use auto-configure.",
-        },
-        "BALANCE-FABRIC.message.none": {
-            "zh": "尚未选择网卡：{nodes} 节点训练需要至少 {need} Gb/s 的 InfiniBand 或 RoCE 网络。",
-            "en": "No NIC chosen yet; training across {nodes} nodes needs an InfiniBand or RoCE fabric of at "
-            "least {need} Gb/s.",
-        },
-        "BALANCE-NIC.message.none": {
-            "zh": "尚未选择网卡：单节点服务器建议至少 {need} GbE 网络。",
-            "en": "No NIC chosen yet; a single server should have at least {need} GbE.",
-        },
-        "BALANCE-RAM.fix": {
-            "zh": "增加内存条数量或容量至至少 {need} GiB。",
-            "en": "Add memory to at least {need} GiB.",
-        },
-        "BALANCE-ECC.message": {
-            "zh": "训练任务应使用 ECC 内存，以下部件不支持 ECC：{parts}。",
-            "en": "Training should run on ECC memory; no ECC on: {parts}.",
-        },
-        "BALANCE-ECC.fix": {
-            "zh": "选择支持 ECC 的 CPU 平台和 ECC 内存（RDIMM）。",
-            "en": "Choose an ECC-capable CPU platform and ECC (RDIMM) memory.",
-        },
-        "BALANCE-NVME-DATA.message": {
-            "zh": "没有 NVMe 数据盘：训练数据放在 SATA/HDD 上会让 GPU 等待数据。",
-            "en": "No NVMe data drive: training data on SATA or HDD keeps the GPUs waiting.",
-        },
-        "BALANCE-NVME-DATA.fix": {
-            "zh": "添加角色为“数据”的 NVMe 硬盘。",
-            "en": "Add an NVMe drive with the data role.",
-        },
-        "BALANCE-DATA-CAPACITY.message": {
-            "zh": "数据盘容量 {have} GB 小于数据集 {need} GB。",
-            "en": "Data drives hold {have} GB, less than the {need} GB dataset.",
-        },
-        "BALANCE-DATA-CAPACITY.fix": {
-            "zh": "增加数据盘数量或容量。",
-            "en": "Add data drives or larger ones.",
-        },
-        "BALANCE-FABRIC.message": {
-            "zh": "{nodes} 节点训练需要至少 {need} Gb/s 的 InfiniBand 或 RoCE 网络，当前最快网卡为 {have} "
-                  "Gb/s。",
-            "en": "Training across {nodes} nodes needs an InfiniBand or RoCE fabric of at least {need} Gb/s; "
-            "the fastest NIC is {have} Gb/s.",
-        },
-        "BALANCE-FABRIC.fix": {
-            "zh": "添加 100-400 Gb/s InfiniBand 或 RoCE 网卡。",
-            "en": "Add 100-400 Gb/s InfiniBand or RoCE NICs.",
-        },
-        "BALANCE-NIC.message": {
-            "zh": "单节点服务器建议至少 {need} GbE 网络，当前最快网卡为 {have} Gb/s。",
-            "en": "A single server should have at least {need} GbE; the fastest NIC is {have} Gb/s.",
-        },
-        "BALANCE-NIC.fix": {
-            "zh": "添加 10 GbE 或更快的网卡。",
-            "en": "Add a 10 GbE or faster NIC.",
-        },
-        "BALANCE-MEMORY-TYPE.message": {
-            "zh": "内存 {module} 为 {type}，{other} 需要 {other_type}。",
-            "en": "{module} is {type}; {other} takes {other_type}.",
-        },
-        "BALANCE-MEMORY-TYPE.fix": {
-            "zh": "选择与主板和 CPU 匹配的内存类型。",
-            "en": "Choose memory of the type the board and CPU take.",
-        },
-        "BALANCE-DIMM-SLOTS.message": {
-            "zh": "{count} 条内存超过机箱 {chassis} 的 {slots} 个内存插槽。",
-            "en": "{count} DIMMs do not fit the {slots} DIMM slots of {chassis}.",
-        },
-        "BALANCE-DIMM-SLOTS.fix": {
-            "zh": "使用容量更大的内存条以减少数量。",
-            "en": "Use larger modules so fewer are needed.",
-        },
-        "BALANCE-MEMORY-CHANNELS.message": {
-            "zh": "{count} 条内存不是内存通道数 {channels} 的整数倍：各通道负载不均，带宽下降。",
-            "en": "{count} DIMMs are not a multiple of the {channels} memory channels: uneven population "
-            "lowers bandwidth.",
-        },
-        "BALANCE-MEMORY-CHANNELS.fix": {
-            "zh": "按通道数的整数倍安装内存。",
-            "en": "Install DIMMs in multiples of the channel count.",
-        },
-        "BALANCE-SINGLE-THREAD.message": {
-            "zh": "数据加载常受单线程速度限制：{cpu} 最高 {ghz} GHz，同插槽的 {other} 可达 {other_ghz} GHz。",
-            "en": "Data loading is often single-thread bound: {cpu} boosts to {ghz} GHz; {other} on the same "
-            "socket reaches {other_ghz} GHz.",
-        },
-        "BALANCE-SINGLE-THREAD.fix": {
-            "zh": "如数据预处理较重，可考虑高频 CPU。",
-            "en": "For heavy preprocessing, consider the higher-clocked CPU.",
-        },
+        "BALANCE-CPU-CORES.message": plural(
+            "{cores} CPU cores for {gpus} GPU; at least {need} are advised ({ratio} per GPU).",
+            "{cores} CPU cores for {gpus} GPUs; at least {need} are advised ({ratio} per GPU).",
+            "gpus",
+        ),
+        "BALANCE-CPU-CORES.fix": "Choose a CPU with more cores, or add a second CPU.",
+        "BALANCE-RAM.message": "System RAM is {ram} GiB, below {ratio} × the {vram} GiB of GPU memory ({need} GiB).",
+        "BALANCE-RAM.message.none": (
+            "No system memory chosen yet; {ratio} × the {vram} GiB of GPU memory ({need} GiB) is advised."
+        ),
+        "BALANCE-RAM.fix.none": "Choose memory of at least {need} GiB, or use auto-configure.",
+        "BALANCE-DATA-CAPACITY.message.none": "No data drives chosen yet for the {need} GB dataset.",
+        "BALANCE-DATA-CAPACITY.fix.none": "Add NVMe data drives holding at least {need} GB, or use auto-configure.",
+        "BALANCE-FABRIC.message.none": (
+            "No NIC chosen yet; training across {nodes} nodes needs an InfiniBand or RoCE fabric of at least {need} "
+            "Gb/s."
+        ),
+        "BALANCE-NIC.message.none": "No NIC chosen yet; a single server should have at least {need} GbE.",
+        "BALANCE-RAM.fix": "Add memory to at least {need} GiB.",
+        "BALANCE-ECC.message": "Training should run on ECC memory; no ECC on: {parts}.",
+        "BALANCE-ECC.fix": "Choose an ECC-capable CPU platform and ECC (RDIMM) memory.",
+        "BALANCE-NVME-DATA.message": "No NVMe data drive: training data on SATA or HDD keeps the GPUs waiting.",
+        "BALANCE-NVME-DATA.fix": "Add an NVMe drive with the data role.",
+        "BALANCE-DATA-CAPACITY.message": "Data drives hold {have} GB, less than the {need} GB dataset.",
+        "BALANCE-DATA-CAPACITY.fix": "Add data drives or larger ones.",
+        "BALANCE-FABRIC.message": (
+            "Training across {nodes} nodes needs an InfiniBand or RoCE fabric of at least {need} Gb/s; the fastest NIC "
+            "is {have} Gb/s."
+        ),
+        "BALANCE-FABRIC.fix": "Add 100-400 Gb/s InfiniBand or RoCE NICs.",
+        "BALANCE-NIC.message": "A single server should have at least {need} GbE; the fastest NIC is {have} Gb/s.",
+        "BALANCE-NIC.fix": "Add a 10 GbE or faster NIC.",
+        "BALANCE-MEMORY-TYPE.message": "{module} is {type}; {other} takes {other_type}.",
+        "BALANCE-MEMORY-TYPE.fix": "Choose memory of the type the board and CPU take.",
+        "BALANCE-DIMM-SLOTS.message": plural(
+            "{count} DIMM do not fit the {slots} DIMM slots of {chassis}.",
+            "{count} DIMMs do not fit the {slots} DIMM slots of {chassis}.",
+            "count",
+        ),
+        "BALANCE-DIMM-SLOTS.fix": "Use larger modules so fewer are needed.",
+        "BALANCE-MEMORY-CHANNELS.message": plural(
+            "{count} DIMM are not a multiple of the {channels} memory channels: uneven population lowers bandwidth.",
+            "{count} DIMMs are not a multiple of the {channels} memory channels: uneven population lowers bandwidth.",
+            "count",
+        ),
+        "BALANCE-MEMORY-CHANNELS.fix": "Install DIMMs in multiples of the channel count.",
+        "BALANCE-SINGLE-THREAD.message": (
+            "Data loading is often single-thread bound: {cpu} boosts to {ghz} GHz; {other} on the same socket reaches "
+            "{other_ghz} GHz."
+        ),
+        "BALANCE-SINGLE-THREAD.fix": "For heavy preprocessing, consider the higher-clocked CPU.",
     }
 )

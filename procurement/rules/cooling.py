@@ -13,7 +13,7 @@ from catalog.models import GpuCooling
 from procurement.budgets.heat import HeatBudget as HeatBudget  # re-exported: procurement.budgets is its home
 from procurement.budgets.heat import heat_budget
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register
+from procurement.messages import Lang, plural, register
 from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.rules.base import Rule, fmt_w, make, resolve
@@ -181,88 +181,59 @@ RULES: tuple[Rule, ...] = (gpu_tdp, passive_gpu, open_air, airflow, liquid, fan_
 
 register(
     {
-        "COOLING-GPU-TDP.message": {
-            "zh": "{gpu} 的 TDP 为 {tdp} W，超过机箱 {chassis} 每个 GPU 位的散热上限 {limit} W。",
-            "en": "{gpu} is rated {tdp} W, above the {limit} W per GPU position that {chassis} can cool.",
-        },
-        "COOLING-GPU-TDP.fix": {
-            "zh": "选择支持更高 GPU 功耗的机箱，或更低功耗的 GPU。",
-            "en": "Choose a chassis rated for hotter GPUs, or a lower-power GPU.",
-        },
-        "COOLING-PASSIVE-GPU.message": {
-            "zh": "{gpu} 为被动散热的数据中心卡，但机箱 {chassis} 没有为其设计的风道和风扇。",
-            "en": "{gpu} is a passively cooled data-centre card, but {chassis} has no airflow built for it.",
-        },
-        "COOLING-PASSIVE-GPU.fix": {
-            "zh": "选择标明支持被动散热 GPU 的服务器机箱。",
-            "en": "Choose a server chassis qualified for passive GPUs.",
-        },
-        "COOLING-OPEN-AIR.message": {
-            "zh": "一个机箱内放 {count} 张开放式风扇的 {gpu}（上限 {limit} 张）：热风在机箱内循环，"
-                  "会过热降频。",
-            "en": "{count} open-air {gpu} cards in one chassis (at most {limit}): they recirculate hot air "
-            "and throttle.",
-        },
-        "COOLING-OPEN-AIR.fix": {
-            "zh": "改用涡轮（鼓风式）或被动散热的专业卡，或减少 GPU 数量。",
-            "en": "Use blower or passive professional cards, or fewer GPUs.",
-        },
-        "COOLING-AIRFLOW.message": {
-            "zh": "散热 {heat} W、允许温升 {dt}°F 需要约 {need} CFM 风量，机箱 {chassis} 额定 {have} CFM。",
-            "en": "Removing {heat} W at a {dt} °F rise needs about {need} CFM; {chassis} is rated {have} "
-                  "CFM.",
-        },
-        "COOLING-AIRFLOW.fix": {
-            "zh": "选择风量更大的机箱、减少 GPU，或降低进风温度。",
-            "en": "Choose a chassis with more airflow, fewer GPUs, or cooler inlet air.",
-        },
-        "COOLING-AIRFLOW-PER-GPU.message": {
-            "zh": "{gpus} 个 GPU 按每 GPU {per_gpu} CFM 需要约 {need} CFM 风量，机箱 {chassis} 额定 {have} "
-                  "CFM。",
-            "en": "{gpus} GPUs at {per_gpu} CFM each need about {need} CFM; {chassis} is rated {have} CFM.",
-        },
-        "COOLING-AIRFLOW-PER-GPU.fix": {
-            "zh": "选择风量更大的机箱，或减少 GPU。",
-            "en": "Choose a chassis with more airflow, or fewer GPUs.",
-        },
-        "COOLING-LIQUID.message": {
-            "zh": "每机柜散热 {rack} kW（{btu} BTU/h，按墙上最大功率）超过 {limit} kW，风冷机箱难以散热，"
-                  "应采用液冷。",
-            "en": "Rack heat {rack} kW ({btu} BTU/h, at the servers' maximum wall power) is above {limit} kW: air "
-                  "cooling will not keep up; plan liquid cooling.",
-        },
-        "COOLING-AIRFLOW-UNKNOWN.message": {
-            "zh": "目录中没有 {chassis} 的额定风量（CFM）：按配置指南每 GPU {per_gpu} CFM，{gpus} 个 GPU 需约 "
-                  "{per_gpu_need} CFM；按散热 {heat} W、温升 {dt}°F 需约 {heat_need} CFM。风量是否足够未知。",
-            "en": "The catalog has no rated airflow (CFM) for {chassis}: at the configuration guide's {per_gpu} "
-            "CFM per GPU, {gpus} GPUs need about {per_gpu_need} CFM; removing {heat} W at a {dt} °F rise needs "
-            "about {heat_need} CFM. Whether the chassis moves that much is unknown.",
-        },
-        "COOLING-AIRFLOW-UNKNOWN.fix": {
-            "zh": "向厂商索取该机箱在满载时的额定风量（CFM）和允许的进风温度。",
-            "en": "Ask the vendor for the chassis' rated airflow (CFM) at full load and its allowed inlet "
-            "temperature.",
-        },
-        "COOLING-LIQUID.fix": {
-            "zh": "选择液冷平台，或减少每机柜服务器数量。",
-            "en": "Choose a liquid-cooled platform, or put fewer servers in each rack.",
-        },
-        "COOLING-FAN-REDUNDANCY.message": {
-            "zh": "{chassis} 没有冗余风扇：单个风扇故障即可能导致 GPU 降频或停机。",
-            "en": "{chassis} has no redundant fans: one fan failure can throttle or stop the GPUs.",
-        },
-        "COOLING-FAN-REDUNDANCY.fix": {
-            "zh": "数据中心部署建议选择带冗余热插拔风扇的机箱。",
-            "en": "For a data centre choose a chassis with redundant hot-swap fans.",
-        },
-        "COOLING-FAN-REDUNDANCY-UNKNOWN.message": {
-            "zh": "目录中没有 {chassis} 是否带冗余风扇的资料：单个风扇故障可能导致 GPU 降频或停机。",
-            "en": "The catalog does not say whether {chassis} has redundant fans; without them one fan failure "
-            "can throttle or stop the GPUs.",
-        },
-        "COOLING-FAN-REDUNDANCY-UNKNOWN.fix": {
-            "zh": "向厂商确认风扇冗余（N+1）。",
-            "en": "Confirm fan redundancy (N+1) with the vendor.",
-        },
+        "COOLING-GPU-TDP.message": (
+            "{gpu} is rated {tdp} W, above the {limit} W per GPU position that {chassis} can cool."
+        ),
+        "COOLING-GPU-TDP.fix": "Choose a chassis rated for hotter GPUs, or a lower-power GPU.",
+        "COOLING-PASSIVE-GPU.message": (
+            "{gpu} is a passively cooled data-centre card, but {chassis} has no airflow built for it."
+        ),
+        "COOLING-PASSIVE-GPU.fix": "Choose a server chassis qualified for passive GPUs.",
+        "COOLING-OPEN-AIR.message": plural(
+            "{count} open-air {gpu} card in one chassis (at most {limit}): they recirculate hot air and throttle.",
+            "{count} open-air {gpu} cards in one chassis (at most {limit}): they recirculate hot air and throttle.",
+            "gpu",
+        ),
+        "COOLING-OPEN-AIR.fix": "Use blower or passive professional cards, or fewer GPUs.",
+        "COOLING-AIRFLOW.message": (
+            "Removing {heat} W at a {dt} °F rise needs about {need} CFM; {chassis} is rated {have} CFM."
+        ),
+        "COOLING-AIRFLOW.fix": "Choose a chassis with more airflow, fewer GPUs, or cooler inlet air.",
+        "COOLING-AIRFLOW-PER-GPU.message": plural(
+            "{gpus} GPU at {per_gpu} CFM each need about {need} CFM; {chassis} is rated {have} CFM.",
+            "{gpus} GPUs at {per_gpu} CFM each need about {need} CFM; {chassis} is rated {have} CFM.",
+            "gpus",
+        ),
+        "COOLING-AIRFLOW-PER-GPU.fix": "Choose a chassis with more airflow, or fewer GPUs.",
+        "COOLING-LIQUID.message": (
+            "Rack heat {rack} kW ({btu} BTU/h, at the servers' maximum wall power) is above {limit} kW: air cooling "
+            "will not keep up; plan liquid cooling."
+        ),
+        "COOLING-AIRFLOW-UNKNOWN.message": plural(
+            (
+                "The catalog has no rated airflow (CFM) for {chassis}: at the configuration guide's {per_gpu} CFM per "
+                "GPU, {gpus} GPU need about {per_gpu_need} CFM; removing {heat} W at a {dt} °F rise needs about "
+                "{heat_need} CFM. Whether the chassis moves that much is unknown."
+            ),
+            (
+                "The catalog has no rated airflow (CFM) for {chassis}: at the configuration guide's {per_gpu} CFM per "
+                "GPU, {gpus} GPUs need about {per_gpu_need} CFM; removing {heat} W at a {dt} °F rise needs about "
+                "{heat_need} CFM. Whether the chassis moves that much is unknown."
+            ),
+            "gpus",
+        ),
+        "COOLING-AIRFLOW-UNKNOWN.fix": (
+            "Ask the vendor for the chassis' rated airflow (CFM) at full load and its allowed inlet temperature."
+        ),
+        "COOLING-LIQUID.fix": "Choose a liquid-cooled platform, or put fewer servers in each rack.",
+        "COOLING-FAN-REDUNDANCY.message": (
+            "{chassis} has no redundant fans: one fan failure can throttle or stop the GPUs."
+        ),
+        "COOLING-FAN-REDUNDANCY.fix": "For a data centre choose a chassis with redundant hot-swap fans.",
+        "COOLING-FAN-REDUNDANCY-UNKNOWN.message": (
+            "The catalog does not say whether {chassis} has redundant fans; without them one fan failure can throttle "
+            "or stop the GPUs."
+        ),
+        "COOLING-FAN-REDUNDANCY-UNKNOWN.fix": "Confirm fan redundancy (N+1) with the vendor.",
     }
 )

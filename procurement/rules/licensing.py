@@ -68,31 +68,16 @@ RULES: tuple[Rule, ...] = (geforce_datacenter, export_control)
 
 register(
     {
-        "LIC-GEFORCE-DATACENTER.message": {
-            "zh": "{gpu} 为 GeForce 消费级显卡：其驱动许可（第 2.1.3 条）不允许在数据中心部署。",
-            "en": "{gpu} is a GeForce card: its driver licence (§2.1.3) does not permit data-centre "
-                  "deployment.",
-        },
-        "LIC-GEFORCE-DATACENTER.fix": {
-            "zh": "数据中心请选择数据中心/专业卡（如 L40S、A100、H100），或把部署位置改为办公室/实验室。",
-            "en": "For a data centre choose data-centre or professional GPUs (L40S, A100, H100…), or set the "
-            "deployment to office/lab.",
-        },
-        "LIC-EXPORT.message": {
-            "zh": "{gpu} 的出口管制提示：{note}",
-            "en": "Export-control note on {gpu}: {note}",
-        },
-        "LIC-EXPORT.fix": {
-            "zh": "报价前确认最新的美国 BIS 规则和供货渠道。",
-            "en": "Check the current US BIS rules and the supply channel before quoting.",
-        },
-        "LIC-CHINA-MARKET.message": {
-            "zh": "{gpu} 为中国市场专供型号。",
-            "en": "{gpu} is a China-market variant.",
-        },
-        "LIC-CHINA-MARKET.fix": {
-            "zh": "报价前确认最新的出口规则是否仍允许供货。",
-            "en": "Check that current export rules still allow supply before quoting.",
-        },
+        "LIC-GEFORCE-DATACENTER.message": (
+            "{gpu} is a GeForce card: its driver licence (§2.1.3) does not permit data-centre deployment."
+        ),
+        "LIC-GEFORCE-DATACENTER.fix": (
+            "For a data centre choose data-centre or professional GPUs (L40S, A100, H100…), or set the deployment to "
+            "office/lab."
+        ),
+        "LIC-EXPORT.message": "Export-control note on {gpu}: {note}",
+        "LIC-EXPORT.fix": "Check the current US BIS rules and the supply channel before quoting.",
+        "LIC-CHINA-MARKET.message": "{gpu} is a China-market variant.",
+        "LIC-CHINA-MARKET.fix": "Check that current export rules still allow supply before quoting.",
     }
 )

@@ -20,7 +20,7 @@ from catalog.models import GpuFormFactor
 from procurement.budgets.lanes import LaneBudget as LaneBudget  # re-exported: procurement.budgets is its home
 from procurement.budgets.lanes import LaneDevice, lane_budget
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register
+from procurement.messages import Lang, plural, register
 from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.rules.base import Rule, join_names, make, resolve
@@ -284,136 +284,107 @@ RULES: tuple[Rule, ...] = (lanes, lanes_unknown, gpu_slots, generation, form_fac
 
 register(
     {
-        "PCIE-LANES.message": {
-            "zh": "PCIe 通道不足：CPU 侧需要 {cpu_need} 条、可用 {cpu_have} 条；PCIe 交换芯片侧需要 "
-                  "{sw_need} 条、"
-            "可用 {sw_have} 条，即使全部降到 x4 仍缺 {missing} 条。",
-            "en": "Not enough PCIe lanes: CPU side needs {cpu_need}, has {cpu_have}; PCIe-switch side needs "
-            "{sw_need}, has {sw_have}; even at x4 {missing} lanes are missing.",
-        },
-        "PCIE-LANES.message.cpu_only": {
-            "zh": "PCIe 通道不足：CPU 需要 {cpu_need} 条、可用 {cpu_have} 条（平台没有 PCIe 交换芯片），"
-                  "即使全部降到 x4 仍缺 {missing} 条。",
-            "en": "Not enough PCIe lanes: the CPU needs {cpu_need}, has {cpu_have} (the platform has no PCIe "
-            "switch); even at x4 {missing} lanes are missing.",
-        },
-        "PCIE-LANES-REDUCED.message.cpu_only": {
-            "zh": "PCIe 通道不足以让所有设备满速运行（CPU 需要 {cpu_need}/可用 {cpu_have}，平台没有 PCIe "
-                  "交换芯片）：{reduced}。",
-            "en": "Not enough PCIe lanes for every device at full width (the CPU needs {cpu_need}, has "
-            "{cpu_have}; the platform has no PCIe switch): {reduced}.",
-        },
-        "PCIE-LANES.fix": {
-            "zh": "选择通道更多的 CPU、双路 CPU 或带 PCIe 交换芯片的平台，或减少设备。",
-            "en": "Choose a CPU with more lanes, a second socket or a platform with PCIe switches, or fewer "
-                  "devices.",
-        },
-        "PCIE-LANES-REDUCED.message": {
-            "zh": "PCIe 通道不足以让所有设备满速运行（CPU 侧需要 {cpu_need}/可用 {cpu_have}，交换芯片侧需要 "
-            "{sw_need}/可用 {sw_have}）：{reduced}。",
-            "en": "Not enough PCIe lanes for every device at full width (CPU side {cpu_need} needed / "
-            "{cpu_have} available, switch side {sw_need} / {sw_have}): {reduced}.",
-        },
-        "PCIE-LANES-REDUCED.fix": {
-            "zh": "选择通道更多的 CPU 或带 PCIe 交换芯片的平台；降速会降低主机与 GPU/网卡间带宽。",
-            "en": "Choose a CPU with more lanes or a platform with PCIe switches; narrower links cut "
-            "host-to-GPU/NIC bandwidth.",
-        },
-        "PCIE-LANES-UNKNOWN.message": {
-            "zh": "目录中没有 {cpu} 的 PCIe 通道数，无法核对通道预算。",
-            "en": "The catalog has no PCIe lane count for {cpu}; the lane budget is not checked.",
-        },
-        "PCIE-LANES-UNKNOWN.fix": {
-            "zh": "向厂商确认主板的 PCIe 通道分配。",
-            "en": "Confirm the board's PCIe lane layout with the vendor.",
-        },
-        "PCIE-SLOT-WIDTH.message": {
-            "zh": "{gpu} 占 {width} 个槽位宽度，机箱 {chassis} 最多支持 {max} 槽宽的 GPU。",
-            "en": "{gpu} is {width} slots wide; {chassis} takes GPUs up to {max} slots wide.",
-        },
-        "PCIE-SLOT-WIDTH.fix": {
-            "zh": "选择更窄的 GPU（涡轮/被动散热版本）或更大的机箱。",
-            "en": "Choose a narrower GPU (blower/passive version) or a larger chassis.",
-        },
-        "PCIE-GPU-SLOTS.message": {
-            "zh": "{count} 个 GPU 需要 {positions} 个 GPU 位，机箱 {chassis} 只有 {slots} 个。",
-            "en": "{count} GPUs need {positions} GPU positions; {chassis} has {slots}.",
-        },
-        "PCIE-GPU-SLOTS.message.wide": {
-            "zh": "{gpu} 是 {width} 槽宽的卡，每张占 {per} 个双槽 GPU 位：{count} 张需要 {positions} 个 GPU 位，"
-                  "机箱 {chassis} 只有 {slots} 个。",
-            "en": "{gpu} is a {width}-slot card that takes {per} double-width GPU positions: {count} of them "
-            "need {positions} positions; {chassis} has {slots}.",
-        },
-        "PCIE-GPU-SLOTS.fix.wide": {
-            "zh": "该机箱的 {slots} 个 GPU 位最多放 {fit} 张 {width} 槽宽的此型号 GPU；"
-                  "减少 GPU、改用双槽宽版本或更换机箱。",
-            "en": "Its {slots} positions hold at most {fit} of these {width}-slot cards; use fewer GPUs, a "
-            "dual-slot version or another chassis.",
-        },
-        "PCIE-GPU-SLOTS.fix": {
-            "zh": "该机箱最多放 {fit} 个此型号 GPU；减少 GPU 或更换机箱。",
-            "en": "This chassis holds at most {fit} of these GPUs; use fewer GPUs or another chassis.",
-        },
-        "PCIE-GEN.message": {
-            "zh": "{devices} 在 {cpu} 的 PCIe Gen{gen} 平台上只能以 Gen{gen} 运行，每低一代带宽减半。",
-            "en": "{devices} run at PCIe Gen{gen} on the {cpu} platform; each generation step halves the "
-                  "bandwidth.",
-        },
-        "PCIE-GEN.fix": {
-            "zh": "如需满带宽，选择支持更新 PCIe 代际的 CPU 平台。",
-            "en": "For full bandwidth, choose a CPU platform with the newer PCIe generation.",
-        },
-        "PCIE-FORM-FACTOR.message": {
-            "zh": "{gpu} 为 {gpu_ff} 形态，机箱 {chassis} 只接受 {chassis_ff} GPU。",
-            "en": "{gpu} is an {gpu_ff} part; {chassis} takes {chassis_ff} GPUs only.",
-        },
-        "PCIE-FORM-FACTOR.fix": {
-            "zh": "SXM GPU 需要 SXM/HGX 平台；PCIe 卡需要 PCIe GPU 服务器。",
-            "en": "SXM GPUs need an SXM/HGX platform; PCIe cards need a PCIe GPU server.",
-        },
-        "PCIE-GPU-UNSUPPORTED.message": {
-            "zh": "平台 {chassis} 只支持以下 GPU：{supported}，不支持 {gpu}。",
-            "en": "{chassis} is built for {supported} only, not {gpu}.",
-        },
-        "PCIE-GPU-UNSUPPORTED.fix": {
-            "zh": "选择该平台支持的 GPU，或更换平台。",
-            "en": "Choose a GPU the platform supports, or another platform.",
-        },
-        "PCIE-CPU-SOCKET.message": {
-            "zh": "CPU {cpu} 的插槽为 {socket}，机箱/主板 {chassis} 为 {board}。",
-            "en": "{cpu} uses socket {socket}; {chassis} has {board}.",
-        },
-        "PCIE-CPU-SOCKET.fix": {
-            "zh": "选择与主板插槽匹配的 CPU。",
-            "en": "Choose a CPU for the board's socket.",
-        },
-        "PCIE-CPU-COUNT.message": {
-            "zh": "CPU 数量 {count} 不可行：{cpu} 在此平台上为 1 到 {limit} 路。",
-            "en": "{count} CPU(s) is not possible: {cpu} runs 1 to {limit} per server on this platform.",
-        },
-        "PCIE-CPU-COUNT.fix": {
-            "zh": "把 CPU 数量设为 1 到 {limit}。",
-            "en": "Set the CPU count between 1 and {limit}.",
-        },
-        "PCIE-CPU-SOCKETS-UNKNOWN.message": {
-            "zh": "{count} 颗 {cpu}：没有来源说明此型号是否支持多路，无法确认能装在一台服务器里。",
-            "en": "{count}× {cpu}: no source says whether this SKU runs in a multi-socket server, so that cannot "
-                  "be confirmed.",
-        },
-        "PCIE-CPU-SOCKETS-UNKNOWN.fix": {
-            "zh": "请供应商书面确认该型号支持 {count} 路，或改用已知支持多路的型号。",
-            "en": "Have the vendor confirm in writing that this SKU runs {count} per server, or choose a SKU known to.",
-        },
-        "PCIE-DRIVE-BAYS.message": {
-            "zh": "机箱 {chassis}：M.2 硬盘 {m2} 块/插槽 {m2_slots} 个，其他硬盘 {bays_used} 块/盘位 {bays} "
-                  "个，装不下。",
-            "en": "{chassis}: {m2} M.2 drives for {m2_slots} M.2 slots and {bays_used} other drives for "
-            "{bays} bays do not fit.",
-        },
-        "PCIE-DRIVE-BAYS.fix": {
-            "zh": "使用容量更大的硬盘以减少数量，或更换机箱。",
-            "en": "Use larger drives so fewer are needed, or another chassis.",
-        },
+        "PCIE-LANES.message": (
+            "Not enough PCIe lanes: CPU side needs {cpu_need}, has {cpu_have}; PCIe-switch side needs {sw_need}, has "
+            "{sw_have}; even at x4 {missing} lanes are missing."
+        ),
+        "PCIE-LANES.message.cpu_only": (
+            "Not enough PCIe lanes: the CPU needs {cpu_need}, has {cpu_have} (the platform has no PCIe switch); even "
+            "at x4 {missing} lanes are missing."
+        ),
+        "PCIE-LANES-REDUCED.message.cpu_only": (
+            "Not enough PCIe lanes for every device at full width (the CPU needs {cpu_need}, has {cpu_have}; the "
+            "platform has no PCIe switch): {reduced}."
+        ),
+        "PCIE-LANES.fix": (
+            "Choose a CPU with more lanes, a second socket or a platform with PCIe switches, or fewer devices."
+        ),
+        "PCIE-LANES-REDUCED.message": (
+            "Not enough PCIe lanes for every device at full width (CPU side {cpu_need} needed / {cpu_have} available, "
+            "switch side {sw_need} / {sw_have}): {reduced}."
+        ),
+        "PCIE-LANES-REDUCED.fix": (
+            "Choose a CPU with more lanes or a platform with PCIe switches; narrower links cut host-to-GPU/NIC "
+            "bandwidth."
+        ),
+        "PCIE-LANES-UNKNOWN.message": "The catalog has no PCIe lane count for {cpu}; the lane budget is not checked.",
+        "PCIE-LANES-UNKNOWN.fix": "Confirm the board's PCIe lane layout with the vendor.",
+        "PCIE-SLOT-WIDTH.message": plural(
+            "{gpu} is {width} slot wide; {chassis} takes GPUs up to {#max} wide.",
+            "{gpu} is {width} slots wide; {chassis} takes GPUs up to {#max} wide.",
+            "width",
+        ),
+        "PCIE-SLOT-WIDTH.message#max": plural("{max} slot", "{max} slots", "max"),
+        "PCIE-SLOT-WIDTH.fix": "Choose a narrower GPU (blower/passive version) or a larger chassis.",
+        "PCIE-GPU-SLOTS.message": plural(
+            "{count} GPU need {#positions}; {chassis} has {slots}.",
+            "{count} GPUs need {#positions}; {chassis} has {slots}.",
+            "count",
+        ),
+        "PCIE-GPU-SLOTS.message#positions": plural(
+            "{positions} GPU position", "{positions} GPU positions", "positions"
+        ),
+        "PCIE-GPU-SLOTS.message.wide": plural(
+            (
+                "{gpu} is a {width}-slot card that takes {per} double-width GPU positions: {count} of them need "
+                "{positions} position; {chassis} has {slots}."
+            ),
+            (
+                "{gpu} is a {width}-slot card that takes {per} double-width GPU positions: {count} of them need "
+                "{positions} positions; {chassis} has {slots}."
+            ),
+            "positions",
+        ),
+        "PCIE-GPU-SLOTS.fix.wide": plural(
+            (
+                "Its {slots} position hold at most {fit} of these {width}-slot cards; use fewer GPUs, a dual-slot "
+                "version or another chassis."
+            ),
+            (
+                "Its {slots} positions hold at most {fit} of these {width}-slot cards; use fewer GPUs, a dual-slot "
+                "version or another chassis."
+            ),
+            "slots",
+        ),
+        "PCIE-GPU-SLOTS.fix": "This chassis holds at most {fit} of these GPUs; use fewer GPUs or another chassis.",
+        "PCIE-GEN.message": (
+            "{devices} run at PCIe Gen{gen} on the {cpu} platform; each generation step halves the bandwidth."
+        ),
+        "PCIE-GEN.fix": "For full bandwidth, choose a CPU platform with the newer PCIe generation.",
+        "PCIE-FORM-FACTOR.message": plural(
+            "{gpu} is an {gpu_ff} part; {chassis} takes {chassis_ff} GPU only.",
+            "{gpu} is an {gpu_ff} part; {chassis} takes {chassis_ff} GPUs only.",
+            "chassis_ff",
+        ),
+        "PCIE-FORM-FACTOR.fix": "SXM GPUs need an SXM/HGX platform; PCIe cards need a PCIe GPU server.",
+        "PCIE-GPU-UNSUPPORTED.message": "{chassis} is built for {supported} only, not {gpu}.",
+        "PCIE-GPU-UNSUPPORTED.fix": "Choose a GPU the platform supports, or another platform.",
+        "PCIE-CPU-SOCKET.message": "{cpu} uses socket {socket}; {chassis} has {board}.",
+        "PCIE-CPU-SOCKET.fix": "Choose a CPU for the board's socket.",
+        "PCIE-CPU-COUNT.message": plural(
+            "{count} CPU is not possible: {cpu} runs 1 to {limit} per server on this platform.",
+            "{count} CPUs is not possible: {cpu} runs 1 to {limit} per server on this platform.",
+            "count",
+        ),
+        "PCIE-CPU-COUNT.fix": "Set the CPU count between 1 and {limit}.",
+        "PCIE-CPU-SOCKETS-UNKNOWN.message": (
+            "{count}× {cpu}: no source says whether this SKU runs in a multi-socket server, so that cannot be "
+            "confirmed."
+        ),
+        "PCIE-CPU-SOCKETS-UNKNOWN.fix": (
+            "Have the vendor confirm in writing that this SKU runs {count} per server, or choose a SKU known to."
+        ),
+        "PCIE-DRIVE-BAYS.message": plural(
+            (
+                "{chassis}: {m2} M.2 drives for {m2_slots} M.2 slots and {bays_used} other drives for {bays} bay do "
+                "not fit."
+            ),
+            (
+                "{chassis}: {m2} M.2 drives for {m2_slots} M.2 slots and {bays_used} other drives for {bays} bays do "
+                "not fit."
+            ),
+            "bays",
+        ),
+        "PCIE-DRIVE-BAYS.fix": "Use larger drives so fewer are needed, or another chassis.",
     }
 )

@@ -24,7 +24,7 @@ from procurement.budgets.power import power_budget, psus_needed
 from procurement.budgets.power import psu_unit_w as psu_unit_w
 from procurement.budgets.power import redundant_units as redundant_units
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, plural, register, t
 from procurement.plan import Plan, Redundancy
 from procurement.policy import Policy
 from procurement.rules.base import Rule, finding_params, fmt_w, join_names, make, resolve, server_empty
@@ -410,216 +410,148 @@ RULES: tuple[Rule, ...] = (
 
 register(
     {
-        "POWER-PSU-MISSING.message": {
-            "zh": "已选择 GPU/CPU，但尚未选择电源（机箱 {chassis} 不自带电源）。",
-            "en": "GPUs or a CPU are chosen but no power supply ({chassis} ships none).",
-        },
-        "POWER-PSU-MISSING.message.none": {
-            "zh": "尚未选择电源（也尚未选择机箱）。",
-            "en": "No power supply chosen yet (nor a chassis).",
-        },
-        "POWER-PSU-MISSING.fix": {
-            "zh": "在服务器配置中选择电源型号和数量，或使用“自动配置”。",
-            "en": "Choose a PSU model and count in the server configuration, or use auto-configure.",
-        },
-        "POWER-PSU-CAPACITY.message": {
-            "zh": "估算功耗 {draw} W 超过可用电源容量 {usable} W（{count} × {unit} W，其中 {spare} "
-                  "个为冗余不计入）。",
-            "en": "Estimated draw {draw} W exceeds the usable PSU capacity {usable} W "
-            "({count} × {unit} W, {spare} held as redundancy).",
-        },
-        "POWER-PSU-CAPACITY.fix": {
-            "zh": "至少需要 {need} 个该型号电源（含 {headroom}% 余量与冗余），或选择更大功率的电源、减少 "
-                  "GPU。",
-            "en": "Use at least {need} of these PSUs ({headroom}% headroom and redundancy included), "
-            "a larger PSU, or fewer GPUs.",
-        },
-        "POWER-PSU-CAPACITY.low_line_message": {
-            "zh": "估算功耗 {draw} W 超过电源在 200-240 V 下的可用容量 {usable} W（{count} × {unit} W，"
-                  "其中 {spare} 个为冗余不计入）；电源在 100-127 V 下的输出不会更高，任何电压下都不够。",
-            "en": "Estimated draw {draw} W exceeds the usable PSU capacity even at 200-240 V, {usable} W "
-            "({count} × {unit} W, {spare} held as redundancy); a PSU delivers no more on 100-127 V, so this "
-            "is too little on any input voltage.",
-        },
-        "POWER-PSU-CAPACITY.fix.bays": {
-            "zh": "该型号需要 {need} 个（含 {headroom}% 余量与冗余），但机箱只有 {bays} 个电源位：选择更大功率的"
-                  "电源或其他机箱，或减少 GPU。",
-            "en": "{need} of these PSUs would be needed ({headroom}% headroom and redundancy included) but the "
-            "chassis has {bays} PSU bays: choose a larger PSU or another chassis, or fewer GPUs.",
-        },
-        "POWER-PSU-HEADROOM.fix.bays": {
-            "zh": "该型号需要 {need} 个，但机箱只有 {bays} 个电源位：选择更大功率的电源。",
-            "en": "{need} of these PSUs would be needed but the chassis has {bays} PSU bays: choose a larger PSU.",
-        },
-        "POWER-PSU-HEADROOM.message": {
-            "zh": "估算功耗 {draw} W 加 {headroom}% 余量为 {required} W，超过可用电源容量 {usable} W。",
-            "en": "Estimated draw {draw} W plus {headroom}% headroom is {required} W, above the usable "
-            "PSU capacity {usable} W.",
-        },
-        "POWER-PSU-HEADROOM.fix": {
-            "zh": "建议使用 {need} 个该型号电源，或更大功率的电源。",
-            "en": "Use {need} of these PSUs, or a larger PSU.",
-        },
-        "POWER-PSU-REDUNDANCY.message": {
-            "zh": "冗余方式 {mode} 与电源数量 {count} 不符：N+1 至少需要 2 个，N+N 需要偶数个（至少 2 个）。",
-            "en": "Redundancy {mode} does not work with {count} PSU(s): N+1 needs at least 2, N+N an even "
-            "count of at least 2.",
-        },
-        "POWER-PSU-REDUNDANCY.fix": {
-            "zh": "增加电源数量，或把冗余方式改为“无”。",
-            "en": "Add PSUs, or set redundancy to none.",
-        },
-        "POWER-LOW-LINE-UNSUPPORTED.message": {
-            "zh": "电源 {psu} 的输入电压范围不含 100-127 V（低线，110 V 级），不能在低线输入下使用。",
-            "en": "PSU {psu} is specified for 200-240 V input only; it does not run on 100-127 V (low line).",
-        },
-        "POWER-LOW-LINE-UNSUPPORTED.fix": {
-            "zh": "改用 200-240 V（高线）供电，或选择支持 100-127 V 低线输入的电源。",
-            "en": "Supply 200-240 V, or choose a PSU rated for low-line input.",
-        },
-        "POWER-LOW-LINE-UNKNOWN.message": {
-            "zh": "目录中没有电源 {psu} 在 100-127 V 低线输入下的额定功率：容量未知（不算通过），只能按 200-240 V "
-                  "下的 {high} W 作为上限核对，实际可用容量可能更低。",
-            "en": "The catalog has no 100-127 V (low-line) rating for PSU {psu}: its capacity there is unknown, "
-            "not a pass; it is checked only against the {high} W 200-240 V rating as an upper bound, and the real "
-            "capacity may be lower.",
-        },
-        "POWER-LOW-LINE-UNKNOWN.fix": {
-            "zh": "向厂商索取：{psu} 在 100-127 V 输入下的额定输出功率（W），以及该电源是否支持 100-127 V 输入；"
-                  "或改用 200-240 V（高线）供电。",
-            "en": "Ask the vendor for {psu}'s rated output (W) at 100-127 V input, and whether it runs on "
-            "100-127 V at all; or supply 200-240 V.",
-        },
-        "POWER-PSU-NO-REDUNDANCY.message": {
-            "zh": "数据中心部署的电源冗余为 {have}，策略要求 {want}：一个电源故障即可能使整机停机。",
-            "en": "A data-centre server with PSU redundancy {have} where the policy asks for {want}: one PSU "
-            "failure can stop it.",
-        },
-        "POWER-PSU-NO-REDUNDANCY.fix": {
-            "zh": "把冗余方式设为 {want}，并使用 {need} 个该型号电源（冗余电源不计入可用容量）。",
-            "en": "Set redundancy to {want} and use {need} of these PSUs (redundant units are not counted as "
-            "capacity).",
-        },
-        "POWER-PSU-NO-REDUNDANCY.fix.count": {
-            "zh": "把冗余方式设为 {want}，并增加电源数量（冗余电源不计入可用容量）。",
-            "en": "Set redundancy to {want} and add PSUs (redundant units are not counted as capacity).",
-        },
-        "POWER-CORD-AMPS.message": {
-            "zh": "冗余电源失效后，整机墙上功率 {wall} W 由 {cords} 根电源线分担，每根约 {amps} A（{volts} V），"
-                  "超过 C19/C20 电源线的 {limit} A。",
-            "en": "With the redundant PSUs failed, {wall} W at the wall is carried by {cords} cords: about "
-            "{amps} A each at {volts} V, above the {limit} A of a C19/C20 cord.",
-        },
-        "POWER-CORD-AMPS.message.low": {
-            "zh": "低线（100-127 V）供电时，冗余电源失效后整机墙上功率 {wall} W 由 {cords} 根电源线分担，每根约 "
-                  "{amps} A，超过 {circuit} A 支路按 {pct}% 持续负载可带的 {limit} A。",
-            "en": "On low line (100-127 V), with the redundant PSUs failed, {wall} W at the wall is carried by "
-            "{cords} cords: about {amps} A each, above the {limit} A a {circuit} A branch circuit carries "
-            "continuously ({pct}%).",
-        },
-        "POWER-CORD-AMPS.fix": {
-            "zh": "增加电源（每根电源线分担更少），改用更高电压供电，或向厂商确认电源输入插座与额定电流。",
-            "en": "Add PSUs so each cord carries less, supply a higher voltage, or confirm the PSU inlet and its "
-            "current rating with the vendor.",
-        },
-        "POWER-CORD-AMPS.fix.low": {
-            "zh": "改用 200-240 V（高线）供电，或给每个电源配一条 30 A 专用回路（需电工确认）。",
-            "en": "Supply 200-240 V (high line), or give each PSU its own larger circuit (ask an electrician).",
-        },
-        "POWER-EFFICIENCY-ASSUMED.message": {
-            "zh": "目录中没有电源 {psu} 的 80 PLUS 等级：墙上功率 {wall} W 按最低的 80 PLUS 等级估算（此负载下效率 "
-                  "{eff}%），是偏保守的估计。",
-            "en": "The catalog has no 80 PLUS class for PSU {psu}: the wall power, {wall} W, assumes the lowest "
-            "80 PLUS level ({eff}% efficient at this load), an estimate on the safe side.",
-        },
-        "POWER-EFFICIENCY-ASSUMED.fix": {
-            "zh": "向厂商索取该电源的 80 PLUS 等级（或效率曲线），在用户目录中补充 efficiency。",
-            "en": "Ask the vendor for the PSU's 80 PLUS class (or efficiency curve) and add its efficiency in a "
-            "user catalog directory.",
-        },
-        "POWER-RACK-UNITS.message": {
-            "zh": "每机柜 {servers} 台 × {units}U = {total}U，超过机柜可用的 {usable}U。",
-            "en": "{servers} servers × {units}U = {total}U per rack, more than the rack's {usable} usable units.",
-        },
-        "POWER-RACK-UNITS.fix": {
-            "zh": "每机柜最多放 {fit} 台，或在策略中设置机柜实际可用 U 数（rack_units_usable）。",
-            "en": "Put at most {fit} servers in a rack, or set the racks' real usable units (rack_units_usable) in "
-            "the policy.",
-        },
-        "POWER-PSU-FORM.message": {
-            "zh": "电源 {psu} 是{form}，而机箱 {chassis} 的电源位只能装{takes}。",
-            "en": "PSU {psu} is {form}, but the PSU bays of {chassis} take {takes}.",
-        },
-        "POWER-PSU-FORM.fix": {
-            "zh": "选择与机箱电源位相符的电源。",
-            "en": "Choose a PSU of the form the chassis takes.",
-        },
-        "power.form.atx": {"zh": "ATX 台式机电源", "en": "an ATX desktop unit"},
-        "power.form.server": {"zh": "服务器热插拔电源模块", "en": "a hot-swap server module"},
-        "POWER-LOW-LINE-DERATED.message": {
-            "zh": "电源 {psu} 在 100-127 V 下只能输出 {low} W（200-240 V 下为 {high} W），容量按 {low} W "
-                  "计算。",
-            "en": "PSU {psu} delivers only {low} W on 100-127 V ({high} W on 200-240 V); capacity is "
-            "counted at {low} W.",
-        },
-        "POWER-LOW-LINE-DERATED.fix": {
-            "zh": "如条件允许，使用 200-240 V 供电。",
-            "en": "Supply 200-240 V where possible.",
-        },
-        "POWER-PSU-BAYS.message": {
-            "zh": "电源数量 {count} 超过机箱 {chassis} 的电源位 {bays} 个。",
-            "en": "{count} PSUs do not fit the {bays} PSU bays of {chassis}.",
-        },
-        "POWER-PSU-BAYS.fix": {
-            "zh": "选择更大功率的电源以减少数量，或更换机箱。",
-            "en": "Use larger PSUs so fewer are needed, or another chassis.",
-        },
-        "POWER-PSU-MIXED.message": {
-            "zh": "机箱 {chassis} 出厂配备 {included}，所选电源为 {chosen}："
-                  "同一机箱内混用不同型号电源不受支持。",
-            "en": "{chassis} ships with {included} but {chosen} is chosen: mixing PSU models in one chassis "
-            "is not supported.",
-        },
-        "POWER-PSU-MIXED.fix": {
-            "zh": "使用机箱自带的电源型号，或向厂商确认整套替换。",
-            "en": "Use the platform's PSU model, or confirm a full replacement with the vendor.",
-        },
-        "POWER-RACK-LIMIT.message": {
-            "zh": "每机柜 {servers} 台 × {draw} W（墙上功率）= {rack} kW，超过机柜/回路限制 {limit} kW。",
-            "en": "{servers} servers × {draw} W at the wall = {rack} kW per rack, above the rack/circuit limit of "
-                  "{limit} kW.",
-        },
-        "POWER-RACK-LIMIT.fix": {
-            "zh": "每机柜最多放 {fit} 台，或提高机柜供电。",
-            "en": "Put at most {fit} servers in a rack, or raise the rack's power.",
-        },
-        "POWER-TRANSIENT.message": {
-            "zh": "PCIe 插卡 GPU 的瞬时功耗峰值（TDP × {factor}，约 100 µs，PCIe CEM 5.0）可达 {peak} W，超过 ATX "
-                  "电源的峰值承受能力 {capacity} W（额定的 {tolerance}%，ATX 3.0）。",
-            "en": "PCIe add-in-card power excursions (TDP × {factor} for ~100 µs, PCIe CEM 5.0) can reach {peak} W, "
-            "above the ATX PSUs' peak tolerance of {capacity} W ({tolerance}% of rated, ATX 3.0).",
-        },
-        "POWER-TRANSIENT.fix": {
-            "zh": "增加电源余量，或确认电源的瞬时峰值规格并在策略中设置 psu_peak_tolerance_pct。",
-            "en": "Add PSU headroom, or check the PSU's peak rating and set psu_peak_tolerance_pct in the "
-                  "policy.",
-        },
-        "POWER-UNKNOWN-WATTS.message": {
-            "zh": "以下部件没有有据可查的功耗数据，未计入功耗估算：{parts}。",
-            "en": "No sourced wattage for: {parts}; they are left out of the power estimate.",
-        },
-        "POWER-ESTIMATED-WATTS.message": {
-            "zh": "以下部件没有厂商功耗数据，按策略中的估算值计入：{parts}。",
-            "en": "No vendor wattage for these parts; counted at the policy's planning figure: {parts}.",
-        },
-        "POWER-ESTIMATED-WATTS.fix": {
-            "zh": "如有厂商最大功耗，请在用户目录中补充，或在策略中调整估算值。",
-            "en": "Add the vendor's maximum power in a user catalog directory, or adjust the fallbacks in the "
-            "policy.",
-        },
-        "POWER-UNKNOWN-WATTS.fix": {
-            "zh": "向厂商索取最大功耗，或在用户目录中补充该部件的数据。",
-            "en": "Ask the vendor for the maximum power, or add it in a user catalog directory.",
-        },
+        "POWER-PSU-MISSING.message": "GPUs or a CPU are chosen but no power supply ({chassis} ships none).",
+        "POWER-PSU-MISSING.message.none": "No power supply chosen yet (nor a chassis).",
+        "POWER-PSU-MISSING.fix": "Choose a PSU model and count in the server configuration, or use auto-configure.",
+        "POWER-PSU-CAPACITY.message": (
+            "Estimated draw {draw} W exceeds the usable PSU capacity {usable} W ({count} × {unit} W, {spare} held as "
+            "redundancy)."
+        ),
+        "POWER-PSU-CAPACITY.fix": (
+            "Use at least {need} of these PSUs ({headroom}% headroom and redundancy included), a larger PSU, or fewer "
+            "GPUs."
+        ),
+        "POWER-PSU-CAPACITY.low_line_message": (
+            "Estimated draw {draw} W exceeds the usable PSU capacity even at 200-240 V, {usable} W ({count} × {unit} "
+            "W, {spare} held as redundancy); a PSU delivers no more on 100-127 V, so this is too little on any input "
+            "voltage."
+        ),
+        "POWER-PSU-CAPACITY.fix.bays": (
+            "{need} of these PSUs would be needed ({headroom}% headroom and redundancy included) but the chassis has "
+            "{bays} PSU bays: choose a larger PSU or another chassis, or fewer GPUs."
+        ),
+        "POWER-PSU-HEADROOM.fix.bays": (
+            "{need} of these PSUs would be needed but the chassis has {bays} PSU bays: choose a larger PSU."
+        ),
+        "POWER-PSU-HEADROOM.message": (
+            "Estimated draw {draw} W plus {headroom}% headroom is {required} W, above the usable PSU capacity {usable} "
+            "W."
+        ),
+        "POWER-PSU-HEADROOM.fix": "Use {need} of these PSUs, or a larger PSU.",
+        "POWER-PSU-REDUNDANCY.message": plural(
+            "Redundancy {mode} does not work with {count} PSU: N+1 needs at least 2, N+N an even count of at least 2.",
+            "Redundancy {mode} does not work with {count} PSUs: N+1 needs at least 2, N+N an even count of at least 2.",
+            "count",
+        ),
+        "POWER-PSU-REDUNDANCY.fix": "Add PSUs, or set redundancy to none.",
+        "POWER-LOW-LINE-UNSUPPORTED.message": (
+            "PSU {psu} is specified for 200-240 V input only; it does not run on 100-127 V (low line)."
+        ),
+        "POWER-LOW-LINE-UNSUPPORTED.fix": "Supply 200-240 V, or choose a PSU rated for low-line input.",
+        "POWER-LOW-LINE-UNKNOWN.message": (
+            "The catalog has no 100-127 V (low-line) rating for PSU {psu}: its capacity there is unknown, not a pass; "
+            "it is checked only against the {high} W 200-240 V rating as an upper bound, and the real capacity may be "
+            "lower."
+        ),
+        "POWER-LOW-LINE-UNKNOWN.fix": (
+            "Ask the vendor for {psu}'s rated output (W) at 100-127 V input, and whether it runs on 100-127 V at all; "
+            "or supply 200-240 V."
+        ),
+        "POWER-PSU-NO-REDUNDANCY.message": (
+            "A data-centre server with PSU redundancy {have} where the policy asks for {want}: one PSU failure can "
+            "stop it."
+        ),
+        "POWER-PSU-NO-REDUNDANCY.fix": (
+            "Set redundancy to {want} and use {need} of these PSUs (redundant units are not counted as capacity)."
+        ),
+        "POWER-PSU-NO-REDUNDANCY.fix.count": (
+            "Set redundancy to {want} and add PSUs (redundant units are not counted as capacity)."
+        ),
+        "POWER-CORD-AMPS.message": (
+            "With the redundant PSUs failed, {wall} W at the wall is carried by {cords} cords: about {amps} A each at "
+            "{volts} V, above the {limit} A of a C19/C20 cord."
+        ),
+        "POWER-CORD-AMPS.message.low": (
+            "On low line (100-127 V), with the redundant PSUs failed, {wall} W at the wall is carried by {cords} "
+            "cords: about {amps} A each, above the {limit} A a {circuit} A branch circuit carries continuously "
+            "({pct}%)."
+        ),
+        "POWER-CORD-AMPS.fix": (
+            "Add PSUs so each cord carries less, supply a higher voltage, or confirm the PSU inlet and its current "
+            "rating with the vendor."
+        ),
+        "POWER-CORD-AMPS.fix.low": (
+            "Supply 200-240 V (high line), or give each PSU its own larger circuit (ask an electrician)."
+        ),
+        "POWER-EFFICIENCY-ASSUMED.message": (
+            "The catalog has no 80 PLUS class for PSU {psu}: the wall power, {wall} W, assumes the lowest 80 PLUS "
+            "level ({eff}% efficient at this load), an estimate on the safe side."
+        ),
+        "POWER-EFFICIENCY-ASSUMED.fix": (
+            "Ask the vendor for the PSU's 80 PLUS class (or efficiency curve) and add its efficiency in a user catalog "
+            "directory."
+        ),
+        "POWER-RACK-UNITS.message": plural(
+            "{servers} server × {units}U = {total}U per rack, more than the rack's {usable} usable units.",
+            "{servers} servers × {units}U = {total}U per rack, more than the rack's {usable} usable units.",
+            "servers",
+        ),
+        "POWER-RACK-UNITS.fix": plural(
+            (
+                "Put at most {fit} server in a rack, or set the racks' real usable units (rack_units_usable) in the "
+                "policy."
+            ),
+            (
+                "Put at most {fit} servers in a rack, or set the racks' real usable units (rack_units_usable) in the "
+                "policy."
+            ),
+            "fit",
+        ),
+        "POWER-PSU-FORM.message": "PSU {psu} is {form}, but the PSU bays of {chassis} take {takes}.",
+        "POWER-PSU-FORM.fix": "Choose a PSU of the form the chassis takes.",
+        "power.form.atx": "an ATX desktop unit",
+        "power.form.server": "a hot-swap server module",
+        "POWER-LOW-LINE-DERATED.message": (
+            "PSU {psu} delivers only {low} W on 100-127 V ({high} W on 200-240 V); capacity is counted at {low} W."
+        ),
+        "POWER-LOW-LINE-DERATED.fix": "Supply 200-240 V where possible.",
+        "POWER-PSU-BAYS.message": plural(
+            "{count} PSU do not fit the {bays} PSU bays of {chassis}.",
+            "{count} PSUs do not fit the {bays} PSU bays of {chassis}.",
+            "count",
+        ),
+        "POWER-PSU-BAYS.fix": "Use larger PSUs so fewer are needed, or another chassis.",
+        "POWER-PSU-MIXED.message": (
+            "{chassis} ships with {included} but {chosen} is chosen: mixing PSU models in one chassis is not supported."
+        ),
+        "POWER-PSU-MIXED.fix": "Use the platform's PSU model, or confirm a full replacement with the vendor.",
+        "POWER-RACK-LIMIT.message": plural(
+            "{servers} server × {draw} W at the wall = {rack} kW per rack, above the rack/circuit limit of {limit} kW.",
+            (
+                "{servers} servers × {draw} W at the wall = {rack} kW per rack, above the rack/circuit limit of "
+                "{limit} kW."
+            ),
+            "servers",
+        ),
+        "POWER-RACK-LIMIT.fix": plural(
+            "Put at most {fit} server in a rack, or raise the rack's power.",
+            "Put at most {fit} servers in a rack, or raise the rack's power.",
+            "fit",
+        ),
+        "POWER-TRANSIENT.message": (
+            "PCIe add-in-card power excursions (TDP × {factor} for ~100 µs, PCIe CEM 5.0) can reach {peak} W, above "
+            "the ATX PSUs' peak tolerance of {capacity} W ({tolerance}% of rated, ATX 3.0)."
+        ),
+        "POWER-TRANSIENT.fix": (
+            "Add PSU headroom, or check the PSU's peak rating and set psu_peak_tolerance_pct in the policy."
+        ),
+        "POWER-UNKNOWN-WATTS.message": "No sourced wattage for: {parts}; they are left out of the power estimate.",
+        "POWER-ESTIMATED-WATTS.message": (
+            "No vendor wattage for these parts; counted at the policy's planning figure: {parts}."
+        ),
+        "POWER-ESTIMATED-WATTS.fix": (
+            "Add the vendor's maximum power in a user catalog directory, or adjust the fallbacks in the policy."
+        ),
+        "POWER-UNKNOWN-WATTS.fix": "Ask the vendor for the maximum power, or add it in a user catalog directory.",
     }
 )

@@ -402,145 +402,60 @@ RULES: tuple[Rule, ...] = (
 
 register(
     {
-        "SW-DRIVER-CUDA.message": {
-            "zh": "驱动 {driver} 低于 CUDA {cuda} 要求的最低 Linux 驱动 {need}。",
-            "en": "Driver {driver} is older than the {need} that CUDA {cuda} needs on Linux.",
-        },
-        "SW-DRIVER-CUDA.fix": {
-            "zh": "选择 {need} 或更新的驱动分支，或较早的 CUDA 版本。",
-            "en": "Choose a driver branch at {need} or newer, or an older CUDA release.",
-        },
-        "SW-CUDA-ARCH-NEW.message": {
-            "zh": "{gpu}（计算能力 {cc}）比 CUDA {cuda} 支持的最高计算能力 {max} 更新。",
-            "en": "{gpu} (compute capability {cc}) is newer than the {max} that CUDA {cuda} compiles for.",
-        },
-        "SW-CUDA-ARCH-NEW.fix": {
-            "zh": "该架构需要：{versions}。",
-            "en": "This architecture needs {versions}.",
-        },
-        "sw.driver_ge": {"zh": "驱动 ≥ {v}", "en": "driver ≥ {v}"},
-        "sw.newer_cuda": {"zh": "支持该架构的更新 CUDA 版本", "en": "a newer CUDA release that supports it"},
-        "sw.no_release": {"zh": "目录中没有支持该 GPU 的版本", "en": "no release in the catalog"},
-        "SW-DRIVER-ARCH.message": {
-            "zh": "驱动 {driver} 早于 {gpu}（{arch}，计算能力 {cc}）所需的最低驱动 {need}"
-                  "（首个支持该架构的 CUDA {cuda} 的最低 Linux 驱动），该驱动无法识别此 GPU。",
-            "en": "Driver {driver} is older than {need}, the minimum Linux driver of CUDA {cuda}, the first "
-            "release for {gpu} ({arch}, compute capability {cc}); this driver does not know the GPU.",
-        },
-        "SW-DRIVER-ARCH.fix": {
-            "zh": "该架构需要：{versions}。",
-            "en": "This architecture needs {versions}.",
-        },
-        "SW-FRAMEWORK-ARCH.message": {
-            "zh": "{framework} 的官方 CUDA 构建（{builds}）都不支持 {gpu}（计算能力 {cc}），框架无法在该 GPU 上运行 "
-                  "CUDA 内核。",
-            "en": "None of the official CUDA builds of {framework} ({builds}) compiles for {gpu} (compute "
-            "capability {cc}): the framework cannot run CUDA kernels on it.",
-        },
-        "SW-FRAMEWORK-ARCH.fix": {
-            "zh": "该架构需要：{versions}。",
-            "en": "This architecture needs {versions}.",
-        },
-        "SW-CUDA-ARCH-OLD.message": {
-            "zh": "CUDA {cuda} 已不再支持计算能力 {cc} 的 {gpu}（最低 {min}）。",
-            "en": "CUDA {cuda} no longer supports {gpu} (compute capability {cc}; minimum {min}).",
-        },
-        "SW-CUDA-ARCH-OLD.fix": {
-            "zh": "选择仍支持该架构的较早 CUDA 版本。",
-            "en": "Choose an older CUDA release that still supports this architecture.",
-        },
-        "SW-IMAGE-DRIVER.message": {
-            "zh": "镜像 {image} 需要驱动 {need} 或更新，当前驱动为 {driver}。",
-            "en": "Image {image} needs driver {need} or newer; the driver is {driver}.",
-        },
-        "SW-IMAGE-DRIVER.fix": {
-            "zh": "升级驱动分支，或选择较早的镜像（数据中心 GPU 也可使用 CUDA 前向兼容包）。",
-            "en": "Choose a newer driver branch or an older image (data-centre GPUs can also use the CUDA "
-            "forward-compatibility package).",
-        },
-        "SW-IMAGE-UNTRUSTED.message": {
-            "zh": "镜像 {image} 来自 {publisher}，不是官方发布方的镜像仓库。",
-            "en": "Image {image} comes from {publisher}, not an official publisher's registry.",
-        },
-        "SW-IMAGE-UNTRUSTED.fix": {
-            "zh": "改用 NVIDIA NGC、Docker 官方或框架官方发布的镜像；如必须使用，请核对镜像摘要（digest）和构建来源。",
-            "en": "Use an image from NVIDIA NGC, Docker Official Images or the framework's own organisation; if "
-            "this one is required, check its digest and where it was built.",
-        },
-        "SW-IMAGE-CUDA.message": {
-            "zh": "镜像 {image} 自带 CUDA {image_cuda}，与所选的 CUDA {cuda} 不同；"
-                  "容器内使用镜像自带的版本。",
-            "en": "Image {image} brings CUDA {image_cuda}, not the chosen CUDA {cuda}; inside the container "
-            "the image's CUDA is used.",
-        },
-        "SW-IMAGE-CUDA.fix": {
-            "zh": "如需一致，选择与 CUDA 版本匹配的镜像。",
-            "en": "For one CUDA line everywhere, pick an image built on the chosen CUDA.",
-        },
-        "SW-OS-DRIVER.message": {
-            "zh": "{os} 不在当前 NVIDIA 驱动安装指南支持的发行版列表中。",
-            "en": "{os} is not in the current NVIDIA driver installation guide's list of distributions.",
-        },
-        "SW-OS-DRIVER.fix": {
-            "zh": "选择 Ubuntu 22.04/24.04 LTS 或 Rocky/RHEL 8/9 等受支持系统。",
-            "en": "Choose a supported OS such as Ubuntu 22.04/24.04 LTS or Rocky/RHEL 8/9.",
-        },
-        "SW-OS-CUDA.message": {
-            "zh": "{os} 最高只有 CUDA {max} 的软件包/镜像，所选为 CUDA {cuda}。",
-            "en": "{os} gets packages/images up to CUDA {max}; CUDA {cuda} is chosen.",
-        },
-        "SW-OS-CUDA.fix": {
-            "zh": "选择更新的操作系统或较早的 CUDA 版本。",
-            "en": "Choose a newer OS or an older CUDA release.",
-        },
-        "SW-FRAMEWORK-CUDA.message": {
-            "zh": "{framework} 没有 CUDA {cuda} 的官方构建（官方构建：{builds}）。",
-            "en": "{framework} has no official build for CUDA {cuda} (official builds: {builds}).",
-        },
-        "SW-FRAMEWORK-CUDA.fix": {
-            "zh": "选择框架有官方构建的 CUDA 版本，或使用对应的容器镜像。",
-            "en": "Choose a CUDA line the framework is built for, or use a matching container image.",
-        },
-        "SW-MIG-UNKNOWN.message": {
-            "zh": "目录中没有 {gpu} 是否支持 MIG 的可靠资料。",
-            "en": "The catalog has no sourced MIG support figure for {gpu}.",
-        },
-        "SW-MIG-UNKNOWN.fix": {
-            "zh": "向厂商确认 MIG 支持，或选择 NVIDIA MIG 用户指南中列出的 GPU（A30、A100、H100、H200、B200 等）。",
-            "en": "Confirm MIG support with the vendor, or choose a GPU in NVIDIA's MIG user guide (A30, A100, "
-            "H100, H200, B200…).",
-        },
-        "SW-MIG.message": {
-            "zh": "需求要求 MIG，但 {gpu} 不支持 MIG。",
-            "en": "MIG is required but {gpu} has no MIG.",
-        },
-        "SW-MIG.fix": {
-            "zh": "选择支持 MIG 的 GPU（如 A100、H100、A30）。",
-            "en": "Choose a MIG-capable GPU (A100, H100, A30…).",
-        },
-        "SW-NVLINK.message": {
-            "zh": "需求要求 NVLink，但 {gpu} 不支持 NVLink。",
-            "en": "NVLink is required but {gpu} has none.",
-        },
-        "SW-NVLINK.fix": {
-            "zh": "选择带 NVLink 的 GPU（SXM 模组或支持 NVLink 桥的 PCIe 卡）。",
-            "en": "Choose a GPU with NVLink (SXM modules or PCIe cards with an NVLink bridge).",
-        },
-        "SW-DRIVER-DATACENTER.message": {
-            "zh": "驱动 {driver} 为数据中心专用分支，不适用于 {gpu}。",
-            "en": "Driver {driver} is a data-centre branch and does not serve {gpu}.",
-        },
-        "SW-DRIVER-DATACENTER.fix": {
-            "zh": "为 GeForce 卡选择通用（生产分支）驱动。",
-            "en": "Choose a general (production branch) driver for GeForce cards.",
-        },
-        "SW-INCOMPLETE.message": {
-            "zh": "尚未选择驱动或 CUDA/镜像，软件兼容性未检查。",
-            "en": "No driver or CUDA/image chosen yet; software compatibility is not checked.",
-        },
-        "SW-INCOMPLETE.fix": {
-            "zh": "在镜像选择中选择操作系统、驱动、CUDA 和镜像。",
-            "en": "Choose OS, driver, CUDA and image in the image selection step.",
-        },
+        "SW-DRIVER-CUDA.message": "Driver {driver} is older than the {need} that CUDA {cuda} needs on Linux.",
+        "SW-DRIVER-CUDA.fix": "Choose a driver branch at {need} or newer, or an older CUDA release.",
+        "SW-CUDA-ARCH-NEW.message": (
+            "{gpu} (compute capability {cc}) is newer than the {max} that CUDA {cuda} compiles for."
+        ),
+        "SW-CUDA-ARCH-NEW.fix": "This architecture needs {versions}.",
+        "sw.driver_ge": "driver ≥ {v}",
+        "sw.newer_cuda": "a newer CUDA release that supports it",
+        "sw.no_release": "no release in the catalog",
+        "SW-DRIVER-ARCH.message": (
+            "Driver {driver} is older than {need}, the minimum Linux driver of CUDA {cuda}, the first release for "
+            "{gpu} ({arch}, compute capability {cc}); this driver does not know the GPU."
+        ),
+        "SW-DRIVER-ARCH.fix": "This architecture needs {versions}.",
+        "SW-FRAMEWORK-ARCH.message": (
+            "None of the official CUDA builds of {framework} ({builds}) compiles for {gpu} (compute capability {cc}): "
+            "the framework cannot run CUDA kernels on it."
+        ),
+        "SW-FRAMEWORK-ARCH.fix": "This architecture needs {versions}.",
+        "SW-CUDA-ARCH-OLD.message": "CUDA {cuda} no longer supports {gpu} (compute capability {cc}; minimum {min}).",
+        "SW-CUDA-ARCH-OLD.fix": "Choose an older CUDA release that still supports this architecture.",
+        "SW-IMAGE-DRIVER.message": "Image {image} needs driver {need} or newer; the driver is {driver}.",
+        "SW-IMAGE-DRIVER.fix": (
+            "Choose a newer driver branch or an older image (data-centre GPUs can also use the CUDA "
+            "forward-compatibility package)."
+        ),
+        "SW-IMAGE-UNTRUSTED.message": "Image {image} comes from {publisher}, not an official publisher's registry.",
+        "SW-IMAGE-UNTRUSTED.fix": (
+            "Use an image from NVIDIA NGC, Docker Official Images or the framework's own organisation; if this one is "
+            "required, check its digest and where it was built."
+        ),
+        "SW-IMAGE-CUDA.message": (
+            "Image {image} brings CUDA {image_cuda}, not the chosen CUDA {cuda}; inside the container the image's CUDA "
+            "is used."
+        ),
+        "SW-IMAGE-CUDA.fix": "For one CUDA line everywhere, pick an image built on the chosen CUDA.",
+        "SW-OS-DRIVER.message": "{os} is not in the current NVIDIA driver installation guide's list of distributions.",
+        "SW-OS-DRIVER.fix": "Choose a supported OS such as Ubuntu 22.04/24.04 LTS or Rocky/RHEL 8/9.",
+        "SW-OS-CUDA.message": "{os} gets packages/images up to CUDA {max}; CUDA {cuda} is chosen.",
+        "SW-OS-CUDA.fix": "Choose a newer OS or an older CUDA release.",
+        "SW-FRAMEWORK-CUDA.message": "{framework} has no official build for CUDA {cuda} (official builds: {builds}).",
+        "SW-FRAMEWORK-CUDA.fix": "Choose a CUDA line the framework is built for, or use a matching container image.",
+        "SW-MIG-UNKNOWN.message": "The catalog has no sourced MIG support figure for {gpu}.",
+        "SW-MIG-UNKNOWN.fix": (
+            "Confirm MIG support with the vendor, or choose a GPU in NVIDIA's MIG user guide (A30, A100, H100, H200, "
+            "B200…)."
+        ),
+        "SW-MIG.message": "MIG is required but {gpu} has no MIG.",
+        "SW-MIG.fix": "Choose a MIG-capable GPU (A100, H100, A30…).",
+        "SW-NVLINK.message": "NVLink is required but {gpu} has none.",
+        "SW-NVLINK.fix": "Choose a GPU with NVLink (SXM modules or PCIe cards with an NVLink bridge).",
+        "SW-DRIVER-DATACENTER.message": "Driver {driver} is a data-centre branch and does not serve {gpu}.",
+        "SW-DRIVER-DATACENTER.fix": "Choose a general (production branch) driver for GeForce cards.",
+        "SW-INCOMPLETE.message": "No driver or CUDA/image chosen yet; software compatibility is not checked.",
+        "SW-INCOMPLETE.fix": "Choose OS, driver, CUDA and image in the image selection step.",
     }
 )

@@ -12,7 +12,7 @@ import math
 
 from catalog.loader import Catalog
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register
+from procurement.messages import Lang, plural, register
 from procurement.plan import Plan, Workload
 from procurement.policy import Policy
 from procurement.rules.base import GIB_TO_GB, Rule, make, resolve
@@ -156,128 +156,99 @@ def per_gpu_record(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
 
 register(
     {
-        "VRAM-TOTAL.message": {
-            "zh": "每个 GPU 需要 {need} GB（加 {pct}% 余量 {need_margin} GB；最省方案 {scheme}：{parts}），超过每个 "
-                  "{gpu} 的 {per_gpu} GB（{per_gpu_gib} GiB）；{gpus} 个 GPU 的显存不能简单相加。",
-            "en": "Each GPU needs {need} GB ({need_margin} GB with the {pct}% margin; best layout {scheme}: "
-                  "{parts}), more than one {gpu}'s {per_gpu} GB ({per_gpu_gib} GiB); the memory of the {gpus} "
-                  "GPUs does not add up.",
-        },
-        "VRAM-TOTAL.message.nodes": {
-            "zh": "每个 GPU 需要 {need} GB（加 {pct}% 余量 {need_margin} GB；{nodes} 个节点 × 每节点 {per_node} 个，"
-                  "最省方案 {scheme}：{parts}），超过每个 {gpu} 的 {per_gpu} GB（{per_gpu_gib} GiB）。",
-            "en": "Each GPU needs {need} GB ({need_margin} GB with the {pct}% margin; {nodes} nodes × "
-                  "{per_node} GPUs, best layout {scheme}: {parts}), more than one {gpu}'s {per_gpu} GB "
-                  "({per_gpu_gib} GiB).",
-        },
-        "VRAM-TOTAL.fix": {
-            "zh": "至少需要 {fit} 个此型号 GPU（按每卡显存计算的最省并行方案），或选择显存更大的 GPU、开启梯度检查点、"
-                  "降低精度/批量。",
-            "en": "Use at least {fit} of these GPUs (per-GPU memory under the cheapest parallelism), a GPU with "
-                  "more memory, gradient checkpointing, or lower precision/batch size.",
-        },
-        "VRAM-TOTAL.fix.nodes": {
-            "zh": "至少需要 {fit} 个此型号 GPU（{nodes} 个节点时每节点 {fit_node} 个），或选择显存更大的 GPU、"
-                  "开启梯度检查点、降低精度/批量。",
-            "en": "Use at least {fit} of these GPUs ({fit_node} per node over {nodes} nodes), a GPU with more "
-                  "memory, gradient checkpointing, or lower precision/batch size.",
-        },
-        "VRAM-TOTAL.fix.none": {
-            "zh": "即使 64 个节点的此型号 GPU 也放不下：选择显存更大的 GPU、量化、开启梯度检查点或降低批量/序列长度。",
-            "en": "Even 64 nodes of this GPU do not hold it: choose a GPU with more memory, quantise, use "
-                  "gradient checkpointing or a smaller batch/sequence.",
-        },
-        "VRAM-SHARDING.message": {
-            "zh": "单卡放不下完整副本：{gpus} 个 GPU 按 {scheme} 切分后每个 GPU 需要 {need} GB（加余量 "
-                  "{need_margin} GB），在 {per_gpu} GB 以内。{comm}",
-            "en": "One GPU cannot hold a whole copy: split over the {gpus} GPUs as {scheme}, each GPU needs "
-                  "{need} GB ({need_margin} GB with the margin), within its {per_gpu} GB. {comm}",
-        },
-        "VRAM-SHARDING.fix": {
-            "zh": "按此方案配置训练/推理框架（张量/流水线并行或 ZeRO/FSDP）。",
-            "en": "Configure the framework for this layout (tensor/pipeline parallel or ZeRO/FSDP).",
-        },
-        "VRAM-NETWORK-BOUND.message": {
-            "zh": "{comm}",
-            "en": "{comm}",
-        },
-        "VRAM-NETWORK-BOUND.fix": {
-            "zh": "使用更快的节点间网络（如 InfiniBand/RoCE 200-400 Gb/s），或减少跨节点通信"
-                  "（张量/流水线并行放在节点内，更大的批量）。",
-            "en": "Use a faster network between nodes (InfiniBand/RoCE 200-400 Gb/s) or less traffic across nodes "
-                  "(TP/PP inside a node, larger batches).",
-        },
-        "VRAM-TP-HEADS.message": {
-            "zh": "张量并行 {tp} 不能整除注意力头数 {heads}（KV 头 {kv}）。",
-            "en": "Tensor parallel {tp} does not divide the {heads} attention heads ({kv} KV heads).",
-        },
-        "VRAM-TP-HEADS.fix": {
-            "zh": "选择能整除头数的张量并行规模。",
-            "en": "Choose a tensor-parallel size that divides the heads.",
-        },
-        "VRAM-LAYOUT.message": {
-            "zh": "张量并行 {tp} × 流水线并行 {pp} 不能整除 {gpus} 个 GPU，或张量并行超过每节点 {per_node} 个 GPU。",
-            "en": "Tensor parallel {tp} × pipeline parallel {pp} does not divide the {gpus} GPUs, or TP exceeds "
-                  "the {per_node} GPUs of a node.",
-        },
-        "VRAM-LAYOUT.fix": {
-            "zh": "调整张量/流水线并行规模或 GPU 数量。",
-            "en": "Change the tensor/pipeline-parallel size or the GPU count.",
-        },
-        "VRAM-TP-NO-P2P.message": {
-            "zh": "{gpu} 不支持 GPU 间点对点（P2P）通信：张量并行 {tp} 的流量需经主机内存，速度很慢。",
-            "en": "{gpu} has no peer-to-peer between GPUs: tensor parallel {tp} traffic goes through host "
-                  "memory and will be slow.",
-        },
-        "VRAM-TP-NO-P2P.fix": {
-            "zh": "优先用流水线并行或数据并行，或选择支持 P2P/NVLink 的专业卡。",
-            "en": "Prefer pipeline or data parallelism, or professional cards with P2P/NVLink.",
-        },
-        "VRAM-FP8-UNSUPPORTED.message": {
-            "zh": "{gpu} 不支持 FP8（需要计算能力 8.9 及以上：Ada、Hopper、Blackwell）。",
-            "en": "{gpu} does not support FP8 (compute capability 8.9 or later: Ada, Hopper, Blackwell).",
-        },
-        "VRAM-FP8-UNSUPPORTED.fix": {
-            "zh": "改用 BF16/混合精度，或选择支持 FP8 的 GPU。",
-            "en": "Use BF16/mixed precision or a GPU with FP8.",
-        },
-        "VRAM-SERVING.message": {
-            "zh": "{users} 个并发用户（每个 {seq} token）放不下：KV 缓存只够 {tokens} 个 token，"
-                  "{replicas} 个副本合计约 {conc} 个并发请求。",
-            "en": "{users} concurrent users of {seq} tokens do not fit: the KV cache holds {tokens} tokens, about "
-                  "{conc} concurrent requests over {replicas} replica(s).",
-        },
-        "VRAM-SERVING.fix": {
-            "zh": "增加 GPU、使用 FP8 KV 缓存或量化权重，或缩短上下文。",
-            "en": "Add GPUs, use an fp8 KV cache or quantised weights, or shorten the context.",
-        },
-        "VRAM-OFFLOAD-RAM.message": {
-            "zh": "卸载到 CPU 的优化器状态每节点需要 {need} GB 内存，节点只有 {ram} GB。",
-            "en": "The optimizer state offloaded to the CPU needs {need} GB of RAM per node; the node has {ram} GB.",
-        },
-        "VRAM-OFFLOAD-RAM.fix": {
-            "zh": "增加内存，或不卸载优化器（用 ZeRO 分片代替）。",
-            "en": "Add RAM, or shard the optimizer with ZeRO instead of offloading it.",
-        },
-        "vram.per_gpu.message": {
-            "zh": "每个 GPU（{scheme}，{gpus} 个 GPU）GB：{parts}；合计 {total}，加 {pct}% 余量 {margin}，"
-                  "每卡 {have}：{verdict}{serving}",
-            "en": "per GPU ({scheme}, {gpus} GPUs), GB: {parts}; total {total}, with the {pct}% margin {margin}, "
-                  "of {have}: {verdict}{serving}",
-        },
-        "vram.per_gpu.fits": {"zh": "放得下", "en": "fits"},
-        "vram.per_gpu.no_fit": {"zh": "放不下", "en": "does not fit"},
-        "vram.per_gpu.serving": {
-            "zh": "；KV 缓存 {tokens} token，{seq} token 的请求最多并发 {conc} 个",
-            "en": "; KV cache {tokens} tokens, at most {conc} concurrent requests of {seq} tokens",
-        },
-        "VRAM-NO-ESTIMATE.message": {
-            "zh": "未填写模型参数量，无法核对显存是否够用。",
-            "en": "No model size given, so GPU memory is not checked.",
-        },
-        "VRAM-NO-ESTIMATE.fix": {
-            "zh": "在需求分析中填写模型参数量或选择模型预设。",
-            "en": "Enter the model size or pick a model preset in the requirements.",
-        },
+        "VRAM-TOTAL.message": (
+            "Each GPU needs {need} GB ({need_margin} GB with the {pct}% margin; best layout {scheme}: {parts}), more "
+            "than one {gpu}'s {per_gpu} GB ({per_gpu_gib} GiB); the memory of the {gpus} GPUs does not add up."
+        ),
+        "VRAM-TOTAL.message.nodes": plural(
+            (
+                "Each GPU needs {need} GB ({need_margin} GB with the {pct}% margin; {nodes} node × {#per_node}, best "
+                "layout {scheme}: {parts}), more than one {gpu}'s {per_gpu} GB ({per_gpu_gib} GiB)."
+            ),
+            (
+                "Each GPU needs {need} GB ({need_margin} GB with the {pct}% margin; {nodes} nodes × {#per_node}, best "
+                "layout {scheme}: {parts}), more than one {gpu}'s {per_gpu} GB ({per_gpu_gib} GiB)."
+            ),
+            "nodes",
+        ),
+        "VRAM-TOTAL.message.nodes#per_node": plural("{per_node} GPU", "{per_node} GPUs", "per_node"),
+        "VRAM-TOTAL.fix": (
+            "Use at least {fit} of these GPUs (per-GPU memory under the cheapest parallelism), a GPU with more memory, "
+            "gradient checkpointing, or lower precision/batch size."
+        ),
+        "VRAM-TOTAL.fix.nodes": plural(
+            (
+                "Use at least {fit} of these GPUs ({fit_node} per node over {nodes} node), a GPU with more memory, "
+                "gradient checkpointing, or lower precision/batch size."
+            ),
+            (
+                "Use at least {fit} of these GPUs ({fit_node} per node over {nodes} nodes), a GPU with more memory, "
+                "gradient checkpointing, or lower precision/batch size."
+            ),
+            "nodes",
+        ),
+        "VRAM-TOTAL.fix.none": (
+            "Even 64 nodes of this GPU do not hold it: choose a GPU with more memory, quantise, use gradient "
+            "checkpointing or a smaller batch/sequence."
+        ),
+        "VRAM-SHARDING.message": (
+            "One GPU cannot hold a whole copy: split over the {gpus} GPUs as {scheme}, each GPU needs {need} GB "
+            "({need_margin} GB with the margin), within its {per_gpu} GB. {comm}"
+        ),
+        "VRAM-SHARDING.fix": "Configure the framework for this layout (tensor/pipeline parallel or ZeRO/FSDP).",
+        "VRAM-NETWORK-BOUND.message": "{comm}",
+        "VRAM-NETWORK-BOUND.fix": (
+            "Use a faster network between nodes (InfiniBand/RoCE 200-400 Gb/s) or less traffic across nodes (TP/PP "
+            "inside a node, larger batches)."
+        ),
+        "VRAM-TP-HEADS.message": "Tensor parallel {tp} does not divide the {heads} attention heads ({kv} KV heads).",
+        "VRAM-TP-HEADS.fix": "Choose a tensor-parallel size that divides the heads.",
+        "VRAM-LAYOUT.message": plural(
+            (
+                "Tensor parallel {tp} × pipeline parallel {pp} does not divide the {gpus} GPU, or TP exceeds the "
+                "{#per_node} of a node."
+            ),
+            (
+                "Tensor parallel {tp} × pipeline parallel {pp} does not divide the {gpus} GPUs, or TP exceeds the "
+                "{#per_node} of a node."
+            ),
+            "gpus",
+        ),
+        "VRAM-LAYOUT.message#per_node": plural("{per_node} GPU", "{per_node} GPUs", "per_node"),
+        "VRAM-LAYOUT.fix": "Change the tensor/pipeline-parallel size or the GPU count.",
+        "VRAM-TP-NO-P2P.message": (
+            "{gpu} has no peer-to-peer between GPUs: tensor parallel {tp} traffic goes through host memory and will be "
+            "slow."
+        ),
+        "VRAM-TP-NO-P2P.fix": "Prefer pipeline or data parallelism, or professional cards with P2P/NVLink.",
+        "VRAM-FP8-UNSUPPORTED.message": (
+            "{gpu} does not support FP8 (compute capability 8.9 or later: Ada, Hopper, Blackwell)."
+        ),
+        "VRAM-FP8-UNSUPPORTED.fix": "Use BF16/mixed precision or a GPU with FP8.",
+        "VRAM-SERVING.message": (
+            "{users} concurrent users of {seq} tokens do not fit: the KV cache holds {tokens} tokens, about {conc} "
+            "concurrent requests over {replicas} replicas."
+        ),
+        "VRAM-SERVING.fix": "Add GPUs, use an fp8 KV cache or quantised weights, or shorten the context.",
+        "VRAM-OFFLOAD-RAM.message": (
+            "The optimizer state offloaded to the CPU needs {need} GB of RAM per node; the node has {ram} GB."
+        ),
+        "VRAM-OFFLOAD-RAM.fix": "Add RAM, or shard the optimizer with ZeRO instead of offloading it.",
+        "vram.per_gpu.message": plural(
+            (
+                "per GPU ({scheme}, {gpus} GPU), GB: {parts}; total {total}, with the {pct}% margin {margin}, of "
+                "{have}: {verdict}{serving}"
+            ),
+            (
+                "per GPU ({scheme}, {gpus} GPUs), GB: {parts}; total {total}, with the {pct}% margin {margin}, of "
+                "{have}: {verdict}{serving}"
+            ),
+            "gpus",
+        ),
+        "vram.per_gpu.fits": "fits",
+        "vram.per_gpu.no_fit": "does not fit",
+        "vram.per_gpu.serving": "; KV cache {tokens} tokens, at most {conc} concurrent requests of {seq} tokens",
+        "VRAM-NO-ESTIMATE.message": "No model size given, so GPU memory is not checked.",
+        "VRAM-NO-ESTIMATE.fix": "Enter the model size or pick a model preset in the requirements.",
     }
 )

@@ -283,45 +283,31 @@ def describe(choice: Choice, cluster: Cluster, lang: Lang = "en") -> str:
 
 register(
     {
-        "sizing.link.nvlink": {"zh": "NVLink", "en": "NVLink"},
-        "sizing.link.pcie": {"zh": "PCIe", "en": "PCIe"},
-        "sizing.link.network": {"zh": "节点间网络", "en": "the network between nodes"},
-        "sizing.link.none": {"zh": "无", "en": "none"},
-        "sizing.link.shape": {"zh": "未知", "en": "unknown"},
-        "sizing.comm.no_shape": {
-            "zh": "{scheme}：未填写层数和隐藏维度，无法估算 GPU 之间的通信量。",
-            "en": "{scheme}: without the layers and hidden size the traffic between GPUs cannot be estimated.",
-        },
-        "sizing.comm.none": {
-            "zh": "{scheme}：GPU 之间无需通信。",
-            "en": "{scheme}: no traffic between GPUs.",
-        },
-        "sizing.comm.unknown": {
-            "zh": "{scheme}：每步每卡约 {gb} GB 经{link}传输；未知网络带宽，无法判断是否受网络限制。",
-            "en": "{scheme}: about {gb} GB per GPU per step over {link}; the network speed is unknown, so "
-                  "whether it is network-bound is not known.",
-        },
-        "sizing.comm.plain": {
-            "zh": "{scheme}：每步每卡约 {gb} GB 经 {link}（{gbs} GB/s）传输，约 {s} 秒。",
-            "en": "{scheme}: about {gb} GB per GPU per step over {link} ({gbs} GB/s), about {s} s.",
-        },
-        "sizing.comm.ok": {
-            "zh": "{scheme}：每步每卡约 {gb} GB 经 {link}（{gbs} GB/s）传输，约 {s} 秒，少于峰值算力下的计算时间 "
-                  "{compute} 秒。",
-            "en": "{scheme}: about {gb} GB per GPU per step over {link} ({gbs} GB/s), about {s} s, less than "
-                  "the {compute} s of compute at the peak rate.",
-        },
-        "sizing.comm.bound": {
-            "zh": "{scheme}：每步每卡约 {gb} GB 经 {link}（{gbs} GB/s）传输，约 {s} 秒，超过峰值算力下的计算时间 "
-                  "{compute} 秒：将受 {link} 带宽限制。",
-            "en": "{scheme}: about {gb} GB per GPU per step over {link} ({gbs} GB/s), about {s} s, more than "
-                  "the {compute} s of compute at the peak rate: it will be bound by {link}.",
-        },
-        "sizing.comm.network_bound": {
-            "zh": "{scheme} 经 {gbps} Gb/s 网络将受网络限制：每步每卡约 {gb} GB，约 {s} 秒，超过峰值算力下的计算"
-                  "时间 {compute} 秒。",
-            "en": "{scheme} over {gbps} Gb/s will be network-bound: about {gb} GB per GPU per step, about "
-                  "{s} s, more than the {compute} s of compute at the peak rate.",
-        },
+        "sizing.link.nvlink": "NVLink",
+        "sizing.link.pcie": "PCIe",
+        "sizing.link.network": "the network between nodes",
+        "sizing.link.none": "none",
+        "sizing.link.shape": "unknown",
+        "sizing.comm.no_shape": (
+            "{scheme}: without the layers and hidden size the traffic between GPUs cannot be estimated."
+        ),
+        "sizing.comm.none": "{scheme}: no traffic between GPUs.",
+        "sizing.comm.unknown": (
+            "{scheme}: about {gb} GB per GPU per step over {link}; the network speed is unknown, so whether it is "
+            "network-bound is not known."
+        ),
+        "sizing.comm.plain": "{scheme}: about {gb} GB per GPU per step over {link} ({gbs} GB/s), about {s} s.",
+        "sizing.comm.ok": (
+            "{scheme}: about {gb} GB per GPU per step over {link} ({gbs} GB/s), about {s} s, less than the {compute} s "
+            "of compute at the peak rate."
+        ),
+        "sizing.comm.bound": (
+            "{scheme}: about {gb} GB per GPU per step over {link} ({gbs} GB/s), about {s} s, more than the {compute} s "
+            "of compute at the peak rate: it will be bound by {link}."
+        ),
+        "sizing.comm.network_bound": (
+            "{scheme} over {gbps} Gb/s will be network-bound: about {gb} GB per GPU per step, about {s} s, more than "
+            "the {compute} s of compute at the peak rate."
+        ),
     }
 )

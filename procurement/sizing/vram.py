@@ -130,64 +130,44 @@ def memory_tier(total_gb: float, policy: Policy) -> str:
 
 register(
     {
-        "vram.weights": {"zh": "模型权重", "en": "Weights"},
-        "vram.master_weights": {"zh": "FP32 主权重", "en": "FP32 master weights"},
-        "vram.gradients": {"zh": "梯度", "en": "Gradients"},
-        "vram.optimizer": {"zh": "优化器状态", "en": "Optimizer state"},
-        "vram.activations": {"zh": "激活值", "en": "Activations"},
-        "vram.overhead": {"zh": "框架开销", "en": "Framework overhead"},
-        "vram.view.decode": {
-            "zh": "解码速度上限（显存带宽）：单请求约 {one} token/s，满并发合计约 {agg} token/s。",
-            "en": "Decode is bounded by memory bandwidth: at most about {one} tokens/s per request, {agg} tokens/s "
-                  "in aggregate at full concurrency.",
-        },
-        "vram.view.serving": {
-            "zh": "KV 缓存可容纳 {tokens} 个 token：每个副本最多并发 {conc} 个 {seq} token 的请求（vLLM 的计算方式）。",
-            "en": "The KV cache holds {tokens} tokens: at most {conc} concurrent requests of {seq} tokens per "
-                  "replica (as vLLM computes it).",
-        },
-        "vram.kv_cache": {"zh": "KV 缓存", "en": "KV cache"},
-        "vram.margin": {"zh": "余量", "en": "Margin"},
-        "vram.total": {"zh": "合计", "en": "Total"},
-        "vram.note.no_model": {
-            "zh": "未填写模型参数量，无法估算显存。",
-            "en": "No model size given; VRAM cannot be estimated.",
-        },
-        "vram.note.no_activations": {
-            "zh": "未填写层数/隐藏维度：激活值和 KV 缓存未计入，估算为下限。",
-            "en": "Layers/hidden size not given: activations and the KV cache are not counted; the estimate is "
-                  "a lower bound.",
-        },
-        "vram.note.no_kv": {
-            "zh": "未填写层数/KV 头数/头维度，KV 缓存未计入。",
-            "en": "Layers/KV heads/head size not given: the KV cache is not counted.",
-        },
-        "vram.note.no_vocab": {
-            "zh": "未填写词表大小：嵌入层、输出层和 logits 未计入，估算为下限。",
-            "en": "No vocabulary size: embeddings, LM head and logits are not counted; the estimate is a lower "
-                  "bound.",
-        },
-        "vram.note.bad_config": {
-            "zh": "粘贴的 config.json 无法识别为解码器模型，显存未估算。",
-            "en": "The pasted config.json does not describe a decoder model; GPU memory is not estimated.",
-        },
-        "vram.note.checkpointing": {
-            "zh": "按标准配方开启梯度检查点（激活值只保留每层输入）。",
-            "en": "Gradient checkpointing is on, as in the standard recipe (activations keep only each layer's "
-                  "input).",
-        },
-        "vram.note.offload": {
-            "zh": "优化器状态卸载到 CPU 内存，不占显存。",
-            "en": "The optimizer state is offloaded to CPU RAM, not GPU memory.",
-        },
-        "vram.note.quantized_training": {
-            "zh": "INT8/INT4 仅用于推理或 LoRA（QLoRA）；全量训练按混合精度估算。",
-            "en": "INT8/INT4 are for inference or LoRA (QLoRA); full training is estimated as mixed "
-                  "precision.",
-        },
-        "vram.tier.lt16": {"zh": "{a} GB 以下", "en": "under {a} GB"},
-        "vram.tier.16-32": {"zh": "{a}-{b} GB", "en": "{a}-{b} GB"},
-        "vram.tier.32-80": {"zh": "{b}-{c} GB", "en": "{b}-{c} GB"},
-        "vram.tier.multi": {"zh": "{c} GB 以上（多卡）", "en": "over {c} GB (multi-GPU)"},
+        "vram.weights": "Weights",
+        "vram.master_weights": "FP32 master weights",
+        "vram.gradients": "Gradients",
+        "vram.optimizer": "Optimizer state",
+        "vram.activations": "Activations",
+        "vram.overhead": "Framework overhead",
+        "vram.view.decode": (
+            "Decode is bounded by memory bandwidth: at most about {one} tokens/s per request, {agg} tokens/s in "
+            "aggregate at full concurrency."
+        ),
+        "vram.view.serving": (
+            "The KV cache holds {tokens} tokens: at most {conc} concurrent requests of {seq} tokens per replica (as "
+            "vLLM computes it)."
+        ),
+        "vram.kv_cache": "KV cache",
+        "vram.margin": "Margin",
+        "vram.total": "Total",
+        "vram.note.no_model": "No model size given; VRAM cannot be estimated.",
+        "vram.note.no_activations": (
+            "Layers/hidden size not given: activations and the KV cache are not counted; the estimate is a lower bound."
+        ),
+        "vram.note.no_kv": "Layers/KV heads/head size not given: the KV cache is not counted.",
+        "vram.note.no_vocab": (
+            "No vocabulary size: embeddings, LM head and logits are not counted; the estimate is a lower bound."
+        ),
+        "vram.note.bad_config": (
+            "The pasted config.json does not describe a decoder model; GPU memory is not estimated."
+        ),
+        "vram.note.checkpointing": (
+            "Gradient checkpointing is on, as in the standard recipe (activations keep only each layer's input)."
+        ),
+        "vram.note.offload": "The optimizer state is offloaded to CPU RAM, not GPU memory.",
+        "vram.note.quantized_training": (
+            "INT8/INT4 are for inference or LoRA (QLoRA); full training is estimated as mixed precision."
+        ),
+        "vram.tier.lt16": "under {a} GB",
+        "vram.tier.16-32": "{a}-{b} GB",
+        "vram.tier.32-80": "{b}-{c} GB",
+        "vram.tier.multi": "over {c} GB (multi-GPU)",
     }
 )

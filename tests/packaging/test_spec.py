@@ -41,7 +41,8 @@ def bundle_data_id() -> str:
 def test_runtime_data_directories_are_bundled_whole() -> None:
     dests = {(REPO / s).relative_to(REPO).as_posix() for s, _ in bundle_data.data_files(REPO)}
     for folder, pattern in (("catalog/data", "*.yaml"), ("resources/examples", "*.gpuplan.yaml"),
-                            ("resources/translations", "*.qm"), ("resources/fonts", "*.tt?")):
+                            ("resources/locale", "*.qm"), ("resources/locale", "*.mo"),
+                            ("resources/fonts", "*.tt?")):
         shipped = {p.relative_to(REPO).as_posix() for p in (REPO / folder).rglob(pattern)}
         assert shipped <= dests, sorted(shipped - dests)
 

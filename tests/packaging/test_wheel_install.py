@@ -75,7 +75,7 @@ def test_wheel_metadata(built: dict[str, Path]) -> None:
     assert "gpu-procure = gui.launch:main" in entry_points
     assert "[gui_scripts]" in entry_points and "gpu-procure-gui = gui.launch:main_gui" in entry_points
     for top in ("catalog/data/gpus.yaml", "resources/policy/default.yaml", "gpu_procure/__main__.py",
-                "resources/translations/gpu_procure_zh_CN.qm"):
+                "resources/locale/zh/LC_MESSAGES/gui.qm", "resources/locale/zh/LC_MESSAGES/messages.mo"):
         assert top in names, top
     assert not any(n.startswith("tests/") for n in names)
 
