@@ -35,9 +35,7 @@ def cpu_cores(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     return [
         make(
             "BALANCE-CPU-CORES",
-            FAMILY,
             Severity.WARNING,
-            3,
             ("server.cpu", "server.cpu_count"),
             lang,
             cores=cores,
@@ -60,15 +58,13 @@ def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     if ram >= need or (p.memory is None and plan.server.memory is not None):
         return []  # an unknown module id is reported by the plan loader, not here
     if p.memory is None:  # nothing chosen: say so, not "System RAM is 0 GiB"
-        return [make("BALANCE-RAM", FAMILY, Severity.INFO if server_empty(plan) else Severity.WARNING, 3,
+        return [make("BALANCE-RAM", Severity.INFO if server_empty(plan) else Severity.WARNING,
                      ("server.memory.part", "server.memory.count"), lang, variant="none", need=f"{need:g}",
                      vram=f"{vram:g}", ratio=f"{policy.ram_to_vram_ratio:g}")]
     return [
         make(
             "BALANCE-RAM",
-            FAMILY,
             Severity.WARNING,
-            3,
             ("server.memory.count", "server.memory.part"),
             lang,
             ram=f"{ram:g}",
@@ -95,9 +91,7 @@ def ecc(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Findin
     return [
         make(
             "BALANCE-ECC",
-            FAMILY,
             Severity.WARNING,
-            3,
             tuple(f for f, _ in out),
             lang,
             parts=join_names((n for _, n in out), lang),
@@ -118,9 +112,7 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             return [
                 make(
                     "BALANCE-DATA-CAPACITY",
-                    FAMILY,
                     Severity.INFO if server_empty(plan) else Severity.WARNING,
-                    3,
                     ("server.storage",),
                     lang,
                     variant="none",
@@ -131,15 +123,13 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     data = [s for s in p.storage if s.item.role in (StorageRole.DATA, StorageRole.SCRATCH)]
     out = []
     if not any(s.part.storage_kind == StorageKind.NVME for s in data):
-        out.append(make("BALANCE-NVME-DATA", FAMILY, Severity.WARNING, 3, ("server.storage",), lang))
+        out.append(make("BALANCE-NVME-DATA", Severity.WARNING, ("server.storage",), lang))
     capacity = sum(s.part.capacity_gb * s.item.count for s in data)
     if req.dataset_gb > capacity:
         out.append(
             make(
                 "BALANCE-DATA-CAPACITY",
-                FAMILY,
                 Severity.WARNING,
-                3,
                 ("server.storage", "requirements.dataset_gb"),
                 lang,
                 have=f"{capacity:g}",
@@ -163,9 +153,7 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
         return [
             make(
                 "BALANCE-FABRIC",
-                FAMILY,
                 Severity.INFO if none and server_empty(plan) else Severity.ERROR,
-                3,
                 ("server.nics", "requirements.nodes"),
                 lang,
                 variant="none" if none else None,
@@ -183,9 +171,7 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
         return [
             make(
                 "BALANCE-NIC",
-                FAMILY,
                 Severity.INFO,
-                3,
                 ("server.nics",),
                 lang,
                 variant="none" if not any(n.count for n in p.nics) else None,
@@ -210,9 +196,7 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         out.append(
             make(
                 "BALANCE-MEMORY-TYPE",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 (*fields, "server.chassis"),
                 lang,
                 module=m.name,
@@ -225,9 +209,7 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         out.append(
             make(
                 "BALANCE-MEMORY-TYPE",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 (*fields, "server.cpu"),
                 lang,
                 module=m.name,
@@ -240,9 +222,7 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         out.append(
             make(
                 "BALANCE-DIMM-SLOTS",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 ("server.memory.count", "server.chassis"),
                 lang,
                 count=p.memory_count,
@@ -256,9 +236,7 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             out.append(
                 make(
                     "BALANCE-MEMORY-CHANNELS",
-                    FAMILY,
                     Severity.INFO,
-                    3,
                     ("server.memory.count",),
                     lang,
                     count=p.memory_count,
@@ -296,9 +274,7 @@ def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
     return [
         make(
             "BALANCE-SINGLE-THREAD",
-            FAMILY,
             Severity.INFO,
-            3,
             ("server.cpu",),
             lang,
             cpu=cpu.name,

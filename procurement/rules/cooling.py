@@ -37,9 +37,7 @@ def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
     return [
         make(
             "COOLING-GPU-TDP",
-            FAMILY,
             Severity.ERROR,
-            3,
             _GPU_CHASSIS,
             lang,
             gpu=p.gpu.name,
@@ -61,9 +59,7 @@ def passive_gpu(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     return [
         make(
             "COOLING-PASSIVE-GPU",
-            FAMILY,
             Severity.ERROR,
-            3,
             _GPU_CHASSIS,
             lang,
             gpu=p.gpu.name,
@@ -81,9 +77,7 @@ def open_air(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     return [
         make(
             "COOLING-OPEN-AIR",
-            FAMILY,
             Severity.WARNING,
-            3,
             ("gpu.count", "gpu.model"),
             lang,
             count=p.gpu_count,
@@ -105,7 +99,7 @@ def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
     if p.chassis.airflow_cfm is None:
         if p.chassis.form != "rack":
             return []
-        return [make("COOLING-AIRFLOW-UNKNOWN", FAMILY, Severity.INFO, 3, ("server.chassis", "gpu.count"), lang,
+        return [make("COOLING-AIRFLOW-UNKNOWN", Severity.INFO, ("server.chassis", "gpu.count"), lang,
                      chassis=p.chassis.name, per_gpu_need=fmt_w(h.cfm_per_gpu_rule), gpus=h.gpu_count,
                      per_gpu=f"{policy.airflow_cfm_per_gpu:g}", heat_need=fmt_w(h.cfm_from_heat),
                      heat=fmt_w(h.heat_w), dt=f"{policy.airflow_delta_t_f:g}")]
@@ -115,9 +109,7 @@ def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
     return [
         make(
             key,
-            FAMILY,
             Severity.WARNING,
-            3,
             ("server.chassis", "gpu.count"),
             lang,
             need=fmt_w(h.required_cfm),
@@ -143,9 +135,7 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     return [
         make(
             "COOLING-LIQUID",
-            FAMILY,
             Severity.WARNING,
-            3,
             ("server.chassis", "server.servers_per_rack"),
             lang,
             rack=f"{h.rack_kw:.1f}",
@@ -167,9 +157,7 @@ def fan_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
     return [
         make(
             "COOLING-FAN-REDUNDANCY" if known_without else "COOLING-FAN-REDUNDANCY-UNKNOWN",
-            FAMILY,
             Severity.WARNING if known_without else Severity.INFO,
-            3,
             ("server.chassis",),
             lang,
             chassis=ch.name,

@@ -29,9 +29,7 @@ def geforce_datacenter(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang)
     return [
         make(
             "LIC-GEFORCE-DATACENTER",
-            FAMILY,
             Severity.WARNING,
-            2,
             ("gpu.model", "requirements.deployment"),
             lang,
             gpu=p.gpu.name,
@@ -50,9 +48,7 @@ def export_control(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
         return [
             make(
                 "LIC-EXPORT",
-                FAMILY,
                 Severity.WARNING,
-                2,
                 ("gpu.model",),
                 lang,
                 gpu=p.gpu.name,
@@ -60,7 +56,7 @@ def export_control(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
             )
         ]
     if p.gpu.market == "china":
-        return [make("LIC-CHINA-MARKET", FAMILY, Severity.INFO, 2, ("gpu.model",), lang, gpu=p.gpu.name)]
+        return [make("LIC-CHINA-MARKET", Severity.INFO, ("gpu.model",), lang, gpu=p.gpu.name)]
     return []
 
 

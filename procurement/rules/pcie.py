@@ -55,10 +55,10 @@ def lanes(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
     # no PCIe switch on the platform: no "switch side 0 / 0" in the text
     variant = "cpu_only" if not b.switch_lanes and not b.switch_needed else None
     if b.shortfall:
-        return [make("PCIE-LANES", FAMILY, Severity.ERROR, 3, fields, lang, variant=variant,
+        return [make("PCIE-LANES", Severity.ERROR, fields, lang, variant=variant,
                      missing=b.shortfall, **kw)]
     if b.reduced:
-        return [make("PCIE-LANES-REDUCED", FAMILY, Severity.WARNING, 3, fields, lang, variant=variant, **kw)]
+        return [make("PCIE-LANES-REDUCED", Severity.WARNING, fields, lang, variant=variant, **kw)]
     return []
 
 
@@ -70,7 +70,7 @@ def lanes_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
         return []
     if not any(d.pool == "cpu" for d in lane_budget(plan, catalog, policy).devices):
         return []
-    return [make("PCIE-LANES-UNKNOWN", FAMILY, Severity.INFO, 3, ("server.cpu",), lang, cpu=p.cpu.name)]
+    return [make("PCIE-LANES-UNKNOWN", Severity.INFO, ("server.cpu",), lang, cpu=p.cpu.name)]
 
 
 @rule(FAMILY, "PCIE-SLOT-WIDTH", "PCIE-GPU-SLOTS", step=3, item="gpu_model_count")
@@ -87,9 +87,7 @@ def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
         out.append(
             make(
                 "PCIE-SLOT-WIDTH",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 ("gpu.model", "server.chassis"),
                 lang,
                 gpu=p.gpu.name,
@@ -104,9 +102,7 @@ def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
         out.append(
             make(
                 "PCIE-GPU-SLOTS",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 ("gpu.count", "server.chassis"),
                 lang,
                 variant="wide" if per_card > 1 else None,
@@ -149,9 +145,7 @@ def generation(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     return [
         make(
             "PCIE-GEN",
-            FAMILY,
             Severity.INFO,
-            3,
             (*paths, "server.cpu"),
             lang,
             devices=join_names(slower, lang),
@@ -173,9 +167,7 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
         return [
             make(
                 "PCIE-FORM-FACTOR",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 fields,
                 lang,
                 gpu=p.gpu.name,
@@ -188,9 +180,7 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
         return [
             make(
                 "PCIE-GPU-UNSUPPORTED",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 fields,
                 lang,
                 gpu=p.gpu.name,
@@ -215,9 +205,7 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         out.append(
             make(
                 "PCIE-CPU-SOCKET",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 ("server.cpu", "server.chassis"),
                 lang,
                 cpu=p.cpu.name,
@@ -236,9 +224,7 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         out.append(
             make(
                 "PCIE-CPU-COUNT",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 ("server.cpu_count",),
                 lang,
                 count=p.cpu_count,
@@ -266,9 +252,7 @@ def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     return [
         make(
             "PCIE-DRIVE-BAYS",
-            FAMILY,
             Severity.ERROR,
-            3,
             ("server.storage", "server.chassis"),
             lang,
             m2=m2,

@@ -48,8 +48,8 @@ def psu_missing(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
         return []
     if parts.chassis is None:  # nothing said about a chassis that is not chosen
         severity = Severity.INFO if server_empty(plan) else Severity.WARNING
-        return [make("POWER-PSU-MISSING", FAMILY, severity, 3, _PSU, lang, variant="none")]
-    return [make("POWER-PSU-MISSING", FAMILY, Severity.WARNING, 3, _PSU, lang, chassis=parts.chassis.name)]
+        return [make("POWER-PSU-MISSING", severity, _PSU, lang, variant="none")]
+    return [make("POWER-PSU-MISSING", Severity.WARNING, _PSU, lang, chassis=parts.chassis.name)]
 
 
 @rule(FAMILY, "POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM", step=3, item="psu_power")
@@ -83,10 +83,10 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
     over_bays = bays is not None and int(str(kw["need"])) > bays
     variant = "bays" if over_bays else None  # that many units do not fit: say so, not "use N"
     if b.draw_w > b.usable_w:
-        return [make("POWER-PSU-CAPACITY", FAMILY, Severity.ERROR, 3, _PSU, lang, variant=variant, bays=bays,
+        return [make("POWER-PSU-CAPACITY", Severity.ERROR, _PSU, lang, variant=variant, bays=bays,
                      **kw)]
     if b.required_w > b.usable_w:
-        return [make("POWER-PSU-HEADROOM", FAMILY, Severity.WARNING, 3, _PSU, lang, variant=variant, bays=bays,
+        return [make("POWER-PSU-HEADROOM", Severity.WARNING, _PSU, lang, variant=variant, bays=bays,
                      **kw)]
     return []
 
@@ -103,9 +103,7 @@ def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
         return [
             make(
                 "POWER-PSU-REDUNDANCY",
-                FAMILY,
                 Severity.ERROR,
-                3,
                 ("server.psu.count", "server.psu.redundancy"),
                 lang,
                 count=count,
@@ -131,17 +129,15 @@ def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
         return []
     fields = ("server.input_voltage", "server.psu.part")
     if psu.low_line == "unsupported":
-        return [make("POWER-LOW-LINE-UNSUPPORTED", FAMILY, Severity.ERROR, 3, fields, lang, psu=psu.name)]
+        return [make("POWER-LOW-LINE-UNSUPPORTED", Severity.ERROR, fields, lang, psu=psu.name)]
     if psu.rated_w_low_line is None:  # low_line 'unknown': unknown is not a pass — ask the vendor
-        return [make("POWER-LOW-LINE-UNKNOWN", FAMILY, Severity.WARNING, 3, fields, lang, psu=psu.name,
+        return [make("POWER-LOW-LINE-UNKNOWN", Severity.WARNING, fields, lang, psu=psu.name,
                      high=fmt_w(psu.rated_w_high_line))]
     if psu.rated_w_low_line < psu.rated_w_high_line:
         return [
             make(
                 "POWER-LOW-LINE-DERATED",
-                FAMILY,
                 Severity.INFO,
-                3,
                 fields,
                 lang,
                 psu=psu.name,
@@ -162,9 +158,7 @@ def psu_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     return [
         make(
             "POWER-PSU-BAYS",
-            FAMILY,
             Severity.ERROR,
-            3,
             ("server.psu.count", "server.chassis"),
             lang,
             count=parts.psu_count,
@@ -185,9 +179,7 @@ def psu_form(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     return [
         make(
             "POWER-PSU-FORM",
-            FAMILY,
             Severity.ERROR,
-            3,
             ("server.psu.part", "server.chassis"),
             lang,
             psu=psu.name,
@@ -210,9 +202,7 @@ def psu_mixed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     return [
         make(
             "POWER-PSU-MIXED",
-            FAMILY,
             Severity.WARNING,
-            3,
             ("server.psu.part", "server.chassis"),
             lang,
             chassis=ch.name,
@@ -235,9 +225,7 @@ def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     return [
         make(
             "POWER-RACK-LIMIT",
-            FAMILY,
             Severity.ERROR,
-            3,
             ("server.rack_power_limit_kw", "server.servers_per_rack"),
             lang,
             rack=f"{b.rack_kw:.1f}",
@@ -269,9 +257,7 @@ def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     return [
         make(
             "POWER-TRANSIENT",
-            FAMILY,
             Severity.WARNING,
-            3,
             _PSU,
             lang,
             peak=fmt_w(b.peak_w),
@@ -302,8 +288,7 @@ def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
         return []
     b = power_budget(plan, catalog, policy, parts)
     need = psus_needed(b.draw_w, b.psu_unit_w, policy, want) if b.psu_unit_w else None
-    return [make("POWER-PSU-NO-REDUNDANCY", FAMILY, Severity.WARNING, 3,
-                 ("server.psu.redundancy", "server.psu.count"), lang,
+    return [make("POWER-PSU-NO-REDUNDANCY", Severity.WARNING, ("server.psu.redundancy", "server.psu.count"), lang,
                  variant=None if need is not None else "count", have=have.value.upper(), want=want.value.upper(),
                  count=parts.psu_count, need=need or 0)]
 
@@ -324,7 +309,7 @@ def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     limit = policy.low_line_circuit_amps * policy.continuous_load_pct / 100 if low else policy.cord_amps
     if amps <= limit:
         return []
-    return [make("POWER-CORD-AMPS", FAMILY, Severity.ERROR, 3, ("server.input_voltage", "server.psu.count"), lang,
+    return [make("POWER-CORD-AMPS", Severity.ERROR, ("server.input_voltage", "server.psu.count"), lang,
                  variant="low" if low else None, amps=f"{amps:.1f}", limit=f"{limit:g}",
                  cords=b.cords_after_failover, wall=fmt_w(b.ac_w), volts=f"{b.system.volts:g}",
                  circuit=f"{policy.low_line_circuit_amps:g}", pct=f"{policy.continuous_load_pct:g}")]
@@ -338,7 +323,7 @@ def rack_units(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     rack = b.rack
     if rack is None or not rack.over_space or rack.rack_units is None:
         return []
-    return [make("POWER-RACK-UNITS", FAMILY, Severity.ERROR, 3, ("server.servers_per_rack", "server.chassis"), lang,
+    return [make("POWER-RACK-UNITS", Severity.ERROR, ("server.servers_per_rack", "server.chassis"), lang,
                  servers=rack.servers_per_rack, units=rack.rack_units, total=rack.servers_per_rack * rack.rack_units,
                  usable=rack.rack_units_usable, fit=rack.fit_by_space or 0)]
 
@@ -353,7 +338,7 @@ def efficiency_assumed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang)
     b = power_budget(plan, catalog, policy, parts)
     if b.system is None or b.system.from_vendor or not b.system.efficiency_assumed:
         return []
-    return [make("POWER-EFFICIENCY-ASSUMED", FAMILY, Severity.INFO, 3, ("server.psu.part",), lang,
+    return [make("POWER-EFFICIENCY-ASSUMED", Severity.INFO, ("server.psu.part",), lang,
                  psu=parts.psu.name, wall=fmt_w(b.ac_w), eff=f"{100 * b.system.efficiency:.0f}")]
 
 
@@ -367,9 +352,7 @@ def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
     return [
         make(
             "POWER-UNKNOWN-WATTS",
-            FAMILY,
             Severity.INFO,
-            3,
             tuple(dict.fromkeys(i.path for i in missing)),
             lang,
             parts=join_names((i.label for i in missing), lang),
@@ -386,7 +369,7 @@ def estimated_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) ->
     if not est:
         return []
     named = join_names((f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est), lang)  # each part once
-    return [make("POWER-ESTIMATED-WATTS", FAMILY, Severity.INFO, 3, tuple(dict.fromkeys(i.path for i in est)),
+    return [make("POWER-ESTIMATED-WATTS", Severity.INFO, tuple(dict.fromkeys(i.path for i in est)),
                  lang, parts=named)]
 
 

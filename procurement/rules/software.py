@@ -32,9 +32,7 @@ def driver_cuda(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     return [
         make(
             "SW-DRIVER-CUDA",
-            FAMILY,
             Severity.ERROR,
-            4,
             ("software.driver", "software.cuda"),
             lang,
             driver=p.driver.version,
@@ -111,9 +109,7 @@ def driver_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     return [
         make(
             "SW-DRIVER-ARCH",
-            FAMILY,
             Severity.ERROR,
-            4,
             ("software.driver", "gpu.model"),
             lang,
             gpu=p.gpu.name,
@@ -142,9 +138,7 @@ def framework_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
     return [
         make(
             "SW-FRAMEWORK-ARCH",
-            FAMILY,
             Severity.ERROR,
-            4,
             ("software.framework", "gpu.model"),
             lang,
             framework=p.framework.name,
@@ -177,9 +171,7 @@ def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             out.append(
                 make(
                     "SW-CUDA-ARCH-NEW",
-                    FAMILY,
                     Severity.ERROR,
-                    4,
                     (path, "gpu.model"),
                     lang,
                     gpu=p.gpu.name,
@@ -193,9 +185,7 @@ def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             out.append(
                 make(
                     "SW-CUDA-ARCH-OLD",
-                    FAMILY,
                     Severity.ERROR,
-                    4,
                     (path, "gpu.model"),
                     lang,
                     gpu=p.gpu.name,
@@ -224,9 +214,7 @@ def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
             out.append(
                 make(
                     "SW-IMAGE-DRIVER",
-                    FAMILY,
                     Severity.ERROR,
-                    4,
                     ("software.image", "software.driver"),
                     lang,
                     image=img.reference,
@@ -238,9 +226,7 @@ def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
         out.append(
             make(
                 "SW-IMAGE-CUDA",
-                FAMILY,
                 Severity.INFO,
-                4,
                 ("software.image", "software.cuda"),
                 lang,
                 image=img.reference,
@@ -259,16 +245,14 @@ def os_support(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         return []
     out = []
     if not p.os.driver_supported and (p.driver is not None or p.gpu is not None):
-        out.append(make("SW-OS-DRIVER", FAMILY, Severity.WARNING, 4, ("software.os",), lang, os=p.os.name))
+        out.append(make("SW-OS-DRIVER", Severity.WARNING, ("software.os",), lang, os=p.os.name))
     if p.os.max_cuda and p.cuda is not None:
         cap, want = major_minor(p.os.max_cuda), major_minor(p.cuda.version)
         if cap is not None and want is not None and want > cap:
             out.append(
                 make(
                     "SW-OS-CUDA",
-                    FAMILY,
                     Severity.ERROR,
-                    4,
                     ("software.os", "software.cuda"),
                     lang,
                     os=p.os.name,
@@ -292,9 +276,7 @@ def framework(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     return [
         make(
             "SW-FRAMEWORK-CUDA",
-            FAMILY,
             Severity.WARNING,
-            4,
             ("software.framework", "software.cuda"),
             lang,
             framework=p.framework.name,
@@ -317,9 +299,7 @@ def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
         out.append(
             make(
                 "SW-MIG" if p.gpu.mig_max == 0 else "SW-MIG-UNKNOWN",
-                FAMILY,
                 Severity.ERROR if p.gpu.mig_max == 0 else Severity.INFO,
-                2,
                 ("gpu.model", "requirements.needs_mig"),
                 lang,
                 gpu=p.gpu.name,
@@ -329,9 +309,7 @@ def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
         out.append(
             make(
                 "SW-NVLINK",
-                FAMILY,
                 Severity.ERROR,
-                2,
                 ("gpu.model", "requirements.needs_nvlink"),
                 lang,
                 gpu=p.gpu.name,
@@ -349,9 +327,7 @@ def datacenter_driver(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
     return [
         make(
             "SW-DRIVER-DATACENTER",
-            FAMILY,
             Severity.WARNING,
-            4,
             ("software.driver", "gpu.model"),
             lang,
             driver=p.driver.name,
@@ -373,7 +349,7 @@ def incomplete(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         missing.append("software.cuda")
     if not missing:
         return []
-    return [make("SW-INCOMPLETE", FAMILY, Severity.INFO, 4, tuple(missing), lang)]
+    return [make("SW-INCOMPLETE", Severity.INFO, tuple(missing), lang)]
 
 
 @rule(FAMILY, "SW-IMAGE-UNTRUSTED", step=4, item="image_trusted")
@@ -382,7 +358,7 @@ def image_trust(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     img = resolve(plan, catalog).image
     if img is None or img.trusted:
         return []
-    return [make("SW-IMAGE-UNTRUSTED", FAMILY, Severity.WARNING, 4, ("software.image",), lang,
+    return [make("SW-IMAGE-UNTRUSTED", Severity.WARNING, ("software.image",), lang,
                  image=img.reference, publisher=img.publisher)]
 
 

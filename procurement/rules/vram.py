@@ -58,20 +58,20 @@ def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
         variant = "nodes" if req.nodes > 1 else None
         fix_variant = "none" if fit is None else ("nodes" if req.nodes > 1 else None)
         fit_node = math.ceil((fit or 0) / req.nodes)
-        msg = make("VRAM-TOTAL", FAMILY, Severity.ERROR, STEP, FIELDS, lang, variant=variant,
+        msg = make("VRAM-TOTAL", Severity.ERROR, FIELDS, lang, variant=variant,
                    fit=fit or 0, fit_node=fit_node, **kw)
         if fix_variant != variant:
-            fix = make("VRAM-TOTAL", FAMILY, Severity.ERROR, STEP, FIELDS, lang, variant=fix_variant,
+            fix = make("VRAM-TOTAL", Severity.ERROR, FIELDS, lang, variant=fix_variant,
                        fit=fit or 0, fit_node=fit_node, **kw)
             msg = msg.model_copy(update={"fix": fix.fix})
         out.append(msg)
         return out
     if s.parallel.gpus > 1 and (s.parallel.tp > 1 or s.parallel.pp > 1 or s.parallel.zero > 0):
-        out.append(make("VRAM-SHARDING", FAMILY, Severity.INFO, STEP, FIELDS, lang,
+        out.append(make("VRAM-SHARDING", Severity.INFO, FIELDS, lang,
                         comm=s.comm_text.get(lang, ""), **kw))
     if s.network_bound:
-        out.append(make("VRAM-NETWORK-BOUND", FAMILY, Severity.WARNING, STEP,
-                        ("requirements.network_gbps", "server.nics"), lang, comm=s.comm_text.get(lang, ""), **kw))
+        out.append(make("VRAM-NETWORK-BOUND", Severity.WARNING, ("requirements.network_gbps", "server.nics"), lang,
+                        comm=s.comm_text.get(lang, ""), **kw))
     return out
 
 
@@ -97,7 +97,7 @@ def layout(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
               "VRAM-TP-NO-P2P": ("gpu.model", "requirements.tensor_parallel"),
               "VRAM-FP8-UNSUPPORTED": ("requirements.precision", "gpu.model"),
               "VRAM-SERVING": ("requirements.concurrent_users", "gpu.count", "gpu.model")}
-    return [make(cid, FAMILY, severity[cid], 1 if cid == "VRAM-FP8-UNSUPPORTED" else STEP, fields[cid], lang, **kw)
+    return [make(cid, severity[cid], fields[cid], lang, **kw)
             for cid, kw in s.checks]
 
 
@@ -114,7 +114,7 @@ def offload_ram(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     ram = p.memory.capacity_gib * p.memory_count * GIB_TO_GB
     if need <= ram:
         return []
-    return [make("VRAM-OFFLOAD-RAM", FAMILY, Severity.ERROR, 3, ("server.memory.count", "server.memory.part"),
+    return [make("VRAM-OFFLOAD-RAM", Severity.ERROR, ("server.memory.count", "server.memory.part"),
                  lang, need=f"{need:,.0f}", ram=f"{ram:,.0f}")]
 
 
@@ -126,7 +126,7 @@ def no_estimate(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
         return []
     if size_plan(plan, catalog, policy.vram_margin_pct) is not None:
         return []
-    return [make("VRAM-NO-ESTIMATE", FAMILY, Severity.INFO, 1, ("requirements.model_params_b",), lang)]
+    return [make("VRAM-NO-ESTIMATE", Severity.INFO, ("requirements.model_params_b",), lang)]
 
 
 RULES: tuple[Rule, ...] = (capacity, layout, offload_ram, no_estimate)

@@ -93,3 +93,36 @@ def test_an_untrusted_image_gets_its_finding_on_the_trusted_image_item() -> None
     assert items_for_finding(found[0]) == {"image_trusted"}
     marks = {i.id: i for i in checklist.build_checklists(plan, cat, found, None, "en")["software"].items}
     assert "SW-IMAGE-UNTRUSTED" in marks["image_trusted"].rules
+
+
+def test_a_rule_names_its_step_once_in_its_declaration() -> None:
+    """make() takes the family and the step from @rule: the rule modules no longer repeat them."""
+    import ast
+    import inspect
+
+    import procurement.rules  # noqa: F401
+    from procurement.findings import Severity
+    from procurement.rules.base import make
+
+    f = make("POWER-PSU-REDUNDANCY", Severity.ERROR, ("server.psu.count",), "en", **_psu_count_fields())
+    assert (f.step, f.family) == (RULES_BY_ID["POWER-PSU-REDUNDANCY"].step, "power")
+    with pytest.raises(ValueError, match="differ from the declaration"):
+        make("POWER-PSU-REDUNDANCY", "power", Severity.ERROR, 2, ("server.psu.count",), "en", **_psu_count_fields())
+    with pytest.raises(KeyError):
+        make("POWER-NOT-DECLARED", Severity.ERROR, (), "en")
+    from procurement.rules import balance, cooling, licensing, pcie, power, software, vram
+
+    for module in (balance, cooling, licensing, pcie, power, software, vram):
+        for node in ast.walk(ast.parse(inspect.getsource(module))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "make":
+                assert len(node.args) == 4, f"{module.__name__}:{node.lineno}: make(rule, severity, fields, lang)"
+
+
+def _psu_count_fields() -> dict[str, object]:
+    from procurement.messages import MESSAGES, english, fields_of
+
+    source = english("POWER-PSU-REDUNDANCY.message")
+    text = source if isinstance(source, str) else source.other
+    assert "POWER-PSU-REDUNDANCY.message" in MESSAGES
+    return {name: 2 for name in fields_of(text) | (fields_of(str(english("POWER-PSU-REDUNDANCY.fix")))
+                                                  if "POWER-PSU-REDUNDANCY.fix" in MESSAGES else set())}
