@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
 
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
@@ -31,6 +30,10 @@ from catalog.units import GIB_TO_GB  # the sizing estimate is GB; catalog GPU me
 from procurement.budgets.balance import cores_needed, ram_needed_gib
 from procurement.budgets.parts import resolved_once
 from procurement.budgets.power import power_budget
+from procurement.checklist_items import ITEM_IDS as ITEM_IDS
+from procurement.checklist_items import ITEMS as ITEMS
+from procurement.checklist_items import ItemDef as ItemDef
+from procurement.checklist_items import Which as Which
 from procurement.findings import Finding, Severity, verdict_rank
 from procurement.messages import Lang, register, t
 from procurement.plan import ChecklistMark, Plan
@@ -39,7 +42,6 @@ from procurement.rules.registry import items_for_finding
 from procurement.sizing.plan_sizing import size_plan
 from procurement.verification_report import message_of, values_of
 
-Which = Literal["hardware", "software"]
 WHICH: tuple[Which, ...] = ("hardware", "software")
 
 
@@ -278,32 +280,6 @@ register(
 )
 
 
-@dataclass(frozen=True)
-class ItemDef:
-    id: str
-    which: Which
-    person: bool = False
-    """Only a person can judge it: the tick (plan.checklist[id].checked) decides unless the plan is faulty."""
-    fields: tuple[str, ...] = ()
-    """Plan paths the item looks at (for the GUI to point at)."""
-
-
-ITEMS: tuple[ItemDef, ...] = (
-    ItemDef("gpu_model_count", "hardware", fields=("gpu.model", "gpu.count")),
-    ItemDef("gpu_vram", "hardware", fields=("gpu.model", "gpu.count", "requirements.model_params_b")),
-    ItemDef("cpu_cores", "hardware", fields=("server.cpu", "server.cpu_count")),
-    ItemDef("ram", "hardware", fields=("server.memory",)),
-    ItemDef("storage_nvme", "hardware", fields=("server.storage",)),
-    ItemDef("network", "hardware", fields=("server.nics", "requirements.nodes")),
-    ItemDef("psu_power", "hardware", fields=("server.psu",)),
-    ItemDef("cooling", "hardware", fields=("server.chassis", "gpu.model")),
-    ItemDef("os_driver", "software", fields=("software.os", "software.driver")),
-    ItemDef("cuda_gpu", "software", fields=("software.cuda", "software.driver", "gpu.model")),
-    ItemDef("framework_installed", "software", person=True, fields=("software.framework",)),
-    ItemDef("preinstalled_software", "software", person=True, fields=("software.image",)),
-    ItemDef("image_trusted", "software", person=True, fields=("software.image",)),
-)
-ITEM_IDS = tuple(d.id for d in ITEMS)
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,9 @@ from pydantic_core import PydanticCustomError
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
 from catalog.yamlsource import MAX_YAML_VALUES, YamlError, format_loc, locate, parse_yaml, read_yaml_text
+from procurement.checklist_items import ITEM_IDS
 from procurement.facility import VoltageBand
+from procurement.llm.presets import preset
 from procurement.messages import Lang, register, t
 from procurement.migrations import CURRENT, FIRST, MigrationError, migrate
 from procurement.safe_io import FileStamp, stamp_of, write_file
@@ -667,10 +669,7 @@ def unknown_references(
 
 def unknown_ids(plan: Plan, lang: Lang = "en") -> list[tuple[tuple[str | int, ...], str]]:
     """(location, message) for a model preset or checklist item id this version does not know: a mistyped
-    preset silently turned the VRAM check off. Old preset ids are aliases (procurement.sizing.presets)."""
-    from procurement.checklist import ITEM_IDS
-    from procurement.sizing.presets import preset
-
+    preset silently turned the VRAM check off. Old preset ids are aliases (procurement.llm.presets)."""
     out: list[tuple[tuple[str | int, ...], str]] = []
     name = plan.requirements.model_preset
     if name and preset(name) is None:

@@ -16,6 +16,8 @@ from typing import Any, TextIO, cast
 
 from procurement.commands import add_catalog_option
 from procurement.exit_status import ExitStatus
+from procurement.llm.presets import MODELS, preset
+from procurement.llm.shapes import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, read_hf_config
 from procurement.messages import Lang, default_lang, plural, register, t
 from procurement.sizing.memory import (
     GB,
@@ -30,8 +32,6 @@ from procurement.sizing.memory import (
     per_gpu,
     serving,
 )
-from procurement.sizing.models import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, read_hf_config
-from procurement.sizing.presets import MODELS, preset
 from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
 
 EXIT_FITS, EXIT_NO_FIT, EXIT_BAD_INPUT, EXIT_UNKNOWN = (

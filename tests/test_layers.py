@@ -39,3 +39,16 @@ def test_version_does_not_import_qt() -> None:
     proc = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "gpu-procure 0.1.0" in proc.stdout
+
+
+def test_the_core_layer_contract_has_no_exceptions() -> None:
+    """Loading a plan refuses unknown preset and checklist ids; those tables sit below the plan
+    (procurement.llm, procurement.checklist_items) instead of being named exceptions to the layers."""
+    import tomllib
+
+    config = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
+    contracts = config["tool"]["importlinter"]["contracts"]
+    assert [c["name"] for c in contracts if c.get("ignore_imports")] == []
+    plan_source = (REPO / "procurement" / "plan.py").read_text(encoding="utf-8")
+    for above in ("procurement.checklist ", "procurement.sizing"):
+        assert f"from {above.strip()} import" not in plan_source

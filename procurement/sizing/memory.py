@@ -35,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Literal
 
-from procurement.sizing.models import ALL_LINEAR, ModelSpec
+from procurement.llm.shapes import ALL_LINEAR, ModelSpec
 
 Mode = Literal["inference", "full", "lora", "qlora"]
 PrecisionName = Literal["fp32", "mixed", "bf16", "fp16", "fp8", "int8", "int4"]

@@ -13,6 +13,8 @@ from functools import lru_cache
 from typing import Any, cast
 
 from catalog.loader import Catalog
+from procurement.llm.presets import preset
+from procurement.llm.shapes import ALL_LINEAR, ConfigError, ModelSpec, from_hf_config
 from procurement.plan import Optimizer, Plan, Precision, Requirements, TrainingMode, Workload
 from procurement.sizing.hardware import facts_for_gpu
 from procurement.sizing.memory import (
@@ -26,8 +28,6 @@ from procurement.sizing.memory import (
     per_gpu,
     serving,
 )
-from procurement.sizing.models import ALL_LINEAR, ConfigError, ModelSpec, from_hf_config
-from procurement.sizing.presets import preset
 from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
 
 OPTIMIZERS: dict[Optimizer, OptimizerName] = {

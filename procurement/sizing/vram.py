@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from procurement.llm.presets import MODELS
+from procurement.llm.shapes import ModelSpec
 from procurement.messages import Lang, register, t
 from procurement.plan import Requirements, TrainingMode
 from procurement.policy import Policy
 from procurement.sizing.memory import Case, Parallel, per_gpu
-from procurement.sizing.models import ModelSpec
 from procurement.sizing.plan_sizing import case_for, effective_mode, gpus_needed_for
-from procurement.sizing.presets import MODELS
 
 ModelPreset = ModelSpec
 MODEL_PRESETS: dict[str, ModelSpec] = MODELS
