@@ -1,6 +1,6 @@
 """Balance rules: CPU cores and RAM for the GPUs, ECC, NVMe for data, network fabric, memory population.
 
-Ratios (reference configuration rules, docs/sources.md §S, in the policy): CPU cores ≥ 2 × GPUs, system RAM ≥
+Ratios (policy choices, docs/sources.md §S, in the policy): CPU cores ≥ 2 × GPUs, system RAM ≥
 2 × total GPU memory, multi-node training on a ≥ 100 Gb/s fabric, single node 10 GbE. ECC for training
 and NVMe for training data are the reference's qualitative rules. Memory types, DIMM slots and channels
 come from the catalog.

@@ -2,7 +2,7 @@
 
 Numbers: airflow CFM = 3.16 × W / ΔT(°F) with ΔT 20 °F (insideHPC/Dell, fanacdc) or the seed guidance
 of about 500 CFM per GPU (policy ``airflow_basis`` picks which one the rule enforces); liquid cooling
-above 40 kW per rack and at most two open-air consumer cards per chassis (seed guidance, docs/sources.md §S).
+above 40 kW per rack and at most two open-air consumer cards per chassis (policy choices, docs/sources.md §S).
 Chassis limits (max GPU TDP, passive-ready, airflow, fan redundancy) come from the catalog.
 """
 

@@ -1,6 +1,6 @@
 """Derived defaults for a chosen GPU and count: chassis, CPU and sockets, memory, storage, NIC and PSUs.
 
-The reference configuration rules (docs/sources.md §S, thresholds in the policy): CPU cores ≥ 2 × GPUs, RAM ≥ 2 ×
+The configuration rules (policy choices, docs/sources.md §S, thresholds in the policy): CPU cores ≥ 2 × GPUs, RAM ≥ 2 ×
 total GPU memory (DIMMs in multiples of the memory channels), NVMe data capacity ≥ the dataset, single
 node 10 GbE, multi-node ≥ 100 Gb/s InfiniBand/RoCE, PSUs for the estimated draw plus headroom, a chassis
 that holds the GPUs. Among parts that qualify the cheapest is taken (unpriced ones last). The result is a
