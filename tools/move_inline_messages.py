@@ -20,6 +20,7 @@ import ast
 import re
 import subprocess
 import sys
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,6 +71,11 @@ def english_forms(en: str) -> str | tuple[str, str, str]:
     return (one, other, name)
 
 
+def width(s: str) -> int:
+    """Columns ``s`` takes as ruff measures a line (East Asian wide characters count two)."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+
+
 def literal(s: str) -> str:
     r = repr(s)
     if r[0] == "'":
@@ -82,7 +88,7 @@ def chunks(s: str, room: int) -> list[str]:
     words = re.split(r"(?<= )", s)
     out, cur = [], ""
     for w in words:
-        if cur and len(literal(cur + w)) > room:
+        if cur and width(literal(cur + w)) > room:
             out.append(cur)
             cur = w
         else:
@@ -95,7 +101,7 @@ def chunks(s: str, room: int) -> list[str]:
 def string_expr(s: str, indent: int, col: int, trailer: str) -> str:
     """A string literal starting at column ``col``; wrapped in parentheses over lines when too wide."""
     one = literal(s)
-    if col + len(one) + len(trailer) <= WIDTH:
+    if col + width(one) + width(trailer) <= WIDTH:
         return one
     pad = " " * (indent + 4)
     lines = [pad + literal(c) for c in chunks(s, WIDTH - indent - 4)]
@@ -107,7 +113,7 @@ def value_expr(english: str | tuple[str, str, str], indent: int, col: int, trail
         return string_expr(english, indent, col, trailer)
     one, other, count = english
     flat = f"plural({literal(one)}, {literal(other)}, {literal(count)})"
-    if col + len(flat) + len(trailer) <= WIDTH:
+    if col + width(flat) + width(trailer) <= WIDTH:
         return flat
     pad = indent + 4
     parts = [" " * pad + string_expr(x, pad, pad, ",") + "," for x in (one, other)]
@@ -160,7 +166,7 @@ def convert_source(path: Path) -> tuple[str, FileResult]:
                 continue
             line = lines[v.lineno - 1]
             indent = len(line) - len(line.lstrip(b" "))
-            col = len(line[: v.col_offset].decode("utf-8"))
+            col = width(line[: v.col_offset].decode("utf-8"))
             end_line = lines[v.end_lineno - 1]  # type: ignore[operator]
             trailer = end_line[v.end_col_offset:].decode("utf-8")  # type: ignore[misc]
             new = value_expr(english, indent, col, trailer)

@@ -118,6 +118,8 @@ register({
     "tmpmod.implicit": {"zh": "{n} 台服务器缺少 {what}", "en": "{n} servers lack {what}; 1 DIMM(s) spare"},
     "tmpmod.plain": {"zh": "没有计数", "en": "Nothing counted (this one is long enough to be wrapped by the "
                      "codemod onto more than one line of code, since it goes past the width of a line)"},
+    "tmpmod.cjk": {"zh": "需要单价列", "en": "a unit price column (单价, 含税单价, 不含税单价, Unit price…) and a part "
+                   "number or model name column (型号, 品名, 规格型号, Part number, Model…) are needed here"},
     "tmpmod.two": {"zh": "{a} 个 CPU，{b} 个 GPU", "en": "{a} CPU(s) for {b} GPU(s)"},
     "tmpmod.english": "Already English",
 })
@@ -135,13 +137,13 @@ def test_codemod_moves_pairs_exactly_and_a_second_run_changes_nothing(tmp_path: 
     src.write_text(LEGACY_MODULE, encoding="utf-8")
     _load(src, "tmpmod_legacy")
     cases = [("tmpmod.count", {"n": n}) for n in (0, 1, 2, "1", 1024)]
-    cases += [("tmpmod.implicit", {"n": n, "what": "x"}) for n in (1, 3)] + [("tmpmod.plain", {})]
+    cases += [("tmpmod.implicit", {"n": n, "what": "x"}) for n in (1, 3)] + [("tmpmod.plain", {}), ("tmpmod.cjk", {})]
     before = {(k, str(f)): (t(k, "en", **f), t(k, "zh", **f)) for k, f in cases}
     new_text, result = codemod.convert_source(src)
-    assert [m.key for m in result.moved] == ["tmpmod.count", "tmpmod.implicit", "tmpmod.plain"]
+    assert [m.key for m in result.moved] == ["tmpmod.count", "tmpmod.implicit", "tmpmod.plain", "tmpmod.cjk"]
     assert result.left and "tmpmod.two" in result.left[0]  # two counted fields: split by hand
     assert "from procurement.messages import plural, register" in new_text
-    assert max(len(line) for line in new_text.splitlines()) <= codemod.WIDTH
+    assert max(codemod.width(line) for line in new_text.splitlines()) <= codemod.WIDTH
     tree = ast.parse(new_text)
     assert tree is not None
     moved = {m.key: m for m in result.moved}
@@ -153,7 +155,7 @@ def test_codemod_moves_pairs_exactly_and_a_second_run_changes_nothing(tmp_path: 
     locale = tmp_path / "locale"
     codemod.write_catalogue(result.moved, locale)
     i18n_build.compile_po(i18n_build.po_path("zh", i18n_build.CORE, locale))
-    for key in ("tmpmod.count", "tmpmod.implicit", "tmpmod.plain"):
+    for key in ("tmpmod.count", "tmpmod.implicit", "tmpmod.plain", "tmpmod.cjk"):
         del MESSAGES[key]
     try:
         src.write_text(new_text, encoding="utf-8")
@@ -169,7 +171,7 @@ def test_codemod_moves_pairs_exactly_and_a_second_run_changes_nothing(tmp_path: 
         assert again == new_text and result2.moved == []
     finally:
         os.environ.pop(LOCALE_ENV, None)
-        for key in ("tmpmod.count", "tmpmod.implicit", "tmpmod.plain", "tmpmod.two", "tmpmod.english"):
+        for key in ("tmpmod.count", "tmpmod.implicit", "tmpmod.plain", "tmpmod.cjk", "tmpmod.two", "tmpmod.english"):
             MESSAGES.pop(key, None)
 
 
