@@ -28,11 +28,27 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
 from gui import i18n_build  # noqa: E402
-from procurement.messages import english_plurals  # noqa: E402
 
 WIDTH = 120
 FIELD = re.compile(r"\{(\w+)((?:![rsa])?(?::[^{}]*)?)\}")
 MARK = "\x01"
+
+
+# The counted-noun rewriting legacy pairs' English went through at run time ("1 server(s)" → "1 server",
+# "4 GPU(s)" → "4 GPUs", "1 GPUs" → "1 GPU"): run here with a count of 1 and of many, it gives the two forms.
+_ONE = re.compile(r"(?<![\d.,])\b1 ((?:[A-Za-z-]+ )?[A-Za-z-]+?)(?:\(s\)|s\b(?!'))")
+_ONE_NOUNS = frozenset({
+    "GPU", "CPU", "PSU", "NIC", "DIMM", "node", "server", "socket", "warning", "error", "core", "drive",
+    "card", "part", "unit", "redundant unit", "NVMe drive", "position", "GPU position", "module", "item",
+    "finding", "port", "slot", "bay",
+})
+_MANY = re.compile(r"\b([A-Za-z][A-Za-z-]*)\(s\)")
+
+
+def english_plurals(text: str) -> str:
+    """A legacy pair's English as it was shown: counted nouns agree with a literal count."""
+    text = _ONE.sub(lambda m: f"1 {m.group(1)}" if m.group(1) in _ONE_NOUNS else m.group(0), text)
+    return _MANY.sub(r"\1s", text)
 
 
 @dataclass
