@@ -82,6 +82,8 @@ def register(entries: Mapping[str, Source]) -> None:
         if key in MESSAGES and MESSAGES[key] != value:
             raise ValueError(f"message {key!r} registered twice with different text")
         MESSAGES[key] = value
+        for cached in [k for k in _PLAIN if k[0] == key]:
+            del _PLAIN[cached]
         if _SUBPHRASE in key:
             _SUBPHRASES.setdefault(key.split(_SUBPHRASE, 1)[0], []).append(key)
 
@@ -124,14 +126,24 @@ def _languages(env: str) -> tuple[Lang, ...]:
 
 
 def translation(lang: Lang) -> gettext.NullTranslations:
-    """The compiled catalogue of ``lang`` (English, or a language without one, translates to itself)."""
-    return _translation(lang, os.environ.get(LOCALE_ENV, ""))
+    """The compiled catalogue of ``lang`` (English, or a language without one, translates to itself).
+
+    Read once per language and kept (``reload_catalogues`` forgets them): ``t()`` runs on every evaluation,
+    so the hot path does no file or environment look-up."""
+    found = _CATALOGUES.get(lang)
+    if found is None:
+        found = _CATALOGUES[lang] = _read_catalogue(lang, locale_dirs())
+    return found
 
 
-@cache
-def _translation(lang: Lang, env: str) -> gettext.NullTranslations:
+_CATALOGUES: dict[Lang, gettext.NullTranslations] = {}
+_PLAIN: dict[tuple[str, Lang], str] = {}
+"""(key, language) → the translated text of a message without plural forms, filled as messages are shown."""
+
+
+def _read_catalogue(lang: Lang, dirs: tuple[Path, ...]) -> gettext.NullTranslations:
     if lang != SOURCE_LANG:
-        for d in _locale_dirs(env):
+        for d in dirs:
             mo = d / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
             if mo.is_file():
                 with mo.open("rb") as fp:
@@ -141,7 +153,8 @@ def _translation(lang: Lang, env: str) -> gettext.NullTranslations:
 
 def reload_catalogues() -> None:
     """Forget the compiled catalogues read so far (after a build, or a change of $GPU_PROCURE_LOCALE_PATH)."""
-    _translation.cache_clear()
+    _CATALOGUES.clear()
+    _PLAIN.clear()
     _languages.cache_clear()
     _locale_dirs.cache_clear()
 
@@ -214,11 +227,13 @@ def template(key: str, lang: Lang, fields: Mapping[str, object] | None = None) -
         raise KeyError(f"no message {key!r} in {lang!r}") from None
     if isinstance(source, dict):
         return source[lang] if lang in source else source["en"]
-    tr = translation(lang)
     if isinstance(source, Plural):
         n = count_of((fields or {}).get(source.number))
-        return tr.npgettext(key, source.one, source.other, n)
-    return tr.pgettext(key, source)
+        return translation(lang).npgettext(key, source.one, source.other, n)
+    text = _PLAIN.get((key, lang))
+    if text is None:
+        text = _PLAIN[key, lang] = translation(lang).pgettext(key, source)
+    return text
 
 
 def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:
