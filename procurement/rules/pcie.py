@@ -217,7 +217,7 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     board = p.chassis.cpu_sockets if p.chassis else None
     if p.cpu.max_sockets is None:
         if 1 < p.cpu_count <= (board or p.cpu_count):
-            out.append(make("PCIE-CPU-SOCKETS-UNKNOWN", FAMILY, Severity.WARNING, 3, ("server.cpu_count",), lang,
+            out.append(make("PCIE-CPU-SOCKETS-UNKNOWN", Severity.WARNING, ("server.cpu_count",), lang,
                             count=p.cpu_count, cpu=p.cpu.name))
     limit = min(p.cpu.max_sockets or p.cpu_count or 1, board if board is not None else p.cpu.max_sockets or 1)
     if p.cpu_count > limit or p.cpu_count == 0:
