@@ -102,7 +102,7 @@ def test_help_shows_every_mode_option_and_exit_status(capsys: pytest.CaptureFixt
     text = capsys.readouterr().out
     for command in COMMANDS:
         assert command.name in text
-    for option in ("--self-test", "--policy FILE", "--lang {zh,en}", "--catalog DIR", "--debug", "--version"):
+    for option in ("--self-test", "--policy FILE", "--lang {en,zh}", "--catalog DIR", "--debug", "--version"):
         assert option in text, option
     assert "the app, without a COMMAND" in text and "plan" in text
     for status in ExitStatus:
