@@ -7,8 +7,10 @@ For every ``register({...})`` entry whose value is ``{"zh": ..., "en": ...}``:
 - the code keeps the English only: a string, or ``plural(one, other, "field")`` where the old English relied
   on the counted-noun rewriting ("{n} GPU(s)", "1 GPUs" → "1 GPU"). The two forms are worked out by running
   that same rewriting with the field set to 1 and to many, so every message reads exactly as before.
-- An entry whose English has two or more counted fields cannot be one gettext message; it is left as it is
-  and listed (split it by hand with counted phrases 'KEY#field', see procurement/messages.py).
+- An entry whose English has two or more counted fields cannot be one gettext message: the first counted
+  field chooses the message's form, each later one becomes a counted phrase 'KEY#field' ("{b} GPU" /
+  "{b} GPUs", with its Chinese from ZH_COUNTED) that the message uses as '{#b}' (procurement/messages.py).
+  A counted noun this table does not know is left as it is and listed, for a person to split.
 Then ``python -m gui.i18n_build`` compiles the catalogue. Entries already in English are not touched, so a
 second run changes nothing.
 """
@@ -51,11 +53,25 @@ def english_plurals(text: str) -> str:
     return _MANY.sub(r"\1s", text)
 
 
+ZH_COUNTED = {
+    "GPU": "{} 个 GPU", "CPU": "{} 颗 CPU", "PSU": "{} 个电源", "NIC": "{} 块网卡", "DIMM": "{} 条内存",
+    "node": "{} 个节点", "server": "{} 台服务器", "socket": "{} 路", "core": "{} 核", "warning": "{} 个警告",
+    "error": "{} 个错误", "slot": "{} 槽", "GPU position": "{} 个 GPU 位", "position": "{} 个位置",
+    "drive": "{} 块硬盘", "NVMe drive": "{} 块 NVMe 硬盘", "card": "{} 张卡", "port": "{} 个端口", "bay": "{} 个盘位",
+    "part": "{} 个部件", "item": "{} 项", "finding": "{} 条提示", "module": "{} 条内存", "unit": "{} 个",
+    "redundant unit": "{} 个冗余电源",
+}
+"""The Chinese of a counted phrase, for a message with two counted nouns: the second becomes its own plural
+message 'KEY#field' (the Chinese message itself keeps its plain '{field}', which it may go on using)."""
+
+
 @dataclass
 class Moved:
     key: str
     english: str | tuple[str, str, str]
     zh: str
+    phrases: list[Moved] = field(default_factory=list)
+    """Counted phrases ('KEY#field') that go with this message."""
 
 
 @dataclass
@@ -67,8 +83,18 @@ class FileResult:
 
 def english_forms(en: str) -> str | tuple[str, str, str]:
     """The English of a legacy template as the code will hold it: text, or (one, other, count field)."""
+    english, phrases = english_and_phrases(en)
+    if phrases:
+        raise ValueError(f"counted fields {[p[2] for p in phrases]} besides {english[2]}: use english_and_phrases")
+    return english
+
+
+def english_and_phrases(en: str) -> tuple[str | tuple[str, str, str], list[tuple[str, str, str]]]:
+    """The English as the code will hold it, plus the counted phrases of every counted field after the first:
+    "{a} CPU(s) for {b} GPU(s)" → ("{a} CPU for {#b}", "{a} CPUs for {#b}", "a") and ("{b} GPU", "{b} GPUs", "b").
+    Raises ValueError when a second counted noun is not one the rewriting knew (a person splits it)."""
     other = english_plurals(en)
-    counts: list[tuple[str, str]] = []
+    counts: list[tuple[int, str, str]] = []
     for name in sorted({m.group(1) for m in FIELD.finditer(en)}):
         marked = FIELD.sub(lambda m, name=name: f"{MARK}1" if m.group(1) == name else m.group(0), en)
         one = english_plurals(marked)
@@ -76,15 +102,26 @@ def english_forms(en: str) -> str | tuple[str, str, str]:
         if one.replace(f"{MARK}1", MARK) != many.replace(f"{MARK}2", MARK):
             spec = {m.group(2) for m in FIELD.finditer(en) if m.group(1) == name}
             # put the field back as it was written ("{n}", "{n:,}")
-            counts.append((name, one.replace(f"{MARK}1", "{" + name + (spec.pop() if len(spec) == 1 else "") + "}")))
+            restored = one.replace(f"{MARK}1", "{" + name + (spec.pop() if len(spec) == 1 else "") + "}")
+            counts.append((en.index("{" + name), name, restored))
     if not counts:
-        return other
-    if len(counts) > 1:
-        raise ValueError(f"counted fields {[c for c, _ in counts]}: split it into counted phrases by hand")
-    name, one = counts[0]
-    if one == other:
-        return other
-    return (one, other, name)
+        return other, []
+    counts.sort()
+    _, first, one = counts[0]
+    phrases: list[tuple[str, str, str]] = []
+    for _, name, _ in counts[1:]:
+        phrase = (r"\{" + re.escape(name) + r"((?:![rsa])?(?::[^{}]*)?)\} "
+                  r"((?:[A-Za-z-]+ )?[A-Za-z-]+?)(?:\(s\)|s\b(?!'))")
+        m = re.search(phrase, en)
+        if m is None or m.group(2) not in _ONE_NOUNS:
+            raise ValueError(f"counted fields {[c[1] for c in counts]}: split it into counted phrases by hand")
+        field_ref, noun = "{" + name + m.group(1) + "}", m.group(2)
+        span = f"{field_ref} {noun}s"
+        if span not in other or span not in one:
+            raise ValueError(f"counted fields {[c[1] for c in counts]}: split it into counted phrases by hand")
+        other, one = other.replace(span, "{#" + name + "}"), one.replace(span, "{#" + name + "}")
+        phrases.append((f"{field_ref} {noun}", span, name))
+    return ((one, other, first) if one != other else other), phrases
 
 
 def width(s: str) -> int:
@@ -176,20 +213,30 @@ def convert_source(path: Path) -> tuple[str, FileResult]:
                 continue
             key = k.value
             try:
-                english = english_forms(p["en"])
-            except ValueError as exc:
+                english, phrases = english_and_phrases(p["en"])
+                moved = Moved(key, english, p["zh"], [
+                    Moved(f"{key}#{name}", (one, other, name),
+                          ZH_COUNTED[one.split("} ", 1)[1]].format("{" + name + "}"))
+                    for one, other, name in phrases])
+            except (ValueError, KeyError) as exc:
                 result.left.append(f"{path}:{v.lineno}: {key}: {exc}")
                 continue
             line = lines[v.lineno - 1]
             indent = len(line) - len(line.lstrip(b" "))
+            key_line = lines[k.lineno - 1]
+            key_indent = len(key_line) - len(key_line.lstrip(b" "))
             col = width(line[: v.col_offset].decode("utf-8"))
             end_line = lines[v.end_lineno - 1]  # type: ignore[operator]
             trailer = end_line[v.end_col_offset:].decode("utf-8")  # type: ignore[misc]
-            new = value_expr(english, indent, col, trailer)
+            new = value_expr(english, indent, col, trailer if not phrases else ",")
+            for ph in moved.phrases:
+                label = f"{literal(ph.key)}: "
+                new += ",\n" + " " * key_indent + label + value_expr(ph.english, key_indent,
+                                                                     key_indent + width(label), ",")
             begin = starts[v.lineno - 1] + v.col_offset
             end = starts[v.end_lineno - 1] + v.end_col_offset  # type: ignore[operator,index]
             edits.append((begin, end, new.encode("utf-8")))
-            result.moved.append(Moved(key, english, p["zh"]))
+            result.moved.append(moved)
     for begin, end, new in sorted(edits, reverse=True):
         raw = raw[:begin] + new + raw[end:]
     new_text = raw.decode("utf-8")
@@ -218,7 +265,7 @@ def write_catalogue(moved: list[Moved], locale: Path = i18n_build.LOCALE) -> Non
     """The Chinese of the moved messages into zh's messages.po (a key already there takes the new text)."""
     po = i18n_build.po_path("zh", i18n_build.CORE, locale)
     catalog = i18n_build.read_po(po, "zh")
-    for m in moved:
+    for m in [*moved, *(ph for mv in moved for ph in mv.phrases)]:
         for old in [x for x in catalog if x.context == m.key]:
             catalog.delete(old.id, context=m.key)
         if isinstance(m.english, str):

@@ -148,23 +148,29 @@ def test_codemod_moves_pairs_exactly_and_a_second_run_changes_nothing(tmp_path: 
     pairs = _legacy_pairs(LEGACY_MODULE)
     cases = [("tmpmod.count", {"n": n}) for n in (0, 1, 2, "1", 1024)]
     cases += [("tmpmod.implicit", {"n": n, "what": "x"}) for n in (1, 3)] + [("tmpmod.plain", {}), ("tmpmod.cjk", {})]
+    cases += [("tmpmod.two", {"a": a, "b": b}) for a in (1, 2) for b in (1, 3)]
     before = {(k, str(f)): (codemod.english_plurals(pairs[k]["en"].format(**f)), pairs[k]["zh"].format(**f))
               for k, f in cases}
     new_text, result = codemod.convert_source(src)
-    assert [m.key for m in result.moved] == ["tmpmod.count", "tmpmod.implicit", "tmpmod.plain", "tmpmod.cjk"]
-    assert result.left and "tmpmod.two" in result.left[0]  # two counted fields: split by hand
+    assert [m.key for m in result.moved] == ["tmpmod.count", "tmpmod.implicit", "tmpmod.plain", "tmpmod.cjk",
+                                             "tmpmod.two"]
+    assert result.left == []
     assert "from procurement.messages import plural, register" in new_text
     assert max(codemod.width(line) for line in new_text.splitlines()) <= codemod.WIDTH
     moved = {m.key: m for m in result.moved}
     assert moved["tmpmod.count"].english == ("{n} GPU over the nodes", "{n} GPUs over the nodes", "n")
     assert moved["tmpmod.implicit"].english == ("{n} server lack {what}; 1 DIMM spare",
                                                 "{n} servers lack {what}; 1 DIMM spare", "n")
+    # two counted nouns: the first chooses the message's form, the second is a counted phrase of its own
+    assert moved["tmpmod.two"].english == ("{a} CPU for {#b}", "{a} CPUs for {#b}", "a")
+    (phrase,) = moved["tmpmod.two"].phrases
+    assert (phrase.key, phrase.english, phrase.zh) == ("tmpmod.two#b", ("{b} GPU", "{b} GPUs", "b"), "{b} 个 GPU")
     # the new module registers the English only; with the moved Chinese compiled into a catalogue, every
     # count reads as before
     locale = tmp_path / "locale"
     codemod.write_catalogue(result.moved, locale)
     i18n_build.compile_po(i18n_build.po_path("zh", i18n_build.CORE, locale))
-    english_only = "\n".join(line for line in new_text.splitlines() if "tmpmod.two" not in line)
+    english_only = new_text
     try:
         src.write_text(english_only, encoding="utf-8")
         _load(src, "tmpmod_english")
@@ -177,7 +183,8 @@ def test_codemod_moves_pairs_exactly_and_a_second_run_changes_nothing(tmp_path: 
         assert again == english_only and result2.moved == []
     finally:
         os.environ.pop(LOCALE_ENV, None)
-        for key in ("tmpmod.count", "tmpmod.implicit", "tmpmod.plain", "tmpmod.cjk", "tmpmod.english"):
+        for key in ("tmpmod.count", "tmpmod.implicit", "tmpmod.plain", "tmpmod.cjk", "tmpmod.two", "tmpmod.two#b",
+                    "tmpmod.english"):
             MESSAGES.pop(key, None)
 
 
@@ -187,12 +194,7 @@ def test_every_inline_pair_left_in_the_code_can_be_moved() -> None:
     for path in codemod.targets([]):
         if "register(" in path.read_text(encoding="utf-8"):
             left += codemod.convert_source(path)[1].left
-    assert left == [] or all(any(k in line for k in HAND_SPLIT) for line in left), left
-
-
-HAND_SPLIT = ("check.summary:", "checklist.r.cpu_cores:", "derive.chassis:", "derive.why.width:", "verify.header.host:",
-              "verify.val.cores_sockets:")
-"""Messages with two counted nouns, left to split by hand in the final run (owned by others until then)."""
+    assert left == []
 
 
 def test_register_refuses_a_value_that_is_neither_english_nor_a_pair() -> None:
