@@ -18,7 +18,7 @@ from procurement.commands import add_catalog_option
 from procurement.exit_status import ExitStatus
 from procurement.llm.presets import MODELS, preset
 from procurement.llm.shapes import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, read_hf_config
-from procurement.messages import Lang, default_lang, plural, register, t
+from procurement.messages import Lang, default_lang, languages, plural, register, t
 from procurement.sizing.memory import (
     GB,
     GIB,
@@ -86,7 +86,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     g.add_argument("--utilization", type=float, default=0.9, help="share of GPU memory for serving (vLLM 0.9)")
     g.add_argument("--margin-pct", type=float, default=None, help="safety margin (default: policy, 20 %%)")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--lang", choices=("zh", "en"), default=None)
+    p.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(p)
 
 
