@@ -223,6 +223,10 @@ def test_sort_by_cost_with_the_keyboard(qtbot, make_window, catalog) -> None:
     prices = [catalog.gpu(table.item(r, 0).data(GPU_ROLE)).price_cny for r in range(table.rowCount())]
     known = [p for p in prices if p is not None]
     assert prices[:len(known)] == sorted(known) and len(known) < len(prices)  # unknown prices last
+    page.sort_combo.setCurrentIndex(page.sort_combo.findData("fp16"))  # FP16 TFLOPS ↓: a descending sort
+    fp16 = [catalog.gpu(table.item(r, 0).data(GPU_ROLE)).fp16_tensor_tflops for r in range(table.rowCount())]
+    known = [v for v in fp16 if v is not None]
+    assert fp16[:len(known)] == sorted(known, reverse=True) and len(known) < len(fp16)  # unknown still last
     qtbot.keyClick(page.sort_combo, Qt.Key.Key_Home)
     assert [table.item(r, 0).text() for r in range(3)] == ["1", "2", "3"]
     _click_header(qtbot, table, COLUMNS.index("name"))  # not a "Sort by" choice: shown blank
