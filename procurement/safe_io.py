@@ -173,7 +173,7 @@ class _Plan:
 
     target: str
     real: str
-    data: bytes
+    data: bytes | bytearray
     old: os.stat_result | None
     backup: bool
     tmp: str | None = None
@@ -181,7 +181,7 @@ class _Plan:
     done: bool = False
 
 
-def _resolve(target: str | Path, data: bytes, inputs: Sequence[str | Path], backup: bool,
+def _resolve(target: str | Path, data: bytes | bytearray, inputs: Sequence[str | Path], backup: bool,
              expect: FileStamp | None) -> _Plan:
     target = str(target)
     if not target:
@@ -221,7 +221,7 @@ def _resolve(target: str | Path, data: bytes, inputs: Sequence[str | Path], back
     return _Plan(target, real, data, st, backup)
 
 
-def _write_fd(fd: int, data: bytes) -> None:
+def _write_fd(fd: int, data: bytes | bytearray) -> None:
     view = memoryview(data)
     while view:
         n = os.write(fd, view)
@@ -339,13 +339,13 @@ def _cleanup(p: _Plan) -> None:
     p.tmp = p.saved_old = None
 
 
-def write_files(items: Sequence[tuple[str | Path, bytes]], *, inputs: Sequence[str | Path] = (),
+def write_files(items: Sequence[tuple[str | Path, bytes | bytearray]], *, inputs: Sequence[str | Path] = (),
                 backup: bool = False, expect: FileStamp | None = None, allow_stdout: bool = False,
                 stdout: BinaryIO | None = None) -> None:
     """Write every ``(target, data)`` or none of them (see the module docstring). ``inputs``: files the
     command read, never overwritten. ``expect`` applies to a single target."""
     plans: list[_Plan] = []
-    streams: list[bytes] = []
+    streams: list[bytes | bytearray] = []
     for target, data in items:
         if str(target) == STDOUT:
             if not allow_stdout:
@@ -385,7 +385,7 @@ def write_files(items: Sequence[tuple[str | Path, bytes]], *, inputs: Sequence[s
         out.flush()
 
 
-def write_file(target: str | Path, data: bytes, *, inputs: Sequence[str | Path] = (), backup: bool = False,
+def write_file(target: str | Path, data: bytes | bytearray, *, inputs: Sequence[str | Path] = (), backup: bool = False,
                expect: FileStamp | None = None, allow_stdout: bool = False, stdout: BinaryIO | None = None) -> None:
     """Write one file safely (see the module docstring)."""
     write_files([(target, data)], inputs=inputs, backup=backup, expect=expect, allow_stdout=allow_stdout,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import zlib
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -20,6 +21,7 @@ from procurement.verify.report import (
     SCHEMA_VERSION,
     CheckRecord,
     CheckStatus,
+    GpuRecord,
     ReportError,
     VerificationReport,
     load_report,
@@ -37,6 +39,9 @@ class MergedReport:
     """Cluster-level checks: NODE-COUNT, NODE-UNIQUE, NODE-PLAN, NODE-GPU-UNIQUE, NODE-RESULTS,
     NODE-SAME-DRIVER, NODE-SAME-GPUS."""
     created: str = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat())
+    node_json: list[bytes] | None = None
+    """Each node's JSON as the merged file writes it, zlib-compressed, when ``nodes`` hold only what merging
+    needs (:func:`load_reports_compact`); None: the nodes are whole."""
 
     def exit_code(self) -> int:
         """0 every node and cluster check passed, 1 a failure, 2 nothing verifiable, 3 something unknown."""
@@ -55,6 +60,10 @@ class MergedReport:
             "nodes": [report_to_dict(n) for n in self.nodes],
             "checks": [c.model_dump(mode="json") for c in self.checks],
         }
+
+    def to_dict_without_nodes(self) -> dict[str, Any]:
+        return {"schema_version": SCHEMA_VERSION, "kind": MERGED_KIND, "created": self.created,
+                "checks": [c.model_dump(mode="json") for c in self.checks]}
 
 
 def node_name(report: VerificationReport, source: str = "") -> str:
@@ -233,7 +242,81 @@ def load_reports(paths: Sequence[str | Path]) -> tuple[list[VerificationReport],
     return reports, sources, errors
 
 
+def _node_chunk(report: VerificationReport) -> bytes:
+    """One node as it appears in the merged file's ``nodes`` list (indent 2, at depth 2), compressed."""
+    text = json.dumps(report_to_dict(report), ensure_ascii=False, indent=2, allow_nan=False)
+    return zlib.compress(("    " + text.replace("\n", "\n    ")).encode("utf-8", "backslashreplace"), 6)
+
+
+_PASSED: dict[tuple[str, str], CheckRecord] = {}
+_GPU_FIELDS = ("index", "name", "uuid", "serial", "vbios_version", "board_part_number")
+"""What the cluster checks read of a GPU: its model (NODE-SAME-GPUS), VBIOS (NODE-SAME-VBIOS), ids (NODE-GPU-UNIQUE)."""
+
+
+def compact(report: VerificationReport) -> VerificationReport:
+    """What merging and its table need of a node: every check's id and status (counts, overall result), the
+    failing and unknown checks in full (they are printed), the host, versions, plan identity and GPUs. A check
+    that passed, warned or was skipped becomes one shared id+status record."""
+    checks = []
+    for c in report.checks:
+        if c.status in ("fail", "unknown"):
+            checks.append(c)
+        else:
+            key = (c.id, c.status)
+            if key not in _PASSED:
+                _PASSED[key] = CheckRecord.model_construct(id=c.id, status=c.status)
+            checks.append(_PASSED[key])
+    gpus = [GpuRecord.model_construct(**{f: _shared(getattr(g, f)) for f in _GPU_FIELDS}) for g in report.gpus]
+    return report.model_copy(update={"checks": checks, "gpus": gpus})
+
+
+_STRINGS: dict[str, str] = {}
+
+
+def _shared(value: Any) -> Any:
+    """One copy of a string many nodes repeat (GPU model, VBIOS version); ids stay as they are."""
+    if isinstance(value, str) and len(value) < 100:
+        return _STRINGS.setdefault(value, value) if len(_STRINGS) < 100_000 else value
+    return value
+
+
+def load_reports_compact(
+    paths: Sequence[str | Path],
+) -> tuple[list[VerificationReport], list[str], list[str], list[bytes]]:
+    """:func:`load_reports` for `verify --merge` of many nodes: each report is read, turned into its compressed
+    JSON for the merged file and a :func:`compact` record, and dropped before the next is read. Memory grows by
+    a few KB per node instead of the ~190 KB a whole parsed report and its share of the output took
+    (docs/reliability.md)."""
+    reports, sources, errors, chunks = [], [], [], []
+    for path in paths:
+        try:
+            report = load_report(path)
+        except ReportError as exc:
+            errors.append(str(exc))
+            continue
+        chunks.append(_node_chunk(report))
+        reports.append(compact(report))
+        sources.append(str(path))
+    return reports, sources, errors, chunks
+
+
 def write_merged(merged: MergedReport, path: str | Path, inputs: Sequence[str | Path] = ()) -> None:
-    """Write the merged report with the safe writer (``-``: standard output), never over one of ``inputs``."""
-    text = json.dumps(merged.to_dict(), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
-    write_file(path, text.encode("utf-8", "backslashreplace"), inputs=inputs, allow_stdout=True)
+    """Write the merged report with the safe writer (``-``: standard output), never over one of ``inputs``.
+    Compact nodes are written from their stored JSON, one at a time into the output (the same bytes as one
+    dump of the whole report)."""
+    if merged.node_json is None:
+        text = json.dumps(merged.to_dict(), ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+        write_file(path, text.encode("utf-8", "backslashreplace"), inputs=inputs, allow_stdout=True)
+        return
+    whole = merged.to_dict_without_nodes()
+    head = {k: whole[k] for k in ("schema_version", "kind", "created")} | {"nodes": [], "checks": whole["checks"]}
+    skeleton = json.dumps(head, ensure_ascii=False, indent=2, allow_nan=False) + "\n"
+    before, after = skeleton.split('"nodes": []', 1)
+    out = bytearray(before.encode("utf-8", "backslashreplace"))
+    out += b'"nodes": ['
+    for i, chunk in enumerate(merged.node_json):
+        out += b"\n" if i == 0 else b",\n"
+        out += zlib.decompress(chunk)
+    out += b"\n  ]" if merged.node_json else b"]"
+    out += after.encode("utf-8", "backslashreplace")
+    write_file(path, out, inputs=inputs, allow_stdout=True)  # a bytearray: no second copy of the output

@@ -12,7 +12,7 @@ from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, t
 from procurement.plan import Plan, PlanError, load_plan
-from procurement.verify.merge import load_reports, merge_reports, write_merged
+from procurement.verify.merge import load_reports_compact, merge_reports, write_merged
 from procurement.verify.probe import ProbeOptions, VerificationCancelled, run_probe
 from procurement.verify.render import render_merged, render_report
 from procurement.verify.report import VerificationReport, write_report
@@ -118,12 +118,14 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
 
 
 def _merge(args: argparse.Namespace, plan: Plan | None, lang: Lang) -> int:
-    reports, sources, errors = load_reports(args.merge)
+    # a node at a time: compact records for the checks and the table, each node's JSON kept compressed
+    reports, sources, errors, chunks = load_reports_compact(args.merge)
     for line in errors:
         print(t("verify.merge.read_error", lang, error=line), file=sys.stderr)
     if not reports:
         return EXIT_UNUSABLE
     merged = merge_reports(reports, plan, lang, sources)
+    merged.node_json = chunks
     to_stdout = str(args.json_out) == "-"
     print(render_merged(merged, lang), file=sys.stderr if to_stdout else sys.stdout)
     if args.json_out is not None:
