@@ -166,12 +166,15 @@ def run_waiting(fn: Callable[[Progress], Any], on_progress: Callable[[int, str],
     from PySide6.QtCore import QEventLoop
 
     outcome = _Outcome()
+    done = threading.Event()
 
     def work(progress: Progress, _cancelled: Cancelled) -> None:
         try:
             outcome.value = fn(progress)
         except BaseException as exc:  # handed to the waiting caller, raised again there
             outcome.error = exc
+        finally:
+            done.set()
 
     job = Job(work)
     loop = QEventLoop()
@@ -180,6 +183,9 @@ def run_waiting(fn: Callable[[Progress], Any], on_progress: Callable[[int, str],
     job.finished.connect(loop.quit)  # queued from the worker: delivered once loop.exec() runs
     job.start()
     loop.exec(QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents)
+    # the application quitting (a logout) ends every event loop, this one too: the file is still being written,
+    # and the caller must not go on as if it had been
+    done.wait()
     if outcome.error is not None:
         raise outcome.error
     return outcome.value
