@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from PySide6.QtCore import QCoreApplication, QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QCoreApplication, QEventLoop, QObject, QRunnable, QThreadPool, Signal
 from PySide6.QtWidgets import QDialog, QFileDialog, QMessageBox, QWidget
 
 Progress = Callable[[int, str], None]
@@ -163,8 +163,6 @@ def run_waiting(fn: Callable[[Progress], Any], on_progress: Callable[[int, str],
     timers fire, progress shows); returns its value or raises its exception here, with its type, so the caller
     handles a failed save or a refused file as if it had called ``fn`` itself. Clicks and keys wait until it
     is done (Qt keeps them, ExcludeUserInputEvents), so no other command starts in the middle of a save."""
-    from PySide6.QtCore import QEventLoop
-
     outcome = _Outcome()
     done = threading.Event()
 
