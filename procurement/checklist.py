@@ -481,16 +481,12 @@ def _verification(plan: Plan, lang: Lang) -> dict[str, _Verified]:
     out: dict[str, _Verified] = {}
     gpu_names: dict[str, int] = {}
     for report in plan.verification:
-        if not isinstance(report, dict):
-            continue
-        for gpu in report.get("gpus") or []:
-            if isinstance(gpu, dict) and gpu.get("name"):
-                gpu_names[str(gpu["name"])] = gpu_names.get(str(gpu["name"]), 0) + 1
-        for check in report.get("checks") or []:
-            if not isinstance(check, dict) or not check.get("id"):
-                continue
-            item = item_for_check(str(check["id"]))
-            status = _CHECK_STATUS.get(str(check.get("status", "")).lower())
+        for gpu in report.gpus:
+            if gpu.name:
+                gpu_names[gpu.name] = gpu_names.get(gpu.name, 0) + 1
+        for check in report.checks:
+            item = item_for_check(check.id)
+            status = _CHECK_STATUS.get(check.status)
             if item is None or status is None:
                 continue
             v = out.setdefault(item, _Verified())

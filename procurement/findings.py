@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from catalog.compat import StrEnum
+from procurement.verification_report import VerificationReport
 
 
 class Severity(StrEnum):
@@ -75,20 +76,17 @@ class Finding(BaseModel):
     model_dump (findings_json adds it where set), so findings of plans without waivers serialise as before."""
 
 
-def verification_severity(reports: Sequence[Mapping[str, object]]) -> tuple[Severity | None, int]:
+def verification_severity(reports: Sequence[VerificationReport]) -> tuple[Severity | None, int]:
     """How bad the attached verification reports are (for step 5's mark): the worst verdict of their checks as
     a severity (an unknown check counts as a warning: it is not a pass) and the number of failed checks. A
     report whose probing failed (``error`` set) counts as an error."""
     verdicts: list[str] = []
     failed = 0
     for report in reports:
-        checks = report.get("checks")
-        for check in checks if isinstance(checks, list) else []:
-            status = check.get("status") if isinstance(check, Mapping) else None
-            if isinstance(status, str):
-                verdicts.append(status)
-                failed += status == "fail"
-        if report.get("error"):
+        for check in report.checks:
+            verdicts.append(check.status)
+            failed += check.status == "fail"
+        if report.error:
             verdicts.append("fail")
     worst = worst_verdict(verdicts)
     return SEVERITY_OF_VERDICT.get(worst) if worst not in ("pass", "skip") else None, failed

@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 8
+CURRENT: Final = 9
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -167,4 +167,23 @@ def _v7_to_v8(data: Data) -> Data:
     for waiver in data.get("waivers") or []:
         if isinstance(waiver, dict):
             waiver.setdefault("params", {})
+    return data
+
+
+@step(8)
+def _v8_to_v9(data: Data) -> Data:
+    """v9: the attached verification reports are typed (procurement.verification_report): each is checked as a
+    node report when the plan is read, and reports of an older report version are brought to the current one
+    (v1 and v2 reports keep their text, without codes for their values).
+
+    A delivery acceptance signed over such a report signed the old text, which is no longer what the plan
+    holds: it is marked ``legacy`` (needs re-signing), never shown as valid or as a silent change.
+    """
+    reports = data.get("verification")
+    older = [r for r in reports if isinstance(r, dict) and r.get("schema_version") != 3] \
+        if isinstance(reports, list) else []
+    signoffs = data.get("signoffs")
+    acceptance = signoffs.get("acceptance") if isinstance(signoffs, dict) else None
+    if older and isinstance(acceptance, dict):
+        acceptance["legacy"] = True
     return data

@@ -17,7 +17,6 @@ from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    TypeAdapter,
     ValidationError,
     ValidationInfo,
     field_validator,
@@ -34,6 +33,7 @@ from procurement.llm.presets import preset
 from procurement.messages import Lang, register, t
 from procurement.migrations import CURRENT, FIRST, MigrationError, migrate
 from procurement.safe_io import FileStamp, stamp_of, write_file
+from procurement.verification_report import MERGED_KIND, ReportError, VerificationReport, migrate_report
 
 SCHEMA_VERSION: Final = CURRENT
 PLAN_SUFFIX = ".gpuplan"
@@ -447,8 +447,9 @@ class Plan(Doc):
     """Vendors' offers for this plan, compared side by side (procurement/pricing/compare.py)."""
     chosen_vendor: ShortText | None = None
     """The vendor whose offer the buyer chose (one of ``vendor_quotes``): the offer the approval sign-off covers."""
-    verification: list[dict[str, Any]] = Field(default_factory=list)
-    """Verification reports (JSON objects as written by `gpu-procure verify --json`)."""
+    verification: list[VerificationReport] = Field(default_factory=list)
+    """Verification reports as written by `gpu-procure verify --json` (procurement.verification_report; older
+    report versions are brought up to the current one as they are read)."""
     notes: Text = ""
 
     @model_validator(mode="after")
@@ -460,9 +461,11 @@ class Plan(Doc):
             raise ValueError(f"chosen_vendor: '{self.chosen_vendor}' is not one of the vendor quotes")
         return self
 
-    @field_validator("verification", mode="after")
+    @field_validator("verification", mode="before")
     @classmethod
-    def _writable_reports(cls, reports: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    def _reports(cls, reports: Any) -> Any:
+        if not isinstance(reports, list):
+            return reports
         # a plan file may hold MAX_YAML_VALUES values: 300 attached 8-GPU reports (161 700 values) were
         # saved, and the saved plan then did not open again
         count = _count_values(reports, MAX_REPORT_VALUES_IN_PLAN)
@@ -476,11 +479,27 @@ class Plan(Doc):
         # became a file that no longer opened ("invalid Unicode character escape code").
         try:  # the common case, no surrogate anywhere, checked in C (the walk took 1.1 s for 300 reports)
             json.dumps(reports, ensure_ascii=False).encode("utf-8")
-        except UnicodeEncodeError:
-            return [_without_surrogates(r) for r in reports]
-        except (TypeError, ValueError):  # not JSON data (dates from YAML, NaN): the walk decides
-            return [_without_surrogates(r) for r in reports]
-        return reports
+        except (UnicodeEncodeError, TypeError, ValueError):  # a surrogate, or not JSON data: the walk decides
+            reports = [_without_surrogates(r) if isinstance(r, dict) else r for r in reports]
+        out = []
+        for n, report in enumerate(reports):
+            if isinstance(report, dict):
+                if report.get("kind") in (MERGED_KIND, "gpu-procure-raw") or "nodes" in report:
+                    raise ValueError(f"report {n + 1} is a merged cluster report or raw facts, not one node's "
+                                     "judged report")
+                if "schema_version" not in report:
+                    report = {**report, "schema_version": 1}  # hand-written into an old plan: the first format
+                try:
+                    report = migrate_report(report, f"report {n + 1}")
+                except ReportError as exc:
+                    raise ValueError(str(exc)) from None
+            out.append(report)
+        return out
+
+    def verification_data(self) -> list[dict[str, Any]]:
+        """The attached reports as JSON objects, as `gpu-procure verify --json` writes them."""
+        return [r.model_dump(mode="json") for r in self.verification]
+
 
 
 MAX_REPORT_VALUES_IN_PLAN = MAX_YAML_VALUES - 30_000
@@ -528,7 +547,6 @@ def plan_to_data(plan: Plan) -> dict[str, Any]:
     return plan.model_dump(mode="json", exclude_defaults=False)
 
 
-_REPORT: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 _Dumper: Any = getattr(yaml, "CSafeDumper", yaml.SafeDumper)  # libyaml's emitter: 2.4x faster, same text
 
 
@@ -553,7 +571,7 @@ def dump_plan(plan: Plan) -> str:
     del data
     for report in plan.verification:
         # a top-level list of one: the same "- " lines as inside the mapping; its data is freed before the next
-        parts.append(_dump([_REPORT.dump_python(report, mode="json")]))
+        parts.append(_dump([report.model_dump(mode="json")]))
     parts.append(_dump({"notes": notes}))
     return "".join(parts)
 

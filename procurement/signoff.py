@@ -278,9 +278,8 @@ def acceptance_warnings(plan: Plan, lang: Lang = "zh") -> list[str]:
     if not plan.verification:
         return [t("acceptance.warn.no_reports", lang)]
     digest = canonical_digest(plan)
-    ours = [r for r in plan.verification if r.get("plan_digest") == digest]
-    failed = sum(1 for r in ours for c in (r.get("checks") or [])
-                 if isinstance(c, Mapping) and c.get("status") == "fail")
+    ours = [r for r in plan.verification if r.plan_digest == digest]
+    failed = sum(1 for r in ours for c in r.checks if c.status == "fail")
     out = [t("acceptance.warn.failed", lang, n=failed)] if failed else []
     if len(ours) < len(plan.verification):
         out.append(t("acceptance.warn.other_plan", lang, n=len(plan.verification) - len(ours)))
@@ -522,8 +521,9 @@ def current_content(plan: Plan, kind: Kind, catalog: Catalog) -> Content:
     if kind == "approval":
         return approval_content(plan, catalog, [w.model_dump(mode="json") for w in plan.waivers])
     acc = plan.acceptance
-    return acceptance_content(approval_digest(plan, catalog), plan.verification, acc.conclusion or "", acc.reasons,
-                              acc.contract_number, acc.delivery_date.isoformat() if acc.delivery_date else "")
+    return acceptance_content(approval_digest(plan, catalog), plan.verification_data(), acc.conclusion or "",
+                              acc.reasons, acc.contract_number,
+                              acc.delivery_date.isoformat() if acc.delivery_date else "")
 
 
 def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Path | None = None,

@@ -307,7 +307,7 @@ class _AcceptanceBox(QGroupBox):
             self.conclusion_combo.setCurrentIndex(self.CONCLUSIONS.index(acc.conclusion))
         self.reasons_edit.setText(acc.reasons)
         digest = canonical_digest(plan)
-        other = sum(1 for r in plan.verification if r.get("plan_digest") != digest)
+        other = sum(1 for r in plan.verification if r.plan_digest != digest)
         total = len(plan.verification)
         if not total:
             text = self.tr("No verification report attached yet (step 5): the sheet will say the machines were not "

@@ -340,7 +340,7 @@ class VerifyPage(StepPage):
 
     # -- plan → widgets
     def reports(self) -> list[dict[str, Any]]:
-        return list(self.controller.plan.verification)
+        return self.controller.plan.verification_data()
 
     def refresh(self) -> None:
         reports = self.reports()

@@ -30,6 +30,7 @@ from procurement.reports.common import (
 from procurement.reports.quote import quote_number
 from procurement.reports.signoff_pdf import kept, signoff_block
 from procurement.signoff import acceptance_warnings
+from procurement.verification_report import message_of, values_of
 
 register(
     {
@@ -104,7 +105,7 @@ def _nodes(plan: Plan, st: Styles, paper: Paper) -> list[Flowable]:
     cols = ("node", "serial", "gpu", "gpu_serial", "against")
     rows: list[list[object]] = [[st.p(t(f"acc.col.{c}", lang), st.cell_head) for c in cols]]
     extra: list[tuple[object, ...]] = []
-    for report in plan.verification:
+    for report in plan.verification_data():
         host = report.get("host") if isinstance(report.get("host"), Mapping) else {}
         ok, against = report_against(report, plan, lang)
         gpus = [g for g in report.get("gpus") or [] if isinstance(g, Mapping)] or [{}]
@@ -129,7 +130,7 @@ def _checks(plan: Plan, st: Styles, paper: Paper) -> Flowable:
     extra: list[tuple[object, ...]] = []
     bg = {"pass": STATUS_BG["pass"], "fail": STATUS_BG["fail"], "warn": STATUS_BG["attention"],
           "skip": STATUS_BG["unknown"]}
-    for report in plan.verification:
+    for report in plan.verification_data():
         if not report_against(report, plan, lang)[0]:
             continue  # made against another plan (marked in the machines table): not evidence here
         host = report.get("host") if isinstance(report.get("host"), Mapping) else {}
@@ -137,8 +138,10 @@ def _checks(plan: Plan, st: Styles, paper: Paper) -> Flowable:
             if not isinstance(c, Mapping):
                 continue
             status = str(c.get("status") or "skip")
-            evidence = " / ".join(x for x in (_get(c, "expected"), _get(c, "actual")))
-            msg = str(c.get("message") or "")
+            # the values and the message in the reader's language, from their codes (procurement.verification_report)
+            expected, actual = values_of(dict(c), lang)
+            evidence = " / ".join(x or "—" for x in (expected, actual))
+            msg = message_of(dict(c), lang)
             r = len(rows)
             rows.append([st.p(_get(host, "hostname"), st.cell), st.p(_get(c, "id"), st.cell),
                          st.p(t(f"acc.result.{status}", lang) if status in bg else status, st.cell),

@@ -136,7 +136,7 @@ def _verification_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
     rows: list[list[object]] = [
         [st.p(t(f"clpdf.v.{c}", lang), st.cell_head) for c in ("host", "created", "gpus", "versions", "result")]
     ]
-    for report in plan.verification:
+    for report in plan.verification_data():
         host = report.get("host") if isinstance(report.get("host"), dict) else {}
         gpus = [g for g in report.get("gpus") or [] if isinstance(g, dict)]
         names: dict[str, int] = {}

@@ -17,7 +17,7 @@ from catalog.loader import Catalog
 from gui import workers
 from gui.controller import PlanController
 from gui.pages.checklist_view import COL_DONE, COL_STATUS, ChecklistPage
-from procurement.plan import canonical_digest, load_plan, save_plan
+from procurement.plan import canonical_digest, load_plan, save_plan, with_value
 from tests.conftest import EXAMPLES
 
 needs_ssh = pytest.mark.skipif(shutil.which("ssh-keygen") is None, reason="needs ssh-keygen (openssh-client)")
@@ -115,9 +115,9 @@ def test_confirm_an_undecided_automatic_item_then_remove_it(qtbot, cooling_unkno
 
 
 def _report(host: str, digest: str | None) -> dict:
-    return {"host": {"hostname": host, "serial": f"SYS-{host}"}, "plan_digest": digest,
+    return {"schema_version": 3, "host": {"hostname": host, "dmi_serial": f"SYS-{host}"}, "plan_digest": digest,
             "gpus": [{"index": 0, "name": "NVIDIA H100 80GB HBM3", "serial": f"13{host}", "uuid": f"GPU-{host}-0"}],
-            "checks": [{"id": "gpu.count", "status": "pass", "expected": "8", "actual": "8", "message": ""}]}
+            "checks": [{"id": "GPU-COUNT", "status": "pass", "expected": "8", "actual": "8", "message": ""}]}
 
 
 def test_acceptance_details_and_the_acceptance_sheet(qtbot, catalog, policy, dialog_calls, tmp_path) -> None:
@@ -125,8 +125,8 @@ def test_acceptance_details_and_the_acceptance_sheet(qtbot, catalog, policy, dia
     ctl = page.controller
     box = page.acceptance_box
     digest = canonical_digest(ctl.plan)
-    ctl.replace_plan(ctl.plan.model_copy(update={"verification": [_report("node-a", digest),
-                                                                  _report("node-old", "0" * 64)]}), "attach")
+    ctl.replace_plan(with_value(ctl.plan, "verification", [_report("node-a", digest),
+                                                            _report("node-old", "0" * 64)]), "attach")
     page.refresh_now()
     assert "1 of 2 attached reports were made against another plan" in box.reports_label.text()
 
@@ -220,7 +220,6 @@ def test_sign_with_an_ssh_key_and_check_it_against_the_allowed_signers(qtbot, ca
     assert box.state.value == "unknown_key"
 
     # forged: the plan edited, the recorded content and digest recomputed to match — the signature catches it
-    from procurement.plan import with_value
     from procurement.signoff import content_digest, current_content
 
     ctl.undo_stack.undo()  # back to 张伟's valid signature

@@ -140,5 +140,5 @@ def test_importing_a_folder_of_clush_copies(page, qtbot, tmp_path: Path, monkeyp
         (folder / f"gpu-procure-raw.json.{host}").write_text(json.dumps(_judged(page, host)))
     monkeypatch.setattr(workers, "ask_directory", lambda *args: folder)
     qtbot.mouseClick(page.import_dir_button, Qt.MouseButton.LeftButton)
-    assert sorted(r["host"]["hostname"] for r in page.controller.plan.verification) == ["gpu01", "gpu02"]
+    assert sorted(r["host"]["hostname"] for r in page.controller.plan.verification_data()) == ["gpu01", "gpu02"]
     assert "2 of 8 planned nodes reported" in page.summary_label.text()

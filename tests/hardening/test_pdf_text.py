@@ -84,7 +84,7 @@ def _fill(plan: Plan, value: str, long_value: str) -> Plan:
     plan = sign(plan, "approval", f"signer:{value}"[:500], f"role:{value}"[:500], load_catalog(), TODAY)
     report = {"schema_version": 1, "created": f"created:{value}", "host": {"hostname": f"host:{value}"},
               "driver_version": f"drv:{value}", "cuda_version": "12.4",
-              "gpus": [{"index": 0, "name": f"gpu:{value}"}], "checks": [{"id": "x", "status": "pass"}]}
+              "gpus": [{"index": 0, "name": f"gpu:{value}"}], "checks": [{"id": "GPU-COUNT", "status": "pass"}]}
     return with_value(plan, "verification", [report])
 
 
@@ -161,8 +161,8 @@ def test_lone_surrogates_never_reach_a_pdf(catalog: Catalog, base: Plan, watch_r
         with pytest.raises(PlanError, match="unable to parse raw data as a unicode string"):
             with_value(base, path, "x\ud800y")
     plan = _fill(base, "ok", "ok")
-    plan = with_value(plan, "verification", [{**plan.verification[0], "host": {"hostname": "node\udc80one"}}])
-    assert plan.verification[0]["host"]["hostname"] == "node\ufffdone"
+    plan = with_value(plan, "verification", [{**plan.verification_data()[0], "host": {"hostname": "node\udc80one"}}])
+    assert plan.verification[0].host.hostname == "node\ufffdone"
     _, checklist = _render_both(plan, catalog, "en")
     assert "node" in _text(checklist)
 

@@ -243,7 +243,7 @@ def test_verification_report_shows_what_the_machine_has(plan: Plan, cat: Catalog
             {"id": "SOMETHING-ELSE", "status": "fail", "expected": "", "actual": "x", "message": ""},
         ],
     }
-    p = plan.model_copy(update={"verification": [report]})
+    p = with_value(plan, "verification", [report])
     it = items(p, cat)
     assert it["gpu_model_count"].status == Status.FAIL
     assert "3 × NVIDIA L40S" in it["gpu_model_count"].verified

@@ -282,12 +282,12 @@ def test_acceptance_sheet(catalog: Catalog) -> None:
 
     plan = load_plan(Path(__file__).parent / "data" / "plans" / "v5.gpuplan.yaml", catalog)
     digest = canonical_digest(plan)
-    node = {"schema_version": 1, "plan_digest": digest, "host": {"hostname": "gpu-node-07", "serial": "S2411-0007"},
+    node = {"schema_version": 1, "plan_digest": digest, "host": {"hostname": "gpu-node-07", "dmi_serial": "S2411-0007"},
             "gpus": [{"index": 0, "name": "NVIDIA A100-PCIE-40GB", "serial": "1324021012345",
                       "uuid": "GPU-5d2c1e0a-1111-2222-3333-444455556666"}],
             "checks": [{"id": "GPU-COUNT", "status": "fail", "expected": "4", "actual": "1", "message": "1 of 4"}]}
     stale = {**node, "plan_digest": "0" * 64, "host": {"hostname": "old-node"}}
-    plan = plan.model_copy(update={"verification": [node, stale], "acceptance": AcceptanceInfo(
+    plan = with_value(plan, "verification", [node, stale]).model_copy(update={"acceptance": AcceptanceInfo(
         contract_number="HT-2026-118", delivery_date=TODAY, conclusion="rework", reasons="3 张 GPU 未到货")})
     text = pdftotext(render_acceptance_pdf(plan, catalog, findings=[], lang="zh", today=TODAY))
     for expected in ("到货验收单", "HT-2026-118", "2026-03-01", "gpu-node-07", "S2411-0007", "1324021012345",

@@ -267,7 +267,7 @@ def test_checklist_pdf_shows_verification(plan: Plan, cat: Catalog) -> None:
             {"id": "RAM", "status": "pass", "expected": "512", "actual": "503 GiB", "message": ""},
         ],
     }
-    body = text(render_checklist_pdf(plan.model_copy(update={"verification": [report]}), cat, today=TODAY, findings=[]))
+    body = text(render_checklist_pdf(with_value(plan, "verification", [report]), cat, today=TODAY, findings=[]))
     assert "验证报告" in body and "gpu-node-01 <a>" in body and flat("通过 1 · 不通过 1 · 警告 0") in flat(body)
     assert flat("GPU：3 × NVIDIA L40S") in flat(body) and "3 × NVIDIA L40S" in body
 

@@ -146,7 +146,8 @@ def test_acceptance_rests_on_the_approval_and_the_reports(plan: Plan, catalog: C
     accepted = sign(plan, "acceptance", "张伟", "资产管理", catalog, TODAY)
     assert signoff_status(accepted, "acceptance", catalog).state == SignoffState.VALID
     # a report from the wrong machine attached: the acceptance (not the approval) is void
-    wrong = with_value(accepted, "verification", [*accepted.verification, {"host": {"hostname": "other"}}])
+    wrong = with_value(accepted, "verification",
+                       [*accepted.verification, {"schema_version": 3, "host": {"hostname": "other"}}])
     assert signoff_status(wrong, "acceptance", catalog).state == SignoffState.VOID
     assert signoff_status(wrong, "approval", catalog).state == SignoffState.VALID
     # a change to the approved content voids both: the acceptance signed the approval's digest
@@ -206,8 +207,8 @@ def test_an_accepted_conclusion_the_evidence_does_not_bear_out_is_flagged(plan: 
     from procurement.signoff import acceptance_warnings
 
     def concluded(reports: list, conclusion: str = "pass") -> Plan:
-        return plan.model_copy(update={"verification": reports, "acceptance": plan.acceptance.model_copy(
-            update={"conclusion": conclusion})})
+        return with_value(plan, "verification", reports).model_copy(update={
+            "acceptance": plan.acceptance.model_copy(update={"conclusion": conclusion})})
 
     ok = {"plan_digest": canonical_digest(plan), "checks": [{"id": "GPU-COUNT", "status": "pass"}]}
     failed = {"plan_digest": canonical_digest(plan), "checks": [{"id": "GPU-MODEL", "status": "fail"},
@@ -294,3 +295,37 @@ def test_sign_command_signs_atomically(plan: Plan, catalog: Catalog, tmp_path: P
     assert signoff_status(again, "approval", catalog).state == SignoffState.VALID
     assert main(["sign", str(path), "--kind", "approval", "--name", " ", "--lang", "en"]) == 2
     assert [p.name for p in tmp_path.iterdir()] == ["p.gpuplan.yaml"]
+
+
+def test_typed_reports_keep_a_signed_acceptance_and_old_ones_need_resigning(plan: Plan, catalog: Catalog,
+                                                                           tmp_path: Path) -> None:
+    """Plan.verification is typed: a report attached as `verify --json` wrote it, signed, saved and read back,
+    still hashes as signed. A v8 plan whose acceptance signed a version-2 report (its text, which the typed
+    plan now holds as version 3) is marked as needing re-signing by the v9 migration, never void or valid."""
+    import yaml
+
+    from procurement.plan import plan_to_data
+    from procurement.verify.probe import report_from_outputs
+    from procurement.verify.report import report_to_dict
+    from tests.procurement.verify.conftest import H100_XML, make_catalog
+
+    report = report_to_dict(report_from_outputs(H100_XML.read_text(), make_catalog(), None, "en"))
+    approved = sign(unsign(plan, "acceptance"), "approval", "李娜", "使用部门", catalog, TODAY)
+    accepted = sign(with_value(approved, "verification", [report]), "acceptance", "张伟", "资产管理", catalog, TODAY)
+    save_plan(accepted, tmp_path / "now.gpuplan.yaml")
+    again = load_plan(tmp_path / "now.gpuplan.yaml", catalog)
+    assert signoff_status(again, "acceptance", catalog).state == SignoffState.VALID
+    # the same acceptance as a v8 file signed it: over the report as version 2 wrote it
+    v2 = {k: v for k, v in report.items()} | {"schema_version": 2}
+    v2["checks"] = [{k: v for k, v in c.items() if not k.startswith(("expected_", "actual_"))} for c in v2["checks"]]
+    data = plan_to_data(accepted)
+    data["schema_version"] = 8
+    data["verification"] = [v2]
+    content = acceptance_content(approval_digest(accepted, catalog), [v2], "", "")
+    data["signoffs"]["acceptance"].update(content=content, digest=content_digest("acceptance", content))
+    old = tmp_path / "v8.gpuplan.yaml"
+    old.write_text(yaml.safe_dump(data, allow_unicode=True, sort_keys=False), encoding="utf-8")
+    migrated = load_plan(old, catalog)
+    assert migrated.verification[0].schema_version == 3
+    assert signoff_status(migrated, "acceptance", catalog).state == SignoffState.LEGACY
+    assert signoff_status(migrated, "approval", catalog).state == SignoffState.VALID

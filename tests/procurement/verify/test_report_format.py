@@ -136,7 +136,9 @@ def test_expected_and_actual_values_are_rendered_in_the_readers_language(tmp_pat
     assert "已禁用：GPU0" in render_report(loaded, "zh")
     assert values_of(persist, "zh") == ("已启用", "已禁用：GPU0")  # as stored in a plan (a JSON object)
     # the checklist of a plan holding the English report shows the machine's values in Chinese
-    plan = h100_plan().model_copy(update={"verification": [stored]})
+    from procurement.plan import with_value
+
+    plan = with_value(h100_plan(), "verification", [stored])
     lists = build_checklists(plan, make_catalog(), lang="zh")
     texts = " ".join(str(i.verified) for cl in lists.values() for i in cl.items)
     assert "已禁用：GPU0" in texts and "Disabled: GPU0" not in texts
