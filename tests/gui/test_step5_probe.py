@@ -77,7 +77,7 @@ def test_a_replayed_8_gpu_capture_is_attached_and_tabled(page, qtbot, bin_dir):
         page.run_here()
     ctl = page.controller
     assert len(ctl.plan.verification) == 1
-    report = ctl.plan.verification[0]
+    report = ctl.plan.verification_data()[0]
     assert report["error"] is None
     assert len(report["gpus"]) == 8 and report["driver_version"] == "580.105.08"
     assert page.gpus_table.rowCount() == 8
@@ -95,7 +95,7 @@ def test_no_nvidia_smi_is_a_reported_fault_not_a_crash(page, qtbot, bin_dir, mon
     with qtbot.waitSignal(page.work_done, timeout=60_000):
         page.run_here()
     assert len(asked) == 1 and "no NVIDIA GPU" in asked[0]
-    report = page.controller.plan.verification[0]
+    report = page.controller.plan.verification_data()[0]
     assert report["error"] and "nvidia-smi" in report["error"]
     assert "Could not verify" in page.status_label.text()
     row_problem = page.nodes_table.item(0, 7).text()

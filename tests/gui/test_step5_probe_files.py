@@ -67,7 +67,7 @@ def test_import_a_folder_of_raw_facts_and_reports(page, qtbot, tmp_path: Path, m
     monkeypatch.setattr(workers, "ask_directory", lambda *args: folder)
     monkeypatch.setattr(workers, "show_error", lambda _p, _t, text: errors.append(text))
     qtbot.mouseClick(page.import_dir_button, Qt.MouseButton.LeftButton)
-    stored = page.controller.plan.verification
+    stored = page.controller.plan.verification_data()
     assert sorted(r["host"]["hostname"] for r in stored) == ["gpu01", "gpu02"]
     assert all(len(r["gpus"]) == 8 for r in stored)
     assert page.nodes_table.rowCount() == 2 and page.gpus_table.rowCount() == 16

@@ -58,7 +58,7 @@ def test_importing_reports_fills_the_tables_and_attaches_them_undoably(page, qtb
     qtbot.mouseClick(page.import_button, Qt.MouseButton.LeftButton)
 
     ctl = page.controller
-    assert [r["host"]["hostname"] for r in ctl.plan.verification] == ["node1", "node2"]
+    assert [r["host"]["hostname"] for r in ctl.plan.verification_data()] == ["node1", "node2"]
     assert len(errors) == 1 and "broken.json" in errors[0]  # the bad file is named, the good ones kept
     # one row per node, one per GPU (4 + 2), one per check (2 + 2) and the cluster checks
     assert page.nodes_table.rowCount() == 2
@@ -221,7 +221,7 @@ def test_running_on_a_planning_pc_asks_before_attaching_and_the_report_can_be_re
     answer["value"] = True  # the user insists: it is attached, and can be taken off again
     with qtbot.waitSignal(page.work_done, timeout=5000):
         qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
-    assert [r["host"]["hostname"] for r in ctl.plan.verification] == ["planning-laptop"]
+    assert [r["host"]["hostname"] for r in ctl.plan.verification_data()] == ["planning-laptop"]
     assert not page.remove_button.isEnabled()  # nothing selected yet
     page.show()
     rect = page.nodes_table.visualItemRect(page.nodes_table.item(0, 0))
@@ -242,7 +242,7 @@ def test_a_report_of_the_planned_gpu_model_is_attached_without_a_question(qtbot,
     monkeypatch.setattr(workers, "ask_yes_no", lambda *args: pytest.fail(f"unexpected question {args[1:]}"))
     with qtbot.waitSignal(page.work_done, timeout=5000):
         qtbot.mouseClick(page.run_button, Qt.MouseButton.LeftButton)
-    assert [r["host"]["hostname"] for r in ctl.plan.verification] == ["gpu-node-01"]  # a failing target is kept
+    assert [r["host"]["hostname"] for r in ctl.plan.verification_data()] == ["gpu-node-01"]  # a failing target is kept
 
 
 def test_a_report_with_other_gpus_names_them_in_the_question(qtbot, catalog, policy, monkeypatch):

@@ -142,7 +142,7 @@ def test_verification_of_8_gpus_with_a_slow_nvidia_smi(qtbot, make_window, tmp_p
     meter = GapMeter(lambda: (bar.isVisible(), bar.value(), tuple(lb.text() for lb in labels)))
     with meter, qtbot.waitSignal(page.work_done, timeout=30_000):
         qtbot.mouseClick(run, Qt.MouseButton.LeftButton)
-    report = win.controller.plan.verification[0]
+    report = win.controller.plan.verification_data()[0]
     assert report["error"] is None and len(report["gpus"]) == 8
     _assert_responsive(meter, "verify-8-gpus-slow-nvidia-smi")
     assert meter.stamps[-1] - meter.stamps[0] >= 1.5  # the slow nvidia-smi really was waited for
