@@ -577,6 +577,16 @@ register(
         },
         "verify.merge.unique": {"zh": "每个节点的主机名都不同。", "en": "Every node has its own host name."},
         "verify.merge.nodes.pass": {"zh": "所有节点的检查都通过。", "en": "Every node passes its checks."},
+        "verify.merge.nccl.none": {
+            "zh": "负载测试已运行，但没有节点做过跨节点 NCCL 测试（计划 {nodes} 个节点）：节点之间的网络未经负载验证。"
+            "请在包含全部节点的 Slurm 分配中运行 verify --load，或使用 --hostfile。",
+            "en": "Load runs were made, but no node ran NCCL across the nodes ({nodes} planned): the network "
+            "between them is untested. Run verify --load in a Slurm allocation of all nodes, or with --hostfile.",
+        },
+        "verify.merge.nccl.from": {
+            "zh": "节点间网络的负载结果来自 {node} 上的跨节点 NCCL 测试（见该节点的 LOAD-NCCL-NODES）。",
+            "en": "The network between the nodes, from the cross-node NCCL run on {node} (its LOAD-NCCL-NODES).",
+        },
         "verify.merge.nodes.fail": {
             "zh": "这些节点有失败项：{nodes}。",
             "en": "These nodes have failed checks: {nodes}.",

@@ -21,6 +21,7 @@ from procurement.verify.report import (
     SCHEMA_VERSION,
     CheckRecord,
     CheckStatus,
+    Coded,
     GpuRecord,
     ReportError,
     VerificationReport,
@@ -37,7 +38,7 @@ class MergedReport:
     """Where each node's report came from (file path), same order as ``nodes``."""
     checks: list[CheckRecord] = field(default_factory=list)
     """Cluster-level checks: NODE-COUNT, NODE-UNIQUE, NODE-PLAN, NODE-GPU-UNIQUE, NODE-RESULTS,
-    NODE-SAME-DRIVER, NODE-SAME-GPUS."""
+    NODE-SAME-DRIVER, NODE-SAME-GPUS, NODE-SAME-VBIOS, NODE-NCCL."""
     created: str = field(default_factory=lambda: dt.datetime.now(dt.timezone.utc).replace(microsecond=0).isoformat())
     node_json: list[bytes] | None = None
     """Each node's JSON as the merged file writes it, zlib-compressed, when ``nodes`` hold only what merging
@@ -124,7 +125,8 @@ def merge_reports(
         **fields: object,
     ) -> None:
         code = f"verify.merge.{key}"
-        merged.checks.append(make_check(check_id, status, t(code, lang, **fields), expected, actual, code, fields))
+        merged.checks.append(make_check(check_id, status, t(code, lang, **fields), expected, actual, code, fields,
+                                        lang))
 
     n = len(set(keys))
     if plan is not None:
@@ -167,6 +169,8 @@ def merge_reports(
             detail=t("verify.merge.nodes.unknown_list", lang, nodes=", ".join(unknown)))
     else:
         add("NODE-RESULTS", "pass", "nodes.pass", None, len(reports))
+    if plan is not None and plan.requirements.nodes > 1:
+        _cross_node(reports, names, plan.requirements.nodes, add)
     for check_id, what, values in (
         ("NODE-SAME-DRIVER", "driver", [r.driver_version for r in reports if r.error is None]),
         ("NODE-SAME-GPUS", "gpus", [gpu_summary(r) for r in reports if r.error is None]),
@@ -187,6 +191,26 @@ def merge_reports(
         elif distinct:
             add(check_id, "pass", "same.pass", None, distinct[0], what=label)
     return merged
+
+
+_WORST = {"fail": 3, "unknown": 2, "warn": 1, "pass": 0}
+
+
+def _cross_node(reports: Sequence[VerificationReport], names: Sequence[str], planned: int, add: Any) -> None:
+    """NODE-NCCL: the network between the nodes, from the node that ran NCCL across them (LOAD-NCCL-NODES;
+    under Slurm the allocation's first node). Load runs without one leave the network untested: unknown."""
+    loaded = [r for r in reports if any(c.id.startswith("LOAD-") for c in r.checks)]
+    if not loaded:
+        return  # no load run at all: nothing was put under load, and the node reports say so
+    across = [(nm, c) for nm, r in zip(names, reports, strict=True) for c in r.checks
+              if c.id == "LOAD-NCCL-NODES" and c.status != "skip"]
+    if not across:
+        add("NODE-NCCL", "unknown", "nccl.none", None, None, nodes=planned)
+        return
+    node, c = max(across, key=lambda x: _WORST.get(x[1].status, 2))
+    expected = Coded(code=c.expected_code, params=c.expected_params) if c.expected_code else c.expected
+    actual = Coded(code=c.actual_code, params=c.actual_params) if c.actual_code else c.actual
+    add("NODE-NCCL", c.status, "nccl.from", expected, actual, node=node)
 
 
 def _plan_identity(
@@ -259,7 +283,7 @@ def compact(report: VerificationReport) -> VerificationReport:
     that passed, warned or was skipped becomes one shared id+status record."""
     checks = []
     for c in report.checks:
-        if c.status in ("fail", "unknown"):
+        if c.status in ("fail", "unknown") or c.id == "LOAD-NCCL-NODES":  # NODE-NCCL shows its values
             checks.append(c)
         else:
             key = (c.id, c.status)

@@ -406,3 +406,28 @@ def test_a_node_that_did_not_run_across_nodes_says_so(tmp_path: Path, fake_path:
     c = run_probe(_two_node_plan(), shipped, options, "en").check("LOAD-NCCL-NODES")
     assert c is not None and c.status == "skip" and "first node of a Slurm allocation" in c.message
     assert run_probe(h100_plan(), shipped, options, "en").check("LOAD-NCCL-NODES") is None  # one node planned
+
+
+def test_the_cluster_takes_its_network_result_from_the_node_that_ran_across(
+        tmp_path: Path, fake_path: Path, shipped: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Merging: NODE-NCCL carries the first node's LOAD-NCCL-NODES; load runs where no node ran across the
+    nodes leave the network untested (unknown), never a pass."""
+    from procurement.verify.merge import merge_reports
+
+    monkeypatch.setenv("SLURM_JOB_NUM_NODES", "2")
+    fake_tools(fake_path)
+    write_exe(fake_path, "srun", f"cat {shlex.quote(str(NCCL_2NODE_H100))}\n")
+
+    def node(nodeid: str):  # type: ignore[no-untyped-def]
+        monkeypatch.setenv("SLURM_NODEID", nodeid)
+        options = ProbeOptions(root=make_host_root(tmp_path / f"n{nodeid}"), runner=host_runner_healthy(H100_XML),
+                               timeout=5, load="quick", duration=1)
+        return run_probe(_two_node_plan(), shipped, options, "en")
+
+    first, second = node("0"), node("1")
+    assert second.check("LOAD-NCCL-NODES").status == "skip"  # type: ignore[union-attr]
+    nccl = next(c for c in merge_reports([first, second], _two_node_plan(), "zh").checks if c.id == "NODE-NCCL")
+    assert nccl is not None and nccl.status == "pass"
+    assert nccl.actual == "2 个节点：峰值 464.79 GB/s，平均 458.452 GB/s"  # rendered in the merge's language
+    untested = next(c for c in merge_reports([second, second], _two_node_plan(), "en").checks if c.id == "NODE-NCCL")
+    assert untested is not None and untested.status == "unknown" and "untested" in untested.message
