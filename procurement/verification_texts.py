@@ -519,6 +519,12 @@ register(
         },
         "verify.val.enabled": {"zh": "已启用", "en": "Enabled"},
         "verify.val.list": {"zh": "{items}", "en": "{items}"},
+        "verify.val.kernel_log_not_collected": {"zh": "未采集内核日志", "en": "the kernel log was not collected"},
+        "verify.val.lspci_missing": {
+            "zh": "未安装 lspci（请安装 pciutils）",
+            "en": "lspci is not installed (install pciutils)",
+        },
+        "verify.val.topo_no_nic": {"zh": "`nvidia-smi topo -m` 未列出网卡", "en": "`nvidia-smi topo -m` lists no NIC"},
         "verify.val.mig_on": {"zh": "已启用（{n} 个 MIG）", "en": "Enabled ({n} MIG)"},
         "verify.val.gpu_state": {"zh": "{gpu}：{now}", "en": "{gpu}: {now}"},
         "verify.val.gpu_pending": {"zh": "{gpu}：{now} → {then}", "en": "{gpu}: {now} → {then}"},

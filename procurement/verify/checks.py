@@ -65,14 +65,14 @@ class Facts:
     """Why `nvidia-smi topo -m` gave no matrix (None: it did, or was not run)."""
     xid: list[XidEvent] | None = None
     """Xid events from the kernel log; None when the log could not be read."""
-    kernel_log_error: str | None = None
+    kernel_log_error: str | Coded | None = None
     aer: dict[str, dict[str, int | None]] = field(default_factory=dict)
     """sysfs bus id -> {'correctable': n, 'nonfatal': n, 'fatal': n} (None: not readable)."""
     ib_ports: list[IbPort] | None = None
     """InfiniBand/RoCE ports (sysfs, else ibstat); None when neither was available."""
     lspci: str | None = None
     """`lspci -nn -D` output (None: not run or failed)."""
-    lspci_error: str | None = None
+    lspci_error: str | Coded | None = None
     fabricmanager: str | None = None
     """`systemctl is-active nvidia-fabricmanager`: 'active', 'inactive', 'failed', … (None: not asked)."""
     load: LoadFacts | None = None
@@ -938,7 +938,7 @@ def _gpu_nic_affinity(c: Ctx) -> None:
     nics = [d for d in topo.devices if not d.startswith("GPU")] if topo is not None else []
     if topo is None or not nics:
         if rails:
-            why = c.facts.topo_error or "`nvidia-smi topo -m` lists no NIC"
+            why = c.facts.topo_error or c.v("topo_no_nic")
             c.add("GPU-NIC-AFFINITY", "unknown", "affinity.unknown", "PIX/PXB", None, why=why)
         else:
             c.add("GPU-NIC-AFFINITY", "skip", "affinity.skip")

@@ -20,7 +20,7 @@ from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
 from procurement.verify.health import ib_ports_from_sysfs, parse_aer, parse_ibstat, parse_xid
 from procurement.verify.host import HostInfo, command_result, host_from_raw
 from procurement.verify.load import load_facts
-from procurement.verify.report import CheckRecord, CheckStatus, HostRecord, VerificationReport, make_check
+from procurement.verify.report import CheckRecord, CheckStatus, Coded, HostRecord, VerificationReport, make_check
 from procurement.verify.runner import CommandResult
 from procurement.verify.smi_xml import SmiParseError, SmiReport, parse_smi_xml
 from procurement.verify.topo import Topology, TopoParseError, parse_topo
@@ -212,7 +212,7 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         facts.xid = parse_xid([str(x) for x in log["lines"]])
     else:
         why = log.get("error") if isinstance(log, dict) else None
-        facts.kernel_log_error = str(why) if why else "the kernel log was not collected"
+        facts.kernel_log_error = str(why) if why else Coded(code="verify.val.kernel_log_not_collected")
     aer = doc.get("pci_aer")
     if isinstance(aer, dict):
         for bus, entry in aer.items():
@@ -236,7 +236,7 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         facts.lspci = lspci.stdout
     else:
         facts.lspci_error = (
-            "lspci is not installed (install pciutils)" if lspci.missing
+            Coded(code="verify.val.lspci_missing") if lspci.missing
             else f"lspci: {lspci.error or (lspci.stderr.strip()[:200] or f'exit {lspci.returncode}')}"
         )
     nvlink = _command(doc, "nvidia_smi_nvlink")

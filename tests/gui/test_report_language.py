@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import QTableWidget
 
@@ -49,12 +48,6 @@ def _report_texts(win, qtbot) -> list[str]:
     return texts
 
 
-KERNEL_LOG = pytest.mark.xfail(
-    reason="procurement/verify/judge.py stores the kernel-log reason as English text, not a code "
-           "('the kernel log was not collected'); the acceptance helper moves it to codes", strict=True)
-
-
-@KERNEL_LOG
 def test_english_report_reads_in_chinese(qtbot, make_window, catalog) -> None:
     win = make_window()
     win.controller.new(_plan_with_report(catalog, "en"))
