@@ -26,12 +26,16 @@ def test_checklist_keeps_unknown_over_attention_as_verify_does() -> None:
     assert worse(Status.ATTENTION, Status.CONFIRMED) == Status.ATTENTION
 
 
+def _report(*statuses: str, error: str | None = None) -> VerificationReport:
+    return VerificationReport(checks=[make_check(f"C-{i}", s, "") for i, s in enumerate(statuses)],  # type: ignore[arg-type]
+                              error=error)
+
+
 def test_an_unknown_check_marks_step_five() -> None:
-    report = {"checks": [{"id": "GPU-COUNT", "status": "pass"}, {"id": "NET-SPEED", "status": "unknown"}]}
-    assert verification_severity([report]) == (Severity.WARNING, 0)
-    assert verification_severity([{"checks": [{"status": "skip"}, {"status": "pass"}]}]) == (None, 0)
-    assert verification_severity([{"checks": [{"status": "warn"}, {"status": "fail"}]}]) == (Severity.ERROR, 1)
-    assert verification_severity([{"checks": [], "error": "nvidia-smi missing"}]) == (Severity.ERROR, 0)
+    assert verification_severity([_report("pass", "unknown")]) == (Severity.WARNING, 0)
+    assert verification_severity([_report("skip", "pass")]) == (None, 0)
+    assert verification_severity([_report("warn", "fail")]) == (Severity.ERROR, 1)
+    assert verification_severity([_report(error="nvidia-smi missing")]) == (Severity.ERROR, 0)
 
 
 def test_every_ordering_agrees_with_the_one_order() -> None:
