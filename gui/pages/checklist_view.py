@@ -213,7 +213,7 @@ class _SignOffBox(QGroupBox):
             self.state_label.setText(str(exc))
             self.state_label.setStyleSheet("color: #c62828")
             return
-        ctl.replace_plan(after, self.tr("Sign the checklist"))
+        ctl.replace_plan(after, lambda: self.tr("Sign the checklist"))
         self.name_edit.clear()  # the next signer (another department) types their own name
         self.role_edit.clear()
 
@@ -543,7 +543,7 @@ class ChecklistPage(StepPage):
         except ValueError as exc:
             self.status_label.setText(str(exc))
             return
-        ctl.replace_plan(after, self.tr("Confirm %1").replace("%1", item.label))
+        ctl.replace_plan(after, lambda: self.tr("Confirm %1").replace("%1", item.label))
         self._reselect(which, item.id)
 
     def unconfirm_selected(self, which: Which) -> None:
@@ -553,7 +553,7 @@ class ChecklistPage(StepPage):
         ctl = self.controller
         marks = {k: v for k, v in ctl.plan.checklist.items() if k != item.id}
         ctl.replace_plan(ctl.plan.model_copy(update={"checklist": marks}),
-                         self.tr("Remove the confirmation of %1").replace("%1", item.label))
+                         lambda: self.tr("Remove the confirmation of %1").replace("%1", item.label))
         self._reselect(which, item.id)
 
     def _reselect(self, which: Which, item_id: str) -> None:

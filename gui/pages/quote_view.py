@@ -480,7 +480,7 @@ class QuotePage(StepPage):
         after = self.controller.plan.model_copy(update={"prices": prices})
         cell = self.table.item(item.row(), 1)
         name = cell.text() if cell is not None else part_id
-        self.controller.replace_plan(after, self.tr("Unit price of %1").replace("%1", name))
+        self.controller.replace_plan(after, lambda: self.tr("Unit price of %1").replace("%1", name))
 
     def compare_quotes(self) -> Any:
         """The vendors' quotes compared, in a window beside this page (one window, raised when open)."""
@@ -542,7 +542,7 @@ class QuotePage(StepPage):
         chosen = result.with_source(choice.kind, choice.source)
         count = len(chosen.entered_prices(choice.rows))
         ctl.replace_plan(chosen.apply(ctl.plan, choice.rows),
-                         self.tr("Import prices from %1").replace("%1", result.path.name))
+                         lambda: self.tr("Import prices from %1").replace("%1", result.path.name))
         text = self.tr("%n price(s) imported from %1", "", count).replace("%1", result.path.name)
         self.status_label.setText(english_plurals(text) if ctl.lang == "en" else text)
 
@@ -625,7 +625,8 @@ class QuotePage(StepPage):
     def _commit_issue(self, issued: Any) -> None:
         """Store the issued quote in the plan as one undoable edit (once the document is really going out)."""
         if issued is not self.controller.plan and issued.quote.issued is not None:
-            self.controller.replace_plan(issued, self.tr("Issue quote %1").replace("%1", issued.quote.issued.number))
+            number = issued.quote.issued.number
+            self.controller.replace_plan(issued, lambda: self.tr("Issue quote %1").replace("%1", number))
 
     def export_quote(self) -> workers.Job | None:
         from procurement.reports import quote_number

@@ -286,7 +286,7 @@ class ImagePage(StepPage):
         if not self.recommended:
             return
         after = apply_values(self.controller.plan, self.recommended)
-        self.controller.replace_plan(after, self.tr("Apply the recommended software stack"))
+        self.controller.replace_plan(after, lambda: self.tr("Apply the recommended software stack"))
 
     def dockerfile_text(self) -> str:
         return dockerfile_for_plan(self.controller.plan, self.controller.catalog, self.controller.lang,
@@ -321,7 +321,7 @@ class ImagePage(StepPage):
             self.error_label.show()
             return
         self.error_label.hide()
-        self.controller.replace_plan(after, self.controller.field_label("software.image"))
+        self.controller.replace_plan(after, lambda: self.controller.field_label("software.image"))
         self.noted_image = image_id
         self.image_note.setText("\n".join(f"• {n}" for n in fill.notes))
         self.image_note.setVisible(bool(fill.notes))

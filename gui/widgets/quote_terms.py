@@ -165,7 +165,7 @@ class QuoteTermsEditor(_Editor):
         ctl = self.controller
         after = issue_quote(ctl.plan, renew=True)
         number = after.quote.issued.number if after.quote.issued else ""
-        ctl.replace_plan(after, self.tr("New quote number %1").replace("%1", number))
+        ctl.replace_plan(after, lambda: self.tr("New quote number %1").replace("%1", number))
 
     def focus_field(self, path: str) -> bool:
         widget: QWidget | None = self.invoice if path == "quote.invoice" else self.edits.get(path)
@@ -264,7 +264,8 @@ class TcoEditor(_Editor):
         ctl = self.controller
         tco = ctl.plan.tco.model_copy(update={"pue": value, "pue_source": source})
         try:
-            ctl.replace_plan(ctl.plan.model_copy(update={"tco": tco}), self.tr("PUE %1").replace("%1", f"{value:g}"))
+            ctl.replace_plan(ctl.plan.model_copy(update={"tco": tco}),
+                             lambda: self.tr("PUE %1").replace("%1", f"{value:g}"))
         finally:
             self.pue_choice.setCurrentIndex(0)
 

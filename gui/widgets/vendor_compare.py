@@ -521,7 +521,7 @@ class VendorComparisonView(QWidget):
         if vendor is None:
             return
         self.controller.replace_plan(choose(self.controller.plan, vendor),
-                                     self.tr("Choose the offer of %1").replace("%1", vendor))
+                                     lambda: self.tr("Choose the offer of %1").replace("%1", vendor))
 
     def remove_selected(self) -> None:
         from procurement.pricing.compare import without_quote
@@ -530,7 +530,7 @@ class VendorComparisonView(QWidget):
         if vendor is None:
             return
         self.controller.replace_plan(without_quote(self.controller.plan, vendor),
-                                     self.tr("Remove the quote of %1").replace("%1", vendor))
+                                     lambda: self.tr("Remove the quote of %1").replace("%1", vendor))
 
     def import_quote(self) -> workers.Job | None:
         """Pick a vendor's file, read and match it in a worker, then let the person confirm vendor, columns and
@@ -591,7 +591,8 @@ class VendorComparisonView(QWidget):
             self.status_label.setText(self.tr("Nothing imported."))
             return
         self._remember(quote.vendor, mapping_by_header(dialog.price_import))
-        ctl.replace_plan(with_quote(ctl.plan, quote), self.tr("Import the quote of %1").replace("%1", quote.vendor))
+        ctl.replace_plan(with_quote(ctl.plan, quote),
+                         lambda: self.tr("Import the quote of %1").replace("%1", quote.vendor))
         self.status_label.setText(self.tr("Quote of %1 attached (%2 line(s)).").replace("%1", quote.vendor)
                                   .replace("%2", str(len(quote.lines))))
         self.select(quote.vendor)

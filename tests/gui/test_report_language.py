@@ -119,3 +119,24 @@ def test_edit_menu_names_each_step_in_the_current_language(qtbot, make_window) -
     assert undo.text() == "撤销 选择 GPU(&U)"
     win.set_language("en")
     assert undo.text() == "&Undo Choose GPU"
+
+
+def test_undo_names_of_step_4_quote_and_checklist_edits_follow_the_language(qtbot, make_window) -> None:
+    """Step 4's recommendation, the quote's unit price and the checklist's confirmations were named once, in
+    the language of the moment, and kept that language in the Edit menu after a switch."""
+    win = make_window()
+    win.controller.set_value("gpu.model", "rtx-4090")
+    win.controller.set_value("gpu.count", 1)
+    win.show_page(3)
+    page = win.page("ImagePage")
+    qtbot.waitUntil(page.isVisible)
+    page.refresh_now()
+    qtbot.mouseClick(page.apply_button, Qt.MouseButton.LeftButton)
+    undo = win.named_actions["undo"]
+    assert undo.text() == "&Undo Apply the recommended software stack"
+    win.set_language("zh")
+    assert undo.text() == "撤销 应用推荐的软件栈(&U)"
+    combo = page.combos["software.image"]
+    combo.setCurrentIndex(combo.findData("ngc-pytorch-24.05"))
+    win.set_language("en")
+    assert undo.text() == "&Undo Container image"
