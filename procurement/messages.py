@@ -18,7 +18,7 @@ import os
 import re
 import string
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import cache
 from importlib import resources
 from pathlib import Path
@@ -82,8 +82,9 @@ def register(entries: Mapping[str, Source]) -> None:
         if key in MESSAGES and MESSAGES[key] != value:
             raise ValueError(f"message {key!r} registered twice with different text")
         MESSAGES[key] = value
-        for cached in [k for k in _PLAIN if k[0] == key]:
-            del _PLAIN[cached]
+        for memo in (_PLAIN, _FORMS):
+            for cached in [k for k in memo if k[0] == key]:
+                del memo[cached]
         if _SUBPHRASE in key:
             _SUBPHRASES.setdefault(key.split(_SUBPHRASE, 1)[0], []).append(key)
 
@@ -139,6 +140,27 @@ def translation(lang: Lang) -> gettext.NullTranslations:
 _CATALOGUES: dict[Lang, gettext.NullTranslations] = {}
 _PLAIN: dict[tuple[str, Lang], str] = {}
 """(key, language) → the translated text of a message without plural forms, filled as messages are shown."""
+_FORMS: dict[tuple[str, Lang], tuple[Callable[[int], int], tuple[str, ...]]] = {}
+"""(key, language) → the language's plural rule and the message's forms, filled as messages are shown."""
+
+
+def _english_rule(n: int) -> int:
+    return 0 if n == 1 else 1
+
+
+def _plural_forms(key: str, lang: Lang, source: Plural) -> tuple[Callable[[int], int], tuple[str, ...]]:
+    """What ``ngettext`` would choose from, read once: the catalogue's forms of ``key`` under the language's
+    own rule (its Plural-Forms header), or the English forms where the catalogue has none."""
+    tr = translation(lang)
+    catalog: dict[object, str] = getattr(tr, "_catalog", {})
+    ctx = f"{key}\x04{source.one}"
+    forms: list[str] = []
+    while (ctx, len(forms)) in catalog:
+        forms.append(catalog[ctx, len(forms)])
+    rule = getattr(tr, "plural", None)
+    if forms and callable(rule):
+        return rule, tuple(forms)
+    return _english_rule, (source.one, source.other)
 
 
 def _read_catalogue(lang: Lang, dirs: tuple[Path, ...]) -> gettext.NullTranslations:
@@ -155,6 +177,7 @@ def reload_catalogues() -> None:
     """Forget the compiled catalogues read so far (after a build, or a change of $GPU_PROCURE_LOCALE_PATH)."""
     _CATALOGUES.clear()
     _PLAIN.clear()
+    _FORMS.clear()
     _languages.cache_clear()
     _locale_dirs.cache_clear()
 
@@ -228,8 +251,11 @@ def template(key: str, lang: Lang, fields: Mapping[str, object] | None = None) -
     if isinstance(source, dict):
         return source[lang] if lang in source else source["en"]
     if isinstance(source, Plural):
-        n = count_of((fields or {}).get(source.number))
-        return translation(lang).npgettext(key, source.one, source.other, n)
+        forms = _FORMS.get((key, lang))
+        if forms is None:
+            forms = _FORMS[key, lang] = _plural_forms(key, lang, source)
+        choose, texts = forms
+        return texts[min(choose(count_of((fields or {}).get(source.number))), len(texts) - 1)]
     text = _PLAIN.get((key, lang))
     if text is None:
         text = _PLAIN[key, lang] = translation(lang).pgettext(key, source)
