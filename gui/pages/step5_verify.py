@@ -40,7 +40,7 @@ from procurement.handover.generate import NodeFacts, build_handover
 from procurement.handover.handover_cmd import summary as handover_summary
 from procurement.handover.handover_cmd import write_all as write_handover
 from procurement.messages import Lang
-from procurement.plan import Plan, PlanError, save_plan
+from procurement.plan import Plan, PlanError, save_plan, with_value
 from procurement.probe.bundle import write_pyz
 from procurement.probe.cluster import (
     METHODS,
@@ -107,6 +107,14 @@ def read_node_file(path: Path, plan: Plan, catalog: Catalog, lang: Lang) -> dict
     """A node's report from a probe's raw facts (judged now against ``plan``) or a judged report file;
     raises ValueError (ReportError) naming the file."""
     return report_to_dict(read_node(path, plan, catalog, lang))
+
+
+def with_reports(plan: Plan, new: list[dict[str, Any]]) -> Plan:
+    """``plan`` with ``new`` attached; a report of the same node and time replaces the attached one. Raises
+    PlanError (too many values, a report that is not one)."""
+    keys = {report_key(r) for r in new}
+    kept = [r for r in plan.verification_data() if report_key(r) not in keys]
+    return with_value(plan, "verification", [*kept, *new])
 
 
 def report_key(report: dict[str, Any]) -> tuple[Any, Any]:
@@ -351,7 +359,7 @@ class VerifyPage(StepPage):
         return self.controller.plan.verification_data()
 
     def refresh(self) -> None:
-        reports = self.reports()
+        reports = list(self.controller.plan.verification)  # typed reports: no dump of every one here
         self.update_command()
         self.clear_button.setEnabled(bool(reports))
         self.export_button.setEnabled(bool(reports))
@@ -376,18 +384,15 @@ class VerifyPage(StepPage):
                 return
         self.tables_filled.emit()
 
-    def _refresh_steps(self, reports: list[dict[str, Any]]) -> Iterator[None]:
-        """The refresh, yielding between small pieces of work."""
-        # each report validated once per refresh: its checks and GPUs are read from the models below (the
-        # stored dicts were validated again per check and per GPU, 7,000 validations for 120 nodes)
-        models: dict[int, VerificationReport] = {}
-        for index, rep in enumerate(reports):
-            try:
-                models[index] = parse_report(rep)
-            except ValueError:
-                pass
+    def _refresh_steps(self, models: list[VerificationReport]) -> Iterator[None]:
+        """The refresh, yielding between small pieces of work: each report's JSON form is made as its turn
+        comes (the plan holds typed reports; their checks and GPUs are read from the models)."""
+        reports: list[dict[str, Any]] = []
+        for model in models:
+            reports.append(model.model_dump(mode="json"))
             yield
-        parsed = list(models.values())
+        parsed = models
+        by_index = dict(enumerate(models))
         lang, catalog = self.controller.lang, self.controller.catalog
         node_rows: list[Callable[[], list[QTableWidgetItem]]] = []
         gpu_rows: list[Callable[[], list[QTableWidgetItem]]] = []
@@ -402,11 +407,11 @@ class VerifyPage(StepPage):
             result = ("fail" if counts["fail"] else "unknown" if rep.get("error") or counts["unknown"]
                       else "warn" if counts["warn"] else "pass")
             node_rows.append(partial(_node_row, index, rep, host, node, counts, result))
-            model = models.get(index)
-            gpus: list[Any] = list(model.gpus) if model is not None else list(rep.get("gpus") or [])
+            typed = by_index.get(index)
+            gpus: list[Any] = list(typed.gpus) if typed is not None else list(rep.get("gpus") or [])
             for g in gpus:
                 gpu_rows.append(partial(_gpu_row, node, g, catalog))
-            checks: list[Any] = list(model.checks) if model is not None else list(rep.get("checks") or [])
+            checks: list[Any] = list(typed.checks) if typed is not None else list(rep.get("checks") or [])
             for c in checks:
                 check_rows.append(partial(_check_cells, node, c, lang))
             yield
@@ -431,7 +436,7 @@ class VerifyPage(StepPage):
             for row, make in enumerate(rows):
                 for col, item in enumerate(make()):
                     table.setItem(row, col, item)
-                if row % 20 == 19:
+                if row % 10 == 9:
                     yield
             table.setSortingEnabled(True)
             table.resizeColumnsToContents()
@@ -528,7 +533,7 @@ class VerifyPage(StepPage):
         if not isinstance(detail, dict):
             self.check_detail.setPlainText(
                 self.tr("Select a check in the Checks tab to read its full message, the expected and actual "
-                        "values and what to do.") if self.reports() else "")
+                        "values and what to do.") if self.controller.plan.verification else "")
             return
         status = detail["status"] or "skip"
         esc = html.escape
@@ -553,10 +558,8 @@ class VerifyPage(StepPage):
     # -- actions
     def attach(self, new: list[dict[str, Any]], text: str) -> None:
         """Attach reports to the plan (one undo step); a report already attached is replaced."""
-        keys = {report_key(r) for r in new}
-        kept = [r for r in self.reports() if report_key(r) not in keys]
         try:
-            self.controller.set_value("verification", [*kept, *new], text=text)
+            self.controller.replace_plan(with_reports(self.controller.plan, new), text)
         except PlanError as exc:
             workers.show_error(self, self.tr("Verification"), str(exc))
 
@@ -716,7 +719,7 @@ class VerifyPage(StepPage):
     def _import_paths(self, paths: list[Path]) -> None:
         plan, catalog, lang = self.controller.plan, self.controller.catalog, self.controller.lang
 
-        def read_all(progress: workers.Progress) -> tuple[list[dict[str, Any]], list[str]]:
+        def read_all(progress: workers.Progress) -> tuple[list[dict[str, Any]], list[str], Plan | str | None]:
             good: list[dict[str, Any]] = []
             problems: list[str] = []
             with cyclic_gc_paused():  # many nodes: see procurement.probe.judge_cmd
@@ -726,18 +729,26 @@ class VerifyPage(StepPage):
                         good.append(read_node_file(path, plan, catalog, lang))
                     except ValueError as exc:
                         problems.append(str(exc))
-            return good, problems
+                # the plan with them attached, validated here too: 120 reports took 0.1 s on the GUI thread
+                try:
+                    after: Plan | str | None = with_reports(plan, good) if good else None
+                except PlanError as exc:
+                    after = str(exc)
+            return good, problems, after
 
         # reading and judging hundreds of node files takes seconds: in a worker, the window painting meanwhile
         self.progress.setValue(0)
         self.progress.show()
         self.status_label.setText(self.tr("Importing %n report(s)…", "", len(paths)))
         try:
-            good, problems = workers.run_waiting(read_all, self._on_progress)
+            good, problems, after = workers.run_waiting(read_all, self._on_progress)
         finally:
             self.progress.hide()
-        if good:
-            self.attach(good, self.tr("Import %n report(s)", "", len(good)))
+        if isinstance(after, Plan):
+            self.controller.replace_plan(after, self.tr("Import %n report(s)", "", len(good)))
+        elif after is not None:
+            workers.show_error(self, self.tr("Verification"), after)
+            good = []
         if problems:
             workers.show_error(self, self.tr("Import verification reports"),
                                self.tr("These files were not imported:") + "\n" + "\n".join(problems))
@@ -765,7 +776,7 @@ class VerifyPage(StepPage):
                                   text=self.tr("Remove %n verification report(s)", "", len(drop)))
 
     def clear_reports(self) -> None:
-        if self.reports():
+        if self.controller.plan.verification:
             self.controller.set_value("verification", [], text=self.tr("Remove verification reports"))
 
     def focus_field(self, path: str) -> bool:
