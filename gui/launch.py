@@ -85,14 +85,10 @@ def _run_app(args: list[str]) -> int:
 
 
 register({
-    "launch.no_qt": {
-        "en": ("gpu-procure: the desktop app needs Qt (PySide6), which is not installed here ({error}).\n"
-               "  Install the app with:   pip install 'gpu-procure[gui]'\n"
-               "  The commands work without it; see:   gpu-procure --help"),
-        "zh": ("gpu-procure：桌面程序需要 Qt（PySide6），但本机未安装（{error}）。\n"
-               "  安装桌面程序：   pip install 'gpu-procure[gui]'\n"
-               "  命令行功能无需 Qt，参见：   gpu-procure --help"),
-    },
+    "launch.no_qt": (
+        "gpu-procure: the desktop app needs Qt (PySide6), which is not installed here ({error}).\n  Install the app "
+        "with:   pip install 'gpu-procure[gui]'\n  The commands work without it; see:   gpu-procure --help"
+    ),
 })
 
 

@@ -15,7 +15,7 @@ from procurement.completeness import describe_missing
 from procurement.evaluation import evaluate
 from procurement.exit_status import ExitStatus
 from procurement.findings import Finding, Severity
-from procurement.messages import Lang, default_lang, languages, register, t
+from procurement.messages import Lang, default_lang, languages, plural, register, t
 from procurement.plan import PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
 
@@ -152,16 +152,15 @@ def run_check(
 
 register(
     {
-        "check.none": {"zh": "未发现问题。", "en": "No findings."},
-        "check.summary": {
-            "zh": "共 {errors} 个错误、{warnings} 个警告、{infos} 个提示。",
-            "en": "{errors} error(s), {warnings} warning(s), {infos} info.",
-        },
-        "check.bad_plan": {"zh": "无法读取方案：\n{error}", "en": "cannot read the plan:\n{error}"},
-        "check.bad_policy": {"zh": "无法读取策略文件：\n{error}", "en": "cannot read the policy:\n{error}"},
-        "check.incomplete": {
-            "zh": "未完成：第 {step} 步（{name}）尚需选择{what}。",
-            "en": "incomplete: step {step} ({name}) still needs {what}.",
-        },
+        "check.none": "No findings.",
+        "check.summary": plural(
+            "{errors} error, {#warnings}, {infos} info.",
+            "{errors} errors, {#warnings}, {infos} info.",
+            "errors",
+        ),
+        "check.summary#warnings": plural("{warnings} warning", "{warnings} warnings", "warnings"),
+        "check.bad_plan": "cannot read the plan:\n{error}",
+        "check.bad_policy": "cannot read the policy:\n{error}",
+        "check.incomplete": "incomplete: step {step} ({name}) still needs {what}.",
     }
 )

@@ -35,7 +35,7 @@ from procurement.checklist_items import ITEMS as ITEMS
 from procurement.checklist_items import ItemDef as ItemDef
 from procurement.checklist_items import Which as Which
 from procurement.findings import Finding, Severity, verdict_rank
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, plural, register, t
 from procurement.plan import ChecklistMark, Plan
 from procurement.policy import Policy, default_policy
 from procurement.rules.registry import items_for_finding
@@ -71,211 +71,120 @@ def worse(a: Status, b: Status) -> Status:
 
 register(
     {
-        "checklist.hardware": {"zh": "硬件检查清单", "en": "Hardware checklist"},
-        "checklist.software": {"zh": "软件检查清单", "en": "Software checklist"},
-        "checklist.status.pass": {"zh": "通过", "en": "Pass"},
-        "checklist.status.fail": {"zh": "不通过", "en": "Fail"},
-        "checklist.status.attention": {"zh": "需注意", "en": "Attention"},
-        "checklist.status.unknown": {"zh": "未知", "en": "Unknown"},
-        "checklist.status.confirmed": {"zh": "人工确认", "en": "Confirmed"},
-        "checklist.r.confirmed_by": {"zh": "由 {name} 人工确认：{note}", "en": "confirmed by {name}: {note}"},
-        "checklist.status.confirmed_by": {"zh": "由 {name} 人工确认", "en": "confirmed by {name}"},
-        "checklist.confirmed_finding": {
-            "zh": "检查项“{item}”无法自动判定，由 {name} 人工确认（不是自动通过）：{note}",
-            "en": "checklist item '{item}' cannot be decided by the app; confirmed by {name} (not an automatic "
-            "pass): {note}",
-        },
-        "checklist.confirm_needs": {
-            "zh": "确认无法自动判定的检查项需要填写确认人和备注",
-            "en": "confirming an item the app cannot decide needs the confirming person's name and a note",
-        },
+        "checklist.hardware": "Hardware checklist",
+        "checklist.software": "Software checklist",
+        "checklist.status.pass": "Pass",
+        "checklist.status.fail": "Fail",
+        "checklist.status.attention": "Attention",
+        "checklist.status.unknown": "Unknown",
+        "checklist.status.confirmed": "Confirmed",
+        "checklist.r.confirmed_by": "confirmed by {name}: {note}",
+        "checklist.status.confirmed_by": "confirmed by {name}",
+        "checklist.confirmed_finding": (
+            "checklist item '{item}' cannot be decided by the app; confirmed by {name} (not an automatic pass): {note}"
+        ),
+        "checklist.confirm_needs": (
+            "confirming an item the app cannot decide needs the confirming person's name and a note"
+        ),
         # item labels
-        "checklist.item.gpu_model_count": {
-            "zh": "GPU 型号与数量满足需求",
-            "en": "GPU model and count meet the need",
-        },
-        "checklist.item.gpu_vram": {"zh": "显存满足模型需求", "en": "GPU memory fits the model"},
-        "checklist.item.cpu_cores": {"zh": "CPU 核心数足够", "en": "Enough CPU cores"},
-        "checklist.item.ram": {"zh": "内存容量足够", "en": "Enough system memory"},
-        "checklist.item.storage_nvme": {"zh": "存储为 NVMe", "en": "Storage is NVMe"},
-        "checklist.item.network": {"zh": "网络满足分布式训练", "en": "Network meets distributed training"},
-        "checklist.item.psu_power": {
-            "zh": "电源功率足够（GPU 功耗 × 数量 + 系统）",
-            "en": "PSU power enough (GPU power × count + system)",
-        },
-        "checklist.item.cooling": {"zh": "散热方案合理", "en": "Cooling is sound"},
-        "checklist.item.os_driver": {
-            "zh": "操作系统与 GPU 驱动兼容",
-            "en": "OS compatible with the GPU driver",
-        },
-        "checklist.item.cuda_gpu": {"zh": "CUDA 版本与 GPU 匹配", "en": "CUDA matches the GPU"},
-        "checklist.item.framework_installed": {
-            "zh": "深度学习框架正确安装",
-            "en": "Framework correctly installed",
-        },
-        "checklist.item.preinstalled_software": {
-            "zh": "预装软件满足开发需求",
-            "en": "Pre-installed software meets development needs",
-        },
-        "checklist.item.image_trusted": {"zh": "镜像来源可信", "en": "Image from a trusted source"},
+        "checklist.item.gpu_model_count": "GPU model and count meet the need",
+        "checklist.item.gpu_vram": "GPU memory fits the model",
+        "checklist.item.cpu_cores": "Enough CPU cores",
+        "checklist.item.ram": "Enough system memory",
+        "checklist.item.storage_nvme": "Storage is NVMe",
+        "checklist.item.network": "Network meets distributed training",
+        "checklist.item.psu_power": "PSU power enough (GPU power × count + system)",
+        "checklist.item.cooling": "Cooling is sound",
+        "checklist.item.os_driver": "OS compatible with the GPU driver",
+        "checklist.item.cuda_gpu": "CUDA matches the GPU",
+        "checklist.item.framework_installed": "Framework correctly installed",
+        "checklist.item.preinstalled_software": "Pre-installed software meets development needs",
+        "checklist.item.image_trusted": "Image from a trusted source",
         # reasons
-        "checklist.r.not_chosen": {"zh": "未选择{what}", "en": "No {what} chosen"},
-        "checklist.what.gpu": {"zh": "GPU", "en": "GPU"},
-        "checklist.what.cpu": {"zh": "CPU", "en": "CPU"},
-        "checklist.what.memory": {"zh": "内存", "en": "memory"},
-        "checklist.what.storage": {"zh": "存储", "en": "storage"},
-        "checklist.what.psu": {"zh": "电源", "en": "PSU"},
-        "checklist.what.chassis": {"zh": "机箱", "en": "chassis"},
-        "checklist.what.os": {"zh": "操作系统", "en": "operating system"},
-        "checklist.what.driver": {"zh": "驱动", "en": "driver"},
-        "checklist.what.cuda": {"zh": "CUDA 版本", "en": "CUDA release"},
-        "checklist.what.framework": {"zh": "框架", "en": "framework"},
-        "checklist.what.image": {"zh": "镜像", "en": "image"},
-        "checklist.r.gpu_count_zero": {"zh": "已选 {gpu}，数量为 0", "en": "{gpu} chosen, count is 0"},
-        "checklist.r.gpu_plan": {
-            "zh": "{count} × {gpu}（每台），共 {nodes} 台",
-            "en": "{count} × {gpu} per server, {nodes} server(s)",
-        },
-        "checklist.r.vram_have": {
-            "zh": "每卡 {per} GiB，共 {total} GiB",
-            "en": "{per} GiB per GPU, {total} GiB in total",
-        },
-        "checklist.r.vram_per_gpu": {
-            "zh": "每个 GPU 需 {need} GiB（{need_gb} GB，含余量；{gpus} 个 GPU 按 {scheme}），每卡 {per} GiB",
-            "en": "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPUs as {scheme}), {per} GiB per "
-                  "GPU",
-        },
-        "checklist.r.vram_no_estimate": {
-            "zh": "未估算显存需求（填写模型规模后估算）",
-            "en": "no memory estimate yet (enter the model size)",
-        },
-        "checklist.r.cpu_cores": {
-            "zh": "{cores} 核（{cpus} × {cpu}），{gpus} 张 GPU 建议 ≥ {need} 核",
-            "en": "{cores} cores ({cpus} × {cpu}); {gpus} GPUs want ≥ {need} cores",
-        },
-        "checklist.r.ram": {
-            "zh": "内存 {ram} GiB，显存合计 {vram} GiB，建议 ≥ {need} GiB",
-            "en": "{ram} GiB RAM for {vram} GiB of GPU memory; ≥ {need} GiB advised",
-        },
-        "checklist.r.ram_no_gpu": {
-            "zh": "内存 {ram} GiB（未选 GPU，无法比较）",
-            "en": "{ram} GiB RAM (no GPU chosen to compare with)",
-        },
-        "checklist.r.storage_all_nvme": {"zh": "NVMe：{parts}", "en": "NVMe: {parts}"},
-        "checklist.r.storage_not_nvme": {"zh": "非 NVMe：{parts}", "en": "not NVMe: {parts}"},
-        "checklist.r.net_single": {
-            "zh": "单节点，无需高速互联；网卡：{nics}",
-            "en": "single server, no fabric needed; NICs: {nics}",
-        },
-        "checklist.r.net_none": {"zh": "无", "en": "none"},
-        "checklist.r.net_multi": {
-            "zh": "{nodes} 台分布式训练，最快网卡 {best} Gb/s，建议 ≥ {need} Gb/s",
-            "en": "{nodes} servers in distributed training; fastest NIC {best} Gb/s, ≥ {need} Gb/s advised",
-        },
-        "checklist.r.power": {
-            "zh": "需 {need} W（估算 {draw} W + {headroom}% 余量），可用 {avail} W（{usable} × {unit} W{red}）",
-            "en": "needs {need} W ({draw} W estimated + {headroom}% headroom), "
-            "{avail} W available ({usable} × {unit} W{red})",
-        },
-        "checklist.r.power_red": {
-            "zh": "，{red} 个冗余电源不计入",
-            "en": ", {red} redundant units not counted",
-        },
-        "checklist.r.power_low_line_none": {
-            "zh": "{psu} 不支持 100-127 V 低线输入",
-            "en": "{psu} does not run on 100-127 V input",
-        },
-        "checklist.r.power_low_line_unknown": {
-            "zh": "目录中没有 {psu} 在 100-127 V 下的额定功率，请向厂商确认",
-            "en": "no 100-127 V rating known for {psu}; ask the vendor",
-        },
-        "checklist.r.power_over_high_line": {
-            "zh": "估算功耗 {draw} W 已超过电源在 200-240 V 下的可用容量 {high} W，低线（100-127 V）下只会更少",
-            "en": "estimated draw {draw} W is above the usable capacity even at 200-240 V, {high} W; "
-            "low line gives no more",
-        },
-        "checklist.r.power_missing": {
-            "zh": "未计入（无功耗数据）：{parts}",
-            "en": "not counted (no power figure): {parts}",
-        },
-        "checklist.r.power_estimated": {
-            "zh": "按政策规划值估算（无厂商数据）：{parts}",
-            "en": "estimated with the policy's planning figure (no vendor figure): {parts}",
-        },
-        "checklist.r.power_no_base": {
-            "zh": "不含主板、风扇等基础功耗",
-            "en": "board, fans and base load not included",
-        },
-        "checklist.r.cooling_tdp": {
-            "zh": "GPU {tdp} W，机箱每槽上限 {limit} W",
-            "en": "GPU {tdp} W, chassis limit {limit} W per slot",
-        },
-        "checklist.r.cooling_tdp_unknown": {
-            "zh": "GPU 功耗或机箱每槽散热上限未知，请对照厂商规格确认",
-            "en": "GPU power or the chassis' per-slot cooling limit is unknown; check the vendor sheets",
-        },
-        "checklist.r.cooling_passive": {
-            "zh": "被动散热 GPU，机箱未为其设计风道",
-            "en": "passive GPU in a chassis not built for passive cards",
-        },
-        "checklist.r.cooling_open_air": {
-            "zh": "{count} 张开放式风扇显卡同机箱（超过 {max} 张时热风回流）",
-            "en": "{count} open-air cards in one chassis (more than {max} recirculate hot air)",
-        },
-        "checklist.r.cooling_kind": {"zh": "机箱散热：{kind}", "en": "chassis cooling: {kind}"},
-        "checklist.cooling.air": {"zh": "风冷", "en": "air"},
-        "checklist.cooling.liquid": {"zh": "液冷", "en": "liquid"},
-        "checklist.r.os_supported": {
-            "zh": "{os} 在 NVIDIA 驱动支持列表中，驱动 {driver}",
-            "en": "{os} is listed by the NVIDIA driver guide; driver {driver}",
-        },
-        "checklist.r.os_unsupported": {
-            "zh": "{os} 不在 NVIDIA 驱动支持列表中",
-            "en": "{os} is not listed by the NVIDIA driver guide",
-        },
-        "checklist.r.os_max_cuda": {
-            "zh": "{os} 最高支持 CUDA {max}，已选 {cuda}",
-            "en": "{os} goes up to CUDA {max}; {cuda} chosen",
-        },
-        "checklist.r.os_max_cuda_unknown": {
-            "zh": "{os} 的最高 CUDA 版本“{max}”不是版本号，无法判断",
-            "en": "{os}: its highest CUDA \"{max}\" is not a version, so it cannot be checked",
-        },
-        "checklist.r.cuda_ok": {
-            "zh": "CUDA {cuda} 支持计算能力 {cc}（{min}–{max}），驱动 {driver} ≥ {need}",
-            "en": "CUDA {cuda} covers compute capability {cc} ({min}–{max}); driver {driver} ≥ {need}",
-        },
-        "checklist.r.cuda_cc": {
-            "zh": "CUDA {cuda} 支持计算能力 {min}–{max}，GPU 为 {cc}",
-            "en": "CUDA {cuda} covers compute capability {min}–{max}; the GPU is {cc}",
-        },
-        "checklist.r.cuda_driver": {
-            "zh": "驱动 {driver} 低于 CUDA {cuda} 所需 {need}",
-            "en": "driver {driver} is below the {need} that CUDA {cuda} needs",
-        },
-        "checklist.r.framework_cuda": {
-            "zh": "{fw} 提供 CUDA {lines} 官方构建",
-            "en": "{fw} has official builds for CUDA {lines}",
-        },
-        "checklist.r.framework_no_cuda": {
-            "zh": "{fw} 无 CUDA {cuda} 官方构建（有 {lines}）",
-            "en": "{fw} has no official build for CUDA {cuda} (has {lines})",
-        },
-        "checklist.r.image": {"zh": "{ref}（发布者 {publisher}）", "en": "{ref} (publisher {publisher})"},
-        "checklist.r.image_contents": {
-            "zh": "镜像 {ref}：CUDA {cuda}，框架 {fw}，Python {py}",
-            "en": "image {ref}: CUDA {cuda}, framework {fw}, Python {py}",
-        },
-        "checklist.r.image_untrusted": {
-            "zh": "{ref} 不是官方发布者仓库（{publisher}）",
-            "en": "{ref} is not from an official publisher registry ({publisher})",
-        },
-        "checklist.r.await_person": {"zh": "待人工确认", "en": "awaiting a reviewer's check"},
-        "checklist.r.person_ok": {"zh": "已人工确认", "en": "confirmed by a reviewer"},
-        "checklist.r.finding": {"zh": "{sev}：{msg}", "en": "{sev}: {msg}"},
-        "checklist.r.verified": {"zh": "实测：{actual}", "en": "measured: {actual}"},
-        "checklist.r.verified_gpus": {"zh": "GPU：{gpus}", "en": "GPUs: {gpus}"},
-        "checklist.r.unknown_value": {"zh": "未知", "en": "unknown"},
+        "checklist.r.not_chosen": "No {what} chosen",
+        "checklist.what.gpu": "GPU",
+        "checklist.what.cpu": "CPU",
+        "checklist.what.memory": "memory",
+        "checklist.what.storage": "storage",
+        "checklist.what.psu": "PSU",
+        "checklist.what.chassis": "chassis",
+        "checklist.what.os": "operating system",
+        "checklist.what.driver": "driver",
+        "checklist.what.cuda": "CUDA release",
+        "checklist.what.framework": "framework",
+        "checklist.what.image": "image",
+        "checklist.r.gpu_count_zero": "{gpu} chosen, count is 0",
+        "checklist.r.gpu_plan": plural(
+            "{count} × {gpu} per server, {nodes} server",
+            "{count} × {gpu} per server, {nodes} servers",
+            "nodes",
+        ),
+        "checklist.r.vram_have": "{per} GiB per GPU, {total} GiB in total",
+        "checklist.r.vram_per_gpu": (
+            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPUs as {scheme}), {per} GiB per GPU"
+        ),
+        "checklist.r.vram_no_estimate": "no memory estimate yet (enter the model size)",
+        "checklist.r.cpu_cores": plural(
+            "{cores} core ({cpus} × {cpu}); {#gpus} want ≥ {#need}",
+            "{cores} cores ({cpus} × {cpu}); {#gpus} want ≥ {#need}",
+            "cores",
+        ),
+        "checklist.r.cpu_cores#gpus": plural("{gpus} GPU", "{gpus} GPUs", "gpus"),
+        "checklist.r.cpu_cores#need": plural("{need} core", "{need} cores", "need"),
+        "checklist.r.ram": "{ram} GiB RAM for {vram} GiB of GPU memory; ≥ {need} GiB advised",
+        "checklist.r.ram_no_gpu": "{ram} GiB RAM (no GPU chosen to compare with)",
+        "checklist.r.storage_all_nvme": "NVMe: {parts}",
+        "checklist.r.storage_not_nvme": "not NVMe: {parts}",
+        "checklist.r.net_single": "single server, no fabric needed; NICs: {nics}",
+        "checklist.r.net_none": "none",
+        "checklist.r.net_multi": plural(
+            "{nodes} server in distributed training; fastest NIC {best} Gb/s, ≥ {need} Gb/s advised",
+            "{nodes} servers in distributed training; fastest NIC {best} Gb/s, ≥ {need} Gb/s advised",
+            "nodes",
+        ),
+        "checklist.r.power": (
+            "needs {need} W ({draw} W estimated + {headroom}% headroom), {avail} W available ({usable} × {unit} W{red})"
+        ),
+        "checklist.r.power_red": plural(
+            ", {red} redundant unit not counted",
+            ", {red} redundant units not counted",
+            "red",
+        ),
+        "checklist.r.power_low_line_none": "{psu} does not run on 100-127 V input",
+        "checklist.r.power_low_line_unknown": "no 100-127 V rating known for {psu}; ask the vendor",
+        "checklist.r.power_over_high_line": (
+            "estimated draw {draw} W is above the usable capacity even at 200-240 V, {high} W; low line gives no more"
+        ),
+        "checklist.r.power_missing": "not counted (no power figure): {parts}",
+        "checklist.r.power_estimated": "estimated with the policy's planning figure (no vendor figure): {parts}",
+        "checklist.r.power_no_base": "board, fans and base load not included",
+        "checklist.r.cooling_tdp": "GPU {tdp} W, chassis limit {limit} W per slot",
+        "checklist.r.cooling_tdp_unknown": (
+            "GPU power or the chassis' per-slot cooling limit is unknown; check the vendor sheets"
+        ),
+        "checklist.r.cooling_passive": "passive GPU in a chassis not built for passive cards",
+        "checklist.r.cooling_open_air": "{count} open-air cards in one chassis (more than {max} recirculate hot air)",
+        "checklist.r.cooling_kind": "chassis cooling: {kind}",
+        "checklist.cooling.air": "air",
+        "checklist.cooling.liquid": "liquid",
+        "checklist.r.os_supported": "{os} is listed by the NVIDIA driver guide; driver {driver}",
+        "checklist.r.os_unsupported": "{os} is not listed by the NVIDIA driver guide",
+        "checklist.r.os_max_cuda": "{os} goes up to CUDA {max}; {cuda} chosen",
+        "checklist.r.os_max_cuda_unknown": "{os}: its highest CUDA \"{max}\" is not a version, so it cannot be checked",
+        "checklist.r.cuda_ok": "CUDA {cuda} covers compute capability {cc} ({min}–{max}); driver {driver} ≥ {need}",
+        "checklist.r.cuda_cc": "CUDA {cuda} covers compute capability {min}–{max}; the GPU is {cc}",
+        "checklist.r.cuda_driver": "driver {driver} is below the {need} that CUDA {cuda} needs",
+        "checklist.r.framework_cuda": "{fw} has official builds for CUDA {lines}",
+        "checklist.r.framework_no_cuda": "{fw} has no official build for CUDA {cuda} (has {lines})",
+        "checklist.r.image": "{ref} (publisher {publisher})",
+        "checklist.r.image_contents": "image {ref}: CUDA {cuda}, framework {fw}, Python {py}",
+        "checklist.r.image_untrusted": "{ref} is not from an official publisher registry ({publisher})",
+        "checklist.r.await_person": "awaiting a reviewer's check",
+        "checklist.r.person_ok": "confirmed by a reviewer",
+        "checklist.r.finding": "{sev}: {msg}",
+        "checklist.r.verified": "measured: {actual}",
+        "checklist.r.verified_gpus": "GPUs: {gpus}",
+        "checklist.r.unknown_value": "unknown",
     }
 )
 

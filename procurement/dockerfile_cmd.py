@@ -20,12 +20,11 @@ from procurement.plan import PlanError, load_plan
 from procurement.safe_io import STDOUT, WriteError, write_file
 
 register({
-    "dockerfile_cmd.bad_plan": {"zh": "无法读取方案：{error}", "en": "Cannot read the plan: {error}"},
-    "dockerfile_cmd.no_image": {
-        "zh": "方案未选择目录中的容器镜像（第 4 步），没有可生成的 Dockerfile",
-        "en": "The plan has no container image from the catalog (step 4): there is no Dockerfile to write",
-    },
-    "dockerfile_cmd.cannot_write": {"zh": "无法写入：{error}", "en": "Cannot write: {error}"},
+    "dockerfile_cmd.bad_plan": "Cannot read the plan: {error}",
+    "dockerfile_cmd.no_image": (
+        "The plan has no container image from the catalog (step 4): there is no Dockerfile to write"
+    ),
+    "dockerfile_cmd.cannot_write": "Cannot write: {error}",
 })
 
 

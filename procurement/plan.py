@@ -701,55 +701,39 @@ def unknown_ids(plan: Plan, lang: Lang = "en") -> list[tuple[tuple[str | int, ..
 
 register(
     {
-        "plan.err.no_schema": {
-            "zh": "缺少 schema_version：请在文件第一行加上 schema_version: {v}",
-            "en": "schema_version is missing: add 'schema_version: {v}' as the first line",
-        },
-        "plan.err.schema": {
-            "zh": "schema_version: 不支持 {got}（本版本读取 {v}）",
-            "en": "schema_version: {got} is not supported (this version reads {v})",
-        },
-        "plan.err.unknown_field": {"zh": "未知字段（拼写错误？）", "en": "unknown field"},
-        "plan.err.int": {"zh": "应为整数", "en": "Input should be a valid integer"},
-        "plan.err.number": {"zh": "应为数字", "en": "Input should be a valid number"},
-        "plan.err.bool": {"zh": "应为 true 或 false", "en": "Input should be a valid boolean"},
-        "plan.err.number_not_bool": {"zh": "应为数字，而不是 true/false",
-                                     "en": "Input should be a number, not true/false"},
-        "plan.err.text": {"zh": "应为文本", "en": "Input should be a valid string"},
-        "plan.err.missing": {"zh": "缺少此字段", "en": "Field required"},
-        "plan.err.ge": {"zh": "应大于或等于 {ge}", "en": "Input should be greater than or equal to {ge}"},
-        "plan.err.gt": {"zh": "应大于 {gt}", "en": "Input should be greater than {gt}"},
-        "plan.err.le": {"zh": "应小于或等于 {le}", "en": "Input should be less than or equal to {le}"},
-        "plan.err.lt": {"zh": "应小于 {lt}", "en": "Input should be less than {lt}"},
-        "plan.err.choice": {"zh": "应为以下之一：{expected}", "en": "Input should be {expected}"},
-        "plan.err.reports_too_large": {
-            "zh": "附带的报告共超过 {limit} 个值（{reports} 份报告），超出方案文件的容量；请将报告保留为单独文件，"
-                  "用 'verify --merge' 合并",
-            "en": "the attached reports hold more than {limit} values ({reports} reports), more than a plan file "
-                  "can hold; keep the reports as files and merge them with 'verify --merge'",
-        },
-        "plan.err.unknown_ref": {
-            "zh": "未知{kind} '{pid}'（目录中没有）",
-            "en": "unknown {kind} '{pid}' (not in the catalog)",
-        },
-        "plan.err.unknown_preset": {
-            "zh": "未知的模型预设 '{pid}'（拼写错误？）", "en": "unknown model preset '{pid}' (mistyped?)",
-        },
-        "plan.err.unknown_item": {
-            "zh": "未知的检查清单项 '{pid}'", "en": "unknown checklist item '{pid}'",
-        },
-        "plan.kind.gpu": {"zh": " GPU", "en": "gpu"},
-        "plan.kind.chassis": {"zh": "机箱", "en": "chassis"},
-        "plan.kind.cpu": {"zh": " CPU", "en": "cpu"},
-        "plan.kind.psu": {"zh": "电源", "en": "psu"},
-        "plan.kind.os": {"zh": "操作系统", "en": "os"},
-        "plan.kind.driver": {"zh": "驱动", "en": "driver"},
-        "plan.kind.cuda": {"zh": " CUDA 版本", "en": "cuda"},
-        "plan.kind.framework": {"zh": "框架", "en": "framework"},
-        "plan.kind.image": {"zh": "镜像", "en": "image"},
-        "plan.kind.memory": {"zh": "内存", "en": "memory"},
-        "plan.kind.storage": {"zh": "存储", "en": "storage"},
-        "plan.kind.nic": {"zh": "网卡", "en": "nic"},
+        "plan.err.no_schema": "schema_version is missing: add 'schema_version: {v}' as the first line",
+        "plan.err.schema": "schema_version: {got} is not supported (this version reads {v})",
+        "plan.err.unknown_field": "unknown field",
+        "plan.err.int": "Input should be a valid integer",
+        "plan.err.number": "Input should be a valid number",
+        "plan.err.bool": "Input should be a valid boolean",
+        "plan.err.number_not_bool": "Input should be a number, not true/false",
+        "plan.err.text": "Input should be a valid string",
+        "plan.err.missing": "Field required",
+        "plan.err.ge": "Input should be greater than or equal to {ge}",
+        "plan.err.gt": "Input should be greater than {gt}",
+        "plan.err.le": "Input should be less than or equal to {le}",
+        "plan.err.lt": "Input should be less than {lt}",
+        "plan.err.choice": "Input should be {expected}",
+        "plan.err.reports_too_large": (
+            "the attached reports hold more than {limit} values ({reports} reports), more than a plan file can hold; "
+            "keep the reports as files and merge them with 'verify --merge'"
+        ),
+        "plan.err.unknown_ref": "unknown {kind} '{pid}' (not in the catalog)",
+        "plan.err.unknown_preset": "unknown model preset '{pid}' (mistyped?)",
+        "plan.err.unknown_item": "unknown checklist item '{pid}'",
+        "plan.kind.gpu": "gpu",
+        "plan.kind.chassis": "chassis",
+        "plan.kind.cpu": "cpu",
+        "plan.kind.psu": "psu",
+        "plan.kind.os": "os",
+        "plan.kind.driver": "driver",
+        "plan.kind.cuda": "cuda",
+        "plan.kind.framework": "framework",
+        "plan.kind.image": "image",
+        "plan.kind.memory": "memory",
+        "plan.kind.storage": "storage",
+        "plan.kind.nic": "nic",
     }
 )
 

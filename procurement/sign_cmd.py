@@ -15,13 +15,10 @@ from procurement.signoff import KINDS, SignOffError, sign, signoff_status
 
 register(
     {
-        "sign.done": {
-            "zh": "已签署{kind}：{name}；签署内容摘要 {digest}",
-            "en": "signed the {kind}: {name}; digest of the signed content {digest}",
-        },
-        "sign.bad_plan": {"zh": "无法读取方案：\n{error}", "en": "cannot read the plan:\n{error}"},
-        "sign.cannot_write": {"zh": "无法写入 {path}：{error}", "en": "cannot write {path}: {error}"},
-        "sign.bad_date": {"zh": "日期格式应为 YYYY-MM-DD：{date}", "en": "the date must be YYYY-MM-DD: {date}"},
+        "sign.done": "signed the {kind}: {name}; digest of the signed content {digest}",
+        "sign.bad_plan": "cannot read the plan:\n{error}",
+        "sign.cannot_write": "cannot write {path}: {error}",
+        "sign.bad_date": "the date must be YYYY-MM-DD: {date}",
     }
 )
 

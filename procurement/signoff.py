@@ -46,102 +46,84 @@ Content = dict[str, str]
 
 register(
     {
-        "signoff.kind.approval": {"zh": "方案审批", "en": "Plan approval"},
-        "signoff.kind.acceptance": {"zh": "到货验收", "en": "Delivery acceptance"},
-        "signoff.covers.approval": {
-            "zh": "签署范围：需求、GPU、服务器与软件选型，检查清单的勾选与备注，方案备注，所选部件的目录价格，"
-            "所选报价（编号、双方、有效期），以及所选供应商的报价（供应商、编号、日期、交货期、质保、付款方式和每一行）。",
-            "en": "Covers: the requirements, GPU, server and software choices, the checklist ticks and notes, the "
-            "plan notes, the catalog prices of the chosen parts, the chosen quote (number, parties, validity), and the "
-            "chosen vendor's offer (vendor, number, date, delivery, warranty, payment terms and every line).",
-        },
-        "signoff.covers.acceptance": {
-            "zh": "签署范围：所依据的方案审批摘要、所附验证报告、验收结论及理由、合同 / 采购订单号与到货日期。",
-            "en": "Covers: the digest of the plan approval it rests on, the attached verification reports, the "
-            "acceptance conclusion and its reasons, and the contract / PO number and delivery date.",
-        },
-        "signoff.honest": {
-            "zh": "摘要只证明纸质文件与方案文件内容一致，不证明签署人身份：任何人修改文件后都可重新计算摘要。"
-            "签署人身份以手写签字或 SSH 签名为准。",
-            "en": "The digest only proves that the paper and the plan file match; it does not prove who signed — "
-            "anyone who edits the file can recompute it. A handwritten signature or an SSH signature proves "
-            "the signer.",
-        },
-        "signoff.changed": {"zh": "{field}：{old} → {new}", "en": "{field}: {old} → {new}"},
-        "signoff.empty": {"zh": "（空）", "en": "(empty)"},
-        "signoff.sig.valid": {
-            "zh": "SSH 签名有效：{principal}（{fingerprint}）",
-            "en": "SSH signature valid: {principal} ({fingerprint})",
-        },
-        "signoff.sig.invalid": {
-            "zh": "SSH 签名无效：内容已被改动（密钥 {fingerprint}）",
-            "en": "SSH signature invalid: the content was changed (key {fingerprint})",
-        },
-        "signoff.sig.unknown_key": {
-            "zh": "由未知密钥签署（{fingerprint}），不在允许签署人列表中",
-            "en": "signed by an unknown key ({fingerprint}), not in the allowed signers",
-        },
-        "signoff.sig.unchecked": {
-            "zh": "SSH 签名未核验（未提供允许签署人文件或没有 ssh-keygen）",
-            "en": "SSH signature not checked (no allowed-signers file, or no ssh-keygen)",
-        },
+        "signoff.kind.approval": "Plan approval",
+        "signoff.kind.acceptance": "Delivery acceptance",
+        "signoff.covers.approval": (
+            "Covers: the requirements, GPU, server and software choices, the checklist ticks and notes, the plan "
+            "notes, the catalog prices of the chosen parts, the chosen quote (number, parties, validity), and the "
+            "chosen vendor's offer (vendor, number, date, delivery, warranty, payment terms and every line)."
+        ),
+        "signoff.covers.acceptance": (
+            "Covers: the digest of the plan approval it rests on, the attached verification reports, the acceptance "
+            "conclusion and its reasons, and the contract / PO number and delivery date."
+        ),
+        "signoff.honest": (
+            "The digest only proves that the paper and the plan file match; it does not prove who signed — anyone who "
+            "edits the file can recompute it. A handwritten signature or an SSH signature proves the signer."
+        ),
+        "signoff.changed": "{field}: {old} → {new}",
+        "signoff.empty": "(empty)",
+        "signoff.sig.valid": "SSH signature valid: {principal} ({fingerprint})",
+        "signoff.sig.invalid": "SSH signature invalid: the content was changed (key {fingerprint})",
+        "signoff.sig.unknown_key": "signed by an unknown key ({fingerprint}), not in the allowed signers",
+        "signoff.sig.unchecked": "SSH signature not checked (no allowed-signers file, or no ssh-keygen)",
         # field labels for the diff in words
-        "field.requirements": {"zh": "需求", "en": "requirements"},
-        "field.gpu.model": {"zh": "GPU 型号", "en": "GPU model"},
-        "field.gpu.count": {"zh": "GPU 数量", "en": "GPU count"},
-        "field.server.cpu": {"zh": "CPU 型号", "en": "CPU model"},
-        "field.server.cpu_count": {"zh": "CPU 数量", "en": "CPU count"},
-        "field.server.memory.part": {"zh": "内存型号", "en": "memory module"},
-        "field.server.memory.count": {"zh": "内存条数", "en": "memory modules"},
-        "field.server.chassis": {"zh": "机箱", "en": "chassis"},
-        "field.server.psu.part": {"zh": "电源型号", "en": "PSU model"},
-        "field.server.psu.count": {"zh": "电源数量", "en": "PSU count"},
-        "field.server.storage": {"zh": "存储", "en": "storage"},
-        "field.server.nics": {"zh": "网卡", "en": "NICs"},
-        "field.software.os": {"zh": "操作系统", "en": "operating system"},
-        "field.software.driver": {"zh": "驱动", "en": "driver"},
-        "field.software.cuda": {"zh": "CUDA 版本", "en": "CUDA release"},
-        "field.software.framework": {"zh": "框架", "en": "framework"},
-        "field.software.image": {"zh": "镜像", "en": "image"},
-        "field.checklist.checked": {"zh": "检查项“{item}”勾选", "en": "checklist item '{item}' ticked"},
-        "field.checklist.note": {"zh": "检查项“{item}”备注", "en": "checklist item '{item}' note"},
-        "field.checklist.by": {"zh": "检查项“{item}”确认人", "en": "checklist item '{item}' confirmed by"},
-        "field.notes": {"zh": "方案备注", "en": "plan notes"},
-        "field.price": {"zh": "{part} 单价（元）", "en": "{part} unit price (CNY)"},
-        "field.quote.number": {"zh": "报价编号", "en": "quote number"},
-        "field.quote.validity_days": {"zh": "报价有效期（天）", "en": "quote validity (days)"},
-        "field.quote.buyer": {"zh": "采购方{what}", "en": "buyer {what}"},
-        "field.quote.vendor": {"zh": "供应商{what}", "en": "vendor {what}"},
-        "field.party.name": {"zh": "名称", "en": "name"},
-        "field.party.contact": {"zh": "联系人", "en": "contact"},
-        "field.party.address": {"zh": "地址", "en": "address"},
-        "field.party.phone": {"zh": "电话", "en": "phone"},
-        "field.party.tax_id": {"zh": "纳税人识别号", "en": "tax id"},
-        "field.party.bank": {"zh": "开户行", "en": "bank"},
-        "field.party.bank_account": {"zh": "账号", "en": "bank account"},
-        "field.quote.delivery": {"zh": "交货期", "en": "delivery time"},
-        "field.quote.warranty": {"zh": "质保/售后", "en": "warranty and service"},
-        "field.quote.payment": {"zh": "付款方式", "en": "payment terms"},
-        "field.quote.invoice": {"zh": "发票类型", "en": "invoice type"},
-        "field.quote.freight": {"zh": "运费/安装调试", "en": "freight and installation"},
-        "field.quote.issued.number": {"zh": "已出具的报价编号", "en": "issued quote number"},
-        "field.quote.issued.date": {"zh": "报价日期", "en": "quote date"},
-        "field.quote.issued.valid_until": {"zh": "报价有效期至", "en": "quote valid until"},
-        "field.quote.issued.digest": {"zh": "报价时的方案摘要", "en": "plan digest when quoted"},
-        "field.waiver": {"zh": "豁免“{rule}”", "en": "waiver of '{rule}'"},
-        "field.offer.vendor": {"zh": "所选供应商", "en": "chosen vendor"},
-        "field.offer.number": {"zh": "所选报价编号", "en": "chosen offer's number"},
-        "field.offer.date": {"zh": "所选报价日期", "en": "chosen offer's date"},
-        "field.offer.delivery": {"zh": "所选报价交货期", "en": "chosen offer's delivery"},
-        "field.offer.warranty": {"zh": "所选报价质保", "en": "chosen offer's warranty"},
-        "field.offer.payment_terms": {"zh": "所选报价付款方式", "en": "chosen offer's payment terms"},
-        "field.offer.line": {"zh": "所选报价第 {n} 行", "en": "chosen offer, line {n}"},
-        "field.approval_digest": {"zh": "方案审批摘要", "en": "plan approval digest"},
-        "field.report": {"zh": "验证报告 {n}", "en": "verification report {n}"},
-        "field.conclusion": {"zh": "验收结论", "en": "acceptance conclusion"},
-        "field.conclusion_reasons": {"zh": "验收结论说明", "en": "reasons for the conclusion"},
-        "field.contract_number": {"zh": "合同 / 采购订单号", "en": "contract / PO number"},
-        "field.delivery_date": {"zh": "到货日期", "en": "delivery date"},
+        "field.requirements": "requirements",
+        "field.gpu.model": "GPU model",
+        "field.gpu.count": "GPU count",
+        "field.server.cpu": "CPU model",
+        "field.server.cpu_count": "CPU count",
+        "field.server.memory.part": "memory module",
+        "field.server.memory.count": "memory modules",
+        "field.server.chassis": "chassis",
+        "field.server.psu.part": "PSU model",
+        "field.server.psu.count": "PSU count",
+        "field.server.storage": "storage",
+        "field.server.nics": "NICs",
+        "field.software.os": "operating system",
+        "field.software.driver": "driver",
+        "field.software.cuda": "CUDA release",
+        "field.software.framework": "framework",
+        "field.software.image": "image",
+        "field.checklist.checked": "checklist item '{item}' ticked",
+        "field.checklist.note": "checklist item '{item}' note",
+        "field.checklist.by": "checklist item '{item}' confirmed by",
+        "field.notes": "plan notes",
+        "field.price": "{part} unit price (CNY)",
+        "field.quote.number": "quote number",
+        "field.quote.validity_days": "quote validity (days)",
+        "field.quote.buyer": "buyer {what}",
+        "field.quote.vendor": "vendor {what}",
+        "field.party.name": "name",
+        "field.party.contact": "contact",
+        "field.party.address": "address",
+        "field.party.phone": "phone",
+        "field.party.tax_id": "tax id",
+        "field.party.bank": "bank",
+        "field.party.bank_account": "bank account",
+        "field.quote.delivery": "delivery time",
+        "field.quote.warranty": "warranty and service",
+        "field.quote.payment": "payment terms",
+        "field.quote.invoice": "invoice type",
+        "field.quote.freight": "freight and installation",
+        "field.quote.issued.number": "issued quote number",
+        "field.quote.issued.date": "quote date",
+        "field.quote.issued.valid_until": "quote valid until",
+        "field.quote.issued.digest": "plan digest when quoted",
+        "field.waiver": "waiver of '{rule}'",
+        "field.offer.vendor": "chosen vendor",
+        "field.offer.number": "chosen offer's number",
+        "field.offer.date": "chosen offer's date",
+        "field.offer.delivery": "chosen offer's delivery",
+        "field.offer.warranty": "chosen offer's warranty",
+        "field.offer.payment_terms": "chosen offer's payment terms",
+        "field.offer.line": "chosen offer, line {n}",
+        "field.approval_digest": "plan approval digest",
+        "field.report": "verification report {n}",
+        "field.conclusion": "acceptance conclusion",
+        "field.conclusion_reasons": "reasons for the conclusion",
+        "field.contract_number": "contract / PO number",
+        "field.delivery_date": "delivery date",
     }
 )
 
@@ -252,18 +234,11 @@ def acceptance_content(
 
 register(
     {
-        "acceptance.warn.no_reports": {
-            "zh": "结论为合格，但未附验证报告：到货设备未经自动核验",
-            "en": "accepted, but no verification report is attached: the machines were not verified",
-        },
-        "acceptance.warn.failed": {
-            "zh": "结论为合格，但有 {n} 项自动检查不通过",
-            "en": "accepted, but automatic checks failed: {n}",
-        },
-        "acceptance.warn.other_plan": {
-            "zh": "结论为合格，但有 {n} 份报告不是对照本方案当前版本生成的",
-            "en": "accepted, but reports not made against this plan as it is now: {n}",
-        },
+        "acceptance.warn.no_reports": (
+            "accepted, but no verification report is attached: the machines were not verified"
+        ),
+        "acceptance.warn.failed": "accepted, but automatic checks failed: {n}",
+        "acceptance.warn.other_plan": "accepted, but reports not made against this plan as it is now: {n}",
     }
 )
 
@@ -462,32 +437,20 @@ class SignOffError(ValueError):
 
 register(
     {
-        "signoff.state.valid": {"zh": "有效（{signers}）", "en": "valid ({signers})"},
-        "signoff.state.void": {
-            "zh": "已失效：签署后内容已更改", "en": "void: the content changed after signing",
-        },
-        "signoff.state.signature_invalid": {
-            "zh": "签名无效：文件在签署后被改动（摘要被重新计算）",
-            "en": "signature invalid: the file was edited after signing (the digest was recomputed)",
-        },
-        "signoff.state.unknown_key": {
-            "zh": "内容未变，但签名所用密钥不在允许签署人列表中",
-            "en": "content unchanged, but signed by a key not in the allowed signers",
-        },
-        "signoff.state.legacy": {
-            "zh": "需重新签署：在旧版本中签署，其签署内容无法复核",
-            "en": "needs re-signing: signed in an older version whose signed content cannot be checked",
-        },
-        "signoff.state.unsigned": {"zh": "未签署", "en": "not signed"},
-        "signoff.signer": {"zh": "{name}，{date}", "en": "{name}, {date}"},
-        "signoff.signer_role": {"zh": "{name}（{role}），{date}", "en": "{name} ({role}), {date}"},
-        "signoff.no_name": {"zh": "签署人姓名不能为空", "en": "the signer's name must not be empty"},
-        "signoff.finding.void": {
-            "zh": "{kind}已失效，签署后的更改：{changes}",
-            "en": "{kind} is void; changed since signing: {changes}",
-        },
-        "signoff.finding.fix": {"zh": "复核更改后重新签署", "en": "review the changes and sign again"},
-        "signoff.finding.other": {"zh": "{kind}：{state}", "en": "{kind}: {state}"},
+        "signoff.state.valid": "valid ({signers})",
+        "signoff.state.void": "void: the content changed after signing",
+        "signoff.state.signature_invalid": (
+            "signature invalid: the file was edited after signing (the digest was recomputed)"
+        ),
+        "signoff.state.unknown_key": "content unchanged, but signed by a key not in the allowed signers",
+        "signoff.state.legacy": "needs re-signing: signed in an older version whose signed content cannot be checked",
+        "signoff.state.unsigned": "not signed",
+        "signoff.signer": "{name}, {date}",
+        "signoff.signer_role": "{name} ({role}), {date}",
+        "signoff.no_name": "the signer's name must not be empty",
+        "signoff.finding.void": "{kind} is void; changed since signing: {changes}",
+        "signoff.finding.fix": "review the changes and sign again",
+        "signoff.finding.other": "{kind}: {state}",
     }
 )
 

@@ -23,53 +23,27 @@ from procurement.rules import software as software_rules
 from procurement.rules.base import major_minor, version
 
 register({
-    "stack.framework": {
-        "zh": "{framework}：该框架最新的、有适用于 {gpu}（计算能力 {cc}）的 CUDA 构建的版本",
-        "en": "{framework}: the newest release of the framework with a CUDA build for the {gpu} (compute "
-              "capability {cc})",
-    },
-    "stack.cuda": {
-        "zh": "CUDA {cuda}：{framework} 的官方构建中最新的一条，可为 {gpu} 编译{os_cap}",
-        "en": "CUDA {cuda}: the newest of {framework}'s official builds that compiles for the {gpu}{os_cap}",
-    },
-    "stack.os_cap": {"zh": "，且不超过 {os} 可用的 CUDA {max}", "en": ", within CUDA {max} that {os} gets"},
-    "stack.driver": {
-        "zh": "{driver}：满足 CUDA {cuda} 最低驱动 {need} 的最早分支"
-              "（发布该 CUDA 时验证的分支；更新的分支会停止支持旧 GPU）",
-        "en": "{driver}: the oldest branch that meets CUDA {cuda}'s minimum driver {need} (the branch that CUDA "
-              "release was qualified with; newer branches drop old GPUs)",
-    },
-    "stack.os": {
-        "zh": "{os}：NVIDIA 驱动安装指南列出的发行版中最新的长期支持版",
-        "en": "{os}: the newest long-term-support release in NVIDIA's driver installation guide",
-    },
-    "stack.image": {
-        "zh": "{image}：可信的 NGC 镜像，内含 {framework} 和 CUDA {cuda}，所需驱动不高于所选分支",
-        "en": "{image}: a trusted NGC image that contains {framework} and CUDA {cuda} and needs no newer driver",
-    },
-    "stack.none": {
-        "zh": "目录中没有能在 {gpu} 上无错误、无警告运行的驱动/CUDA/框架组合",
-        "en": "No driver/CUDA/framework combination in the catalog runs on the {gpu} without an error or warning",
-    },
-    "stack.image_fill": {"zh": "{field}：按镜像 {image} 填入 {value}", "en": "{field}: {value} from the image {image}"},
-    "stack.image_mismatch": {
-        "zh": "{field}：方案选的是 {plan_value}，镜像 {image} 内含 {image_value}",
-        "en": "{field}: the plan has {plan_value}, the image {image} contains {image_value}",
-    },
-    "stack.image_unknown": {
-        "zh": "镜像 {image} 未记录其{field}：请查看镜像的发布说明",
-        "en": "The image {image} does not record its {field}: check the image's release notes",
-    },
-    "stack.image_driver_low": {
-        "zh": "驱动：方案选的 {plan_value} 低于镜像 {image} 所需的 {need}",
-        "en": "Driver: the plan's {plan_value} is older than the image {image} needs ({need})",
-    },
-    "stack.framework_image": {"zh": "{framework}：镜像 {image} 内含",
-                              "en": "{framework}: contained in the image {image}"},
-    "stack.cuda_image": {"zh": "CUDA {cuda}：镜像 {image} 内含", "en": "CUDA {cuda}: contained in the image {image}"},
-    "stack.field.driver": {"zh": "驱动", "en": "driver"},
-    "stack.field.cuda": {"zh": "CUDA", "en": "CUDA"},
-    "stack.field.framework": {"zh": "框架", "en": "framework"},
+    "stack.framework": (
+        "{framework}: the newest release of the framework with a CUDA build for the {gpu} (compute capability {cc})"
+    ),
+    "stack.cuda": "CUDA {cuda}: the newest of {framework}'s official builds that compiles for the {gpu}{os_cap}",
+    "stack.os_cap": ", within CUDA {max} that {os} gets",
+    "stack.driver": (
+        "{driver}: the oldest branch that meets CUDA {cuda}'s minimum driver {need} (the branch that CUDA release was "
+        "qualified with; newer branches drop old GPUs)"
+    ),
+    "stack.os": "{os}: the newest long-term-support release in NVIDIA's driver installation guide",
+    "stack.image": "{image}: a trusted NGC image that contains {framework} and CUDA {cuda} and needs no newer driver",
+    "stack.none": "No driver/CUDA/framework combination in the catalog runs on the {gpu} without an error or warning",
+    "stack.image_fill": "{field}: {value} from the image {image}",
+    "stack.image_mismatch": "{field}: the plan has {plan_value}, the image {image} contains {image_value}",
+    "stack.image_unknown": "The image {image} does not record its {field}: check the image's release notes",
+    "stack.image_driver_low": "Driver: the plan's {plan_value} is older than the image {image} needs ({need})",
+    "stack.framework_image": "{framework}: contained in the image {image}",
+    "stack.cuda_image": "CUDA {cuda}: contained in the image {image}",
+    "stack.field.driver": "driver",
+    "stack.field.cuda": "CUDA",
+    "stack.field.framework": "framework",
 })
 
 DEFAULT_FRAMEWORK = "pytorch"

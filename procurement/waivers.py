@@ -13,23 +13,13 @@ from procurement.plan import Plan, Waiver
 
 register(
     {
-        "waiver.shown": {
-            "zh": "（已豁免：{reason}——{by}，{date}）",
-            "en": " (waived: {reason} — {by}, {date})",
-        },
-        "waiver.stale_gone": {
-            "zh": "豁免已过时：{rule} 已不再出现（{by}，{date} 豁免）",
-            "en": "stale waiver: {rule} no longer fires (waived by {by}, {date})",
-        },
-        "waiver.stale_numbers": {
-            "zh": "豁免已过时：{rule} 的数值已变化（豁免时 {old}，现在 {new}），未予豁免",
-            "en": "stale waiver: {rule} now fires with other numbers (waived at {old}, now {new}); not waived",
-        },
-        "waiver.stale_fix": {
-            "zh": "复核后重新豁免或删除该豁免",
-            "en": "review it, then waive it again or remove the waiver",
-        },
-        "waiver.no_reason": {"zh": "豁免需要填写原因和豁免人", "en": "a waiver needs a reason and who waives it"},
+        "waiver.shown": " (waived: {reason} — {by}, {date})",
+        "waiver.stale_gone": "stale waiver: {rule} no longer fires (waived by {by}, {date})",
+        "waiver.stale_numbers": (
+            "stale waiver: {rule} now fires with other numbers (waived at {old}, now {new}); not waived"
+        ),
+        "waiver.stale_fix": "review it, then waive it again or remove the waiver",
+        "waiver.no_reason": "a waiver needs a reason and who waives it",
     }
 )
 

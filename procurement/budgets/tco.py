@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from catalog.loader import Catalog
 from procurement.budgets.cost import CostBreakdown, plan_cost, yuan
 from procurement.budgets.power import PowerBudget, power_budget
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, plural, register, t
 from procurement.plan import Plan
 from procurement.policy import Policy
 
@@ -178,47 +178,54 @@ def describe_tco(tco: Tco, lang: Lang) -> list[str]:
 
 register(
     {
-        "tco.title": {"zh": "总拥有成本（购置 + 电费）", "en": "Total cost of ownership (purchase + electricity)"},
-        "tco.purchase": {"zh": "购置费（含税）：{cost}", "en": "Purchase incl. VAT: {cost}"},
-        "tco.purchase.lower": {
-            "zh": "购置费（含税）：至少 {cost}（部分部件尚无价格，此为下限）",
-            "en": "Purchase incl. VAT: at least {cost} (some parts have no price yet: a lower bound)",
-        },
-        "tco.electricity": {
-            "zh": "{years} 年电费：{cost}（每年 {kwh} kWh = 满载墙插功率 {wall} W × {servers} 台 × PUE {pue} × "
-                  "利用率 {util}% × 8,760 小时；电价 {price} 元/kWh）",
-            "en": "Electricity over {years} years: {cost} ({kwh} kWh a year = full-load wall power {wall} W × "
-                  "{servers} server(s) × PUE {pue} × {util}% utilisation × 8,760 h; {price} CNY/kWh)",
-        },
-        "tco.electricity.lower": {
-            "zh": "{years} 年电费：至少 {cost}（部分部件功耗未知，此为下限；每年 {kwh} kWh = 满载墙插功率 {wall} W × "
-                  "{servers} 台 × PUE {pue} × 利用率 {util}% × 8,760 小时；电价 {price} 元/kWh）",
-            "en": "Electricity over {years} years: at least {cost} (some parts' power is unknown: a lower bound; "
-                  "{kwh} kWh a year = full-load wall power {wall} W × {servers} server(s) × PUE {pue} × {util}% "
-                  "utilisation × 8,760 h; {price} CNY/kWh)",
-        },
-        "tco.electricity.unknown": {
-            "zh": "电费：未知（缺少 {terms}）",
-            "en": "Electricity: unknown (missing: {terms})",
-        },
-        "tco.cloud": {
-            "zh": "对照：同样 {years} 年、利用率 {util}% 租用 {gpus} 张云 GPU 约 {cost}（{price} 元/卡·小时）",
-            "en": "For comparison: renting {gpus} GPU(s) in the cloud for the same {years} years at {util}% is about "
-                  "{cost} "
-                  "({price} CNY per GPU-hour)",
-        },
-        "tco.total": {"zh": "{years} 年总拥有成本：{cost}", "en": "Cost of ownership over {years} years: {cost}"},
-        "tco.lower": {
-            "zh": "{years} 年拥有成本：至少 {cost}（下限，不是合计；未知：{terms}）",
-            "en": "Cost of ownership over {years} years: at least {cost} (a lower bound; unknown: {terms})",
-        },
-        "tco.term.purchase_partial": {"zh": "部分部件价格", "en": "prices of some parts"},
-        "tco.term.power": {"zh": "功耗", "en": "power draw"},
-        "tco.term.power_partial": {"zh": "部分部件功耗", "en": "power of some parts"},
-        "tco.term.kwh_price": {"zh": "电价", "en": "electricity price"},
-        "tco.term.pue": {"zh": "PUE", "en": "PUE"},
-        "tco.term.utilisation": {"zh": "利用率", "en": "utilisation"},
-        "tco.term.life": {"zh": "使用年限", "en": "service life"},
-        "tco.record": {"zh": "总拥有成本：{lines}", "en": "Total cost of ownership: {lines}"},
+        "tco.title": "Total cost of ownership (purchase + electricity)",
+        "tco.purchase": "Purchase incl. VAT: {cost}",
+        "tco.purchase.lower": "Purchase incl. VAT: at least {cost} (some parts have no price yet: a lower bound)",
+        "tco.electricity": plural(
+            (
+                "Electricity over {years} years: {cost} ({kwh} kWh a year = full-load wall power {wall} W × {servers} "
+                "server × PUE {pue} × {util}% utilisation × 8,760 h; {price} CNY/kWh)"
+            ),
+            (
+                "Electricity over {years} years: {cost} ({kwh} kWh a year = full-load wall power {wall} W × {servers} "
+                "servers × PUE {pue} × {util}% utilisation × 8,760 h; {price} CNY/kWh)"
+            ),
+            "servers",
+        ),
+        "tco.electricity.lower": plural(
+            (
+                "Electricity over {years} years: at least {cost} (some parts' power is unknown: a lower bound; {kwh} "
+                "kWh a year = full-load wall power {wall} W × {servers} server × PUE {pue} × {util}% utilisation × "
+                "8,760 h; {price} CNY/kWh)"
+            ),
+            (
+                "Electricity over {years} years: at least {cost} (some parts' power is unknown: a lower bound; {kwh} "
+                "kWh a year = full-load wall power {wall} W × {servers} servers × PUE {pue} × {util}% utilisation × "
+                "8,760 h; {price} CNY/kWh)"
+            ),
+            "servers",
+        ),
+        "tco.electricity.unknown": "Electricity: unknown (missing: {terms})",
+        "tco.cloud": plural(
+            (
+                "For comparison: renting {gpus} GPU in the cloud for the same {years} years at {util}% is about {cost} "
+                "({price} CNY per GPU-hour)"
+            ),
+            (
+                "For comparison: renting {gpus} GPUs in the cloud for the same {years} years at {util}% is about "
+                "{cost} ({price} CNY per GPU-hour)"
+            ),
+            "gpus",
+        ),
+        "tco.total": "Cost of ownership over {years} years: {cost}",
+        "tco.lower": "Cost of ownership over {years} years: at least {cost} (a lower bound; unknown: {terms})",
+        "tco.term.purchase_partial": "prices of some parts",
+        "tco.term.power": "power draw",
+        "tco.term.power_partial": "power of some parts",
+        "tco.term.kwh_price": "electricity price",
+        "tco.term.pue": "PUE",
+        "tco.term.utilisation": "utilisation",
+        "tco.term.life": "service life",
+        "tco.record": "Total cost of ownership: {lines}",
     }
 )

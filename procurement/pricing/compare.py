@@ -28,29 +28,24 @@ Compliance = Literal["compliant", "fails", "unknown"]
 Substitution = Literal["none", "catalog", "unknown"]
 
 register({
-    "compare.compliance.compliant": {"zh": "合规", "en": "compliant"},
-    "compare.compliance.fails": {"zh": "不合规", "en": "fails"},
-    "compare.compliance.unknown": {"zh": "合规性未知", "en": "compliance unknown"},
-    "compare.reason.error": {"zh": "{rule}：{message}", "en": "{rule}: {message}"},
-    "compare.reason.unknown_part": {"zh": "“{line}”以目录中没有的零件替代 {part}：规则无法检查",
-                                    "en": "'{line}' substitutes a part the catalog does not know for {part}: "
-                                          "the rules cannot check it"},
-    "compare.reason.bad_part": {"zh": "替代零件 {pid} 不在目录中", "en": "the substitute {pid} is not in the catalog"},
-    "compare.line.not_quoted": {"zh": "未报价", "en": "not quoted"},
-    "compare.line.unpriced": {"zh": "无单价", "en": "no unit price"},
-    "compare.line.qty": {"zh": "供应商报 {quoted}，方案需要 {needed}", "en": "the vendor quotes {quoted}, the plan "
-                         "needs {needed}"},
-    "compare.sub.catalog": {"zh": "替代：{name}", "en": "substitute: {name}"},
-    "compare.sub.unknown": {"zh": "替代（目录中没有）：{text}", "en": "substitute (not in the catalog): {text}"},
-    "compare.lowest": {"zh": "最低合规报价", "en": "lowest compliant offer"},
-    "compare.lowest.provisional": {"zh": "最低合规报价（暂定：{why}）", "en": "lowest compliant offer (provisional: "
-                                   "{why})"},
-    "compare.provisional_why": {
-        "zh": "{vendors} 的报价不完整或未能检查，其已报价部分已更低",
-        "en": "the offer of {vendors} is incomplete or unchecked and its priced lines alone cost less"},
-    "compare.lowest.none": {"zh": "没有完整报价且合规的供应商：无法标出最低合规报价",
-                            "en": "no offer is both fully priced and compliant: no lowest compliant offer"},
-    "compare.chosen": {"zh": "已选定", "en": "chosen"},
+    "compare.compliance.compliant": "compliant",
+    "compare.compliance.fails": "fails",
+    "compare.compliance.unknown": "compliance unknown",
+    "compare.reason.error": "{rule}: {message}",
+    "compare.reason.unknown_part": (
+        "'{line}' substitutes a part the catalog does not know for {part}: the rules cannot check it"
+    ),
+    "compare.reason.bad_part": "the substitute {pid} is not in the catalog",
+    "compare.line.not_quoted": "not quoted",
+    "compare.line.unpriced": "no unit price",
+    "compare.line.qty": "the vendor quotes {quoted}, the plan needs {needed}",
+    "compare.sub.catalog": "substitute: {name}",
+    "compare.sub.unknown": "substitute (not in the catalog): {text}",
+    "compare.lowest": "lowest compliant offer",
+    "compare.lowest.provisional": "lowest compliant offer (provisional: {why})",
+    "compare.provisional_why": "the offer of {vendors} is incomplete or unchecked and its priced lines alone cost less",
+    "compare.lowest.none": "no offer is both fully priced and compliant: no lowest compliant offer",
+    "compare.chosen": "chosen",
 })
 
 

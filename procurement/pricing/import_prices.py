@@ -44,41 +44,32 @@ FIELDS: tuple[Field_, ...] = ("part", "name", "spec", "price", "price_incl", "pr
                               "vat", "date", "source")
 
 register({
-    "prices.error.where": {"zh": "{file}{sheet}，第 {row} 行{column}：{message}",
-                           "en": "{file}{sheet}, row {row}{column}: {message}"},
-    "prices.error.sheet": {"zh": "，工作表“{sheet}”", "en": ", sheet '{sheet}'"},
-    "prices.error.column": {"zh": "，{letter} 列（{header}）", "en": ", column {letter} ({header})"},
-    "prices.error.not_number": {"zh": "“{value}”不是数字", "en": "'{value}' is not a number"},
-    "prices.error.negative": {"zh": "单价 {value} 为负数，不能作为零件价格", "en":
-                              "the unit price {value} is negative and cannot be a part's price"},
-    "prices.error.too_large": {"zh": "{value} 超出可信的价格范围", "en": "{value} is beyond any plausible price"},
-    "prices.error.not_date": {"zh": "“{value}”不是日期（例如 2026-11-30）",
-                              "en": "'{value}' is not a date (e.g. 2026-11-30)"},
-    "prices.error.not_flag": {"zh": "“{value}”不是“含税/不含税”（是/否）",
-                              "en": "'{value}' is not VAT included yes/no"},
-    "prices.error.no_header": {"zh": "前 {rows} 行中找不到表头：需要单价列（单价、含税单价、Unit price…）和型号或品名列"
-                                     "（型号、品名、Part number、Model…）",
-                               "en": "no header in the first {rows} rows: a unit price column (单价, 含税单价, Unit "
-                                     "price…) and a part number or model name column (型号, 品名, Part number, "
-                                     "Model…) are needed"},
-    "prices.error.too_many_rows": {"zh": "超过 {limit} 行，不像一份价格表", "en":
-                                   "more than {limit} rows: not a price list this program reads"},
-    "prices.error.too_big": {"zh": "文件有 {size} 字节，超过上限 {limit}", "en":
-                             "the file has {size} bytes, over the limit of {limit}"},
-    "prices.error.unreadable": {"zh": "无法读取：{reason}", "en": "cannot be read: {reason}"},
-    "prices.error.encoding": {"zh": "既不是 UTF-8 也不是 GBK 编码的文本", "en": "is neither UTF-8 nor GBK text"},
-    "prices.error.format": {"zh": "只能导入 CSV 和 XLSX 文件（.csv、.tsv、.txt、.xlsx、.xlsm）", "en":
-                            "only CSV and XLSX files can be imported (.csv, .tsv, .txt, .xlsx, .xlsm)"},
-    "prices.error.no_sheet": {"zh": "没有名为“{name}”的工作表", "en": "has no sheet named '{name}'"},
-    "prices.error.mapping": {"zh": "列映射中的列 {letter} 不存在", "en": "the column mapping names column {letter}, "
-                             "which the header does not have"},
-    "prices.reason.id": {"zh": "零件编号相同", "en": "same part id"},
-    "prices.reason.name": {"zh": "型号名称相同", "en": "same model name"},
-    "prices.reason.code": {"zh": "型号代码相同", "en": "same model code"},
-    "prices.reason.tokens": {"zh": "型号关键字吻合（{score}%）", "en": "model words agree ({score}%)"},
-    "prices.reason.ambiguous": {"zh": "同样可能是 {first} 或 {second}", "en": "could be {first} or {second}"},
-    "prices.reason.duplicate": {"zh": "与第 {row} 行为同一零件", "en": "same part as row {row}"},
-    "prices.reason.unpriced": {"zh": "没有单价", "en": "no unit price"},
+    "prices.error.where": "{file}{sheet}, row {row}{column}: {message}",
+    "prices.error.sheet": ", sheet '{sheet}'",
+    "prices.error.column": ", column {letter} ({header})",
+    "prices.error.not_number": "'{value}' is not a number",
+    "prices.error.negative": "the unit price {value} is negative and cannot be a part's price",
+    "prices.error.too_large": "{value} is beyond any plausible price",
+    "prices.error.not_date": "'{value}' is not a date (e.g. 2026-11-30)",
+    "prices.error.not_flag": "'{value}' is not VAT included yes/no",
+    "prices.error.no_header": (
+        "no header in the first {rows} rows: a unit price column (单价, 含税单价, Unit price…) and a part number or "
+        "model name column (型号, 品名, Part number, Model…) are needed"
+    ),
+    "prices.error.too_many_rows": "more than {limit} rows: not a price list this program reads",
+    "prices.error.too_big": "the file has {size} bytes, over the limit of {limit}",
+    "prices.error.unreadable": "cannot be read: {reason}",
+    "prices.error.encoding": "is neither UTF-8 nor GBK text",
+    "prices.error.format": "only CSV and XLSX files can be imported (.csv, .tsv, .txt, .xlsx, .xlsm)",
+    "prices.error.no_sheet": "has no sheet named '{name}'",
+    "prices.error.mapping": "the column mapping names column {letter}, which the header does not have",
+    "prices.reason.id": "same part id",
+    "prices.reason.name": "same model name",
+    "prices.reason.code": "same model code",
+    "prices.reason.tokens": "model words agree ({score}%)",
+    "prices.reason.ambiguous": "could be {first} or {second}",
+    "prices.reason.duplicate": "same part as row {row}",
+    "prices.reason.unpriced": "no unit price",
 })
 
 

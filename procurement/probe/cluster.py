@@ -19,10 +19,8 @@ from procurement.verify.report import CheckRecord, VerificationReport
 
 register(
     {
-        "probe.cmd.on_target": {"zh": "在目标机器上，在存放 {probe} 的目录中运行：",
-                                "en": "on the target machine, in the folder holding {probe}:"},
-        "probe.cmd.then_import": {"zh": "然后在本机导入这个 .json 文件（或运行：{judge}）",
-                                  "en": "then import that .json file on this computer (or: {judge})"},
+        "probe.cmd.on_target": "on the target machine, in the folder holding {probe}:",
+        "probe.cmd.then_import": "then import that .json file on this computer (or: {judge})",
     }
 )
 

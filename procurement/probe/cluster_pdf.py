@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from reportlab.platypus import Flowable, Spacer
 
 from catalog.loader import Catalog
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, plural, register, t
 from procurement.plan import Plan, canonical_digest
 from procurement.probe.cluster import ClusterProgress, NodeState, cluster_progress
 from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, scaled, table
@@ -22,52 +22,55 @@ from procurement.verify.report import CheckRecord, GpuRecord
 
 register(
     {
-        "cluster.title": {"zh": "集群验收报告", "en": "Cluster acceptance report"},
-        "cluster.plan": {"zh": "方案", "en": "Plan"},
-        "cluster.created": {"zh": "生成时间", "en": "Made"},
-        "cluster.expected": {"zh": "方案节点数", "en": "Nodes in the plan"},
-        "cluster.received": {"zh": "已收到报告", "en": "Reports received"},
-        "cluster.tally": {"zh": "通过 {passed} · 警告 {warned} · 不通过 {failed} · 未知 {unknown} · 缺失 {missing}",
-                          "en": "passed {passed} · warnings {warned} · failed {failed} · unknown {unknown} · "
-                                "missing {missing}"},
-        "cluster.verdict": {"zh": "结论", "en": "Verdict"},
-        "cluster.verdict.pass": {"zh": "方案中的 {n} 个节点全部收到报告并通过自动检查。",
-                                 "en": "All {n} planned nodes reported and passed the automatic checks."},
-        "cluster.verdict.not": {"zh": "未全部通过：{why}。不得据此验收。",
-                                "en": "Not all passed: {why}. Not evidence for acceptance."},
-        "cluster.why.failed": {"zh": "{n} 个节点不通过", "en": "{n} node(s) failed"},
-        "cluster.why.unknown": {"zh": "{n} 个节点结果未知", "en": "{n} node(s) unknown"},
-        "cluster.why.missing": {"zh": "缺 {n} 个节点的报告", "en": "no report from {n} node(s)"},
-        "cluster.why.checks": {"zh": "集群检查未通过（{ids}）", "en": "cluster checks not passed ({ids})"},
-        "cluster.why.none": {"zh": "没有节点报告", "en": "no node reported"},
-        "cluster.checks": {"zh": "集群检查", "en": "Cluster checks"},
-        "cluster.nodes": {"zh": "节点", "en": "Nodes"},
-        "cluster.gpus": {"zh": "GPU", "en": "GPUs"},
-        "cluster.problems": {"zh": "不通过与未知项", "en": "Failures and unknowns"},
-        "cluster.no_problems": {"zh": "无：所有已收到的节点的检查均通过或为警告。",
-                                "en": "None: every check of the nodes received passed or warned."},
-        "cluster.missing": {"zh": "未收到报告的节点", "en": "Nodes that have not reported"},
-        "cluster.missing.unnamed": {"zh": "方案有 {want} 个节点，收到 {got} 份报告：还缺 {n} 个"
-                                          "（未给出节点名，无法列出是哪些）。",
-                                    "en": "The plan has {want} nodes and {got} reported: {n} missing (no node "
-                                          "names were given, so they cannot be named)."},
-        "cluster.unexpected": {"zh": "不在节点名单中的报告：{names}",
-                               "en": "Reports from nodes not in the list: {names}"},
-        "cluster.col.node": {"zh": "节点", "en": "Node"},
-        "cluster.col.result": {"zh": "结果", "en": "Result"},
-        "cluster.col.serial": {"zh": "整机序列号 / machine-id", "en": "System serial / machine-id"},
-        "cluster.col.gpus": {"zh": "GPU", "en": "GPUs"},
-        "cluster.col.driver": {"zh": "驱动 / CUDA", "en": "Driver / CUDA"},
-        "cluster.col.counts": {"zh": "通过/不通过/警告/未知", "en": "pass/fail/warn/unknown"},
-        "cluster.col.gpu": {"zh": "GPU", "en": "GPU"},
-        "cluster.col.gpu_serial": {"zh": "序列号 / UUID", "en": "Serial / UUID"},
-        "cluster.col.why": {"zh": "未通过的项目", "en": "Not passed"},
-        "cluster.col.check": {"zh": "检查项", "en": "Check"},
-        "cluster.col.evidence": {"zh": "期望 / 实测 · 说明", "en": "Expected / measured · message"},
-        "cluster.state.missing": {"zh": "缺失", "en": "missing"},
-        "cluster.error": {"zh": "无法检测：{error}", "en": "could not be verified: {error}"},
-        "cluster.footer": {"zh": "集群验收报告 · 方案摘要 {digest}", "en": "Cluster acceptance · plan digest {digest}"},
-        "cluster.file": {"zh": "集群验收报告", "en": "cluster-acceptance"},
+        "cluster.title": "Cluster acceptance report",
+        "cluster.plan": "Plan",
+        "cluster.created": "Made",
+        "cluster.expected": "Nodes in the plan",
+        "cluster.received": "Reports received",
+        "cluster.tally": (
+            "passed {passed} · warnings {warned} · failed {failed} · unknown {unknown} · missing {missing}"
+        ),
+        "cluster.verdict": "Verdict",
+        "cluster.verdict.pass": "All {n} planned nodes reported and passed the automatic checks.",
+        "cluster.verdict.not": "Not all passed: {why}. Not evidence for acceptance.",
+        "cluster.why.failed": plural("{n} node failed", "{n} nodes failed", "n"),
+        "cluster.why.unknown": plural("{n} node unknown", "{n} nodes unknown", "n"),
+        "cluster.why.missing": plural("no report from {n} node", "no report from {n} nodes", "n"),
+        "cluster.why.checks": "cluster checks not passed ({ids})",
+        "cluster.why.none": "no node reported",
+        "cluster.checks": "Cluster checks",
+        "cluster.nodes": "Nodes",
+        "cluster.gpus": "GPUs",
+        "cluster.problems": "Failures and unknowns",
+        "cluster.no_problems": "None: every check of the nodes received passed or warned.",
+        "cluster.missing": "Nodes that have not reported",
+        "cluster.missing.unnamed": plural(
+            (
+                "The plan has {want} node and {got} reported: {n} missing (no node names were given, so they cannot be "
+                "named)."
+            ),
+            (
+                "The plan has {want} nodes and {got} reported: {n} missing (no node names were given, so they cannot "
+                "be named)."
+            ),
+            "want",
+        ),
+        "cluster.unexpected": "Reports from nodes not in the list: {names}",
+        "cluster.col.node": "Node",
+        "cluster.col.result": "Result",
+        "cluster.col.serial": "System serial / machine-id",
+        "cluster.col.gpus": "GPUs",
+        "cluster.col.driver": "Driver / CUDA",
+        "cluster.col.counts": "pass/fail/warn/unknown",
+        "cluster.col.gpu": "GPU",
+        "cluster.col.gpu_serial": "Serial / UUID",
+        "cluster.col.why": "Not passed",
+        "cluster.col.check": "Check",
+        "cluster.col.evidence": "Expected / measured · message",
+        "cluster.state.missing": "missing",
+        "cluster.error": "could not be verified: {error}",
+        "cluster.footer": "Cluster acceptance · plan digest {digest}",
+        "cluster.file": "cluster-acceptance",
     }
 )
 

@@ -36,11 +36,11 @@ MARGIN = 16 * mm
 
 register(
     {
-        "report.page_of": {"zh": "第 {page} 页，共 {pages} 页", "en": "Page {page} of {pages}"},
-        "report.digest": {"zh": "方案摘要 SHA-256", "en": "Plan digest SHA-256"},
-        "report.write_failed": {"zh": "无法写入 {path}：{reason}", "en": "cannot write {path}: {reason}"},
-        "report.is_directory": {"zh": "是一个目录", "en": "is a directory"},
-        "report.no_folder": {"zh": "目录 {folder} 不存在", "en": "folder {folder} does not exist"},
+        "report.page_of": "Page {page} of {pages}",
+        "report.digest": "Plan digest SHA-256",
+        "report.write_failed": "cannot write {path}: {reason}",
+        "report.is_directory": "is a directory",
+        "report.no_folder": "folder {folder} does not exist",
     }
 )
 

@@ -28,41 +28,27 @@ EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
 
 register(
     {
-        "export.nothing": {
-            "zh": "未指定输出：请给出 --quote FILE、--rfq FILE、--checklist FILE、--acceptance FILE "
-            "和/或 --comparison FILE",
-            "en": "nothing to export: give --quote FILE, --rfq FILE, --checklist FILE, --acceptance FILE and/or "
-            "--comparison FILE",
-        },
-        "export.same_file": {
-            "zh": "--quote、--rfq、--checklist、--acceptance 与 --comparison 不能是同一个文件",
-            "en": "--quote, --rfq, --checklist, --acceptance and --comparison must be different files",
-        },
-        "export.wrote": {
-            "zh": "已写入 {what}：{path}（{size} 字节）",
-            "en": "wrote {what}: {path} ({size} bytes)",
-        },
-        "export.what.quote": {"zh": "报价单", "en": "quote"},
-        "export.issued": {"zh": "已出具报价 {number}，编号、日期和有效期已保存到 {path}",
-                          "en": "issued quote {number}; its number, date and validity are stored in {path}"},
-        "export.issue_failed": {"zh": "PDF 已写入，但无法把出具的报价保存到 {path}：{error}",
-                                "en": "the PDF is written, but the issued quote could not be stored in {path}: "
-                                      "{error}"},
-        "export.what.rfq": {"zh": "询价单", "en": "request for quotation"},
-        "export.what.checklist": {"zh": "检查清单", "en": "checklist"},
-        "export.what.acceptance": {"zh": "到货验收单", "en": "acceptance sheet"},
-        "export.what.comparison": {"zh": "比价表", "en": "quote comparison"},
-        "export.plan_error": {"zh": "无法读取方案：", "en": "cannot read the plan:"},
-        "export.no_hardware": {
-            "zh": "方案中尚未选择任何硬件，无从报价或生成清单：请先选择{gaps}等（第 2、3 步）",
-            "en": "nothing to export: the plan has no hardware chosen yet; choose {gaps} first (steps 2 and 3)",
-        },
-        "export.policy_error": {"zh": "无法读取政策文件：", "en": "cannot read the policy:"},
-        "export.missing_glyphs": {
-            "zh": "警告：没有可用字体能显示以下字符，PDF 中以代码点 [U+…] 代替：{chars}",
-            "en": "warning: no available font has these characters; the PDF shows their code points [U+…] "
-            "instead: {chars}",
-        },
+        "export.nothing": (
+            "nothing to export: give --quote FILE, --rfq FILE, --checklist FILE, --acceptance FILE and/or --comparison "
+            "FILE"
+        ),
+        "export.same_file": "--quote, --rfq, --checklist, --acceptance and --comparison must be different files",
+        "export.wrote": "wrote {what}: {path} ({size} bytes)",
+        "export.what.quote": "quote",
+        "export.issued": "issued quote {number}; its number, date and validity are stored in {path}",
+        "export.issue_failed": "the PDF is written, but the issued quote could not be stored in {path}: {error}",
+        "export.what.rfq": "request for quotation",
+        "export.what.checklist": "checklist",
+        "export.what.acceptance": "acceptance sheet",
+        "export.what.comparison": "quote comparison",
+        "export.plan_error": "cannot read the plan:",
+        "export.no_hardware": (
+            "nothing to export: the plan has no hardware chosen yet; choose {gaps} first (steps 2 and 3)"
+        ),
+        "export.policy_error": "cannot read the policy:",
+        "export.missing_glyphs": (
+            "warning: no available font has these characters; the PDF shows their code points [U+…] instead: {chars}"
+        ),
     }
 )
 

@@ -15,18 +15,18 @@ from procurement.signoff import Kind, SignoffState, SigState, signature_fingerpr
 
 register(
     {
-        "sopdf.title": {"zh": "{kind}签署", "en": "{kind} sign-off"},
-        "sopdf.state": {"zh": "状态", "en": "State"},
-        "sopdf.digest": {"zh": "签署内容摘要", "en": "Digest of the signed content"},
-        "sopdf.changes": {"zh": "签署后的更改", "en": "Changed since signing"},
-        "sopdf.col.role": {"zh": "签署方 / 职务", "en": "Party / role"},
-        "sopdf.col.name": {"zh": "姓名", "en": "Name"},
-        "sopdf.col.date": {"zh": "日期", "en": "Date"},
-        "sopdf.col.signature": {"zh": "签字", "en": "Signature"},
-        "sopdf.seal": {"zh": "盖章", "en": "Seal"},
-        "sopdf.role.user": {"zh": "使用部门", "en": "User department"},
-        "sopdf.role.assets": {"zh": "资产管理", "en": "Asset management"},
-        "sopdf.role.vendor": {"zh": "供应商代表", "en": "Vendor representative"},
+        "sopdf.title": "{kind} sign-off",
+        "sopdf.state": "State",
+        "sopdf.digest": "Digest of the signed content",
+        "sopdf.changes": "Changed since signing",
+        "sopdf.col.role": "Party / role",
+        "sopdf.col.name": "Name",
+        "sopdf.col.date": "Date",
+        "sopdf.col.signature": "Signature",
+        "sopdf.seal": "Seal",
+        "sopdf.role.user": "User department",
+        "sopdf.role.assets": "Asset management",
+        "sopdf.role.vendor": "Vendor representative",
     }
 )
 

@@ -19,7 +19,7 @@ from procurement.budgets.cost import CostBreakdown as CostBreakdown
 from procurement.budgets.cost import CostLine as CostLine
 from procurement.budgets.cost import plan_cost, yuan
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register
+from procurement.messages import Lang, plural, register
 from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.rules.base import Rule, join_names, make
@@ -132,53 +132,41 @@ RULES: tuple[Rule, ...] = (over_budget, budget_unknown, unpriced, price_age)
 
 register(
     {
-        "BUDGET-OVER.message": {
-            "zh": "含税参考总价 {total}（不含税 {net} = 每节点 {node} × {nodes} 台，另加 {vat}% 增值税）"
-                  "超过含税预算 {budget}，超出 {over}。",
-            "en": "The reference total including {vat}% VAT is {total} ({net} before VAT = {node} per node "
-            "× {nodes}), {over} over the budget of {budget} (budgets include VAT).",
-        },
-        "BUDGET-OVER.message.lower_bound": {
-            "zh": "仅已定价部件的含税价就有 {total}（不含 {parts} 等询价部件），"
-                  "已超过含税预算 {budget}，超出至少 {over}。",
-            "en": "The priced parts alone come to {total} incl. VAT (without {parts}, priced on request), "
-                  "at least {over} over the budget of {budget} (budgets include VAT).",
-        },
-        "BUDGET-UNKNOWN.message": {
-            "zh": "是否在预算内未知：{n} 项部件没有价格（{parts}）。已定价部分含税 {total}，只是下限；预算 {budget}。",
-            "en": "Whether the plan is within budget is unknown: {n} part(s) have no price ({parts}). The priced "
-                  "parts come to {total} incl. VAT, a lower bound; the budget is {budget}.",
-        },
-        "BUDGET-UNKNOWN.message.nothing_priced": {
-            "zh": "是否在预算 {budget} 内未知：方案中没有一项部件有价格（{parts}）。",
-            "en": "Whether the plan is within the budget of {budget} is unknown: no part of it has a price yet "
-                  "({parts}).",
-        },
-        "BUDGET-UNKNOWN.fix": {
-            "zh": "向供应商询价后在报价页填写单价（或导入供应商报价），再判断预算。",
-            "en": "Ask the vendor for the missing prices and enter them on the quote page (or import the vendor's "
-                  "quote) before judging the budget.",
-        },
-        "BUDGET-PRICE-AGE.message": {
-            "zh": "以下价格已超过 {days} 天（最早 {oldest}），可能已变化：{parts}。",
-            "en": "Older than {days} days (the oldest from {oldest}), so the price may have moved: {parts}.",
-        },
-        "BUDGET-PRICE-AGE.fix": {
-            "zh": "请供应商重新报价，或在报价页填写当前价格（政策 price_max_age_days 可调整期限）。",
-            "en": "Ask the vendor for a current quote or enter current prices on the quote page (the age limit is "
-                  "the policy's price_max_age_days).",
-        },
-        "BUDGET-OVER.fix": {
-            "zh": "减少 GPU、选择性价比更高的 GPU，或提高预算。",
-            "en": "Use fewer or better-value GPUs, or raise the budget.",
-        },
-        "BUDGET-UNPRICED.message": {
-            "zh": "以下部件没有公开参考价（需询价），总价为下限：{parts}。",
-            "en": "No public reference price (on request) for: {parts}; the total is a lower bound.",
-        },
-        "BUDGET-UNPRICED.fix": {
-            "zh": "向供应商询价，或在用户目录中填写公司价格。",
-            "en": "Ask the vendor, or add company prices in a user catalog directory.",
-        },
+        "BUDGET-OVER.message": (
+            "The reference total including {vat}% VAT is {total} ({net} before VAT = {node} per node × {nodes}), "
+            "{over} over the budget of {budget} (budgets include VAT)."
+        ),
+        "BUDGET-OVER.message.lower_bound": (
+            "The priced parts alone come to {total} incl. VAT (without {parts}, priced on request), at least {over} "
+            "over the budget of {budget} (budgets include VAT)."
+        ),
+        "BUDGET-UNKNOWN.message": plural(
+            (
+                "Whether the plan is within budget is unknown: {n} part have no price ({parts}). The priced parts come "
+                "to {total} incl. VAT, a lower bound; the budget is {budget}."
+            ),
+            (
+                "Whether the plan is within budget is unknown: {n} parts have no price ({parts}). The priced parts "
+                "come to {total} incl. VAT, a lower bound; the budget is {budget}."
+            ),
+            "n",
+        ),
+        "BUDGET-UNKNOWN.message.nothing_priced": (
+            "Whether the plan is within the budget of {budget} is unknown: no part of it has a price yet ({parts})."
+        ),
+        "BUDGET-UNKNOWN.fix": (
+            "Ask the vendor for the missing prices and enter them on the quote page (or import the vendor's quote) "
+            "before judging the budget."
+        ),
+        "BUDGET-PRICE-AGE.message": (
+            "Older than {days} days (the oldest from {oldest}), so the price may have moved: {parts}."
+        ),
+        "BUDGET-PRICE-AGE.fix": (
+            "Ask the vendor for a current quote or enter current prices on the quote page (the age limit is the "
+            "policy's price_max_age_days)."
+        ),
+        "BUDGET-OVER.fix": "Use fewer or better-value GPUs, or raise the budget.",
+        "BUDGET-UNPRICED.message": "No public reference price (on request) for: {parts}; the total is a lower bound.",
+        "BUDGET-UNPRICED.fix": "Ask the vendor, or add company prices in a user catalog directory.",
     }
 )

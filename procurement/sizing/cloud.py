@@ -13,7 +13,7 @@ from typing import Literal
 from catalog.loader import Catalog
 from procurement.budgets.cost import plan_cost, yuan
 from procurement.budgets.tco import plan_tco
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, plural, register, t
 from procurement.plan import Plan, Sensitivity, Usage
 from procurement.policy import Policy, default_policy
 
@@ -80,74 +80,77 @@ def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh", policy: Policy
 
 register(
     {
-        "cloud.choice.own": {"zh": "建议自购服务器。", "en": "Buying the servers is advised."},
-        "cloud.choice.cloud": {"zh": "建议租用云 GPU。", "en": "Renting cloud GPUs is advised."},
-        "cloud.choice.either": {
-            "zh": "自购和租用云 GPU 各有理由，请结合具体报价决定。",
-            "en": "Buying and renting both have a case; decide on actual quotes.",
-        },
-        "cloud.occasional": {
-            "zh": "偶尔使用：按需租用比闲置自有硬件更省。",
-            "en": "Occasional use: renting on demand beats idle owned hardware.",
-        },
-        "cloud.continuous": {
-            "zh": "持续使用：长期租用费用通常高于自购。",
-            "en": "Continuous use: long-term rental usually costs more than owning.",
-        },
-        "cloud.sensitive": {
-            "zh": "数据敏感：自有机房更易满足数据不出域的要求。",
-            "en": "Sensitive data: owned hardware keeps the data on premises.",
-        },
-        "cloud.over_budget": {
-            "zh": "配置含税参考价 {cost} 万元超出预算 {budget} 万元。",
-            "en": "The configuration's reference cost incl. VAT, {cost}, exceeds the {budget} budget.",
-        },
-        "cloud.over_budget_lower_bound": {
-            "zh": "仅已定价部件的含税价就有 {cost} 万元，已超出预算 {budget} 万元（其余部件尚未定价）。",
-            "en": "The priced parts alone come to {cost} incl. VAT, over the {budget} budget (other parts are "
-                  "not priced yet).",
-        },
-        "cloud.budget_unknown": {
-            "zh": "是否在预算 {budget} 万元内未知：{n} 项部件尚无价格，已定价部分含税 {cost} 万元只是下限。",
-            "en": "Whether it fits the {budget} budget is unknown: {n} part(s) have no price yet; the priced "
-                  "parts, {cost} incl. VAT, are a lower bound.",
-        },
-        "cloud.within_budget": {
-            "zh": "配置含税参考价 {cost} 万元在预算 {budget} 万元内。",
-            "en": "The configuration's reference cost incl. VAT, {cost}, is within the {budget} budget.",
-        },
-        "cloud.tco.rent_cheaper": {
-            "zh": "按 {years} 年、利用率 {util}% 计：租用 {gpus} 张云 GPU 约 {rent}，低于自购的总拥有成本 {own}"
-                  "（购置 + 电费）。",
-            "en": "Over {years} years at {util}% utilisation, renting {gpus} GPU(s) in the cloud costs about {rent}, "
-                  "less than "
-                  "owning ({own}: purchase + electricity).",
-        },
-        "cloud.tco.own_cheaper": {
-            "zh": "按 {years} 年、利用率 {util}% 计：自购的总拥有成本 {own}（购置 + 电费）低于租用 {gpus} 张云 GPU 的 "
-                  "{rent}。",
-            "en": "Over {years} years at {util}% utilisation, owning ({own}: purchase + electricity) costs less than "
-                  "renting {gpus} GPU(s) in the cloud ({rent}).",
-        },
-        "cloud.tco.own_at_least_more": {
-            "zh": "按 {years} 年、利用率 {util}% 计：自购至少 {own}（已知部分的下限），已高于租用 {gpus} 张云 GPU 的 "
-                  "{rent}。",
-            "en": "Over {years} years at {util}% utilisation, owning costs at least {own} (the known terms), already "
-                  "more than renting {gpus} GPU(s) in the cloud ({rent}).",
-        },
-        "cloud.tco.unknown": {
-            "zh": "自购与租用孰省未知：自购至少 {own}（下限，尚有未知项），租用 {gpus} 张云 GPU {years} 年约 {rent}。",
-            "en": "Whether owning or renting costs less is unknown: owning is at least {own} (a lower bound, some "
-                  "terms unknown); renting {gpus} GPU(s) in the cloud for {years} years is about {rent}.",
-        },
-        "cloud.tco.no_rent": {
-            "zh": "填写云 GPU 每卡时租金（报价页）即可按同样的年限和利用率比较自购与租用的费用。",
-            "en": "Enter a cloud GPU-hour price (quote page) to compare owning and renting over the same life and "
-                  "utilisation.",
-        },
-        "cloud.cluster_idle": {
-            "zh": "{nodes} 节点集群若只偶尔使用，大部分时间会闲置。",
-            "en": "A {nodes}-node cluster used occasionally sits idle most of the time.",
-        },
+        "cloud.choice.own": "Buying the servers is advised.",
+        "cloud.choice.cloud": "Renting cloud GPUs is advised.",
+        "cloud.choice.either": "Buying and renting both have a case; decide on actual quotes.",
+        "cloud.occasional": "Occasional use: renting on demand beats idle owned hardware.",
+        "cloud.continuous": "Continuous use: long-term rental usually costs more than owning.",
+        "cloud.sensitive": "Sensitive data: owned hardware keeps the data on premises.",
+        "cloud.over_budget": "The configuration's reference cost incl. VAT, {cost}, exceeds the {budget} budget.",
+        "cloud.over_budget_lower_bound": (
+            "The priced parts alone come to {cost} incl. VAT, over the {budget} budget (other parts are not priced "
+            "yet)."
+        ),
+        "cloud.budget_unknown": plural(
+            (
+                "Whether it fits the {budget} budget is unknown: {n} part have no price yet; the priced parts, {cost} "
+                "incl. VAT, are a lower bound."
+            ),
+            (
+                "Whether it fits the {budget} budget is unknown: {n} parts have no price yet; the priced parts, {cost} "
+                "incl. VAT, are a lower bound."
+            ),
+            "n",
+        ),
+        "cloud.within_budget": "The configuration's reference cost incl. VAT, {cost}, is within the {budget} budget.",
+        "cloud.tco.rent_cheaper": plural(
+            (
+                "Over {years} years at {util}% utilisation, renting {gpus} GPU in the cloud costs about {rent}, less "
+                "than owning ({own}: purchase + electricity)."
+            ),
+            (
+                "Over {years} years at {util}% utilisation, renting {gpus} GPUs in the cloud costs about {rent}, less "
+                "than owning ({own}: purchase + electricity)."
+            ),
+            "gpus",
+        ),
+        "cloud.tco.own_cheaper": plural(
+            (
+                "Over {years} years at {util}% utilisation, owning ({own}: purchase + electricity) costs less than "
+                "renting {gpus} GPU in the cloud ({rent})."
+            ),
+            (
+                "Over {years} years at {util}% utilisation, owning ({own}: purchase + electricity) costs less than "
+                "renting {gpus} GPUs in the cloud ({rent})."
+            ),
+            "gpus",
+        ),
+        "cloud.tco.own_at_least_more": plural(
+            (
+                "Over {years} years at {util}% utilisation, owning costs at least {own} (the known terms), already "
+                "more than renting {gpus} GPU in the cloud ({rent})."
+            ),
+            (
+                "Over {years} years at {util}% utilisation, owning costs at least {own} (the known terms), already "
+                "more than renting {gpus} GPUs in the cloud ({rent})."
+            ),
+            "gpus",
+        ),
+        "cloud.tco.unknown": plural(
+            (
+                "Whether owning or renting costs less is unknown: owning is at least {own} (a lower bound, some terms "
+                "unknown); renting {gpus} GPU in the cloud for {years} years is about {rent}."
+            ),
+            (
+                "Whether owning or renting costs less is unknown: owning is at least {own} (a lower bound, some terms "
+                "unknown); renting {gpus} GPUs in the cloud for {years} years is about {rent}."
+            ),
+            "gpus",
+        ),
+        "cloud.tco.no_rent": (
+            "Enter a cloud GPU-hour price (quote page) to compare owning and renting over the same life and "
+            "utilisation."
+        ),
+        "cloud.cluster_idle": "A {nodes}-node cluster used occasionally sits idle most of the time.",
     }
 )

@@ -33,7 +33,7 @@ from catalog.units import GIB_TO_GB
 from procurement.budgets.balance import cores_needed, ram_needed_gib
 from procurement.budgets.cost import plan_cost, yuan
 from procurement.budgets.power import power_budget, psu_unit_w, psus_needed
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, plural, register, t
 from procurement.plan import AUTO_PARTS, AutoPart, Plan, PlanError, Workload, with_value
 from procurement.policy import Policy
 from procurement.sizing.vram import estimate_vram
@@ -534,114 +534,107 @@ _ = with_value  # re-exported helper for callers that apply one change at a time
 
 register(
     {
-        "derive.no_gpu": {"zh": "请先选择 GPU 型号。", "en": "Choose a GPU model first."},
-        "derive.kept": {"zh": "{what}：保留您选择的 {name}。", "en": "{what}: your choice, {name}, kept."},
-        "derive.replace": {"zh": "{what}：{old} → {new}", "en": "{what}: {old} → {new}"},
-        "derive.part.chassis": {"zh": "机箱/平台", "en": "Chassis"},
-        "derive.part.cpu": {"zh": "CPU", "en": "CPU"},
-        "derive.part.memory": {"zh": "内存", "en": "Memory"},
-        "derive.part.storage": {"zh": "存储", "en": "Storage"},
-        "derive.part.nics": {"zh": "网卡", "en": "Network"},
-        "derive.part.psu": {"zh": "电源", "en": "PSUs"},
-        "derive.form.tower": {"zh": "塔式机", "en": "tower"},
-        "derive.form.rack": {"zh": "机架式服务器", "en": "rack server"},
-        "derive.where.lab": {"zh": "实验室", "en": "a lab"},
-        "derive.where.office": {"zh": "办公室", "en": "an office"},
-        "derive.where.datacenter": {"zh": "数据中心", "en": "a data centre"},
-        "derive.no_tower": {
-            "zh": "没有合适的塔式机：目录中最大的塔式机 {tower} {why}；机架式服务器需要机房（噪声、供电、散热）。",
-            "en": "No tower will do: the largest tower in the catalog, {tower}, {why}; a rack server needs a server "
-                  "room (noise, power, cooling).",
-        },
-        "derive.why.form_factor": {"zh": "只接受 {has} 卡，而此 GPU 是 {needs}",
-                                   "en": "takes {has} cards, not {needs}"},
-        "derive.why.not_supported": {"zh": "未认证 {gpu}", "en": "is not validated for the {gpu}"},
-        "derive.why.tdp": {"zh": "每个 GPU 位最多散热 {limit} W，{gpu} 为 {tdp} W",
-                           "en": "cools at most {limit} W per GPU and the {gpu} draws {tdp} W"},
-        "derive.why.width": {"zh": "只能装 {max} 槽宽以内的卡，{gpu} 为 {width} 槽宽",
-                             "en": "takes cards up to {max} slots wide and the {gpu} is {width} slots wide"},
-        "derive.why.passive": {"zh": "无法为被动散热（无风扇）的 {gpu} 提供风道",
-                               "en": "cannot cool passive (fan-less) cards such as the {gpu}"},
-        "derive.why.positions": {"zh": "只有 {slots} 个 GPU 位，{n} 张 {gpu} 需要 {need} 个",
-                                 "en": "has {slots} GPU positions and {n} × {gpu} take {need}"},
-        "derive.no_tower_in_catalog": {
-            "zh": "目录中没有塔式机；机架式服务器需要机房（噪声、供电、散热）。",
-            "en": "The catalog has no tower; a rack server needs a server room (noise, power, cooling).",
-        },
-        "derive.nic.onboard": {
-            "zh": "网络：数据中心以外的单台机器使用主板自带网口，不另配网卡。",
-            "en": "Network: one machine outside a data centre uses the board's own port; no NIC added.",
-        },
-        "derive.budget.within": {
-            "zh": "预算：此配置含税 {cost}，在预算 {budget} 内（每项均已定价）。",
-            "en": "Budget: this configuration costs {cost} incl. VAT, within the {budget} budget (every line priced).",
-        },
-        "derive.budget.over": {
-            "zh": "预算：仅已定价部分含税就有 {cost}，超出预算 {budget}；请减少 GPU 数量或改选更便宜的 GPU。",
-            "en": "Budget: the priced parts alone come to {cost} incl. VAT, over the {budget} budget; choose fewer or "
-                  "cheaper GPUs.",
-        },
-        "derive.budget.unknown": {
-            "zh": "预算：是否在预算 {budget} 内未知——{n} 项部件尚无价格，已定价部分含税 {cost} 只是下限。",
-            "en": "Budget: whether it fits {budget} is unknown — {n} part(s) have no price; the priced parts, {cost} "
-                  "incl. VAT, are a lower bound.",
-        },
-        "derive.count": {
-            "zh": "按显存估算 {need} GB，每节点 {n} 个 GPU。",
-            "en": "{n} GPUs per node for the {need} GB VRAM estimate.",
-        },
-        "derive.no_chassis": {
-            "zh": "目录中没有能容纳 {n} 个 {gpu} 的平台。",
-            "en": "No catalog platform holds {n} × {gpu}.",
-        },
-        "derive.chassis": {
-            "zh": "平台 {chassis}（{form}，用于{where}）：{slots} 个 GPU 位放 {n} 个 GPU——"
-                  "能放下的平台中 GPU 位最少的。",
-            "en": "Platform {chassis} ({form}, for {where}): {slots} GPU positions for {n} GPUs — the fewest "
-                  "positions that hold them.",
-        },
-        "derive.no_cpu": {
-            "zh": "目录中没有 {socket} 插槽的 CPU。",
-            "en": "No catalog CPU for socket {socket}.",
-        },
-        "derive.cpu": {
-            "zh": "CPU {sockets} × {cpu}：共 {cores} 核（建议 ≥ {need} 核）。",
-            "en": "CPU {sockets} × {cpu}: {cores} cores (≥ {need} advised).",
-        },
-        "derive.no_memory": {
-            "zh": "目录中没有合适的 {type} 内存。",
-            "en": "No suitable {type} memory in the catalog.",
-        },
-        "derive.memory": {
-            "zh": "内存 {n} × {module} = {total} GiB（建议 ≥ {need} GiB）。",
-            "en": "Memory {n} × {module} = {total} GiB (≥ {need} GiB advised).",
-        },
-        "derive.storage": {
-            "zh": "NVMe 系统盘，数据盘按数据集 {dataset} GB 配置。",
-            "en": "NVMe system drive; data drives sized for the {dataset} GB dataset.",
-        },
-        "derive.no_nic": {"zh": "目录中没有满足要求的网卡。", "en": "No NIC in the catalog meets the need."},
-        "derive.nic": {
-            "zh": "网卡 {nic}（{speed} Gb/s，{nodes} 节点）。",
-            "en": "NIC {nic} ({speed} Gb/s for {nodes} node(s)).",
-        },
-        "derive.no_psu": {
-            "zh": "没有电源型号能在 {bays} 个电源位内满足功耗。",
-            "en": "No PSU model carries the load within {bays} PSU bays.",
-        },
-        "derive.psu": {
-            "zh": "电源 {n} × {psu}：估算功耗 {draw} W，加 {headroom}% 余量需 {need} W。",
-            "en": "PSUs {n} × {psu}: estimated draw {draw} W, {need} W with {headroom}% headroom.",
-        },
-        "derive.open_air": {
-            "zh": "{n} 张开放式风扇的 {gpu} 超过单机箱上限 {limit} 张（会过热降频）：请改用涡轮或被动散热的卡，"
-                  "或每台最多 {limit} 张。",
-            "en": "{n} open-air {gpu} cards exceed the {limit} one chassis can cool (they throttle): use blower "
-            "or passive cards, or at most {limit} per server.",
-        },
-        "derive.redundancy": {
-            "zh": "数据中心部署：电源按 N+1 冗余配置。",
-            "en": "Data-centre deployment: PSUs with N+1 redundancy.",
-        },
+        "derive.no_gpu": "Choose a GPU model first.",
+        "derive.kept": "{what}: your choice, {name}, kept.",
+        "derive.replace": "{what}: {old} → {new}",
+        "derive.part.chassis": "Chassis",
+        "derive.part.cpu": "CPU",
+        "derive.part.memory": "Memory",
+        "derive.part.storage": "Storage",
+        "derive.part.nics": "Network",
+        "derive.part.psu": "PSUs",
+        "derive.form.tower": "tower",
+        "derive.form.rack": "rack server",
+        "derive.where.lab": "a lab",
+        "derive.where.office": "an office",
+        "derive.where.datacenter": "a data centre",
+        "derive.no_tower": (
+            "No tower will do: the largest tower in the catalog, {tower}, {why}; a rack server needs a server room "
+            "(noise, power, cooling)."
+        ),
+        "derive.why.form_factor": plural("takes {has} card, not {needs}", "takes {has} cards, not {needs}", "has"),
+        "derive.why.not_supported": "is not validated for the {gpu}",
+        "derive.why.tdp": "cools at most {limit} W per GPU and the {gpu} draws {tdp} W",
+        "derive.why.width": plural(
+            "takes cards up to {max} slot wide and the {gpu} is {#width} wide",
+            "takes cards up to {max} slots wide and the {gpu} is {#width} wide",
+            "max",
+        ),
+        "derive.why.width#width": plural("{width} slot", "{width} slots", "width"),
+        "derive.why.passive": "cannot cool passive (fan-less) cards such as the {gpu}",
+        "derive.why.positions": plural(
+            "has {slots} GPU position and {n} × {gpu} take {need}",
+            "has {slots} GPU positions and {n} × {gpu} take {need}",
+            "slots",
+        ),
+        "derive.no_tower_in_catalog": (
+            "The catalog has no tower; a rack server needs a server room (noise, power, cooling)."
+        ),
+        "derive.nic.onboard": "Network: one machine outside a data centre uses the board's own port; no NIC added.",
+        "derive.budget.within": (
+            "Budget: this configuration costs {cost} incl. VAT, within the {budget} budget (every line priced)."
+        ),
+        "derive.budget.over": (
+            "Budget: the priced parts alone come to {cost} incl. VAT, over the {budget} budget; choose fewer or "
+            "cheaper GPUs."
+        ),
+        "derive.budget.unknown": plural(
+            (
+                "Budget: whether it fits {budget} is unknown — {n} part have no price; the priced parts, {cost} incl. "
+                "VAT, are a lower bound."
+            ),
+            (
+                "Budget: whether it fits {budget} is unknown — {n} parts have no price; the priced parts, {cost} incl. "
+                "VAT, are a lower bound."
+            ),
+            "n",
+        ),
+        "derive.count": plural(
+            "{n} GPU per node for the {need} GB VRAM estimate.",
+            "{n} GPUs per node for the {need} GB VRAM estimate.",
+            "n",
+        ),
+        "derive.no_chassis": "No catalog platform holds {n} × {gpu}.",
+        "derive.chassis": plural(
+            (
+                "Platform {chassis} ({form}, for {where}): {slots} GPU position for {#n} — the fewest positions that "
+                "hold them."
+            ),
+            (
+                "Platform {chassis} ({form}, for {where}): {slots} GPU positions for {#n} — the fewest positions that "
+                "hold them."
+            ),
+            "slots",
+        ),
+        "derive.chassis#n": plural("{n} GPU", "{n} GPUs", "n"),
+        "derive.no_cpu": "No catalog CPU for socket {socket}.",
+        "derive.cpu": plural(
+            "CPU {sockets} × {cpu}: {cores} core (≥ {need} advised).",
+            "CPU {sockets} × {cpu}: {cores} cores (≥ {need} advised).",
+            "cores",
+        ),
+        "derive.no_memory": "No suitable {type} memory in the catalog.",
+        "derive.memory": "Memory {n} × {module} = {total} GiB (≥ {need} GiB advised).",
+        "derive.storage": "NVMe system drive; data drives sized for the {dataset} GB dataset.",
+        "derive.no_nic": "No NIC in the catalog meets the need.",
+        "derive.nic": plural(
+            "NIC {nic} ({speed} Gb/s for {nodes} node).",
+            "NIC {nic} ({speed} Gb/s for {nodes} nodes).",
+            "nodes",
+        ),
+        "derive.no_psu": "No PSU model carries the load within {bays} PSU bays.",
+        "derive.psu": "PSUs {n} × {psu}: estimated draw {draw} W, {need} W with {headroom}% headroom.",
+        "derive.open_air": plural(
+            (
+                "{n} open-air {gpu} card exceed the {limit} one chassis can cool (they throttle): use blower or "
+                "passive cards, or at most {limit} per server."
+            ),
+            (
+                "{n} open-air {gpu} cards exceed the {limit} one chassis can cool (they throttle): use blower or "
+                "passive cards, or at most {limit} per server."
+            ),
+            "gpu",
+        ),
+        "derive.redundancy": "Data-centre deployment: PSUs with N+1 redundancy.",
     }
 )

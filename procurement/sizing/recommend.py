@@ -16,7 +16,7 @@ from catalog.loader import Catalog
 from catalog.models import Chassis, Gpu, GpuFormFactor, Segment
 from catalog.units import GIB_TO_GB
 from procurement.budgets.cost import CostLine
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, plural, register, t
 from procurement.plan import Requirements, Workload
 from procurement.policy import Policy
 from procurement.sizing.vram import VramEstimate, estimate_vram, memory_tier, memory_tier_label
@@ -231,65 +231,39 @@ def recommend(
 
 register(
     {
-        "rec.memory_tier": {
-            "zh": "显存需求约 {gb} GB：{tier}。",
-            "en": "About {gb} GB of GPU memory: {tier}.",
-        },
-        "rec.budget_tier.low": {
-            "zh": "预算低于 {low_wan} 万元：消费级显卡（如 RTX 4090）。",
-            "en": "Budget under {low} CNY: consumer cards (RTX 4090 class).",
-        },
-        "rec.budget_tier.mid": {
-            "zh": "预算 {low_wan}-{high_wan} 万元：工作站/专业卡。",
-            "en": "Budget {low}-{high} CNY: workstation/professional cards.",
-        },
-        "rec.budget_tier.high": {
-            "zh": "预算高于 {high_wan} 万元：数据中心 GPU。",
-            "en": "Budget over {high} CNY: data-centre GPUs.",
-        },
-        "rec.fits": {
-            "zh": "{n} 个即可容纳（每节点 {per_node} 个；按最省并行方案，每卡 {mem} GB 放得下各自的份额）",
-            "en": "fits with {n} GPU(s) ({per_node} per node; under the cheapest parallelism each GPU's share "
-                  "fits its {mem} GB)",
-        },
-        "rec.no_count": {
-            "zh": "每卡 {mem} GB：任何并行方案下都放不下（最多试到 64 个节点）",
-            "en": "{mem} GB per GPU: no parallelism layout holds it (tried up to 64 nodes)",
-        },
-        "rec.no_fit": {
-            "zh": "需要 {n} 个（每节点 {per_node} 个），但平台每台最多 {cap} 个",
-            "en": "needs {n} GPUs ({per_node} per node), but a platform holds at most {cap}",
-        },
-        "rec.no_platform": {
-            "zh": "目录中没有可安装该 GPU 的平台",
-            "en": "no catalog platform takes this GPU",
-        },
-        "rec.unpriced": {"zh": "无公开参考价（需询价）", "en": "no public reference price (on request)"},
-        "rec.cost": {
-            "zh": "GPU {n} × {price} 万，含税 {cost} 万元",
-            "en": "GPUs {n} × {price}, {cost} incl. VAT",
-        },
-        "rec.within": {
-            "zh": "GPU {n} × {price} 万，含税 {cost} 万元，在预算 {budget} 万元内",
-            "en": "GPUs {n} × {price}, {cost} incl. VAT, within the {budget} budget",
-        },
-        "rec.over": {
-            "zh": "GPU {n} × {price} 万，含税 {cost} 万元，超出预算 {budget} 万元",
-            "en": "GPUs {n} × {price}, {cost} incl. VAT, over the {budget} budget",
-        },
-        "rec.tflops": {
-            "zh": "FP16 张量 {tflops} TFLOPS，每万元 {per_wan} TFLOPS",
-            "en": "FP16 tensor {tflops} TFLOPS, {per_wan} TFLOPS per ¥10,000",
-        },
-        "rec.power": {
-            "zh": "GPU 功耗 {n} × {tdp} W = {total} W",
-            "en": "GPU power {n} × {tdp} W = {total} W",
-        },
-        "rec.scenario.training": {"zh": "训练：大显存", "en": "training: high memory"},
-        "rec.scenario.fine_tuning": {"zh": "微调：大显存", "en": "fine-tuning: high memory"},
-        "rec.scenario.inference": {"zh": "推理：中等显存", "en": "inference: mid-size memory"},
-        "rec.scenario.rendering": {"zh": "渲染：RTX 显卡", "en": "rendering: RTX card"},
-        "rec.scenario.scientific": {"zh": "科学计算：全速 FP64", "en": "scientific: full-rate FP64"},
-        "rec.scenario.data_analysis": {"zh": "数据分析", "en": "data analysis"},
+        "rec.memory_tier": "About {gb} GB of GPU memory: {tier}.",
+        "rec.budget_tier.low": "Budget under {low} CNY: consumer cards (RTX 4090 class).",
+        "rec.budget_tier.mid": "Budget {low}-{high} CNY: workstation/professional cards.",
+        "rec.budget_tier.high": "Budget over {high} CNY: data-centre GPUs.",
+        "rec.fits": plural(
+            (
+                "fits with {n} GPU ({per_node} per node; under the cheapest parallelism each GPU's share fits its "
+                "{mem} GB)"
+            ),
+            (
+                "fits with {n} GPUs ({per_node} per node; under the cheapest parallelism each GPU's share fits its "
+                "{mem} GB)"
+            ),
+            "n",
+        ),
+        "rec.no_count": "{mem} GB per GPU: no parallelism layout holds it (tried up to 64 nodes)",
+        "rec.no_fit": plural(
+            "needs {n} GPU ({per_node} per node), but a platform holds at most {cap}",
+            "needs {n} GPUs ({per_node} per node), but a platform holds at most {cap}",
+            "n",
+        ),
+        "rec.no_platform": "no catalog platform takes this GPU",
+        "rec.unpriced": "no public reference price (on request)",
+        "rec.cost": "GPUs {n} × {price}, {cost} incl. VAT",
+        "rec.within": "GPUs {n} × {price}, {cost} incl. VAT, within the {budget} budget",
+        "rec.over": "GPUs {n} × {price}, {cost} incl. VAT, over the {budget} budget",
+        "rec.tflops": "FP16 tensor {tflops} TFLOPS, {per_wan} TFLOPS per ¥10,000",
+        "rec.power": "GPU power {n} × {tdp} W = {total} W",
+        "rec.scenario.training": "training: high memory",
+        "rec.scenario.fine_tuning": "fine-tuning: high memory",
+        "rec.scenario.inference": "inference: mid-size memory",
+        "rec.scenario.rendering": "rendering: RTX card",
+        "rec.scenario.scientific": "scientific: full-rate FP64",
+        "rec.scenario.data_analysis": "data analysis",
     }
 )
