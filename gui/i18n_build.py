@@ -11,10 +11,6 @@ A new language is a new folder: ``python -m gui.i18n_build --new-language LANG``
 every entry empty; translate them, run ``python -m gui.i18n_build`` and the language is in the app's Language
 menu and in ``--lang`` (nothing in the code names a language). ``--check`` fails on anything untranslated.
 Babel is a build dependency only; the compiled .mo and .qm files are committed.
-
-During the move from the older tables, two more inputs are read: Chinese for widgets from
-resources/translations/zh_CN/*.yaml (merged into zh's gui.po) and core messages still registered as
-``{zh, en}`` pairs (``tools/move_inline_messages.py`` moves them into the catalogue).
 """
 
 from __future__ import annotations
@@ -33,16 +29,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import yaml
-
 if TYPE_CHECKING:
     from babel.messages.catalog import Catalog, Message
 
 REPO = Path(__file__).resolve().parents[1]
 LOCALE = REPO / "resources" / "locale"
 CORE, GUI = "messages", "gui"
-TABLES = REPO / "resources" / "translations" / "zh_CN"
-"""Legacy Chinese widget tables (English → Chinese, or 'Context|English' → Chinese), merged into zh's gui.po."""
 CORE_PACKAGES = ("procurement", "catalog", "gui")
 FIXED_DATE = datetime.datetime(2026, 1, 1, tzinfo=datetime.timezone.utc)
 
@@ -60,7 +52,7 @@ def register_all(root: Path = REPO) -> None:
 
 
 def core_template() -> Catalog:
-    """The core's template: every message registered in English (legacy pairs keep their text in the code)."""
+    """The core's template: every message the code registers, in English."""
     from babel.messages.catalog import Catalog
 
     from procurement.messages import MESSAGES, Plural
@@ -70,8 +62,6 @@ def core_template() -> Catalog:
                        fuzzy=False)
     for key in sorted(MESSAGES):
         source = MESSAGES[key]
-        if isinstance(source, dict):
-            continue
         msgid = (source.one, source.other) if isinstance(source, Plural) else source
         template.add(msgid, context=key, flags=("python-brace-format",))
     return template
@@ -240,42 +230,8 @@ def tool(name: str) -> str:
     return found
 
 
-def load_tables(directory: Path = TABLES) -> dict[str, str]:
-    table: dict[str, str] = {}
-    for path in sorted(directory.glob("*.yaml")):
-        data = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-        if not isinstance(data, dict):
-            raise SystemExit(f"{path}: expected a mapping of English text to Chinese")
-        for key, value in data.items():
-            if not isinstance(key, str) or not isinstance(value, str):
-                raise SystemExit(f"{path}: {key!r}: both sides must be text")
-            if key in table and table[key] != value:
-                raise SystemExit(f"{path}: {key!r} is translated differently in another table")
-            table[key] = value
-    return table
-
-
 def sources() -> list[Path]:
     return sorted(p for p in (REPO / "gui").rglob("*.py") if "__pycache__" not in p.parts)
-
-
-def fill_from_tables(catalog: Catalog, table: dict[str, str]) -> int:
-    """Legacy YAML Chinese into zh's gui.po where the entry is still empty; returns how many were filled."""
-    filled = 0
-    for m in catalog:
-        if not m.id:
-            continue
-        source = ids(m)[0]
-        zh = table.get(f"{m.context}|{source}", table.get(source))
-        if zh is None:
-            continue
-        current = strings(m)
-        if all(current) and not m.fuzzy and all(s == zh for s in current):
-            continue
-        m.string = tuple(zh for _ in current) if isinstance(m.id, (tuple, list)) else zh
-        m.flags.discard("fuzzy")
-        filled += 1
-    return filled
 
 
 def write_ts(catalog: Catalog, lang: str, ts: Path) -> None:
@@ -309,15 +265,13 @@ def qt_lang(lang: str) -> str:
     return {"zh": "zh_CN"}.get(lang, lang)
 
 
-def build_gui(locale: Path = LOCALE, langs: Iterable[str] | None = None, tables: Path = TABLES) -> list[Result]:
+def build_gui(locale: Path = LOCALE, langs: Iterable[str] | None = None) -> list[Result]:
     template = gui_template()
     results = []
     for lang in langs or languages(locale):
         po = po_path(lang, GUI, locale)
         catalog = read_po(po, lang)
         update(catalog, template)
-        if lang == "zh" and tables.is_dir():
-            fill_from_tables(catalog, load_tables(tables))
         write_po(po, catalog)
         with tempfile.TemporaryDirectory() as tmp:
             ts = Path(tmp) / f"{GUI}_{lang}.ts"

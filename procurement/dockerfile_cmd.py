@@ -15,7 +15,7 @@ from catalog.loader import Catalog
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.dockerfile import MIRRORS, dockerfile_for_plan
 from procurement.exit_status import ExitStatus
-from procurement.messages import Lang, default_lang, register, t
+from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import PlanError, load_plan
 from procurement.safe_io import STDOUT, WriteError, write_file
 
@@ -34,7 +34,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="where to write it (default: standard output)")
     p.add_argument("--mirror", choices=sorted(MIRRORS), default=None,
                    help="apt and pip from a mirror in mainland China; the base registry becomes a build argument")
-    p.add_argument("--lang", choices=("zh", "en"), default=None, help="language of the comments")
+    p.add_argument("--lang", choices=languages(), default=None, help="language of the comments")
     add_catalog_option(p)
 
 

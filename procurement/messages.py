@@ -7,15 +7,14 @@ count)`` where a counted noun must agree with a field. The translations live in
 ``messages.mo`` by ``python -m gui.i18n_build`` (Babel, a build dependency only) and read here with the
 standard library's ``gettext``: a language is a folder of files, nothing in this module names one.
 
-Older code registers ``{"zh": ..., "en": ...}`` pairs; they still work (``tools/move_inline_messages.py`` moves
-them into the catalogue) and their English goes through the old counted-noun rewriting.
+Inline ``{"zh": ..., "en": ...}`` pairs are refused: ``tools/move_inline_messages.py`` moves them into the
+catalogue (that is how the code came to this form).
 """
 
 from __future__ import annotations
 
 import gettext
 import os
-import re
 import string
 import sys
 from collections.abc import Callable, Iterator, Mapping
@@ -49,7 +48,7 @@ def plural(one: str, other: str, count: str = "n") -> Plural:
     return Plural(one, other, count)
 
 
-Source: TypeAlias = "str | Plural | dict[str, str]"
+Source: TypeAlias = "str | Plural"
 
 MESSAGES: dict[str, Source] = {
     "step.1": "Requirements",
@@ -62,7 +61,7 @@ MESSAGES: dict[str, Source] = {
     "severity.info": "Info",
     "language.name": "English",
 }
-"""key → English source; a legacy entry is a {zh, en} pair until the codemod moves it."""
+"""key → English source (the msgid)."""
 
 STEPS: tuple[int, ...] = (1, 2, 3, 4, 5)
 """The purchase flow's steps; their names are the messages 'step.<n>' (the app, the CLI and the PDFs)."""
@@ -75,9 +74,9 @@ uses it as the field '{#sockets}' where a second counted noun must agree with it
 def register(entries: Mapping[str, Source]) -> None:
     for key, value in entries.items():
         if isinstance(value, dict):
-            if set(value) != {"zh", "en"}:
-                raise ValueError(f"message {key!r} needs exactly ('zh', 'en')")
-        elif not isinstance(value, (str, Plural)):
+            raise ValueError(f"message {key!r}: register the English only and put the translations in the "
+                             "catalogue (python tools/move_inline_messages.py moves a {zh, en} pair there)")
+        if not isinstance(value, (str, Plural)):
             raise TypeError(f"message {key!r}: English text or plural(...), not {type(value).__name__}")
         if key in MESSAGES and MESSAGES[key] != value:
             raise ValueError(f"message {key!r} registered twice with different text")
@@ -93,9 +92,8 @@ _SUBPHRASES: dict[str, list[str]] = {}
 
 
 def english(key: str) -> str | Plural:
-    """The English source of ``key`` (the msgid), whichever way it was registered."""
-    value = MESSAGES[key]
-    return value["en"] if isinstance(value, dict) else value
+    """The English source of ``key`` (the msgid)."""
+    return MESSAGES[key]
 
 
 # -- languages -------------------------------------------------------------------------------------------
@@ -248,8 +246,6 @@ def template(key: str, lang: Lang, fields: Mapping[str, object] | None = None) -
         source = MESSAGES[key]
     except KeyError:
         raise KeyError(f"no message {key!r} in {lang!r}") from None
-    if isinstance(source, dict):
-        return source[lang] if lang in source else source["en"]
     if isinstance(source, Plural):
         forms = _FORMS.get((key, lang))
         if forms is None:
@@ -271,11 +267,7 @@ def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:
         fields = {k: one_line(v) if isinstance(v, str) else v for k, v in fields.items()}
         for sub in _SUBPHRASES.get(key, ()):
             fields[_SUBPHRASE + sub.split(_SUBPHRASE, 1)[1]] = template(sub, lang, fields).format(**fields)
-    if not fields:
-        return text
-    text = text.format(**fields)
-    legacy = isinstance(MESSAGES[key], dict)
-    return english_plurals(text) if legacy and lang == "en" else text
+    return text.format(**fields) if fields else text
 
 
 def translated(key: str, lang: Lang) -> bool:
@@ -284,8 +276,6 @@ def translated(key: str, lang: Lang) -> bool:
     if lang == SOURCE_LANG:
         return True
     source = MESSAGES[key]
-    if isinstance(source, dict):
-        return lang in source
     msgid = source.one if isinstance(source, Plural) else source
     catalog = getattr(translation(lang), "_catalog", {})
     ctx = f"{key}\x04{msgid}"
@@ -305,25 +295,3 @@ def texts(lang: Lang) -> Iterator[tuple[str, str]]:
             yield key, template(key, lang, {source.number: 2})
         else:
             yield key, template(key, lang)
-
-
-# English counts in legacy {zh, en} pairs: "1 server(s)" → "1 server", "4 GPU(s)" → "4 GPUs".
-# Messages registered in English say both forms with plural(); this goes when the last legacy pair does.
-_ONE = re.compile(r"(?<![\d.,])\b1 ((?:[A-Za-z-]+ )?[A-Za-z-]+?)(?:\(s\)|s\b(?!'))")
-_ONE_NOUNS = frozenset({
-    "GPU", "CPU", "PSU", "NIC", "DIMM", "node", "server", "socket", "warning", "error", "core", "drive",
-    "card", "part", "unit", "redundant unit", "NVMe drive", "position", "GPU position", "module", "item",
-    "finding", "port", "slot", "bay",
-})
-_MANY = re.compile(r"\b([A-Za-z][A-Za-z-]*)\(s\)")
-
-
-def _one(m: re.Match[str]) -> str:
-    noun = m.group(1)
-    return f"1 {noun}" if noun in _ONE_NOUNS else m.group(0)
-
-
-def english_plurals(text: str) -> str:
-    """Counted nouns in a legacy pair's English agree with their count."""
-    text = _ONE.sub(_one, text)
-    return _MANY.sub(r"\1s", text)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
-from procurement.messages import Lang, default_lang, register, t
+from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import PlanError, load_plan, save_plan
 from procurement.signoff import KINDS, SignOffError, sign, signoff_status
 
@@ -32,7 +32,7 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--key", type=Path, default=None, metavar="SSH_KEY",
                    help="also sign the content with this SSH private key (ssh-keygen -Y sign)")
     c.add_argument("--principal", default="", help="the identity in the allowed-signers file (default: --name)")
-    c.add_argument("--lang", choices=("zh", "en"), default=None)
+    c.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(c)
 
 

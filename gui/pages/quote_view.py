@@ -36,7 +36,7 @@ from gui.controller import PlanController
 from gui.numbers import percent
 from gui.pages.base import StepPage
 from gui.widgets.money import million_text
-from procurement.messages import english_plurals, t
+from procurement.messages import t
 from procurement.plan import EnteredPrice, PlanError
 
 if TYPE_CHECKING:  # reportlab loads with the first export, not with the page
@@ -543,8 +543,7 @@ class QuotePage(StepPage):
         count = len(chosen.entered_prices(choice.rows))
         ctl.replace_plan(chosen.apply(ctl.plan, choice.rows),
                          lambda: self.tr("Import prices from %1").replace("%1", result.path.name))
-        text = self.tr("%n price(s) imported from %1", "", count).replace("%1", result.path.name)
-        self.status_label.setText(english_plurals(text) if ctl.lang == "en" else text)
+        self.status_label.setText(t("prices.imported", ctl.lang, n=count, file=result.path.name))
 
     def _fit_columns(self) -> None:
         """Category, quantity and the prices as wide as their widest text or heading (the part and spec

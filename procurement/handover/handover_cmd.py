@@ -13,7 +13,7 @@ from catalog.loader import Catalog
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
 from procurement.handover.generate import DCGM_EXPORTER_IMAGE, Handover, NodeFacts, build_handover, slowdown_thresholds
-from procurement.messages import Lang, t
+from procurement.messages import Lang, languages, t
 from procurement.plan import Plan
 from procurement.policy import PolicyError, load_policy
 from procurement.probe import texts  # noqa: F401  (registers the messages)
@@ -35,7 +35,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dcgm-exporter-image", default=DCGM_EXPORTER_IMAGE, metavar="REF")
     p.add_argument("--policy", type=Path, default=None, help="policy YAML (gpu_temp_alert_c)")
     p.add_argument("--force", action="store_true", help="write into a directory that is not empty")
-    p.add_argument("--lang", choices=("zh", "en"), default=None)
+    p.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(p)
 
 

@@ -25,7 +25,7 @@ from typing import Any, Literal
 from catalog.loader import Catalog
 from catalog.models import Part
 from procurement.budgets.parts import resolve
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, plural, register, t
 from procurement.plan import EnteredPrice, Plan
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -57,6 +57,7 @@ register({
         "model name column (型号, 品名, Part number, Model…) are needed"
     ),
     "prices.error.too_many_rows": "more than {limit} rows: not a price list this program reads",
+    "prices.imported": plural("{n} price imported from {file}", "{n} prices imported from {file}", "n"),
     "prices.error.too_big": "the file has {size} bytes, over the limit of {limit}",
     "prices.error.unreadable": "cannot be read: {reason}",
     "prices.error.encoding": "is neither UTF-8 nor GBK text",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from catalog.loader import Catalog
 from procurement.commands import add_catalog_option, catalog_for
-from procurement.messages import Lang, t
+from procurement.messages import Lang, languages, t
 from procurement.plan import Plan
 from procurement.probe import texts  # noqa: F401  (registers the messages)
 from procurement.probe.cluster import HostlistError, cluster_progress, expand_hostlist
@@ -117,7 +117,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nodes", default="", metavar="HOSTLIST",
                    help="the nodes expected, as pdsh/clush take them (gpu[01-16]): the report names the "
                         "missing ones")
-    p.add_argument("--lang", choices=("zh", "en"), default=None)
+    p.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(p)
 
 

@@ -13,7 +13,7 @@ from catalog.loader import Catalog
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.completeness import describe_missing as describe_gaps
 from procurement.exit_status import ExitStatus
-from procurement.messages import Lang, default_lang, register, t
+from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import Plan, PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
 from procurement.reports.acceptance_pdf import render_acceptance_pdf
@@ -72,7 +72,7 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
                    help="the delivery acceptance sheet (验收单)")
     e.add_argument("--comparison", type=Path, default=None, metavar="FILE",
                    help="the comparison of the vendors' quotes attached to the plan (比价表)")
-    e.add_argument("--lang", choices=("zh", "en"), default=None)
+    e.add_argument("--lang", choices=languages(), default=None)
     e.add_argument("--paper", choices=("a4", "letter"), default="a4")
     e.add_argument("--policy", type=Path, default=None)
     add_catalog_option(e)

@@ -15,7 +15,7 @@ from procurement.budgets.parts import Parts as Parts
 from procurement.budgets.parts import StorageUse as StorageUse
 from procurement.budgets.parts import resolve as resolve
 from procurement.budgets.parts import resolved_once as resolved_once
-from procurement.findings import Finding
+from procurement.findings import Finding, Severity
 from procurement.messages import MESSAGES, Lang, t
 from procurement.plan import Plan, Workload
 from procurement.policy import Policy
@@ -41,24 +41,17 @@ def major_minor(text: str | None) -> tuple[int, int] | None:
     return (v[0], v[1] if len(v) > 1 else 0)
 
 
-def make(rule: str, *args: Any, variant: Any = None, **kw: Any) -> Finding:
+def make(rule: str, severity: Severity, fields: Iterable[str], lang: Lang, *, variant: Any = None,
+         **kw: Any) -> Finding:
     """A Finding of ``rule``: ``make(rule, severity, fields, lang, **message_fields)``.
 
     The family and the step come from the rule's declaration (``@rule``, procurement.rules.registry), so a
     rule id leads to one step. The message and fix come from the message table ('<RULE>.message' / '.fix';
     with a ``variant`` (str | None; Any: callers spread a **dict of fields), '<RULE>.message.<variant>' and
-    '<RULE>.fix.<variant>', each where one is registered). The older form ``make(rule, family, severity,
-    step, fields, lang, …)`` is accepted while branches move over, and must agree with the declaration."""
+    '<RULE>.fix.<variant>', each where one is registered)."""
     spec = RULES_BY_ID.get(rule)
     if spec is None:
         raise KeyError(f"rule {rule} is not declared with @rule")
-    if len(args) == 5:
-        family, severity, step, fields, lang = args
-        if (family, step) != (spec.family, spec.step):
-            raise ValueError(f"{rule}: family/step {family}/{step} differ from the declaration "
-                             f"{spec.family}/{spec.step}")
-    else:
-        severity, fields, lang = args
     msg_key = f"{rule}.message.{variant}" if variant and f"{rule}.message.{variant}" in MESSAGES else f"{rule}.message"
     fix_key = f"{rule}.fix.{variant}" if variant and f"{rule}.fix.{variant}" in MESSAGES else f"{rule}.fix"
     return Finding(

@@ -40,9 +40,7 @@ def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     return [
         make(
             "BUDGET-OVER",
-            FAMILY,
             Severity.ERROR,
-            1,
             ("requirements.budget_cny", "gpu.count"),
             lang,
             variant=None if v.complete else "lower_bound",
@@ -69,9 +67,7 @@ def budget_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
     return [
         make(
             "BUDGET-UNKNOWN",
-            FAMILY,
             Severity.WARNING,
-            1,
             ("requirements.budget_cny", *dict.fromkeys(x.path for x in v.unpriced)),
             lang,
             variant="nothing_priced" if v.gross_cny == 0 else None,  # a lower bound of ¥0 says nothing
@@ -93,9 +89,7 @@ def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
     return [
         make(
             "BUDGET-UNPRICED",
-            FAMILY,
             Severity.INFO,
-            3,
             tuple(dict.fromkeys(x.path for x in c.unpriced)),
             lang,
             parts=join_names((x.name for x in c.unpriced), lang),  # a part used twice is named once
@@ -115,9 +109,7 @@ def price_age(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     return [
         make(
             "BUDGET-PRICE-AGE",
-            FAMILY,
             Severity.WARNING,
-            3,
             tuple(dict.fromkeys(x.path for x in old)),
             lang,
             n=len({x.part_id for x in old}),

@@ -15,6 +15,7 @@ from typing import Any, cast
 from catalog.loader import Catalog
 from procurement.llm.presets import preset
 from procurement.llm.shapes import ALL_LINEAR, ConfigError, ModelSpec, from_hf_config
+from procurement.messages import languages
 from procurement.plan import Optimizer, Plan, Precision, Requirements, TrainingMode, Workload
 from procurement.sizing.hardware import facts_for_gpu
 from procurement.sizing.memory import (
@@ -209,7 +210,7 @@ def _size(case: Case, notes: tuple[str, ...], cluster: Cluster | None, margin_pc
     fits = with_margin <= cluster.gpu_memory_gb
     choice = Choice(par, mem, with_margin, fits, communication(case, par, cluster),
                     case.batch if par.pp > 1 else 1)
-    texts = {lang: describe(choice, cluster, lang) for lang in ("zh", "en")}
+    texts = {lang: describe(choice, cluster, lang) for lang in languages()}
     network_bound = choice.comm.link == "network" and bool(choice.comm.bound)
     if par.tp > 1 and not tp_ok(case, par.tp):
         checks.append(("VRAM-TP-HEADS", {"tp": par.tp, "heads": case.model.heads, "kv": case.model.kv_heads}))

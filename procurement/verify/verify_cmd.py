@@ -10,7 +10,7 @@ from catalog.loader import Catalog
 from procurement import verification_texts  # noqa: F401  (registers the messages)
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
-from procurement.messages import Lang, default_lang, t
+from procurement.messages import Lang, default_lang, languages, t
 from procurement.plan import Plan, PlanError, load_plan
 from procurement.verify.merge import load_reports_compact, merge_reports, write_merged
 from procurement.verify.probe import ProbeOptions, VerificationCancelled, run_probe
@@ -41,7 +41,7 @@ def add_arguments(v: argparse.ArgumentParser) -> None:
                    help="nvidia-smi to run instead of the one on PATH")
     v.add_argument("--merge", type=Path, nargs="+", default=None, metavar="REPORT",
                    help="combine node reports into one table checked against the plan's node count")
-    v.add_argument("--lang", choices=("zh", "en"), default=None)
+    v.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(v)
 
 
@@ -51,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _lang(args: argparse.Namespace) -> Lang:
     lang = getattr(args, "lang", None)
-    return lang if lang in ("zh", "en") else default_lang()
+    return lang if lang in languages() else default_lang()
 
 
 def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, bool]:

@@ -311,16 +311,20 @@ def test_vram_item_gives_the_memory_per_gpu_in_gib_and_in_gb(catalog: Catalog) -
 
 
 def test_english_counts_agree_with_their_nouns() -> None:
-    from procurement.messages import english_plurals, t
+    from procurement.messages import t
 
-    # one server, one socket, one warning: no "(s)" and no "1 GPUs"
+    # one server, one socket, one warning: no "(s)" and no "1 GPUs" (gettext plural forms, each count its own)
     assert t("checklist.r.gpu_plan", "en", count=8, gpu="H100", nodes=1) == "8 × H100 per server, 1 server"
     assert t("checklist.r.gpu_plan", "en", count=8, gpu="H100", nodes=4) == "8 × H100 per server, 4 servers"
-    assert english_plurals("2 cores / 1 sockets; 1 GPUs want ≥ 2 cores; 1 redundant units") == (
-        "2 cores / 1 socket; 1 GPU want ≥ 2 cores; 1 redundant unit")
-    assert english_plurals("11 GPUs, 2.1 GPUs, 0 error(s), 1 warning(s)") == "11 GPUs, 2.1 GPUs, 0 errors, 1 warning"
-    # Chinese text is left alone
+    assert t("checklist.r.cpu_cores", "en", cores=2, cpus=1, cpu="X", gpus=1, need=2) == (
+        "2 cores (1 × X); 1 GPU want ≥ 2 cores")
+    assert t("checklist.r.cpu_cores", "en", cores=1, cpus=1, cpu="X", gpus=8, need=16) == (
+        "1 core (1 × X); 8 GPUs want ≥ 16 cores")
+    assert t("check.summary", "en", errors=0, warnings=1, infos=2) == "0 errors, 1 warning, 2 info."
+    assert t("verify.val.cores_sockets", "en", cores=64, sockets=1) == "64 cores / 1 socket"
+    # Chinese has one form
     assert t("checklist.r.gpu_plan", "zh", count=8, gpu="H100", nodes=1) == "8 × H100（每台），共 1 台"
+    assert t("check.summary", "zh", errors=0, warnings=1, infos=2) == "共 0 个错误、1 个警告、2 个提示。"
 
 
 def test_a_highest_cuda_that_is_not_a_version_is_unknown_not_a_failure(plan: Plan, tmp_path: Path) -> None:

@@ -67,7 +67,7 @@ def test_other_shells(shell: str, capsys: pytest.CaptureFixture[str]) -> None:
         assert "bashcompinit" in out and "_gpu_procure()" in out
     else:
         assert "complete -c gpu-procure -n 'not __fish_seen_subcommand_from" in out
-        assert "-l lang -x -a 'zh en'" in out
+        assert "-l lang -x -a 'en zh'" in out
     if shutil.which(shell):
         proc = subprocess.run([shell, "-n" if shell == "zsh" else "--no-execute", "/dev/stdin"], input=out,
                               capture_output=True, text=True, timeout=30)

@@ -188,17 +188,19 @@ def test_codemod_moves_pairs_exactly_and_a_second_run_changes_nothing(tmp_path: 
             MESSAGES.pop(key, None)
 
 
-def test_every_inline_pair_left_in_the_code_can_be_moved() -> None:
-    """The codemod's final run needs no hand work: every {zh, en} pair still in the code converts."""
-    left: list[str] = []
+def test_no_inline_pair_is_left_in_the_code() -> None:
+    """Every message is registered in English with its translations in the catalogue: the codemod finds
+    nothing to move (and register() refuses a pair, so a new one cannot creep back in)."""
+    found: list[str] = []
     for path in codemod.targets([]):
         if "register(" in path.read_text(encoding="utf-8"):
-            left += codemod.convert_source(path)[1].left
-    assert left == []
+            _, result = codemod.convert_source(path)
+            found += [f"{path}: {m.key}" for m in result.moved] + result.left
+    assert found == []
 
 
 def test_register_refuses_a_value_that_is_neither_english_nor_a_pair() -> None:
     with pytest.raises(TypeError):
         register({"tmp.bad": 3})  # type: ignore[dict-item]
-    with pytest.raises(ValueError):
-        register({"tmp.bad": {"zh": "x"}})
+    with pytest.raises(ValueError, match="catalogue"):
+        register({"tmp.bad": {"zh": "x", "en": "x"}})
