@@ -852,32 +852,41 @@ def _nvlink(c: Ctx) -> None:
         c.add("NVLINK", "pass", "nvlink.pcie", None, actual)
 
 
+def _nvlink_output(c: Ctx, check_id: str, key: str, res: CommandResult | None) -> str | None:
+    """The output of an `nvidia-smi nvlink` read, or None once the check is recorded as skipped (not read) or
+    unknown (it failed where the plan wants NVLink)."""
+    if res is None:
+        c.add(check_id, "skip", f"{key}.skip")
+        return None
+    if not res.ok:
+        status: CheckStatus = "unknown" if _nvlink_wanted(c) else "skip"
+        c.add(check_id, status, f"{key}.unknown", None, None,
+              why=(res.stderr.strip() or res.stdout.strip() or f"exit {res.returncode}")[:200])
+        return None
+    return res.stdout
+
+
 @check("NVLINK-LINKS", "gpu", needs_smi=True)
 def _nvlink_links(c: Ctx) -> None:
     """`nvidia-smi nvlink -s`: every GPU's links up, as many and as fast as on the other GPUs."""
-    from procurement.verify.health import parse_nvlink_status
+    from procurement.verify.health import NvlinkGpu, parse_nvlink_status
 
-    res = c.facts.nvlink
-    if res is None:
-        c.add("NVLINK-LINKS", "skip", "nvlink_links.skip")
+    out = _nvlink_output(c, "NVLINK-LINKS", "nvlink_links", c.facts.nvlink)
+    if out is None:
         return
-    if not res.ok:
-        status: CheckStatus = "unknown" if _nvlink_wanted(c) else "skip"
-        c.add("NVLINK-LINKS", status, "nvlink_links.unknown", None, None,
-              why=(res.stderr.strip() or res.stdout.strip() or f"exit {res.returncode}")[:200])
-        return
-    gpus = parse_nvlink_status(res.stdout)
+    gpus = parse_nvlink_status(out)
     if not gpus or all(not g.links and not g.all_inactive for g in gpus):
         c.add("NVLINK-LINKS", "skip", "nvlink_links.none")
         return
     dead = [f"GPU{g.index}" for g in gpus if g.all_inactive]
     down = [f"GPU{g.index} link {n}" for g in gpus for n, v in g.links.items() if v is None]
-    shapes = Counter((len(g.links), min((v for v in g.links.values() if v), default=0)) for g in gpus
-                     if not g.all_inactive)
+    def shape(g: NvlinkGpu) -> tuple[int, float]:  # links and the slowest link's speed
+        return len(g.links), min((v for v in g.links.values() if v), default=0)
+
+    shapes = Counter(shape(g) for g in gpus if not g.all_inactive)
     common = shapes.most_common(1)[0][0] if shapes else (0, 0)
-    odd = [f"GPU{g.index} {len(g.links)}× {min((v for v in g.links.values() if v), default=0):g} GB/s"
-           for g in gpus if not g.all_inactive and (len(g.links), min((v for v in g.links.values() if v),
-                                                                        default=0)) != common]
+    odd = [f"GPU{g.index} {shape(g)[0]}× {shape(g)[1]:g} GB/s"
+           for g in gpus if not g.all_inactive and shape(g) != common]
     actual = f"{common[0]}× {common[1]:g} GB/s" if common[0] else None
     if dead or down:
         which = "; ".join(dead + down)
@@ -895,16 +904,10 @@ def _nvlink_errors(c: Ctx) -> None:
     from procurement.policy import default_policy
     from procurement.verify.health import NVLINK_COUNTERS, parse_nvlink_errors
 
-    res = c.facts.nvlink_errors
-    if res is None:
-        c.add("NVLINK-ERRORS", "skip", "nvlink_errors.skip")
+    out = _nvlink_output(c, "NVLINK-ERRORS", "nvlink_errors", c.facts.nvlink_errors)
+    if out is None:
         return
-    if not res.ok:
-        status: CheckStatus = "unknown" if _nvlink_wanted(c) else "skip"
-        c.add("NVLINK-ERRORS", status, "nvlink_errors.unknown", None, None,
-              why=(res.stderr.strip() or res.stdout.strip() or f"exit {res.returncode}")[:200])
-        return
-    gpus = [g for g in parse_nvlink_errors(res.stdout) if g.links]
+    gpus = [g for g in parse_nvlink_errors(out) if g.links]
     if not gpus:
         c.add("NVLINK-ERRORS", "skip", "nvlink_errors.none")
         return
