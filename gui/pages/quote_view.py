@@ -36,6 +36,7 @@ from gui.controller import PlanController
 from gui.numbers import percent
 from gui.pages.base import StepPage
 from gui.widgets.money import million_text
+from gui.widgets.spin import show_value
 from procurement.messages import t
 from procurement.plan import EnteredPrice, PlanError
 
@@ -392,7 +393,7 @@ class QuotePage(StepPage):
             value = str(ctl.value(path) or "")
             if edit.text() != value:
                 edit.setText(value)
-        self.validity.setValue(ctl.plan.quote.validity_days)
+        show_value(self.validity, ctl.plan.quote.validity_days)
         self.terms.refresh()
         self.tco.refresh()
         try:

@@ -28,6 +28,7 @@ from gui.pages.base import StepPage
 from gui.sizing_bridge import advice_for, vram_for
 from gui.widgets.bar_chart import Segment, StackedBar, StackedBarChart
 from gui.widgets.money import MoneyBox
+from gui.widgets.spin import show_special_text, show_value
 from procurement.plan import (
     Optimizer,
     Precision,
@@ -375,13 +376,13 @@ class RequirementsPage(StepPage):
             "head_dim": preset.head_dim, "vocab_size": preset.vocab}
         for name, spin in self.spins.items():
             value = getattr(req, name)
-            spin.setValue(value if value is not None else spin.minimum())  # type: ignore[arg-type]
+            show_value(spin, value if value is not None else spin.minimum())
             if name in from_preset or name in SHAPE_FIELDS:
                 # a plan that names a preset and leaves the shape open is sized from the preset: show its
                 # figures (the 70B preset showed Parameters and Layers as "unknown")
                 known = from_preset.get(name) if value is None else None
-                spin.setSpecialValueText(self.tr("unknown") if known is None else
-                                         self.tr("%1 (from the preset)").replace("%1", shortest(known)))
+                show_special_text(spin, self.tr("unknown") if known is None else
+                                  self.tr("%1 (from the preset)").replace("%1", shortest(known)))
         self.budget.setValue(req.budget_cny)
         for name, box in self.checks.items():
             box.setChecked(bool(getattr(req, name)))

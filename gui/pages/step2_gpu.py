@@ -31,6 +31,7 @@ from gui.pages import step_heading
 from gui.pages.base import StepPage
 from gui.sizing_bridge import GpuRow, gpu_rows
 from gui.widgets.money import short_amount
+from gui.widgets.spin import show_suffix, show_value
 from procurement.plan import with_value
 
 GPU_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -291,8 +292,9 @@ class GpuPage(StepPage):
             self.model_combo.addItem(row.gpu.name, row.gpu.id)
         index = self.model_combo.findData(plan.gpu.model or "")
         self.model_combo.setCurrentIndex(max(index, 0))
-        self.count_spin.setValue(plan.gpu.count)
-        self.count_spin.setSuffix(self.tr(" GPUs per server") if plan.requirements.nodes > 1 else self.tr(" GPUs"))
+        show_value(self.count_spin, plan.gpu.count)
+        show_suffix(self.count_spin, self.tr(" GPUs per server") if plan.requirements.nodes > 1
+                    else self.tr(" GPUs"))
         self._fill_forms()
         self._fill_table()
         self._update_filter_state()

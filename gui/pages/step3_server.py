@@ -28,6 +28,7 @@ from gui.controller import PlanController
 from gui.numbers import number, percent, shortest
 from gui.pages.base import StepPage
 from gui.widgets.gauge import Gauge
+from gui.widgets.spin import show_value
 from procurement.evaluation import Budgets
 from procurement.findings import Severity
 from procurement.plan import Plan, PlanError, Redundancy, StorageRole
@@ -149,6 +150,7 @@ class _PartRows(QWidget):
             for w in self.rows.pop():
                 if w is not None:
                     self._grid.removeWidget(w)
+                    w.hide()  # until deleteLater runs it sat, squashed and clickable, over the list
                     w.deleteLater()
             gone = len(self.rows)
             for key in ("role", "part", "count"):  # findings about a removed row point at the list's button
@@ -163,8 +165,7 @@ class _PartRows(QWidget):
             if combo.count() != len(parts) + 1 or combo.currentData() != item["part"]:
                 fill_part_combo(combo, parts, item["part"], translate("ServerPage", "— choose —"))
             wanted = int(item.get("count", 1))
-            if count.value() != wanted:
-                count.setValue(wanted)
+            show_value(count, wanted)
         self._grid.addWidget(self.add_button, len(self.rows), 0)
         self._retranslate_button()
 
@@ -522,11 +523,11 @@ class ServerPage(StepPage):
         srv = self.controller.plan.server
         cat = self.controller.catalog
         fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"))
-        self.cpu_count.setValue(srv.cpu_count or 1)
+        show_value(self.cpu_count, srv.cpu_count or 1)
         fill_part_combo(self.memory_combo, _sorted(cat.all(MemoryModule)),
                         srv.memory.part if srv.memory else None, self.tr("— choose memory —"))
         self.memory_count.setEnabled(srv.memory is not None)
-        self.memory_count.setValue(srv.memory.count if srv.memory else 1)
+        show_value(self.memory_count, srv.memory.count if srv.memory else 1)
         mod = cat.typed(MemoryModule, srv.memory.part) if srv.memory else None
         if mod and srv.memory:
             self.memory_total.setText(self.tr("%1 GiB, %2").replace("%1", str(mod.capacity_gib * srv.memory.count))
@@ -535,11 +536,11 @@ class ServerPage(StepPage):
             self.memory_total.setText("—")
         fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"))
         fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"))
-        self.psu_count.setValue(srv.psu.count)
+        show_value(self.psu_count, srv.psu.count)
         select_data(self.redundancy_combo, srv.psu.redundancy.value)
         select_data(self.voltage_combo, srv.input_voltage)
-        self.rack_limit.setValue(srv.rack_power_limit_kw or 0)
-        self.servers_per_rack.setValue(srv.servers_per_rack)
+        show_value(self.rack_limit, srv.rack_power_limit_kw or 0)
+        show_value(self.servers_per_rack, srv.servers_per_rack)
         self.storage_rows.refresh()
         self.nic_rows.refresh()
         self._chain_tab_order()

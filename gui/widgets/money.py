@@ -6,6 +6,7 @@ from PySide6.QtCore import QEvent, QLocale, Signal
 from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
 
 from gui.numbers import number
+from gui.widgets.spin import show_value
 
 YUAN_PER_WAN = 10_000
 
@@ -59,7 +60,7 @@ class MoneyBox(QWidget):
         return v if v > 0 else None
 
     def setValue(self, value: float | None) -> None:
-        self.spin.setValue(value or 0)
+        show_value(self.spin, value or 0)
         self._show_wan()
 
     def _show_wan(self) -> None:

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.controller import PlanController
+from gui.widgets.spin import show_value
 from procurement.plan import PlanError
 
 TERM_FIELDS = ("delivery", "warranty", "payment", "freight")
@@ -278,10 +279,7 @@ class TcoEditor(_Editor):
             for path, (box, unset) in self.numbers.items():
                 value = ctl.value(path)
                 shown = unset if value is None else value
-                if isinstance(box, QSpinBox):
-                    box.setValue(round(shown))
-                else:
-                    box.setValue(shown)
+                show_value(box, shown)
             for path, edit in self.sources.items():
                 text = str(ctl.value(path) or "")
                 if edit.text() != text:
