@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
 
 from gui.controller import PlanController
 from gui.plan_gaps import describe, missing_choices
+from gui.safe_events import reported
 from gui.widgets.field_marker import TINTS
 from procurement.findings import Finding, Severity
 from procurement.messages import STEPS, t
@@ -202,6 +203,7 @@ class FindingsPanel(QWidget):
         if isinstance(finding, Finding):
             self.finding_activated.emit(finding)
 
+    @reported
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()

@@ -12,6 +12,7 @@ from PySide6.QtGui import QAction, QGuiApplication, QKeySequence
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QTextBrowser, QVBoxLayout, QWidget
 
 from gui.numbers import integer
+from gui.safe_events import reported
 from procurement.messages import Lang
 
 if TYPE_CHECKING:
@@ -157,6 +158,7 @@ class HelpWindow(QDialog):
         """What the window shows, as plain text (for tests and accessibility)."""
         return self.browser.toPlainText()
 
+    @reported
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange and self.isVisible():
             self._fill()

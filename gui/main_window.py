@@ -25,6 +25,8 @@ from PySide6.QtWidgets import (
     QListWidget,
     QListWidgetItem,
     QMainWindow,
+    QMenu,
+    QMenuBar,
     QProgressBar,
     QPushButton,
     QScrollArea,
@@ -36,6 +38,7 @@ from PySide6.QtWidgets import (
 from gui import dialogs
 from gui.i18n import Translators
 from gui.pages import PAGES, page_title
+from gui.safe_events import reported
 from gui.settings import Settings
 from procurement.messages import Lang, language_name
 
@@ -398,12 +401,20 @@ class MainWindow(QMainWindow):
         self._action("about", None, self.about)
         self._action("copy_diagnostics", None, self.copy_diagnostics)
 
+    def _add_menu(self, into: QMenuBar | QMenu) -> QMenu:
+        """A menu made here and handed to ``into``: a QMenu that addMenu("") made on the C++ side had its
+        wrapper invalidated by PySide while Qt still showed it (retranslate then raised "Internal C++ object
+        (QMenu) already deleted" inside a language switch, which crashed the app)."""
+        menu = QMenu(self)
+        into.addMenu(menu)
+        return menu
+
     def _build_menus(self) -> None:
         bar = self.menuBar()
         a = self.named_actions
-        self.file_menu = bar.addMenu("")
+        self.file_menu = self._add_menu(bar)
         self.file_menu.addActions([a["new"], a["new_example"], a["open"]])
-        self.recent_menu = self.file_menu.addMenu("")
+        self.recent_menu = self._add_menu(self.file_menu)
         self.recent_menu.setObjectName("recentMenu")
         self.file_menu.addSeparator()
         self.file_menu.addActions([a["save"], a["save_as"]])
@@ -411,17 +422,17 @@ class MainWindow(QMainWindow):
         self.file_menu.addActions([a["export_quote"], a["export_checklist"], a["export_acceptance"], a["print"]])
         self.file_menu.addSeparator()
         self.file_menu.addAction(a["quit"])
-        self.edit_menu = bar.addMenu("")
+        self.edit_menu = self._add_menu(bar)
         self.edit_menu.addActions([a["undo"], a["redo"]])
-        self.view_menu = bar.addMenu("")
-        self.go_menu = self.view_menu.addMenu("")
+        self.view_menu = self._add_menu(bar)
+        self.go_menu = self._add_menu(self.view_menu)
         self.go_menu.addActions([a[f"page_{i + 1}"] for i in range(len(PAGES))])
         self.go_menu.addSeparator()
         self.go_menu.addActions([a["back"], a["next"]])
         self.view_menu.addAction(a["show_findings"])
-        self.lang_menu = self.view_menu.addMenu("")
+        self.lang_menu = self._add_menu(self.view_menu)
         self.lang_menu.addActions([a[f"lang_{lang}"] for lang in self.translators.available()])
-        self.help_menu = bar.addMenu("")
+        self.help_menu = self._add_menu(bar)
         self.help_menu.addActions([a["help_guide"], a["help_shortcuts"], a["help_catalog"]])
         self.help_menu.addSeparator()
         self.help_menu.addAction(a["copy_diagnostics"])
@@ -513,6 +524,7 @@ class MainWindow(QMainWindow):
         title = page_title(info.cls, self.translators.lang)
         return f"{info.step}  {title}" if info.step else title
 
+    @reported
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()

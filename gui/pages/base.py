@@ -10,6 +10,7 @@ from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QBoxLayout, QLabel, QScrollArea, QStackedWidget, QWidget
 
 from gui.pages import page_title, step_heading
+from gui.safe_events import reported
 from gui.widgets.field_marker import FieldMarkers
 from gui.widgets.undo_keys import route_undo_to_plan, tab_leaves_tables
 
@@ -151,6 +152,7 @@ class StepPage(QWidget):
         self.ensure_fresh()
         super().showEvent(event)
 
+    @reported
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()

@@ -6,6 +6,7 @@ from PySide6.QtCore import QEvent, QLocale, Signal
 from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
 
 from gui.numbers import number
+from gui.safe_events import reported
 from gui.widgets.spin import show_value
 
 YUAN_PER_WAN = 10_000
@@ -71,6 +72,7 @@ class MoneyBox(QWidget):
         self._show_wan()
         self.valueChanged.emit(self.value())
 
+    @reported
     def changeEvent(self, event: QEvent) -> None:
         if event.type() == QEvent.Type.LanguageChange:
             self.retranslate()
