@@ -221,7 +221,10 @@ class VerificationReport(_Record):
 
     def exit_code(self) -> int:
         """0 every check passed (warnings and not-applicable skips allowed), 1 a check failed, 3 a check is
-        unknown or nothing could be verified (procurement.exit_status)."""
+        unknown or nothing could be verified (procurement.exit_status). A failed check is 1 whatever else
+        is unknown: an nvidia-smi that cannot talk to the driver printed NVIDIA-SMI FAIL and exited 3."""
+        if any(c.status == "fail" for c in self.checks):
+            return ExitStatus.FAILED
         if self.error is not None:
             return ExitStatus.INCOMPLETE
         return {"fail": ExitStatus.FAILED, "unknown": ExitStatus.INCOMPLETE}.get(self.overall(), ExitStatus.OK)

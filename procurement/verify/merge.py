@@ -45,12 +45,13 @@ class MergedReport:
     needs (:func:`load_reports_compact`); None: the nodes are whole."""
 
     def exit_code(self) -> int:
-        """0 every node and cluster check passed, 1 a failure, 2 nothing verifiable, 3 something unknown."""
+        """1 any node or cluster check failed (whatever else is unknown), 3 nothing verifiable or something
+        unknown, 0 every node and cluster check passed."""
+        statuses = {c.status for c in self.checks}
+        if "fail" in statuses or any(n.exit_code() == ExitStatus.FAILED for n in self.nodes):
+            return ExitStatus.FAILED
         if not self.nodes or all(n.error is not None for n in self.nodes):
             return ExitStatus.INCOMPLETE  # nothing could be verified
-        statuses = {c.status for c in self.checks}
-        if "fail" in statuses:
-            return ExitStatus.FAILED
         return ExitStatus.INCOMPLETE if "unknown" in statuses else ExitStatus.OK
 
     def to_dict(self) -> dict[str, Any]:

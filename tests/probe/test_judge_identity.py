@@ -92,7 +92,10 @@ def test_same_report_when_nvidia_smi_fails(
     remote = read_node(probe_there(tmp_path, bin_dir, root, "--image", IMAGE), h100_plan(), vcat, "en")
     local = local_verify(monkeypatch, vcat, bin_dir, root, h100_plan())
     assert _strip(local) == _strip(report_to_dict(remote))
-    assert remote.error is not None and remote.exit_code() == ExitStatus.INCOMPLETE
+    assert remote.error is not None
+    # the table says NVIDIA-SMI FAIL and "1 failed": the exit status says the same (README: a failure is 1)
+    assert remote.check("NVIDIA-SMI") is not None and remote.check("NVIDIA-SMI").status == "fail"
+    assert remote.exit_code() == ExitStatus.FAILED
 
 
 def test_judged_reports_are_read_and_merged_reports_refused(tmp_path: Path, vcat: Catalog) -> None:
