@@ -384,7 +384,9 @@ def test_nccl_across_nodes_against_the_planned_nics(tmp_path: Path, fake_path: P
         options = ProbeOptions(root=root, runner=host_runner_healthy(H100_XML), timeout=5, load="quick", duration=1)
         return run_probe(_two_node_plan(), shipped, options, "en").check("LOAD-NCCL-NODES")
 
-    missing = run(None, "missing")  # no srun on PATH
+    with monkeypatch.context() as env:  # no srun on PATH (make test installs Slurm for tests/deploy)
+        env.setenv("PATH", str(fake_path))
+        missing = run(None, "missing")
     assert missing is not None and missing.status == "unknown" and "srun is not installed" in missing.message
     ok = run(NCCL_2NODE_H100, "h100")
     assert ok is not None and ok.status == "pass", ok
