@@ -9,6 +9,17 @@ fc-list :lang=zh 2>/dev/null | grep -qi . || need+=(fonts-wqy-zenhei)
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || need+=(fonts-dejavu-core)
 [ -f /usr/share/fonts/truetype/hanazono/HanaMinB.ttf ] || need+=(fonts-hanazono)
 command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
+# pdftotext reads the text of the PDFs' CID fonts (no-font mode: STSong-Light) only with poppler's CMaps
+[ -d /usr/share/poppler/cMap ] || need+=(poppler-data)
+# what the tests run for real, never skip in CI (tests/conftest.py): the desktop entry and AppStream
+# validators, promtool for the handover's Prometheus files, pdsh and ssh for the cluster lines, shellcheck
+command -v desktop-file-validate >/dev/null 2>&1 || need+=(desktop-file-utils)
+command -v appstreamcli >/dev/null 2>&1 || need+=(appstream)
+command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
+command -v promtool >/dev/null 2>&1 || need+=(prometheus)
+command -v pdsh >/dev/null 2>&1 || need+=(pdsh)
+command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
+command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
 command -v fc-list >/dev/null 2>&1 || need+=(fontconfig)
 # Debian/Ubuntu split venv support out of the system Python
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)

@@ -56,3 +56,32 @@ def policy():
     from procurement.policy import default_policy
 
     return default_policy()
+
+
+# Skips that say why a check did not run on this machine. In CI (CI=true) only the first kind is allowed: a
+# test skipped because a tool is missing is a check that never ran, and `make test` installs every tool
+# (packaging/system-deps.sh), so such a skip fails the run.
+ALLOWED_CI_SKIPS = ("root",)
+"""Reasons that depend on who runs the tests, not on what is installed: root ignores permissions."""
+
+_disallowed_skips: list[str] = []
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if not report.skipped or getattr(report, "wasxfail", None) is not None:
+        return
+    reason = str(report.longrepr[2]) if isinstance(report.longrepr, tuple) else str(report.longrepr)
+    if not any(allowed in reason for allowed in ALLOWED_CI_SKIPS):
+        _disallowed_skips.append(f"{report.nodeid}: {reason}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if os.environ.get("CI") == "true" and _disallowed_skips and exitstatus == 0:
+        session.exitstatus = 1
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    if os.environ.get("CI") == "true" and _disallowed_skips:
+        terminalreporter.section("skips not allowed in CI (a tool that make test should install is missing)")
+        for line in _disallowed_skips:
+            terminalreporter.write_line(line)
