@@ -79,14 +79,12 @@ class Finding(BaseModel):
 def verification_severity(reports: Sequence[VerificationReport]) -> tuple[Severity | None, int]:
     """How bad the attached verification reports are (for step 5's mark): the worst verdict of their checks as
     a severity (an unknown check counts as a warning: it is not a pass) and the number of failed checks. A
-    report whose probing failed (``error`` set) counts as an error."""
+    report whose probing failed (``error`` set) counts as an error, and one whose every check was skipped
+    verified nothing: unknown (its own overall()), never a pass."""
     verdicts: list[str] = []
     failed = 0
     for report in reports:
-        for check in report.checks:
-            verdicts.append(check.status)
-            failed += check.status == "fail"
-        if report.error:
-            verdicts.append("fail")
+        failed += sum(check.status == "fail" for check in report.checks)
+        verdicts.append("fail" if report.error else report.overall())
     worst = worst_verdict(verdicts)
     return SEVERITY_OF_VERDICT.get(worst) if worst not in ("pass", "skip") else None, failed

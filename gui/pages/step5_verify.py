@@ -40,7 +40,7 @@ from procurement.handover.generate import NodeFacts, build_handover
 from procurement.handover.handover_cmd import summary as handover_summary
 from procurement.handover.handover_cmd import write_all as write_handover
 from procurement.messages import Lang
-from procurement.plan import Plan, PlanError, save_plan, with_value
+from procurement.plan import PLAN_SUFFIXES, Plan, PlanError, save_plan, with_value
 from procurement.probe.bundle import write_pyz
 from procurement.probe.cluster import (
     METHODS,
@@ -51,6 +51,7 @@ from procurement.probe.cluster import (
     target_commands,
 )
 from procurement.probe.judge_cmd import cyclic_gc_paused, expand, read_node
+from procurement.verification_report import attach_reports
 from procurement.verify import (
     CheckRecord,
     GpuRecord,
@@ -110,16 +111,9 @@ def read_node_file(path: Path, plan: Plan, catalog: Catalog, lang: Lang) -> dict
 
 
 def with_reports(plan: Plan, new: list[dict[str, Any]]) -> Plan:
-    """``plan`` with ``new`` attached; a report of the same node and time replaces the attached one. Raises
-    PlanError (too many values, a report that is not one)."""
-    keys = {report_key(r) for r in new}
-    kept = [r for r in plan.verification_data() if report_key(r) not in keys]
-    return with_value(plan, "verification", [*kept, *new])
-
-
-def report_key(report: dict[str, Any]) -> tuple[Any, Any]:
-    """The same node reporting at the same time is the same report (importing it twice replaces it)."""
-    return ((report.get("host") or {}).get("hostname"), report.get("created"))
+    """``plan`` with ``new`` attached, one report per machine, the newest (procurement's attach_reports).
+    Raises PlanError (too many values, a report that is not one)."""
+    return with_value(plan, "verification", attach_reports(plan.verification_data(), new))
 
 
 def _status_word(status: str) -> str:
@@ -403,11 +397,11 @@ class VerifyPage(StepPage):
             counts = {s: 0 for s in MARKS}
             for c in rep.get("checks") or []:
                 counts[c.get("status", "skip")] = counts.get(c.get("status", "skip"), 0) + 1
-            # unknown is never a pass: a check that could not be read keeps the node from a tick
-            result = ("fail" if counts["fail"] else "unknown" if rep.get("error") or counts["unknown"]
-                      else "warn" if counts["warn"] else "pass")
-            node_rows.append(partial(_node_row, index, rep, host, node, counts, result))
             typed = by_index.get(index)
+            # the verdict is the report's own (procurement): a node whose every check was skipped verified
+            # nothing and is unknown, never a tick
+            result = typed.overall() if typed is not None else "unknown"
+            node_rows.append(partial(_node_row, index, rep, host, node, counts, result))
             gpus: list[Any] = list(typed.gpus) if typed is not None else list(rep.get("gpus") or [])
             for g in gpus:
                 gpu_rows.append(partial(_gpu_row, node, g, catalog))
@@ -642,7 +636,7 @@ class VerifyPage(StepPage):
         folder = workers.ask_directory(self, self.tr("Save the probe for the target machine"))
         if folder is None:
             return
-        plan_name = self.controller.path.name if self.controller.path is not None else "plan.gpuplan"
+        plan_name = self.controller.path.name if self.controller.path is not None else f"plan{PLAN_SUFFIXES[-1]}"
         try:
             path = write_pyz(folder)
             plan_copy = folder / plan_name
@@ -833,7 +827,19 @@ def _node_row(index: int, rep: dict[str, Any], host: dict[str, Any], node: str, 
             QTableWidgetItem(_text(rep.get("driver_version"))), QTableWidgetItem(_text(rep.get("cuda_version"))),
             QTableWidgetItem(str(len(rep.get("gpus") or []))),
             QTableWidgetItem(f"{counts['pass']}/{counts['fail']}/{counts['warn']}"),
-            QTableWidgetItem(rep.get("error") or "")]
+            QTableWidgetItem(_node_problem(rep, result))]
+
+
+def _node_problem(rep: dict[str, Any], result: str) -> str:
+    """What keeps a node from passing: why nothing was probed, else the checks that failed (or could not be
+    decided); the column was empty for failing nodes."""
+    if rep.get("error"):
+        return str(rep["error"])
+    wanted = {"fail": ("fail",), "unknown": ("unknown", "skip"), "warn": ("warn",)}.get(result, ())
+    ids = [str(c.get("id")) for c in rep.get("checks") or [] if c.get("status") in wanted]
+    if result == "unknown" and not [c for c in rep.get("checks") or [] if c.get("status") != "skip"]:
+        return translate("VerifyPage", "every check was skipped: nothing was verified")
+    return ", ".join(ids)
 
 
 def _gpu_row(node: str, g: Any, catalog: Catalog) -> list[QTableWidgetItem]:

@@ -142,3 +142,54 @@ def test_importing_a_folder_of_clush_copies(page, qtbot, tmp_path: Path, monkeyp
     qtbot.mouseClick(page.import_dir_button, Qt.MouseButton.LeftButton)
     assert sorted(r["host"]["hostname"] for r in page.controller.plan.verification_data()) == ["gpu01", "gpu02"]
     assert "2 of 8 planned nodes reported" in page.summary_label.text()
+
+
+def _import_folder(page: VerifyPage, qtbot, folder: Path, monkeypatch) -> None:
+    monkeypatch.setattr(workers, "ask_directory", lambda *args: folder)
+    qtbot.mouseClick(page.import_dir_button, Qt.MouseButton.LeftButton)
+    qtbot.waitUntil(lambda: workers.wait_for_jobs(0))
+
+
+def _rows(page: VerifyPage) -> dict[str, tuple[str, str]]:
+    t = page.nodes_table
+    return {t.item(r, 0).text(): (t.item(r, 1).data(Qt.ItemDataRole.UserRole), t.item(r, 7).text())
+            for r in range(t.rowCount())}
+
+
+def test_reimported_and_repaired_nodes_are_one_report_each(page, qtbot, tmp_path: Path, monkeypatch) -> None:
+    """Re-importing a cluster's reports gave 16 reports for 8 nodes; a repaired node's new report sat beside
+    its old failed one and kept the cluster red; the problem column was empty for failing nodes."""
+    folder = tmp_path / "reports"
+    folder.mkdir()
+    for i in range(1, 9):
+        host = f"gpu0{i}"
+        (folder / f"{host}.json").write_text(json.dumps(_judged(page, host, "fail" if host == "gpu03" else "pass")))
+    _import_folder(page, qtbot, folder, monkeypatch)
+    _import_folder(page, qtbot, folder, monkeypatch)  # the same files again
+    assert len(page.controller.plan.verification) == 8
+    rows = _rows(page)
+    assert len(rows) == 8 and rows["gpu03"] == ("fail", "PCIE-WIDTH")
+    # gpu03 repaired: its new report, probed later, replaces the failed one
+    repaired = _judged(page, "gpu03") | {"created": "2026-12-01T09:00:00+00:00"}
+    fixed = tmp_path / "fixed"
+    fixed.mkdir()
+    (fixed / "gpu03.json").write_text(json.dumps(repaired))
+    _import_folder(page, qtbot, fixed, monkeypatch)
+    assert len(page.controller.plan.verification) == 8
+    assert _rows(page)["gpu03"][0] == "pass"
+    assert "Every planned node reported and passed." in page.summary_label.text()
+    # an older copy imported afterwards does not bring the failure back
+    _import_folder(page, qtbot, folder, monkeypatch)
+    assert _rows(page)["gpu03"][0] == "pass" and len(page.controller.plan.verification) == 8
+
+
+def test_a_node_whose_every_check_was_skipped_is_unknown(page, qtbot) -> None:
+    """Step 5 showed ✔ for a report in which every check was skipped: nothing was verified (exit 3)."""
+    skipped = _judged(page, "gpu01")
+    skipped["checks"] = [{"id": "GPU-COUNT", "status": "skip", "message": "not applicable"},
+                         {"id": "NVLINK", "status": "skip", "message": "not applicable"}]
+    page.attach([skipped], "import")
+    status, problem = _rows(page)["gpu01"]
+    assert status == "unknown" and "nothing was verified" in problem
+    page.controller.reevaluate()
+    assert page.controller.evaluation.steps[5].worst is not None  # never the step's ok mark

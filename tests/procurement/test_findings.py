@@ -25,6 +25,8 @@ def test_verification_severity_of_attached_reports() -> None:
     assert verification_severity([warn, fail]) == (Severity.ERROR, 2)
     assert verification_severity([broken]) == (Severity.ERROR, 0)
     assert verification_severity([ok, _report(["unknown"])]) == (Severity.WARNING, 0)  # unknown is not a pass
+    # every check skipped: nothing was verified (overall() unknown, exit 3), so step 5's mark is not "ok"
+    assert verification_severity([ok, _report(["skip", "skip"])]) == (Severity.WARNING, 0)
 
 
 def test_a_plans_reports_are_typed_and_checked_as_they_are_read() -> None:
