@@ -247,7 +247,12 @@ class MainWindow(QMainWindow):
         stack = controller.undo_stack
         undo, redo = QAction(self), QAction(self)
         undo.setShortcuts(sk.Undo)  # every binding of the platform (Ctrl+Z; Ctrl+Y and Ctrl+Shift+Z for Redo)
-        redo.setShortcuts(sk.Redo)
+        # Ctrl+Y too, whatever the platform says: it is what WPS and Office users press (Linux themes give
+        # only Ctrl+Shift+Z)
+        redo_keys = QKeySequence.keyBindings(sk.Redo)
+        if QKeySequence("Ctrl+Y") not in redo_keys:
+            redo_keys.append(QKeySequence("Ctrl+Y"))
+        redo.setShortcuts(redo_keys)
         undo.triggered.connect(stack.undo)
         redo.triggered.connect(stack.redo)
         undo.setEnabled(stack.canUndo())

@@ -1,0 +1,44 @@
+"""A keyboard user: Tab on step 1 in reading order, Ctrl+Z / Ctrl+Y as WPS and Office users press them."""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QApplication
+
+
+def test_tab_reaches_the_budget_before_the_model_fields(qtbot, make_window) -> None:
+    win = make_window()
+    win.show_page(0)
+    page = win.pages[0]
+    qtbot.waitUntil(page.isVisible)
+    first = page.combos["workload"]
+    first.setFocus(Qt.FocusReason.TabFocusReason)  # where Tab from the step list lands
+    qtbot.waitUntil(first.hasFocus)
+    seen = []
+    for _ in range(40):
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        widget = QApplication.focusWidget()
+        seen.append(widget)
+        if widget is page.budget.spin or widget is page.spins["layers"]:
+            break
+    assert seen[-1] is page.budget.spin, "Tab went into the model's fields before the budget"
+    assert len(seen) <= 10  # the workload's five choices, the utilisation and the dataset size come first
+
+
+def test_ctrl_y_redoes(qtbot, make_window) -> None:
+    win = make_window()
+    win.show_page(0)
+    page = win.pages[0]
+    qtbot.waitUntil(page.isVisible)
+    box = page.spins["nodes"]
+    page.scroll_area.ensureWidgetVisible(box)
+    QTest.mouseClick(box.lineEdit(), Qt.MouseButton.LeftButton)
+    QTest.keyClick(box.lineEdit(), Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+    QTest.keyClicks(box.lineEdit(), "4")
+    QTest.keyClick(box.lineEdit(), Qt.Key.Key_Tab)
+    assert win.controller.plan.requirements.nodes == 4
+    QTest.keyClick(win, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert win.controller.plan.requirements.nodes == 1
+    QTest.keyClick(win, Qt.Key.Key_Y, Qt.KeyboardModifier.ControlModifier)
+    assert win.controller.plan.requirements.nodes == 4
