@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from catalog.paths import legacy_recovery_dir, recovery_dir
-from procurement.plan import Plan, atomic_write, dump_plan, parse_plan
+from procurement.plan import Plan, atomic_write, parse_plan, plan_file_text
 from procurement.safe_io import read_bounded_text
 
 UNTITLED = "untitled"
@@ -81,7 +81,7 @@ class RecoveryStore:
     def write(self, plan: Plan, source: Path | None) -> Path:
         self.directory.mkdir(parents=True, exist_ok=True)
         plan_file, meta_file = self._files(source)
-        atomic_write(plan_file, dump_plan(plan).encode("utf-8"))
+        atomic_write(plan_file, plan_file_text(plan).encode("utf-8"))
         meta = {"source": str(Path(source).resolve()) if source else None,
                 "saved_at": dt.datetime.now(dt.timezone.utc).isoformat()}
         atomic_write(meta_file, json.dumps(meta).encode("utf-8"))

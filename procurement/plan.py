@@ -599,6 +599,7 @@ def parse_plan(
 ) -> Plan:
     """Parse plan YAML text; errors name file, line and field (and unknown part ids), the app's own words in
     ``lang`` (pydantic's value errors stay as pydantic words them)."""
+    _check_whole(text, path, lang)
     try:
         data = parse_yaml(text, path)
     except YamlError as exc:
@@ -702,6 +703,9 @@ def unknown_ids(plan: Plan, lang: Lang = "en") -> list[tuple[tuple[str | int, ..
 register(
     {
         "plan.err.no_schema": "schema_version is missing: add 'schema_version: {v}' as the first line",
+        "plan.err.truncated": "the file ends here, without its last line '{end}': it was cut off (a copy or "
+                              "download that did not finish, a full disk); open its backup (.bak) or the "
+                              "recovery copy instead",
         "plan.err.schema": "schema_version: {got} is not supported (this version reads {v})",
         "plan.err.unknown_field": "unknown field",
         "plan.err.int": "Input should be a valid integer",
@@ -744,11 +748,29 @@ def atomic_write(path: str | Path, data: bytes) -> None:
     write_file(path, data)
 
 
+PLAN_FILE_START = "# gpu-procure plan\n"
+PLAN_FILE_END = "# end of plan\n"
+"""The first and last lines of a plan file the app writes: a file that starts with the first and lacks the
+last was cut off (a copy or download that did not finish, a full disk). Without them a plan cut after any
+complete line opened silently, its missing sections filled with defaults. Hand-written plans have neither."""
+
+
+def plan_file_text(plan: Plan) -> str:
+    """What a plan file holds: :func:`dump_plan` between the start and end lines."""
+    return PLAN_FILE_START + dump_plan(plan) + PLAN_FILE_END
+
+
+def _check_whole(text: str, path: str | Path, lang: Lang) -> None:
+    if text.startswith(PLAN_FILE_START) and not text.endswith(PLAN_FILE_END):
+        last = text.count("\n") + (not text.endswith("\n"))
+        raise PlanError(f"{path}:{last}: " + t("plan.err.truncated", lang, end=PLAN_FILE_END.strip()))
+
+
 def save_plan(plan: Plan, path: str | Path, *, expect: FileStamp | None = None, backup: bool = False) -> FileStamp:
     """Save with the safe writer; ``backup`` keeps the previous file as NAME.bak; ``expect`` (the stamp taken
     when the file was opened) raises safe_io.FileChangedError when someone else saved it since. Returns the
     stamp of what was written, for the next save."""
-    data = dump_plan(plan).encode("utf-8")
+    data = plan_file_text(plan).encode("utf-8")
     write_file(path, data, expect=expect, backup=backup)
     stamp = stamp_of(path, data)
     assert stamp is not None

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from gui.autosave import RecoveryStore
-from procurement.plan import Plan, dump_plan, load_plan, save_plan
+from procurement.plan import Plan, load_plan, plan_file_text, save_plan
 
 pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
 ROUNDS = 120
@@ -39,7 +39,7 @@ def test_sigkill_while_autosaving_leaves_a_complete_recovery_copy(tmp_path: Path
     os.utime(source, (past, past))  # the autosaves are newer than the file they belong to
     store = RecoveryStore(tmp_path / "recovery")
     edits = _edits(80)  # a write takes ~8 ms: a child killed within 15 ms gets through a few
-    texts = {dump_plan(p): i for i, p in enumerate(edits)}
+    texts = {plan_file_text(p): i for i, p in enumerate(edits)}
     rng = random.Random(8)
     restored_behind = 0
     for round_no in range(ROUNDS):

@@ -13,7 +13,7 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from procurement.plan import Plan, PlanError, dump_plan, load_plan, parse_plan, save_plan
+from procurement.plan import Plan, PlanError, dump_plan, load_plan, parse_plan, plan_file_text, save_plan
 
 FUZZ = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -108,7 +108,7 @@ def test_sigkill_during_save_leaves_old_or_new_file(tmp_path: Path) -> None:
     target = tmp_path / "plan.gpuplan.yaml"
     plans = [Plan(title="A", notes="a" * 19_000, checklist={f"i{k}": {"note": "n" * 5000} for k in range(40)}),
              Plan(title="B", notes="b" * 15_000)]
-    texts = {dump_plan(p) for p in plans}
+    texts = {plan_file_text(p) for p in plans}
     save_plan(plans[0], target)
     rng = random.Random(1234)
     for _ in range(100):
