@@ -92,16 +92,17 @@ def ask_example(parent: QWidget | None, examples: list[tuple[str, Path]]) -> Pat
     return dict(examples).get(title)
 
 
-def ask_restore_recovery(parent: QWidget | None, name: str, saved_at: dt.datetime) -> bool:
-    """Offer the autosaved copy left by a session that did not close cleanly."""
+def ask_restore_recovery(parent: QWidget | None, name: str, saved_at: dt.datetime, never_saved: bool = False) -> bool:
+    """Offer the autosaved copy left by a session that did not close cleanly (``never_saved``: a plan that was
+    never saved to a file, so there is no saved file for the copy to be newer than)."""
+    text = (translate("dialogs", "An autosaved copy of a plan that was never saved (%1), from %2, was left by "
+                                 "a session that did not close cleanly. Restore it?") if never_saved else
+            translate("dialogs", "An autosaved copy of “%1” from %2 is newer than the saved file. "
+                                 "It was probably left by a crash. Restore it?"))
     answer = QtWidgets.QMessageBox.question(
         parent,
         translate("dialogs", "Recover unsaved changes"),
-        translate(
-            "dialogs",
-            "An autosaved copy of “%1” from %2 is newer than the saved file. "
-            "It was probably left by a crash. Restore it?",
-        )
+        text
         .replace("%1", name)
         .replace("%2", saved_at.strftime("%Y-%m-%d %H:%M")),
         QtWidgets.QMessageBox.StandardButton.Yes | QtWidgets.QMessageBox.StandardButton.No,

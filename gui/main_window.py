@@ -1094,7 +1094,7 @@ class MainWindow(QMainWindow):
             return False
         entry = pending[0]
         name = entry.source.name if entry.source else self.tr("Untitled plan")
-        if not dialogs.ask_restore_recovery(self, name, entry.saved_at.astimezone()):
+        if not dialogs.ask_restore_recovery(self, name, entry.saved_at.astimezone(), entry.source is None):
             self.recovery.discard(entry)
             return False
         try:

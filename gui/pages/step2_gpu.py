@@ -431,7 +431,8 @@ class GpuPage(StepPage):
         if not total:
             return "—"
         if nodes <= 1:
-            return self.tr("%n GPU(s)", "", total)
+            # one English form each: without an English catalogue Qt's %n plural printed "1 GPU(s)"
+            return (self.tr("1 GPU") if total == 1 else self.tr("%1 GPUs").replace("%1", integer(total)))
         per = -(-total // nodes)
         return self.tr("%1 (%2/server)").replace("%1", integer(total)).replace("%2", integer(per))
 

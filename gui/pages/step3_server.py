@@ -293,10 +293,13 @@ def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
                    .replace("%1", str(rack.pdu_phases)).replace("%2", number(rack.pdu_amps, 1))
                    .replace("%3", str(rack.pdu_rating_amps)))
             out["rack"] = (rack.rack_kw, limit,
-                           translate("ServerPage", "Per rack: %1 × %2 W = %3 kW, %4 BTU/h; %5 rack(s) for %6 node(s)")
+                           translate("ServerPage", "Per rack: %1 × %2 W = %3 kW, %4 BTU/h; %5 for %6")
                            .replace("%1", str(rack.servers_per_rack)).replace("%2", number(rack.server_ac_w))
                            .replace("%3", number(rack.rack_kw, 1)).replace("%4", number(rack.rack_btu_h))
-                           .replace("%5", str(rack.racks_needed)).replace("%6", str(rack.nodes))
+                           .replace("%5", translate("ServerPage", "1 rack") if rack.racks_needed == 1 else
+                                    translate("ServerPage", "%1 racks").replace("%1", str(rack.racks_needed)))
+                           .replace("%6", translate("ServerPage", "1 node") if rack.nodes == 1 else
+                                    translate("ServerPage", "%1 nodes").replace("%1", str(rack.nodes)))
                            + ("" if rack.rack_units is None else "\n" +
                               translate("ServerPage", "Space: %1 × %2U of %3U usable")
                               .replace("%1", str(rack.servers_per_rack)).replace("%2", str(rack.rack_units))

@@ -104,6 +104,9 @@ def test_autosave_and_restore_after_a_crash(qtbot, make_window, dialog_calls, tm
     fresh = make_window()
     assert fresh.offer_recovery()
     assert fresh.controller.plan == edited and fresh.isWindowModified()
+    # a plan that was never saved: the question does not speak of a saved file it would be newer than
+    asked = [args for name, args in dialog_calls.calls if name == "ask_restore_recovery"]
+    assert asked and asked[-1][3] is True
     dialog_calls.answer("ask_save_path", tmp_path / "saved.gpuplan.yaml")
     fresh.named_actions["save"].trigger()
     assert fresh.recovery.pending() == [], "a clean save removes the recovery copy"
