@@ -311,6 +311,7 @@ def test_vram_item_gives_the_memory_per_gpu_in_gib_and_in_gb(catalog: Catalog) -
 
 
 def test_english_counts_agree_with_their_nouns() -> None:
+    import procurement.check_cmd  # noqa: F401  (registers check.summary; alone, nothing else imported it)
     from procurement.messages import t
 
     # one server, one socket, one warning: no "(s)" and no "1 GPUs" (gettext plural forms, each count its own)
