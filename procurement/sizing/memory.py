@@ -55,7 +55,46 @@ KORTHIKANTI_SBH = 34.0
 """Activation bytes per s·b·h per layer in 16 bits, no recompute, attention scores not stored."""
 SERVING_PREFILL_TOKENS = 8192
 """vLLM V1's default max_num_batched_tokens for online serving (chunked prefill on by default; vLLM
-"Optimization and Tuning" guide)."""
+"Optimization and Tuning" guide): the batched-token budget one engine step (and the start-up profile) runs."""
+SERVING_MAX_SEQS = 256
+"""vLLM's default max_num_seqs: the start-up profile also runs the sampler on that many rows of logits."""
+SAMPLER_BYTES_PER_LOGIT = 16
+"""fp32 logits, probabilities, log-probabilities and the top-k/top-p sort buffer of the sampler (4 × 4 B)."""
+VLLM_NON_TORCH_BYTES = 1.79 * GIB
+"""Memory vLLM's profiler finds outside PyTorch's allocator on one GPU (CUDA context, cuBLAS/cuDNN
+workspaces): 1.79 GiB for Llama-3-8B at TP1 (vllm-project/vllm PR 10511, the profiling log in its description)."""
+VLLM_NCCL_BYTES = 1.79 * GIB
+"""What tensor parallel adds outside PyTorch (NCCL communicators and the custom all-reduce buffers): the same
+log shows 3.58 GiB at TP2 against 1.79 GiB at TP1."""
+CUDA_GRAPH_BYTES = 0.5 * GIB
+"""CUDA graphs vLLM captures after the KV cache is allocated, so they come out of the (1 − utilisation)
+reserve, not the KV cache ("Graph capturing finished … took 0.3–0.6 GiB" in start-up logs of 7–70B models)."""
+LOSS_BYTES_PER_LOGIT = 14.0
+"""Cross-entropy over the logits without chunking, per token and vocabulary entry: the 16-bit logits (2 B),
+their fp32 upcast (4 B), the fp32 log-softmax kept for the backward (4 B) and its fp32 gradient (4 B)
+(Hugging Face ``ForCausalLMLoss`` upcasts the logits to float before ``cross_entropy``)."""
+EAGER_SCORE_BYTES = 5.0
+"""Attention-score bytes per a·s²·b per layer of the eager kernel (Korthikanti et al. eq. 1: the 2-byte
+QKᵀ and softmax and the 1-byte dropout mask); FlashAttention and SDPA's fused kernels store none."""
+AttentionImpl = Literal["flash", "sdpa", "eager"]
+
+
+@dataclass(frozen=True)
+class ZeroBuffers:
+    """DeepSpeed's communication buffers, in elements, at the defaults of its configuration reference
+    (deepspeed.ai/docs/config-json, ``zero_optimization``); a user's ds_config replaces them."""
+
+    reduce_bucket_size: float = 5e8
+    allgather_bucket_size: float = 5e8
+    """ZeRO-1/2: the gradient reduce bucket and the parameter all-gather bucket, 16-bit."""
+    stage3_prefetch_bucket_size: float = 5e7
+    stage3_max_live_parameters: float = 1e9
+    """ZeRO-3: parameters fetched ahead, and the most gathered parameters kept resident."""
+    overlap_comm: bool | None = None
+    """None: DeepSpeed's default (off for stage 1/2, on for stage 3). On, ZeRO-1/2 keep 4.5 × the two
+    buckets (Hugging Face DeepSpeed guide: 5e8 × 2 B × 2 × 4.5 = 9 GB)."""
+
+
 SCHEMES: tuple[SchemeName, ...] = ("dp", "zero1", "zero2", "zero3")
 ZERO_STAGE = {"dp": 0, "zero1": 1, "zero2": 2, "zero3": 3}
 
@@ -95,6 +134,19 @@ class Case:
     lora_targets: tuple[str, ...] = ALL_LINEAR
     offload_optimizer: bool = False
     sequence_parallel: bool = False
+    attention: AttentionImpl = "flash"
+    """Attention kernel: ``eager`` stores the a·s² score matrices, ``flash``/``sdpa`` do not."""
+    loss_chunks: int = 1
+    """Cross-entropy computed over this many chunks of the sequence (torchtune's chunked loss, Liger's
+    fused linear cross-entropy, a compiled loss): only one chunk's logits are live at once."""
+    offload_params: bool = False
+    """ZeRO-3 ``offload_param``: the 16-bit weights live in CPU RAM, each layer gathered when used."""
+    offload_activations: bool = False
+    """DeepSpeed activation checkpointing with ``cpu_checkpointing``: the checkpoints live in CPU RAM."""
+    zero_buffers: ZeroBuffers = ZeroBuffers()
+    max_batched_tokens: int | None = None
+    """Inference: the serving engine's batched-token budget (vLLM chunks longer prefills and profiles one
+    step of this many tokens); None: the whole prompt of every sequence at once (Hugging Face generate)."""
 
     @property
     def training(self) -> bool:
@@ -149,15 +201,26 @@ class PerGpu:
     kv_cache: float
     overhead: float
     cpu_offload: float = 0.0
-    """Optimizer state moved to CPU RAM per GPU (GB), which the node's RAM must hold."""
+    """Optimizer state (and offloaded weights, gradients, activation checkpoints) in CPU RAM per GPU (GB),
+    which the node's RAM must hold."""
     trainable_params: float = 0.0
     formulas: dict[str, str] = field(default_factory=dict)
+    cuda_graphs: float = 0.0
+    """Part of ``overhead`` a serving engine captures after sizing its KV cache (GB)."""
+    buffers: float = 0.0
+    """Part of ``overhead`` that is ZeRO communication buffers (GB)."""
 
     KEYS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
 
     @property
     def total(self) -> float:
         return self.weights + self.gradients + self.optimizer + self.activations + self.kv_cache + self.overhead
+
+    @property
+    def allocated(self) -> float:
+        """What PyTorch's ``max_memory_allocated`` counts: the total less the CUDA context and the memory
+        outside PyTorch (nvidia-smi shows ``total``)."""
+        return self.total - (self.overhead - self.buffers)
 
     def breakdown(self) -> dict[str, float]:
         return {k: getattr(self, k) for k in self.KEYS}
@@ -175,7 +238,8 @@ def _stage_params(m: ModelSpec, par: Parallel) -> tuple[float, float]:
 
 
 def _activation_layer_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
-    """One layer's stored activations for ``batch`` sequences (Korthikanti eq. 1-2)."""
+    """One layer's stored activations for ``batch`` sequences (Korthikanti eq. 1-2), with the attention
+    scores 5·a·s²·b / t when the kernel is eager."""
     sbh = case.seq * batch * m.hidden
     if tp == 1:
         per = KORTHIKANTI_SBH
@@ -184,12 +248,27 @@ def _activation_layer_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> fl
     else:
         per = 10 + 24 / tp
     scale = 2.0 if case.precision == "fp32" else 1.0
-    return sbh * per * scale
+    scores = _score_bytes(m, case, tp, batch)
+    return (sbh * per + scores) * scale
 
 
-def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool) -> tuple[float, str]:
-    """Stored activations on the busiest GPU: under PP the first stage (PP micro-batches in flight) or the
-    last (one micro-batch, plus the logits of the loss), whichever is larger."""
+def _score_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
+    if case.attention != "eager":
+        return 0.0
+    return EAGER_SCORE_BYTES * m.heads * case.seq * case.seq * batch / tp
+
+
+def logits_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
+    """The loss's peak over the logits: s·b·vocab × 14 B / TP (16-bit logits, fp32 upcast, log-softmax and
+    its gradient), one chunk of them when the loss is chunked."""
+    return case.seq * batch * m.vocab * LOSS_BYTES_PER_LOGIT / tp / max(case.loss_chunks, 1)
+
+
+def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool) -> tuple[float, float, str]:
+    """Stored activations on the busiest GPU and those moved to CPU RAM: under PP the first stage (PP
+    micro-batches in flight) or the last (one micro-batch, plus the logits of the loss), whichever is larger.
+    With checkpointing the loss and the recompute of one layer come at different times, so the peak is the
+    kept layer inputs plus the larger of the two."""
     layers_here = math.ceil(m.layers / par.pp)
     if par.pp > 1:  # micro-batches of one sequence, at most PP of them in flight on the first stage
         micro, in_flight = 1, min(par.pp, case.batch)
@@ -197,31 +276,77 @@ def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool
         micro, in_flight = case.batch, 1
     per_layer = _activation_layer_bytes(m, case, par.tp, micro)
     scale = 2.0 if case.precision == "fp32" else 1.0
+    logits = logits_bytes(m, case, par.tp, micro)
+    cpu = 0.0
     if case.recompute:
         kept_one = 2 * case.seq * micro * m.hidden * scale * layers_here
-        first, last = kept_one * in_flight + per_layer, kept_one + per_layer
+        if case.offload_activations:  # the checkpoints go to CPU RAM; two layers' stay while in transit
+            on_gpu = 2 * case.seq * micro * m.hidden * scale * min(2, layers_here)
+            cpu, kept_one = kept_one * in_flight, on_gpu
+            in_flight = 1
+        first = kept_one * in_flight + per_layer
+        last = kept_one + max(per_layer, logits)
+        total = max(first, last) if par.pp > 1 else kept_one + max(per_layer, logits)
     else:
         first, last = per_layer * layers_here * in_flight, per_layer * layers_here
-    # the loss keeps the 16-bit logits and their fp32 copy (vocabulary split over TP)
-    logits = case.seq * micro * m.vocab * (2 + 4) / par.tp
-    total = max(first, last + logits) if par.pp > 1 else first + logits
+        total = max(first, last + logits) if par.pp > 1 else first + logits
     what = ""
     if explain:
         per = ("34/t" if case.sequence_parallel and par.tp > 1 else "(10+24/t)" if par.tp > 1 else "34")
+        scores = " + 5·a·s²·b/t (eager attention scores)" if case.attention == "eager" else ""
         if case.recompute:
-            what = (f"checkpointing: 2·s·b·h per layer × {layers_here} layers × {in_flight} micro-batch(es) + "
-                    f"one layer recomputed s·b·h × {per} B")
+            what = (f"checkpointing: 2·s·b·h per layer × {layers_here} layers × {in_flight} micro-batch(es)"
+                    + (" (checkpoints in CPU RAM)" if case.offload_activations else "")
+                    + f" + max(one layer recomputed s·b·h × {per} B{scores}, logits)")
         else:
-            what = f"{layers_here} layers × {in_flight} micro-batch(es) × s·b·h × {per} B"
-        what += (f" (s={case.seq:,}, b={micro}, h={m.hidden:,}, t={par.tp}) + logits s·b·vocab × 6 B / t = "
-                 f"{logits / GB:,.1f} GB")
-    return total, what
+            what = f"{layers_here} layers × {in_flight} micro-batch(es) × s·b·h × {per} B{scores}"
+        chunks = f" / {case.loss_chunks} chunks" if case.loss_chunks > 1 else ""
+        what += (f" (s={case.seq:,}, b={micro}, h={m.hidden:,}, t={par.tp}) + logits s·b·vocab × 14 B / t{chunks}"
+                 f" = {logits / GB:,.1f} GB")
+    return total, cpu, what
+
+
+def _prefill_tokens(case: Case) -> int:
+    tokens = case.seq * case.batch
+    if case.max_batched_tokens:
+        return case.max_batched_tokens
+    return tokens
 
 
 def _prefill_bytes(m: ModelSpec, case: Case, tp: int) -> float:
-    """Inference peak for the prompt: the MLP's gate, up and gated product plus three hidden-size tensors."""
-    tokens = case.seq * case.batch
-    return tokens * (3 * m.ffn_active / tp + 3 * m.hidden) * 2.0
+    """Inference peak for one prefill step: the MLP's gate, up and gated product plus three hidden-size
+    tensors for its tokens, 16-bit (the whole prompt of every sequence, or the serving engine's batched-token
+    budget); a serving engine also profiles its sampler on ``SERVING_MAX_SEQS`` rows of fp32 logits."""
+    tokens = _prefill_tokens(case)
+    act = tokens * (3 * m.ffn_active / tp + 3 * m.hidden) * 2.0
+    if case.max_batched_tokens:
+        act += SERVING_MAX_SEQS * m.vocab * SAMPLER_BYTES_PER_LOGIT
+    return act
+
+
+def _zero_buffers(m: ModelSpec, case: Case, par: Parallel, trainable: float, full: bool) -> tuple[float, str]:
+    """DeepSpeed's buffers on one GPU at its defaults (``zero_buffers``): ZeRO-1/2 the 16-bit reduce and
+    all-gather buckets (4.5 × with overlap_comm); ZeRO-3 the reduce bucket, the prefetch bucket and the
+    gathered weights and gradients of the largest layer (4 B per parameter, as DeepSpeed's
+    ``estimate_zero3_model_states_mem_needs`` counts ``largest_layer_memory``)."""
+    z = par.zero
+    if z == 0 or not trainable:
+        return 0.0, ""
+    zb = case.zero_buffers
+    if z in (1, 2):
+        overlap = 4.5 if zb.overlap_comm else 1.0
+        b = (min(zb.reduce_bucket_size, trainable) + min(zb.allgather_bucket_size, trainable)) * 2 * overlap
+        return b, (f"ZeRO buffers: reduce {zb.reduce_bucket_size:.3g} + all-gather {zb.allgather_bucket_size:.3g} "
+                   f"elements × 2 B" + (" × 4.5 (overlap_comm)" if zb.overlap_comm else ""))
+    largest = max(m.vocab * m.hidden, m.hidden * max(m.intermediate, m.moe_intermediate), m.hidden * m.hidden)
+    largest = min(largest / par.tp, zb.stage3_max_live_parameters)
+    total_params = m.params / par.tp / par.pp
+    reduce = min(zb.reduce_bucket_size, trainable) * 2
+    prefetch = min(zb.stage3_prefetch_bucket_size, total_params) * 2
+    b = reduce + prefetch + (4 if full else 2) * largest
+    return b, (f"ZeRO-3 buffers: reduce bucket {zb.reduce_bucket_size:.3g} × 2 B + prefetch "
+               f"{zb.stage3_prefetch_bucket_size:.3g} × 2 B + largest layer {largest / 1e6:,.0f} M × "
+               f"{4 if full else 2} B")
 
 
 def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
@@ -243,14 +368,27 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
         kv_tok = kv_per_token_per_gpu(m, par, kvb)
         kv = kv_tok * case.seq * case.batch
         act = _prefill_bytes(m, case, par.tp)
+        graphs = 0.0
+        if case.max_batched_tokens:  # a serving engine: vLLM's profiled non-torch memory and its CUDA graphs
+            graphs = CUDA_GRAPH_BYTES
+            overhead = VLLM_NON_TORCH_BYTES + (VLLM_NCCL_BYTES if par.tp > 1 else 0.0) + graphs
         if explain:
             f["weights"] = (f"{blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
                             f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else ""))
             f["kv_cache"] = (f"{kv_tok:,.0f} B per token per GPU × {case.seq:,} tokens × {case.batch} "
                              "sequence(s)" + (" (MLA latent, every TP rank keeps it)" if m.mla else ""))
-            f["activations"] = (f"prefill peak {case.seq:,} × {case.batch} tokens × (3 × {m.ffn_active:,} / "
-                                f"{par.tp} + 3 × {m.hidden:,}) × 2 B")
-        return PerGpu(weights / GB, 0.0, 0.0, act / GB, kv / GB, overhead / GB, formulas=f)
+            if case.max_batched_tokens:
+                f["activations"] = (f"one prefill step of {case.max_batched_tokens:,} batched tokens × (3 × "
+                                    f"{m.ffn_active:,} / {par.tp} + 3 × {m.hidden:,}) × 2 B + sampler "
+                                    f"{SERVING_MAX_SEQS} × {m.vocab:,} logits × {SAMPLER_BYTES_PER_LOGIT} B")
+                f["overhead"] = ("outside PyTorch 1.79 GiB" + (" + tensor-parallel NCCL 1.79 GiB" if par.tp > 1
+                                                                else "") + " + CUDA graphs 0.5 GiB per GPU "
+                                 "(vLLM profiling log, PR 10511)")
+            else:
+                f["activations"] = (f"prefill peak {case.seq:,} × {case.batch} tokens × (3 × {m.ffn_active:,} / "
+                                    f"{par.tp} + 3 × {m.hidden:,}) × 2 B")
+        return PerGpu(weights / GB, 0.0, 0.0, act / GB, kv / GB, overhead / GB, formulas=f,
+                      cuda_graphs=graphs / GB)
 
     z = par.zero
     d = par.dp
@@ -297,14 +435,27 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
                               + (", fp32 master weights" if master else "") + ")"
                               + (f" / {d}" if z >= 1 else "") + (f" [{shard}]" if shard else ""))
     cpu = 0.0
-    if case.offload_optimizer:
-        cpu, opt = opt, 0.0
+    full = case.mode not in ("lora", "qlora")
+    if case.offload_optimizer:  # ZeRO-Offload: the optimizer step runs on the CPU, gradients stream there
+        cpu, opt = opt + grads, 0.0
+        grads = 0.0
         if explain:
             f["optimizer"] += " → offloaded to CPU RAM"
-    act, what = _activations_training(m, case, par, explain)
+            f["gradients"] = f.get("gradients", "") + " → streamed to CPU RAM (ZeRO-Offload)"
+    if case.offload_params and z >= 3:  # ZeRO-3 offload_param: weights in CPU RAM, gathered layer by layer
+        cpu += weights
+        weights = 0.0
+        if explain:
+            f["weights"] += " → offloaded to CPU RAM (offload_param)"
+    act, act_cpu, what = _activations_training(m, case, par, explain)
+    cpu += act_cpu
+    buffers, buf_what = _zero_buffers(m, case, par, trainable / par.tp / par.pp, full)
     if explain:
         f["activations"] = what
-    return PerGpu(weights / GB, grads / GB, opt / GB, act / GB, 0.0, overhead / GB, cpu / GB, trainable, f)
+        if buffers:
+            f["overhead"] += " + " + buf_what
+    return PerGpu(weights / GB, grads / GB, opt / GB, act / GB, 0.0, (overhead + buffers) / GB, cpu / GB,
+                  trainable, f, buffers=buffers / GB)
 
 
 @lru_cache(maxsize=512)
@@ -341,15 +492,16 @@ class Serving:
 
 def serving(case: Case, par: Parallel, gpu_memory_gb: float, utilization: float = 0.9,
             bandwidth_gbs: float | None = None, replicas: int = 1) -> Serving:
-    """KV tokens and concurrency as vLLM computes them: (memory × utilisation − weights − activation peak −
-    overhead) / KV bytes per token; decode speed as bytes read per step / memory bandwidth."""
+    """KV tokens and concurrency as vLLM computes them on each GPU of a copy: memory × utilisation − weights /
+    TP − the profiled activation peak of one step of the batched-token budget (/ TP) − the memory outside
+    PyTorch (NCCL under TP), over the KV bytes per token per GPU; CUDA graphs are captured afterwards, from
+    the reserve. Decode speed as bytes read per step / memory bandwidth."""
     m = case.model
-    # vLLM profiles one prefill of at most max_num_batched_tokens: V1 chunks longer prompts (chunked prefill
-    # on by default, 8,192 tokens per step for online serving)
-    single = replace(case, batch=1, seq=min(case.seq, SERVING_PREFILL_TOKENS))
+    # vLLM profiles one step of max_num_batched_tokens whatever the requests (V1 chunks longer prompts)
+    single = replace(case, batch=1, max_batched_tokens=case.max_batched_tokens or SERVING_PREFILL_TOKENS)
     mem = per_gpu(single, par)
     budget = gpu_memory_gb * utilization
-    free = budget - mem.weights - mem.activations - mem.overhead
+    free = budget - mem.weights - mem.activations - (mem.overhead - mem.cuda_graphs)
     kv_tok = kv_per_token_per_gpu(m, par, kv_value_bytes(case.kv_precision))
     tokens = max(0, int(free * GB // kv_tok)) if kv_tok else 0
     conc = tokens / case.seq if case.seq else 0.0

@@ -15,7 +15,7 @@ import statistics
 
 import pytest
 
-from procurement.sizing.memory import GB, GIB, Case, Parallel, per_gpu, serving
+from procurement.sizing.memory import GB, GIB, Case, Parallel, logits_bytes, per_gpu, serving
 from procurement.sizing.presets import preset
 
 MARGIN = 1.20  # resources/policy/default.yaml vram_margin_pct
@@ -220,8 +220,14 @@ def test_sixteen_bytes_per_parameter_for_mixed_adam() -> None:
 def _layer_acts(case: Case, par: Parallel) -> float:
     mem = per_gpu(case, par)
     m = case.model
-    logits = case.seq * (case.batch if par.pp == 1 else 1) * m.vocab * 6 / par.tp / GB
+    logits = logits_bytes(m, case, par.tp, case.batch if par.pp == 1 else 1) / GB
+    if case.recompute:  # the loss and the recompute of one layer are not live at the same time
+        return mem.activations - max(logits - _one_layer(case, par), 0.0)
     return mem.activations - logits
+
+
+def _one_layer(case: Case, par: Parallel) -> float:
+    return case.seq * case.batch * case.model.hidden * 34 / GB
 
 
 @pytest.mark.parametrize(("tp", "sp", "per_sbh"), [(1, False, 34), (8, False, 10 + 24 / 8), (8, True, 34 / 8)])
