@@ -24,6 +24,7 @@ from procurement.sizing.memory import (
     OptimizerName,
     Parallel,
     PerGpu,
+    SERVING_PREFILL_TOKENS,
     PrecisionName,
     Serving,
     per_gpu,
@@ -109,7 +110,10 @@ def case_for(req: Requirements) -> tuple[Case | None, tuple[str, ...]]:
     rank = req.lora_rank or (64 if mode == "qlora" else 8)
     targets = tuple(req.lora_targets) if req.lora_targets else ALL_LINEAR
     case = Case(spec, mode, precision, req.kv_precision, OPTIMIZERS[req.optimizer], batch, req.sequence_length,
-                req.gradient_checkpointing, rank, targets, req.offload_optimizer)
+                req.gradient_checkpointing, rank, targets, req.offload_optimizer,
+                # a plan's inference is a serving engine: one chunked prefill of the batched-token budget,
+                # not sequence_length × users tokens at once (docs/sizing.md, "Serving capacity")
+                max_batched_tokens=SERVING_PREFILL_TOKENS if mode == "inference" else None)
     return case, notes + tuple(extra)
 
 
