@@ -73,6 +73,16 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="all-linear, attention, or a comma list such as q_proj,v_proj")
     w.add_argument("--offload-optimizer", action="store_true", help="optimizer state in CPU RAM (ZeRO-Offload)")
     w.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism with TP")
+    w.add_argument("--attention", choices=("flash", "sdpa", "eager"), default="flash",
+                   help="attention kernel in training: eager stores the score matrices (default flash)")
+    w.add_argument("--loss-chunks", type=int, default=1,
+                   help="cross-entropy over this many chunks (chunked/compiled loss, Liger); default 1")
+    w.add_argument("--offload-params", action="store_true", help="ZeRO-3 weights in CPU RAM (offload_param)")
+    w.add_argument("--offload-activations", action="store_true",
+                   help="activation checkpoints in CPU RAM (DeepSpeed cpu_checkpointing; with --checkpointing on)")
+    w.add_argument("--max-batched-tokens", type=int, default=8192,
+                   help="inference: the serving engine's batched-token budget per step (vLLM 8192); 0 = the "
+                        "whole prompt of every sequence at once, as Hugging Face generate")
     g = p.add_argument_group("GPUs and layout")
     g.add_argument("--gpus", type=int, default=1, help="GPUs per node (default 1)")
     g.add_argument("--nodes", type=int, default=1)
@@ -163,8 +173,16 @@ def build_case(args: argparse.Namespace, spec: ModelSpec) -> Case:
         raise SizeInputError("--lora-rank must be at least 1")
     optimizer = "adamw-8bit" if args.optimizer == "paged-adamw-8bit" else args.optimizer
     checkpointing = None if args.checkpointing is None else args.checkpointing == "on"
+    if args.loss_chunks < 1 or args.max_batched_tokens < 0:
+        raise SizeInputError("--loss-chunks must be at least 1 and --max-batched-tokens not negative")
+    if args.offload_activations and checkpointing is False:
+        raise SizeInputError("--offload-activations moves the checkpoints: it needs --checkpointing on")
+    batched = (args.max_batched_tokens or None) if mode == "inference" else None
     return Case(spec, mode, cast(PrecisionName, precision), args.kv_precision, cast(OptimizerName, optimizer),
-                args.batch, args.seq, checkpointing, rank, targets, args.offload_optimizer, args.sequence_parallel)
+                args.batch, args.seq, True if args.offload_activations else checkpointing, rank, targets,
+                args.offload_optimizer, args.sequence_parallel, attention=args.attention,
+                loss_chunks=args.loss_chunks, offload_params=args.offload_params,
+                offload_activations=args.offload_activations, max_batched_tokens=batched)
 
 
 @dataclass(frozen=True)
@@ -302,6 +320,7 @@ def result_json(r: SizeResult, lang: Lang) -> dict[str, Any]:
         "mode": r.case.mode,
         "precision": r.case.precision,
         "per_gpu_gb": round(r.memory.total, 3),
+        "allocated_gb": round(r.memory.allocated, 3),
         "per_gpu_with_margin_gb": round(r.with_margin_gb, 3),
         "margin_pct": r.margin_pct,
         "breakdown": {k: round(v, 3) for k, v in r.memory.breakdown().items()},
@@ -318,6 +337,7 @@ def result_json(r: SizeResult, lang: Lang) -> dict[str, Any]:
         "cpu_offload_gb": round(r.memory.cpu_offload, 3),
         "kv_tokens": r.serving.kv_tokens if r.serving else None,
         "max_concurrency": round(r.serving.max_concurrency, 2) if r.serving else None,
+        "kv_tokens_all_copies": r.serving.kv_tokens * r.parallel.dp if r.serving else None,
         "decode_tokens_per_s": (
             {"per_request": _round(r.serving.decode_tps_per_request),
              "aggregate": _round(r.serving.decode_tps_aggregate), "bound": "memory bandwidth (upper bound)"}

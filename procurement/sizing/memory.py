@@ -69,6 +69,11 @@ log shows 3.58 GiB at TP2 against 1.79 GiB at TP1."""
 CUDA_GRAPH_BYTES = 0.5 * GIB
 """CUDA graphs vLLM captures after the KV cache is allocated, so they come out of the (1 − utilisation)
 reserve, not the KV cache ("Graph capturing finished … took 0.3–0.6 GiB" in start-up logs of 7–70B models)."""
+CUDA_VISIBLE_SCALE = 0.9935
+CUDA_VISIBLE_LESS_GIB = 0.27
+"""What CUDA reports as a GPU's total memory (``torch.cuda.mem_get_info``, vLLM's ``total_gpu_memory``) is less
+than the memory it is sold with: 79.22 GiB on an 80 GB GPU (vLLM PR 10511 log), 23.58 GiB on a 24 GB RTX
+card (vLLM PR 14447 log). The line through both: 0.9935 × GiB − 0.27 GiB."""
 LOSS_BYTES_PER_LOGIT = 14.0
 """Cross-entropy over the logits without chunking, per token and vocabulary entry: the 16-bit logits (2 B),
 their fp32 upcast (4 B), the fp32 log-softmax kept for the backward (4 B) and its fp32 gradient (4 B)
@@ -479,7 +484,7 @@ class Serving:
     """What vLLM reports at start for this layout, and a decode-throughput bound from memory bandwidth."""
 
     budget_gb: float
-    """GPU memory × utilisation, per GPU."""
+    """GPU memory as CUDA reports it × utilisation, per GPU."""
     kv_cache_gb: float
     """Memory left for the KV cache per GPU after weights, the prefill peak and the overhead."""
     kv_tokens: int
@@ -488,6 +493,12 @@ class Serving:
     decode_tps_per_request: float | None
     decode_tps_aggregate: float | None
     """Bandwidth-bound upper bounds (tokens/s) at one request and at max concurrency, over all replicas."""
+
+
+def cuda_visible_gb(gpu_memory_gb: float) -> float:
+    """The total CUDA reports for a GPU of ``gpu_memory_gb`` (GB), which vLLM multiplies by its utilisation."""
+    gib = gpu_memory_gb * GB / GIB
+    return max(gib * CUDA_VISIBLE_SCALE - CUDA_VISIBLE_LESS_GIB, 0.0) * GIB / GB
 
 
 def serving(case: Case, par: Parallel, gpu_memory_gb: float, utilization: float = 0.9,
@@ -500,7 +511,7 @@ def serving(case: Case, par: Parallel, gpu_memory_gb: float, utilization: float 
     # vLLM profiles one step of max_num_batched_tokens whatever the requests (V1 chunks longer prompts)
     single = replace(case, batch=1, max_batched_tokens=case.max_batched_tokens or SERVING_PREFILL_TOKENS)
     mem = per_gpu(single, par)
-    budget = gpu_memory_gb * utilization
+    budget = cuda_visible_gb(gpu_memory_gb) * utilization
     free = budget - mem.weights - mem.activations - (mem.overhead - mem.cuda_graphs)
     kv_tok = kv_per_token_per_gpu(m, par, kv_value_bytes(case.kv_precision))
     tokens = max(0, int(free * GB // kv_tok)) if kv_tok else 0

@@ -30,7 +30,7 @@ from procurement.sizing.memory import (
     per_gpu,
     serving,
 )
-from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
+from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, layouts, search, tp_ok
 
 OPTIMIZERS: dict[Optimizer, OptimizerName] = {
     Optimizer.ADAMW: "adamw", Optimizer.SGD_MOMENTUM: "sgd", Optimizer.ADAM_8BIT: "adamw-8bit",
@@ -191,6 +191,7 @@ def _size(case: Case, notes: tuple[str, ...], cluster: Cluster | None, margin_pc
         mem = per_gpu(case, par, explain=True)
         return PlanSizing(case, notes, None, par, mem, margin_pct, None, False, {}, False, None, None, ())
     total = cluster.gpus
+    base_batch = case.batch
     explicit = None
     if scheme is not None or tp is not None or pp is not None:
         t_, p_ = tp or 1, pp or 1
@@ -229,8 +230,12 @@ def _size(case: Case, notes: tuple[str, ...], cluster: Cluster | None, margin_pc
             checks.append(("VRAM-SERVING", {"users": users, "seq": case.seq,
                                             "conc": f"{srv.max_concurrency * par.dp:,.1f}",
                                             "tokens": f"{srv.kv_tokens:,}", "replicas": par.dp}))
+    needed = found.gpus_needed
+    if users and not case.training:  # the users spread over the copies of each candidate count
+        needed = gpus_needed_for(case, cluster.gpu_memory_gb, cluster.gpus_per_node, cluster.nodes, margin_pct,
+                                 users, base_batch)
     return PlanSizing(case, notes, cluster, par, mem, margin_pct, fits, searched, texts, network_bound,
-                      found.gpus_needed, srv, tuple(checks))
+                      needed, srv, tuple(checks))
 
 
 def _spread_users(case: Case, cluster: Cluster, margin_pct: float, users: int) -> tuple[Case, Search]:
@@ -247,10 +252,30 @@ def _spread_users(case: Case, cluster: Cluster, margin_pct: float, users: int) -
     return everyone, search(everyone, cluster, margin_pct)
 
 
-def gpus_needed_for(case: Case, memory_gb: float, per_node: int, nodes: int, margin_pct: float) -> int | None:
-    """Fewest GPUs of ``memory_gb`` that hold ``case`` on each GPU (TP within ``per_node``), None if none do."""
-    cluster = Cluster(memory_gb, max(per_node, 1), max(nodes, 1))
-    return search(case, cluster, margin_pct).gpus_needed
+def gpus_needed_for(case: Case, memory_gb: float, per_node: int, nodes: int, margin_pct: float,
+                    users: int | None = None, base_batch: int = 1) -> int | None:
+    """Fewest GPUs of ``memory_gb`` that hold ``case`` on each GPU (TP within ``per_node``), None if none do.
+    Serving ``users`` requests: each copy of a layout holds its share, ceil(users / copies), as the plan's
+    sizing spreads them (so step 2's count and VRAM-TOTAL's agree)."""
+    if not users or case.training:
+        cluster = Cluster(memory_gb, max(per_node, 1), max(nodes, 1))
+        return search(case, cluster, margin_pct).gpus_needed
+    return _gpus_needed_serving(case, memory_gb, max(per_node, 1), margin_pct, users, base_batch)
+
+
+@lru_cache(maxsize=256)
+def _gpus_needed_serving(case: Case, memory_gb: float, per_node: int, margin_pct: float, users: int,
+                         base_batch: int) -> int | None:
+    counts = list(range(1, per_node + 1)) + [per_node * k for k in range(2, 65)]
+    for n in counts:
+        gpn, nn = (n, 1) if n <= per_node else (per_node, n // per_node)
+        for par in layouts(case, gpn, nn, replicas=True):
+            if par.gpus != n:
+                continue
+            share = replace(case, batch=max(base_batch, math.ceil(users / par.dp)))
+            if per_gpu(share, par).total * (1 + margin_pct / 100) <= memory_gb:
+                return n
+    return None
 
 
 def per_node_for(needed: int | None, nodes: int) -> int:

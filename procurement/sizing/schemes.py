@@ -30,6 +30,7 @@ from procurement.sizing.memory import (
     Parallel,
     PerGpu,
     SchemeName,
+    cuda_visible_gb,
     kv_per_token_per_gpu,
     kv_value_bytes,
     per_gpu,
@@ -276,7 +277,7 @@ def _kv_tokens_total(case: Case, c: Choice, gpu_memory_gb: float) -> int:
     kv_tok = kv_per_token_per_gpu(case.model, c.parallel, kv_value_bytes(case.kv_precision))
     if not kv_tok:
         return 0
-    return max(0, int((gpu_memory_gb * 0.9 - static) * 1e9 // kv_tok)) * c.parallel.dp
+    return max(0, int((cuda_visible_gb(gpu_memory_gb) * 0.9 - static) * 1e9 // kv_tok)) * c.parallel.dp
 
 
 def _gpus_needed(case: Case, cluster: Cluster, margin_pct: float) -> int | None:
