@@ -60,12 +60,15 @@ SERVING_MAX_SEQS = 256
 """vLLM's default max_num_seqs: the start-up profile also runs the sampler on that many rows of logits."""
 SAMPLER_BYTES_PER_LOGIT = 16
 """fp32 logits, probabilities, log-probabilities and the top-k/top-p sort buffer of the sampler (4 × 4 B)."""
-VLLM_NON_TORCH_BYTES = 1.79 * GIB
-"""Memory vLLM's profiler finds outside PyTorch's allocator on one GPU (CUDA context, cuBLAS/cuDNN
-workspaces): 1.79 GiB for Llama-3-8B at TP1 (vllm-project/vllm PR 10511, the profiling log in its description)."""
+VLLM_NON_TORCH_BYTES = 0.25 * GIB
+VLLM_NON_TORCH_TP_BYTES = 0.45 * GIB
+"""What vLLM's profile run adds outside PyTorch's allocator (cuBLAS workspaces and the like), which it takes
+from the budget: "non_torch_memory takes 0.25GiB" at TP2 (vllm-project/vllm issue 13061), 0.34–0.43 GiB at
+TP4 (issue 16570); 0.45 GiB is used under tensor parallel, 0.25 GiB without."""
 VLLM_NCCL_BYTES = 1.79 * GIB
-"""What tensor parallel adds outside PyTorch (NCCL communicators and the custom all-reduce buffers): the same
-log shows 3.58 GiB at TP2 against 1.79 GiB at TP1."""
+"""NCCL communicators and the custom all-reduce buffers, created before the profile and so outside the
+budget but on the GPU: the PR 10511 log (its baseline still counted them) shows 3.58 GiB at TP2 against
+1.79 GiB at TP1."""
 CUDA_GRAPH_BYTES = 0.5 * GIB
 """CUDA graphs vLLM captures after the KV cache is allocated, so they come out of the (1 − utilisation)
 reserve, not the KV cache ("Graph capturing finished … took 0.3–0.6 GiB" in start-up logs of 7–70B models)."""
@@ -74,10 +77,12 @@ CUDA_VISIBLE_LESS_GIB = 0.27
 """What CUDA reports as a GPU's total memory (``torch.cuda.mem_get_info``, vLLM's ``total_gpu_memory``) is less
 than the memory it is sold with: 79.22 GiB on an 80 GB GPU (vLLM PR 10511 log), 23.58 GiB on a 24 GB RTX
 card (vLLM PR 14447 log). The line through both: 0.9935 × GiB − 0.27 GiB."""
-LOSS_BYTES_PER_LOGIT = 14.0
+LOSS_BYTES_PER_LOGIT = 20.0
 """Cross-entropy over the logits without chunking, per token and vocabulary entry: the 16-bit logits (2 B),
-their fp32 upcast (4 B), the fp32 log-softmax kept for the backward (4 B) and its fp32 gradient (4 B)
-(Hugging Face ``ForCausalLMLoss`` upcasts the logits to float before ``cross_entropy``)."""
+their fp32 upcast (4 B), its shifted fp32 copy (4 B), the fp32 log-softmax kept for the backward (4 B), its
+fp32 gradient (4 B) and the 16-bit gradient of the logits (2 B): Hugging Face upcasts the logits to float
+before ``cross_entropy``. Measured: the Unsloth README's Hugging Face + FA2 context limits for Llama 3.1 8B
+QLoRA grow by 2.65 MB per token, 18.6 B per logit once the checkpoints are taken off (docs/sizing.md)."""
 EAGER_SCORE_BYTES = 5.0
 """Attention-score bytes per a·s²·b per layer of the eager kernel (Korthikanti et al. eq. 1: the 2-byte
 QKᵀ and softmax and the 1-byte dropout mask); FlashAttention and SDPA's fused kernels store none."""
@@ -210,8 +215,9 @@ class PerGpu:
     which the node's RAM must hold."""
     trainable_params: float = 0.0
     formulas: dict[str, str] = field(default_factory=dict)
-    cuda_graphs: float = 0.0
-    """Part of ``overhead`` a serving engine captures after sizing its KV cache (GB)."""
+    outside_budget: float = 0.0
+    """Part of ``overhead`` a serving engine does not take from its utilisation budget (GB): the CUDA context
+    and NCCL made before its profile, the CUDA graphs captured after its KV cache."""
     buffers: float = 0.0
     """Part of ``overhead`` that is ZeRO communication buffers (GB)."""
 
@@ -244,14 +250,18 @@ def _stage_params(m: ModelSpec, par: Parallel) -> tuple[float, float]:
 
 def _activation_layer_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
     """One layer's stored activations for ``batch`` sequences (Korthikanti eq. 1-2), with the attention
-    scores 5·a·s²·b / t when the kernel is eager."""
+    scores 5·a·s²·b / t when the kernel is eager. Korthikanti's 34 bytes per s·b·h are 10 that tensor
+    parallel does not split (layer norms, block inputs, dropout masks), 8 of attention and 16 of a 4h GELU
+    MLP; a gated (SwiGLU) MLP of width f keeps its gate, up, activation and product outputs, 8·f bytes per
+    token, so the split part is 8 + 8·f/h (Llama-3-8B: 45 bytes per s·b·h in all, not 34)."""
     sbh = case.seq * batch * m.hidden
+    split = 8 + (8 * m.ffn_active / m.hidden if m.ffn_active and m.hidden else 16)
     if tp == 1:
-        per = KORTHIKANTI_SBH
+        per = 10 + split
     elif case.sequence_parallel:
-        per = KORTHIKANTI_SBH / tp
+        per = (10 + split) / tp
     else:
-        per = 10 + 24 / tp
+        per = 10 + split / tp
     scale = 2.0 if case.precision == "fp32" else 1.0
     scores = _score_bytes(m, case, tp, batch)
     return (sbh * per + scores) * scale
@@ -264,8 +274,8 @@ def _score_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
 
 
 def logits_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
-    """The loss's peak over the logits: s·b·vocab × 14 B / TP (16-bit logits, fp32 upcast, log-softmax and
-    its gradient), one chunk of them when the loss is chunked."""
+    """The loss's peak over the logits: s·b·vocab × 20 B / TP (16-bit logits, fp32 copies, log-softmax and
+    the gradients), one chunk of them when the loss is chunked."""
     return case.seq * batch * m.vocab * LOSS_BYTES_PER_LOGIT / tp / max(case.loss_chunks, 1)
 
 
@@ -297,7 +307,9 @@ def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool
         total = max(first, last + logits) if par.pp > 1 else first + logits
     what = ""
     if explain:
-        per = ("34/t" if case.sequence_parallel and par.tp > 1 else "(10+24/t)" if par.tp > 1 else "34")
+        split = 8 + (8 * m.ffn_active / m.hidden if m.ffn_active and m.hidden else 16)
+        per = (f"{10 + split:.4g}/t" if case.sequence_parallel and par.tp > 1
+               else f"(10+{split:.4g}/t)" if par.tp > 1 else f"{10 + split:.4g}")
         scores = " + 5·a·s²·b/t (eager attention scores)" if case.attention == "eager" else ""
         if case.recompute:
             what = (f"checkpointing: 2·s·b·h per layer × {layers_here} layers × {in_flight} micro-batch(es)"
@@ -306,7 +318,7 @@ def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool
         else:
             what = f"{layers_here} layers × {in_flight} micro-batch(es) × s·b·h × {per} B{scores}"
         chunks = f" / {case.loss_chunks} chunks" if case.loss_chunks > 1 else ""
-        what += (f" (s={case.seq:,}, b={micro}, h={m.hidden:,}, t={par.tp}) + logits s·b·vocab × 14 B / t{chunks}"
+        what += (f" (s={case.seq:,}, b={micro}, h={m.hidden:,}, t={par.tp}) + logits s·b·vocab × 20 B / t{chunks}"
                  f" = {logits / GB:,.1f} GB")
     return total, cpu, what
 
@@ -373,10 +385,11 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
         kv_tok = kv_per_token_per_gpu(m, par, kvb)
         kv = kv_tok * case.seq * case.batch
         act = _prefill_bytes(m, case, par.tp)
-        graphs = 0.0
-        if case.max_batched_tokens:  # a serving engine: vLLM's profiled non-torch memory and its CUDA graphs
-            graphs = CUDA_GRAPH_BYTES
-            overhead = VLLM_NON_TORCH_BYTES + (VLLM_NCCL_BYTES if par.tp > 1 else 0.0) + graphs
+        outside = 0.0
+        if case.max_batched_tokens:  # a serving engine: the CUDA context, NCCL and the CUDA graphs lie outside
+            # vLLM's budget (made before its profile or after its KV cache); the profile's non-torch growth in it
+            outside = CUDA_CONTEXT_BYTES + (VLLM_NCCL_BYTES if par.tp > 1 else 0.0) + CUDA_GRAPH_BYTES
+            overhead = outside + (VLLM_NON_TORCH_TP_BYTES if par.tp > 1 else VLLM_NON_TORCH_BYTES)
         if explain:
             f["weights"] = (f"{blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
                             f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else ""))
@@ -386,14 +399,15 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
                 f["activations"] = (f"one prefill step of {case.max_batched_tokens:,} batched tokens × (3 × "
                                     f"{m.ffn_active:,} / {par.tp} + 3 × {m.hidden:,}) × 2 B + sampler "
                                     f"{SERVING_MAX_SEQS} × {m.vocab:,} logits × {SAMPLER_BYTES_PER_LOGIT} B")
-                f["overhead"] = ("outside PyTorch 1.79 GiB" + (" + tensor-parallel NCCL 1.79 GiB" if par.tp > 1
-                                                                else "") + " + CUDA graphs 0.5 GiB per GPU "
-                                 "(vLLM profiling log, PR 10511)")
+                f["overhead"] = ("CUDA context 1,343 MiB" + (" + NCCL and all-reduce buffers 1.79 GiB + profiled "
+                                                              "non-torch 0.45 GiB" if par.tp > 1 else
+                                                              " + profiled non-torch 0.25 GiB")
+                                 + " + CUDA graphs 0.5 GiB per GPU (vLLM start-up logs)")
             else:
                 f["activations"] = (f"prefill peak {case.seq:,} × {case.batch} tokens × (3 × {m.ffn_active:,} / "
                                     f"{par.tp} + 3 × {m.hidden:,}) × 2 B")
         return PerGpu(weights / GB, 0.0, 0.0, act / GB, kv / GB, overhead / GB, formulas=f,
-                      cuda_graphs=graphs / GB)
+                      outside_budget=outside / GB)
 
     z = par.zero
     d = par.dp
@@ -512,7 +526,7 @@ def serving(case: Case, par: Parallel, gpu_memory_gb: float, utilization: float 
     single = replace(case, batch=1, max_batched_tokens=case.max_batched_tokens or SERVING_PREFILL_TOKENS)
     mem = per_gpu(single, par)
     budget = cuda_visible_gb(gpu_memory_gb) * utilization
-    free = budget - mem.weights - mem.activations - (mem.overhead - mem.cuda_graphs)
+    free = budget - mem.weights - mem.activations - (mem.overhead - mem.outside_budget)
     kv_tok = kv_per_token_per_gpu(m, par, kv_value_bytes(case.kv_precision))
     tokens = max(0, int(free * GB // kv_tok)) if kv_tok else 0
     conc = tokens / case.seq if case.seq else 0.0

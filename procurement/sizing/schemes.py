@@ -273,7 +273,7 @@ def search(case: Case, cluster: Cluster, margin_pct: float) -> Search:
 def _kv_tokens_total(case: Case, c: Choice, gpu_memory_gb: float) -> int:
     """KV-cache tokens over all copies of the layout, as ``memory.serving`` counts them (0.9 utilisation)."""
     mem = c.memory
-    static = mem.weights + mem.activations + mem.overhead - mem.cuda_graphs
+    static = mem.weights + mem.activations + mem.overhead - mem.outside_budget
     kv_tok = kv_per_token_per_gpu(case.model, c.parallel, kv_value_bytes(case.kv_precision))
     if not kv_tok:
         return 0
