@@ -355,8 +355,8 @@ def _zero_buffers(m: ModelSpec, case: Case, par: Parallel, trainable: float, ful
         b = (min(zb.reduce_bucket_size, trainable) + min(zb.allgather_bucket_size, trainable)) * 2 * overlap
         return b, (f"ZeRO buffers: reduce {zb.reduce_bucket_size:.3g} + all-gather {zb.allgather_bucket_size:.3g} "
                    f"elements × 2 B" + (" × 4.5 (overlap_comm)" if zb.overlap_comm else ""))
-    largest = max(m.vocab * m.hidden, m.hidden * max(m.intermediate, m.moe_intermediate), m.hidden * m.hidden)
-    largest = min(largest / par.tp, zb.stage3_max_live_parameters)
+    widest = max(m.vocab * m.hidden, m.hidden * max(m.intermediate, m.moe_intermediate), m.hidden * m.hidden)
+    largest = min(widest / par.tp, zb.stage3_max_live_parameters)
     total_params = m.params / par.tp / par.pp
     reduce = min(zb.reduce_bucket_size, trainable) * 2
     prefetch = min(zb.stage3_prefetch_bucket_size, total_params) * 2
@@ -372,7 +372,7 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
     m = case.model
     blocks, embed = _stage_params(m, par)
     f: dict[str, str] = {}
-    overhead = CUDA_CONTEXT_BYTES
+    overhead = float(CUDA_CONTEXT_BYTES)
     if explain:
         f["overhead"] = "CUDA context and kernels 1,343 MiB per GPU (Hugging Face, Model training anatomy)"
     if not case.training:

@@ -19,12 +19,12 @@ from procurement.messages import languages
 from procurement.plan import Optimizer, Plan, Precision, Requirements, TrainingMode, Workload
 from procurement.sizing.hardware import facts_for_gpu
 from procurement.sizing.memory import (
+    SERVING_PREFILL_TOKENS,
     Case,
     Mode,
     OptimizerName,
     Parallel,
     PerGpu,
-    SERVING_PREFILL_TOKENS,
     PrecisionName,
     Serving,
     per_gpu,

@@ -240,11 +240,12 @@ def search(case: Case, cluster: Cluster, margin_pct: float) -> Search:
     """The cheapest layout of the cluster's GPUs that fits each GPU (cached per case and cluster).
 
     Inference over NVLink: the layout that holds the most KV-cache tokens over all the GPUs, as vLLM would
-    report them for it: tensor parallel over a node's GPUs keeps one copy of the weights where data-parallel copies keep
-    one each, so vLLM run with ``-tp`` over the node holds 2–5× the tokens of single-GPU copies. A copy
-    spans several nodes, and uses pipeline stages, only when nothing smaller fits (vLLM's advice: tensor
-    parallel inside a node, pipeline parallel across nodes). Over PCIe: the fewest GPUs for one copy, the
-    others serving copies of it (tensor-parallel all-reduces over PCIe cost more than they save). Training: every GPU takes part; among fitting layouts the least communication time wins, then the
+    report them for it: tensor parallel over a node's GPUs keeps one copy of the weights where data-parallel
+    copies keep one each, so vLLM run with ``-tp`` over the node holds 2–5× the tokens of single-GPU copies.
+    A copy spans several nodes, and uses pipeline stages, only when nothing smaller fits (vLLM's advice:
+    tensor parallel inside a node, pipeline parallel across nodes). Over PCIe: the fewest GPUs for one copy,
+    the others serving copies of it (tensor-parallel all-reduces over PCIe cost more than they save).
+    Training: every GPU takes part; among fitting layouts the least communication time wins, then the
     smaller model-parallel group and the lower ZeRO stage (less to configure)."""
     replicas = not case.training
     choices, tried = _choose(case, cluster, margin_pct, replicas)
