@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -22,6 +22,7 @@ from procurement.messages import Lang, default_lang, languages, plural, register
 from procurement.sizing.memory import (
     GB,
     GIB,
+    SERVING_PREFILL_TOKENS,
     Case,
     OptimizerName,
     Parallel,
@@ -31,6 +32,7 @@ from procurement.sizing.memory import (
     Serving,
     per_gpu,
     serving,
+    vllm_batch_defaults,
 )
 from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
 
@@ -80,9 +82,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--offload-params", action="store_true", help="ZeRO-3 weights in CPU RAM (offload_param)")
     w.add_argument("--offload-activations", action="store_true",
                    help="activation checkpoints in CPU RAM (DeepSpeed cpu_checkpointing; with --checkpointing on)")
-    w.add_argument("--max-batched-tokens", type=int, default=8192,
-                   help="inference: the serving engine's batched-token budget per step (vLLM 8192); 0 = the "
-                        "whole prompt of every sequence at once, as Hugging Face generate")
+    w.add_argument("--max-batched-tokens", type=int, default=None,
+                   help="inference: the serving engine's batched-token budget per step (default vLLM's for the "
+                        "GPU: 8192 on 70 GiB and more except A100, else 2048); 0 = the whole prompt of every "
+                        "sequence at once, as Hugging Face generate")
     g = p.add_argument_group("GPUs and layout")
     g.add_argument("--gpus", type=int, default=1, help="GPUs per node (default 1)")
     g.add_argument("--nodes", type=int, default=1)
@@ -173,11 +176,12 @@ def build_case(args: argparse.Namespace, spec: ModelSpec) -> Case:
         raise SizeInputError("--lora-rank must be at least 1")
     optimizer = "adamw-8bit" if args.optimizer == "paged-adamw-8bit" else args.optimizer
     checkpointing = None if args.checkpointing is None else args.checkpointing == "on"
-    if args.loss_chunks < 1 or args.max_batched_tokens < 0:
+    if args.loss_chunks < 1 or (args.max_batched_tokens or 0) < 0:
         raise SizeInputError("--loss-chunks must be at least 1 and --max-batched-tokens not negative")
     if args.offload_activations and checkpointing is False:
         raise SizeInputError("--offload-activations moves the checkpoints: it needs --checkpointing on")
-    batched = (args.max_batched_tokens or None) if mode == "inference" else None
+    batched = (SERVING_PREFILL_TOKENS if args.max_batched_tokens is None else args.max_batched_tokens or None
+               ) if mode == "inference" else None
     return Case(spec, mode, cast(PrecisionName, precision), args.kv_precision, cast(OptimizerName, optimizer),
                 args.batch, args.seq, True if args.offload_activations else checkpointing, rank, targets,
                 args.offload_optimizer, args.sequence_parallel, attention=args.attention,
@@ -269,6 +273,9 @@ def compute(args: argparse.Namespace, margin_pct: float) -> SizeResult:
     spec, notes = _model(args)
     case = build_case(args, spec)
     gpu = gpu_facts(args)
+    if case.max_batched_tokens and args.max_batched_tokens is None and gpu.memory_gb:  # vLLM's default
+        tokens, seqs = vllm_batch_defaults(gpu.memory_gb, gpu.name)
+        case = replace(case, max_batched_tokens=tokens, max_seqs=seqs)
     cluster = Cluster(gpu.memory_gb or 0.0, args.gpus, args.nodes, gpu.nvlink_gbs, gpu.pcie_gbs,
                       args.network_gbps, gpu.tflops, gpu.p2p)
     par, found = _layout(args, case, cluster, margin_pct)

@@ -57,7 +57,17 @@ SERVING_PREFILL_TOKENS = 8192
 """vLLM V1's default max_num_batched_tokens for online serving (chunked prefill on by default; vLLM
 "Optimization and Tuning" guide): the batched-token budget one engine step (and the start-up profile) runs."""
 SERVING_MAX_SEQS = 256
-"""vLLM's default max_num_seqs: the start-up profile also runs the sampler on that many rows of logits."""
+"""vLLM's default max_num_seqs below 70 GiB (and on A100s): the start-up profile also runs the sampler on that
+many rows of logits."""
+
+
+def vllm_batch_defaults(gpu_memory_gb: float, gpu_name: str = "") -> tuple[int, int]:
+    """``vllm serve``'s default (max_num_batched_tokens, max_num_seqs) for a GPU: 8,192 and 1,024 on GPUs of at
+    least 70 GiB other than the A100, 2,048 and 256 on the rest (vLLM ``EngineArgs.get_batch_defaults``,
+    OPENAI_API_SERVER context; large budgets cut the A100's throughput, vLLM PR 17885)."""
+    if gpu_memory_gb * GB >= 70 * GIB and "a100" not in gpu_name.lower():
+        return SERVING_PREFILL_TOKENS, 1024
+    return 2048, SERVING_MAX_SEQS
 SAMPLER_BYTES_PER_LOGIT = 16
 """fp32 logits, probabilities, log-probabilities and the top-k/top-p sort buffer of the sampler (4 × 4 B)."""
 VLLM_NON_TORCH_BYTES = 0.25 * GIB
@@ -157,6 +167,8 @@ class Case:
     max_batched_tokens: int | None = None
     """Inference: the serving engine's batched-token budget (vLLM chunks longer prefills and profiles one
     step of this many tokens); None: the whole prompt of every sequence at once (Hugging Face generate)."""
+    max_seqs: int = SERVING_MAX_SEQS
+    """Serving: the engine's max_num_seqs, the rows of logits its profile runs the sampler on."""
 
     @property
     def training(self) -> bool:
@@ -333,11 +345,11 @@ def _prefill_tokens(case: Case) -> int:
 def _prefill_bytes(m: ModelSpec, case: Case, tp: int) -> float:
     """Inference peak for one prefill step: the MLP's gate, up and gated product plus three hidden-size
     tensors for its tokens, 16-bit (the whole prompt of every sequence, or the serving engine's batched-token
-    budget); a serving engine also profiles its sampler on ``SERVING_MAX_SEQS`` rows of fp32 logits."""
+    budget); a serving engine also profiles its sampler on ``max_seqs`` rows of fp32 logits."""
     tokens = _prefill_tokens(case)
     act = tokens * (3 * m.ffn_active / tp + 3 * m.hidden) * 2.0
     if case.max_batched_tokens:
-        act += SERVING_MAX_SEQS * m.vocab * SAMPLER_BYTES_PER_LOGIT
+        act += case.max_seqs * m.vocab * SAMPLER_BYTES_PER_LOGIT
     return act
 
 
@@ -398,7 +410,7 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
             if case.max_batched_tokens:
                 f["activations"] = (f"one prefill step of {case.max_batched_tokens:,} batched tokens × (3 × "
                                     f"{m.ffn_active:,} / {par.tp} + 3 × {m.hidden:,}) × 2 B + sampler "
-                                    f"{SERVING_MAX_SEQS} × {m.vocab:,} logits × {SAMPLER_BYTES_PER_LOGIT} B")
+                                    f"{case.max_seqs:,} × {m.vocab:,} logits × {SAMPLER_BYTES_PER_LOGIT} B")
                 f["overhead"] = ("CUDA context 1,343 MiB" + (" + NCCL and all-reduce buffers 1.79 GiB + profiled "
                                                               "non-torch 0.45 GiB" if par.tp > 1 else
                                                               " + profiled non-torch 0.25 GiB")

@@ -29,6 +29,7 @@ from procurement.sizing.memory import (
     Serving,
     per_gpu,
     serving,
+    vllm_batch_defaults,
 )
 from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, layouts, search, tp_ok
 
@@ -176,6 +177,9 @@ def size_plan(plan: Plan, catalog: Catalog, margin_pct: float) -> PlanSizing | N
     if not case.training and req.concurrent_users:
         # the users are spread over the serving copies below; the case carries one copy's own batch
         case = replace(case, batch=req.batch_size)
+    if not case.training and cluster is not None:  # vLLM's batched-token budget and sequences for this GPU
+        tokens, seqs = vllm_batch_defaults(cluster.gpu_memory_gb, gpu.name if gpu is not None else "")
+        case = replace(case, max_batched_tokens=tokens, max_seqs=seqs)
     return _size(case, notes, cluster, margin_pct, req.scheme, req.tensor_parallel, req.pipeline_parallel,
                  req.concurrent_users, gpu.memory_bandwidth_gbs if gpu is not None else None,
                  bool(gpu is not None and facts_for_gpu(gpu).fp8), gpu.name if gpu is not None else "")
@@ -253,10 +257,14 @@ def _spread_users(case: Case, cluster: Cluster, margin_pct: float, users: int) -
 
 
 def gpus_needed_for(case: Case, memory_gb: float, per_node: int, nodes: int, margin_pct: float,
-                    users: int | None = None, base_batch: int = 1) -> int | None:
+                    users: int | None = None, base_batch: int = 1, gpu_name: str | None = None) -> int | None:
     """Fewest GPUs of ``memory_gb`` that hold ``case`` on each GPU (TP within ``per_node``), None if none do.
     Serving ``users`` requests: each copy of a layout holds its share, ceil(users / copies), as the plan's
-    sizing spreads them (so step 2's count and VRAM-TOTAL's agree)."""
+    sizing spreads them (so step 2's count and VRAM-TOTAL's agree); ``gpu_name`` given, with vLLM's
+    batched-token defaults for that GPU, as the plan's sizing uses them."""
+    if gpu_name is not None and not case.training:
+        tokens, seqs = vllm_batch_defaults(memory_gb, gpu_name)
+        case = replace(case, max_batched_tokens=tokens, max_seqs=seqs)
     if not users or case.training:
         cluster = Cluster(memory_gb, max(per_node, 1), max(nodes, 1))
         return search(case, cluster, margin_pct).gpus_needed

@@ -82,14 +82,15 @@ class VramEstimate:
     def component(self, key: str) -> VramComponent | None:
         return next((c for c in self.components if c.key == key), None)
 
-    def gpus_needed(self, memory_gb: float, per_node: int = 8, nodes: int = 1) -> int | None:
+    def gpus_needed(self, memory_gb: float, per_node: int = 8, nodes: int = 1,
+                    gpu_name: str | None = None) -> int | None:
         """Fewest GPUs of ``memory_gb`` each that hold the workload on every GPU under the cheapest scheme
         (TP within ``per_node`` GPUs; activations are never divided by data parallelism); None without an
         estimate or when even 64 such nodes do not hold it."""
         if self.case is None or memory_gb <= 0:
             return None
         return gpus_needed_for(self.case, memory_gb, per_node, nodes, self.margin_pct, self.users,
-                               self.base_batch)
+                               self.base_batch, gpu_name)
 
     def lines(self, lang: Lang = "zh") -> list[str]:
         """The breakdown as readable lines, for the GUI and the PDF."""

@@ -62,6 +62,17 @@ def test_kv_bytes_per_gpu_split_over_tp() -> None:
     assert d1["kv_tokens"] > 2 * d4["kv_tokens"]
 
 
+def test_vllm_batch_defaults_follow_the_gpu(catalog: Catalog) -> None:
+    """vllm serve: 8,192 batched tokens and 1,024 sequences on 70 GiB and more except the A100, 2,048 and 256
+    elsewhere; the plan's sizing and step 2 use the GPU's."""
+    for gpu, want in (("h100-sxm5-80gb", (8192, 1024)), ("a100-sxm4-80gb", (2048, 256)), ("rtx-4090", (2048, 256))):
+        s = size_plan(plan(gpu, 1, workload="inference", model_preset="qwen2.5-7b", precision="bf16",
+                           sequence_length=4096), catalog, 20.0)
+        assert s is not None and (s.case.max_batched_tokens, s.case.max_seqs) == want, gpu
+    d = size("--model", "qwen2.5-7b", "--gpu", "rtx-4090", "--seq", "4096")
+    assert "2,048 batched tokens" in d["formulas"]["activations"]
+
+
 def test_a_24_gb_card_counts_the_memory_cuda_reports() -> None:
     """A 24 GB card shows 23.58 GiB to CUDA (vLLM PR 14447 log): the budget is 0.9 of that, not of 24 GiB, which
     promised 8 % more KV tokens on a card where the KV cache is a small remainder."""
@@ -79,7 +90,10 @@ def test_serving_plan_prefills_one_batched_token_budget_not_users_times_sequence
                           precision="bf16", sequence_length=8192, concurrent_users=40), catalog, 20.0)
     assert one is not None and many is not None
     assert many.memory.activations == pytest.approx(one.memory.activations)
-    assert many.memory.activations < 2.0  # one 8,192-token step, not 40 × 8,192 tokens (37 GB before)
+    # one 8,192-token step (0.9 GB) and the sampler's 1,024 rows of logits (2.1 GB), vLLM's H100 defaults, not
+    # 40 × 8,192 tokens at once (36 GB before)
+    assert many.case.max_batched_tokens == 8192 and many.case.max_seqs == 1024
+    assert many.memory.activations < 4.0
     found = {f.rule for f in evaluate_family(vram, plan("h100-sxm5-80gb", 1, workload="inference",
                                                         model_preset="llama-3.1-8b", precision="bf16",
                                                         sequence_length=8192, concurrent_users=40),
