@@ -19,6 +19,8 @@ from procurement.exit_status import ExitStatus
 from procurement.llm.presets import MODELS, preset
 from procurement.llm.shapes import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, read_hf_config
 from procurement.messages import Lang, default_lang, languages, plural, register, t
+from procurement.sizing.deepspeed import DeepSpeedConfigError, DeepSpeedSettings
+from procurement.sizing.deepspeed import read as read_deepspeed
 from procurement.sizing.memory import (
     GB,
     GIB,
@@ -30,6 +32,7 @@ from procurement.sizing.memory import (
     PrecisionName,
     SchemeName,
     Serving,
+    ZeroBuffers,
     per_gpu,
     serving,
     vllm_batch_defaults,
@@ -74,6 +77,8 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--lora-targets", default="all-linear",
                    help="all-linear, attention, or a comma list such as q_proj,v_proj")
     w.add_argument("--offload-optimizer", action="store_true", help="optimizer state in CPU RAM (ZeRO-Offload)")
+    w.add_argument("--deepspeed-config", type=Path, metavar="FILE",
+                   help="a ds_config.json: its ZeRO stage, bucket sizes and offloads (defaults: DeepSpeed's)")
     w.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism with TP")
     w.add_argument("--attention", choices=("flash", "sdpa", "eager"), default="flash",
                    help="attention kernel in training: eager stores the score matrices (default flash)")
@@ -182,11 +187,29 @@ def build_case(args: argparse.Namespace, spec: ModelSpec) -> Case:
         raise SizeInputError("--offload-activations moves the checkpoints: it needs --checkpointing on")
     batched = (SERVING_PREFILL_TOKENS if args.max_batched_tokens is None else args.max_batched_tokens or None
                ) if mode == "inference" else None
+    buffers = ZeroBuffers()
+    offload_opt, offload_params, offload_acts = args.offload_optimizer, args.offload_params, args.offload_activations
+    ds = deepspeed_settings(args, spec)
+    if ds is not None:
+        buffers = ds.buffers
+        offload_opt, offload_params = offload_opt or ds.offload_optimizer, offload_params or ds.offload_params
+        offload_acts = offload_acts or ds.offload_activations
     return Case(spec, mode, cast(PrecisionName, precision), args.kv_precision, cast(OptimizerName, optimizer),
-                args.batch, args.seq, True if args.offload_activations else checkpointing, rank, targets,
-                args.offload_optimizer, args.sequence_parallel, attention=args.attention,
-                loss_chunks=args.loss_chunks, offload_params=args.offload_params,
-                offload_activations=args.offload_activations, max_batched_tokens=batched)
+                args.batch, args.seq, True if offload_acts else checkpointing, rank, targets,
+                offload_opt, args.sequence_parallel, attention=args.attention,
+                loss_chunks=args.loss_chunks, offload_params=offload_params,
+                offload_activations=offload_acts, zero_buffers=buffers, max_batched_tokens=batched)
+
+
+def deepspeed_settings(args: argparse.Namespace, spec: ModelSpec) -> DeepSpeedSettings | None:
+    """The --deepspeed-config file's ZeRO settings (None without one)."""
+    path = getattr(args, "deepspeed_config", None)
+    if path is None:
+        return None
+    try:
+        return read_deepspeed(path, spec.hidden)
+    except DeepSpeedConfigError as exc:
+        raise SizeInputError(f"--deepspeed-config: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -249,6 +272,9 @@ def _layout(args: argparse.Namespace, case: Case, cluster: Cluster, margin: floa
     if args.gpus < 1 or args.nodes < 1:
         raise SizeInputError("--gpus and --nodes must be at least 1")
     scheme: SchemeName | None = "zero3" if args.scheme == "fsdp" else args.scheme
+    ds = deepspeed_settings(args, case.model)
+    if scheme is None and ds is not None and ds.scheme is not None:  # the ds_config's stage fixes the scheme
+        scheme = ds.scheme
     explicit = args.tp is not None or args.pp is not None or scheme is not None
     if not explicit and total > 1 and not cluster.gpu_memory_gb:
         # no GPU memory to search against: the usual layouts. Serving: tensor parallel over a node's GPUs (the

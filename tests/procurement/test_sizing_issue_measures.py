@@ -183,3 +183,35 @@ def test_size_stays_fast() -> None:
         size(*argv)
         times.append(time.perf_counter() - t)
     assert min(times) < 0.25  # the model itself is well under 5 ms (docs/sizing.md); this bounds the command
+
+
+# ------------------------------------------------------------------------------------------------ ds_config
+def test_a_deepspeed_config_sets_the_stage_buckets_and_offload(tmp_path: Any) -> None:
+    """The user's ds_config replaces DeepSpeed's defaults: "auto" buckets are what the Hugging Face Trainer
+    fills in (hidden², 0.9 × hidden²), the stage fixes the scheme, offload_optimizer moves the states."""
+    cfg = tmp_path / "ds_config.json"
+    cfg.write_text(json.dumps({"zero_optimization": {
+        "stage": 3, "reduce_bucket_size": "auto", "stage3_prefetch_bucket_size": "auto",
+        "offload_optimizer": {"device": "cpu", "pin_memory": True}}, "bf16": {"enabled": "auto"}}))
+    common = ("--model", "llama-3.1-8b", "--mode", "full", "--gpus", "2", "--gpu-memory-gb", "80")
+    d = size(*common, "--deepspeed-config", str(cfg))
+    default = size(*common, "--scheme", "zero3")
+    assert d["scheme"] == "ZeRO-3/FSDP×2" and d["breakdown"]["optimizer"] == 0 and d["cpu_offload_gb"] > 50
+    h = 4096
+    largest = 128256 * h * 4
+    assert d["breakdown"]["overhead"] == pytest.approx((1343 * 1024**2 + h * h * 2 + 0.9 * h * h * 2 + largest)
+                                                       / 1e9, abs=1e-3)
+    assert default["breakdown"]["overhead"] == pytest.approx((1343 * 1024**2 + 5e8 * 2 + 5e7 * 2 + largest)
+                                                             / 1e9, abs=1e-3)
+
+
+@pytest.mark.parametrize("text", ['{"zero_optimization": {"stage": 5}}', "[1, 2]", "not json",
+                                  '{"zero_optimization": {"reduce_bucket_size": -1}}',
+                                  '{"zero_optimization": {"offload_param": {"device": "gpu9"}}}'])
+def test_a_bad_deepspeed_config_is_bad_input(tmp_path: Any, text: str) -> None:
+    cfg = tmp_path / "ds.json"
+    cfg.write_text(text)
+    err = io.StringIO()
+    rc = size_main(["--model", "llama-3.1-8b", "--mode", "full", "--deepspeed-config", str(cfg)],
+                   out=io.StringIO(), err=err)
+    assert rc == 2 and "--deepspeed-config" in err.getvalue()
