@@ -60,14 +60,6 @@ SERVING_MAX_SEQS = 256
 """vLLM's default max_num_seqs below 70 GiB (and on A100s): the start-up profile also runs the sampler on that
 many rows of logits."""
 
-
-def vllm_batch_defaults(gpu_memory_gb: float, gpu_name: str = "") -> tuple[int, int]:
-    """``vllm serve``'s default (max_num_batched_tokens, max_num_seqs) for a GPU: 8,192 and 1,024 on GPUs of at
-    least 70 GiB other than the A100, 2,048 and 256 on the rest (vLLM ``EngineArgs.get_batch_defaults``,
-    OPENAI_API_SERVER context; large budgets cut the A100's throughput, vLLM PR 17885)."""
-    if gpu_memory_gb * GB >= 70 * GIB and "a100" not in gpu_name.lower():
-        return SERVING_PREFILL_TOKENS, 1024
-    return 2048, SERVING_MAX_SEQS
 SAMPLER_BYTES_PER_LOGIT = 16
 """fp32 logits, probabilities, log-probabilities and the top-k/top-p sort buffer of the sampler (4 × 4 B)."""
 VLLM_NON_TORCH_BYTES = 0.25 * GIB
@@ -80,8 +72,10 @@ VLLM_NCCL_BYTES = 1.79 * GIB
 budget but on the GPU: the PR 10511 log (its baseline still counted them) shows 3.58 GiB at TP2 against
 1.79 GiB at TP1."""
 CUDA_GRAPH_BYTES = 0.5 * GIB
-"""CUDA graphs vLLM captures after the KV cache is allocated, so they come out of the (1 − utilisation)
-reserve, not the KV cache ("Graph capturing finished … took 0.3–0.6 GiB" in start-up logs of 7–70B models)."""
+"""CUDA graphs, an assumption: vLLM logs what they take ("Graph capturing finished in N secs, took X GiB",
+the free memory before less after), which depends on the model and the capture sizes. Recent releases
+estimate them before sizing the KV cache ("Estimated CUDA graph memory"), so they are taken from the budget;
+older ones captured them afterwards from the reserve, where counting them only lowers the promise."""
 CUDA_VISIBLE_SCALE = 0.9935
 CUDA_VISIBLE_LESS_GIB = 0.27
 """What CUDA reports as a GPU's total memory (``torch.cuda.mem_get_info``, vLLM's ``total_gpu_memory``) is less
@@ -113,6 +107,15 @@ class ZeroBuffers:
     overlap_comm: bool | None = None
     """None: DeepSpeed's default (off for stage 1/2, on for stage 3). On, ZeRO-1/2 keep 4.5 × the two
     buckets (Hugging Face DeepSpeed guide: 5e8 × 2 B × 2 × 4.5 = 9 GB)."""
+
+
+def vllm_batch_defaults(gpu_memory_gb: float, gpu_name: str = "") -> tuple[int, int]:
+    """``vllm serve``'s default (max_num_batched_tokens, max_num_seqs) for a GPU: 8,192 and 1,024 on GPUs of at
+    least 70 GiB other than the A100, 2,048 and 256 on the rest (vLLM ``EngineArgs.get_batch_defaults``,
+    OPENAI_API_SERVER context; large budgets cut the A100's throughput, vLLM PR 17885)."""
+    if gpu_memory_gb * GB >= 70 * GIB and "a100" not in gpu_name.lower():
+        return SERVING_PREFILL_TOKENS, 1024
+    return 2048, SERVING_MAX_SEQS
 
 
 SCHEMES: tuple[SchemeName, ...] = ("dp", "zero1", "zero2", "zero3")
@@ -229,7 +232,7 @@ class PerGpu:
     formulas: dict[str, str] = field(default_factory=dict)
     outside_budget: float = 0.0
     """Part of ``overhead`` a serving engine does not take from its utilisation budget (GB): the CUDA context
-    and NCCL made before its profile, the CUDA graphs captured after its KV cache."""
+    and NCCL, made before its profile."""
     buffers: float = 0.0
     """Part of ``overhead`` that is ZeRO communication buffers (GB)."""
 
@@ -398,10 +401,11 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
         kv = kv_tok * case.seq * case.batch
         act = _prefill_bytes(m, case, par.tp)
         outside = 0.0
-        if case.max_batched_tokens:  # a serving engine: the CUDA context, NCCL and the CUDA graphs lie outside
-            # vLLM's budget (made before its profile or after its KV cache); the profile's non-torch growth in it
-            outside = CUDA_CONTEXT_BYTES + (VLLM_NCCL_BYTES if par.tp > 1 else 0.0) + CUDA_GRAPH_BYTES
-            overhead = outside + (VLLM_NON_TORCH_TP_BYTES if par.tp > 1 else VLLM_NON_TORCH_BYTES)
+        if case.max_batched_tokens:  # a serving engine: the CUDA context and NCCL, made before its profile,
+            # lie outside vLLM's budget; the profile's growth outside PyTorch and the CUDA graphs come out of it
+            outside = CUDA_CONTEXT_BYTES + (VLLM_NCCL_BYTES if par.tp > 1 else 0.0)
+            overhead = (outside + CUDA_GRAPH_BYTES
+                        + (VLLM_NON_TORCH_TP_BYTES if par.tp > 1 else VLLM_NON_TORCH_BYTES))
         if explain:
             f["weights"] = (f"{blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
                             f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else ""))
@@ -530,9 +534,9 @@ def cuda_visible_gb(gpu_memory_gb: float) -> float:
 def serving(case: Case, par: Parallel, gpu_memory_gb: float, utilization: float = 0.9,
             bandwidth_gbs: float | None = None, replicas: int = 1) -> Serving:
     """KV tokens and concurrency as vLLM computes them on each GPU of a copy: memory × utilisation − weights /
-    TP − the profiled activation peak of one step of the batched-token budget (/ TP) − the memory outside
-    PyTorch (NCCL under TP), over the KV bytes per token per GPU; CUDA graphs are captured afterwards, from
-    the reserve. Decode speed as bytes read per step / memory bandwidth."""
+    TP − the profiled activation peak of one step of the batched-token budget (/ TP) − what the profile adds
+    outside PyTorch − the CUDA graphs, over the KV bytes per token per GPU (the CUDA context and NCCL lie
+    outside the budget). Decode speed as bytes read per step / memory bandwidth."""
     m = case.model
     # vLLM profiles one step of max_num_batched_tokens whatever the requests (V1 chunks longer prompts)
     single = replace(case, batch=1, max_batched_tokens=case.max_batched_tokens or SERVING_PREFILL_TOKENS)
