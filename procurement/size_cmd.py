@@ -10,7 +10,7 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TextIO, cast
 
@@ -19,9 +19,12 @@ from procurement.exit_status import ExitStatus
 from procurement.llm.presets import MODELS, preset
 from procurement.llm.shapes import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, read_hf_config
 from procurement.messages import Lang, default_lang, languages, plural, register, t
+from procurement.sizing.deepspeed import DeepSpeedConfigError, DeepSpeedSettings
+from procurement.sizing.deepspeed import read as read_deepspeed
 from procurement.sizing.memory import (
     GB,
     GIB,
+    SERVING_PREFILL_TOKENS,
     Case,
     OptimizerName,
     Parallel,
@@ -29,8 +32,10 @@ from procurement.sizing.memory import (
     PrecisionName,
     SchemeName,
     Serving,
+    ZeroBuffers,
     per_gpu,
     serving,
+    vllm_batch_defaults,
 )
 from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
 
@@ -72,7 +77,20 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     w.add_argument("--lora-targets", default="all-linear",
                    help="all-linear, attention, or a comma list such as q_proj,v_proj")
     w.add_argument("--offload-optimizer", action="store_true", help="optimizer state in CPU RAM (ZeRO-Offload)")
+    w.add_argument("--deepspeed-config", type=Path, metavar="FILE",
+                   help="a ds_config.json: its ZeRO stage, bucket sizes and offloads (defaults: DeepSpeed's)")
     w.add_argument("--sequence-parallel", action="store_true", help="Megatron sequence parallelism with TP")
+    w.add_argument("--attention", choices=("flash", "sdpa", "eager"), default="flash",
+                   help="attention kernel in training: eager stores the score matrices (default flash)")
+    w.add_argument("--loss-chunks", type=int, default=1,
+                   help="cross-entropy over this many chunks (chunked/compiled loss, Liger); default 1")
+    w.add_argument("--offload-params", action="store_true", help="ZeRO-3 weights in CPU RAM (offload_param)")
+    w.add_argument("--offload-activations", action="store_true",
+                   help="activation checkpoints in CPU RAM (DeepSpeed cpu_checkpointing; with --checkpointing on)")
+    w.add_argument("--max-batched-tokens", type=int, default=None,
+                   help="inference: the serving engine's batched-token budget per step (default vLLM's for the "
+                        "GPU: 8192 on 70 GiB and more except A100, else 2048); 0 = the whole prompt of every "
+                        "sequence at once, as Hugging Face generate")
     g = p.add_argument_group("GPUs and layout")
     g.add_argument("--gpus", type=int, default=1, help="GPUs per node (default 1)")
     g.add_argument("--nodes", type=int, default=1)
@@ -163,8 +181,35 @@ def build_case(args: argparse.Namespace, spec: ModelSpec) -> Case:
         raise SizeInputError("--lora-rank must be at least 1")
     optimizer = "adamw-8bit" if args.optimizer == "paged-adamw-8bit" else args.optimizer
     checkpointing = None if args.checkpointing is None else args.checkpointing == "on"
+    if args.loss_chunks < 1 or (args.max_batched_tokens or 0) < 0:
+        raise SizeInputError("--loss-chunks must be at least 1 and --max-batched-tokens not negative")
+    if args.offload_activations and checkpointing is False:
+        raise SizeInputError("--offload-activations moves the checkpoints: it needs --checkpointing on")
+    batched = (SERVING_PREFILL_TOKENS if args.max_batched_tokens is None else args.max_batched_tokens or None
+               ) if mode == "inference" else None
+    buffers = ZeroBuffers()
+    offload_opt, offload_params, offload_acts = args.offload_optimizer, args.offload_params, args.offload_activations
+    ds = deepspeed_settings(args, spec)
+    if ds is not None:
+        buffers = ds.buffers
+        offload_opt, offload_params = offload_opt or ds.offload_optimizer, offload_params or ds.offload_params
+        offload_acts = offload_acts or ds.offload_activations
     return Case(spec, mode, cast(PrecisionName, precision), args.kv_precision, cast(OptimizerName, optimizer),
-                args.batch, args.seq, checkpointing, rank, targets, args.offload_optimizer, args.sequence_parallel)
+                args.batch, args.seq, True if offload_acts else checkpointing, rank, targets,
+                offload_opt, args.sequence_parallel, attention=args.attention,
+                loss_chunks=args.loss_chunks, offload_params=offload_params,
+                offload_activations=offload_acts, zero_buffers=buffers, max_batched_tokens=batched)
+
+
+def deepspeed_settings(args: argparse.Namespace, spec: ModelSpec) -> DeepSpeedSettings | None:
+    """The --deepspeed-config file's ZeRO settings (None without one)."""
+    path = getattr(args, "deepspeed_config", None)
+    if path is None:
+        return None
+    try:
+        return read_deepspeed(path, spec.hidden)
+    except DeepSpeedConfigError as exc:
+        raise SizeInputError(f"--deepspeed-config: {exc}") from None
 
 
 @dataclass(frozen=True)
@@ -227,6 +272,9 @@ def _layout(args: argparse.Namespace, case: Case, cluster: Cluster, margin: floa
     if args.gpus < 1 or args.nodes < 1:
         raise SizeInputError("--gpus and --nodes must be at least 1")
     scheme: SchemeName | None = "zero3" if args.scheme == "fsdp" else args.scheme
+    ds = deepspeed_settings(args, case.model)
+    if scheme is None and ds is not None and ds.scheme is not None:  # the ds_config's stage fixes the scheme
+        scheme = ds.scheme
     explicit = args.tp is not None or args.pp is not None or scheme is not None
     if not explicit and total > 1 and not cluster.gpu_memory_gb:
         # no GPU memory to search against: the usual layouts. Serving: tensor parallel over a node's GPUs (the
@@ -251,6 +299,9 @@ def compute(args: argparse.Namespace, margin_pct: float) -> SizeResult:
     spec, notes = _model(args)
     case = build_case(args, spec)
     gpu = gpu_facts(args)
+    if case.max_batched_tokens and args.max_batched_tokens is None and gpu.memory_gb:  # vLLM's default
+        tokens, seqs = vllm_batch_defaults(gpu.memory_gb, gpu.name)
+        case = replace(case, max_batched_tokens=tokens, max_seqs=seqs)
     cluster = Cluster(gpu.memory_gb or 0.0, args.gpus, args.nodes, gpu.nvlink_gbs, gpu.pcie_gbs,
                       args.network_gbps, gpu.tflops, gpu.p2p)
     par, found = _layout(args, case, cluster, margin_pct)
@@ -302,6 +353,7 @@ def result_json(r: SizeResult, lang: Lang) -> dict[str, Any]:
         "mode": r.case.mode,
         "precision": r.case.precision,
         "per_gpu_gb": round(r.memory.total, 3),
+        "allocated_gb": round(r.memory.allocated, 3),
         "per_gpu_with_margin_gb": round(r.with_margin_gb, 3),
         "margin_pct": r.margin_pct,
         "breakdown": {k: round(v, 3) for k, v in r.memory.breakdown().items()},
@@ -318,6 +370,7 @@ def result_json(r: SizeResult, lang: Lang) -> dict[str, Any]:
         "cpu_offload_gb": round(r.memory.cpu_offload, 3),
         "kv_tokens": r.serving.kv_tokens if r.serving else None,
         "max_concurrency": round(r.serving.max_concurrency, 2) if r.serving else None,
+        "kv_tokens_all_copies": r.serving.kv_tokens * r.parallel.dp if r.serving else None,
         "decode_tokens_per_s": (
             {"per_request": _round(r.serving.decode_tps_per_request),
              "aggregate": _round(r.serving.decode_tps_aggregate), "bound": "memory bandwidth (upper bound)"}

@@ -55,7 +55,69 @@ KORTHIKANTI_SBH = 34.0
 """Activation bytes per s·b·h per layer in 16 bits, no recompute, attention scores not stored."""
 SERVING_PREFILL_TOKENS = 8192
 """vLLM V1's default max_num_batched_tokens for online serving (chunked prefill on by default; vLLM
-"Optimization and Tuning" guide)."""
+"Optimization and Tuning" guide): the batched-token budget one engine step (and the start-up profile) runs."""
+SERVING_MAX_SEQS = 256
+"""vLLM's default max_num_seqs below 70 GiB (and on A100s): the start-up profile also runs the sampler on that
+many rows of logits."""
+
+SAMPLER_BYTES_PER_LOGIT = 16
+"""fp32 logits, probabilities, log-probabilities and the top-k/top-p sort buffer of the sampler (4 × 4 B)."""
+VLLM_NON_TORCH_BYTES = 0.25 * GIB
+VLLM_NON_TORCH_TP_BYTES = 0.45 * GIB
+"""What vLLM's profile run adds outside PyTorch's allocator (cuBLAS workspaces and the like), which it takes
+from the budget: "non_torch_memory takes 0.25GiB" at TP2 (vllm-project/vllm issue 13061), 0.34–0.43 GiB at
+TP4 (issue 16570); 0.45 GiB is used under tensor parallel, 0.25 GiB without."""
+VLLM_NCCL_BYTES = 1.79 * GIB
+"""NCCL communicators and the custom all-reduce buffers, created before the profile and so outside the
+budget but on the GPU: the PR 10511 log (its baseline still counted them) shows 3.58 GiB at TP2 against
+1.79 GiB at TP1."""
+CUDA_GRAPH_BYTES = 0.5 * GIB
+"""CUDA graphs, an assumption: vLLM logs what they take ("Graph capturing finished in N secs, took X GiB",
+the free memory before less after), which depends on the model and the capture sizes. Recent releases
+estimate them before sizing the KV cache ("Estimated CUDA graph memory"), so they are taken from the budget;
+older ones captured them afterwards from the reserve, where counting them only lowers the promise."""
+CUDA_VISIBLE_SCALE = 0.9935
+CUDA_VISIBLE_LESS_GIB = 0.27
+"""What CUDA reports as a GPU's total memory (``torch.cuda.mem_get_info``, vLLM's ``total_gpu_memory``) is less
+than the memory it is sold with: 79.22 GiB on an 80 GB GPU (vLLM PR 10511 log), 23.58 GiB on a 24 GB RTX
+card (vLLM PR 14447 log). The line through both: 0.9935 × GiB − 0.27 GiB."""
+LOSS_BYTES_PER_LOGIT = 20.0
+"""Cross-entropy over the logits without chunking, per token and vocabulary entry: the 16-bit logits (2 B),
+their fp32 upcast (4 B), its shifted fp32 copy (4 B), the fp32 log-softmax kept for the backward (4 B), its
+fp32 gradient (4 B) and the 16-bit gradient of the logits (2 B): Hugging Face upcasts the logits to float
+before ``cross_entropy``. Measured: the Unsloth README's Hugging Face + FA2 context limits for Llama 3.1 8B
+QLoRA grow by 2.65 MB per token, 18.6 B per logit once the checkpoints are taken off (docs/sizing.md)."""
+EAGER_SCORE_BYTES = 5.0
+"""Attention-score bytes per a·s²·b per layer of the eager kernel (Korthikanti et al. eq. 1: the 2-byte
+QKᵀ and softmax and the 1-byte dropout mask); FlashAttention and SDPA's fused kernels store none."""
+AttentionImpl = Literal["flash", "sdpa", "eager"]
+
+
+@dataclass(frozen=True)
+class ZeroBuffers:
+    """DeepSpeed's communication buffers, in elements, at the defaults of its configuration reference
+    (deepspeed.ai/docs/config-json, ``zero_optimization``); a user's ds_config replaces them."""
+
+    reduce_bucket_size: float = 5e8
+    allgather_bucket_size: float = 5e8
+    """ZeRO-1/2: the gradient reduce bucket and the parameter all-gather bucket, 16-bit."""
+    stage3_prefetch_bucket_size: float = 5e7
+    stage3_max_live_parameters: float = 1e9
+    """ZeRO-3: parameters fetched ahead, and the most gathered parameters kept resident."""
+    overlap_comm: bool | None = None
+    """None: DeepSpeed's default (off for stage 1/2, on for stage 3). On, ZeRO-1/2 keep 4.5 × the two
+    buckets (Hugging Face DeepSpeed guide: 5e8 × 2 B × 2 × 4.5 = 9 GB)."""
+
+
+def vllm_batch_defaults(gpu_memory_gb: float, gpu_name: str = "") -> tuple[int, int]:
+    """``vllm serve``'s default (max_num_batched_tokens, max_num_seqs) for a GPU: 8,192 and 1,024 on GPUs of at
+    least 70 GiB other than the A100, 2,048 and 256 on the rest (vLLM ``EngineArgs.get_batch_defaults``,
+    OPENAI_API_SERVER context; large budgets cut the A100's throughput, vLLM PR 17885)."""
+    if gpu_memory_gb * GB >= 70 * GIB and "a100" not in gpu_name.lower():
+        return SERVING_PREFILL_TOKENS, 1024
+    return 2048, SERVING_MAX_SEQS
+
+
 SCHEMES: tuple[SchemeName, ...] = ("dp", "zero1", "zero2", "zero3")
 ZERO_STAGE = {"dp": 0, "zero1": 1, "zero2": 2, "zero3": 3}
 
@@ -95,6 +157,21 @@ class Case:
     lora_targets: tuple[str, ...] = ALL_LINEAR
     offload_optimizer: bool = False
     sequence_parallel: bool = False
+    attention: AttentionImpl = "flash"
+    """Attention kernel: ``eager`` stores the a·s² score matrices, ``flash``/``sdpa`` do not."""
+    loss_chunks: int = 1
+    """Cross-entropy computed over this many chunks of the sequence (torchtune's chunked loss, Liger's
+    fused linear cross-entropy, a compiled loss): only one chunk's logits are live at once."""
+    offload_params: bool = False
+    """ZeRO-3 ``offload_param``: the 16-bit weights live in CPU RAM, each layer gathered when used."""
+    offload_activations: bool = False
+    """DeepSpeed activation checkpointing with ``cpu_checkpointing``: the checkpoints live in CPU RAM."""
+    zero_buffers: ZeroBuffers = ZeroBuffers()
+    max_batched_tokens: int | None = None
+    """Inference: the serving engine's batched-token budget (vLLM chunks longer prefills and profiles one
+    step of this many tokens); None: the whole prompt of every sequence at once (Hugging Face generate)."""
+    max_seqs: int = SERVING_MAX_SEQS
+    """Serving: the engine's max_num_seqs, the rows of logits its profile runs the sampler on."""
 
     @property
     def training(self) -> bool:
@@ -149,15 +226,27 @@ class PerGpu:
     kv_cache: float
     overhead: float
     cpu_offload: float = 0.0
-    """Optimizer state moved to CPU RAM per GPU (GB), which the node's RAM must hold."""
+    """Optimizer state (and offloaded weights, gradients, activation checkpoints) in CPU RAM per GPU (GB),
+    which the node's RAM must hold."""
     trainable_params: float = 0.0
     formulas: dict[str, str] = field(default_factory=dict)
+    outside_budget: float = 0.0
+    """Part of ``overhead`` a serving engine does not take from its utilisation budget (GB): the CUDA context
+    and NCCL, made before its profile."""
+    buffers: float = 0.0
+    """Part of ``overhead`` that is ZeRO communication buffers (GB)."""
 
     KEYS = ("weights", "gradients", "optimizer", "activations", "kv_cache", "overhead")
 
     @property
     def total(self) -> float:
         return self.weights + self.gradients + self.optimizer + self.activations + self.kv_cache + self.overhead
+
+    @property
+    def allocated(self) -> float:
+        """What PyTorch's ``max_memory_allocated`` counts: the total less the CUDA context and the memory
+        outside PyTorch (nvidia-smi shows ``total``)."""
+        return self.total - (self.overhead - self.buffers)
 
     def breakdown(self) -> dict[str, float]:
         return {k: getattr(self, k) for k in self.KEYS}
@@ -175,21 +264,41 @@ def _stage_params(m: ModelSpec, par: Parallel) -> tuple[float, float]:
 
 
 def _activation_layer_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
-    """One layer's stored activations for ``batch`` sequences (Korthikanti eq. 1-2)."""
+    """One layer's stored activations for ``batch`` sequences (Korthikanti eq. 1-2), with the attention
+    scores 5·a·s²·b / t when the kernel is eager. Korthikanti's 34 bytes per s·b·h are 10 that tensor
+    parallel does not split (layer norms, block inputs, dropout masks), 8 of attention and 16 of a 4h GELU
+    MLP; a gated (SwiGLU) MLP of width f keeps its gate, up, activation and product outputs, 8·f bytes per
+    token, so the split part is 8 + 8·f/h (Llama-3-8B: 45 bytes per s·b·h in all, not 34)."""
     sbh = case.seq * batch * m.hidden
+    split = 8 + (8 * m.ffn_active / m.hidden if m.ffn_active and m.hidden else 16)
     if tp == 1:
-        per = KORTHIKANTI_SBH
+        per = 10 + split
     elif case.sequence_parallel:
-        per = KORTHIKANTI_SBH / tp
+        per = (10 + split) / tp
     else:
-        per = 10 + 24 / tp
+        per = 10 + split / tp
     scale = 2.0 if case.precision == "fp32" else 1.0
-    return sbh * per * scale
+    scores = _score_bytes(m, case, tp, batch)
+    return (sbh * per + scores) * scale
 
 
-def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool) -> tuple[float, str]:
-    """Stored activations on the busiest GPU: under PP the first stage (PP micro-batches in flight) or the
-    last (one micro-batch, plus the logits of the loss), whichever is larger."""
+def _score_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
+    if case.attention != "eager":
+        return 0.0
+    return EAGER_SCORE_BYTES * m.heads * case.seq * case.seq * batch / tp
+
+
+def logits_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
+    """The loss's peak over the logits: s·b·vocab × 20 B / TP (16-bit logits, fp32 copies, log-softmax and
+    the gradients), one chunk of them when the loss is chunked."""
+    return case.seq * batch * m.vocab * LOSS_BYTES_PER_LOGIT / tp / max(case.loss_chunks, 1)
+
+
+def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool) -> tuple[float, float, str]:
+    """Stored activations on the busiest GPU and those moved to CPU RAM: under PP the first stage (PP
+    micro-batches in flight) or the last (one micro-batch, plus the logits of the loss), whichever is larger.
+    With checkpointing the loss and the recompute of one layer come at different times, so the peak is the
+    kept layer inputs plus the larger of the two."""
     layers_here = math.ceil(m.layers / par.pp)
     if par.pp > 1:  # micro-batches of one sequence, at most PP of them in flight on the first stage
         micro, in_flight = 1, min(par.pp, case.batch)
@@ -197,31 +306,79 @@ def _activations_training(m: ModelSpec, case: Case, par: Parallel, explain: bool
         micro, in_flight = case.batch, 1
     per_layer = _activation_layer_bytes(m, case, par.tp, micro)
     scale = 2.0 if case.precision == "fp32" else 1.0
+    logits = logits_bytes(m, case, par.tp, micro)
+    cpu = 0.0
     if case.recompute:
         kept_one = 2 * case.seq * micro * m.hidden * scale * layers_here
-        first, last = kept_one * in_flight + per_layer, kept_one + per_layer
+        if case.offload_activations:  # the checkpoints go to CPU RAM; two layers' stay while in transit
+            on_gpu = 2 * case.seq * micro * m.hidden * scale * min(2, layers_here)
+            cpu, kept_one = kept_one * in_flight, on_gpu
+            in_flight = 1
+        first = kept_one * in_flight + per_layer
+        last = kept_one + max(per_layer, logits)
+        total = max(first, last) if par.pp > 1 else kept_one + max(per_layer, logits)
     else:
         first, last = per_layer * layers_here * in_flight, per_layer * layers_here
-    # the loss keeps the 16-bit logits and their fp32 copy (vocabulary split over TP)
-    logits = case.seq * micro * m.vocab * (2 + 4) / par.tp
-    total = max(first, last + logits) if par.pp > 1 else first + logits
+        total = max(first, last + logits) if par.pp > 1 else first + logits
     what = ""
     if explain:
-        per = ("34/t" if case.sequence_parallel and par.tp > 1 else "(10+24/t)" if par.tp > 1 else "34")
+        split = 8 + (8 * m.ffn_active / m.hidden if m.ffn_active and m.hidden else 16)
+        per = (f"{10 + split:.4g}/t" if case.sequence_parallel and par.tp > 1
+               else f"(10+{split:.4g}/t)" if par.tp > 1 else f"{10 + split:.4g}")
+        scores = " + 5·a·s²·b/t (eager attention scores)" if case.attention == "eager" else ""
         if case.recompute:
-            what = (f"checkpointing: 2·s·b·h per layer × {layers_here} layers × {in_flight} micro-batch(es) + "
-                    f"one layer recomputed s·b·h × {per} B")
+            what = (f"checkpointing: 2·s·b·h per layer × {layers_here} layers × {in_flight} micro-batch(es)"
+                    + (" (checkpoints in CPU RAM)" if case.offload_activations else "")
+                    + f" + max(one layer recomputed s·b·h × {per} B{scores}, logits)")
         else:
-            what = f"{layers_here} layers × {in_flight} micro-batch(es) × s·b·h × {per} B"
-        what += (f" (s={case.seq:,}, b={micro}, h={m.hidden:,}, t={par.tp}) + logits s·b·vocab × 6 B / t = "
-                 f"{logits / GB:,.1f} GB")
-    return total, what
+            what = f"{layers_here} layers × {in_flight} micro-batch(es) × s·b·h × {per} B{scores}"
+        chunks = f" / {case.loss_chunks} chunks" if case.loss_chunks > 1 else ""
+        what += (f" (s={case.seq:,}, b={micro}, h={m.hidden:,}, t={par.tp}) + logits s·b·vocab × 20 B / t{chunks}"
+                 f" = {logits / GB:,.1f} GB")
+    return total, cpu, what
+
+
+def _prefill_tokens(case: Case) -> int:
+    tokens = case.seq * case.batch
+    if case.max_batched_tokens:
+        return case.max_batched_tokens
+    return tokens
 
 
 def _prefill_bytes(m: ModelSpec, case: Case, tp: int) -> float:
-    """Inference peak for the prompt: the MLP's gate, up and gated product plus three hidden-size tensors."""
-    tokens = case.seq * case.batch
-    return tokens * (3 * m.ffn_active / tp + 3 * m.hidden) * 2.0
+    """Inference peak for one prefill step: the MLP's gate, up and gated product plus three hidden-size
+    tensors for its tokens, 16-bit (the whole prompt of every sequence, or the serving engine's batched-token
+    budget); a serving engine also profiles its sampler on ``max_seqs`` rows of fp32 logits."""
+    tokens = _prefill_tokens(case)
+    act = tokens * (3 * m.ffn_active / tp + 3 * m.hidden) * 2.0
+    if case.max_batched_tokens:
+        act += case.max_seqs * m.vocab * SAMPLER_BYTES_PER_LOGIT
+    return act
+
+
+def _zero_buffers(m: ModelSpec, case: Case, par: Parallel, trainable: float, full: bool) -> tuple[float, str]:
+    """DeepSpeed's buffers on one GPU at its defaults (``zero_buffers``): ZeRO-1/2 the 16-bit reduce and
+    all-gather buckets (4.5 × with overlap_comm); ZeRO-3 the reduce bucket, the prefetch bucket and the
+    gathered weights and gradients of the largest layer (4 B per parameter, as DeepSpeed's
+    ``estimate_zero3_model_states_mem_needs`` counts ``largest_layer_memory``)."""
+    z = par.zero
+    if z == 0 or not trainable:
+        return 0.0, ""
+    zb = case.zero_buffers
+    if z in (1, 2):
+        overlap = 4.5 if zb.overlap_comm else 1.0
+        b = (min(zb.reduce_bucket_size, trainable) + min(zb.allgather_bucket_size, trainable)) * 2 * overlap
+        return b, (f"ZeRO buffers: reduce {zb.reduce_bucket_size:.3g} + all-gather {zb.allgather_bucket_size:.3g} "
+                   f"elements × 2 B" + (" × 4.5 (overlap_comm)" if zb.overlap_comm else ""))
+    widest = max(m.vocab * m.hidden, m.hidden * max(m.intermediate, m.moe_intermediate), m.hidden * m.hidden)
+    largest = min(widest / par.tp, zb.stage3_max_live_parameters)
+    total_params = m.params / par.tp / par.pp
+    reduce = min(zb.reduce_bucket_size, trainable) * 2
+    prefetch = min(zb.stage3_prefetch_bucket_size, total_params) * 2
+    b = reduce + prefetch + (4 if full else 2) * largest
+    return b, (f"ZeRO-3 buffers: reduce bucket {zb.reduce_bucket_size:.3g} × 2 B + prefetch "
+               f"{zb.stage3_prefetch_bucket_size:.3g} × 2 B + largest layer {largest / 1e6:,.0f} M × "
+               f"{4 if full else 2} B")
 
 
 def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
@@ -230,7 +387,7 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
     m = case.model
     blocks, embed = _stage_params(m, par)
     f: dict[str, str] = {}
-    overhead = CUDA_CONTEXT_BYTES
+    overhead = float(CUDA_CONTEXT_BYTES)
     if explain:
         f["overhead"] = "CUDA context and kernels 1,343 MiB per GPU (Hugging Face, Model training anatomy)"
     if not case.training:
@@ -243,14 +400,30 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
         kv_tok = kv_per_token_per_gpu(m, par, kvb)
         kv = kv_tok * case.seq * case.batch
         act = _prefill_bytes(m, case, par.tp)
+        outside = 0.0
+        if case.max_batched_tokens:  # a serving engine: the CUDA context and NCCL, made before its profile,
+            # lie outside vLLM's budget; the profile's growth outside PyTorch and the CUDA graphs come out of it
+            outside = CUDA_CONTEXT_BYTES + (VLLM_NCCL_BYTES if par.tp > 1 else 0.0)
+            overhead = (outside + CUDA_GRAPH_BYTES
+                        + (VLLM_NON_TORCH_TP_BYTES if par.tp > 1 else VLLM_NON_TORCH_BYTES))
         if explain:
             f["weights"] = (f"{blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
                             f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else ""))
             f["kv_cache"] = (f"{kv_tok:,.0f} B per token per GPU × {case.seq:,} tokens × {case.batch} "
                              "sequence(s)" + (" (MLA latent, every TP rank keeps it)" if m.mla else ""))
-            f["activations"] = (f"prefill peak {case.seq:,} × {case.batch} tokens × (3 × {m.ffn_active:,} / "
-                                f"{par.tp} + 3 × {m.hidden:,}) × 2 B")
-        return PerGpu(weights / GB, 0.0, 0.0, act / GB, kv / GB, overhead / GB, formulas=f)
+            if case.max_batched_tokens:
+                f["activations"] = (f"one prefill step of {case.max_batched_tokens:,} batched tokens × (3 × "
+                                    f"{m.ffn_active:,} / {par.tp} + 3 × {m.hidden:,}) × 2 B + sampler "
+                                    f"{case.max_seqs:,} × {m.vocab:,} logits × {SAMPLER_BYTES_PER_LOGIT} B")
+                f["overhead"] = ("CUDA context 1,343 MiB" + (" + NCCL and all-reduce buffers 1.79 GiB + profiled "
+                                                              "non-torch 0.45 GiB" if par.tp > 1 else
+                                                              " + profiled non-torch 0.25 GiB")
+                                 + " + CUDA graphs 0.5 GiB per GPU (vLLM start-up logs)")
+            else:
+                f["activations"] = (f"prefill peak {case.seq:,} × {case.batch} tokens × (3 × {m.ffn_active:,} / "
+                                    f"{par.tp} + 3 × {m.hidden:,}) × 2 B")
+        return PerGpu(weights / GB, 0.0, 0.0, act / GB, kv / GB, overhead / GB, formulas=f,
+                      outside_budget=outside / GB)
 
     z = par.zero
     d = par.dp
@@ -297,14 +470,27 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
                               + (", fp32 master weights" if master else "") + ")"
                               + (f" / {d}" if z >= 1 else "") + (f" [{shard}]" if shard else ""))
     cpu = 0.0
-    if case.offload_optimizer:
-        cpu, opt = opt, 0.0
+    full = case.mode not in ("lora", "qlora")
+    if case.offload_optimizer:  # ZeRO-Offload: the optimizer step runs on the CPU, gradients stream there
+        cpu, opt = opt + grads, 0.0
+        grads = 0.0
         if explain:
             f["optimizer"] += " → offloaded to CPU RAM"
-    act, what = _activations_training(m, case, par, explain)
+            f["gradients"] = f.get("gradients", "") + " → streamed to CPU RAM (ZeRO-Offload)"
+    if case.offload_params and z >= 3:  # ZeRO-3 offload_param: weights in CPU RAM, gathered layer by layer
+        cpu += weights
+        weights = 0.0
+        if explain:
+            f["weights"] += " → offloaded to CPU RAM (offload_param)"
+    act, act_cpu, what = _activations_training(m, case, par, explain)
+    cpu += act_cpu
+    buffers, buf_what = _zero_buffers(m, case, par, trainable / par.tp / par.pp, full)
     if explain:
         f["activations"] = what
-    return PerGpu(weights / GB, grads / GB, opt / GB, act / GB, 0.0, overhead / GB, cpu / GB, trainable, f)
+        if buffers:
+            f["overhead"] += " + " + buf_what
+    return PerGpu(weights / GB, grads / GB, opt / GB, act / GB, 0.0, (overhead + buffers) / GB, cpu / GB,
+                  trainable, f, buffers=buffers / GB)
 
 
 @lru_cache(maxsize=512)
@@ -328,7 +514,7 @@ class Serving:
     """What vLLM reports at start for this layout, and a decode-throughput bound from memory bandwidth."""
 
     budget_gb: float
-    """GPU memory × utilisation, per GPU."""
+    """GPU memory as CUDA reports it × utilisation, per GPU."""
     kv_cache_gb: float
     """Memory left for the KV cache per GPU after weights, the prefill peak and the overhead."""
     kv_tokens: int
@@ -339,17 +525,24 @@ class Serving:
     """Bandwidth-bound upper bounds (tokens/s) at one request and at max concurrency, over all replicas."""
 
 
+def cuda_visible_gb(gpu_memory_gb: float) -> float:
+    """The total CUDA reports for a GPU of ``gpu_memory_gb`` (GB), which vLLM multiplies by its utilisation."""
+    gib = gpu_memory_gb * GB / GIB
+    return max(gib * CUDA_VISIBLE_SCALE - CUDA_VISIBLE_LESS_GIB, 0.0) * GIB / GB
+
+
 def serving(case: Case, par: Parallel, gpu_memory_gb: float, utilization: float = 0.9,
             bandwidth_gbs: float | None = None, replicas: int = 1) -> Serving:
-    """KV tokens and concurrency as vLLM computes them: (memory × utilisation − weights − activation peak −
-    overhead) / KV bytes per token; decode speed as bytes read per step / memory bandwidth."""
+    """KV tokens and concurrency as vLLM computes them on each GPU of a copy: memory × utilisation − weights /
+    TP − the profiled activation peak of one step of the batched-token budget (/ TP) − what the profile adds
+    outside PyTorch − the CUDA graphs, over the KV bytes per token per GPU (the CUDA context and NCCL lie
+    outside the budget). Decode speed as bytes read per step / memory bandwidth."""
     m = case.model
-    # vLLM profiles one prefill of at most max_num_batched_tokens: V1 chunks longer prompts (chunked prefill
-    # on by default, 8,192 tokens per step for online serving)
-    single = replace(case, batch=1, seq=min(case.seq, SERVING_PREFILL_TOKENS))
+    # vLLM profiles one step of max_num_batched_tokens whatever the requests (V1 chunks longer prompts)
+    single = replace(case, batch=1, max_batched_tokens=case.max_batched_tokens or SERVING_PREFILL_TOKENS)
     mem = per_gpu(single, par)
-    budget = gpu_memory_gb * utilization
-    free = budget - mem.weights - mem.activations - mem.overhead
+    budget = cuda_visible_gb(gpu_memory_gb) * utilization
+    free = budget - mem.weights - mem.activations - (mem.overhead - mem.outside_budget)
     kv_tok = kv_per_token_per_gpu(m, par, kv_value_bytes(case.kv_precision))
     tokens = max(0, int(free * GB // kv_tok)) if kv_tok else 0
     conc = tokens / case.seq if case.seq else 0.0

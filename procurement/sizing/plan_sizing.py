@@ -19,6 +19,7 @@ from procurement.messages import languages
 from procurement.plan import Optimizer, Plan, Precision, Requirements, TrainingMode, Workload
 from procurement.sizing.hardware import facts_for_gpu
 from procurement.sizing.memory import (
+    SERVING_PREFILL_TOKENS,
     Case,
     Mode,
     OptimizerName,
@@ -28,8 +29,9 @@ from procurement.sizing.memory import (
     Serving,
     per_gpu,
     serving,
+    vllm_batch_defaults,
 )
-from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
+from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, layouts, search, tp_ok
 
 OPTIMIZERS: dict[Optimizer, OptimizerName] = {
     Optimizer.ADAMW: "adamw", Optimizer.SGD_MOMENTUM: "sgd", Optimizer.ADAM_8BIT: "adamw-8bit",
@@ -109,7 +111,10 @@ def case_for(req: Requirements) -> tuple[Case | None, tuple[str, ...]]:
     rank = req.lora_rank or (64 if mode == "qlora" else 8)
     targets = tuple(req.lora_targets) if req.lora_targets else ALL_LINEAR
     case = Case(spec, mode, precision, req.kv_precision, OPTIMIZERS[req.optimizer], batch, req.sequence_length,
-                req.gradient_checkpointing, rank, targets, req.offload_optimizer)
+                req.gradient_checkpointing, rank, targets, req.offload_optimizer,
+                # a plan's inference is a serving engine: one chunked prefill of the batched-token budget,
+                # not sequence_length × users tokens at once (docs/sizing.md, "Serving capacity")
+                max_batched_tokens=SERVING_PREFILL_TOKENS if mode == "inference" else None)
     return case, notes + tuple(extra)
 
 
@@ -172,6 +177,9 @@ def size_plan(plan: Plan, catalog: Catalog, margin_pct: float) -> PlanSizing | N
     if not case.training and req.concurrent_users:
         # the users are spread over the serving copies below; the case carries one copy's own batch
         case = replace(case, batch=req.batch_size)
+    if not case.training and cluster is not None:  # vLLM's batched-token budget and sequences for this GPU
+        tokens, seqs = vllm_batch_defaults(cluster.gpu_memory_gb, gpu.name if gpu is not None else "")
+        case = replace(case, max_batched_tokens=tokens, max_seqs=seqs)
     return _size(case, notes, cluster, margin_pct, req.scheme, req.tensor_parallel, req.pipeline_parallel,
                  req.concurrent_users, gpu.memory_bandwidth_gbs if gpu is not None else None,
                  bool(gpu is not None and facts_for_gpu(gpu).fp8), gpu.name if gpu is not None else "")
@@ -187,6 +195,7 @@ def _size(case: Case, notes: tuple[str, ...], cluster: Cluster | None, margin_pc
         mem = per_gpu(case, par, explain=True)
         return PlanSizing(case, notes, None, par, mem, margin_pct, None, False, {}, False, None, None, ())
     total = cluster.gpus
+    base_batch = case.batch
     explicit = None
     if scheme is not None or tp is not None or pp is not None:
         t_, p_ = tp or 1, pp or 1
@@ -225,8 +234,12 @@ def _size(case: Case, notes: tuple[str, ...], cluster: Cluster | None, margin_pc
             checks.append(("VRAM-SERVING", {"users": users, "seq": case.seq,
                                             "conc": f"{srv.max_concurrency * par.dp:,.1f}",
                                             "tokens": f"{srv.kv_tokens:,}", "replicas": par.dp}))
+    needed = found.gpus_needed
+    if users and not case.training:  # the users spread over the copies of each candidate count
+        needed = gpus_needed_for(case, cluster.gpu_memory_gb, cluster.gpus_per_node, cluster.nodes, margin_pct,
+                                 users, base_batch)
     return PlanSizing(case, notes, cluster, par, mem, margin_pct, fits, searched, texts, network_bound,
-                      found.gpus_needed, srv, tuple(checks))
+                      needed, srv, tuple(checks))
 
 
 def _spread_users(case: Case, cluster: Cluster, margin_pct: float, users: int) -> tuple[Case, Search]:
@@ -243,10 +256,34 @@ def _spread_users(case: Case, cluster: Cluster, margin_pct: float, users: int) -
     return everyone, search(everyone, cluster, margin_pct)
 
 
-def gpus_needed_for(case: Case, memory_gb: float, per_node: int, nodes: int, margin_pct: float) -> int | None:
-    """Fewest GPUs of ``memory_gb`` that hold ``case`` on each GPU (TP within ``per_node``), None if none do."""
-    cluster = Cluster(memory_gb, max(per_node, 1), max(nodes, 1))
-    return search(case, cluster, margin_pct).gpus_needed
+def gpus_needed_for(case: Case, memory_gb: float, per_node: int, nodes: int, margin_pct: float,
+                    users: int | None = None, base_batch: int = 1, gpu_name: str | None = None) -> int | None:
+    """Fewest GPUs of ``memory_gb`` that hold ``case`` on each GPU (TP within ``per_node``), None if none do.
+    Serving ``users`` requests: each copy of a layout holds its share, ceil(users / copies), as the plan's
+    sizing spreads them (so step 2's count and VRAM-TOTAL's agree); ``gpu_name`` given, with vLLM's
+    batched-token defaults for that GPU, as the plan's sizing uses them."""
+    if gpu_name is not None and not case.training:
+        tokens, seqs = vllm_batch_defaults(memory_gb, gpu_name)
+        case = replace(case, max_batched_tokens=tokens, max_seqs=seqs)
+    if not users or case.training:
+        cluster = Cluster(memory_gb, max(per_node, 1), max(nodes, 1))
+        return search(case, cluster, margin_pct).gpus_needed
+    return _gpus_needed_serving(case, memory_gb, max(per_node, 1), margin_pct, users, base_batch)
+
+
+@lru_cache(maxsize=256)
+def _gpus_needed_serving(case: Case, memory_gb: float, per_node: int, margin_pct: float, users: int,
+                         base_batch: int) -> int | None:
+    counts = list(range(1, per_node + 1)) + [per_node * k for k in range(2, 65)]
+    for n in counts:
+        gpn, nn = (n, 1) if n <= per_node else (per_node, n // per_node)
+        for par in layouts(case, gpn, nn, replicas=True):
+            if par.gpus != n:
+                continue
+            share = replace(case, batch=max(base_batch, math.ceil(users / par.dp)))
+            if per_gpu(share, par).total * (1 + margin_pct / 100) <= memory_gb:
+                return n
+    return None
 
 
 def per_node_for(needed: int | None, nodes: int) -> int:

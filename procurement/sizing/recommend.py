@@ -141,7 +141,7 @@ def _candidate(
     nodes = req.nodes
     cap = platform_capacity(gpu, catalog)
     # per GPU under the cheapest parallelism, tensor parallel within one platform's GPUs
-    needed = est.gpus_needed(mem_gb, per_node=cap or 8, nodes=nodes)
+    needed = est.gpus_needed(mem_gb, per_node=cap or 8, nodes=nodes, gpu_name=gpu.name)
     per_node = math.ceil((needed or 1) / nodes)
     fits = cap is not None and per_node <= cap and (needed is not None or not est.known)
     reasons: list[str] = []

@@ -24,7 +24,17 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from procurement.messages import Lang, register, t
-from procurement.sizing.memory import SCHEMES, Case, Parallel, PerGpu, SchemeName, per_gpu
+from procurement.sizing.memory import (
+    SCHEMES,
+    Case,
+    Parallel,
+    PerGpu,
+    SchemeName,
+    cuda_visible_gb,
+    kv_per_token_per_gpu,
+    kv_value_bytes,
+    per_gpu,
+)
 
 
 @dataclass(frozen=True)
@@ -229,7 +239,12 @@ def _choose(case: Case, cluster: Cluster, margin_pct: float, replicas: bool) -> 
 def search(case: Case, cluster: Cluster, margin_pct: float) -> Search:
     """The cheapest layout of the cluster's GPUs that fits each GPU (cached per case and cluster).
 
-    Inference: the fewest GPUs for one copy of the model (TP × PP), the other GPUs serving copies of it.
+    Inference over NVLink: the layout that holds the most KV-cache tokens over all the GPUs, as vLLM would
+    report them for it: tensor parallel over a node's GPUs keeps one copy of the weights where data-parallel
+    copies keep one each, so vLLM run with ``-tp`` over the node holds 2–5× the tokens of single-GPU copies.
+    A copy spans several nodes, and uses pipeline stages, only when nothing smaller fits (vLLM's advice:
+    tensor parallel inside a node, pipeline parallel across nodes). Over PCIe: the fewest GPUs for one copy,
+    the others serving copies of it (tensor-parallel all-reduces over PCIe cost more than they save).
     Training: every GPU takes part; among fitting layouts the least communication time wins, then the
     smaller model-parallel group and the lower ZeRO stage (less to configure)."""
     replicas = not case.training
@@ -237,12 +252,33 @@ def search(case: Case, cluster: Cluster, margin_pct: float) -> Search:
     fitting = [c for c in choices if c.fits]
     best: Choice | None = None
     if fitting:
-        if replicas:
-            fewest = min(c.parallel.tp * c.parallel.pp for c in fitting)
-            fitting = [c for c in fitting if c.parallel.tp * c.parallel.pp == fewest]
-        best = min(fitting, key=_rank)
+        if replicas and cluster.nvlink_gbs:
+            per_node = cluster.gpus_per_node
+
+            def nodes_per_copy(c: Choice) -> int:
+                return math.ceil(c.parallel.tp * c.parallel.pp / per_node)
+
+            fewest = min((nodes_per_copy(c), c.parallel.pp) for c in fitting)
+            fitting = [c for c in fitting if (nodes_per_copy(c), c.parallel.pp) == fewest]
+            best = max(fitting, key=lambda c: (_kv_tokens_total(case, c, cluster.gpu_memory_gb),
+                                               -c.parallel.tp * c.parallel.pp))
+        elif replicas:  # over PCIe the all-reduces cost more than the copies' weights: fewest GPUs per copy
+            fewest_gpus = min(c.parallel.tp * c.parallel.pp for c in fitting)
+            best = min((c for c in fitting if c.parallel.tp * c.parallel.pp == fewest_gpus), key=_rank)
+        else:
+            best = min(fitting, key=_rank)
     smallest = min(choices, key=lambda c: (c.memory.total, _rank(c)))
     return Search(best, smallest, _gpus_needed(case, cluster, margin_pct), tried)
+
+
+def _kv_tokens_total(case: Case, c: Choice, gpu_memory_gb: float) -> int:
+    """KV-cache tokens over all copies of the layout, as ``memory.serving`` counts them (0.9 utilisation)."""
+    mem = c.memory
+    static = mem.weights + mem.activations + mem.overhead - mem.outside_budget
+    kv_tok = kv_per_token_per_gpu(case.model, c.parallel, kv_value_bytes(case.kv_precision))
+    if not kv_tok:
+        return 0
+    return max(0, int((cuda_visible_gb(gpu_memory_gb) * 0.9 - static) * 1e9 // kv_tok)) * c.parallel.dp
 
 
 def _gpus_needed(case: Case, cluster: Cluster, margin_pct: float) -> int | None:

@@ -49,6 +49,9 @@ class VramEstimate:
     notes: tuple[str, ...]
     """Message keys of caveats ('vram.note.no_activations'…), shown with t(key, lang)."""
     case: Case | None = None
+    users: int | None = None
+    """Serving: the concurrent requests, spread over the copies of a layout when counting GPUs."""
+    base_batch: int = 1
 
     @property
     def known(self) -> bool:
@@ -79,13 +82,15 @@ class VramEstimate:
     def component(self, key: str) -> VramComponent | None:
         return next((c for c in self.components if c.key == key), None)
 
-    def gpus_needed(self, memory_gb: float, per_node: int = 8, nodes: int = 1) -> int | None:
+    def gpus_needed(self, memory_gb: float, per_node: int = 8, nodes: int = 1,
+                    gpu_name: str | None = None) -> int | None:
         """Fewest GPUs of ``memory_gb`` each that hold the workload on every GPU under the cheapest scheme
         (TP within ``per_node`` GPUs; activations are never divided by data parallelism); None without an
         estimate or when even 64 such nodes do not hold it."""
         if self.case is None or memory_gb <= 0:
             return None
-        return gpus_needed_for(self.case, memory_gb, per_node, nodes, self.margin_pct)
+        return gpus_needed_for(self.case, memory_gb, per_node, nodes, self.margin_pct, self.users,
+                               self.base_batch, gpu_name)
 
     def lines(self, lang: Lang = "zh") -> list[str]:
         """The breakdown as readable lines, for the GUI and the PDF."""
@@ -107,7 +112,9 @@ def estimate_vram(req: Requirements, policy: Policy) -> VramEstimate:
     extra: tuple[str, ...] = ("vram.note.checkpointing",) if case.training and case.recompute else ()
     if mem.cpu_offload:
         extra += ("vram.note.offload",)
-    return VramEstimate(mode, case.model.params_b, comps, policy.vram_margin_pct, notes + extra, case)
+    users = req.concurrent_users if not case.training else None
+    return VramEstimate(mode, case.model.params_b, comps, policy.vram_margin_pct, notes + extra, case, users,
+                        req.batch_size)
 
 
 def memory_tier_label(tier: str, policy: Policy, lang: Lang = "zh") -> str:
