@@ -41,7 +41,8 @@ def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh", policy: Policy
     if req.data_sensitivity == Sensitivity.HIGH:
         own.append(t("cloud.sensitive", lang))
         weight_own = 1  # data that may not leave the premises decides more than cost
-    verdict = plan_cost(plan, catalog).verdict(policy or default_policy())  # budgets include VAT
+    cost = plan_cost(plan, catalog)
+    verdict = cost.verdict(policy or default_policy())  # budgets include VAT
 
     def money(cny: float) -> str:
         return f"{cny / 10_000:,.1f}" if lang == "zh" else yuan(cny)
@@ -49,7 +50,7 @@ def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh", policy: Policy
     if verdict.status == "over":
         cloud.append(t("cloud.over_budget" if verdict.complete else "cloud.over_budget_lower_bound", lang,
                        cost=money(verdict.gross_cny), budget=money(verdict.budget_cny or 0)))
-    elif verdict.status == "within":
+    elif verdict.status == "within" and cost.lines:  # nothing chosen yet is no "0.0 万元 within budget"
         own.append(t("cloud.within_budget", lang, cost=money(verdict.gross_cny), budget=money(verdict.budget_cny or 0)))
     elif verdict.status == "unknown":
         # Not a reason either way: the cost is not known yet. Said, so nobody reads silence as 'fits'.

@@ -142,3 +142,14 @@ def test_the_described_tco_shows_the_rent_beside_it(buyer_catalog: Catalog) -> N
     lines = describe_tco(t, "en")
     assert lines[-1] == f"Cost of ownership over 4 years: ¥{round(t.own_cny):,}"
     assert f"renting 1 GPU in the cloud for the same 4 years at 80% is about ¥{round(t.cloud_cny or 0):,}" in lines[-2]
+
+
+def test_no_budget_verdict_before_a_part_is_chosen(catalog) -> None:
+    """Step 1 said "配置含税参考价 0.0 万元在预算内" for an empty plan with a budget: nothing is priced yet."""
+    from procurement.plan import Plan, with_value
+    from procurement.sizing.cloud import cloud_or_own
+
+    plan = with_value(Plan(), "requirements.budget_cny", 200_000)
+    for lang in ("zh", "en"):
+        text = " ".join(cloud_or_own(plan, catalog, lang).reasons)
+        assert "within the" not in text and "在预算" not in text and "0.0 万元" not in text, text
