@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any, cast
 
 from catalog.loader import Catalog
+from catalog.models import GpuFormFactor
 from procurement.llm.presets import preset
 from procurement.llm.shapes import ALL_LINEAR, ConfigError, ModelSpec, from_hf_config
 from procurement.messages import languages
@@ -127,8 +128,12 @@ def cluster_for(plan: Plan, catalog: Catalog) -> tuple[Cluster | None, Any]:
     network = plan.requirements.network_gbps
     if network is None:  # the node's NICs together
         network = sum(_nic_gbps(catalog, n.part) * n.count for n in plan.server.nics) or None
-    return Cluster(f.memory_gb, plan.gpu.count, plan.requirements.nodes, f.nvlink_gbs, f.pcie_gbs, network,
-                   f.tflops, f.p2p), gpu
+    # SXM boards: NVSwitch joins every GPU of the node; PCIe boards: NVLink bridges join pairs, and only when the
+    # buyer asks for NVLink (bridges bought); otherwise PCIe alone
+    pcie = gpu.form_factor == GpuFormFactor.PCIE
+    nvlink_gbs = f.nvlink_gbs if not pcie or plan.requirements.needs_nvlink else 0.0
+    return Cluster(f.memory_gb, plan.gpu.count, plan.requirements.nodes, nvlink_gbs, f.pcie_gbs, network,
+                   f.tflops, f.p2p, nvlink_domain=2 if pcie else None), gpu
 
 
 def _nic_gbps(catalog: Catalog, part: str) -> float:

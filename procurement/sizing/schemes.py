@@ -51,6 +51,19 @@ class Cluster:
     tflops: float | None = None
     p2p: bool = True
     """False on GeForce 40/50 cards: no peer-to-peer, TP traffic goes through host memory."""
+    nvlink_domain: int | None = None
+    """How many GPUs of a node NVLink joins (None: all of them, as NVSwitch does on SXM boards). PCIe cards
+    with bridges are joined in pairs (NVIDIA's NVLink bridge links two boards): traffic among more GPUs than
+    that crosses PCIe, and "TP4 over NVLink" on four bridged PCIe cards was wrong."""
+
+    def nvlink_joins(self, gpus: int) -> bool:
+        """Whether ``gpus`` GPUs of one node all talk over NVLink."""
+        return bool(self.nvlink_gbs) and (self.nvlink_domain is None or gpus <= self.nvlink_domain)
+
+    @property
+    def pcie_gpu_gbs(self) -> float:
+        """GB/s one GPU sends over PCIe (halved without P2P: through host memory)."""
+        return self.pcie_gbs if self.p2p else self.pcie_gbs / 2
 
     @property
     def gpus(self) -> int:
@@ -163,8 +176,9 @@ def communication(case: Case, par: Parallel, cluster: Cluster) -> Comm:
         return Comm(0.0, "shape", None, None, None)
     params_gpu = m.params / par.tp / par.pp
     bytes_link: dict[str, float] = {"nvlink": 0.0, "pcie": 0.0, "network": 0.0}
-    intra = "nvlink" if cluster.nvlink_gbs else "pcie"
     tp_pp = par.tp * par.pp
+    # the GPUs of one node that exchange data in this layout: NVLink only when it joins all of them
+    intra = "nvlink" if cluster.nvlink_joins(min(tp_pp * par.dp, cluster.gpus_per_node)) else "pcie"
     dp_crosses = cluster.nodes > 1 and par.dp > 1 and tp_pp * par.dp > cluster.gpus_per_node
     pp_crosses = cluster.nodes > 1 and tp_pp > cluster.gpus_per_node
     if case.training and par.dp > 1:
@@ -186,7 +200,7 @@ def communication(case: Case, par: Parallel, cluster: Cluster) -> Comm:
     if par.pp > 1:
         edge = tokens * m.hidden * 2 * (2 if case.training else 1) / par.tp
         bytes_link["network" if pp_crosses else intra] += edge * steps
-    speeds = {"nvlink": cluster.intra_gbs, "pcie": cluster.intra_gbs, "network": cluster.inter_gbs}
+    speeds = {"nvlink": cluster.intra_gbs, "pcie": cluster.pcie_gpu_gbs, "network": cluster.inter_gbs}
     worst_link, worst_s, worst_gb = "none", 0.0, 0.0
     unknown = False
     for link, b in bytes_link.items():
@@ -252,7 +266,7 @@ def search(case: Case, cluster: Cluster, margin_pct: float) -> Search:
     fitting = [c for c in choices if c.fits]
     best: Choice | None = None
     if fitting:
-        if replicas and cluster.nvlink_gbs:
+        if replicas and cluster.nvlink_joins(cluster.gpus_per_node):
             per_node = cluster.gpus_per_node
 
             def nodes_per_copy(c: Choice) -> int:

@@ -304,7 +304,7 @@ def test_vram_item_gives_the_memory_per_gpu_in_gib_and_in_gb(catalog: Catalog) -
     text = plain(item.reason)
     need_gb = sized.with_margin_gb
     assert f"each GPU needs {fmt_num(round(need_gb / 1.073741824, 1))} GiB ({need_gb:,.1f} GB" in text
-    assert "4 GPUs as TP4" in text and "40 GiB per GPU" in text
+    assert f"4 GPUs as {sized.parallel.label()}" in text and "TP2 + PP2" in text and "40 GiB per GPU" in text
     # two of the four A100s cannot hold a 7B full fine-tune per GPU, although 80 GiB > the old 145 GB / 2
     two = plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"count": 2})})
     assert items(two, catalog, lang="en")["gpu_vram"].status == Status.FAIL
