@@ -30,8 +30,8 @@ INSTALL = {
 
 # Launchers that mark every line with its rank: Slurm's `srun -l` ('0: ', right-aligned as ' 3: ' among ten or
 # more tasks) and Open MPI's `mpirun --tag-output` ('[1,0]<stdout>:'), also with a job id and rank
-# ('[1,0]<stderr>: '). Stripped before any parsing, so a tagged table reads as an untagged one.
-_LAUNCHER_PREFIX = re.compile(r"^(?:\s*\d+: |\[\d+,\d+\]<(?:stdout|stderr|stddiag)>:\s?)")
+# ('[1,0]<stderr>:', the line right after the colon). Stripped before any parsing, so a tagged table reads as an untagged one.
+_LAUNCHER_PREFIX = re.compile(r"^(?:\s*\d+: |\[\d+,\d+\]<(?:stdout|stderr|stddiag)>:)")
 
 
 def strip_launcher_prefixes(text: str) -> str:
@@ -414,8 +414,9 @@ def _ended_badly(c: Ctx, check_id: str, tool: str, res: dict[str, Any]) -> bool:
     error through its exit status): a load tool that does not finish cleanly is a failed run, never a pass or
     an unknown, whatever part of a table it printed before. True when recorded."""
     if res.get("timed_out"):
-        c.add(check_id, "fail", "load.hung", None, f"> {res.get('limit_s', res.get('seconds', '?'))} s", tool=tool,
-              seconds=res.get("limit_s", res.get("seconds", "?")))
+        limit = res.get("limit_s", res.get("seconds"))
+        limit_text = f"{limit:g}" if isinstance(limit, int | float) else "?"
+        c.add(check_id, "fail", "load.hung", None, f"> {limit_text} s", tool=tool, seconds=limit_text)
         return True
     how = exit_text(res.get("returncode"))
     if how is None:
