@@ -794,7 +794,8 @@ def _xid(c: Ctx) -> None:
         # the driver's own words for a GPU it lost or could not start, with or without an Xid line
         worst = "fail"
         text = next(f.text for f in faults if f.bus == bus and f.kind == kind)
-        lines.append(f"{bus} ×{n}: {text} → {t('verify.xid.action.reseat' if kind != 'init' else 'verify.xid.action.driver', c.lang)}")
+        action = t("verify.xid.action.driver" if kind == "init" else "verify.xid.action.reseat", c.lang)
+        lines.append(f"{bus} ×{n}: {text} → {action}")
     for (bus, code), n in sorted(groups.items()):
         info = xid_info(code)
         if info.severity == "fail":

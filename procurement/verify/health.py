@@ -103,7 +103,8 @@ _FAULT_WORDS: tuple[tuple[re.Pattern[str], Literal["bus", "init", "lost"]], ...]
                 r"The NVIDIA probe routine failed", re.I), "init"),
     (re.compile(r"GPU is lost|GPU has been lost|lost from the bus", re.I), "lost"),
 )
-_NVRM_BUS = re.compile(r"NVRM:.*?(?:GPU(?: at)?(?: PCI:)?|NVIDIA GPU)\s+([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2})")
+_NVRM_BUS = re.compile(
+    r"NVRM:.*?(?:GPU(?: at)?(?: PCI:)?|NVIDIA GPU)\s+([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2})")
 
 
 def parse_kernel_faults(lines: list[str]) -> list[KernelFault]:

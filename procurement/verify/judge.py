@@ -115,9 +115,10 @@ def smi_from_raw(
         where = str(path) if isinstance(path, str) and path != "nvidia-smi" else "PATH"
         # nvidia-smi missing is "no driver" only when nothing else of the driver is there: a loaded kernel
         # module (/proc/driver/nvidia/version) or an installed DCGM says the driver is, its tools are not
-        files = doc.get("files") if isinstance(doc.get("files"), dict) else {}
+        files_found, programs_found = doc.get("files"), doc.get("programs")
+        files: dict[str, Any] = files_found if isinstance(files_found, dict) else {}
         module = files.get("/proc/driver/nvidia/version")
-        programs = doc.get("programs") if isinstance(doc.get("programs"), dict) else {}
+        programs: dict[str, Any] = programs_found if isinstance(programs_found, dict) else {}
         others = [str(p) for n, p in programs.items() if n != "nvidia-smi" and p and n in ("dcgmi", "nv-hostengine")]
         if isinstance(module, str) and module.strip():
             return fail("missing_loaded", where=where, module=module.strip().splitlines()[0][:160])

@@ -30,7 +30,8 @@ INSTALL = {
 
 # Launchers that mark every line with its rank: Slurm's `srun -l` ('0: ', right-aligned as ' 3: ' among ten or
 # more tasks) and Open MPI's `mpirun --tag-output` ('[1,0]<stdout>:'), also with a job id and rank
-# ('[1,0]<stderr>:', the line right after the colon). Stripped before any parsing, so a tagged table reads as an untagged one.
+# ('[1,0]<stderr>:', the line right after the colon). Stripped before any parsing, so a tagged table reads as an
+# untagged one.
 _LAUNCHER_PREFIX = re.compile(r"^(?:\s*\d+: |\[\d+,\d+\]<(?:stdout|stderr|stddiag)>:)")
 
 
@@ -353,7 +354,8 @@ def _after_load(doc: dict[str, Any], after: dict[str, Any]) -> AfterLoad:
     from procurement.verify.smi_xml import SmiParseError, parse_smi_xml
 
     out = AfterLoad()
-    q = after.get("nvidia_smi_q") if isinstance(after.get("nvidia_smi_q"), dict) else {}
+    found = after.get("nvidia_smi_q")
+    q: dict[str, Any] = found if isinstance(found, dict) else {}
     text = str(q.get("stdout") or "")
     try:
         out.smi = parse_smi_xml(text) if text.strip() else None
