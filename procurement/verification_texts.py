@@ -684,5 +684,13 @@ register(
             "Read again after the load: no new Xid, ECC, retired-page, AER or NVLink errors and every GPU still "
             "there."
         ),
+        "verify.load.p2p.no_peer": (
+            "These GPU pairs cannot reach each other directly ({pairs}): with NVLink planned every pair should; "
+            "check the NVLink/NVSwitch baseboard and Fabric Manager."
+        ),
+        "verify.load.p2p.pass": (
+            "p2pBandwidthLatencyTest ended cleanly over {n} GPU pairs; the slowest P2P pair reached {gbs} GB/s "
+            "(recorded, no expected figure)."
+        ),
     }
 )

@@ -21,6 +21,8 @@ INSTALL = {
     "all_reduce_perf": "build https://github.com/NVIDIA/nccl-tests (make; needs CUDA and NCCL) and put "
     "build/all_reduce_perf on PATH",
     "gpu_burn": "build https://github.com/wilicc/gpu-burn (make) and put gpu_burn on PATH",
+    "p2p_bandwidth": "build p2pBandwidthLatencyTest from https://github.com/NVIDIA/cuda-samples "
+    "(Samples/5_Domain_Specific/p2pBandwidthLatencyTest; needs the CUDA toolkit) and put it on PATH",
     "ipmitool": "install the ipmitool package (apt install ipmitool / dnf install ipmitool), load the ipmi_si "
     "and ipmi_devintf kernel modules so /dev/ipmi0 exists, and run as root",
 }
@@ -911,4 +913,57 @@ def _load_after(c: Ctx) -> None:
 
 def _lbl(g: Any) -> str:
     return f"GPU{g.index} ({g.bus_id})" if getattr(g, "bus_id", None) else f"GPU{g.index}"
+
+
+def parse_p2p(text: str) -> tuple[list[tuple[int, int]], list[float]]:
+    """CUDA samples' p2pBandwidthLatencyTest: (the pairs that cannot access each other, "Device=0 CANNOT Access
+    Peer Device=1"; the off-diagonal GB/s of its "Unidirectional P2P=Enabled Bandwidth" matrix)."""
+    text = strip_launcher_prefixes(text)
+    cannot = [(int(a), int(b)) for a, b in re.findall(r"Device=(\d+) CANNOT Access Peer Device=(\d+)", text)]
+    values: list[float] = []
+    at = re.search(r"^Unidirectional P2P=Enabled Bandwidth.*Matrix \(GB/s\)\s*$", text, re.MULTILINE)
+    if at:
+        for line in text[at.end():].splitlines()[2:]:
+            cells = line.split()
+            if not cells or not cells[0].isdigit():
+                break
+            row = int(cells[0])
+            for col, cell in enumerate(cells[1:]):
+                try:
+                    if col != row:
+                        values.append(float(cell))
+                except ValueError:
+                    pass
+    return cannot, values
+
+
+@check("LOAD-P2P", "load")
+def _load_p2p(c: Ctx) -> None:
+    """(`--load full`) CUDA's p2pBandwidthLatencyTest: every GPU pair reaches its peer directly (where the plan
+    has NVLink), the test ends cleanly; the slowest P2P-enabled pair's bandwidth is recorded."""
+    load = c.facts.load
+    if load is None or (load.level != "full" and "p2p_bandwidth" not in load.tools):
+        return
+    res, why = _tool(c, "p2p_bandwidth")
+    if res is None:
+        c.add("LOAD-P2P", "unknown", "load.not_run", None, None, tool="p2pBandwidthLatencyTest", why=why)
+        return
+    bad = corruption_line(_out(res))
+    if bad is not None:
+        c.add("LOAD-P2P", "fail", "load.corrupt", None, bad, tool="p2pBandwidthLatencyTest", line=bad)
+        return
+    if _ended_badly(c, "LOAD-P2P", "p2pBandwidthLatencyTest", res):
+        return
+    from procurement.verify.checks import _nvlink_wanted
+
+    cannot, values = parse_p2p(_out(res))
+    if not values:
+        c.add("LOAD-P2P", "unknown", "load.empty", None, None, tool="p2pBandwidthLatencyTest",
+              line=error_line(_out(res)))
+    elif cannot and _nvlink_wanted(c):
+        pairs = ", ".join(f"GPU{a}→GPU{b}" for a, b in cannot[:8]) + (" …" if len(cannot) > 8 else "")
+        c.add("LOAD-P2P", "fail", "load.p2p.no_peer", None, pairs, pairs=pairs)
+    else:
+        c.add("LOAD-P2P", "pass", "load.p2p.pass", None, c.v("min_gbs", gbs=f"{min(values):g}"),
+              n=len(values), gbs=f"{min(values):g}")
 

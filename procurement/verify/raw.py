@@ -539,7 +539,7 @@ def load_plan(level: str, gpus: int, duration: Optional[float] = None) -> List[D
          "argv": ["all_reduce_perf", "-b", "8M" if level == "quick" else "8", "-e", "1G" if level == "quick"
                   else "8G", "-f", "2", "-g", n], "timeout": 900.0},
         {"name": "gpu_burn", "argv": ["gpu_burn", str(int(burn))], "timeout": burn + 180.0, "sample": True},
-    ]
+    ] + ([{"name": "p2p_bandwidth", "argv": ["p2pBandwidthLatencyTest"], "timeout": 600.0}] if level == "full" else [])
 
 
 def cross_node_plan(level: str, gpus: int, env: Dict[str, str], hostfile: Optional[str] = None

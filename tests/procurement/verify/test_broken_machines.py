@@ -367,3 +367,29 @@ def test_the_runner_stops_a_hung_program_at_its_timeout(tmp_path: Path) -> None:
     started = time.monotonic()
     res = run_command([str(hang)], 0.5)
     assert res.timed_out and time.monotonic() - started < 10
+
+
+# ---------------------------------------------------------------- --load full: the CUDA p2p test
+
+
+P2P_PASS = ACCEPT / "p2p/p2pBandwidthLatencyTest-8xh100-sxm-pass.txt"
+
+
+def test_the_full_run_adds_the_p2p_test(tmp_path: Path, fake_path: Path, shipped: Catalog) -> None:
+    """The real 8x H100 capture passes with its slowest P2P-enabled pair recorded; the same output with one pair
+    unable to reach its peer (as the sample prints it) fails on an NVLink plan; a crash fails."""
+    fake_tools(fake_path)
+    text = P2P_PASS.read_text()
+    cannot = tmp_path / "cannot.txt"
+    cannot.write_text(text.replace("Device=2 CAN Access Peer Device=5", "Device=2 CANNOT Access Peer Device=5"))
+    for name, capture, code, status in (("ok", P2P_PASS, 0, "pass"), ("peer", cannot, 0, "fail"),
+                                        ("crash", P2P_PASS, 139, "fail")):
+        _replay(fake_path, "p2pBandwidthLatencyTest", capture, code)
+        root = make_host_root(tmp_path / name / "root")
+        opts = ProbeOptions(root=root, runner=host_runner_healthy(H100_XML), timeout=5, load="full", duration=1)
+        p2p = run_probe(h100_plan(), shipped, opts, "en").check("LOAD-P2P")
+        assert p2p is not None and p2p.status == status, (name, p2p)
+        if name == "ok":
+            assert p2p.actual == "min 365.3 GB/s", p2p
+        if name == "peer":
+            assert p2p.actual == "GPU2→GPU5"
