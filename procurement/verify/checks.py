@@ -903,7 +903,11 @@ def _nvlink_links(c: Ctx) -> None:
         return
     gpus = parse_nvlink_status(out)
     if not gpus or all(not g.links and not g.all_inactive for g in gpus):
-        c.add("NVLINK-LINKS", "skip", "nvlink_links.none")
+        if _nvlink_wanted(c):  # the plan has NVLink: no link listed confirms nothing
+            c.add("NVLINK-LINKS", "unknown", "nvlink_links.unknown", None, None,
+                  why=f"nvidia-smi nvlink -s listed {len(gpus)} GPUs and no link")
+        else:
+            c.add("NVLINK-LINKS", "skip", "nvlink_links.none")
         return
     dead = [f"GPU{g.index}" for g in gpus if g.all_inactive]
     down = [f"GPU{g.index} link {n}" for g in gpus for n, v in g.links.items() if v is None]

@@ -39,6 +39,7 @@ BUS_NO_XID = ACCEPT / "xid/dmesg-nvrm-fallen-off-the-bus-without-xid-nvsentinel-
 BUS_ONE_LINE = ACCEPT / "xid/dmesg-nvrm-gpu-at-has-fallen-off-the-bus-bumblebee-554.log"
 XID119 = ACCEPT / "xid/dmesg-xid119-gsp-timeout-dell-xe9680-h100.log"
 IBSTAT_ACTIVE = ACCEPT / "ib/ibstat-h100-8x400-ib-all-active.txt"
+IBSTAT_PANIC = ACCEPT / "ib/ibstat-partial-then-ibpanic-mlx5_8-gpud-pr752.txt"
 
 
 @pytest.fixture(scope="module")
@@ -155,6 +156,11 @@ def test_empty_outputs_of_tools_that_exited_0_are_unknown(shipped: Catalog) -> N
                        ("NVLINK-LINKS", "printed nothing"), ("NVLINK-ERRORS", "printed nothing")):
         c = rep.check(cid)
         assert c is not None and c.status == "unknown" and words in c.message, (cid, c)
+    # the GPUs listed but no link under any of them, on a plan with NVLink: nothing confirmed either
+    names = "".join(f"GPU {i}: NVIDIA H100 80GB HBM3 (UUID: GPU-{i})\n" for i in range(8))
+    links = judge(_doc(nvidia_smi_nvlink=result(["nvidia-smi", "nvlink", "-s"], 0, names)), h100_plan(), shipped,
+                  None, "en").check("NVLINK-LINKS")
+    assert links is not None and links.status == "unknown" and "listed 8 GPUs and no link" in links.message
     # an lspci that lists fewer NVIDIA GPUs than the driver sees is an incomplete listing, not a match
     short = _doc(lspci=result(["lspci"], 0, "".join(lspci_for(H100_XML.read_text()).splitlines(True)[:3])))
     pci = judge(short, h100_plan(), shipped, None, "en").check("GPU-PCI-COUNT")
@@ -312,19 +318,26 @@ def test_cross_node_output_with_rank_prefixes_is_judged(tmp_path: Path, fake_pat
 
 
 def test_an_ibstat_that_panics_on_one_hca_is_named_not_a_missing_nic(shipped: Catalog) -> None:
-    """ibstat printed four healthy CAs, then IBPANIC on mlx5_6 (exit 255): the ports it did print are Active;
+    """ibstat printed four healthy CAs, then IBPANIC on the next one (exit 255): the ports it printed are Active;
     NIC-PORTS names the reader, the HCA and the error instead of saying a NIC is missing."""
+    # the panic line as gpud's PR 752 shows ibstat printing it; the healthy CAs before it from the real capture
+    panic = IBSTAT_PANIC.read_text().splitlines()[-1] + "\n"
     text = IBSTAT_ACTIVE.read_text()
     head = text[:text.index("CA 'mlx5_6'")]
-    panic = "ibpanic: [8413] main: stat of IB device 'mlx5_6' failed: Invalid argument\n"
     doc = _doc(ibstat=result(["ibstat"], 255, head, panic))
     doc["infiniband"] = []
     plan = _two_node_plan().model_copy(update={"requirements": h100_plan().requirements})
     rep = judge(doc, plan, shipped, None, "en")
     ports = rep.check("NIC-PORTS")
     assert ports is not None and ports.status == "unknown", ports
-    assert "ibstat (mlx5_6): exit 255: ibpanic" in ports.message and "a NIC is missing" not in ports.message
+    assert "ibstat (mlx5_8): exit 255: ibpanic: [1323906] main: stat of IB device 'mlx5_8' failed" in ports.message
+    assert "a NIC is missing" not in ports.message
     assert rep.check("NET-SPEED").status == "unknown"  # type: ignore[union-attr]
+    # the pasted capture itself (stdout and stderr together): the Active port it printed is kept
+    both = _doc(ibstat=result(["ibstat"], 255, IBSTAT_PANIC.read_text()))
+    both["infiniband"] = []
+    ports = judge(both, plan, shipped, None, "en").check("NIC-PORTS")
+    assert ports is not None and ports.status == "unknown" and ports.actual == "1" and "mlx5_8" in ports.message
 
 
 # ---------------------------------------------------------------- (8) one deadline for the whole run
