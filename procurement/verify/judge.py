@@ -17,7 +17,14 @@ from procurement.plan import Plan, canonical_digest
 from procurement.policy import Policy
 from procurement.verify import raw as rawmod
 from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
-from procurement.verify.health import ib_ports_from_sysfs, parse_aer, parse_ibstat, parse_kernel_faults, parse_xid
+from procurement.verify.health import (
+    ib_ports_from_sysfs,
+    parse_aer,
+    parse_ibstat,
+    parse_ibv_devinfo,
+    parse_kernel_faults,
+    parse_xid,
+)
 from procurement.verify.host import HostInfo, command_result, host_from_raw
 from procurement.verify.load import load_facts
 from procurement.verify.report import CheckRecord, CheckStatus, Coded, HostRecord, VerificationReport, make_check
@@ -250,6 +257,12 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         # the reader is named with the HCA, its exit and its first error line
         facts.ib_ports = parse_ibstat(ibstat.stdout)
         facts.ib_reader_error = reader_error(ibstat)
+        # the verbs layer's view (ibv_devinfo, in a full load run) fills in the HCAs ibstat did not reach
+        load = doc.get("load")
+        ibv = command_result((load.get("tools") or {}).get("ibv_devinfo")) if isinstance(load, dict) else None
+        if ibv is not None and ibv.ok:
+            seen = {(p.device, p.port) for p in facts.ib_ports}
+            facts.ib_ports += [p for p in parse_ibv_devinfo(ibv.stdout) if (p.device, p.port) not in seen]
     elif isinstance(sysfs, list):
         facts.ib_ports = []  # sysfs was read and has no InfiniBand devices
     lspci = command_result(_command(doc, "lspci"))

@@ -406,3 +406,12 @@ def test_the_full_run_adds_the_p2p_test(tmp_path: Path, fake_path: Path, shipped
             assert p2p.actual == "min 365.3 GB/s", p2p
         if name == "peer":
             assert p2p.actual == "GPU2→GPU5"
+
+
+def test_ibv_devinfo_port_states_are_read() -> None:
+    from procurement.verify.health import parse_ibv_devinfo
+
+    ports = parse_ibv_devinfo((ACCEPT / "ib/ibv_devinfo-cx6dx-roce-port-down-deepep-60.txt").read_text())
+    assert [(p.device, p.port, p.state, p.link_layer, p.firmware) for p in ports] == [
+        ("mlx5_12", "1", "DOWN", "Ethernet", "22.38.1900")]
+    assert not ports[0].active
