@@ -692,5 +692,9 @@ register(
             "p2pBandwidthLatencyTest ended cleanly over {n} GPU pairs; the slowest P2P pair reached {gbs} GB/s "
             "(recorded, no expected figure)."
         ),
+        "verify.xid.nvrm": (
+            "The kernel log has {n} driver events that point at the hardware, some without an Xid number "
+            "({which})."
+        ),
     }
 )

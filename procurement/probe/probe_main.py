@@ -7,7 +7,7 @@ come from the same collector `gpu-procure verify` uses (procurement/verify/raw.p
 in the zipapp as gpu_procure_raw.py), and `gpu-procure judge` compares them with the plan. Usage:
 
     python3 gpu-procure-probe.pyz [-o FILE] [--load quick|full [--duration S]] [--benchmark] [--timeout S]
-                                  [--nvidia-smi PATH] [--image REF] [--python PATH]
+                                  [--deadline S] [--nvidia-smi PATH] [--image REF] [--python PATH]
 
 This file must stay runnable by Python 3.6: no dataclasses, no `from __future__ import annotations`, no
 subprocess.run(capture_output=...), no walrus; tests/probe checks it with vermin and runs the zipapp under

@@ -803,7 +803,8 @@ def _xid(c: Ctx) -> None:
         action = t(f"verify.xid.action.{info.action}", c.lang)
         lines.append(f"{bus} Xid {code} ×{n}: {info.meaning} → {action}")
     which = "; ".join(lines)
-    c.add("XID", "fail" if worst == "fail" else "warn", f"xid.{worst}", c.v("none"), which, which=which,
+    key = "xid.nvrm" if faults else f"xid.{worst}"  # the driver's fault lines carry no Xid number: said so
+    c.add("XID", "fail" if worst == "fail" else "warn", key, c.v("none"), which, which=which,
           n=len(events) + len(faults))
 
 

@@ -374,7 +374,11 @@ def _after_load(doc: dict[str, Any], after: dict[str, Any]) -> AfterLoad:
     elif out.smi is None and out.smi_error is None:
         out.smi_error = "nvidia-smi -q -x printed nothing"
     log, before = after.get("kernel_log"), doc.get("kernel_log")
-    if isinstance(log, dict) and log.get("source") and isinstance(log.get("lines"), list):
+    read_before = isinstance(before, dict) and before.get("source") and isinstance(before.get("lines"), list)
+    if isinstance(log, dict) and log.get("source") and isinstance(log.get("lines"), list) and not read_before:
+        # nothing to compare with: what the log holds may be older than the run
+        out.kernel_error = "not read before the load, so what is new cannot be told"
+    elif isinstance(log, dict) and log.get("source") and isinstance(log.get("lines"), list):
         old = [str(x) for x in before.get("lines") or []] if isinstance(before, dict) else []
         out.kernel_new = new_lines(old, [str(x) for x in log["lines"]])
     else:
@@ -882,9 +886,11 @@ def _load_after(c: Ctx) -> None:
         for f in parse_kernel_faults(after.kernel_new):
             fails.append(f"{f.bus}: {f.text}")
     for bus, counts in after.aer.items():
-        old = c.facts.aer.get(bus, {})
+        old = c.facts.aer.get(bus)
+        if old is None:
+            continue  # not readable before the load: nothing to compare with
         for kind in ("fatal", "nonfatal", "correctable"):
-            if (counts.get(kind) or 0) > (old.get(kind) or 0):
+            if old.get(kind) is not None and (counts.get(kind) or 0) > (old.get(kind) or 0):
                 (warns if kind == "correctable" else fails).append(
                     f"{bus} AER {kind} {old.get(kind) or 0} → {counts.get(kind)}")
     if after.nvlink_errors is not None:
@@ -893,7 +899,7 @@ def _load_after(c: Ctx) -> None:
                   "crc": policy.nvlink_crc_errors_max}
         prior = {g.index: g.links for g in parse_nvlink_errors(c.facts.nvlink_errors.stdout)} if (
             c.facts.nvlink_errors is not None and c.facts.nvlink_errors.ok) else {}
-        for g in parse_nvlink_errors(after.nvlink_errors):
+        for g in parse_nvlink_errors(after.nvlink_errors) if prior else []:  # nothing to compare with: no claim
             for link, counters in sorted(g.links.items()):
                 for key in NVLINK_COUNTERS:
                     grown = counters.get(key, 0) - prior.get(g.index, {}).get(link, {}).get(key, 0)

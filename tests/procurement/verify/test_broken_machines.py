@@ -421,3 +421,30 @@ def test_ibv_devinfo_port_states_are_read() -> None:
     assert [(p.device, p.port, p.state, p.link_layer, p.firmware) for p in ports] == [
         ("mlx5_12", "1", "DOWN", "Ethernet", "22.38.1900")]
     assert not ports[0].active
+
+
+def test_the_re_read_sees_a_gpu_gone_aer_and_nvlink_errors_grown(shipped: Catalog) -> None:
+    """After the load: the last GPU no longer answers (its block missing from nvidia-smi -q -x), a fatal AER
+    error on the first, and GPU 0 link 0 counting CRC errors it did not have before: each named."""
+    from tests.procurement.verify.test_load import NVLINK_E
+
+    xml = H100_XML.read_text()
+    last = xml.rindex("<gpu id=")
+    gone = xml[:last] + xml[xml.index("</gpu>", last) + len("</gpu>"):]
+    bus = rawmod.sysfs_bus_id(xml[xml.index('<gpu id="') + 9:xml.index('"', xml.index('<gpu id="') + 9)])
+    clean = {"aer_dev_correctable": "TOTAL_ERR_COR 0\n", "aer_dev_nonfatal": "TOTAL_ERR_NONFATAL 0\n",
+             "aer_dev_fatal": "TOTAL_ERR_FATAL 0\n"}
+    nvlink = NVLINK_E.read_text()
+    doc = _doc(nvidia_smi_nvlink_errors=result(["nvidia-smi", "nvlink", "-e"], 0, nvlink))
+    doc["pci_aer"] = {bus: clean}
+    doc["load"] = {"level": "quick", "tools": {}, "samples": [], "after": {
+        "nvidia_smi_q": result(["nvidia-smi", "-q", "-x"], 0, gone),
+        "nvidia_smi_nvlink_errors": result(["nvidia-smi", "nvlink", "-e"], 0,
+                                           nvlink.replace("Link 0: CRC Errors: 0", "Link 0: CRC Errors: 5", 1)),
+        "pci_aer": {bus: {**clean, "aer_dev_fatal": "TOTAL_ERR_FATAL 1\n"}},
+        "kernel_log": dict(doc["kernel_log"]),
+    }}
+    after = judge(doc, h100_plan(), shipped, None, "en").check("LOAD-AFTER")
+    assert after is not None and after.status == "fail", after
+    assert "GPUs gone after the load: GPU7" in after.message
+    assert f"{bus} AER fatal 0 → 1" in after.message and "GPU0 link 0 crc +5" in after.message

@@ -68,7 +68,8 @@ def fake_tools(bin_dir: Path, dcgm: Path | None = DCGM_PASS, nvbw: Path | None =
         "nvidia-smi",
         f'{log}case "$1" in topo) cat {shlex.quote(str(H100_TOPO))};;\n'
         f'  --query-gpu=*) printf "{rows}\\n";;\n'
-        f'  nvlink) if [ "$2" = "-e" ]; then cat {shlex.quote(str(NVLINK_E))}; else cat {shlex.quote(str(NVLINK_S))}; fi;;\n'
+        f'  nvlink) if [ "$2" = "-e" ]; then cat {shlex.quote(str(NVLINK_E))}; '
+        f"else cat {shlex.quote(str(NVLINK_S))}; fi;;\n"
         f"  *) cat {shlex.quote(str(H100_XML))};;\nesac\n",
     )
 
