@@ -328,6 +328,9 @@ class Collector:
         self.smi = nvidia_smi  # None: "nvidia-smi" on PATH
         self.deadline_at = deadline_at
         """time.monotonic() by which the whole run ends (None: no deadline): no program runs past it."""
+        left = self.left()
+        self.after_reserve = 0.0 if left is None else min(AFTER_RESERVE_S, max(0.0, left) / 10)
+        """Seconds the load tools leave free before the deadline for the re-read after the load."""
 
     # ------------------------------------------------------------ helpers
     def path(self, rel: str) -> str:
@@ -712,7 +715,7 @@ def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional
         started = time.time()
         try:
             # the re-read after the load must still fit before the deadline
-            res = c.run(*tool["argv"], timeout=tool["timeout"], reserve=AFTER_RESERVE_S)
+            res = c.run(*tool["argv"], timeout=tool["timeout"], reserve=c.after_reserve)
         finally:
             stop.set()
             if sampler is not None:
@@ -726,12 +729,13 @@ def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional
             load["samples"].extend(samples)
     if level == "full":
         # the ports as the verbs layer sees them (beside ibstat and sysfs)
-        load["tools"]["ibv_devinfo"] = c.run("ibv_devinfo", reserve=AFTER_RESERVE_S)
+        load["tools"]["ibv_devinfo"] = c.run("ibv_devinfo", reserve=c.after_reserve)
     load["after"] = after_load(c, smi, gpus)
 
 
 AFTER_RESERVE_S = 60.0
-"""Seconds kept free before the run's deadline for re-reading the health counters after the load."""
+"""Seconds kept free before the run's deadline for re-reading the health counters after the load (at most a
+tenth of the deadline: a short deadline still leaves the tools most of it)."""
 
 
 def after_load(c: "Collector", smi: str, gpus: int) -> Dict[str, Any]:

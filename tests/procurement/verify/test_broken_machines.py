@@ -448,3 +448,33 @@ def test_the_re_read_sees_a_gpu_gone_aer_and_nvlink_errors_grown(shipped: Catalo
     assert after is not None and after.status == "fail", after
     assert "GPUs gone after the load: GPU7" in after.message
     assert f"{bus} AER fatal 0 → 1" in after.message and "GPU0 link 0 crc +5" in after.message
+
+
+def test_verify_as_typed_exits_1_on_dcgms_exit_226(tmp_path: Path, fake_path: Path) -> None:
+    """`gpu-procure verify --plan P --load quick --duration 1 --deadline 60 --json R` in a fresh interpreter,
+    the fakes first on PATH: exit status 1 and the JSON report names LOAD-DCGM's failure."""
+    import json
+    import subprocess
+    import sys
+
+    from procurement.plan import GpuChoice, Plan, Requirements, save_plan
+    from tests.conftest import REPO
+
+    fake_tools(fake_path)
+    _replay(fake_path, "dcgmi", DCGM_PASS, 226)
+    plan, out = tmp_path / "p.gpuplan.yaml", tmp_path / "r.json"
+    save_plan(Plan(requirements=Requirements(nodes=1, needs_nvlink=True),
+                   gpu=GpuChoice(model="h100-sxm5-80gb", count=8)), plan)  # parts of the shipped catalog only
+    argv = ["verify", "--plan", str(plan), "--load", "quick", "--duration", "1", "--deadline", "60", "--json",
+            str(out), "--lang", "en"]
+    code = f"import sys\nfrom gui.launch import main\nsys.exit(main({argv!r}))\n"
+    env = {"PYTHONPATH": str(REPO), "PATH": f"{fake_path}:/usr/bin:/bin", "LANG": "C.UTF-8",
+           "QT_QPA_PLATFORM": "offscreen", "HOME": str(tmp_path)}
+    started = time.monotonic()
+    res = subprocess.run([sys.executable, "-c", code], cwd=REPO, env=env, capture_output=True, text=True,
+                         timeout=120)
+    assert time.monotonic() - started < 60 + 30
+    assert res.returncode == 1, res.stdout[-2000:] + res.stderr[-2000:]
+    checks = {c["id"]: c for c in json.loads(out.read_text())["checks"]}
+    assert checks["LOAD-DCGM"]["status"] == "fail" and "exit 226" in checks["LOAD-DCGM"]["message"]
+    assert checks["LOAD-AFTER"]["status"] in ("pass", "unknown")  # this machine's own kernel log may be closed
