@@ -877,6 +877,14 @@ def _load_after(c: Ctx) -> None:
             new_faults = [f for f in g.faults if not b or f not in b.faults]
             if new_faults:
                 fails.append(f"{label}: " + ", ".join(f"{p} = {v}" for p, v in new_faults[:3]))
+            # still slowed down in hardware once the load is over, or PCIe replays the load added: worth a look
+            # (LOAD-THROTTLE judges the samples taken during the burn)
+            slow = [r for r in ("hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown")
+                    if g.throttle.get(r) and not (b and b.throttle.get(r))]
+            if slow:
+                warns.append(f"{label}: {', '.join(slow)} after the load")
+            if b is not None and b.replay_counter is not None and (g.replay_counter or 0) > b.replay_counter:
+                warns.append(f"{label}: PCIe replays {b.replay_counter} → {g.replay_counter}")
     if after.kernel_new is None:
         unread.append(f"kernel log ({after.kernel_error})")
     else:

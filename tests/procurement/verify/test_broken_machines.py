@@ -478,3 +478,13 @@ def test_verify_as_typed_exits_1_on_dcgms_exit_226(tmp_path: Path, fake_path: Pa
     checks = {c["id"]: c for c in json.loads(out.read_text())["checks"]}
     assert checks["LOAD-DCGM"]["status"] == "fail" and "exit 226" in checks["LOAD-DCGM"]["message"]
     assert checks["LOAD-AFTER"]["status"] in ("pass", "unknown")  # this machine's own kernel log may be closed
+
+
+def test_replays_the_load_added_are_a_warning_after_it(shipped: Catalog) -> None:
+    xml = H100_XML.read_text()
+    more = xml.replace("<replay_counter>150</replay_counter>", "<replay_counter>4150</replay_counter>", 1)
+    doc = _doc()
+    doc["load"] = {"level": "quick", "tools": {}, "samples": [], "after": {
+        "nvidia_smi_q": result(["nvidia-smi", "-q", "-x"], 0, more), "kernel_log": dict(doc["kernel_log"])}}
+    after = judge(doc, h100_plan(), shipped, None, "en").check("LOAD-AFTER")
+    assert after is not None and after.status == "warn" and "PCIe replays 150 → 4150" in after.message, after
