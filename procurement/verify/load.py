@@ -465,6 +465,9 @@ def _load_dcgm(c: Ctx) -> None:
         return  # an all-Pass table with exit 226 is DCGM saying the diagnostic found an error
     elif not rows:
         c.add("LOAD-DCGM", "unknown", "load.empty", "Pass", None, tool="dcgmi diag", line=error_line(_out(res)))
+    elif warned := [f"{t}: {r}" for t, r in rows if r.startswith("Warn")]:
+        # DCGM's own "Warn": the test ran and found something short of a failure, never a pass
+        c.add("LOAD-DCGM", "warn", "load.dcgm.warn", "Pass", "; ".join(warned), which="; ".join(warned))
     else:
         passed = sum(1 for _, r in rows if r.startswith("Pass"))
         c.add("LOAD-DCGM", "pass", "load.dcgm.pass", "Pass", f"{passed}/{len(rows)} Pass", n=passed)

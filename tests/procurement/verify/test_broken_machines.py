@@ -488,3 +488,14 @@ def test_replays_the_load_added_are_a_warning_after_it(shipped: Catalog) -> None
         "nvidia_smi_q": result(["nvidia-smi", "-q", "-x"], 0, more), "kernel_log": dict(doc["kernel_log"])}}
     after = judge(doc, h100_plan(), shipped, None, "en").check("LOAD-AFTER")
     assert after is not None and after.status == "warn" and "PCIe replays 150 → 4150" in after.message, after
+
+
+def test_a_dcgm_warn_row_is_a_warning_not_a_pass(shipped: Catalog) -> None:
+    text = DCGM_PASS.read_text()
+    row = next(line for line in text.splitlines() if "| Pass" in line)
+    warned = text.replace(row, row.replace("| Pass", "| Warn", 1), 1)
+    doc = _doc()
+    doc["load"] = {"level": "quick", "tools": {"dcgmi_diag": result(["dcgmi", "diag", "-r", "1"], 0, warned)},
+                   "samples": []}
+    dcgm = judge(doc, h100_plan(), shipped, None, "en").check("LOAD-DCGM")
+    assert dcgm is not None and dcgm.status == "warn" and "Warn" in (dcgm.actual or ""), dcgm
