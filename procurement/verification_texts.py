@@ -696,6 +696,8 @@ register(
             "The kernel log has {n} driver events that point at the hardware, some without an Xid number "
             "({which})."
         ),
-        "verify.load.dcgm.warn": "DCGM diagnostics warned ({which}): read DCGM's advice for these tests before accepting the node.",
+        "verify.load.dcgm.warn": (
+            "DCGM diagnostics warned ({which}): read DCGM's advice for these tests before accepting the node."
+        ),
     }
 )
