@@ -252,9 +252,12 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         facts.ib_ports = ib_ports_from_sysfs(sysfs)
     elif ibstat.ok:
         facts.ib_ports = parse_ibstat(ibstat.stdout)
-    elif not ibstat.missing and _command(doc, "ibstat") is not None:
-        # ibstat ran and failed (crashed on one HCA, timed out): the ports it printed before are kept, and
-        # the reader is named with the HCA, its exit and its first error line
+    elif not ibstat.missing and _command(doc, "ibstat") is not None and (
+            parse_ibstat(ibstat.stdout) or _HCA.search(f"{ibstat.stderr}\n{ibstat.stdout}") or ibstat.timed_out
+            or not isinstance(sysfs, list)):
+        # ibstat ran and failed on an HCA (crashed on one, timed out), or nothing else saw the adapters: the
+        # ports it printed before are kept, and the reader is named with the HCA, its exit and its first error
+        # line. (An ibstat that fails naming no HCA where sysfs lists none is a host without InfiniBand.)
         facts.ib_ports = parse_ibstat(ibstat.stdout)
         facts.ib_reader_error = reader_error(ibstat)
         # the verbs layer's view (ibv_devinfo, in a full load run) fills in the HCAs ibstat did not reach
@@ -286,13 +289,17 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         facts.fabricmanager = state or (None if cr.missing else "unknown")
 
 
+_HCA = re.compile(r"'?\b((?:mlx\d+|hfi\d+|irdma|bnxt_re|rxe|qedr|efa)[_\w]*)\b'?")
+"""An RDMA adapter's name as the kernel gives it (mlx5_3, irdma0, …)."""
+
+
 def reader_error(res: CommandResult) -> str:
     """'ibstat (mlx5_3): exit 1: <first error line>': the tool, the device its error names, how it ended."""
     from procurement.verify.load import error_line, exit_text
 
     text = f"{res.stderr}\n{res.stdout}" if res.stderr.strip() else res.stdout
     line = error_line(text)
-    dev = re.search(r"'?\b((?:mlx\d+|hfi\d+|irdma|bnxt_re|rxe|qedr|efa)[_\w]*)\b'?", line)
+    dev = _HCA.search(line)
     how = ("timed out" if res.timed_out else res.error if res.error and not res.returncode
            else exit_text(res.returncode) or "exit 0")
     name = res.argv[0] if res.argv else "?"

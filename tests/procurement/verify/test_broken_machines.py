@@ -499,3 +499,14 @@ def test_a_dcgm_warn_row_is_a_warning_not_a_pass(shipped: Catalog) -> None:
                    "samples": []}
     dcgm = judge(doc, h100_plan(), shipped, None, "en").check("LOAD-DCGM")
     assert dcgm is not None and dcgm.status == "warn" and "Warn" in (dcgm.actual or ""), dcgm
+
+
+def test_an_ibstat_failing_on_a_host_without_infiniband_is_not_a_reader_fault(shipped: Catalog) -> None:
+    """sysfs lists no InfiniBand device and ibstat fails naming none: no IB here, so a short port count is
+    still a missing NIC, not hidden behind an unknown."""
+    doc = _doc(ibstat=result(["ibstat"], 255, "", "ibpanic: [4242] main: can't list IB device names: No such file "
+                             "or directory\n"))
+    doc["infiniband"] = []
+    plan = _two_node_plan().model_copy(update={"requirements": h100_plan().requirements})
+    ports = judge(doc, plan, shipped, None, "en").check("NIC-PORTS")
+    assert ports is not None and ports.status == "fail", ports
