@@ -51,6 +51,8 @@ class Policy(BaseModel):
     nvlink_replay_errors_max: int = Field(0, ge=0, le=10**12)
     nvlink_recovery_errors_max: int = Field(0, ge=0, le=10**12)
     nvlink_crc_errors_max: int = Field(0, ge=0, le=10**12)
+    # acceptance (verify): NCCL bus bandwidth below this share of the expected figure fails
+    nccl_busbw_floor_pct: float = Field(80.0, ge=0, le=100)
     # vram / sizing
     vram_margin_pct: float = Field(20.0, ge=0, le=500)
     activation_bytes_per_sbh: float = Field(34.0, ge=0, le=10_000)

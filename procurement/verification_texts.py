@@ -613,5 +613,91 @@ register(
         "verify.nvlink_errors.unknown": "The NVLink error counters could not be read ({why}).",
         "verify.nvlink_errors.none": "nvidia-smi lists no NVLink error counters (no NVLink links).",
         "verify.nvlink_errors.skip": "NVLink error counters not read (fewer than two GPUs).",
+        "verify.smi.missing_loaded": (
+            "nvidia-smi was not found ({where}), but the NVIDIA kernel module is loaded ({module}): the driver is"
+            " installed without its utilities or they are not on PATH. Reinstall the driver's utilities (nvidia-"
+            "utils) or pass --nvidia-smi PATH."
+        ),
+        "verify.smi.missing_dcgm": (
+            "nvidia-smi was not found ({where}) although NVIDIA's DCGM is installed ({tools}): the driver's "
+            "utilities are missing or not on PATH, which does not mean no driver. Reinstall the driver's "
+            "utilities (nvidia-utils) or pass --nvidia-smi PATH."
+        ),
+        "verify.val.lspci_short": "lspci lists {bus} NVIDIA GPUs while the driver sees {n}: the listing is incomplete",
+        "verify.fabric.service_failed": (
+            "The nvidia-fabricmanager service has failed (systemd), although the {n} GPUs still report their "
+            "fabric as Completed: nothing now handles NVSwitch errors or GPU resets. Read `journalctl -u nvidia-"
+            "fabricmanager`, fix the cause and restart it."
+        ),
+        "verify.fabric.service_down": (
+            "The {n} GPUs report their fabric as Completed, but the nvidia-fabricmanager service is {service}: an"
+            " NVSwitch system needs it running."
+        ),
+        "verify.nic_ports.reader": (
+            "{n} network ports were read, fewer than planned, because a reader failed ({reader}): no card is said"
+            " to be missing; fix or rerun the reader."
+        ),
+        "verify.net.reader": "The link speeds could not all be read because a reader failed ({reader}).",
+        "verify.load.hung": (
+            "{tool} did not finish within its {seconds} s limit and was stopped: a GPU, the driver or the fabric "
+            "may be hung (look for Xid errors in the kernel log)."
+        ),
+        "verify.load.died": (
+            "{tool} did not end cleanly ({how}): \"{line}\". A load tool that stops early or reports an error "
+            "through its exit status fails the run; its output is in the JSON report."
+        ),
+        "verify.load.empty": "{tool} printed no result (\"{line}\"): not judged.",
+        "verify.load.corrupt": (
+            "{tool} read back wrong data (\"{line}\"): memory or interconnect corruption. Reset the GPUs and run "
+            "again; contact the vendor for an RMA if it repeats."
+        ),
+        "verify.load.nccl.below_floor": (
+            "NCCL all-reduce peak bus bandwidth is {have} GB/s, {pct}% of the published {want} GB/s and below the"
+            " policy's {floor}% floor: check NVLink, NVSwitch and Fabric Manager, the NCCL version and the "
+            "topology."
+        ),
+        "verify.load.nccl_nodes.below_floor": (
+            "NCCL all-reduce across nodes peaks at {have} GB/s, {pct}% of the {want} GB/s the planned NICs should"
+            " carry and below the policy's {floor}% floor: check the NIC link rates, GPUDirect RDMA, GPU-NIC "
+            "topology and the switch configuration."
+        ),
+        "verify.load.burn.died": (
+            "The burn workers of {gpus} died (\"{line}\"): a GPU that cannot sustain the burn fails acceptance. "
+            "Look for Xid errors in the kernel log, reset the GPU and run again."
+        ),
+        "verify.load.after.not_read": (
+            "The health counters were not read again after the load: faults the load provoked are not seen."
+        ),
+        "verify.load.after.fail": (
+            "After the load the GPUs show faults they did not have before it ({which}): the load provoked them; "
+            "reset, run again and contact the vendor for an RMA if they repeat."
+        ),
+        "verify.load.after.warn": (
+            "After the load there are new events usually caused by an application or harmless on their own "
+            "({which})."
+        ),
+        "verify.load.after.unread": (
+            "Not everything could be read again after the load ({what}): faults the load provoked there are not "
+            "seen."
+        ),
+        "verify.load.after.pass": (
+            "Read again after the load: no new Xid, ECC, retired-page, AER or NVLink errors and every GPU still "
+            "there."
+        ),
+        "verify.load.p2p.no_peer": (
+            "These GPU pairs cannot reach each other directly ({pairs}): with NVLink planned every pair should; "
+            "check the NVLink/NVSwitch baseboard and Fabric Manager."
+        ),
+        "verify.load.p2p.pass": (
+            "p2pBandwidthLatencyTest ended cleanly over {n} GPU pairs; the slowest P2P pair reached {gbs} GB/s "
+            "(recorded, no expected figure)."
+        ),
+        "verify.xid.nvrm": (
+            "The kernel log has {n} driver events that point at the hardware, some without an Xid number "
+            "({which})."
+        ),
+        "verify.load.dcgm.warn": (
+            "DCGM diagnostics warned ({which}): read DCGM's advice for these tests before accepting the node."
+        ),
     }
 )

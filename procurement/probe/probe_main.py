@@ -7,7 +7,7 @@ come from the same collector `gpu-procure verify` uses (procurement/verify/raw.p
 in the zipapp as gpu_procure_raw.py), and `gpu-procure judge` compares them with the plan. Usage:
 
     python3 gpu-procure-probe.pyz [-o FILE] [--load quick|full [--duration S]] [--benchmark] [--timeout S]
-                                  [--nvidia-smi PATH] [--image REF] [--python PATH]
+                                  [--deadline S] [--nvidia-smi PATH] [--image REF] [--python PATH]
 
 This file must stay runnable by Python 3.6: no dataclasses, no `from __future__ import annotations`, no
 subprocess.run(capture_output=...), no walrus; tests/probe checks it with vermin and runs the zipapp under
@@ -108,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="short PyTorch matmul/bandwidth run per GPU when PyTorch sees CUDA (as verify --benchmark)")
     p.add_argument("--timeout", type=float, default=30.0, metavar="S",
                    help="kill a program after S seconds (default 30; load steps have their own limits)")
+    p.add_argument("--deadline", type=float, default=None, metavar="S",
+                   help="seconds the whole run may take; no program runs past it (default: 600, with --load quick "
+                        "900, full 7200, moved by --duration)")
     p.add_argument("--nvidia-smi", default=None, metavar="PATH", dest="nvidia_smi",
                    help="nvidia-smi to run instead of the one on PATH")
     p.add_argument("--image", default=None, metavar="REF",
@@ -124,7 +127,8 @@ def collect(args: argparse.Namespace, progress: Any = None) -> Dict[str, Any]:
     python = args.python or sys.executable or "python3"
     started = time.monotonic()
     doc = raw.collect(root=args.root, timeout=timeout, nvidia_smi=args.nvidia_smi, python=python,
-                      image=args.image, progress=progress, load=args.load, duration=args.duration)
+                      image=args.image, progress=progress, load=args.load, duration=args.duration,
+                      deadline=args.deadline)
     doc["timeout_s"] = timeout
     if args.benchmark:
         if progress is not None:

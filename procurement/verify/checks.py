@@ -37,6 +37,7 @@ from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.verify.health import (
     IbPort,
+    KernelFault,
     LoadFacts,
     XidEvent,
     lspci_gpus,
@@ -80,6 +81,12 @@ class Facts:
     """`nvidia-smi nvlink -s` as run (None: not run)."""
     nvlink_errors: CommandResult | None = None
     """`nvidia-smi nvlink -e` as run (None: not run)."""
+    kernel_faults: list[KernelFault] = field(default_factory=list)
+    """Fatal NVRM lines without an Xid (a GPU fallen off the bus, a failed initialisation)."""
+    ib_reader_error: str | None = None
+    """The InfiniBand reader (ibstat) that failed: tool, device where it names one, exit and first error line."""
+    deadline_s: float | None = None
+    """The whole run's deadline (raw `deadline_s`)."""
 
 
 # ---------------------------------------------------------------- matching and labels
@@ -341,6 +348,11 @@ def _gpu_pci_count(c: Ctx) -> None:
         lost = [b for b in on_bus if b.lower()[-7:] not in driven]
         c.add("GPU-PCI-COUNT", "fail", "pci_count.fail", len(on_bus), n, bus=len(on_bus), n=n,
               lost=", ".join(lost) or "-")
+    elif len(on_bus) < n:
+        # the driver cannot see a GPU the bus does not have: the listing is incomplete (an empty lspci that
+        # exited 0, a container without the host's PCI tree), not a confirmation
+        why = c.v("lspci_short", bus=len(on_bus), n=n)
+        c.add("GPU-PCI-COUNT", "unknown", "pci_count.unknown", None, n, why=why)
     else:
         c.add("GPU-PCI-COUNT", "pass", "pci_count.pass", len(on_bus), n, n=n)
 
@@ -772,11 +784,18 @@ def _xid(c: Ctx) -> None:
     if events is None:
         c.add("XID", "unknown", "xid.unknown", c.v("none"), None, why=c.facts.kernel_log_error or "-")
         return
-    if not events:
+    faults = c.facts.kernel_faults
+    if not events and not faults:
         c.add("XID", "pass", "xid.pass", c.v("none"), c.v("none"))
         return
     groups: dict[tuple[str, int], int] = Counter((e.bus, e.code) for e in events)
     lines, worst = [], "warn"
+    for (bus, kind), n in sorted(Counter((f.bus, f.kind) for f in faults).items()):
+        # the driver's own words for a GPU it lost or could not start, with or without an Xid line
+        worst = "fail"
+        text = next(f.text for f in faults if f.bus == bus and f.kind == kind)
+        action = t("verify.xid.action.driver" if kind == "init" else "verify.xid.action.reseat", c.lang)
+        lines.append(f"{bus} ×{n}: {text} → {action}")
     for (bus, code), n in sorted(groups.items()):
         info = xid_info(code)
         if info.severity == "fail":
@@ -784,8 +803,9 @@ def _xid(c: Ctx) -> None:
         action = t(f"verify.xid.action.{info.action}", c.lang)
         lines.append(f"{bus} Xid {code} ×{n}: {info.meaning} → {action}")
     which = "; ".join(lines)
-    c.add("XID", "fail" if worst == "fail" else "warn", f"xid.{worst}", c.v("none"), which, which=which,
-          n=len(events))
+    key = "xid.nvrm" if faults else f"xid.{worst}"  # the driver's fault lines carry no Xid number: said so
+    c.add("XID", "fail" if worst == "fail" else "warn", key, c.v("none"), which, which=which,
+          n=len(events) + len(faults))
 
 
 @check("FABRIC-MANAGER", "health", needs_smi=True)
@@ -804,6 +824,12 @@ def _fabric_manager(c: Ctx) -> None:
             which = "; ".join(f"{_label(g)}: {s}" for g, s in bad + bad_status)
             c.add("FABRIC-MANAGER", "fail", "fabric.fail", expected, which, which=which,
                   service=service or "-")
+        elif service == "failed":
+            # systemd says the daemon died: the fabric the GPUs report was trained before it did, and nothing
+            # now handles NVSwitch errors or a GPU reset; the GPUs' state does not outrank the service's
+            c.add("FABRIC-MANAGER", "fail", "fabric.service_failed", "active", service, n=len(states))
+        elif service is not None and service not in ("active", "unknown"):
+            c.add("FABRIC-MANAGER", "warn", "fabric.service_down", "active", service, service=service, n=len(states))
         else:
             c.add("FABRIC-MANAGER", "pass", "fabric.pass", expected, f"{expected} ({len(states)})")
         return
@@ -858,10 +884,12 @@ def _nvlink_output(c: Ctx, check_id: str, key: str, res: CommandResult | None) -
     if res is None:
         c.add(check_id, "skip", f"{key}.skip")
         return None
-    if not res.ok:
+    if not res.ok or (not res.stdout.strip() and _nvlink_wanted(c)):
+        # failed, or printed nothing where the plan has NVLink: nothing was read, so nothing is confirmed
         status: CheckStatus = "unknown" if _nvlink_wanted(c) else "skip"
-        c.add(check_id, status, f"{key}.unknown", None, None,
-              why=(res.stderr.strip() or res.stdout.strip() or f"exit {res.returncode}")[:200])
+        why = (res.stderr.strip() or res.stdout.strip() or (f"exit {res.returncode}" if not res.ok else
+               f"`{' '.join(res.argv) or 'nvidia-smi nvlink'}` exited 0 but printed nothing"))
+        c.add(check_id, status, f"{key}.unknown", None, None, why=why[:200])
         return None
     return res.stdout
 
@@ -876,7 +904,11 @@ def _nvlink_links(c: Ctx) -> None:
         return
     gpus = parse_nvlink_status(out)
     if not gpus or all(not g.links and not g.all_inactive for g in gpus):
-        c.add("NVLINK-LINKS", "skip", "nvlink_links.none")
+        if _nvlink_wanted(c):  # the plan has NVLink: no link listed confirms nothing
+            c.add("NVLINK-LINKS", "unknown", "nvlink_links.unknown", None, None,
+                  why=f"nvidia-smi nvlink -s listed {len(gpus)} GPUs and no link")
+        else:
+            c.add("NVLINK-LINKS", "skip", "nvlink_links.none")
         return
     dead = [f"GPU{g.index}" for g in gpus if g.all_inactive]
     down = [f"GPU{g.index} link {n}" for g in gpus for n, v in g.links.items() if v is None]
@@ -1105,6 +1137,10 @@ def _nic_ports(c: Ctx) -> None:
         c.add("NIC-PORTS", "unknown", "nic_ports.unknown", len(want), None)
     elif len(ports) >= len(want):
         c.add("NIC-PORTS", "pass", "nic_ports.pass", len(want), len(ports), n=len(ports))
+    elif c.facts.ib_reader_error:
+        # fewer ports seen because the reader failed: the reader is named, no card is said to be missing
+        c.add("NIC-PORTS", "unknown", "nic_ports.reader", len(want), len(ports), n=len(ports),
+              reader=c.facts.ib_reader_error)
     else:
         c.add("NIC-PORTS", "fail", "nic_ports.fail", len(want), len(ports), n=len(ports), want=len(want))
 
@@ -1153,7 +1189,9 @@ def _net_speed(c: Ctx) -> None:
         else:
             short += 1
     down = [p.name for p in ports or [] if not p.up or not p.gbps]
-    if short:
+    if short and c.facts.ib_reader_error:
+        c.add("NET-SPEED", "unknown", "net.reader", expected, actual or "-", reader=c.facts.ib_reader_error)
+    elif short:
         c.add("NET-SPEED", "fail", "net.fail", expected, actual or "-", short=short, want=len(want),
               down=", ".join(down) or "-")
     else:

@@ -4,6 +4,7 @@ counters, InfiniBand ports (sysfs or `ibstat`) and GPUs on the PCI bus (`lspci`)
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -78,6 +79,63 @@ def parse_xid(lines: list[str]) -> list[XidEvent]:
         m = _XID.search(line)
         if m:
             out.append(XidEvent(m.group(1).lower(), int(m.group(2)), line.strip()[:300]))
+    return out
+
+
+@dataclass(frozen=True)
+class KernelFault:
+    """A fatal NVRM line without an Xid number (the driver says so in words)."""
+
+    bus: str
+    """'0000:b3:00' as in Xid lines ('?' when the message names no bus)."""
+    kind: Literal["bus", "init", "lost"]
+    """bus: the GPU fell off the bus; init: the driver could not initialise it; lost: the GPU is lost."""
+    text: str
+
+
+# Fatal NVRM messages that come without an `NVRM: Xid` line (NVIDIA/NVSentinel issue 155: a GPU fallen off the
+# bus at probe time; the older one-line form "NVRM: GPU at 0000:01:00.0 has fallen off the bus." in
+# Bumblebee-Project/Bumblebee issue 554; "RmInitAdapter failed!" in Cyridd/cmpunlocker issue 4). The first
+# form spans three lines, each prefixed "NVRM:", the bus on the first and the words on the third.
+_FAULT_WORDS: tuple[tuple[re.Pattern[str], Literal["bus", "init", "lost"]], ...] = (
+    (re.compile(r"fallen off the bus", re.I), "bus"),
+    (re.compile(r"RmInitAdapter failed|rm_init_adapter failed|GPU initialization failed|"
+                r"The NVIDIA probe routine failed", re.I), "init"),
+    (re.compile(r"GPU is lost|GPU has been lost|lost from the bus", re.I), "lost"),
+)
+_NVRM_BUS = re.compile(
+    r"NVRM:.*?(?:GPU(?: at)?(?: PCI:)?|NVIDIA GPU)\s+([0-9A-Fa-f]{4,8}:[0-9A-Fa-f]{2}:[0-9A-Fa-f]{2})")
+
+
+def parse_kernel_faults(lines: list[str]) -> list[KernelFault]:
+    """Fatal NVRM lines that carry no Xid (an Xid line is parse_xid's), with the bus they name or, for a
+    message continued over several lines, the bus named up to two lines before."""
+    out = []
+    for i, line in enumerate(lines):
+        if "NVRM" not in line or _XID.search(line):
+            continue
+        for pattern, kind in _FAULT_WORDS:
+            if pattern.search(line):
+                bus = "?"
+                for back in (line, *reversed(lines[max(0, i - 2):i])):
+                    m = _NVRM_BUS.search(back)
+                    if m:
+                        bus = m.group(1).lower()
+                        break
+                out.append(KernelFault(bus[-12:] if bus != "?" else bus, kind, line.strip()[:300]))
+                break
+    return out
+
+
+def new_lines(before: list[str], after: list[str]) -> list[str]:
+    """The lines of ``after`` that ``before`` did not have (both read from the same log; a line may repeat)."""
+    seen = Counter(before)
+    out = []
+    for line in after:
+        if seen[line] > 0:
+            seen[line] -= 1
+        else:
+            out.append(line)
     return out
 
 
@@ -175,6 +233,29 @@ def parse_ibstat(text: str) -> list[IbPort]:
     return out
 
 
+def parse_ibv_devinfo(text: str) -> list[IbPort]:
+    """`ibv_devinfo`: one IbPort per "hca_id: mlx5_N" / "port: N" block, its state ('PORT_ACTIVE (4)' ->
+    'ACTIVE') and link layer; the default output has no rate (None)."""
+    out: list[IbPort] = []
+    device, firmware, current = "?", None, None
+    for raw_line in text.splitlines():
+        line = raw_line.strip()
+        key, _, value = line.partition(":")
+        value = value.strip()
+        if key == "hca_id":
+            device, firmware, current = value, None, None
+        elif key == "fw_ver":
+            firmware = value
+        elif key == "port" and value.isdigit():
+            current = IbPort(device, value, "?", None, "InfiniBand", firmware, None)
+            out.append(current)
+        elif current is not None and key == "state":
+            current.state = re.sub(r"^PORT_|\s*\(\d+\)$", "", value).upper()
+        elif current is not None and key == "link_layer":
+            current.link_layer = value
+    return out
+
+
 # ---------------------------------------------------------------- lspci
 
 
@@ -250,8 +331,27 @@ def parse_nvlink_errors(text: str) -> list[NvlinkErrors]:
 
 
 @dataclass
+class AfterLoad:
+    """The health counters read again after the load (raw `load.after`), parsed by the judge."""
+
+    smi: Any = None
+    """SmiReport of `nvidia-smi -q -x` after the load (None: it gave none, see ``smi_error``)."""
+    smi_error: str | None = None
+    smi_deadline: bool = False
+    """nvidia-smi was not run or was stopped because the run's deadline had come."""
+    kernel_new: list[str] | None = None
+    """Kernel-log lines that appeared during the run (None: the log could not be read after the load)."""
+    kernel_error: str | None = None
+    aer: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    nvlink_errors: str | None = None
+    """`nvidia-smi nvlink -e` output after the load (None: not read)."""
+
+
+@dataclass
 class LoadFacts:
     """What a load run produced (procurement.verify.load fills it from the raw facts)."""
 
     level: str
     tools: dict[str, Any] = field(default_factory=dict)
+    after: AfterLoad | None = None
+    """The re-read after the load (None: the raw facts have none, e.g. an older collector's)."""

@@ -106,8 +106,11 @@ def raw_run(runner: Runner) -> raw.Run:
 
     def run(argv: Sequence[str], timeout: float) -> dict[str, Any]:
         res = runner(argv, timeout)
-        return raw.result(res.argv, res.returncode, res.stdout, res.stderr, res.missing, res.timed_out,
-                          res.cancelled, res.error)
+        out = raw.result(res.argv, res.returncode, res.stdout, res.stderr, res.missing, res.timed_out,
+                         res.cancelled, res.error)
+        if getattr(res, "dropped_bytes", 0):
+            out["dropped_bytes"] = res.dropped_bytes
+        return out
 
     return run
 

@@ -17,7 +17,14 @@ from procurement.plan import Plan, canonical_digest
 from procurement.policy import Policy
 from procurement.verify import raw as rawmod
 from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
-from procurement.verify.health import ib_ports_from_sysfs, parse_aer, parse_ibstat, parse_xid
+from procurement.verify.health import (
+    ib_ports_from_sysfs,
+    parse_aer,
+    parse_ibstat,
+    parse_ibv_devinfo,
+    parse_kernel_faults,
+    parse_xid,
+)
 from procurement.verify.host import HostInfo, command_result, host_from_raw
 from procurement.verify.load import load_facts
 from procurement.verify.report import CheckRecord, CheckStatus, Coded, HostRecord, VerificationReport, make_check
@@ -113,6 +120,17 @@ def smi_from_raw(
     if res.missing and not res.error:
         path = doc.get("nvidia_smi_path")
         where = str(path) if isinstance(path, str) and path != "nvidia-smi" else "PATH"
+        # nvidia-smi missing is "no driver" only when nothing else of the driver is there: a loaded kernel
+        # module (/proc/driver/nvidia/version) or an installed DCGM says the driver is, its tools are not
+        files_found, programs_found = doc.get("files"), doc.get("programs")
+        files: dict[str, Any] = files_found if isinstance(files_found, dict) else {}
+        module = files.get("/proc/driver/nvidia/version")
+        programs: dict[str, Any] = programs_found if isinstance(programs_found, dict) else {}
+        others = [str(p) for n, p in programs.items() if n != "nvidia-smi" and p and n in ("dcgmi", "nv-hostengine")]
+        if isinstance(module, str) and module.strip():
+            return fail("missing_loaded", where=where, module=module.strip().splitlines()[0][:160])
+        if others:
+            return fail("missing_dcgm", where=where, tools=", ".join(others))
         return fail("missing", where=where)
     if res.error:
         return fail("not_run", detail=res.error)
@@ -208,8 +226,13 @@ def topo_from_raw(doc: Mapping[str, Any]) -> tuple[Topology | None, str | None]:
 def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
     """The kernel log's Xid events, AER counters, IB ports, lspci and the Fabric Manager service."""
     log = doc.get("kernel_log")
-    if isinstance(log, dict) and log.get("source") and isinstance(log.get("lines"), list):
-        facts.xid = parse_xid([str(x) for x in log["lines"]])
+    if isinstance(log, dict) and log.get("source") and isinstance(log.get("lines"), list) and \
+            log.get("read_lines") != 0:
+        lines = [str(x) for x in log["lines"]]
+        facts.xid = parse_xid(lines)
+        facts.kernel_faults = parse_kernel_faults(lines)
+    elif isinstance(log, dict) and log.get("read_lines") == 0:
+        facts.kernel_log_error = f"{log.get('source')}: exit 0 but printed nothing"
     else:
         why = log.get("error") if isinstance(log, dict) else None
         facts.kernel_log_error = str(why) if why else Coded(code="verify.val.kernel_log_not_collected")
@@ -229,10 +252,26 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         facts.ib_ports = ib_ports_from_sysfs(sysfs)
     elif ibstat.ok:
         facts.ib_ports = parse_ibstat(ibstat.stdout)
+    elif not ibstat.missing and _command(doc, "ibstat") is not None and (
+            parse_ibstat(ibstat.stdout) or _HCA.search(f"{ibstat.stderr}\n{ibstat.stdout}") or ibstat.timed_out
+            or not isinstance(sysfs, list)):
+        # ibstat ran and failed on an HCA (crashed on one, timed out), or nothing else saw the adapters: the
+        # ports it printed before are kept, and the reader is named with the HCA, its exit and its first error
+        # line. (An ibstat that fails naming no HCA where sysfs lists none is a host without InfiniBand.)
+        facts.ib_ports = parse_ibstat(ibstat.stdout)
+        facts.ib_reader_error = reader_error(ibstat)
+        # the verbs layer's view (ibv_devinfo, in a full load run) fills in the HCAs ibstat did not reach
+        load = doc.get("load")
+        ibv = command_result((load.get("tools") or {}).get("ibv_devinfo")) if isinstance(load, dict) else None
+        if ibv is not None and ibv.ok:
+            seen = {(p.device, p.port) for p in facts.ib_ports}
+            facts.ib_ports += [p for p in parse_ibv_devinfo(ibv.stdout) if (p.device, p.port) not in seen]
     elif isinstance(sysfs, list):
         facts.ib_ports = []  # sysfs was read and has no InfiniBand devices
     lspci = command_result(_command(doc, "lspci"))
-    if lspci.ok:
+    if lspci.ok and not lspci.stdout.strip():
+        facts.lspci_error = "lspci -nn -D exited 0 but printed nothing"
+    elif lspci.ok:
         facts.lspci = lspci.stdout
     else:
         facts.lspci_error = (
@@ -248,6 +287,23 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         cr = command_result(fm)
         state = cr.stdout.strip().splitlines()[0] if cr.stdout.strip() else ""
         facts.fabricmanager = state or (None if cr.missing else "unknown")
+
+
+_HCA = re.compile(r"'?\b((?:mlx\d+|hfi\d+|irdma|bnxt_re|rxe|qedr|efa)[_\w]*)\b'?")
+"""An RDMA adapter's name as the kernel gives it (mlx5_3, irdma0, …)."""
+
+
+def reader_error(res: CommandResult) -> str:
+    """'ibstat (mlx5_3): exit 1: <first error line>': the tool, the device its error names, how it ended."""
+    from procurement.verify.load import error_line, exit_text
+
+    text = f"{res.stderr}\n{res.stdout}" if res.stderr.strip() else res.stdout
+    line = error_line(text)
+    dev = _HCA.search(line)
+    how = ("timed out" if res.timed_out else res.error if res.error and not res.returncode
+           else exit_text(res.returncode) or "exit 0")
+    name = res.argv[0] if res.argv else "?"
+    return f"{name}{f' ({dev.group(1)})' if dev else ''}: {how}: {line}"
 
 
 def judge(
@@ -266,6 +322,8 @@ def judge(
     facts = Facts(smi=smi, host=host, topo=topo, topo_error=topo_error)
     health_facts(doc, facts)
     facts.load = load_facts(dict(doc))
+    deadline = doc.get("deadline_s")
+    facts.deadline_s = float(deadline) if isinstance(deadline, int | float) else None
     bench = doc.get("benchmark")
     if isinstance(bench, dict):
         if isinstance(bench.get("gpus"), list):

@@ -51,6 +51,8 @@ class ProbeOptions:
     """Seconds of the concurrent burn (default: raw.BURN_SECONDS[load])."""
     hostfile: Path | None = None
     """With a load run: an Open MPI hostfile of the nodes to run NCCL across (Slurm allocations need none)."""
+    deadline: float | None = None
+    """Seconds the whole run may take (None: raw.default_deadline, the documented durations)."""
 
 
 def collect(
@@ -78,6 +80,7 @@ def collect(
             load=options.load,
             duration=options.duration,
             hostfile=str(options.hostfile) if options.hostfile else None,
+            deadline=options.deadline,
         )
         doc["timeout_s"] = options.timeout
         if options.benchmark:

@@ -8,6 +8,7 @@ the system python3 of an old server (RHEL 8's Python 3.6): keep it free of f-str
 dataclasses, `from __future__ import annotations`, `X | Y` types and other post-3.6 syntax.
 """
 
+import collections
 import datetime
 import json
 import os
@@ -23,7 +24,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 KIND = "gpu-procure-raw"
 RAW_SCHEMA_VERSION = 1
-PROBE_VERSION = "1.0"
+PROBE_VERSION = "1.1"
 """Version of this collector; bump it when what is collected changes (the schema version when its shape
 changes incompatibly)."""
 
@@ -75,10 +76,63 @@ def _kill_group(proc: Any) -> None:
             pass
 
 
-def _decode(data: bytes) -> str:
-    if len(data) > OUTPUT_CAP_BYTES:
-        data = data[:OUTPUT_CAP_BYTES]
-    return data.decode("utf-8", "replace")
+TAIL_PROGRAMS = ("dmesg", "journalctl")
+"""Logs: their newest end matters (a fault is at the end of a long log), so of these the last
+OUTPUT_CAP_BYTES are kept and the program runs to its end; of every other program the first OUTPUT_CAP_BYTES
+are kept and it is stopped there (an nvidia-smi that writes endlessly)."""
+
+
+def keeps_tail(argv: Sequence[str]) -> bool:
+    return bool(argv) and os.path.basename(str(argv[0])) in TAIL_PROGRAMS
+
+
+class _Capture(object):
+    """One output stream read in chunks: at most ``limit`` bytes kept, the head or the tail."""
+
+    def __init__(self, limit: int, tail: bool) -> None:
+        self.limit = limit
+        self.tail = tail
+        self.chunks = collections.deque()  # type: Any
+        self.size = 0
+        self.dropped = 0
+        self.over = False
+
+    def add(self, chunk: bytes) -> None:
+        if not self.tail:
+            room = self.limit - self.size
+            if len(chunk) > room:
+                self.dropped += len(chunk) - max(0, room)
+                self.over = True
+                chunk = chunk[:max(0, room)]
+        self.chunks.append(chunk)
+        self.size += len(chunk)
+        # the tail: whole chunks fall off the front while the rest still holds the limit
+        while self.tail and self.chunks and self.size - len(self.chunks[0]) >= self.limit:
+            gone = self.chunks.popleft()
+            self.size -= len(gone)
+            self.dropped += len(gone)
+
+    def data(self) -> bytes:
+        whole = b"".join(self.chunks)
+        if len(whole) > self.limit:  # the tail: cut inside the first chunk kept
+            self.dropped += len(whole) - self.limit
+            whole = whole[len(whole) - self.limit:]
+        return whole
+
+
+def _drain(stream: Any, into: "_Capture", stop: Any) -> None:
+    read = getattr(stream, "read1", stream.read)
+    while True:
+        try:
+            chunk = read(64 * 1024)
+        except (OSError, ValueError):
+            return
+        if not chunk:
+            return
+        into.add(chunk)
+        if into.over and not into.tail:
+            stop.set()
+            return
 
 
 def resolve_program(name: str) -> Optional[str]:
@@ -90,7 +144,11 @@ def resolve_program(name: str) -> Optional[str]:
 
 
 def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunResult:
-    """Run argv without a shell; on timeout or cancel kill its whole process group. Never raises."""
+    """Run argv without a shell; on timeout or cancel kill its whole process group. Never raises.
+
+    Output is read as it comes, never more than OUTPUT_CAP_BYTES per stream in memory: a program that
+    writes more is stopped there (error), except the logs of TAIL_PROGRAMS, of which the newest end is kept
+    (`dropped_bytes` says how much of the start was left out)."""
     args = [str(a) for a in argv]
     if not args:
         return result(args, missing=True)
@@ -106,15 +164,24 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
         )
     except OSError as exc:
         return result(args, error=f"{exe}: {exc.strerror or exc}")
+    tail = keeps_tail(args)
+    out, err = _Capture(OUTPUT_CAP_BYTES, tail), _Capture(OUTPUT_CAP_BYTES, tail)
+    over = threading.Event()
+    readers = [threading.Thread(target=_drain, args=(stream, cap, over))
+               for stream, cap in ((proc.stdout, out), (proc.stderr, err))]
+    for th in readers:
+        th.daemon = True
+        th.start()
     deadline = time.monotonic() + max(0.0, timeout)
     timed_out = cancelled = False
     while True:
-        remaining = deadline - time.monotonic()
         try:
-            out, err = proc.communicate(timeout=max(0.0, min(0.05, remaining)))
+            proc.wait(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
             break
         except subprocess.TimeoutExpired:
-            if cancel is not None and cancel.is_set():
+            if over.is_set():
+                pass
+            elif cancel is not None and cancel.is_set():
                 cancelled = True
             elif time.monotonic() >= deadline:
                 timed_out = True
@@ -122,11 +189,25 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
                 continue
             _kill_group(proc)
             try:
-                out, err = proc.communicate(timeout=5)
+                proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
-                out, err = b"", b""
+                pass
             break
-    return result(args, proc.returncode, _decode(out), _decode(err), timed_out=timed_out, cancelled=cancelled)
+    for th in readers:
+        th.join(5)  # a grandchild that escaped the group may hold the pipes: do not wait for it
+    for stream in (proc.stdout, proc.stderr):
+        try:
+            if stream is not None:
+                stream.close()
+        except OSError:
+            pass
+    res = result(args, proc.returncode, out.data().decode("utf-8", "replace"),
+                 err.data().decode("utf-8", "replace"), timed_out=timed_out, cancelled=cancelled,
+                 error=("{}: output larger than {} MiB; stopped".format(exe, OUTPUT_CAP_BYTES // (1024 * 1024))
+                        if over.is_set() else None))
+    if out.dropped or err.dropped:
+        res["dropped_bytes"] = out.dropped + err.dropped
+    return res
 
 
 def ok(res: Optional[RunResult]) -> bool:
@@ -225,7 +306,9 @@ HOST_FILES = (
     "sys/class/dmi/id/board_serial",
     "sys/class/dmi/id/sys_vendor",
     "sys/class/dmi/id/product_name",
+    "proc/driver/nvidia/version",
 )
+PROGRAMS = ("nvidia-smi", "dcgmi", "nv-hostengine", "nvidia-fabricmanager", "ibstat", "ibv_devinfo")
 _NET_FILES = ("speed", "type", "operstate", "address")
 _IB_PORT_FILES = ("state", "phys_state", "rate", "link_layer")
 
@@ -235,7 +318,7 @@ class Collector:
 
     def __init__(self, root: str = "/", run: Optional[Run] = None, timeout: float = 30.0,
                  nvidia_smi: Optional[str] = None, python: Optional[str] = None, cancel: Any = None,
-                 progress: Optional[Callable[[str], None]] = None) -> None:
+                 progress: Optional[Callable[[str], None]] = None, deadline_at: Optional[float] = None) -> None:
         self.root = root
         self.cancel = cancel
         self.run_fn = run or (lambda argv, t: run_command(argv, t, cancel))
@@ -243,6 +326,11 @@ class Collector:
         self.python = python or sys.executable or "python3"
         self.progress = progress
         self.smi = nvidia_smi  # None: "nvidia-smi" on PATH
+        self.deadline_at = deadline_at
+        """time.monotonic() by which the whole run ends (None: no deadline): no program runs past it."""
+        left = self.left()
+        self.after_reserve = 0.0 if left is None else min(AFTER_RESERVE_S, max(0.0, left) / 10)
+        """Seconds the load tools leave free before the deadline for the re-read after the load."""
 
     # ------------------------------------------------------------ helpers
     def path(self, rel: str) -> str:
@@ -261,16 +349,30 @@ class Collector:
         except OSError:
             return []
 
+    def left(self, reserve: float = 0.0) -> Optional[float]:
+        """Seconds left before the deadline, less ``reserve`` (None: no deadline)."""
+        if self.deadline_at is None:
+            return None
+        return self.deadline_at - time.monotonic() - reserve
+
     def run(self, *argv: str, **kw: Any) -> RunResult:
         if self.cancel is not None and self.cancel.is_set():
             raise Cancelled()
         timeout = kw.get("timeout", self.timeout)
+        left = self.left(kw.get("reserve", 0.0))
+        cut = False
+        if left is not None and left < timeout:
+            if left <= 0:  # the run's deadline has passed: the program is not started
+                return dict(result(argv, timed_out=True), deadline=True, seconds=0.0)
+            timeout, cut = left, True
         try:
             res = self.run_fn(list(argv), timeout)
         except Exception as exc:  # a probe must never take the collection down with it
             res = result(argv, error=str(exc))
         if res.get("cancelled"):
             raise Cancelled()
+        if cut and res.get("timed_out"):
+            res["deadline"] = True  # stopped by the run's deadline, not by its own limit
         return res
 
     def run_together(self, into: Dict[str, Any], commands: Dict[str, Sequence[str]]) -> None:
@@ -369,21 +471,35 @@ class Collector:
         cmds["ibstat"] = self.run("ibstat")
         cmds["lspci"] = self.run("lspci", "-nn", "-D")
         cmds["fabricmanager"] = self.run("systemctl", "is-active", "nvidia-fabricmanager")
+        # which of NVIDIA's tools are installed: nvidia-smi missing beside an installed DCGM is not "no driver"
+        raw["programs"] = {name: resolve_program(name) for name in PROGRAMS}
         raw["kernel_log"] = self.kernel_log()
 
     def kernel_log(self) -> Dict[str, Any]:
-        """The kernel log lines that matter for GPUs (Xid, NVRM, AER, NVSwitch, mlx5), newest kept."""
+        """The kernel log lines that matter for GPUs (Xid, NVRM, AER, NVSwitch, mlx5), the newest kept: the
+        log is read from its end (TAIL_PROGRAMS). A log that is empty although the program succeeded is not
+        a clean log: the next source is tried, and the record says why none was usable."""
         tried = []
         for argv in (("dmesg", "--time-format", "iso"), ("journalctl", "-k", "-b", "--no-pager", "-o",
                                                           "short-iso")):
             res = self.run(*argv)
-            if ok(res):
-                lines = [ln for ln in (res.get("stdout") or "").splitlines() if _KERNEL_LOG_MATCH.search(ln)]
+            text = res.get("stdout") or ""
+            if ok(res) and text.strip():
+                every = text.splitlines()
+                lines = [ln for ln in every if _KERNEL_LOG_MATCH.search(ln)]
                 return {"source": argv[0], "lines": lines[-KERNEL_LOG_LINES:], "truncated":
-                        len(lines) > KERNEL_LOG_LINES, "error": None}
+                        len(lines) > KERNEL_LOG_LINES or bool(res.get("dropped_bytes")), "error": None,
+                        "read_lines": len(every), "dropped_bytes": res.get("dropped_bytes") or 0}
             first = ((res.get("stderr") or "").strip().splitlines() or [res.get("error") or ""])[0]
-            tried.append("{}: {}".format(argv[0], "not installed" if res.get("missing") else
-                                         (first or "exit {}".format(res.get("returncode"))))[:300])
+            if ok(res):
+                why = "exit 0 but printed nothing"
+            elif res.get("missing"):
+                why = "not installed"
+            elif res.get("timed_out"):
+                why = "did not finish in time" + (" (the run's deadline)" if res.get("deadline") else "")
+            else:
+                why = first or "exit {}".format(res.get("returncode"))
+            tried.append("{}: {}".format(argv[0], why)[:300])
         return {"source": None, "lines": [], "truncated": False, "error": "; ".join(tried)}
 
     def software(self, raw: Dict[str, Any], image: Optional[str]) -> None:
@@ -426,7 +542,7 @@ def load_plan(level: str, gpus: int, duration: Optional[float] = None) -> List[D
          "argv": ["all_reduce_perf", "-b", "8M" if level == "quick" else "8", "-e", "1G" if level == "quick"
                   else "8G", "-f", "2", "-g", n], "timeout": 900.0},
         {"name": "gpu_burn", "argv": ["gpu_burn", str(int(burn))], "timeout": burn + 180.0, "sample": True},
-    ]
+    ] + ([{"name": "p2p_bandwidth", "argv": ["p2pBandwidthLatencyTest"], "timeout": 600.0}] if level == "full" else [])
 
 
 def cross_node_plan(level: str, gpus: int, env: Dict[str, str], hostfile: Optional[str] = None
@@ -520,10 +636,15 @@ def _bmc_sample(c: "Collector", bmc: List[Dict[str, Any]]) -> None:
     """The BMC's own view at this moment: its power reading (DCMI) and its power-supply sensors."""
     entry = {"t": time.time()}  # type: Dict[str, Any]
     for key, argv in (("power", IPMITOOL_POWER), ("psu", IPMITOOL_PSU)):
-        res = c.run_fn(list(argv), 20.0)
+        res = c.run_fn(list(argv), _bounded(c, 20.0))
         entry[key] = {"returncode": res.get("returncode"), "stdout": res.get("stdout") or "",
                       "stderr": (res.get("stderr") or "")[-2000:], "error": res.get("error")}
     bmc.append(entry)
+
+
+def _bounded(c: "Collector", timeout: float) -> float:
+    left = c.left()
+    return timeout if left is None else max(1.0, min(timeout, left))
 
 
 def _sample(c: "Collector", smi: str, samples: List[Dict[str, Any]], stop: Any,
@@ -532,7 +653,10 @@ def _sample(c: "Collector", smi: str, samples: List[Dict[str, Any]], stop: Any,
     ``bmc``, also the BMC's power reading and PSU sensors (ipmitool)."""
     queries = list(SAMPLE_QUERIES)
     while not stop.is_set():
-        res = c.run_fn([smi, "--query-gpu=" + queries[0], "--format=csv,noheader,nounits"], 20.0)
+        left = c.left()
+        if left is not None and left <= 1:
+            return  # the run's deadline: no more samples
+        res = c.run_fn([smi, "--query-gpu=" + queries[0], "--format=csv,noheader,nounits"], _bounded(c, 20.0))
         if res.get("returncode") not in (0, None) and len(queries) > 1:
             queries.pop(0)  # this driver does not know the field name: ask with the older one
             continue
@@ -590,17 +714,41 @@ def run_load(c: "Collector", raw: Dict[str, Any], level: str, duration: Optional
             sampler.start()
         started = time.time()
         try:
-            res = c.run(*tool["argv"], timeout=tool["timeout"])
+            # the re-read after the load must still fit before the deadline
+            res = c.run(*tool["argv"], timeout=tool["timeout"], reserve=c.after_reserve)
         finally:
             stop.set()
             if sampler is not None:
                 sampler.join(30)
         res["seconds"] = round(time.time() - started, 1)
+        res["limit_s"] = tool["timeout"]
         if tool.get("launcher"):
             res["nodes"], res["launcher"] = tool["nodes"], tool["launcher"]
         load["tools"][tool["name"]] = res
         if samples:
             load["samples"].extend(samples)
+    if level == "full":
+        # the ports as the verbs layer sees them (beside ibstat and sysfs)
+        load["tools"]["ibv_devinfo"] = c.run("ibv_devinfo", reserve=c.after_reserve)
+    load["after"] = after_load(c, smi, gpus)
+
+
+AFTER_RESERVE_S = 60.0
+"""Seconds kept free before the run's deadline for re-reading the health counters after the load (at most a
+tenth of the deadline: a short deadline still leaves the tools most of it)."""
+
+
+def after_load(c: "Collector", smi: str, gpus: int) -> Dict[str, Any]:
+    """The health counters read again once the load has run: what the load provoked (an Xid, new ECC
+    errors, a GPU fallen off the bus, AER errors, NVLink errors) shows only here."""
+    c.step("load:after")
+    after = {"nvidia_smi_q": c.run(smi, "-q", "-x")}  # type: Dict[str, Any]
+    bus_ids = re.findall(r"<gpu\s+id=\"([0-9A-Fa-f:.]+)\"", after["nvidia_smi_q"].get("stdout") or "")
+    if gpus > 1:
+        after["nvidia_smi_nvlink_errors"] = c.run(smi, "nvlink", "-e")
+    after["pci_aer"] = c.pci_aer(bus_ids)
+    after["kernel_log"] = c.kernel_log()
+    return after
 
 
 def _found(name: str) -> bool:
@@ -637,15 +785,35 @@ def new_raw() -> Dict[str, Any]:
     }
 
 
+DEADLINE_S = {None: 600.0, "quick": 900.0, "full": 7200.0}
+"""The whole run's default deadline (docs/verify.md, "Load"): a quick load run is documented to end within
+15 minutes; a full one (DCGM level 3, about 30 minutes or more, and a 30-minute burn) within two hours; the
+probe without a load within ten minutes."""
+
+
+def default_deadline(load: Optional[str] = None, duration: Optional[float] = None) -> float:
+    """DEADLINE_S, moved by as much as ``duration`` lengthens or shortens the burn."""
+    base = DEADLINE_S.get(load, DEADLINE_S[None])
+    if load in BURN_SECONDS and duration:
+        base = max(DEADLINE_S[None], base + float(duration) - BURN_SECONDS[load])
+    return base
+
+
 def collect(root: str = "/", run: Optional[Run] = None, timeout: float = 30.0, nvidia_smi: Optional[str] = None,
             python: Optional[str] = None, image: Optional[str] = None, cancel: Any = None,
             progress: Optional[Callable[[str], None]] = None, load: Optional[str] = None,
-            duration: Optional[float] = None, hostfile: Optional[str] = None) -> Dict[str, Any]:
+            duration: Optional[float] = None, hostfile: Optional[str] = None,
+            deadline: Optional[float] = None) -> Dict[str, Any]:
     """All raw facts of this machine, with the load run when ``load`` is 'quick' or 'full'; raises
-    Cancelled when ``cancel.is_set()``."""
-    c = Collector(root, run, timeout, nvidia_smi, python, cancel, progress)
+    Cancelled when ``cancel.is_set()``. ``deadline``: seconds the whole run may take (default:
+    default_deadline()); no program runs past it, and what it cut short is recorded so."""
+    if deadline is None or deadline <= 0:
+        deadline = default_deadline(load, duration)
+    deadline_at = time.monotonic() + deadline
+    c = Collector(root, run, timeout, nvidia_smi, python, cancel, progress, deadline_at)
     raw = new_raw()
     raw["timeout_s"] = timeout
+    raw["deadline_s"] = deadline
     # nvidia-smi takes seconds on a loaded 8-GPU machine, and so do lscpu, ibstat, docker and importing the
     # frameworks: the GPU part runs in a second thread while the host and software parts run here (each part
     # writes keys of its own in ``raw``), so the probe takes about as long as the slower of the two
@@ -654,7 +822,7 @@ def collect(root: str = "/", run: Optional[Run] = None, timeout: float = 30.0, n
     # nothing (cancelling still stops it)
     c.step("smi")
     c.step("topo")
-    quiet = Collector(root, run, timeout, nvidia_smi, python, cancel, None)
+    quiet = Collector(root, run, timeout, nvidia_smi, python, cancel, None, deadline_at)
 
     def gpu_part() -> None:
         try:

@@ -32,6 +32,8 @@ class CommandResult:
     cancelled: bool = False
     error: str | None = None
     """Why it could not be started, when not simply missing."""
+    dropped_bytes: int = 0
+    """Of a log read from its end (raw.TAIL_PROGRAMS): how much of its start was left out."""
 
     @property
     def ok(self) -> bool:
@@ -93,9 +95,13 @@ def run_command(
     deadline = time.monotonic() + max(0.0, timeout)
     timed_out = cancelled = False
     over = threading.Event()
+    tail = os.path.basename(args[0]) in TAIL_PROGRAMS
     buffers = (bytearray(), bytearray())
-    readers = [threading.Thread(target=_drain, args=(stream, buf, MAX_OUTPUT_BYTES, over), daemon=True)
-               for stream, buf in ((proc.stdout, buffers[0]), (proc.stderr, buffers[1]))]
+    dropped = [0, 0]
+    readers = [threading.Thread(target=_drain_tail if tail else _drain,
+                                args=(stream, buf, MAX_OUTPUT_BYTES, over) if not tail else (stream, buf, i, dropped),
+                                daemon=True)
+               for i, (stream, buf) in enumerate(((proc.stdout, buffers[0]), (proc.stderr, buffers[1])))]
     for reader in readers:
         reader.start()
     while True:
@@ -123,6 +129,10 @@ def run_command(
         with contextlib.suppress(OSError):
             if stream is not None:
                 stream.close()
+    for i, buf in enumerate(buffers):
+        if tail and len(buf) > MAX_OUTPUT_BYTES:
+            dropped[i] += len(buf) - MAX_OUTPUT_BYTES
+            del buf[: len(buf) - MAX_OUTPUT_BYTES]
     return CommandResult(
         args,
         returncode=proc.returncode,
@@ -132,6 +142,7 @@ def run_command(
         cancelled=cancelled,
         error=(f"{exe}: output larger than {MAX_OUTPUT_BYTES // (1024 * 1024)} MiB; stopped"
                if over.is_set() else None),
+        dropped_bytes=sum(dropped),
     )
 
 
@@ -152,6 +163,30 @@ def _drain(stream: IO[bytes] | None, into: bytearray, limit: int, over: threadin
         if len(chunk) > room:
             over.set()
             return
+
+
+TAIL_PROGRAMS = ("dmesg", "journalctl")
+"""Logs, read from their newest end (the same list as procurement.verify.raw.TAIL_PROGRAMS): of these the
+last MAX_OUTPUT_BYTES are kept and the program runs to its end or its timeout."""
+
+
+def _drain_tail(stream: IO[bytes] | None, into: bytearray, which: int, dropped: list[int]) -> None:
+    """Read ``stream`` to its end keeping its last MAX_OUTPUT_BYTES in ``into`` (memory stays bounded)."""
+    if stream is None:
+        return
+    read = getattr(stream, "read1", stream.read)
+    limit = MAX_OUTPUT_BYTES
+    while True:
+        try:
+            chunk = read(64 * 1024)
+        except (OSError, ValueError):
+            return
+        if not chunk:
+            return
+        into += chunk
+        if len(into) > 2 * limit:  # trimmed in large steps: one copy per `limit` bytes read, not per chunk
+            dropped[which] += len(into) - limit
+            del into[: len(into) - limit]
 
 
 def make_runner(cancel: CancelFlag | None = None) -> Runner:

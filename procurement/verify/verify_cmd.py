@@ -37,6 +37,9 @@ def add_arguments(v: argparse.ArgumentParser) -> None:
                    "(under Slurm the allocation's nodes are used without it)")
     v.add_argument("--timeout", type=float, default=30.0, metavar="S",
                    help="kill a probe program after S seconds (default 30)")
+    v.add_argument("--deadline", type=float, default=None, metavar="S",
+                   help="seconds the whole run may take; no program runs past it (default: 600, with --load quick "
+                   "900, full 7200, moved by --duration)")
     v.add_argument("--nvidia-smi", type=Path, default=None, metavar="PATH", dest="nvidia_smi",
                    help="nvidia-smi to run instead of the one on PATH")
     v.add_argument("--merge", type=Path, nargs="+", default=None, metavar="REPORT",
@@ -103,7 +106,7 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
     timeout = args.timeout if args.timeout and args.timeout > 0 else 30.0
     options = ProbeOptions(nvidia_smi=args.nvidia_smi, timeout=timeout, benchmark=bool(args.benchmark),
                            load=getattr(args, "load", None), duration=getattr(args, "duration", None),
-                           hostfile=getattr(args, "hostfile", None))
+                           hostfile=getattr(args, "hostfile", None), deadline=getattr(args, "deadline", None))
     try:
         report = run_probe(plan, catalog, options, lang)
     except VerificationCancelled:

@@ -178,7 +178,7 @@ HOST_OUTPUTS: dict[str, str] = {
 
 
 REAL_PROGRAMS = frozenset({"nvidia-smi", "dcgmi", "nvbandwidth", "all_reduce_perf", "gpu_burn", "ipmitool", "srun",
-                           "mpirun"})
+                           "mpirun", "p2pBandwidthLatencyTest"})
 """Run for real (the fakes on PATH replay captures); the host's other programs get canned answers."""
 
 
