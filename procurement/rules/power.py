@@ -93,12 +93,19 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
 
 @rule(FAMILY, "POWER-PSU-REDUNDANCY", step=3, item="psu_power")
 def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """POWER-PSU-REDUNDANCY: N+1 needs at least 2 PSUs, N+N an even count of at least 2."""
+    """POWER-PSU-REDUNDANCY: N+M needs at least M+1 PSUs (4+2: six with two in reserve), N+N an even count of
+    at least 2."""
     red = plan.server.psu.redundancy
     parts = resolve(plan, catalog)
     count = parts.psu_count if parts.psu is not None else plan.server.psu.count
     if red == Redundancy.NONE or count == 0:
         return []
+    spares = red.spares
+    if spares is not None and spares > 1:
+        if count > spares:
+            return []
+        return [make("POWER-PSU-REDUNDANCY", Severity.ERROR, ("server.psu.count", "server.psu.redundancy"), lang,
+                     variant="nm", count=count, mode=red.value.upper(), least=spares + 1)]
     if count < 2 or (red == Redundancy.N_PLUS_N and count % 2):
         return [
             make(
@@ -268,8 +275,7 @@ def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     ]
 
 
-_REDUNDANCY_ORDER = {Redundancy.NONE: 0, Redundancy.N_PLUS_1: 1, Redundancy.N_PLUS_N: 2}
-_POLICY_REDUNDANCY = {"none": Redundancy.NONE, "n+1": Redundancy.N_PLUS_1, "n+n": Redundancy.N_PLUS_N}
+_POLICY_REDUNDANCY = {r.value: r for r in Redundancy}
 
 
 @rule(FAMILY, "POWER-PSU-NO-REDUNDANCY", step=3, item="psu_power")
@@ -284,7 +290,9 @@ def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
         return []
     want = _POLICY_REDUNDANCY[policy.psu_redundancy_required]
     have = plan.server.psu.redundancy
-    if _REDUNDANCY_ORDER[have] >= _REDUNDANCY_ORDER[want]:
+    # as many units in reserve as the policy's scheme keeps (6 PSUs: N+3 holds as many as N+N; N+2 more than N+1)
+    if redundant_units(have, parts.psu_count) >= redundant_units(want, parts.psu_count) and (
+            have != Redundancy.NONE or want == Redundancy.NONE):
         return []
     b = power_budget(plan, catalog, policy, parts)
     need = psus_needed(b.draw_w, b.psu_unit_w, policy, want) if b.psu_unit_w else None
@@ -293,11 +301,26 @@ def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
                  count=parts.psu_count, need=need or 0)]
 
 
+def cord_limit(plan: Plan, policy: Policy) -> tuple[float, str | None, float]:
+    """What one cord may carry continuously, the message variant saying why, and the circuit's rating:
+    an office or lab cord goes into a wall receptacle (15 A NEMA 5-15 at 100-127 V, 10 A GB 2099 in China at
+    200-240 V) at its continuous share; a data-centre cord into a PDU outlet, limited by the C19/C20
+    connector on 200-240 V and by a 20 A branch circuit on 100-127 V (policy values, with their sources)."""
+    low = plan.server.input_voltage == "100-127"
+    pct = policy.continuous_load_pct / 100
+    if plan.requirements.deployment in ("office", "lab"):
+        amps = policy.office_receptacle_amps_low_line if low else policy.office_receptacle_amps
+        return amps * pct, "office_low" if low else "office", amps
+    if low:
+        return policy.low_line_circuit_amps * pct, "low", policy.low_line_circuit_amps
+    return policy.cord_amps, None, policy.cord_amps
+
+
 @rule(FAMILY, "POWER-CORD-AMPS", step=3, item="psu_power")
 def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """POWER-CORD-AMPS: the current in each PSU cord once the redundant units have failed is above what the
-    cord or its circuit carries: on 100-127 V a 20 A branch circuit at its continuous share (16 A), on
-    200-240 V the C19/C20 connector's 16 A (policy low_line_circuit_amps, continuous_load_pct, cord_amps)."""
+    cord or its circuit carries (``cord_limit``: an office receptacle, a 20 A low-line branch circuit, or the
+    C19/C20 connector's 16 A)."""
     parts = resolve(plan, catalog)
     if parts.psu is None or parts.psu_count == 0:
         return []
@@ -305,14 +328,13 @@ def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     amps = b.amps_per_cord
     if amps is None or b.system is None:
         return []
-    low = plan.server.input_voltage == "100-127"
-    limit = policy.low_line_circuit_amps * policy.continuous_load_pct / 100 if low else policy.cord_amps
+    limit, variant, circuit = cord_limit(plan, policy)
     if amps <= limit:
         return []
     return [make("POWER-CORD-AMPS", Severity.ERROR, ("server.input_voltage", "server.psu.count"), lang,
-                 variant="low" if low else None, amps=f"{amps:.1f}", limit=f"{limit:g}",
+                 variant=variant, amps=f"{amps:.1f}", limit=f"{limit:g}",
                  cords=b.cords_after_failover, wall=fmt_w(b.ac_w), volts=f"{b.system.volts:g}",
-                 circuit=f"{policy.low_line_circuit_amps:g}", pct=f"{policy.continuous_load_pct:g}")]
+                 circuit=f"{circuit:g}", pct=f"{policy.continuous_load_pct:g}")]
 
 
 @rule(FAMILY, "POWER-RACK-UNITS", step=3, item="psu_power")
@@ -427,6 +449,10 @@ register(
             "count",
         ),
         "POWER-PSU-REDUNDANCY.fix": "Add PSUs, or set redundancy to none.",
+        "POWER-PSU-REDUNDANCY.message.nm": (
+            "Redundancy {mode} does not work with {count} PSUs: it keeps that many in reserve and needs at least "
+            "{least}."
+        ),
         "POWER-LOW-LINE-UNSUPPORTED.message": (
             "PSU {psu} is specified for 200-240 V input only; it does not run on 100-127 V (low line)."
         ),
@@ -462,6 +488,24 @@ register(
         "POWER-CORD-AMPS.fix": (
             "Add PSUs so each cord carries less, supply a higher voltage, or confirm the PSU inlet and its current "
             "rating with the vendor."
+        ),
+        "POWER-CORD-AMPS.message.office": (
+            "In an office or lab, with the redundant PSUs failed, {wall} W at the wall is carried by {cords} cords: "
+            "about {amps} A each at {volts} V, above the {limit} A a {circuit} A wall socket carries continuously "
+            "({pct}%)."
+        ),
+        "POWER-CORD-AMPS.message.office_low": (
+            "In an office or lab on 100-127 V, with the redundant PSUs failed, {wall} W at the wall is carried by "
+            "{cords} cords: about {amps} A each at {volts} V, above the {limit} A a {circuit} A receptacle (NEMA "
+            "5-15) carries continuously ({pct}%)."
+        ),
+        "POWER-CORD-AMPS.fix.office": (
+            "Give the server a {circuit} A-plus dedicated circuit and socket (ask an electrician), or place it in a "
+            "machine room."
+        ),
+        "POWER-CORD-AMPS.fix.office_low": (
+            "Use a 20 A circuit with a NEMA 5-20 receptacle or 200-240 V (ask an electrician), or place it in a "
+            "machine room."
         ),
         "POWER-CORD-AMPS.fix.low": (
             "Supply 200-240 V (high line), or give each PSU its own larger circuit (ask an electrician)."
