@@ -293,6 +293,8 @@ class VendorReference(BaseModel):
     """Servers per rack in the vendor's reference data-centre design."""
     rack_cooling: Literal["air", "liquid"] | None = None
     """How that reference rack is cooled."""
+    fabric_gbps_per_gpu: Positive | None = None
+    """Compute-fabric bandwidth per GPU in the vendor's design (DGX A100: one 200 Gb/s HDR NIC per GPU)."""
     cite: str = Field(min_length=3)
     """A short citation shown in the finding (the document's title)."""
     source: str = Field(min_length=3)

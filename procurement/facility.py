@@ -9,6 +9,7 @@ NVIDIA system maxima.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass
@@ -170,6 +171,15 @@ class SystemPower:
     volts: float
     power_factor: float
     band: VoltageBand = "200-240"
+    psu_form: str | None = None
+
+    def at_class(self, cls: str) -> SystemPower:
+        """The same server counted with PSUs of 80 PLUS class ``cls`` (what an unknown class could at best be:
+        a verdict that holds only under the assumed lowest class is not a known failure)."""
+        eff, _ = psu_efficiency(cls, self.psu_form, self.band,
+                                self.psu_load_fraction if self.psu_load_fraction is not None else 0.5)
+        return dataclasses.replace(self, efficiency=eff, efficiency_assumed=False, model_ac_w=self.dc_w / eff,
+                                   power_factor=POWER_FACTOR[cls])
 
     @property
     def ac_w(self) -> float:
@@ -239,6 +249,7 @@ def system_power(
         volts=BAND_LOW_VOLTS[band],
         power_factor=POWER_FACTOR[level],
         band=band,
+        psu_form=psu_form,
     )
 
 

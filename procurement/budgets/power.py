@@ -106,6 +106,17 @@ class PowerBudget:
         return self.system.amps_per_cord(self.cords_after_failover)
 
     @property
+    def amps_per_cord_best_case(self) -> float | None:
+        """Current per cord after failover if the PSUs were of the best 80 PLUS class (Titanium): differs from
+        ``amps_per_cord`` only where the class is assumed and no vendor maximum applies."""
+        if self.system is None or self.cords_after_failover <= 0:
+            return None
+        s = self.system
+        if s.from_vendor or not s.efficiency_assumed:
+            return self.amps_per_cord
+        return s.at_class("titanium").amps_per_cord(self.cords_after_failover)
+
+    @property
     def amps_per_cord_shared(self) -> float | None:
         """Current in each PSU cord in normal operation, every installed PSU sharing (None: no PSU known)."""
         if self.system is None or self.psu_count <= 0:

@@ -204,12 +204,20 @@ def _rails(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     out: list[Finding] = []
     short_nics = per_gpu + 1e-9 < policy.fabric_nics_per_gpu
     short_bw = gbps + 1e-9 < policy.fabric_gbps_per_gpu
-    if short_nics or short_bw:
+    kw = dict(nodes=plan.requirements.nodes, nics=needs.fabric_nics, count=needs.gpu_count,
+              per_gpu=f"{per_gpu:.2g}", gbps=f"{gbps:.0f}", ref_nics=f"{policy.fabric_nics_per_gpu:g}",
+              ref_gbps=f"{policy.fabric_gbps_per_gpu:g}",
+              need=max(1, round(policy.fabric_nics_per_gpu * needs.gpu_count)))
+    ref = p.chassis.reference if p.chassis is not None else None
+    if (short_nics or short_bw) and ref is not None and ref.fabric_gbps_per_gpu is not None \
+            and not short_nics and gbps + 1e-9 >= ref.fabric_gbps_per_gpu:
+        # the vendor's own design for this platform: both figures side by side, not an unexplained warning
+        out.append(make("BALANCE-FABRIC-RAILS", Severity.INFO, ("server.nics", "requirements.nodes"), lang,
+                        variant="reference", chassis=p.chassis.name if p.chassis else "",
+                        vendor_gbps=f"{ref.fabric_gbps_per_gpu:g}", cite=ref.cite, **kw))
+    elif short_nics or short_bw:
         out.append(make("BALANCE-FABRIC-RAILS", Severity.WARNING, ("server.nics", "requirements.nodes"), lang,
-                        nodes=plan.requirements.nodes, nics=needs.fabric_nics, count=needs.gpu_count,
-                        per_gpu=f"{per_gpu:.2g}", gbps=f"{gbps:g}", ref_nics=f"{policy.fabric_nics_per_gpu:g}",
-                        ref_gbps=f"{policy.fabric_gbps_per_gpu:g}",
-                        need=max(1, round(policy.fabric_nics_per_gpu * needs.gpu_count))))
+                        **kw))
     ch = p.chassis
     want = round(policy.fabric_nics_per_gpu * needs.gpu_count)
     if ch is not None and 0 < ch.switch_nic_slots < min(want, needs.fabric_nics):
@@ -381,6 +389,15 @@ register(
         "BALANCE-FABRIC-RAILS.fix": (
             "Give every GPU its own fabric NIC ({need} of {ref_gbps} Gb/s), or lower fabric_nics_per_gpu and "
             "fabric_gbps_per_gpu in the policy for a job that does not need it."
+        ),
+        "BALANCE-FABRIC-RAILS.message.reference": (
+            "The compute fabric gives each GPU {per_gpu} NIC and {gbps} Gb/s, below this policy's {ref_nics} NIC and "
+            "{ref_gbps} Gb/s per GPU (the HGX 2-8-9-400 reference), but as the vendor designed this platform: "
+            "{chassis} has {vendor_gbps} Gb/s per GPU ({cite})."
+        ),
+        "BALANCE-FABRIC-RAILS.fix.reference": (
+            "Keep the vendor's fabric, or choose a newer platform if the job needs {ref_gbps} Gb/s per GPU "
+            "(fabric_gbps_per_gpu in the policy)."
         ),
         "BALANCE-FABRIC-AFFINITY.message": (
             "{chassis} seats {slots} NICs behind the GPUs' PCIe switches: {extra} of the {nics} compute-fabric NICs "

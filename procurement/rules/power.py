@@ -331,6 +331,12 @@ def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     limit, variant, circuit = cord_limit(plan, policy)
     if amps <= limit:
         return []
+    best = b.amps_per_cord_best_case
+    if best is not None and best <= limit and parts.psu is not None:
+        # over the limit only at the assumed lowest 80 PLUS class: unknown, not a known failure
+        return [make("POWER-CORD-AMPS", Severity.WARNING, ("server.psu.part", "server.psu.count"), lang,
+                     variant="assumed", amps=f"{amps:.1f}", best=f"{best:.1f}", limit=f"{limit:g}",
+                     cords=b.cords_after_failover, volts=f"{b.system.volts:g}", psu=parts.psu.name)]
     return [make("POWER-CORD-AMPS", Severity.ERROR, ("server.input_voltage", "server.psu.count"), lang,
                  variant=variant, amps=f"{amps:.1f}", limit=f"{limit:g}",
                  cords=b.cords_after_failover, wall=fmt_w(b.ac_w), volts=f"{b.system.volts:g}",
@@ -488,6 +494,15 @@ register(
         "POWER-CORD-AMPS.fix": (
             "Add PSUs so each cord carries less, supply a higher voltage, or confirm the PSU inlet and its current "
             "rating with the vendor."
+        ),
+        "POWER-CORD-AMPS.message.assumed": (
+            "With the redundant PSUs failed, {cords} cords carry about {amps} A each at {volts} V, above the {limit} A "
+            "limit, if {psu} is of the lowest 80 PLUS class; at 80 PLUS Titanium it would be {best} A. Its class is "
+            "not in the catalog, so the cord current is unknown, not a failure."
+        ),
+        "POWER-CORD-AMPS.fix.assumed": (
+            "Ask the vendor for the PSU's efficiency (80 PLUS class or curve) or the system's maximum input power and "
+            "add it in a user catalog directory."
         ),
         "POWER-CORD-AMPS.message.office": (
             "In an office or lab, with the redundant PSUs failed, {wall} W at the wall is carried by {cords} cords: "
