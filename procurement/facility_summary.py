@@ -7,8 +7,15 @@ numbers. Wall power from a model (not the vendor's published maximum) says so.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from procurement.budgets.power import PowerBudget
 from procurement.messages import Lang, plural, register, t
+
+if TYPE_CHECKING:
+    from catalog.loader import Catalog
+    from procurement.plan import Plan
+    from procurement.policy import Policy
 
 FACILITY_RECORD = "POWER-FACILITY"
 """The rule id of the finding-shaped record `check --json` carries the figures in (info, never a verdict)."""
@@ -89,6 +96,19 @@ def facility_lines(b: PowerBudget, lang: Lang) -> list[str]:
         else:
             lines.append(t("facility.pdu1", lang, volts=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1), rating=rating))
     return lines
+
+
+def facility_section(plan: Plan, catalog: Catalog, policy: Policy, st: Any, lang: Lang) -> list[Any]:
+    """The facility figures as a section of a PDF (the quote and the request for quotation): a heading and one
+    paragraph per line; empty where there is nothing to sign (no GPU or CPU chosen). ``st``: the report's
+    styles (procurement.reports.common.Styles)."""
+    from procurement.budgets.power import power_budget
+
+    lines = facility_lines(power_budget(plan, catalog, policy), lang)
+    if not lines:
+        return []
+    paras = [st.p(line, st.body) for line in lines]
+    return [st.section(t("facility.title", lang), paras[0]), *paras[1:]]
 
 
 register(

@@ -652,6 +652,9 @@ def render_quote_pdf(
     story.append(st.section(t("quote.items", lang), table(rows, widths, font=st.font, extra=extra)))
     story.append(Spacer(1, 6))
 
+    from procurement.facility_summary import facility_section  # amps per cord, VA, BTU/h, the PDU (one model)
+
+    story += facility_section(plan, catalog, policy, st, lang)
     if rfq:
         # No totals while any line is unpriced: a sum with unknown terms is not a total (DESIGN.md, rules of
         # truth). The request says what the vendor is asked for; internal content stays in the buyer's copy.
