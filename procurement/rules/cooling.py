@@ -135,8 +135,9 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     ref = p.chassis.reference
     servers = plan.server.servers_per_rack
     if ref is not None and ref.rack_cooling == "air" and ref.servers_per_rack and servers <= ref.servers_per_rack:
-        # within the vendor's own air-cooled rack design: both figures side by side, for the room to confirm
-        return [make("COOLING-LIQUID", Severity.INFO, ("server.chassis", "server.servers_per_rack"), lang,
+        # within the vendor's own air-cooled rack design: both figures side by side; still a warning, since the
+        # room must carry that heat by air (the vendor's design assumes it does)
+        return [make("COOLING-LIQUID", Severity.WARNING, ("server.chassis", "server.servers_per_rack"), lang,
                      variant="reference", rack=f"{h.rack_kw:.1f}", btu=fmt_w(h.rack_btu_h),
                      limit=f"{h.liquid_threshold_kw:g}", chassis=p.chassis.name, servers=servers,
                      ref_servers=ref.servers_per_rack, cite=ref.cite)]
