@@ -146,8 +146,7 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     return out
 
 
-@rule(FAMILY, "BALANCE-FABRIC", "BALANCE-NIC", "BALANCE-FABRIC-RAILS", "BALANCE-FABRIC-AFFINITY", step=3,
-      item="network")
+@rule(FAMILY, "BALANCE-FABRIC", "BALANCE-NIC", step=3, item="network")
 def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-FABRIC (multi-node training without a ≥ min_fabric_gbps NIC) and BALANCE-NIC (a single node
     without a ≥ single_node_nic_gbps NIC, info)."""
@@ -156,7 +155,7 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     fastest = max((n.part.speed_gbps for n in p.nics if n.count), default=0.0)
     if req.nodes > 1 and req.workload in TRAINING_WORKLOADS:
         if fastest >= policy.min_fabric_gbps:
-            return _rails(plan, catalog, policy, lang)
+            return []  # per-GPU rails: BALANCE-FABRIC-RAILS
         none = not any(n.count for n in p.nics)
         return [
             make(
@@ -190,13 +189,18 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     return []
 
 
-def _rails(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+@rule(FAMILY, "BALANCE-FABRIC-RAILS", "BALANCE-FABRIC-AFFINITY", step=3, item="network")
+def rails(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """BALANCE-FABRIC-RAILS: multi-node training whose compute fabric gives each GPU fewer NICs or less
     bandwidth than the policy's rail-optimised reference (one 400 Gb/s NIC per GPU, NVIDIA HGX 2-8-9-400 and
     DGX H100/B200), a warning naming both figures and the reference; and where the chassis says how many NICs
     sit behind the GPUs' PCIe switches (``switch_nic_slots``), the fabric NICs beyond them hang off the CPU
-    root ports, away from the GPUs (an info)."""
+    root ports, away from the GPUs (an info). Only where BALANCE-FABRIC passes (a NIC of min_fabric_gbps)."""
     p = resolve(plan, catalog)
+    fastest = max((n.part.speed_gbps for n in p.nics if n.count), default=0.0)
+    if plan.requirements.nodes <= 1 or plan.requirements.workload not in TRAINING_WORKLOADS \
+            or fastest < policy.min_fabric_gbps:
+        return []
     needs = balance_needs(plan, catalog, policy, p)
     per_gpu, gbps = needs.fabric_nics_per_gpu, needs.fabric_gbps_per_gpu
     if per_gpu is None or gbps is None:
@@ -330,7 +334,7 @@ def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
     ]
 
 
-RULES: tuple[Rule, ...] = (cpu_cores, ram_ratio, ecc, nvme_data, fabric, memory_fit, single_thread)
+RULES: tuple[Rule, ...] = (cpu_cores, ram_ratio, ecc, nvme_data, fabric, rails, memory_fit, single_thread)
 
 register(
     {
