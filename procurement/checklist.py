@@ -572,6 +572,9 @@ class _Eval:
             reason.append(self.t("power_estimated", parts=self.join(pf.estimated)))
         if not pf.base_included:
             reason.append(self.t("power_no_base"))
+        from procurement.facility_summary import cord_lines  # amps per cord, the facility model's figures
+
+        reason += cord_lines(power_budget(self.plan, self.catalog, self.policy), self.lang)
         if pf.available_w < pf.draw_w:
             status = Status.FAIL
         elif pf.available_w < pf.need_w:

@@ -98,6 +98,20 @@ def facility_lines(b: PowerBudget, lang: Lang) -> list[str]:
     return lines
 
 
+def cord_lines(b: PowerBudget, lang: Lang) -> list[str]:
+    """Only the cords: amps and VA per cord shared, and after the redundant units fail (the checklist's PSU
+    item shows these beside the capacity figures)."""
+    s = b.system
+    if s is None or not _has_load(b) or not b.psu_count or b.amps_per_cord_shared is None:
+        return []
+    out = [t("facility.cords", lang, cords=b.psu_count, amps=_n(b.amps_per_cord_shared, 1),
+             va=_n(s.va_per_cord(b.psu_count)), volts=f"{s.volts:g}")]
+    if b.redundant_units and b.amps_per_cord is not None:
+        out.append(t("facility.failover", lang, spare=b.redundant_units, cords=b.cords_after_failover,
+                     amps=_n(b.amps_per_cord, 1)))
+    return [line.rstrip(".。") for line in out]  # reasons are joined with "; ", without sentence stops
+
+
 def facility_section(plan: Plan, catalog: Catalog, policy: Policy, st: Any, lang: Lang) -> list[Any]:
     """The facility figures as a section of a PDF (the quote and the request for quotation): a heading and one
     paragraph per line; empty where there is nothing to sign (no GPU or CPU chosen). ``st``: the report's

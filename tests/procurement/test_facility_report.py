@@ -77,3 +77,15 @@ def test_quote_and_rfq_carry_the_facility_section(document: str, tmp_path: Path,
     assert "Facility (power, cords, heat)" in text
     assert "Per cord (6 PSU cords sharing): 13.2 A, 2,648 VA at 200 V." in text
     assert "48,792 BTU/h" in text and "125 A PDU per feed" in text
+
+
+def test_checklist_power_item_carries_the_cord_currents(catalog: Catalog) -> None:
+    from procurement.checklist import build_checklists
+    from procurement.evaluation import evaluate
+    from procurement.policy import default_policy
+
+    plan, policy = _b200_pair(), default_policy()
+    lists = build_checklists(plan, catalog, evaluate(plan, catalog, policy, "en").findings, policy, "en")
+    item = next(i for c in lists.values() for i in c.items if i.id == "psu_power")
+    assert "Per cord (6 PSU cords sharing): 13.2 A, 2,648 VA at 200 V" in item.reason
+    assert "With 1 redundant PSU failed: 5 cords carry 15.9 A each" in item.reason
