@@ -306,6 +306,9 @@ class Chassis(Part):
 
     reference: VendorReference | None = None
     """The vendor's reference design for this platform, where it publishes one (DGX systems)."""
+    psu_power_brake: bool | None = None
+    """True where the vendor says the system throttles (power-brakes) its GPUs once more PSUs fail than one,
+    instead of carrying full power on the rest (Dell XE9680 3+3 FTR); None: not stated."""
 
     form: Literal["tower", "rack"]
     rack_units: PositiveInt | None = None

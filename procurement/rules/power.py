@@ -82,6 +82,13 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
     bays = parts.chassis.psu_bays if parts.chassis is not None else None
     over_bays = bays is not None and int(str(kw["need"])) > bays
     variant = "bays" if over_bays else None  # that many units do not fit: say so, not "use N"
+    ch = parts.chassis
+    one_failed = b.psu_unit_w * (b.psu_count - 1)
+    if (b.draw_w > b.usable_w and ch is not None and ch.psu_power_brake and b.redundant_units > 1
+            and b.draw_w <= one_failed):
+        # the vendor's design: full power with one PSU failed, GPUs throttled with more (not a shortfall)
+        return [make("POWER-PSU-CAPACITY", Severity.WARNING, _PSU, lang, variant="brake", chassis=ch.name,
+                     one=fmt_w(one_failed), **kw)]
     if b.draw_w > b.usable_w:
         return [make("POWER-PSU-CAPACITY", Severity.ERROR, _PSU, lang, variant=variant, bays=bays,
                      **kw)]
@@ -436,6 +443,15 @@ register(
             "Estimated draw {draw} W exceeds the usable PSU capacity even at 200-240 V, {usable} W ({count} × {unit} "
             "W, {spare} held as redundancy); a PSU delivers no more on 100-127 V, so this is too little on any input "
             "voltage."
+        ),
+        "POWER-PSU-CAPACITY.message.brake": (
+            "Estimated draw {draw} W exceeds the {usable} W left once the {spare} redundant PSUs have failed "
+            "({count} × {unit} W); {chassis} carries it with one PSU failed ({one} W) and, by its vendor's design, "
+            "power-brakes the GPUs when more fail: full speed is not kept through the whole redundancy."
+        ),
+        "POWER-PSU-CAPACITY.fix.brake": (
+            "Accept throttled GPUs after a second PSU failure, or plan N+1 (or larger PSUs) where full power must "
+            "survive it."
         ),
         "POWER-PSU-CAPACITY.fix.bays": (
             "{need} of these PSUs would be needed ({headroom}% headroom and redundancy included) but the chassis has "

@@ -121,3 +121,23 @@ def test_stock_oem_hgx_servers(catalog: Catalog) -> None:
                                   {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 6}])
     cord = findings(dell, catalog)["POWER-CORD-AMPS"]
     assert cord.severity == Severity.WARNING and "at 80 PLUS Titanium it would be 15.7 A" in cord.message
+
+
+def test_xe9680_3_plus_3_power_brakes_by_design_rather_than_falls_short(catalog: Catalog) -> None:
+    from procurement.checklist import Status, build_checklists
+
+    dell = stock("dell-poweredge-xe9680", "h100-sxm5-80gb", "xeon-platinum-8480plus", "micron-ddr5-4800-rdimm-64gb",
+                 32, CX7, "n+3", [{"role": "system", "part": "samsung-pm9a3-960gb-u2", "count": 2},
+                                  {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 6}])
+    e = evaluate(dell, catalog, POLICY, "en")
+    cap = next(f for f in e.findings if f.rule == "POWER-PSU-CAPACITY")
+    # 9,891 W modelled > 3 × 3,200 W; Dell keeps full power with one PSU failed and power-brakes beyond
+    assert cap.severity == Severity.WARNING and "power-brakes the GPUs" in cap.message and "16,000 W" in cap.message
+    item = next(i for c in build_checklists(dell, catalog, e.findings, POLICY, "en").values() for i in c.items
+                if i.id == "psu_power")
+    assert item.status == Status.ATTENTION
+    # the same draw on a chassis that does not say so stays an error
+    sm = stock("supermicro-sys-821ge-tnhr", "h100-sxm5-80gb", "xeon-platinum-8480plus", "micron-ddr5-4800-rdimm-64gb",
+               32, CX7, "n+3", U2_BOOT)
+    short = next(f for f in evaluate(sm, catalog, POLICY, "en").findings if f.rule == "POWER-PSU-CAPACITY")
+    assert short.severity == Severity.ERROR
