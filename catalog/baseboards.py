@@ -43,6 +43,14 @@ BASEBOARDS: dict[str, Baseboard] = {
         source="docs/sources.md §A2: B200 'SXM (HGX B200 8-GPU)' (G3); NVIDIA DGX B200 User Guide: '2 x 5th generation "
         "NVLink switches' (https://docs.nvidia.com/dgx/dgxb200-user-guide/introduction-to-dgxb200.html)",
     ),
+    "hgx-b300-8": Baseboard(
+        name="NVIDIA HGX B300 8-GPU (Blackwell Ultra)",
+        modules=("b300",),
+        nvswitch=True,
+        source="HGX B300: 8x Blackwell Ultra GPUs per baseboard, NVLink 5 through NVLink switches (14.4 TB/s "
+        "aggregate), eight ConnectX-8 on the board (https://acecloud.ai/blog/nvidia-hgx-b300 ; "
+        "https://fibermall.com/blog/?p=17161: 'NVIDIA NVSwitch: NVLink 5 Switch')",
+    ),
     "hgx-1-sxm2": Baseboard(
         name="NVIDIA HGX-1 / DGX-1 8-GPU SXM2 (NVLink hybrid cube mesh, no NVSwitch)",
         modules=("v100-sxm2-32gb", "p100-sxm2-16gb"),

@@ -282,8 +282,33 @@ class Psu(Part):
         return self
 
 
+class VendorReference(BaseModel):
+    """What the vendor's own reference design of a platform ships or deploys, shown beside a seed rule that
+    would flag it (a plan built like the vendor's design sees both figures and both sources)."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    memory_gib: Positive | None = None
+    """System memory the vendor ships in the platform (DGX B200: 2 TB)."""
+    servers_per_rack: PositiveInt | None = None
+    """Servers per rack in the vendor's reference data-centre design."""
+    rack_cooling: Literal["air", "liquid"] | None = None
+    """How that reference rack is cooled."""
+    fabric_gbps_per_gpu: Positive | None = None
+    """Compute-fabric bandwidth per GPU in the vendor's design (DGX A100: one 200 Gb/s HDR NIC per GPU)."""
+    cite: str = Field(min_length=3)
+    """A short citation shown in the finding (the document's title)."""
+    source: str = Field(min_length=3)
+    """Where the figures come from (URL or docs/sources.md reference)."""
+
+
 class Chassis(Part):
     kind: ClassVar[str] = "chassis"
+
+    reference: VendorReference | None = None
+    """The vendor's reference design for this platform, where it publishes one (DGX systems)."""
+    psu_power_brake: bool | None = None
+    """True where the vendor says the system throttles (power-brakes) its GPUs once more PSUs fail than one,
+    instead of carrying full power on the rest (Dell XE9680 3+3 FTR); None: not stated."""
 
     form: Literal["tower", "rack"]
     rack_units: PositiveInt | None = None

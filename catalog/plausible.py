@@ -21,14 +21,14 @@ FACTOR = 4.0
 """How far past the shipped catalog's extremes a value stays plausible (÷4 below the least, ×4 above the most)."""
 
 PLAUSIBLE: dict[tuple[str, str], tuple[float, float]] = {
-    # GPUs: shipped 8-180 GiB (RTX 2080 Super, B200), 70-1 000 W (T4, B200), 300-7 700 GB/s (L4, B200),
-    # 65-2 250 FP16 tensor TFLOPS (T4, B200), 8.1-104.8 FP32 TFLOPS (T4, RTX 5090), NVLink 0-1 800 GB/s (B200),
-    # 9 499-190 000 CNY (RTX 4080, H200)
-    ("gpu", "memory_gib"): (2, 800),
-    ("gpu", "tdp_w"): (15, 4_000),
+    # GPUs: shipped 8-288 GiB (RTX 2080 Super, B300/GB300), 70-1 400 W (T4, B300/GB300), 300-8 000 GB/s (L4,
+    # B300), 65-2 500 FP16 tensor TFLOPS (T4, GB200), 8.1-125 FP32 TFLOPS (T4, RTX PRO 6000 Blackwell),
+    # NVLink 0-1 800 GB/s (B200), 9 499-190 000 CNY (RTX 4080, H200)
+    ("gpu", "memory_gib"): (2, 1_500),
+    ("gpu", "tdp_w"): (15, 6_000),
     ("gpu", "memory_bandwidth_gbs"): (70, 35_000),
-    ("gpu", "fp16_tensor_tflops"): (15, 9_000),
-    ("gpu", "fp32_tflops"): (2, 450),
+    ("gpu", "fp16_tensor_tflops"): (15, 10_000),
+    ("gpu", "fp32_tflops"): (2, 500),
     ("gpu", "nvlink_gbs"): (0, 8_000),
     ("gpu", "pcie_lanes"): (1, 16),  # the standard: a PCIe link is x1 to x16 (shipped: all x16)
     ("gpu", "price_cny"): (2_000, 800_000),
@@ -43,9 +43,9 @@ PLAUSIBLE: dict[tuple[str, str], tuple[float, float]] = {
     ("psu", "rated_w_high_line"): (150, 15_000),
     ("psu", "rated_w_low_line"): (150, 4_000),
     ("psu", "rated_w_220_240"): (500, 8_000),
-    # chassis: shipped 10 200-14 300 W system power (DGX H100, DGX B200), 350-1 000 W per GPU slot, 0-128 switch
+    # chassis: shipped 6 500-14 300 W system power (DGX A100, DGX B200), 350-1 000 W per GPU slot, 0-128 switch
     # lanes
-    ("chassis", "max_system_power_w"): (2_500, 60_000),
+    ("chassis", "max_system_power_w"): (1_500, 60_000),
     ("chassis", "max_gpu_tdp_w"): (80, 4_000),
     ("chassis", "pcie_switch_lanes"): (0, 600),
     # NICs: shipped x4-x16 (the standard decides: x1-x16), 8.6-13 W, 10-400 Gb/s

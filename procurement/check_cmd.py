@@ -36,10 +36,13 @@ def findings_json(findings: list[Finding], figures: dict[str, dict[str, object]]
     )
 
 
-def format_findings(findings: list[Finding], lang: Lang, gaps: dict[int, list[str]] | None = None) -> str:
-    """Human-readable findings grouped by step (1-5), errors first within a step, then what the plan still
-    lacks (``gaps``), then the counts."""
+def format_findings(findings: list[Finding], lang: Lang, gaps: dict[int, list[str]] | None = None,
+                    facility: list[str] | None = None) -> str:
+    """Human-readable findings grouped by step (1-5), errors first within a step, then the facility figures
+    (``facility``: procurement.facility_summary), what the plan still lacks (``gaps``), then the counts."""
     missing = [format_incomplete(gaps, lang)] if gaps else []
+    if facility:
+        missing = [f"== {t('facility.title', lang)} ==", *(f"  {line}" for line in facility), *missing]
     if not findings:
         return "\n".join([*missing, t("check.none", lang)])
     lines: list[str] = []
@@ -136,7 +139,16 @@ def run_check(
                                 fields=("tco", "requirements.utilisation_pct"),
                                 message=t("tco.record", lang, lines="; ".join(describe_tco(tco, lang)))))
         figures["TCO-ESTIMATE"] = tco.as_dict()
-    text = findings_json(findings, figures) if as_json else format_findings(findings, lang, gaps)
+    from procurement.facility_summary import FACILITY_RECORD, facility_figures, facility_lines
+
+    power = evaluation.budgets.power
+    facility = facility_lines(power, lang) if power is not None else []
+    if as_json and facility and power is not None:  # amps per cord, VA, BTU/h, the PDU: one more record, as data
+        findings.append(Finding(rule=FACILITY_RECORD, family="power", severity=Severity.INFO, step=3,
+                                fields=("server.psu.count", "server.input_voltage"),
+                                message=" ".join(facility)))
+        figures[FACILITY_RECORD] = facility_figures(power) or {}
+    text = findings_json(findings, figures) if as_json else format_findings(findings, lang, gaps, facility)
     if gaps and as_json:  # the JSON on stdout stays a list of findings; say what is missing on stderr
         print(format_incomplete(gaps, lang), file=err)
     try:

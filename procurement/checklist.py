@@ -572,7 +572,15 @@ class _Eval:
             reason.append(self.t("power_estimated", parts=self.join(pf.estimated)))
         if not pf.base_included:
             reason.append(self.t("power_no_base"))
-        if pf.available_w < pf.draw_w:
+        from procurement.facility_summary import cord_lines  # amps per cord, the facility model's figures
+
+        reason += cord_lines(power_budget(self.plan, self.catalog, self.policy), self.lang)
+        ch = self.chassis
+        one_failed = (pf.unit_w or 0) * (pf.usable_units + pf.redundant_units - 1)
+        if (pf.available_w < pf.draw_w and ch is not None and ch.psu_power_brake and pf.redundant_units > 1
+                and pf.draw_w <= one_failed):
+            status = Status.ATTENTION  # the vendor power-brakes the GPUs past one failure (POWER-PSU-CAPACITY)
+        elif pf.available_w < pf.draw_w:
             status = Status.FAIL
         elif pf.available_w < pf.need_w:
             status = Status.ATTENTION

@@ -9,6 +9,7 @@ NVIDIA system maxima.
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import math
 from dataclasses import dataclass
@@ -28,6 +29,29 @@ BAND_LOW_VOLTS: dict[VoltageBand, float] = {
     "200-240": 200.0,
 }
 """The voltage the currents are computed at: the lowest of the band (the highest current, the safe side)."""
+
+Connection = Literal["ln", "ll"]
+"""How a server's cord is wired on a three-phase supply: line-to-neutral ('ln') or line-to-line ('ll')."""
+
+SUPPLY_CONNECTION: dict[VoltageBand, Connection] = {
+    "100-127": "ln",
+    "200-208": "ll",
+    "220": "ln",
+    "230": "ln",
+    "240": "ln",
+    "200-240": "ll",
+}
+"""Which supply system each band is on a three-phase PDU (docs/rules.md "Supply systems"):
+
+* 100-127 V: 120 V from a 208Y/120 V system, line-to-neutral (V_LL = √3 × 120 = 208 V);
+* 200-208 V: North-American 208Y/120 V or Japanese 200 V three-phase, where the server's 208 V (200 V) is
+  already the voltage between two lines (ANSI C84.1 nominal 208Y/120 V; Japan's 200 V three-phase
+  low-voltage supply): V_LL = the band's voltage, not √3 times it;
+* 220, 230 and 240 V: 220/380 V (China, GB/T 156), 230/400 V (IEC 60038) and 240/415 V wye systems, the
+  server between one line and neutral: V_LL = √3 × the band's voltage;
+* 200-240 V (a plan that does not say which): counted line-to-line at 200 V, the case with the highest line
+  current (the safe side).
+On a single-phase PDU every band is simply its own voltage."""
 
 BTU_H_PER_W = 3.412
 """1 W = 3.412 BTU/h (the same conversion as the airflow formula's source: insideHPC / Dell, J. Fragalla,
@@ -146,6 +170,16 @@ class SystemPower:
     """The vendor's published maximum input power for this platform, where there is one."""
     volts: float
     power_factor: float
+    band: VoltageBand = "200-240"
+    psu_form: str | None = None
+
+    def at_class(self, cls: str) -> SystemPower:
+        """The same server counted with PSUs of 80 PLUS class ``cls`` (what an unknown class could at best be:
+        a verdict that holds only under the assumed lowest class is not a known failure)."""
+        eff, _ = psu_efficiency(cls, self.psu_form, self.band,
+                                self.psu_load_fraction if self.psu_load_fraction is not None else 0.5)
+        return dataclasses.replace(self, efficiency=eff, efficiency_assumed=False, model_ac_w=self.dc_w / eff,
+                                   power_factor=POWER_FACTOR[cls])
 
     @property
     def ac_w(self) -> float:
@@ -172,6 +206,10 @@ class SystemPower:
     def amps_per_cord(self, cords: int) -> float:
         """Current in each of ``cords`` power cords sharing the load (one cord per PSU)."""
         return self.amps / cords if cords > 0 else 0.0
+
+    def va_per_cord(self, cords: int) -> float:
+        """Apparent power in each of ``cords`` cords sharing the load."""
+        return self.va / cords if cords > 0 else 0.0
 
 
 def system_power(
@@ -210,6 +248,8 @@ def system_power(
         vendor_max_w=vendor_max_w,
         volts=BAND_LOW_VOLTS[band],
         power_factor=POWER_FACTOR[level],
+        band=band,
+        psu_form=psu_form,
     )
 
 
@@ -223,6 +263,34 @@ def circuit_capacity_w(amps: float, volts: float, continuous_pct: float, phases:
 STANDARD_PDU_AMPS: tuple[int, ...] = (16, 20, 24, 30, 32, 48, 50, 60, 63, 100, 125)
 """Common rack-PDU input ratings (IEC 60309 16/32/63/125 A; NEMA L6-20/L6-30/L21-30 and CS8365 50 A; 60 A
 and 100 A three-phase units) — the PDU sizing rounds the required current up to the next of these."""
+
+
+def three_phase_v_ll(band: VoltageBand, volts: float) -> float:
+    """The line-to-line voltage of the three-phase supply a server on ``band`` (at ``volts``) hangs off."""
+    return volts if SUPPLY_CONNECTION[band] == "ll" else volts * math.sqrt(3)
+
+
+def cords_on_phases(cords: int) -> tuple[int, int, int]:
+    """``cords`` spread round-robin over the three phases (line-to-neutral) or line pairs (line-to-line)."""
+    base, extra = divmod(max(cords, 0), 3)
+    return (base + (extra > 0), base + (extra > 1), base)
+
+
+def line_currents(loads_a: tuple[float, float, float], connection: Connection) -> tuple[float, float, float]:
+    """Current in each line (L1, L2, L3) from the loads on the three phases (L1-N, L2-N, L3-N) or on the
+    three line pairs (L1-L2, L2-L3, L3-L1), all at the same power factor.
+
+    Line-to-neutral: each line carries its own phase's load. Line-to-line: a line carries the phasor
+    difference of its two pair currents, 120° apart, so |I_L1| = √(I_12² + I_12·I_31 + I_31²) — √3 × the
+    pair current when balanced (the textbook delta relation I_L = √3 × I_ph)."""
+    if connection == "ln":
+        return loads_a
+    a, b, c = loads_a  # L1-L2, L2-L3, L3-L1
+
+    def line(x: float, y: float) -> float:
+        return math.sqrt(x * x + x * y + y * y)
+
+    return (line(a, c), line(b, a), line(c, b))
 
 
 @dataclass(frozen=True)
@@ -245,14 +313,31 @@ class RackPlan:
     nodes: int
     pdu_phases: int
     pdu_volts: float
+    """Single phase: the cord voltage; three-phase: the supply's line-to-line voltage."""
     pdu_amps: float
-    """Input current each PDU must carry: the whole rack on one feed (A/B feeds: either one carries all)."""
+    """Input current each PDU must carry: the whole rack on one feed (A/B feeds: either one carries all); on
+    three phases the most loaded line once the cords are spread over the phases."""
     pdu_rating_amps: int | None
     """The smallest standard PDU rating whose continuous share carries ``pdu_amps`` (None: above the largest)."""
+    connection: Connection = "ln"
+    """Three-phase: how the servers' cords are wired (line-to-neutral or line-to-line)."""
+    balanced_amps: float = 0.0
+    """Three-phase line current with the load spread perfectly evenly: P / (√3 × V_LL × PF)."""
+    cords_per_phase: tuple[int, int, int] = (0, 0, 0)
+    """The rack's cords on each phase (or line pair); all zero where the cords are not known."""
+    line_amps: tuple[float, float, float] = (0.0, 0.0, 0.0)
+    """Current in each line with the cords spread as in ``cords_per_phase``."""
 
     @property
     def over_space(self) -> bool:
         return self.fit_by_space is not None and self.servers_per_rack > self.fit_by_space
+
+    @property
+    def imbalance_pct(self) -> float:
+        """How far the most loaded line is above the balanced current (0: perfectly balanced)."""
+        if self.balanced_amps <= 0 or self.pdu_phases != 3:
+            return 0.0
+        return 100 * (self.pdu_amps / self.balanced_amps - 1)
 
 
 def rack_plan(
@@ -265,23 +350,37 @@ def rack_plan(
     rack_limit_kw: float | None,
     continuous_pct: float,
     pdu_phases: int,
+    cords_per_server: int = 0,
 ) -> RackPlan:
     """Servers per rack by space and by power, the rack's kW and BTU/h, racks for ``nodes`` and the PDU.
 
-    Three-phase PDUs: the volts are line-to-line (the band's voltage times √3 for a 230/400 V supply is what
-    the current formula I = P / (√3 × V_LL × PF) needs); single phase: I = P / (V × PF)."""
+    Three-phase PDUs: I = P / (√3 × V_LL × PF) with V_LL from the band's supply system
+    (``SUPPLY_CONNECTION``: 208 V is already line-to-line on a 208Y/120 V supply; 230 V servers sit
+    line-to-neutral on 230/400 V). With ``cords_per_server`` known, the rack's cords are spread round-robin
+    over the phases and the PDU is sized for the most loaded line. Single phase: I = P / (V × PF)."""
     fit_space = rack_units_usable // rack_units if rack_units else None
     ac = server.ac_w
     fit_power = math.floor(rack_limit_kw * 1000 / ac) if rack_limit_kw is not None and ac > 0 else None
     per_rack = max(servers_per_rack, 1)
     rack_w = ac * per_rack
     racks = math.ceil(max(nodes, 1) / per_rack)
+    connection = SUPPLY_CONNECTION[server.band]
+    spread: tuple[int, int, int] = (0, 0, 0)
+    lines: tuple[float, float, float] = (0.0, 0.0, 0.0)
     if pdu_phases == 3:
-        v_ll = server.volts * math.sqrt(3)
-        amps = rack_w / (math.sqrt(3) * v_ll * server.power_factor)
+        v_ll = three_phase_v_ll(server.band, server.volts)
+        balanced = rack_w / (math.sqrt(3) * v_ll * server.power_factor)
+        amps = balanced
         volts = v_ll
+        cords = cords_per_server * per_rack
+        if cords > 0:
+            spread = cords_on_phases(cords)
+            per_cord = rack_w / cords / (server.volts * server.power_factor)
+            lines = line_currents((spread[0] * per_cord, spread[1] * per_cord, spread[2] * per_cord), connection)
+            amps = max(lines)
     else:
         amps = rack_w / (server.volts * server.power_factor)
+        balanced = amps
         volts = server.volts
     need = amps * 100 / continuous_pct
     rating = next((a for a in STANDARD_PDU_AMPS if a >= need), None)
@@ -300,6 +399,10 @@ def rack_plan(
         pdu_volts=volts,
         pdu_amps=amps,
         pdu_rating_amps=rating,
+        connection=connection,
+        balanced_amps=balanced,
+        cords_per_phase=spread,
+        line_amps=lines,
     )
 
 

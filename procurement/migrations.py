@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 9
+CURRENT: Final = 10
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -186,4 +186,11 @@ def _v8_to_v9(data: Data) -> Data:
     acceptance = signoffs.get("acceptance") if isinstance(signoffs, dict) else None
     if older and isinstance(acceptance, dict):
         acceptance["legacy"] = True
+    return data
+
+
+@step(9)
+def _v9_to_v10(data: Data) -> Data:
+    """v10: PSU redundancy of any N+M shape the vendors ship: ``n+2`` (DGX H100 and SYS-821GE-TNHR, 4+2) and
+    ``n+3`` join ``none``, ``n+1`` and ``n+n``. Every v9 value keeps its meaning; nothing to change."""
     return data

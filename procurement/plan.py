@@ -191,9 +191,18 @@ class StorageItem(Doc):
 
 
 class Redundancy(StrEnum):
+    """PSUs held in reserve: none, N+1 (5+1), N+2 (4+2), N+3 (3+3 with six) or N+N (half of them)."""
+
     NONE = "none"
     N_PLUS_1 = "n+1"
+    N_PLUS_2 = "n+2"
+    N_PLUS_3 = "n+3"
     N_PLUS_N = "n+n"
+
+    @property
+    def spares(self) -> int | None:
+        """Units in reserve for N+M (M), 0 for none; None for N+N (half the count)."""
+        return {"none": 0, "n+1": 1, "n+2": 2, "n+3": 3}.get(self.value)
 
 
 class PsuChoice(Doc):

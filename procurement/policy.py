@@ -26,10 +26,12 @@ class Policy(BaseModel):
     nic_w_fallback: float = Field(40.0, ge=0, le=1000)
     fan_power_pct: float = Field(15.0, ge=0, le=100)
     sxm_baseboard_overhead_pct: float = Field(30.0, ge=0, le=200)
-    psu_redundancy_required: Literal["none", "n+1", "n+n"] = "n+1"
+    psu_redundancy_required: Literal["none", "n+1", "n+2", "n+3", "n+n"] = "n+1"
     continuous_load_pct: float = Field(80.0, gt=0, le=100)
     low_line_circuit_amps: float = Field(20.0, gt=0, le=1000)
     cord_amps: float = Field(16.0, gt=0, le=1000)
+    office_receptacle_amps_low_line: float = Field(15.0, gt=0, le=1000)
+    office_receptacle_amps: float = Field(10.0, gt=0, le=1000)
     # facility
     rack_units_usable: int = Field(42, ge=1, le=100)
     pdu_phases: Literal[1, 3] = 3
@@ -44,6 +46,8 @@ class Policy(BaseModel):
     cpu_cores_per_gpu: float = Field(2.0, ge=0, le=1000)
     ram_to_vram_ratio: float = Field(2.0, ge=0, le=1000)
     min_fabric_gbps: float = Field(100.0, ge=0, le=100_000)
+    fabric_nics_per_gpu: float = Field(1.0, ge=0, le=100)
+    fabric_gbps_per_gpu: float = Field(400.0, ge=0, le=100_000)
     single_node_nic_gbps: float = Field(10.0, ge=0, le=100_000)
     # operations (handover: alert rules)
     gpu_temp_alert_c: float = Field(85.0, gt=0, le=150)

@@ -106,6 +106,24 @@ class PowerBudget:
         return self.system.amps_per_cord(self.cords_after_failover)
 
     @property
+    def amps_per_cord_best_case(self) -> float | None:
+        """Current per cord after failover if the PSUs were of the best 80 PLUS class (Titanium): differs from
+        ``amps_per_cord`` only where the class is assumed and no vendor maximum applies."""
+        if self.system is None or self.cords_after_failover <= 0:
+            return None
+        s = self.system
+        if s.from_vendor or not s.efficiency_assumed:
+            return self.amps_per_cord
+        return s.at_class("titanium").amps_per_cord(self.cords_after_failover)
+
+    @property
+    def amps_per_cord_shared(self) -> float | None:
+        """Current in each PSU cord in normal operation, every installed PSU sharing (None: no PSU known)."""
+        if self.system is None or self.psu_count <= 0:
+            return None
+        return self.system.amps_per_cord(self.psu_count)
+
+    @property
     def required_w(self) -> float:
         """Draw plus the policy headroom: what the usable PSU capacity should be at least."""
         return self.draw_w * (1 + self.headroom_pct / 100)
@@ -130,12 +148,11 @@ def psu_unit_w(psu: Psu, band: VoltageBand) -> float | None:
 
 
 def redundant_units(redundancy: Redundancy, count: int) -> int:
-    """PSUs held in reserve: one for N+1, half for N+N (those are not counted as capacity)."""
-    if redundancy == Redundancy.N_PLUS_1:
-        return min(1, count)
-    if redundancy == Redundancy.N_PLUS_N:
+    """PSUs held in reserve: M for N+M (4+2: two), half for N+N (those are not counted as capacity)."""
+    spares = Redundancy(redundancy).spares
+    if spares is None:
         return count - count // 2  # an odd count keeps the larger half in reserve
-    return 0
+    return min(spares, count)
 
 
 def _small(key: str, label: str, path: str, count: int, watts: float | None, fallback: float) -> PowerItem:
@@ -254,6 +271,7 @@ def _power_budget(plan: Plan, policy: Policy, parts: Parts) -> PowerBudget:
         rack_limit_kw=plan.server.rack_power_limit_kw,
         continuous_pct=policy.continuous_load_pct,
         pdu_phases=policy.pdu_phases,
+        cords_per_server=count,
     )
     return PowerBudget(
         items=tuple(items),
@@ -282,8 +300,5 @@ def _power_budget(plan: Plan, policy: Policy, parts: Parts) -> PowerBudget:
 def psus_needed(draw_w: float, unit_w: float, policy: Policy, redundancy: Redundancy) -> int:
     """How many PSUs of ``unit_w`` carry ``draw_w`` with the policy headroom, plus the redundant ones."""
     n = max(1, math.ceil(draw_w * (1 + policy.psu_headroom_pct / 100) / unit_w))
-    if redundancy == Redundancy.N_PLUS_1:
-        return n + 1
-    if redundancy == Redundancy.N_PLUS_N:
-        return 2 * n
-    return n
+    spares = Redundancy(redundancy).spares
+    return 2 * n if spares is None else n + spares

@@ -652,7 +652,10 @@ def render_quote_pdf(
     story.append(st.section(t("quote.items", lang), table(rows, widths, font=st.font, extra=extra)))
     story.append(Spacer(1, 6))
 
+    from procurement.facility_summary import facility_section  # amps per cord, VA, BTU/h, the PDU (one model)
+
     if rfq:
+        story += facility_section(plan, catalog, policy, st, lang)
         # No totals while any line is unpriced: a sum with unknown terms is not a total (DESIGN.md, rules of
         # truth). The request says what the vendor is asked for; internal content stays in the buyer's copy.
         asks = [st.p(f"{i}. {t(f'rfq.ask.{k}', lang)}{_wanted(plan, k, lang)}", st.body)
@@ -711,6 +714,7 @@ def render_quote_pdf(
     story += [st.section(t("tco.title", lang), tco_lines[0]), *tco_lines[1:]]
     if plan.notes.strip():
         story.append(st.section(t("quote.plan_notes", lang), st.p(plan.notes, st.body)))
+    story += facility_section(plan, catalog, policy, st, lang)
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
     story.append(st.section(t("quote.findings", lang),
                             findings_table(shown, st, paper) if shown else st.p(t("quote.no_findings", lang), st.body)))

@@ -61,6 +61,13 @@ def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
         return [make("BALANCE-RAM", Severity.INFO if server_empty(plan) else Severity.WARNING,
                      ("server.memory.part", "server.memory.count"), lang, variant="none", need=f"{need:g}",
                      vram=f"{vram:g}", ratio=f"{policy.ram_to_vram_ratio:g}")]
+    ref = p.chassis.reference if p.chassis is not None else None
+    if ref is not None and ref.memory_gib is not None and ram >= ref.memory_gib and vram:
+        # the vendor's own design ships less than the seed's ratio: show both, not an unexplained warning
+        return [make("BALANCE-RAM", Severity.INFO, ("server.memory.count", "server.memory.part"), lang,
+                     variant="reference", ram=f"{ram:g}", need=f"{need:g}", vram=f"{vram:g}",
+                     ratio=f"{policy.ram_to_vram_ratio:g}", chassis=p.chassis.name if p.chassis else "",
+                     vendor_ram=f"{ref.memory_gib:g}", vendor_ratio=f"{ref.memory_gib / vram:.2f}", cite=ref.cite)]
     return [
         make(
             "BALANCE-RAM",
@@ -148,7 +155,7 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     fastest = max((n.part.speed_gbps for n in p.nics if n.count), default=0.0)
     if req.nodes > 1 and req.workload in TRAINING_WORKLOADS:
         if fastest >= policy.min_fabric_gbps:
-            return []
+            return []  # per-GPU rails: BALANCE-FABRIC-RAILS
         none = not any(n.count for n in p.nics)
         return [
             make(
@@ -180,6 +187,48 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
             )
         ]
     return []
+
+
+@rule(FAMILY, "BALANCE-FABRIC-RAILS", "BALANCE-FABRIC-AFFINITY", step=3, item="network")
+def rails(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+    """BALANCE-FABRIC-RAILS: multi-node training whose compute fabric gives each GPU fewer NICs or less
+    bandwidth than the policy's rail-optimised reference (one 400 Gb/s NIC per GPU, NVIDIA HGX 2-8-9-400 and
+    DGX H100/B200), a warning naming both figures and the reference; and where the chassis says how many NICs
+    sit behind the GPUs' PCIe switches (``switch_nic_slots``), the fabric NICs beyond them hang off the CPU
+    root ports, away from the GPUs (an info). Only where BALANCE-FABRIC passes (a NIC of min_fabric_gbps)."""
+    p = resolve(plan, catalog)
+    fastest = max((n.part.speed_gbps for n in p.nics if n.count), default=0.0)
+    if plan.requirements.nodes <= 1 or plan.requirements.workload not in TRAINING_WORKLOADS \
+            or fastest < policy.min_fabric_gbps:
+        return []
+    needs = balance_needs(plan, catalog, policy, p)
+    per_gpu, gbps = needs.fabric_nics_per_gpu, needs.fabric_gbps_per_gpu
+    if per_gpu is None or gbps is None:
+        return []
+    out: list[Finding] = []
+    short_nics = per_gpu + 1e-9 < policy.fabric_nics_per_gpu
+    short_bw = gbps + 1e-9 < policy.fabric_gbps_per_gpu
+    kw = dict(nodes=plan.requirements.nodes, nics=needs.fabric_nics, count=needs.gpu_count,
+              per_gpu=f"{per_gpu:.2g}", gbps=f"{gbps:.0f}", ref_nics=f"{policy.fabric_nics_per_gpu:g}",
+              ref_gbps=f"{policy.fabric_gbps_per_gpu:g}",
+              need=max(1, round(policy.fabric_nics_per_gpu * needs.gpu_count)))
+    ref = p.chassis.reference if p.chassis is not None else None
+    if (short_nics or short_bw) and ref is not None and ref.fabric_gbps_per_gpu is not None \
+            and not short_nics and gbps + 1e-9 >= ref.fabric_gbps_per_gpu:
+        # the vendor's own design for this platform: both figures side by side, not an unexplained warning
+        out.append(make("BALANCE-FABRIC-RAILS", Severity.INFO, ("server.nics", "requirements.nodes"), lang,
+                        variant="reference", chassis=p.chassis.name if p.chassis else "",
+                        vendor_gbps=f"{ref.fabric_gbps_per_gpu:g}", cite=ref.cite, **kw))
+    elif short_nics or short_bw:
+        out.append(make("BALANCE-FABRIC-RAILS", Severity.WARNING, ("server.nics", "requirements.nodes"), lang,
+                        **kw))
+    ch = p.chassis
+    want = round(policy.fabric_nics_per_gpu * needs.gpu_count)
+    if ch is not None and 0 < ch.switch_nic_slots < min(want, needs.fabric_nics):
+        out.append(make("BALANCE-FABRIC-AFFINITY", Severity.INFO, ("server.nics", "server.chassis"), lang,
+                        chassis=ch.name, slots=ch.switch_nic_slots, nics=min(want, needs.fabric_nics),
+                        extra=min(want, needs.fabric_nics) - ch.switch_nic_slots))
+    return out
 
 
 @rule(FAMILY, "BALANCE-MEMORY-TYPE", "BALANCE-DIMM-SLOTS", "BALANCE-MEMORY-CHANNELS", step=3, item="ram")
@@ -285,7 +334,7 @@ def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
     ]
 
 
-RULES: tuple[Rule, ...] = (cpu_cores, ram_ratio, ecc, nvme_data, fabric, memory_fit, single_thread)
+RULES: tuple[Rule, ...] = (cpu_cores, ram_ratio, ecc, nvme_data, fabric, rails, memory_fit, single_thread)
 
 register(
     {
@@ -308,6 +357,15 @@ register(
         ),
         "BALANCE-NIC.message.none": "No NIC chosen yet; a single server should have at least {need} GbE.",
         "BALANCE-RAM.fix": "Add memory to at least {need} GiB.",
+        "BALANCE-RAM.message.reference": (
+            "System RAM {ram} GiB is below this policy's {ratio} × GPU memory ({need} GiB for {vram} GiB), but it "
+            "is what the vendor's reference design ships: {chassis} has {vendor_ram} GiB, {vendor_ratio} × its GPU "
+            "memory ({cite})."
+        ),
+        "BALANCE-RAM.fix.reference": (
+            "Keep the vendor's configuration, or add memory to {need} GiB if the data pipeline needs it "
+            "(ram_to_vram_ratio is a policy choice, docs/sources.md §S)."
+        ),
         "BALANCE-ECC.message": "Training should run on ECC memory; no ECC on: {parts}.",
         "BALANCE-ECC.fix": "Choose an ECC-capable CPU platform and ECC (RDIMM) memory.",
         "BALANCE-NVME-DATA.message": "No NVMe data drive: training data on SATA or HDD keeps the GPUs waiting.",
@@ -319,6 +377,37 @@ register(
             "is {have} Gb/s."
         ),
         "BALANCE-FABRIC.fix": "Add 100-400 Gb/s InfiniBand or RoCE NICs.",
+        "BALANCE-FABRIC-RAILS.message": plural(
+            (
+                "{nodes} nodes train over {nics} fabric NICs for {count} GPU: {per_gpu} NIC and {gbps} Gb/s per GPU, "
+                "below the rail-optimised reference of {ref_nics} NIC and {ref_gbps} Gb/s per GPU (NVIDIA HGX "
+                "2-8-9-400; DGX H100/B200: eight ConnectX-7 for the compute fabric)."
+            ),
+            (
+                "{nodes} nodes train over {nics} fabric NICs for {count} GPUs: {per_gpu} NIC and {gbps} Gb/s per GPU, "
+                "below the rail-optimised reference of {ref_nics} NIC and {ref_gbps} Gb/s per GPU (NVIDIA HGX "
+                "2-8-9-400; DGX H100/B200: eight ConnectX-7 for the compute fabric)."
+            ),
+            "count",
+        ),
+        "BALANCE-FABRIC-RAILS.fix": (
+            "Give every GPU its own fabric NIC ({need} of {ref_gbps} Gb/s), or lower fabric_nics_per_gpu and "
+            "fabric_gbps_per_gpu in the policy for a job that does not need it."
+        ),
+        "BALANCE-FABRIC-RAILS.message.reference": (
+            "The compute fabric gives each GPU {per_gpu} NIC and {gbps} Gb/s, below this policy's {ref_nics} NIC and "
+            "{ref_gbps} Gb/s per GPU (the HGX 2-8-9-400 reference), but as the vendor designed this platform: "
+            "{chassis} has {vendor_gbps} Gb/s per GPU ({cite})."
+        ),
+        "BALANCE-FABRIC-RAILS.fix.reference": (
+            "Keep the vendor's fabric, or choose a newer platform if the job needs {ref_gbps} Gb/s per GPU "
+            "(fabric_gbps_per_gpu in the policy)."
+        ),
+        "BALANCE-FABRIC-AFFINITY.message": (
+            "{chassis} seats {slots} NICs behind the GPUs' PCIe switches: {extra} of the {nics} compute-fabric NICs "
+            "hang off the CPU root ports, away from their GPUs (GPUDirect RDMA then crosses the CPU)."
+        ),
+        "BALANCE-FABRIC-AFFINITY.fix": "Choose a chassis with a NIC slot beside every GPU, or accept the longer path.",
         "BALANCE-NIC.message": "A single server should have at least {need} GbE; the fastest NIC is {have} Gb/s.",
         "BALANCE-NIC.fix": "Add a 10 GbE or faster NIC.",
         "BALANCE-MEMORY-TYPE.message": "{module} is {type}; {other} takes {other_type}.",

@@ -132,6 +132,15 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     h = heat_budget(plan, catalog, policy, p)
     if not h.needs_liquid or h.liquid_cooled:
         return []
+    ref = p.chassis.reference
+    servers = plan.server.servers_per_rack
+    if ref is not None and ref.rack_cooling == "air" and ref.servers_per_rack and servers <= ref.servers_per_rack:
+        # within the vendor's own air-cooled rack design: both figures side by side; still a warning, since the
+        # room must carry that heat by air (the vendor's design assumes it does)
+        return [make("COOLING-LIQUID", Severity.WARNING, ("server.chassis", "server.servers_per_rack"), lang,
+                     variant="reference", rack=f"{h.rack_kw:.1f}", btu=fmt_w(h.rack_btu_h),
+                     limit=f"{h.liquid_threshold_kw:g}", chassis=p.chassis.name, servers=servers,
+                     ref_servers=ref.servers_per_rack, cite=ref.cite)]
     return [
         make(
             "COOLING-LIQUID",
@@ -214,6 +223,15 @@ register(
             "Ask the vendor for the chassis' rated airflow (CFM) at full load and its allowed inlet temperature."
         ),
         "COOLING-LIQUID.fix": "Choose a liquid-cooled platform, or put fewer servers in each rack.",
+        "COOLING-LIQUID.message.reference": (
+            "{rack} kW per rack ({btu} BTU/h) is above this policy's {limit} kW liquid-cooling threshold, but within "
+            "the vendor's air-cooled reference design: {ref_servers} × {chassis} per rack ({cite}); this plan puts "
+            "{servers} in a rack."
+        ),
+        "COOLING-LIQUID.fix.reference": (
+            "Confirm with the facility that the room's air cooling removes {rack} kW per rack, as the vendor's design "
+            "assumes (liquid_cooling_rack_kw is a policy choice, docs/sources.md §S)."
+        ),
         "COOLING-FAN-REDUNDANCY.message": (
             "{chassis} has no redundant fans: one fan failure can throttle or stop the GPUs."
         ),

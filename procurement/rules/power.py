@@ -82,6 +82,13 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
     bays = parts.chassis.psu_bays if parts.chassis is not None else None
     over_bays = bays is not None and int(str(kw["need"])) > bays
     variant = "bays" if over_bays else None  # that many units do not fit: say so, not "use N"
+    ch = parts.chassis
+    one_failed = b.psu_unit_w * (b.psu_count - 1)
+    if (b.draw_w > b.usable_w and ch is not None and ch.psu_power_brake and b.redundant_units > 1
+            and b.draw_w <= one_failed):
+        # the vendor's design: full power with one PSU failed, GPUs throttled with more (not a shortfall)
+        return [make("POWER-PSU-CAPACITY", Severity.WARNING, _PSU, lang, variant="brake", chassis=ch.name,
+                     one=fmt_w(one_failed), **kw)]
     if b.draw_w > b.usable_w:
         return [make("POWER-PSU-CAPACITY", Severity.ERROR, _PSU, lang, variant=variant, bays=bays,
                      **kw)]
@@ -93,12 +100,19 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
 
 @rule(FAMILY, "POWER-PSU-REDUNDANCY", step=3, item="psu_power")
 def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
-    """POWER-PSU-REDUNDANCY: N+1 needs at least 2 PSUs, N+N an even count of at least 2."""
+    """POWER-PSU-REDUNDANCY: N+M needs at least M+1 PSUs (4+2: six with two in reserve), N+N an even count of
+    at least 2."""
     red = plan.server.psu.redundancy
     parts = resolve(plan, catalog)
     count = parts.psu_count if parts.psu is not None else plan.server.psu.count
     if red == Redundancy.NONE or count == 0:
         return []
+    spares = red.spares
+    if spares is not None and spares > 1:
+        if count > spares:
+            return []
+        return [make("POWER-PSU-REDUNDANCY", Severity.ERROR, ("server.psu.count", "server.psu.redundancy"), lang,
+                     variant="nm", count=count, mode=red.value.upper(), least=spares + 1)]
     if count < 2 or (red == Redundancy.N_PLUS_N and count % 2):
         return [
             make(
@@ -268,8 +282,7 @@ def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     ]
 
 
-_REDUNDANCY_ORDER = {Redundancy.NONE: 0, Redundancy.N_PLUS_1: 1, Redundancy.N_PLUS_N: 2}
-_POLICY_REDUNDANCY = {"none": Redundancy.NONE, "n+1": Redundancy.N_PLUS_1, "n+n": Redundancy.N_PLUS_N}
+_POLICY_REDUNDANCY = {r.value: r for r in Redundancy}
 
 
 @rule(FAMILY, "POWER-PSU-NO-REDUNDANCY", step=3, item="psu_power")
@@ -284,7 +297,9 @@ def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
         return []
     want = _POLICY_REDUNDANCY[policy.psu_redundancy_required]
     have = plan.server.psu.redundancy
-    if _REDUNDANCY_ORDER[have] >= _REDUNDANCY_ORDER[want]:
+    # as many units in reserve as the policy's scheme keeps (6 PSUs: N+3 holds as many as N+N; N+2 more than N+1)
+    if redundant_units(have, parts.psu_count) >= redundant_units(want, parts.psu_count) and (
+            have != Redundancy.NONE or want == Redundancy.NONE):
         return []
     b = power_budget(plan, catalog, policy, parts)
     need = psus_needed(b.draw_w, b.psu_unit_w, policy, want) if b.psu_unit_w else None
@@ -293,11 +308,26 @@ def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
                  count=parts.psu_count, need=need or 0)]
 
 
+def cord_limit(plan: Plan, policy: Policy) -> tuple[float, str | None, float]:
+    """What one cord may carry continuously, the message variant saying why, and the circuit's rating:
+    an office or lab cord goes into a wall receptacle (15 A NEMA 5-15 at 100-127 V, 10 A GB 2099 in China at
+    200-240 V) at its continuous share; a data-centre cord into a PDU outlet, limited by the C19/C20
+    connector on 200-240 V and by a 20 A branch circuit on 100-127 V (policy values, with their sources)."""
+    low = plan.server.input_voltage == "100-127"
+    pct = policy.continuous_load_pct / 100
+    if plan.requirements.deployment in ("office", "lab"):
+        amps = policy.office_receptacle_amps_low_line if low else policy.office_receptacle_amps
+        return amps * pct, "office_low" if low else "office", amps
+    if low:
+        return policy.low_line_circuit_amps * pct, "low", policy.low_line_circuit_amps
+    return policy.cord_amps, None, policy.cord_amps
+
+
 @rule(FAMILY, "POWER-CORD-AMPS", step=3, item="psu_power")
 def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """POWER-CORD-AMPS: the current in each PSU cord once the redundant units have failed is above what the
-    cord or its circuit carries: on 100-127 V a 20 A branch circuit at its continuous share (16 A), on
-    200-240 V the C19/C20 connector's 16 A (policy low_line_circuit_amps, continuous_load_pct, cord_amps)."""
+    cord or its circuit carries (``cord_limit``: an office receptacle, a 20 A low-line branch circuit, or the
+    C19/C20 connector's 16 A)."""
     parts = resolve(plan, catalog)
     if parts.psu is None or parts.psu_count == 0:
         return []
@@ -305,14 +335,19 @@ def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     amps = b.amps_per_cord
     if amps is None or b.system is None:
         return []
-    low = plan.server.input_voltage == "100-127"
-    limit = policy.low_line_circuit_amps * policy.continuous_load_pct / 100 if low else policy.cord_amps
+    limit, variant, circuit = cord_limit(plan, policy)
     if amps <= limit:
         return []
+    best = b.amps_per_cord_best_case
+    if best is not None and best <= limit and parts.psu is not None:
+        # over the limit only at the assumed lowest 80 PLUS class: unknown, not a known failure
+        return [make("POWER-CORD-AMPS", Severity.WARNING, ("server.psu.part", "server.psu.count"), lang,
+                     variant="assumed", amps=f"{amps:.1f}", best=f"{best:.1f}", limit=f"{limit:g}",
+                     cords=b.cords_after_failover, volts=f"{b.system.volts:g}", psu=parts.psu.name)]
     return [make("POWER-CORD-AMPS", Severity.ERROR, ("server.input_voltage", "server.psu.count"), lang,
-                 variant="low" if low else None, amps=f"{amps:.1f}", limit=f"{limit:g}",
+                 variant=variant, amps=f"{amps:.1f}", limit=f"{limit:g}",
                  cords=b.cords_after_failover, wall=fmt_w(b.ac_w), volts=f"{b.system.volts:g}",
-                 circuit=f"{policy.low_line_circuit_amps:g}", pct=f"{policy.continuous_load_pct:g}")]
+                 circuit=f"{circuit:g}", pct=f"{policy.continuous_load_pct:g}")]
 
 
 @rule(FAMILY, "POWER-RACK-UNITS", step=3, item="psu_power")
@@ -409,6 +444,15 @@ register(
             "W, {spare} held as redundancy); a PSU delivers no more on 100-127 V, so this is too little on any input "
             "voltage."
         ),
+        "POWER-PSU-CAPACITY.message.brake": (
+            "Estimated draw {draw} W exceeds the {usable} W left once the {spare} redundant PSUs have failed "
+            "({count} × {unit} W); {chassis} carries it with one PSU failed ({one} W) and, by its vendor's design, "
+            "power-brakes the GPUs when more fail: full speed is not kept through the whole redundancy."
+        ),
+        "POWER-PSU-CAPACITY.fix.brake": (
+            "Accept throttled GPUs after a second PSU failure, or plan N+1 (or larger PSUs) where full power must "
+            "survive it."
+        ),
         "POWER-PSU-CAPACITY.fix.bays": (
             "{need} of these PSUs would be needed ({headroom}% headroom and redundancy included) but the chassis has "
             "{bays} PSU bays: choose a larger PSU or another chassis, or fewer GPUs."
@@ -427,6 +471,10 @@ register(
             "count",
         ),
         "POWER-PSU-REDUNDANCY.fix": "Add PSUs, or set redundancy to none.",
+        "POWER-PSU-REDUNDANCY.message.nm": (
+            "Redundancy {mode} does not work with {count} PSUs: it keeps that many in reserve and needs at least "
+            "{least}."
+        ),
         "POWER-LOW-LINE-UNSUPPORTED.message": (
             "PSU {psu} is specified for 200-240 V input only; it does not run on 100-127 V (low line)."
         ),
@@ -462,6 +510,33 @@ register(
         "POWER-CORD-AMPS.fix": (
             "Add PSUs so each cord carries less, supply a higher voltage, or confirm the PSU inlet and its current "
             "rating with the vendor."
+        ),
+        "POWER-CORD-AMPS.message.assumed": (
+            "With the redundant PSUs failed, {cords} cords carry about {amps} A each at {volts} V, above the {limit} A "
+            "limit, if {psu} is of the lowest 80 PLUS class; at 80 PLUS Titanium it would be {best} A. Its class is "
+            "not in the catalog, so the cord current is unknown, not a failure."
+        ),
+        "POWER-CORD-AMPS.fix.assumed": (
+            "Ask the vendor for the PSU's efficiency (80 PLUS class or curve) or the system's maximum input power and "
+            "add it in a user catalog directory."
+        ),
+        "POWER-CORD-AMPS.message.office": (
+            "In an office or lab, with the redundant PSUs failed, {wall} W at the wall is carried by {cords} cords: "
+            "about {amps} A each at {volts} V, above the {limit} A a {circuit} A wall socket carries continuously "
+            "({pct}%)."
+        ),
+        "POWER-CORD-AMPS.message.office_low": (
+            "In an office or lab on 100-127 V, with the redundant PSUs failed, {wall} W at the wall is carried by "
+            "{cords} cords: about {amps} A each at {volts} V, above the {limit} A a {circuit} A receptacle (NEMA "
+            "5-15) carries continuously ({pct}%)."
+        ),
+        "POWER-CORD-AMPS.fix.office": (
+            "Give the server a {circuit} A-plus dedicated circuit and socket (ask an electrician), or place it in a "
+            "machine room."
+        ),
+        "POWER-CORD-AMPS.fix.office_low": (
+            "Use a 20 A circuit with a NEMA 5-20 receptacle or 200-240 V (ask an electrician), or place it in a "
+            "machine room."
         ),
         "POWER-CORD-AMPS.fix.low": (
             "Supply 200-240 V (high line), or give each PSU its own larger circuit (ask an electrician)."

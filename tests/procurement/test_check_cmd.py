@@ -40,7 +40,8 @@ def test_json_has_exactly_the_finding_keys(tmp_path: Path) -> None:
     data = json.loads(out)
     assert code == 1 and data
     # the cost-of-ownership record alone adds its figures as data (docs/tco.md)
-    assert all(tuple(obj) == FINDING_KEYS + (("figures",) if obj["rule"] == "TCO-ESTIMATE" else ()) for obj in data)
+    assert all(tuple(obj) == FINDING_KEYS + (("figures",) if obj["rule"] in ("TCO-ESTIMATE", "POWER-FACILITY") else ())
+               for obj in data)
     assert any(obj["rule"] == "TCO-ESTIMATE" for obj in data)
     first = data[0]
     assert (

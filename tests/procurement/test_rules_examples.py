@@ -24,6 +24,7 @@ FINDINGS = {
         "LIC-EXPORT", "VRAM-SHARDING", "BUDGET-UNPRICED",
         "COOLING-FAN-REDUNDANCY-UNKNOWN", "COOLING-AIRFLOW-UNKNOWN", "POWER-ESTIMATED-WATTS",
         "POWER-EFFICIENCY-ASSUMED",  # the Supermicro 3000 W unit's 80 PLUS class is not published
+        "BALANCE-SINGLE-THREAD",  # info: the Xeon Platinum 8570 (4.0 GHz) fits the same socket as its 8480+
     },
     "mid-size-training": {
         "LIC-EXPORT", "VRAM-SHARDING", "BUDGET-UNPRICED", "COOLING-FAN-REDUNDANCY-UNKNOWN",

@@ -1,0 +1,158 @@
+"""The facility figures a data-centre engineer signs, as text and data: per server and per cord, the rack, the PDU.
+
+One computation (procurement/budgets/power.py over procurement/facility.py), shown in `check` (text and
+`--json` figures), the quote, the request for quotation and the checklist, so every place prints the same
+numbers. Wall power from a model (not the vendor's published maximum) says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from procurement.budgets.power import PowerBudget
+from procurement.messages import Lang, plural, register, t
+
+if TYPE_CHECKING:
+    from catalog.loader import Catalog
+    from procurement.plan import Plan
+    from procurement.policy import Policy
+
+FACILITY_RECORD = "POWER-FACILITY"
+"""The rule id of the finding-shaped record `check --json` carries the figures in (info, never a verdict)."""
+
+
+def _has_load(b: PowerBudget) -> bool:
+    """A GPU or a CPU is chosen (a plan with neither has only the platform's overhead: nothing to sign)."""
+    return any(i.key in ("gpu", "cpu") and i.count > 0 for i in b.items)
+
+
+def facility_figures(b: PowerBudget) -> dict[str, object] | None:
+    """The figures as data (None: no wall power known, no GPU or CPU chosen)."""
+    s = b.system
+    if s is None or s.ac_w <= 0 or not _has_load(b):
+        return None
+    out: dict[str, object] = {
+        "wall_w": round(s.ac_w, 1),
+        "wall_from_vendor_max": s.from_vendor,
+        "va": round(s.va, 1),
+        "btu_h": round(s.btu_h),
+        "volts": s.volts,
+        "power_factor": s.power_factor,
+        "efficiency": round(s.efficiency, 4),
+        "efficiency_assumed": s.efficiency_assumed and not s.from_vendor,
+        "amps": round(s.amps, 2),
+        "psus": b.psu_count,
+        "redundant_psus": b.redundant_units,
+        "amps_per_cord": None if b.amps_per_cord_shared is None else round(b.amps_per_cord_shared, 2),
+        "va_per_cord": round(s.va_per_cord(b.psu_count), 1) if b.psu_count else None,
+        "amps_per_cord_after_failover": None if b.amps_per_cord is None else round(b.amps_per_cord, 2),
+    }
+    r = b.rack
+    if r is not None:
+        out["rack"] = {
+            "servers": r.servers_per_rack,
+            "kw": round(r.rack_kw, 2),
+            "btu_h": round(r.rack_btu_h),
+            "racks": r.racks_needed,
+            "pdu_phases": r.pdu_phases,
+            "pdu_volts": round(r.pdu_volts, 1),
+            "connection": r.connection if r.pdu_phases == 3 else None,
+            "pdu_amps": round(r.pdu_amps, 2),
+            "balanced_amps": round(r.balanced_amps, 2),
+            "cords_per_phase": list(r.cords_per_phase),
+            "pdu_rating_amps": r.pdu_rating_amps,
+        }
+    return out
+
+
+def _n(value: float, digits: int = 0) -> str:
+    return f"{value:,.{digits}f}"
+
+
+def facility_lines(b: PowerBudget, lang: Lang) -> list[str]:
+    """The figures in words, one line each: the server, its cords, the rack and its PDU."""
+    s = b.system
+    if s is None or s.ac_w <= 0 or not _has_load(b):
+        return []
+    basis = t("facility.basis.vendor" if s.from_vendor else "facility.basis.model", lang,
+              eff=f"{100 * s.efficiency:.0f}")
+    lines = [t("facility.server", lang, wall=_n(s.ac_w), va=_n(s.va), btu=_n(s.btu_h), amps=_n(s.amps, 1),
+               volts=f"{s.volts:g}", pf=f"{s.power_factor:g}", basis=basis)]
+    if b.psu_count and b.amps_per_cord_shared is not None:
+        lines.append(t("facility.cords", lang, cords=b.psu_count, amps=_n(b.amps_per_cord_shared, 1),
+                       va=_n(s.va_per_cord(b.psu_count)), volts=f"{s.volts:g}"))
+        if b.redundant_units and b.amps_per_cord is not None:
+            lines.append(t("facility.failover", lang, spare=b.redundant_units, cords=b.cords_after_failover,
+                           amps=_n(b.amps_per_cord, 1)))
+    r = b.rack
+    if r is not None:
+        lines.append(t("facility.rack", lang, servers=r.servers_per_rack, kw=_n(r.rack_kw, 1),
+                       btu=_n(r.rack_btu_h), racks=r.racks_needed))
+        rating = f"{r.pdu_rating_amps}" if r.pdu_rating_amps is not None else t("facility.pdu_over", lang)
+        if r.pdu_phases == 3:
+            lines.append(t(f"facility.pdu3.{r.connection}", lang, v_ll=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1),
+                           spread="/".join(str(c) for c in r.cords_per_phase), rating=rating,
+                           balanced=_n(r.balanced_amps, 1)))
+        else:
+            lines.append(t("facility.pdu1", lang, volts=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1), rating=rating))
+    return lines
+
+
+def cord_lines(b: PowerBudget, lang: Lang) -> list[str]:
+    """Only the cords: amps and VA per cord shared, and after the redundant units fail (the checklist's PSU
+    item shows these beside the capacity figures)."""
+    s = b.system
+    if s is None or not _has_load(b) or not b.psu_count or b.amps_per_cord_shared is None:
+        return []
+    out = [t("facility.cords", lang, cords=b.psu_count, amps=_n(b.amps_per_cord_shared, 1),
+             va=_n(s.va_per_cord(b.psu_count)), volts=f"{s.volts:g}")]
+    if b.redundant_units and b.amps_per_cord is not None:
+        out.append(t("facility.failover", lang, spare=b.redundant_units, cords=b.cords_after_failover,
+                     amps=_n(b.amps_per_cord, 1)))
+    return [line.rstrip(".。") for line in out]  # reasons are joined with "; ", without sentence stops
+
+
+def facility_section(plan: Plan, catalog: Catalog, policy: Policy, st: Any, lang: Lang) -> list[Any]:
+    """The facility figures as a section of a PDF (the quote and the request for quotation): a heading and one
+    paragraph per line; empty where there is nothing to sign (no GPU or CPU chosen). ``st``: the report's
+    styles (procurement.reports.common.Styles)."""
+    from procurement.budgets.power import power_budget
+
+    lines = facility_lines(power_budget(plan, catalog, policy), lang)
+    if not lines:
+        return []
+    paras = [st.p(line, st.body) for line in lines]
+    return [st.section(t("facility.title", lang), paras[0]), *paras[1:]]
+
+
+register(
+    {
+        "facility.basis.vendor": "the vendor's published maximum",
+        "facility.basis.model": "modelled from the parts, PSU efficiency {eff}%",
+        "facility.server": (
+            "Per server: {wall} W at the wall ({basis}), {va} VA, {btu} BTU/h; {amps} A at {volts} V (PF {pf})."
+        ),
+        "facility.cords": "Per cord ({cords} PSU cords sharing): {amps} A, {va} VA at {volts} V.",
+        "facility.failover": plural(
+            "With {spare} redundant PSU failed: {cords} cords carry {amps} A each.",
+            "With {spare} redundant PSUs failed: {cords} cords carry {amps} A each.",
+            "spare",
+        ),
+        "facility.rack": plural(
+            "Per rack: {servers} server, {kw} kW, {btu} BTU/h; {racks} rack(s) for the nodes.",
+            "Per rack: {servers} servers, {kw} kW, {btu} BTU/h; {racks} rack(s) for the nodes.",
+            "servers",
+        ),
+        "facility.pdu3.ln": (
+            "PDU: three-phase {v_ll} V line-to-line, servers line-to-neutral; cords per phase {spread}; most "
+            "loaded line {amps} A (balanced {balanced} A) → {rating} A PDU per feed."
+        ),
+        "facility.pdu3.ll": (
+            "PDU: three-phase {v_ll} V, servers line-to-line; cords per line pair {spread}; most loaded line "
+            "{amps} A (balanced {balanced} A) → {rating} A PDU per feed."
+        ),
+        "facility.pdu1": "PDU: single-phase {volts} V, {amps} A → {rating} A PDU per feed.",
+        "facility.pdu_over": "more than 125",
+        "facility.title": "Facility (power, cords, heat)",
+    }
+)

@@ -1,0 +1,91 @@
+"""The facility figures where a data centre reads them: `check` text and `--json` figures, the quote and the
+request for quotation: amps per cord at the site voltage, VA, BTU/h, the rack and its PDU - one computation.
+
+The plan is a stock DGX B200 (NVIDIA DGX B200 User Guide: 14.3 kW maximum, six 3.3 kW PSUs in 5+1), two per
+rack on a 208Y/120 V supply (208 V line-to-line). Hand calculation, PF 0.9 (the PSU's 80 PLUS class is not
+published, so the lowest level's power factor is counted): 14,300 W / (200 V × 0.9) = 79.4 A per server,
+13.2 A per cord on six cords, 15.9 A on five after one fails; rack 28.6 kW, 97,583 BTU/h; three-phase line current
+28,600 / (√3 × 200 × 0.9) = 91.7 A, 12 cords spread 4/4/4 → 125 A PDU (100 A × 80 % = 80 A is too little).
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from catalog.loader import Catalog
+from procurement.check_cmd import run_check
+from procurement.plan import Plan, save_plan
+from tests.procurement.test_commercial_quote import needs_pdftotext, pdftotext
+from tests.procurement.test_reference_systems import CX7, M2_BOOT, stock
+
+
+def _b200_pair() -> Plan:
+    return stock("nvidia-dgx-b200", "b200", "xeon-platinum-8570", "micron-ddr5-4800-rdimm-64gb", 32, CX7, "n+1",
+                 M2_BOOT, nodes=2, per_rack=2, volts="200-208")
+
+
+def _check(path: Path, catalog: Catalog, **kw: object) -> str:
+    args = argparse.Namespace(plan=path, json=kw.get("json", False), lang=kw.get("lang", "en"), policy=None)
+    out = io.StringIO()
+    run_check(args, catalog, out, io.StringIO())
+    return out.getvalue()
+
+
+def test_check_text_shows_amps_per_cord_va_btu_and_the_pdu(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "b200.gpuplan.yaml"
+    save_plan(_b200_pair(), path)
+    out = _check(path, catalog)
+    assert "== Facility (power, cords, heat) ==" in out
+    assert ("Per server: 14,300 W at the wall (the vendor's published maximum), 15,889 VA, 48,792 BTU/h; "
+            "79.4 A at 200 V (PF 0.9).") in out
+    assert "Per cord (6 PSU cords sharing): 13.2 A, 2,648 VA at 200 V." in out
+    assert "With 1 redundant PSU failed: 5 cords carry 15.9 A each." in out
+    assert "Per rack: 2 servers, 28.6 kW, 97,583 BTU/h" in out
+    assert "PDU: three-phase 200 V, servers line-to-line; cords per line pair 4/4/4; most loaded line 91.7 A" in out
+    assert "→ 125 A PDU per feed." in out
+    assert out.rstrip().splitlines()[-1].endswith("info.")  # the counts stay the last line
+    zh = _check(path, catalog, lang="zh")
+    assert "== 机房条件（电力、电源线、散热） ==" in zh and "每根电源线（6 根分担）：13.2 A" in zh
+
+
+def test_check_json_carries_the_figures_as_data(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "b200.gpuplan.yaml"
+    save_plan(_b200_pair(), path)
+    data = json.loads(_check(path, catalog, json=True))
+    rec = next(obj for obj in data if obj["rule"] == "POWER-FACILITY")
+    fig = rec["figures"]
+    assert rec["severity"] == "info" and fig["wall_w"] == 14300 and fig["wall_from_vendor_max"] is True
+    assert fig["amps_per_cord"] == pytest.approx(13.24, abs=0.01)
+    assert fig["amps_per_cord_after_failover"] == pytest.approx(15.89, abs=0.01)
+    assert fig["va_per_cord"] == pytest.approx(2648.1, abs=0.1) and fig["btu_h"] == 48792
+    assert fig["rack"]["connection"] == "ll" and fig["rack"]["pdu_volts"] == 200
+    assert fig["rack"]["pdu_amps"] == pytest.approx(91.73, abs=0.01) and fig["rack"]["pdu_rating_amps"] == 125
+    assert fig["rack"]["cords_per_phase"] == [4, 4, 4]
+
+
+@needs_pdftotext
+@pytest.mark.parametrize("document", ["rfq", "auto"])
+def test_quote_and_rfq_carry_the_facility_section(document: str, tmp_path: Path, catalog: Catalog) -> None:
+    from procurement.reports import render_quote_pdf
+
+    text = pdftotext(render_quote_pdf(_b200_pair(), catalog, lang="en", document=document), tmp_path)  # type: ignore[arg-type]
+    assert "Facility (power, cords, heat)" in text
+    assert "Per cord (6 PSU cords sharing): 13.2 A, 2,648 VA at 200 V." in text
+    assert "48,792 BTU/h" in text and "125 A PDU per feed" in text
+
+
+def test_checklist_power_item_carries_the_cord_currents(catalog: Catalog) -> None:
+    from procurement.checklist import build_checklists
+    from procurement.evaluation import evaluate
+    from procurement.policy import default_policy
+
+    plan, policy = _b200_pair(), default_policy()
+    lists = build_checklists(plan, catalog, evaluate(plan, catalog, policy, "en").findings, policy, "en")
+    item = next(i for c in lists.values() for i in c.items if i.id == "psu_power")
+    assert "Per cord (6 PSU cords sharing): 13.2 A, 2,648 VA at 200 V" in item.reason
+    assert "With 1 redundant PSU failed: 5 cords carry 15.9 A each" in item.reason

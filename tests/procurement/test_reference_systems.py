@@ -1,0 +1,143 @@
+"""Vendors' stock reference systems, configured from the shipped catalog as a buyer would: no error unless the
+vendor's own documents say a limit is crossed, the published maximum power, and the seed's rules shown beside
+the vendor's design where the two differ.
+
+Published figures (catalog chassis sources): DGX A100 6.5 kW, six 3 kW PSUs of which three are redundant
+(pcnews.ru from NVIDIA's documentation); DGX H100 and DGX H200 10.2 kW, six 3.3 kW PSUs in 4+2 (NVIDIA DGX
+H100/H200 User Guide); DGX B200 14.3 kW, six 3.3 kW in 5+1 (NVIDIA DGX B200 User Guide); SuperPOD: four DGX
+H100 per air-cooled rack, 40.8 kW (NVIDIA DGX SuperPOD Data Center Design, DGX H100).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from catalog.loader import Catalog
+from procurement.evaluation import evaluate
+from procurement.findings import Finding, Severity
+from procurement.plan import Plan
+from procurement.policy import default_policy
+
+POLICY = default_policy()
+U2_BOOT = [{"role": "system", "part": "samsung-pm9a3-960gb-u2", "count": 2},
+           {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 8}]
+M2_BOOT = [{"role": "system", "part": "samsung-pm9a3-1.92tb-m2", "count": 2},
+           {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 8}]
+CX7 = [{"part": "connectx-7-ndr-400g", "count": 8}, {"part": "bluefield-3-b3220", "count": 2}]
+
+
+def stock(chassis: str, gpu: str, cpu: str, memory: str, dimms: int, nics: list[dict[str, Any]], redundancy: str,
+          storage: list[dict[str, Any]], *, nodes: int = 2, per_rack: int = 1, volts: str = "230") -> Plan:
+    """Eight GPUs, two CPUs, the chassis's own PSUs, training across ``nodes`` in a data centre."""
+    return Plan.model_validate({
+        "requirements": {"workload": "training", "nodes": nodes, "deployment": "datacenter"},
+        "gpu": {"model": gpu, "count": 8},
+        "server": {"chassis": chassis, "cpu": cpu, "cpu_count": 2, "memory": {"part": memory, "count": dimms},
+                   "storage": storage, "nics": nics, "psu": {"part": None, "count": 0, "redundancy": redundancy},
+                   "input_voltage": volts, "servers_per_rack": per_rack},
+        "software": {"os": "ubuntu-22.04"},
+    })
+
+
+DGX = {
+    # name: (plan, published maximum W)
+    "DGX A100": (lambda: stock(
+        "nvidia-dgx-a100", "a100-sxm4-80gb", "epyc-7742", "samsung-ddr4-3200-rdimm-64gb", 32,
+        [{"part": "connectx-6-vpi-hdr-1x200g", "count": 8}, {"part": "connectx-6-vpi-hdr-2x200g", "count": 1}],
+        "n+n", [{"role": "system", "part": "samsung-pm9a3-960gb-u2", "count": 2},
+                {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 4}]), 6500.0),
+    "DGX H100": (lambda: stock("nvidia-dgx-h100", "h100-sxm5-80gb", "xeon-platinum-8480c",
+                               "micron-ddr5-4800-rdimm-64gb", 32, CX7, "n+2", U2_BOOT), 10200.0),
+    "DGX H200": (lambda: stock("nvidia-dgx-h200", "h200-sxm-141gb", "xeon-platinum-8480c",
+                               "micron-ddr5-4800-rdimm-64gb", 32, CX7, "n+2", U2_BOOT), 10200.0),
+    "DGX B200": (lambda: stock("nvidia-dgx-b200", "b200", "xeon-platinum-8570", "micron-ddr5-4800-rdimm-64gb", 32,
+                               CX7, "n+1", M2_BOOT), 14300.0),
+}
+
+
+def findings(plan: Plan, catalog: Catalog) -> dict[str, Finding]:
+    return {f.rule: f for f in evaluate(plan, catalog, POLICY, "en").findings}
+
+
+@pytest.mark.parametrize("name", sorted(DGX))
+def test_stock_dgx_has_no_error_and_plans_for_the_published_maximum(name: str, catalog: Catalog) -> None:
+    make, published = DGX[name]
+    e = evaluate(make(), catalog, POLICY, "en")
+    errors = [f"{f.rule}: {f.message}" for f in e.findings if f.severity == Severity.ERROR]
+    assert errors == []
+    power = e.budgets.power
+    assert power is not None and power.ac_w == published
+    # the model from the same parts (what a plan without the vendor figure gets), at Titanium, within ±10 %
+    assert power.system is not None
+    model = power.system.at_class("titanium").model_ac_w
+    assert abs(model / published - 1) <= 0.10, (name, round(model), published)
+
+
+@pytest.mark.parametrize(("name", "ram", "vram", "ratio"), [
+    ("DGX B200", "2048", "1440", "1.42"),   # 2 TB for 8 × 180 GB
+    ("DGX H200", "2048", "1128", "1.82"),   # 2 TB for 8 × 141 GB
+])
+def test_ram_rule_and_vendor_design_side_by_side(name: str, ram: str, vram: str, ratio: str,
+                                                 catalog: Catalog) -> None:
+    f = findings(DGX[name][0](), catalog)["BALANCE-RAM"]
+    assert f.severity == Severity.INFO
+    assert f"System RAM {ram} GiB is below this policy's 2 × GPU memory" in f.message
+    assert f"has {ram} GiB, {ratio} × its GPU memory" in f.message
+    assert "User Guide" in f.message or "datasheet" in f.message  # the vendor's document is named
+    assert "docs/sources.md §S" in f.fix
+
+
+def test_four_dgx_h100_per_rack_are_the_vendors_air_cooled_design(catalog: Catalog) -> None:
+    plan = stock("nvidia-dgx-h100", "h100-sxm5-80gb", "xeon-platinum-8480c", "micron-ddr5-4800-rdimm-64gb", 32,
+                 CX7, "n+2", U2_BOOT, nodes=4, per_rack=4)
+    f = findings(plan, catalog)["COOLING-LIQUID"]
+    # explained, not silenced: the room must still remove 40.8 kW by air, as NVIDIA's design assumes
+    assert f.severity == Severity.WARNING and f.message.startswith("40.8 kW per rack")
+    assert "within the vendor's air-cooled reference design" in f.message and "facility" in f.fix
+    assert "4 × NVIDIA DGX H100" in f.message and "SuperPOD" in f.message
+    five = plan.model_copy(update={"server": plan.server.model_copy(update={"servers_per_rack": 5})})
+    beyond = findings(five, catalog)["COOLING-LIQUID"]  # past the vendor's design: the policy's own warning
+    assert beyond.severity == Severity.WARNING and "51.0 kW" in beyond.message
+    assert "reference design" not in beyond.message
+
+
+def test_dgx_a100_fabric_is_shown_beside_the_hgx_reference(catalog: Catalog) -> None:
+    f = findings(DGX["DGX A100"][0](), catalog)["BALANCE-FABRIC-RAILS"]
+    assert f.severity == Severity.INFO
+    assert "below this policy's 1 NIC and 400 Gb/s per GPU" in f.message and "200 Gb/s per GPU" in f.message
+
+
+def test_stock_oem_hgx_servers(catalog: Catalog) -> None:
+    # Supermicro SYS-821GE-TNHR ships six 3 kW PSUs in 4+2 (catalog source, ServeTheHome): no error
+    sm = stock("supermicro-sys-821ge-tnhr", "h100-sxm5-80gb", "xeon-platinum-8480plus", "micron-ddr5-4800-rdimm-64gb",
+               32, CX7, "n+2", U2_BOOT)
+    assert [f.rule for f in evaluate(sm, catalog, POLICY, "en").findings if f.severity == Severity.ERROR] == []
+    # Dell XE9680, six 3.2 kW in 3+3 FTR: the cord current rests on the PSU's unpublished 80 PLUS class, so it
+    # is a warning with both figures, not an error
+    dell = stock("dell-poweredge-xe9680", "h100-sxm5-80gb", "xeon-platinum-8480plus", "micron-ddr5-4800-rdimm-64gb",
+                 32, CX7, "n+3", [{"role": "system", "part": "samsung-pm9a3-960gb-u2", "count": 2},
+                                  {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 6}])
+    cord = findings(dell, catalog)["POWER-CORD-AMPS"]
+    assert cord.severity == Severity.WARNING and "at 80 PLUS Titanium it would be 15.7 A" in cord.message
+
+
+def test_xe9680_3_plus_3_power_brakes_by_design_rather_than_falls_short(catalog: Catalog) -> None:
+    from procurement.checklist import Status, build_checklists
+
+    dell = stock("dell-poweredge-xe9680", "h100-sxm5-80gb", "xeon-platinum-8480plus", "micron-ddr5-4800-rdimm-64gb",
+                 32, CX7, "n+3", [{"role": "system", "part": "samsung-pm9a3-960gb-u2", "count": 2},
+                                  {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 6}])
+    e = evaluate(dell, catalog, POLICY, "en")
+    cap = next(f for f in e.findings if f.rule == "POWER-PSU-CAPACITY")
+    # 9,891 W modelled > 3 × 3,200 W; Dell keeps full power with one PSU failed and power-brakes beyond
+    assert cap.severity == Severity.WARNING and "power-brakes the GPUs" in cap.message and "16,000 W" in cap.message
+    item = next(i for c in build_checklists(dell, catalog, e.findings, POLICY, "en").values() for i in c.items
+                if i.id == "psu_power")
+    assert item.status == Status.ATTENTION
+    # the same draw on a chassis that does not say so stays an error
+    sm = stock("supermicro-sys-821ge-tnhr", "h100-sxm5-80gb", "xeon-platinum-8480plus", "micron-ddr5-4800-rdimm-64gb",
+               32, CX7, "n+3", U2_BOOT)
+    short = next(f for f in evaluate(sm, catalog, POLICY, "en").findings if f.rule == "POWER-PSU-CAPACITY")
+    assert short.severity == Severity.ERROR
