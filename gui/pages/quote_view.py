@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QAbstractItemView,
     QCheckBox,
     QComboBox,
@@ -595,10 +596,20 @@ class QuotePage(StepPage):
         from procurement.reports import render_quote_pdf
 
         ctl = self.controller
+        self._finish_editing()
         return render_quote_pdf(ctl.plan, ctl.catalog, policy=ctl.policy, findings=list(ctl.findings),
-                                lang=ctl.lang, paper=self.paper_combo.currentData())
+                                lang=ctl.lang, paper=self.paper_combo.currentData(), document="quote")
 
-    def _renderer(self, document: Document = "auto", plan: Any = None) -> Any:
+    def _finish_editing(self) -> None:
+        """A unit price still being typed in the table goes into the plan before a document is made from it
+        (File ▸ Export or a shortcut does not take the focus from the cell's editor)."""
+        editor = self.table.focusWidget()  # the cell's editor, the table's last focused child
+        if editor is not None and editor is not self.table and self.table.isAncestorOf(editor) \
+                and self.table.state() == QAbstractItemView.State.EditingState:
+            self.table.commitData(editor)
+            self.table.closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint)
+
+    def _renderer(self, document: Document = "quote", plan: Any = None) -> Any:
         """A render function over a snapshot of the plan (or ``plan``), safe to run in a worker thread."""
         from procurement.reports import render_quote_pdf
 
@@ -628,8 +639,11 @@ class QuotePage(StepPage):
             self.controller.replace_plan(issued, lambda: self.tr("Issue quote %1").replace("%1", number))
 
     def export_quote(self) -> workers.Job | None:
+        """The buyer's quote (报价单) as it is on screen, never a request for quotation in its place: with a line
+        on request its sums say they are lower bounds (the RFQ has its own button)."""
         from procurement.reports import quote_number
 
+        self._finish_editing()
         issued = self._issued()
         number = quote_number(issued) or "quote"
         job = workers.start_export(self, self.tr("Export quote"), Path(f"{_safe(number)}.pdf"),
@@ -654,6 +668,7 @@ class QuotePage(StepPage):
 
     def print_quote(self) -> workers.Job:
         """Render in a worker, then show the print preview of those same bytes."""
+        self._finish_editing()
         issued = self._issued()
         self._commit_issue(issued)
         self.status_label.setText(self.tr("Preparing the print preview…"))
