@@ -507,12 +507,12 @@ class QuotePage(StepPage):
         plan, catalog, lang = ctl.plan, ctl.catalog, ctl.lang
         vendor = plan.quote.vendor.name.strip()
         source = f"{vendor} · {path.name}" if vendor else path.name
-        includes_vat = self.vat_included.isChecked()  # the file's VAT setting where no column says it
+        includes_vat = self.vat_included.isChecked()  # where neither a column nor a sentence of the file says it
 
         def read(_progress: object, _cancelled: object) -> object:
             try:
                 return import_for_plan(path, plan, catalog, kind="vendor_quote", source=source,
-                                       date=dt.date.today(), includes_vat=includes_vat, lang=lang)
+                                       date=dt.date.today(), default_vat=includes_vat, lang=lang)
             except PriceFileError as exc:  # shown in the reader's language, with file, sheet, row and column
                 return exc
 

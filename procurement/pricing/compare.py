@@ -206,6 +206,19 @@ def variant(plan: Plan, quote: VendorQuote) -> Plan:
     return Plan.model_validate(data)
 
 
+def base_plan(plan: Plan) -> Plan:
+    """The configuration the offers were asked for: the plan with the chosen offer's substitutes taken back
+    (choosing an offer puts them in the plan), so every vendor's offer is compared on the same parts."""
+    chosen = next((q for q in plan.vendor_quotes if q.vendor == plan.chosen_vendor), None)
+    if chosen is None:
+        return plan
+    data = plan.model_dump(mode="json")
+    for line in chosen.lines:
+        if line.for_part and line.offered and line.offered != line.for_part and not line.substitute_unknown:
+            _substitute(data, line.offered, line.for_part)
+    return Plan.model_validate(data)
+
+
 def _find(catalog: Catalog, pid: str | None) -> Part | None:
     if pid is None:
         return None
@@ -324,8 +337,9 @@ def compare(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: La
     from procurement.rules import evaluate, policy_or_default
 
     pol = policy_or_default(policy)
-    base = tuple(evaluate(plan, catalog, pol, lang))
-    offers = tuple(compare_offer(plan, q, catalog, pol, base=base, lang=lang) for q in plan.vendor_quotes)
+    asked = base_plan(plan)
+    base = tuple(evaluate(asked, catalog, pol, lang))
+    offers = tuple(compare_offer(asked, q, catalog, pol, base=base, lang=lang) for q in plan.vendor_quotes)
     eligible = [o for o in offers if o.compliance == "compliant" and o.complete]
     lowest: tuple[str, ...] = ()
     provisional: tuple[str, ...] = ()
