@@ -284,13 +284,13 @@ def _plan_cost(plan: Plan, p: Parts) -> CostBreakdown:
     inside, extra = psu_split(p)
     lines = [
         _line(plan, "gpu.model", p.gpu, p.gpu_count, "gpu"),
+        _line(plan, "server.chassis", p.chassis, 1, "chassis"),
         _line(plan, "server.cpu", p.cpu, p.cpu_count, "cpu"),
         _line(plan, "server.memory.part", p.memory, p.memory_count, "memory"),
         *(_line(plan, f"server.storage[{s.index}].part", s.part, s.item.count, "storage", s.item.role.value)
           for s in p.storage),
         *(_line(plan, f"server.nics[{n.index}].part", n.part, n.count, "network") for n in p.nics),
         _line(plan, "server.psu.part", p.psu, extra, "power"),
-        _line(plan, "server.chassis", p.chassis, 1, "chassis"),
         *(_line(plan, path, part, 1, "software")
           for path, part in (("software.os", p.os), ("software.driver", p.driver), ("software.cuda", p.cuda),
                              ("software.framework", p.framework), ("software.image", p.image))),

@@ -404,8 +404,9 @@ _SUBJECT = r"(?:报价|价格|单价|总价|金额|以上|上述|所有|全部|�
 _RATE = r"(?:\d{1,2}(?:\.\d+)?%)?"
 _VAT_EXCL = re.compile(_SUBJECT + r"[^。；;，,]{0,12}?(?:不含|未含|未计|未)" + _RATE + r"(?:的)?(?:增值)?税"
                        r"|税(?:费|金)?另计|另(?:加|计)" + _RATE + r"(?:增值)?税"
-                       r"|\b(?:prices?|quot\w*|amounts?)\b[^.;]{0,30}?\b(?:exclud\w*|excl\.?|exclusive of|net of|plus|before)"
-                       r"\s+(?:\d+\s*%\s+)?(?:vat|tax)", re.IGNORECASE)
+                       r"|\b(?:prices?|quot\w*|amounts?)\b[^.;]{0,30}?"
+                       r"\b(?:exclud\w*|excl\.?|exclusive of|net of|plus|before)\s+(?:\d+\s*%\s+)?(?:vat|tax)",
+                       re.IGNORECASE)
 _VAT_INCL = re.compile(_SUBJECT + r"[^。；;，,]{0,12}?(?<![不未])含" + _RATE + r"(?:的)?(?:增值)?税"
                        r"|\b(?:prices?|quot\w*|amounts?)\b[^.;]{0,30}?\b(?:includ\w*|incl\.?|inclusive of)"
                        r"\s+(?:\d+\s*%\s+)?(?:vat|tax)", re.IGNORECASE)

@@ -49,7 +49,6 @@ from procurement.reports.common import (
     policy_and_findings,
     scaled,
     table,
-    to_decimal,
 )
 
 CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software", "service")

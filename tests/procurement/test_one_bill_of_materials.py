@@ -197,7 +197,8 @@ def test_three_vendor_files_compared_the_lowest_marked_and_the_chosen_offer_is_t
     chosen = choose(attached, "Gamma")
     assert chosen.chosen_vendor == "Gamma" and chosen.quote.vendor.name == "Gamma"
     assert chosen.quote.delivery == "4 周" and chosen.quote.payment == "验收后 30 日内"
-    assert chosen.prices["a100-pcie-40gb"].price_cny == 62_800 and chosen.prices["a100-pcie-40gb"].kind == "vendor_quote"
+    gpu_price = chosen.prices["a100-pcie-40gb"]
+    assert gpu_price.price_cny == 62_800 and gpu_price.kind == "vendor_quote" and gpu_price.with_vat is True
     quote = build_quote(chosen, catalog, POLICY, DAY)
     offer = compare(chosen, catalog, POLICY).offer("Gamma")
     assert offer is not None
