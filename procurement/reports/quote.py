@@ -433,6 +433,7 @@ def build_quote(
                 (catalog_price_kind(kind, cl.includes_vat, lang) if kind and kind != "reference" else None),
             )
         )
+    lines.sort(key=lambda line: CATEGORIES.index(line.category))  # the quote's order: GPU, CPU, memory …
     for inc in bom.included:
         notes.append(t("quote.note.psu_included", lang, count=inc.count, psu=inc.part.name))
     if gross_basis:

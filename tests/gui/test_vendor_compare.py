@@ -317,3 +317,33 @@ def test_a_closed_comparison_costs_an_edit_nothing(qtbot, monkeypatch, ctl):
     qtbot.waitUntil(lambda: calls == [1])
     ctl.set_value("notes", "edited while it is shown")
     assert calls == [1, 1]
+
+
+def test_a_vendors_vat_is_read_from_its_file_and_can_be_switched(qtbot, monkeypatch, tmp_path, view, ctl):
+    """单价 with no word of VAT in the heading and '以上报价含税' under the lines: the dialog says what the file
+    says and reads the prices as VAT-inclusive; the buyer who knows better switches this vendor to 不含税."""
+    rows: list[list[object]] = [["序号", "型号", "数量", "单价"], [1, "AMD EPYC 7543", 2, 9_800],
+                                [2, "M393A4K40EB3-CWE", 16, 1_035.4], ["以上报价含税"]]
+    path = _xlsx(tmp_path / "vat.xlsx", rows)
+    queue = [path, path]
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *a: [queue.pop(0)])
+
+    def as_the_file_says(d: VendorQuoteDialog) -> None:
+        assert d.price_import.vat_statement is True and "以上报价含税" in d.vat_note.text()
+        assert d.vat.currentData() is None and len(d.proposals) == 2  # the note row is no line
+        assert all(p.with_vat is True for p in d.proposals)
+        fill(qtbot, d, "Delta", "D-1", "", "", "")
+
+    monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, as_the_file_says))
+    import_file(qtbot, view)
+    assert [x.with_vat for x in ctl.plan.vendor_quotes[0].lines] == [True, True]
+
+    def switched(d: VendorQuoteDialog) -> None:
+        d.vat.setCurrentIndex(d.vat.findData(False))
+        d.vat.activated.emit(d.vat.currentIndex())  # what picking it from the list sends
+        assert all(p.with_vat is False for p in d.proposals)
+        fill(qtbot, d, "Delta", "D-2", "", "", "")
+
+    monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, switched))
+    import_file(qtbot, view)
+    assert [x.with_vat for x in ctl.plan.vendor_quotes[0].lines] == [False, False]
