@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from catalog.loader import Catalog
 from catalog.models import Part
-from procurement.budgets.cost import BudgetVerdict, CostBreakdown, CostLine, PricedItem, add_up, plan_cost
+from procurement.budgets.cost import BudgetVerdict, CostBreakdown, CostLine, Money, PricedItem, add_up, plan_cost
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import EnteredPrice, OfferLine, Plan, VendorQuote
@@ -46,6 +46,21 @@ register({
     "compare.provisional_why": "the offer of {vendors} is incomplete or unchecked and its priced lines alone cost less",
     "compare.lowest.none": "no offer is both fully priced and compliant: no lowest compliant offer",
     "compare.chosen": "chosen",
+    "compare.conclusion.recommend": (
+        "Recommended vendor: {vendor} — the lowest offer that is fully priced and meets the specification ({total} "
+        "incl. VAT); the buyer has not chosen yet."
+    ),
+    "compare.conclusion.chosen_lowest": (
+        "Vendor chosen: {vendor} — the lowest offer that is fully priced and meets the specification ({total} incl. "
+        "VAT)."
+    ),
+    "compare.conclusion.chosen_other": (
+        "Vendor chosen: {vendor} ({total} incl. VAT), not the lowest compliant offer ({lowest}): state the reason "
+        "(delivery, warranty, service) in the plan notes."
+    ),
+    "compare.conclusion.none": (
+        "No vendor can be recommended: no offer is both fully priced and compliant with the specification."
+    ),
 })
 
 
@@ -101,6 +116,8 @@ class OfferResult:
     net_cny: float
     budget_cny: float | None
     vat_rate_pct: float
+    money: Money | None = None
+    """The rows added up (``money.amounts`` line by line, in the order of ``rows``)."""
 
     @property
     def vendor(self) -> str:
@@ -147,6 +164,23 @@ class Comparison:
 
     def offer(self, vendor: str) -> OfferResult | None:
         return next((o for o in self.offers if o.vendor == vendor), None)
+
+    def conclusion(self, lang: Lang) -> str:
+        """The written conclusion of the comparison (推荐成交供应商 and why), from the marks and the choice."""
+        sep = "、" if lang == "zh" else ", "
+        if self.chosen is not None:
+            chosen = self.offer(self.chosen)
+            if chosen is not None and self.chosen in self.lowest:
+                return t("compare.conclusion.chosen_lowest", lang, vendor=self.chosen,
+                         total=f"¥{chosen.gross_cny:,.2f}")
+            if chosen is not None:
+                return t("compare.conclusion.chosen_other", lang, vendor=self.chosen, lowest=sep.join(self.lowest)
+                         or "—", total=f"¥{chosen.gross_cny:,.2f}")
+        if self.lowest:
+            best = self.offer(self.lowest[0])
+            return t("compare.conclusion.recommend", lang, vendor=sep.join(self.lowest),
+                     total=f"¥{best.gross_cny:,.2f}" if best else "—")
+        return t("compare.conclusion.none", lang)
 
     def lowest_text(self, lang: Lang) -> str:
         if not self.lowest:
@@ -329,7 +363,7 @@ def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Poli
     money = add_up((PricedItem(r.quantity, r.unit_cny, r.includes_vat) for r in rows), vat)
     gross, net = float(money.gross), float(money.net)
     return OfferResult(quote, tuple(rows), tuple(counted), compliance, tuple(reasons), gross, net,
-                       plan.requirements.budget_cny, vat)
+                       plan.requirements.budget_cny, vat, money)
 
 
 def compare(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh") -> Comparison:

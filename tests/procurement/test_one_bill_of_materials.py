@@ -285,3 +285,20 @@ def test_the_rfq_is_headed_as_one_and_names_the_power_supplies(attached: Plan, c
     assert "每台服务器 4 × Supermicro 2000 W Titanium" in text and "N+N" in text
     assert "随Supermicro A+ Server AS-4124GS-TNR" in text
     assert "¥" not in text  # a request carries no prices
+
+
+@needs_pdftotext
+def test_the_comparison_pdf_prints_the_quotes_figures_and_a_conclusion(attached: Plan, catalog: Catalog,
+                                                                       tmp_path: Path) -> None:
+    from procurement.reports.comparison_pdf import render_comparison_pdf
+
+    plan = choose(attached, "Gamma")
+    text = re.sub(r"\s+", " ", pdftotext(render_comparison_pdf(plan, catalog, lang="zh", today=DAY), tmp_path))
+    total = build_quote(plan, catalog, POLICY, DAY).total
+    assert money_text(total) in text  # the chosen offer's figure is the quote's total
+    # each VAT-inclusive line: unit × qty as printed
+    for unit, amount in (("¥62,800.00", "¥251,200.00"), ("¥1,008.88", "¥16,142.08")):
+        assert f"单价 {unit}（含税）" in text and f"含税 {amount}" in text
+    assert "合规 合规 合规" in text and "超出预算" in text and "不合规" not in text  # budget has its own row
+    assert f"选定成交供应商：Gamma——报价完整且符合规格的最低报价（价税合计 {money_text(total)}）" in text
+    assert "比价小组" in text and "小组成员（签字）" in text
