@@ -626,11 +626,13 @@ class QuotePage(StepPage):
         from procurement.reports import build_quote, issue_quote
 
         ctl = self.controller
-        if ctl.plan.quote.issued is not None:
+        quote = build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang)
+        if ctl.plan.quote.issued is not None and quote.stale_since is None:
             return ctl.plan
-        if not build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang).complete:
-            return ctl.plan  # a request for quotation: nothing is quoted yet
-        return issue_quote(ctl.plan)
+        if not quote.complete:
+            return ctl.plan  # nothing is quoted yet while a line is on request
+        # a new quote, or the configuration changed since the last one was issued: the next number
+        return issue_quote(ctl.plan, renew=ctl.plan.quote.issued is not None)
 
     def _commit_issue(self, issued: Any) -> None:
         """Store the issued quote in the plan as one undoable edit (once the document is really going out)."""

@@ -447,13 +447,18 @@ def build_quote(
     notes.append(t("quote.note.vat", lang, rate=pct(rate)))
     number = quote_number(plan, today)
     issued = plan.quote.issued
-    if issued is None:
-        notes.append(t("quote.provisional", lang))
     stale = None
     if issued is not None and issued.digest and issued.digest != canonical_digest(plan):
+        # the configuration changed after the quote was issued: its number, date and validity belong to the old
+        # configuration, so this paper carries the next number, provisionally, and says why
         stale = issued.digest
         notes.append(t("quote.stale", lang, number=issued.number, old=issued.digest[:12],
                        new=canonical_digest(plan)[:12]))
+        renewed = issue_quote(plan, today, renew=True).quote.issued
+        number = renewed.number if renewed is not None else number
+        issued = None
+    if issued is None:
+        notes.append(t("quote.provisional", lang))
     return Quote(
         number=number,
         date=issued.date if issued is not None else today,
