@@ -48,6 +48,10 @@ register({
     "prices.error.sheet": ", sheet '{sheet}'",
     "prices.error.column": ", column {letter} ({header})",
     "prices.error.not_number": "'{value}' is not a number",
+    "prices.error.ambiguous_number": (
+        "'{value}' is ambiguous: write the number with a point for decimals and commas only between groups of "
+        "three digits (65,000.50)"
+    ),
     "prices.error.negative": "the unit price {value} is negative and cannot be a part's price",
     "prices.error.too_large": "{value} is beyond any plausible price",
     "prices.error.not_date": "'{value}' is not a date (e.g. 2026-11-30)",
@@ -398,6 +402,7 @@ _FREE = {"赠送", "免费", "free", "foc", "包含", "含", "已含", "included
 _TOTAL_ROW = re.compile(r"^(合计|总计|小计|总价|大写|人民币|备注|说明|注[:：]|total|subtotal|grand ?total|sum|note)",
                         re.IGNORECASE)
 _TOO_LARGE = Decimal("1e12")
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+|[-+]?\d+\.")
 # A sentence of the file that says whether its prices include VAT ('以上报价含税', '注：以上价格均含13%增值税',
 # '报价不含税', 'All prices include 13% VAT'); a heading such as 含税单价 is a column's, read by guess_field.
 _SUBJECT = r"(?:报价|价格|单价|总价|金额|以上|上述|所有|全部|均)"
@@ -465,16 +470,20 @@ def _number(value: object, where: _Where, row: int, col: int) -> Decimal | None:
             raise where.error("prices.error.not_number", row, col, value=value)
         return number
     text = unicodedata.normalize("NFKC", str(value)).strip()
-    bare = re.sub(r"[\s,¥￥$元]|rmb|cny", "", text.lower())
-    if bare in _NO_PRICE:
-        return Decimal(0) if bare in _FREE else None
-    if bare.endswith("万") or bare.endswith("万元"):
-        scale, bare = Decimal(10_000), bare.rstrip("元").rstrip("万")
+    bare = re.sub(r"[\s¥￥$]|rmb|cny", "", text.lower())
+    if bare.replace(",", "").removesuffix("元") in _NO_PRICE:
+        return Decimal(0) if bare.replace(",", "").removesuffix("元") in _FREE else None
+    scale = Decimal(1)
+    if bare.endswith("万元") or bare.endswith("万"):  # one 万 (×10 000); '1万万' is refused, not read as 1万
+        scale, bare = Decimal(10_000), bare.removesuffix("元").removesuffix("万")
     else:
-        scale = Decimal(1)
-    if not re.fullmatch(r"[-+]?(\d+(\.\d*)?|\.\d+)", bare):
-        raise where.error("prices.error.not_number", row, col, value=str(value)[:60])
-    return Decimal(bare) * scale
+        bare = bare.removesuffix("元")
+    # digits, with commas only as thousands separators (65,000.50); a comma as a decimal mark (65000,50) or
+    # European grouping (1.234,56) is ambiguous and refused rather than guessed
+    if not _PLAIN_NUMBER.fullmatch(bare):
+        key = "prices.error.ambiguous_number" if re.fullmatch(r"[-+]?[\d.,]+", bare) else "prices.error.not_number"
+        raise where.error(key, row, col, value=str(value)[:60])
+    return Decimal(bare.replace(",", "")) * scale
 
 
 def _date(value: object, where: _Where, row: int, col: int) -> dt.date | None:
