@@ -5,6 +5,7 @@ one; export the comparison PDF. Every decision is a call into procurement.pricin
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -160,7 +161,22 @@ class VendorQuoteDialog(QDialog):
         layout.addWidget(self.buttons)
         self._connect_signals()
         self._fill()
+        self._fill_info()
         self.resize(1100, 680)
+
+    def _fill_info(self) -> None:
+        """What the file's header rows say (报价单号, 日期, 交货期, 质保, 付款方式, 供应商), for the person to
+        confirm or correct."""
+        info = self.price_import.info
+        for key, edit in (("number", self.number), ("delivery", self.delivery), ("warranty", self.warranty),
+                          ("payment", self.payment)):
+            if info.get(key) and not edit.text():
+                edit.setText(info[key])
+        if info.get("vendor") and not self.vendor.currentText():
+            self.vendor.setCurrentText(info["vendor"])
+        m = re.fullmatch(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?", info.get("date", ""))
+        if m is not None and QDate(int(m[1]), int(m[2]), int(m[3])).isValid():
+            self.date.setDate(QDate(int(m[1]), int(m[2]), int(m[3])))
 
     def _connect_signals(self) -> None:
         self.buttons.accepted.connect(self.accept)

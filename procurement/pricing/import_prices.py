@@ -357,6 +357,9 @@ class PriceImport:
     """What the file says of VAT in words ('以上报价含税', 'prices exclude VAT'); None: nothing, or both."""
     vat_note: str = ""
     """The file's own words of that statement (for the dialog to show beside the choice)."""
+    info: dict[str, str] = field(default_factory=dict)
+    """What the file's rows outside the table say of the quote (number, date, delivery, warranty, payment,
+    vendor), as written; the buyer confirms them in the dialog."""
     vat_reading: VatReading = "unstated"
     """How the unit prices of a price column that does not name VAT were read: by the buyer's choice for this
     vendor, the file's statement, the caller's default, or not at all (None: read as excluding VAT)."""
@@ -415,6 +418,37 @@ _VAT_EXCL = re.compile(_SUBJECT + r"[^。；;，,]{0,12}?(?:不含|未含|未计
 _VAT_INCL = re.compile(_SUBJECT + r"[^。；;，,]{0,12}?(?<![不未])含" + _RATE + r"(?:的)?(?:增值)?税"
                        r"|\b(?:prices?|quot\w*|amounts?)\b[^.;]{0,30}?\b(?:includ\w*|incl\.?|inclusive of)"
                        r"\s+(?:\d+\s*%\s+)?(?:vat|tax)", re.IGNORECASE)
+
+
+_INFO_LABELS: dict[str, tuple[str, ...]] = {
+    "number": ("报价单号", "报价编号", "报价单编号", "单号", "编号", "quoteno", "quotationno", "quotenumber",
+               "quoteref", "reference"),
+    "date": ("报价日期", "日期", "date", "quotedate"),
+    "delivery": ("交货期", "交期", "供货期", "交货时间", "到货时间", "delivery", "leadtime"),
+    "warranty": ("质保", "质保期", "保修", "保修期", "售后", "售后服务", "warranty"),
+    "payment": ("付款方式", "付款条件", "结算方式", "付款", "payment", "paymentterms"),
+    "vendor": ("供应商", "报价单位", "报价方", "vendor", "supplier"),
+}
+_INFO_BY_LABEL = {label: key for key, labels in _INFO_LABELS.items() for label in labels}
+
+
+def header_info(values: Sequence[object], *, colon_only: bool = False) -> dict[str, str]:
+    """What a row outside the table says of the quote: '报价单号：HD-118', '交货期 | 合同签订后 4 周' (a label
+    and its value, in one cell after a colon or in the next cell) — number, date, delivery, warranty, payment
+    and vendor. ``colon_only``: only 'label：value' in one cell (a row under the table's heading)."""
+    out: dict[str, str] = {}
+    cells = [_text(v) for v in values]
+    for i, cell in enumerate(cells):
+        if not cell:
+            continue
+        label, sep, rest = unicodedata.normalize("NFKC", cell).partition(":")
+        key = _INFO_BY_LABEL.get(re.sub(r"[\s._/-]", "", label.lower()))
+        if key is None or key in out or (colon_only and not sep):
+            continue
+        value = rest.strip() if sep else next((c for c in cells[i + 1:] if c), "")
+        if value:
+            out[key] = value[:200]
+    return out
 
 
 def vat_statement(text: str) -> bool | None:
@@ -609,6 +643,7 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
     header_row = 0
     guessed: dict[Field_, int] = {}
     statements: dict[bool, str] = {}
+    info: dict[str, str] = {}
 
     def said(values: Sequence[object]) -> bool:
         """Note a VAT statement in the row's text cells; True when the row is one."""
@@ -627,6 +662,8 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
             header, header_row = values, number
             break
         said(values)  # the rows above the header: 报价单号, 日期 … and often '以上报价含税'
+        for key, text in header_info(values).items():
+            info.setdefault(key, text)
         if number >= HEADER_ROWS:
             break
     if not header_row:
@@ -673,9 +710,13 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
         if count > MAX_ROWS:
             raise PriceFileError(path, "prices.error.too_many_rows", sheet=sheet, limit=MAX_ROWS)
         part_text, name_text = _text(cell(values, c_part)), _text(cell(values, c_name))
-        if said(values) and cell(values, c_price) in (None, ""):  # '以上报价含税': a note, not a line
-            skipped.append(number)
-            continue
+        if cell(values, c_price) in (None, ""):
+            noted = header_info(values, colon_only=True) if not (part_text and name_text) else {}
+            if said(values) or noted:  # '以上报价含税', '交货期：4 周' under the lines: notes, not lines
+                for key, text in noted.items():
+                    info.setdefault(key, text)
+                skipped.append(number)
+                continue
         if _TOTAL_ROW.match(first) or (not part_text and not name_text):
             skipped.append(number)
             continue
@@ -720,8 +761,9 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
     return PriceImport(path=path, sheet=sheet, header_row=header_row, columns=columns, kind=kind, source=source,
                        lines=tuple(lines), skipped_rows=tuple(skipped),
                        header=tuple(str(c if c is not None else "").strip() for c in header), mapping=guessed,
-                       vat_statement=statement, vat_note=statements.get(statement, "") if statement is not None
-                       else "；".join(statements.values()), vat_reading=reading)
+                       info=info, vat_statement=statement, vat_reading=reading,
+                       vat_note=statements.get(statement, "") if statement is not None
+                       else "；".join(statements.values()))
 
 
 def import_for_plan(path: Path, plan: Plan, catalog: Catalog, **options: Any) -> PriceImport:

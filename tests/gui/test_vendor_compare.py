@@ -4,6 +4,7 @@ rules run on each vendor's variant, one chosen, the comparison PDF exported — 
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -347,3 +348,21 @@ def test_a_vendors_vat_is_read_from_its_file_and_can_be_switched(qtbot, monkeypa
     monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, switched))
     import_file(qtbot, view)
     assert [x.with_vat for x in ctl.plan.vendor_quotes[0].lines] == [False, False]
+
+
+def test_the_dialog_takes_the_quotes_number_date_and_terms_from_the_file(qtbot, monkeypatch, tmp_path, view, ctl):
+    rows: list[list[object]] = [["报价单号", "DL-7"], ["报价日期：2026-11-20"], ["型号", "数量", "含税单价"],
+                                ["AMD EPYC 7543", 2, 9_800], ["交货期：现货"], ["付款方式：货到付款"]]
+    path = _xlsx(tmp_path / "info.xlsx", rows)
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *a: [path])
+
+    def confirm(d: VendorQuoteDialog) -> None:
+        assert (d.number.text(), d.delivery.text(), d.payment.text()) == ("DL-7", "现货", "货到付款")
+        assert d.date.date().toString("yyyy-MM-dd") == "2026-11-20" and len(d.proposals) == 1
+        fill(qtbot, d, "Delta", "", "", "", "")
+
+    monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, confirm))
+    import_file(qtbot, view)
+    quote = ctl.plan.vendor_quotes[0]
+    assert (quote.number, quote.date, quote.delivery, quote.payment_terms) == ("DL-7", dt.date(2026, 11, 20), "现货",
+                                                                             "货到付款")

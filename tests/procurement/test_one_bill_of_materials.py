@@ -302,3 +302,14 @@ def test_the_comparison_pdf_prints_the_quotes_figures_and_a_conclusion(attached:
     assert "合规 合规 合规" in text and "超出预算" in text and "不合规" not in text  # budget has its own row
     assert f"选定成交供应商：Gamma——报价完整且符合规格的最低报价（价税合计 {money_text(total)}）" in text
     assert "比价小组" in text and "小组成员（签字）" in text
+
+
+def test_a_vendor_files_header_rows_are_read(catalog: Catalog, tmp_path: Path) -> None:
+    """报价单号 and 报价日期 above the table, 交货期/质保/付款方式 under it: read as the quote's terms, not lines."""
+    text = EAST.replace("以上报价含税,,,,,\n", "以上报价含税,,,,,\n交货期：合同签订后 4 周,,,,,\n质保：3 年原厂,,,,,\n")
+    path = tmp_path / "east.csv"
+    path.write_text(text, encoding="utf-8")
+    result = import_for_plan(path, _plan(catalog), catalog)
+    assert result.info == {"number": "HD-2026-118", "date": "2026-11-20", "delivery": "合同签订后 4 周",
+                           "warranty": "3 年原厂"}
+    assert len(result.lines) == 9  # the notes are no lines
