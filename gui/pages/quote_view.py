@@ -403,6 +403,13 @@ class QuotePage(StepPage):
             return
         self.quote = quote
         on_request = t("quote.on_request", ctl.lang)  # the PDF's word, so screen and paper agree
+        # the table's prices are the quote's: VAT-inclusive when any price includes VAT, as the PDF prints them
+        gross = quote.basis == "gross"
+        for col, text in ((4, self.tr("Unit price incl. VAT") if gross else self.tr("Unit price excl. VAT")),
+                          (5, self.tr("Amount incl. VAT") if gross else self.tr("Amount excl. VAT"))):
+            header = self.table.horizontalHeaderItem(col)
+            if header is not None:
+                header.setText(text)
         self.table.blockSignals(True)  # filling the table is not the buyer editing a price
         self.table.setRowCount(0)
         self.row_parts = []
