@@ -102,7 +102,7 @@ def add_up(items: Iterable[PricedItem], vat_rate_pct: float) -> Money:
     items = tuple(items)
     rate = Decimal(str(vat_rate_pct))
     factor = 1 + rate / 100
-    basis: Basis = "gross" if any(i.includes_vat and i.unit_cny is not None for i in items) else "net"
+    basis: Basis = "gross" if any(i.includes_vat and i.unit_cny for i in items) else "net"
     units: list[Decimal | None] = []
     amounts: list[Decimal | None] = []
     for item in items:
