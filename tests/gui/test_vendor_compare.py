@@ -225,8 +225,18 @@ def test_three_vendors_imported_compared_chosen_and_exported(qtbot, monkeypatch,
     qtbot.mouseClick(view.choose_button, Qt.MouseButton.LeftButton)
     assert ctl.plan.chosen_vendor == "North Computing"
     assert "✔ chosen" in view.offers.item(rows["North Computing"], 8).text()
+    # the chosen offer is the quote now, in one undoable step: the vendor, its prices, its substitute, its terms
+    from procurement.reports import build_quote
+
+    chosen = ctl.plan
+    assert chosen.quote.vendor.name == "North Computing" and chosen.quote.delivery == "2 weeks"
+    assert chosen.gpu.model == "a100-pcie-80gb" and chosen.prices["a100-pcie-80gb"].kind == "vendor_quote"
+    north_offer = view.comparison.offer("North Computing") if view.comparison else None
+    quote = build_quote(chosen, catalog, ctl.policy)
+    assert north_offer is not None and quote.complete and float(quote.total) == round(north_offer.gross_cny, 2)
     ctl.undo_stack.undo()
-    assert ctl.plan.chosen_vendor is None
+    assert ctl.plan.chosen_vendor is None and ctl.plan.gpu.model == GPU
+    assert ctl.plan.quote.vendor.name == "Example vendor"
     ctl.undo_stack.redo()
     assert ctl.plan.chosen_vendor == "North Computing"
 
