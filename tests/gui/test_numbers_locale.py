@@ -20,7 +20,6 @@ SPACE_PERCENT = re.compile(r"\d[ \u2009\u00a0\u202f]%")
 
 def _showcase(win) -> None:
     from gui.screenshots import pick_example
-
     from procurement.pricing.compare import base_plan
 
     # the showcase before its chosen offer became the quote: parts on request, the 40 GB card (VRAM error)
