@@ -313,3 +313,15 @@ def test_a_vendor_files_header_rows_are_read(catalog: Catalog, tmp_path: Path) -
     assert result.info == {"number": "HD-2026-118", "date": "2026-11-20", "delivery": "合同签订后 4 周",
                            "warranty": "3 年原厂"}
     assert len(result.lines) == 9  # the notes are no lines
+
+
+def test_without_a_service_life_no_years_are_stated() -> None:
+    """No '? years' (? 年拥有成本): without a service life the lower bound is stated without a number of years."""
+    from procurement.budgets.tco import Tco, describe_tco
+
+    tco = Tco(purchase_cny=100_000.0, purchase_complete=True, wall_w=1000.0, wall_complete=True, servers=2, gpus=8,
+              kwh_price=0.8, pue=1.5, utilisation_pct=50.0, life_years=None, cloud_gpu_hour_cny=None)
+    for lang in ("en", "zh"):
+        lines = describe_tco(tco, lang)
+        assert not any("?" in line for line in lines), lines
+    assert describe_tco(tco, "en")[-1].startswith("Cost of ownership: at least ¥100,000")
