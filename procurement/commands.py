@@ -50,6 +50,8 @@ COMMANDS: tuple[Command, ...] = (
             "write the Dockerfile of the plan's container image (optionally with China mirrors)"),
     Command("sign", "procurement.sign_cmd",
             "sign a plan's approval or delivery acceptance (optionally with an SSH key)"),
+    Command("quote", "procurement.pricing.quote_cmd",
+            "vendors' quotes: import a vendor's file, compare the offers, choose one (三家比价)"),
 )
 
 BY_NAME: dict[str, Command] = {c.name: c for c in COMMANDS}

@@ -282,6 +282,9 @@ def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
         item, _, leaf = rest.rpartition(".")
         label = t(f"checklist.item.{item}", lang)
         return t(f"field.checklist.{leaf}", lang, item=label)
+    if head == "prices":  # the buyer's own prices: prices.<part id>.<field>
+        rest = rest.split(".")[0]
+        head = "price"
     if head == "price":
         part = _find(catalog, rest) if catalog is not None else None
         return t("field.price", lang, part=getattr(part, "name", rest))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QObject, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QGuiApplication, QPainter, QShowEvent
 from PySide6.QtWidgets import (
+    QAbstractItemDelegate,
     QAbstractItemView,
     QCheckBox,
     QComboBox,
@@ -404,6 +405,13 @@ class QuotePage(StepPage):
             return
         self.quote = quote
         on_request = t("quote.on_request", ctl.lang)  # the PDF's word, so screen and paper agree
+        # the table's prices are the quote's: VAT-inclusive when any price includes VAT, as the PDF prints them
+        gross = quote.basis == "gross"
+        for col, text in ((4, self.tr("Unit price incl. VAT") if gross else self.tr("Unit price excl. VAT")),
+                          (5, self.tr("Amount incl. VAT") if gross else self.tr("Amount excl. VAT"))):
+            header = self.table.horizontalHeaderItem(col)
+            if header is not None:
+                header.setText(text)
         self.table.blockSignals(True)  # filling the table is not the buyer editing a price
         self.table.setRowCount(0)
         self.row_parts = []
@@ -508,12 +516,12 @@ class QuotePage(StepPage):
         plan, catalog, lang = ctl.plan, ctl.catalog, ctl.lang
         vendor = plan.quote.vendor.name.strip()
         source = f"{vendor} · {path.name}" if vendor else path.name
-        includes_vat = self.vat_included.isChecked()  # the file's VAT setting where no column says it
+        includes_vat = self.vat_included.isChecked()  # where neither a column nor a sentence of the file says it
 
         def read(_progress: object, _cancelled: object) -> object:
             try:
                 return import_for_plan(path, plan, catalog, kind="vendor_quote", source=source,
-                                       date=dt.date.today(), includes_vat=includes_vat, lang=lang)
+                                       date=dt.date.today(), default_vat=includes_vat, lang=lang)
             except PriceFileError as exc:  # shown in the reader's language, with file, sheet, row and column
                 return exc
 
@@ -597,10 +605,20 @@ class QuotePage(StepPage):
         from procurement.reports import render_quote_pdf
 
         ctl = self.controller
+        self._finish_editing()
         return render_quote_pdf(ctl.plan, ctl.catalog, policy=ctl.policy, findings=list(ctl.findings),
-                                lang=ctl.lang, paper=self.paper_combo.currentData())
+                                lang=ctl.lang, paper=self.paper_combo.currentData(), document="quote")
 
-    def _renderer(self, document: Document = "auto", plan: Any = None) -> Any:
+    def _finish_editing(self) -> None:
+        """A unit price still being typed in the table goes into the plan before a document is made from it
+        (File ▸ Export or a shortcut does not take the focus from the cell's editor)."""
+        editor = self.table.focusWidget()  # the cell's editor, the table's last focused child
+        if editor is not None and editor is not self.table and self.table.isAncestorOf(editor) \
+                and self.table.state() == QAbstractItemView.State.EditingState:
+            self.table.commitData(editor)
+            self.table.closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint)
+
+    def _renderer(self, document: Document = "quote", plan: Any = None) -> Any:
         """A render function over a snapshot of the plan (or ``plan``), safe to run in a worker thread."""
         from procurement.reports import render_quote_pdf
 
@@ -617,11 +635,13 @@ class QuotePage(StepPage):
         from procurement.reports import build_quote, issue_quote
 
         ctl = self.controller
-        if ctl.plan.quote.issued is not None:
+        quote = build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang)
+        if ctl.plan.quote.issued is not None and quote.stale_since is None:
             return ctl.plan
-        if not build_quote(ctl.plan, ctl.catalog, ctl.policy, lang=ctl.lang).complete:
-            return ctl.plan  # a request for quotation: nothing is quoted yet
-        return issue_quote(ctl.plan)
+        if not quote.complete:
+            return ctl.plan  # nothing is quoted yet while a line is on request
+        # a new quote, or the configuration changed since the last one was issued: the next number
+        return issue_quote(ctl.plan, renew=ctl.plan.quote.issued is not None)
 
     def _commit_issue(self, issued: Any) -> None:
         """Store the issued quote in the plan as one undoable edit (once the document is really going out)."""
@@ -630,8 +650,11 @@ class QuotePage(StepPage):
             self.controller.replace_plan(issued, lambda: self.tr("Issue quote %1").replace("%1", number))
 
     def export_quote(self) -> workers.Job | None:
+        """The buyer's quote (报价单) as it is on screen, never a request for quotation in its place: with a line
+        on request its sums say they are lower bounds (the RFQ has its own button)."""
         from procurement.reports import quote_number
 
+        self._finish_editing()
         issued = self._issued()
         number = quote_number(issued) or "quote"
         job = workers.start_export(self, self.tr("Export quote"), Path(f"{_safe(number)}.pdf"),
@@ -656,6 +679,7 @@ class QuotePage(StepPage):
 
     def print_quote(self) -> workers.Job:
         """Render in a worker, then show the print preview of those same bytes."""
+        self._finish_editing()
         issued = self._issued()
         self._commit_issue(issued)
         self.status_label.setText(self.tr("Preparing the print preview…"))

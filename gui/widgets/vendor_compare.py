@@ -5,6 +5,7 @@ one; export the comparison PDF. Every decision is a call into procurement.pricin
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
@@ -40,7 +41,8 @@ from procurement.pricing.import_prices import FIELDS, Field_, PriceImport, colum
 LIKELY_BG, SUBSTITUTE_BG, UNPRICED_BG = QColor("#fff8e1"), QColor("#fbe9c6"), QColor("#e8e8e8")
 PASS_BG, FAIL_BG = QColor("#d9f2dc"), QColor("#f7d4d4")
 
-Reread = Callable[[dict[Field_, int]], tuple[PriceImport, list[LineProposal]]]
+Reread = Callable[[dict[Field_, int], "bool | None"], tuple[PriceImport, list[LineProposal]]]
+"""The file read again with a column mapping and this vendor's VAT choice (None: as the file says)."""
 
 
 def _money(value: float | None) -> str:
@@ -108,6 +110,14 @@ class VendorQuoteDialog(QDialog):
         info.addRow(self.tr("Delivery:"), self.delivery)
         info.addRow(self.tr("Warranty:"), self.warranty)
         info.addRow(self.tr("Payment terms:"), self.payment)
+        self.vat = QComboBox()  # this vendor's 含税/不含税, proposed from the file's headings and notes
+        self.vat.addItem("", None)
+        self.vat.addItem(self.tr("Included (含税)"), True)
+        self.vat.addItem(self.tr("Excluded (不含税)"), False)
+        self.vat_note = QLabel()
+        self.vat_note.setWordWrap(True)
+        info.addRow(self.tr("Unit prices VAT:"), self.vat)
+        info.addRow("", self.vat_note)
         self.mapping_box = QGroupBox(self.tr("Columns (remembered for this vendor)"))
         self.mapping_combos: dict[Field_, QComboBox] = {}
         grid = QFormLayout(self.mapping_box)
@@ -151,7 +161,22 @@ class VendorQuoteDialog(QDialog):
         layout.addWidget(self.buttons)
         self._connect_signals()
         self._fill()
+        self._fill_info()
         self.resize(1100, 680)
+
+    def _fill_info(self) -> None:
+        """What the file's header rows say (报价单号, 日期, 交货期, 质保, 付款方式, 供应商), for the person to
+        confirm or correct."""
+        info = self.price_import.info
+        for key, edit in (("number", self.number), ("delivery", self.delivery), ("warranty", self.warranty),
+                          ("payment", self.payment)):
+            if info.get(key) and not edit.text():
+                edit.setText(info[key])
+        if info.get("vendor") and not self.vendor.currentText():
+            self.vendor.setCurrentText(info["vendor"])
+        m = re.fullmatch(r"(\d{4})\s*[-/.年]\s*(\d{1,2})\s*[-/.月]\s*(\d{1,2})\s*日?", info.get("date", ""))
+        if m is not None and QDate(int(m[1]), int(m[2]), int(m[3])).isValid():
+            self.date.setDate(QDate(int(m[1]), int(m[2]), int(m[3])))
 
     def _connect_signals(self) -> None:
         self.buttons.accepted.connect(self.accept)
@@ -159,8 +184,27 @@ class VendorQuoteDialog(QDialog):
         self.reread_button.clicked.connect(self.read_again)
         self.vendor.currentTextChanged.connect(self._update_ok)
         self.vendor.textActivated.connect(self.vendor_chosen)
+        self.vat.activated.connect(lambda _i: self.read_again())
+
+    def _fill_vat(self) -> None:
+        """What the file says of VAT, shown beside the choice that decides it for this vendor."""
+        result = self.price_import
+        said = {True: self.tr("included (含税)"), False: self.tr("excluded (不含税)")}
+        if result.vat_reading == "column":
+            text = self.tr("The price column says it: %1").replace("%1", ", ".join(result.columns.values()))
+        elif result.vat_statement is not None:
+            text = (self.tr("The file says: “%1” → %2").replace("%1", result.vat_note)
+                    .replace("%2", said[result.vat_statement]))
+        elif result.vat_note:
+            text = self.tr("The file says both: “%1” — choose").replace("%1", result.vat_note)
+        else:
+            text = self.tr("The file does not say: read as excluding VAT (the higher reading) unless you choose")
+        self.vat.setItemText(0, self.tr("As the file says"))
+        self.vat_note.setText(text)
+        self.vat.setEnabled(result.vat_reading != "column")
 
     def _fill(self) -> None:
+        self._fill_vat()
         for name, combo in self.mapping_combos.items():
             combo.setCurrentIndex(max(0, combo.findData(self.price_import.mapping.get(name, -1))))
         self.table.setRowCount(0)
@@ -250,7 +294,7 @@ class VendorQuoteDialog(QDialog):
         from procurement.pricing.import_prices import PriceFileError
 
         try:
-            self.price_import, self.proposals = self.reread(self.mapping())
+            self.price_import, self.proposals = self.reread(self.mapping(), self.vat.currentData())
         except PriceFileError as exc:
             workers.show_error(self, self.windowTitle(), exc.message("zh" if self.lang == "zh" else "en"))
             return
@@ -546,13 +590,14 @@ class VendorComparisonView(QWidget):
         ctl = self.controller
         plan, catalog, lang = ctl.plan, ctl.catalog, ctl.lang
 
-        def read(mapping: dict[Field_, int] | None) -> tuple[PriceImport, list[LineProposal]]:
-            result = import_for_plan(path, plan, catalog, kind="vendor_quote", mapping=mapping, lang=lang)
+        def read(mapping: dict[Field_, int] | None, vat: bool | None = None) -> tuple[PriceImport, list[LineProposal]]:
+            result = import_for_plan(path, plan, catalog, kind="vendor_quote", mapping=mapping, includes_vat=vat,
+                                     lang=lang)
             return result, propose_lines(result, plan, catalog, lang)
 
         def first_read(_progress: object, _cancelled: object) -> object:
             try:
-                return read(None)
+                return read(None, None)
             except PriceFileError as exc:  # shown in the reader's language with file, sheet, row and column
                 return exc
 

@@ -172,7 +172,9 @@ def describe_tco(tco: Tco, lang: Lang) -> list[str]:
         lines.append(t("tco.total", lang, years=years, cost=yuan(tco.own_cny)))
     else:
         why = [t(f"tco.term.{m}", lang) for m in tco.missing]
-        lines.append(t("tco.lower", lang, years=years, cost=yuan(tco.own_cny), terms=_join(why, lang)))
+        # without a service life there is no "over N years" to state (never '? years')
+        key = "tco.lower" if tco.life_years is not None else "tco.lower.no_life"
+        lines.append(t(key, lang, years=years, cost=yuan(tco.own_cny), terms=_join(why, lang)))
     return lines
 
 
@@ -219,6 +221,7 @@ register(
         ),
         "tco.total": "Cost of ownership over {years} years: {cost}",
         "tco.lower": "Cost of ownership over {years} years: at least {cost} (a lower bound; unknown: {terms})",
+        "tco.lower.no_life": "Cost of ownership: at least {cost} (a lower bound; unknown: {terms})",
         "tco.term.purchase_partial": "prices of some parts",
         "tco.term.power": "power draw",
         "tco.term.power_partial": "power of some parts",

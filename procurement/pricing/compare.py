@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from catalog.loader import Catalog
 from catalog.models import Part
-from procurement.budgets.cost import BudgetVerdict, CostBreakdown, CostLine, plan_cost
+from procurement.budgets.cost import BudgetVerdict, CostBreakdown, CostLine, Money, PricedItem, add_up, plan_cost
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import EnteredPrice, OfferLine, Plan, VendorQuote
@@ -46,6 +46,21 @@ register({
     "compare.provisional_why": "the offer of {vendors} is incomplete or unchecked and its priced lines alone cost less",
     "compare.lowest.none": "no offer is both fully priced and compliant: no lowest compliant offer",
     "compare.chosen": "chosen",
+    "compare.conclusion.recommend": (
+        "Recommended vendor: {vendor} — the lowest offer that is fully priced and meets the specification ({total} "
+        "incl. VAT); the buyer has not chosen yet."
+    ),
+    "compare.conclusion.chosen_lowest": (
+        "Vendor chosen: {vendor} — the lowest offer that is fully priced and meets the specification ({total} incl. "
+        "VAT)."
+    ),
+    "compare.conclusion.chosen_other": (
+        "Vendor chosen: {vendor} ({total} incl. VAT), not the lowest compliant offer ({lowest}): state the reason "
+        "(delivery, warranty, service) in the plan notes."
+    ),
+    "compare.conclusion.none": (
+        "No vendor can be recommended: no offer is both fully priced and compliant with the specification."
+    ),
 })
 
 
@@ -101,6 +116,8 @@ class OfferResult:
     net_cny: float
     budget_cny: float | None
     vat_rate_pct: float
+    money: Money | None = None
+    """The rows added up (``money.amounts`` line by line, in the order of ``rows``)."""
 
     @property
     def vendor(self) -> str:
@@ -147,6 +164,23 @@ class Comparison:
 
     def offer(self, vendor: str) -> OfferResult | None:
         return next((o for o in self.offers if o.vendor == vendor), None)
+
+    def conclusion(self, lang: Lang) -> str:
+        """The written conclusion of the comparison (推荐成交供应商 and why), from the marks and the choice."""
+        sep = "、" if lang == "zh" else ", "
+        if self.chosen is not None:
+            chosen = self.offer(self.chosen)
+            if chosen is not None and self.chosen in self.lowest:
+                return t("compare.conclusion.chosen_lowest", lang, vendor=self.chosen,
+                         total=f"¥{chosen.gross_cny:,.2f}")
+            if chosen is not None:
+                return t("compare.conclusion.chosen_other", lang, vendor=self.chosen, lowest=sep.join(self.lowest)
+                         or "—", total=f"¥{chosen.gross_cny:,.2f}")
+        if self.lowest:
+            best = self.offer(self.lowest[0])
+            return t("compare.conclusion.recommend", lang, vendor=sep.join(self.lowest),
+                     total=f"¥{best.gross_cny:,.2f}" if best else "—")
+        return t("compare.conclusion.none", lang)
 
     def lowest_text(self, lang: Lang) -> str:
         if not self.lowest:
@@ -206,6 +240,19 @@ def variant(plan: Plan, quote: VendorQuote) -> Plan:
     return Plan.model_validate(data)
 
 
+def base_plan(plan: Plan) -> Plan:
+    """The configuration the offers were asked for: the plan with the chosen offer's substitutes taken back
+    (choosing an offer puts them in the plan), so every vendor's offer is compared on the same parts."""
+    chosen = next((q for q in plan.vendor_quotes if q.vendor == plan.chosen_vendor), None)
+    if chosen is None:
+        return plan
+    data = plan.model_dump(mode="json")
+    for line in chosen.lines:
+        if line.for_part and line.offered and line.offered != line.for_part and not line.substitute_unknown:
+            _substitute(data, line.offered, line.for_part)
+    return Plan.model_validate(data)
+
+
 def _find(catalog: Catalog, pid: str | None) -> Part | None:
     if pid is None:
         return None
@@ -257,22 +304,37 @@ def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Poli
             new = _key(f) not in base_keys and f.severity != Severity.INFO and f.waived is None
             if errs or new:
                 counted.append(f)
+    # the budget has its own column: an offer over the budget has not failed the specification (不合规 to a
+    # buyer means the vendor's configuration fails it), so the budget family never decides compliance
+    counted = [f for f in counted if f.family != "budget"]
     errors = [f for f in counted if f.severity == Severity.ERROR]
     reasons += [t("compare.reason.error", lang, rule=f.rule, message=f.message) for f in errors]
     compliance: Compliance = "fails" if errors else ("unknown" if unknown else "compliant")
 
     rows: list[OfferRow] = []
     by_part: dict[str, OfferLine] = {}
+    by_offered: dict[str, OfferLine] = {}
     for line in quote.lines:
         if line.for_part is not None:
             by_part.setdefault(line.for_part, line)
-    cost: CostBreakdown = plan_cost(plan, catalog)
+            if line.offered and not line.substitute_unknown:
+                by_offered.setdefault(line.offered, line)
+    # the offer's lines are the bill of materials of the vendor's variant: a substitute in place of the part
+    # it replaces, and the PSUs that ship in the chassis never a line of their own (nothing to quote for them)
+    cost: CostBreakdown = plan_cost(var, catalog)
     nodes = plan.requirements.nodes
     for cl in cost.lines:
-        found = by_part.get(cl.part_id)
+        if cl.part is None:
+            continue
+        found = by_offered.get(cl.part_id) or by_part.get(cl.part_id)
         needed = cl.count * nodes
+        plan_part = found.for_part if found is not None and found.for_part else cl.part_id
+        own = _find(catalog, plan_part)
+        name = own.name if own is not None else cl.name
         if found is None:
-            rows.append(OfferRow(cl.path, cl.part_id, cl.name, needed, None, None, quoted=False,
+            if cl.unit_cny == 0:
+                continue  # free (a driver, CUDA, an open-source image): no vendor quotes it, it costs nothing
+            rows.append(OfferRow(cl.path, cl.part_id, name, needed, None, None, quoted=False,
                                  notes=(t("compare.line.not_quoted", lang),)))
             continue
         line = found
@@ -290,7 +352,7 @@ def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Poli
             part = _find(catalog, line.offered)
             sub, offered_name = "catalog", part.name if part else line.offered
             notes.append(t("compare.sub.catalog", lang, name=offered_name))
-        rows.append(OfferRow(cl.path, cl.part_id, cl.name, needed, line.unit_price_cny, line.with_vat, quoted=True,
+        rows.append(OfferRow(cl.path, plan_part, name, needed, line.unit_price_cny, line.with_vat, quoted=True,
                              substitution=sub, offered_name=offered_name, text=line.text, notes=tuple(notes)))
     for line in quote.lines:
         if line.for_part is None:
@@ -298,10 +360,10 @@ def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Poli
             rows.append(OfferRow(None, None, line.text, qty, line.unit_price_cny, line.with_vat, quoted=True,
                                  text=line.text,
                                  notes=(t("compare.line.unpriced", lang),) if line.unit_price_cny is None else ()))
-    gross = sum(g for r in rows if (g := r.gross_cny(vat)) is not None)
-    net = sum(n for r in rows if (n := r.net_cny(vat)) is not None)
+    money = add_up((PricedItem(r.quantity, r.unit_cny, r.includes_vat) for r in rows), vat)
+    gross, net = float(money.gross), float(money.net)
     return OfferResult(quote, tuple(rows), tuple(counted), compliance, tuple(reasons), gross, net,
-                       plan.requirements.budget_cny, vat)
+                       plan.requirements.budget_cny, vat, money)
 
 
 def compare(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh") -> Comparison:
@@ -309,8 +371,9 @@ def compare(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: La
     from procurement.rules import evaluate, policy_or_default
 
     pol = policy_or_default(policy)
-    base = tuple(evaluate(plan, catalog, pol, lang))
-    offers = tuple(compare_offer(plan, q, catalog, pol, base=base, lang=lang) for q in plan.vendor_quotes)
+    asked = base_plan(plan)
+    base = tuple(evaluate(asked, catalog, pol, lang))
+    offers = tuple(compare_offer(asked, q, catalog, pol, base=base, lang=lang) for q in plan.vendor_quotes)
     eligible = [o for o in offers if o.compliance == "compliant" and o.complete]
     lowest: tuple[str, ...] = ()
     provisional: tuple[str, ...] = ()
@@ -323,10 +386,36 @@ def compare(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: La
 
 
 def choose(plan: Plan, vendor: str | None) -> Plan:
-    """The plan with ``vendor``'s offer chosen (None: none chosen)."""
-    if vendor is not None and vendor not in {q.vendor for q in plan.vendor_quotes}:
+    """The plan with ``vendor``'s offer chosen, in one step (one undo): the offer becomes the quote — its catalog
+    substitutes in place of the parts they replace, its unit prices as the plan's prices (a vendor quote, with
+    its VAT status), the vendor's name as the quote's vendor, and its delivery, warranty and payment terms where
+    it states them; its extra lines (installation, freight…) are in the bill of materials while it is chosen.
+    None: no offer chosen (the prices already taken stay)."""
+    if vendor is None:
+        return plan.model_copy(update={"chosen_vendor": None})
+    quote = next((q for q in plan.vendor_quotes if q.vendor == vendor), None)
+    if quote is None:
         raise ValueError(f"no quote from '{vendor}'")
-    return plan.model_copy(update={"chosen_vendor": vendor})
+    data = plan.model_dump(mode="json")
+    prices = dict(data.get("prices") or {})
+    source = f"{quote.vendor} {quote.number}".strip()[:200]
+    for line in quote.lines:
+        if line.for_part is None:
+            continue
+        pid = line.offered if line.offered and not line.substitute_unknown else line.for_part
+        if line.offered and line.offered != line.for_part and not line.substitute_unknown:
+            _substitute(data, line.for_part, line.offered)
+        if line.unit_price_cny is not None:
+            prices[pid] = EnteredPrice(price_cny=line.unit_price_cny, with_vat=line.with_vat, kind="vendor_quote",
+                                       date=quote.date, source=source).model_dump(mode="json")
+    data["prices"] = prices
+    terms = data["quote"]
+    terms["vendor"]["name"] = quote.vendor[:200]
+    for key, value in (("delivery", quote.delivery), ("warranty", quote.warranty), ("payment", quote.payment_terms)):
+        if value.strip():
+            terms[key] = value
+    data["chosen_vendor"] = vendor
+    return Plan.model_validate(data)
 
 
 def with_quote(plan: Plan, quote: VendorQuote) -> Plan:

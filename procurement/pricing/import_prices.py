@@ -48,6 +48,10 @@ register({
     "prices.error.sheet": ", sheet '{sheet}'",
     "prices.error.column": ", column {letter} ({header})",
     "prices.error.not_number": "'{value}' is not a number",
+    "prices.error.ambiguous_number": (
+        "'{value}' is ambiguous: write the number with a point for decimals and commas only between groups of "
+        "three digits (65,000.50)"
+    ),
     "prices.error.negative": "the unit price {value} is negative and cannot be a part's price",
     "prices.error.too_large": "{value} is beyond any plausible price",
     "prices.error.not_date": "'{value}' is not a date (e.g. 2026-11-30)",
@@ -300,6 +304,8 @@ def plan_parts(plan: Plan, catalog: Catalog) -> list[Part]:
 
 # -- the result ---------------------------------------------------------------------------------------------
 
+VatReading = Literal["column", "chosen", "statement", "default", "unstated"]
+
 @dataclass(frozen=True)
 class PriceLine:
     """One line of the file, as read and matched."""
@@ -347,6 +353,16 @@ class PriceImport:
     """Every cell of the header row as text (for a column-mapping dialog)."""
     mapping: dict[Field_, int] = field(default_factory=dict)
     """Field → 0-based column the lines were read with (guessed from the header, or the caller's)."""
+    vat_statement: bool | None = None
+    """What the file says of VAT in words ('以上报价含税', 'prices exclude VAT'); None: nothing, or both."""
+    vat_note: str = ""
+    """The file's own words of that statement (for the dialog to show beside the choice)."""
+    info: dict[str, str] = field(default_factory=dict)
+    """What the file's rows outside the table say of the quote (number, date, delivery, warranty, payment,
+    vendor), as written; the buyer confirms them in the dialog."""
+    vat_reading: VatReading = "unstated"
+    """How the unit prices of a price column that does not name VAT were read: by the buyer's choice for this
+    vendor, the file's statement, the caller's default, or not at all (None: read as excluding VAT)."""
 
     @property
     def matches(self) -> tuple[PriceLine, ...]:
@@ -389,6 +405,62 @@ _FREE = {"赠送", "免费", "free", "foc", "包含", "含", "已含", "included
 _TOTAL_ROW = re.compile(r"^(合计|总计|小计|总价|大写|人民币|备注|说明|注[:：]|total|subtotal|grand ?total|sum|note)",
                         re.IGNORECASE)
 _TOO_LARGE = Decimal("1e12")
+_PLAIN_NUMBER = re.compile(r"[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+|[-+]?\d+\.")
+# A sentence of the file that says whether its prices include VAT ('以上报价含税', '注：以上价格均含13%增值税',
+# '报价不含税', 'All prices include 13% VAT'); a heading such as 含税单价 is a column's, read by guess_field.
+_SUBJECT = r"(?:报价|价格|单价|总价|金额|以上|上述|所有|全部|均)"
+_RATE = r"(?:\d{1,2}(?:\.\d+)?%)?"
+_VAT_EXCL = re.compile(_SUBJECT + r"[^。；;，,]{0,12}?(?:不含|未含|未计|未)" + _RATE + r"(?:的)?(?:增值)?税"
+                       r"|税(?:费|金)?另计|另(?:加|计)" + _RATE + r"(?:增值)?税"
+                       r"|\b(?:prices?|quot\w*|amounts?)\b[^.;]{0,30}?"
+                       r"\b(?:exclud\w*|excl\.?|exclusive of|net of|plus|before)\s+(?:\d+\s*%\s+)?(?:vat|tax)",
+                       re.IGNORECASE)
+_VAT_INCL = re.compile(_SUBJECT + r"[^。；;，,]{0,12}?(?<![不未])含" + _RATE + r"(?:的)?(?:增值)?税"
+                       r"|\b(?:prices?|quot\w*|amounts?)\b[^.;]{0,30}?\b(?:includ\w*|incl\.?|inclusive of)"
+                       r"\s+(?:\d+\s*%\s+)?(?:vat|tax)", re.IGNORECASE)
+
+
+_INFO_LABELS: dict[str, tuple[str, ...]] = {
+    "number": ("报价单号", "报价编号", "报价单编号", "单号", "编号", "quoteno", "quotationno", "quotenumber",
+               "quoteref", "reference"),
+    "date": ("报价日期", "日期", "date", "quotedate"),
+    "delivery": ("交货期", "交期", "供货期", "交货时间", "到货时间", "delivery", "leadtime"),
+    "warranty": ("质保", "质保期", "保修", "保修期", "售后", "售后服务", "warranty"),
+    "payment": ("付款方式", "付款条件", "结算方式", "付款", "payment", "paymentterms"),
+    "vendor": ("供应商", "报价单位", "报价方", "vendor", "supplier"),
+}
+_INFO_BY_LABEL = {label: key for key, labels in _INFO_LABELS.items() for label in labels}
+
+
+def header_info(values: Sequence[object], *, colon_only: bool = False) -> dict[str, str]:
+    """What a row outside the table says of the quote: '报价单号：HD-118', '交货期 | 合同签订后 4 周' (a label
+    and its value, in one cell after a colon or in the next cell) — number, date, delivery, warranty, payment
+    and vendor. ``colon_only``: only 'label：value' in one cell (a row under the table's heading)."""
+    out: dict[str, str] = {}
+    cells = [_text(v) for v in values]
+    for i, cell in enumerate(cells):
+        if not cell:
+            continue
+        label, sep, rest = unicodedata.normalize("NFKC", cell).partition(":")
+        key = _INFO_BY_LABEL.get(re.sub(r"[\s._/-]", "", label.lower()))
+        if key is None or key in out or (colon_only and not sep):
+            continue
+        value = rest.strip() if sep else next((c for c in cells[i + 1:] if c), "")
+        if value:
+            out[key] = value[:200]
+    return out
+
+
+def vat_statement(text: str) -> bool | None:
+    """What a sentence says of VAT: True (prices include it), False (they do not), None (neither, or both)."""
+    norm = unicodedata.normalize("NFKC", text).replace(" ", "") if re.search(r"[\u4e00-\u9fff]", text) else \
+        unicodedata.normalize("NFKC", text)
+    excl, incl = bool(_VAT_EXCL.search(norm)), bool(_VAT_INCL.search(norm))
+    if excl == incl:
+        return None
+    return incl
+
+
 _TRUE = {"是", "含税", "含", "yes", "y", "true", "1", "√", "✓", "incl", "included", "gross"}
 _FALSE = {"否", "不含税", "不含", "未税", "no", "n", "false", "0", "×", "excl", "excluded", "net"}
 
@@ -432,16 +504,20 @@ def _number(value: object, where: _Where, row: int, col: int) -> Decimal | None:
             raise where.error("prices.error.not_number", row, col, value=value)
         return number
     text = unicodedata.normalize("NFKC", str(value)).strip()
-    bare = re.sub(r"[\s,¥￥$元]|rmb|cny", "", text.lower())
-    if bare in _NO_PRICE:
-        return Decimal(0) if bare in _FREE else None
-    if bare.endswith("万") or bare.endswith("万元"):
-        scale, bare = Decimal(10_000), bare.rstrip("元").rstrip("万")
+    bare = re.sub(r"[\s¥￥$]|rmb|cny", "", text.lower())
+    if bare.replace(",", "").removesuffix("元") in _NO_PRICE:
+        return Decimal(0) if bare.replace(",", "").removesuffix("元") in _FREE else None
+    scale = Decimal(1)
+    if bare.endswith("万元") or bare.endswith("万"):  # one 万 (×10 000); '1万万' is refused, not read as 1万
+        scale, bare = Decimal(10_000), bare.removesuffix("元").removesuffix("万")
     else:
-        scale = Decimal(1)
-    if not re.fullmatch(r"[-+]?(\d+(\.\d*)?|\.\d+)", bare):
-        raise where.error("prices.error.not_number", row, col, value=str(value)[:60])
-    return Decimal(bare) * scale
+        bare = bare.removesuffix("元")
+    # digits, with commas only as thousands separators (65,000.50); a comma as a decimal mark (65000,50) or
+    # European grouping (1.234,56) is ambiguous and refused rather than guessed
+    if not _PLAIN_NUMBER.fullmatch(bare):
+        key = "prices.error.ambiguous_number" if re.fullmatch(r"[-+]?[\d.,]+", bare) else "prices.error.not_number"
+        raise where.error(key, row, col, value=str(value)[:60])
+    return Decimal(bare.replace(",", "")) * scale
 
 
 def _date(value: object, where: _Where, row: int, col: int) -> dt.date | None:
@@ -518,12 +594,14 @@ def _xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Iterator[tuple[int, 
 def read_prices(path: Path, parts: Iterable[Part], *, kind: Literal["vendor_quote", "company"] = "vendor_quote",
                 source: str = "", date: dt.date | None = None, includes_vat: bool | None = None,
                 sheet: str | None = None, mapping: dict[Field_, int] | None = None,
-                lang: Lang = "en") -> PriceImport:
+                lang: Lang = "en", default_vat: bool | None = None) -> PriceImport:
     """Read ``path`` (CSV or XLSX) and match its lines to ``parts``.
 
     ``source`` (vendor and quote number, or the price list's name) and ``date`` are used for lines whose file
-    says neither; ``includes_vat`` is the whole file's VAT setting where no column says it (None: not
-    stated, which the money side reads as excluding VAT, the higher reading). ``mapping`` (field → 0-based
+    says neither. VAT, one reading rule for every import (prices and vendor quotes): a line's own 含税 flag,
+    else a price column that names it (含税单价 / 不含税单价), else ``includes_vat`` — the buyer's choice for
+    this vendor —, else what the file says in words ('以上报价含税'), else ``default_vat``, else not stated
+    (None, which the money side reads as excluding VAT, the higher reading). ``mapping`` (field → 0-based
     column) replaces the columns guessed from the header. Raises PriceFileError naming the file, sheet,
     row and column of the first bad cell; nothing is changed before the caller applies the result.
     """
@@ -550,7 +628,7 @@ def read_prices(path: Path, parts: Iterable[Part], *, kind: Literal["vendor_quot
         rows = _csv_rows(path, data)
     try:
         return _read(path, sheet_name, rows, Matcher(parts), kind=kind, source=source or path.name, date=date,
-                     includes_vat=includes_vat, mapping=mapping, lang=lang)
+                     includes_vat=includes_vat, mapping=mapping, lang=lang, default_vat=default_vat)
     finally:
         if isinstance(rows, Generator):
             rows.close()  # the sheet's open member of the archive, before the archive itself
@@ -560,15 +638,32 @@ def read_prices(path: Path, parts: Iterable[Part], *, kind: Literal["vendor_quot
 
 def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[object]]], matcher: Matcher, *,
           kind: Literal["vendor_quote", "company"], source: str, date: dt.date | None, includes_vat: bool | None,
-          mapping: dict[Field_, int] | None, lang: Lang) -> PriceImport:
+          mapping: dict[Field_, int] | None, lang: Lang, default_vat: bool | None = None) -> PriceImport:
     header: Sequence[object] = ()
     header_row = 0
     guessed: dict[Field_, int] = {}
+    statements: dict[bool, str] = {}
+    info: dict[str, str] = {}
+
+    def said(values: Sequence[object]) -> bool:
+        """Note a VAT statement in the row's text cells; True when the row is one."""
+        found = False
+        for value in values:
+            if isinstance(value, str) and len(value) <= 500:
+                verdict = vat_statement(value)
+                if verdict is not None:
+                    statements.setdefault(verdict, value.strip()[:200])
+                    found = True
+        return found
+
     for number, values in rows:
         guessed = guess_mapping(values)
         if _usable(guessed) or (mapping is not None and number == 1):
             header, header_row = values, number
             break
+        said(values)  # the rows above the header: 报价单号, 日期 … and often '以上报价含税'
+        for key, text in header_info(values).items():
+            info.setdefault(key, text)
         if number >= HEADER_ROWS:
             break
     if not header_row:
@@ -584,13 +679,16 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
     c_part, c_name, c_spec, c_qty = get("part"), get("name"), get("spec"), get("qty")
     c_date, c_source, c_vat = get("date"), get("source"), get("vat")
     column_vat: bool | None
-    # the price column and what it says about VAT: 含税单价 over 不含税单价 over 单价 (the file's setting)
+    # the price column and what it says about VAT: 含税单价 over 不含税单价 over 单价 (then the buyer's choice for
+    # this vendor, the file's statement, the caller's default — settled once the whole file is read)
+    column_named = True
     if "price_incl" in guessed:
         c_price, column_vat = guessed["price_incl"], True
     elif "price_excl" in guessed:
         c_price, column_vat = guessed["price_excl"], False
     else:
-        c_price, column_vat = guessed["price"], includes_vat
+        c_price, column_vat, column_named = guessed["price"], None, False
+    flagged: set[int] = set()
 
     def cell(values: Sequence[object], col: int | None) -> object:
         return values[col] if col is not None and col < len(values) else None
@@ -612,6 +710,13 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
         if count > MAX_ROWS:
             raise PriceFileError(path, "prices.error.too_many_rows", sheet=sheet, limit=MAX_ROWS)
         part_text, name_text = _text(cell(values, c_part)), _text(cell(values, c_name))
+        if cell(values, c_price) in (None, ""):
+            noted = header_info(values, colon_only=True) if not (part_text and name_text) else {}
+            if said(values) or noted:  # '以上报价含税', '交货期：4 周' under the lines: notes, not lines
+                for key, text in noted.items():
+                    info.setdefault(key, text)
+                skipped.append(number)
+                continue
         if _TOTAL_ROW.match(first) or (not part_text and not name_text):
             skipped.append(number)
             continue
@@ -620,6 +725,8 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
             raise where.error("prices.error.too_large", number, c_price, value=price)
         qty = _number(cell(values, c_qty), where, number, c_qty) if c_qty is not None else None
         vat = _flag(cell(values, c_vat), where, number, c_vat) if c_vat is not None else None
+        if vat is not None:
+            flagged.add(number)
         line_date = (_date(cell(values, c_date), where, number, c_date) if c_date is not None else None) or date
         line_source = _text(cell(values, c_source)) if c_source is not None else ""
         found, confidence, reason = matcher.match([part_text, name_text], lang)
@@ -638,9 +745,25 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
             quantity=qty, unit_price_cny=price, includes_vat=vat if vat is not None else column_vat,
             date=line_date, source=line_source or source, part_id=part.id if part is not None else None,
             part_name=part.name if part is not None else "", confidence=confidence, reason=reason))
+    statement = next(iter(statements)) if len(statements) == 1 else None  # both said: ambiguous, not guessed
+    reading: VatReading
+    if column_named:
+        reading = "column"
+    elif includes_vat is not None:
+        column_vat, reading = includes_vat, "chosen"
+    elif statement is not None:
+        column_vat, reading = statement, "statement"
+    elif default_vat is not None:
+        column_vat, reading = default_vat, "default"
+    else:
+        reading = "unstated"
+    lines = [line if line.row in flagged else replace(line, includes_vat=column_vat) for line in lines]
     return PriceImport(path=path, sheet=sheet, header_row=header_row, columns=columns, kind=kind, source=source,
                        lines=tuple(lines), skipped_rows=tuple(skipped),
-                       header=tuple(str(c if c is not None else "").strip() for c in header), mapping=guessed)
+                       header=tuple(str(c if c is not None else "").strip() for c in header), mapping=guessed,
+                       info=info, vat_statement=statement, vat_reading=reading,
+                       vat_note=statements.get(statement, "") if statement is not None
+                       else "；".join(statements.values()))
 
 
 def import_for_plan(path: Path, plan: Plan, catalog: Catalog, **options: Any) -> PriceImport:

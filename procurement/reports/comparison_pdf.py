@@ -35,6 +35,11 @@ register({
     "cmp.col.qty": "Qty",
     "cmp.cell.unit": "unit {price} ({vat})",
     "cmp.cell.total": "incl. VAT {total}",
+    "cmp.cell.net": "excl. VAT {total} (VAT on the offer's total)",
+    "cmp.conclusion": "Conclusion",
+    "cmp.panel": "Comparison panel (比价小组)",
+    "cmp.panel.member": "Member (signature)",
+    "cmp.panel.date": "Date",
     "cmp.vat.yes": "incl. VAT",
     "cmp.vat.no": "excl. VAT",
     "cmp.vat.unknown": "VAT not stated",
@@ -83,14 +88,23 @@ def _qty(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def _cell(row: OfferRow | None, vat_rate: float, lang: Lang) -> str:
+def _amount(o: OfferResult, row: OfferRow) -> tuple[Decimal | None, bool]:
+    """The row's amount as the offer adds it up (one computation: procurement/budgets/cost.py ``add_up``) and
+    whether it includes VAT."""
+    if o.money is None or row not in o.rows:
+        return _d(row.gross_cny(o.vat_rate_pct)), True
+    return o.money.amounts[o.rows.index(row)], o.money.basis == "gross"
+
+
+def _cell(row: OfferRow | None, o: OfferResult, lang: Lang) -> str:
     if row is None:
         return t("compare.line.not_quoted", lang)
     parts: list[str] = []
     if row.unit_cny is not None:
         price = money(_d(row.unit_cny), lang, "")
         parts.append(t("cmp.cell.unit", lang, price=price, vat=_vat(row.includes_vat, lang)))
-        parts.append(t("cmp.cell.total", lang, total=money(_d(row.gross_cny(vat_rate)), lang, "")))
+        amount, gross = _amount(o, row)
+        parts.append(t("cmp.cell.total" if gross else "cmp.cell.net", lang, total=money(amount, lang, "")))
     parts += list(row.notes)
     return "\n".join(parts)
 
@@ -112,7 +126,7 @@ def _lines_table(cmp: Comparison, offers: Sequence[OfferResult], st: Styles, pap
         cells: list[object] = [st.p(base.name, st.cell), st.p(_qty(base.quantity), st.cell)]
         for col, o in enumerate(offers, 2):
             row = next((x for x in o.rows if x.path == base.path), None)
-            cells.append(st.p(_cell(row if row is None or row.quoted else None, o.vat_rate_pct, lang), st.cell))
+            cells.append(st.p(_cell(row if row is None or row.quoted else None, o, lang), st.cell))
             if row is None or row.unit_cny is None:
                 extra.append(("BACKGROUND", (col, r), (col, r), STATUS_BG["unknown"]))
             elif row.substitution != "none":
@@ -123,7 +137,7 @@ def _lines_table(cmp: Comparison, offers: Sequence[OfferResult], st: Styles, pap
         for row in (x for x in o.rows if x.path is None):
             cells = [st.p(t("cmp.extra_of", lang, vendor=o.vendor, text=row.name), st.cell),
                      st.p(_qty(row.quantity), st.cell)]
-            cells += [st.p(_cell(row, o.vat_rate_pct, lang) if c == col else "", st.cell)
+            cells += [st.p(_cell(row, o, lang) if c == col else "", st.cell)
                       for c in range(2, 2 + len(offers))]
             rows.append(cells)
     widths = scaled([26, 7, *([67 / max(1, len(offers))] * len(offers))], paper)
@@ -225,6 +239,13 @@ def render_comparison_pdf(
             story.append(st.section(t("cmp.lines", lang), _lines_table(cmp, chunk, st, paper)))
         first, *rest = _findings(cmp, st)
         story += [st.section(t("cmp.findings", lang), first), *rest]
+        # the written conclusion, signed by the panel that compared the offers (not by a vendor)
+        panel = table([[st.p(t("cmp.panel.member", lang), st.cell_head), st.p(t("cmp.panel.date", lang),
+                                                                              st.cell_head)],
+                       *([Spacer(1, 22), ""] for _ in range(3))], scaled([70, 30], paper), font=st.font)
+        story.append(kept(st.section(t("cmp.conclusion", lang), st.p(cmp.conclusion(lang), st.body),
+                                     whole=True)))
+        story.append(kept(st.section(t("cmp.panel", lang), panel, whole=True)))
     story.append(kept(signoff_block(plan, "approval", catalog, st, paper)))
     return build_pdf(story, paper=paper, lang=lang, title=t("cmp.title", lang),
                      footer=t("cmp.footer", lang, digest=canonical_digest(plan)[:16]), subject=plan.title)

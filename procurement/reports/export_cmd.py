@@ -17,6 +17,7 @@ from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import Plan, PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
 from procurement.reports.acceptance_pdf import render_acceptance_pdf
+from procurement.reports.bom_xlsx import render_bom_xlsx
 from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
 from procurement.reports.comparison_pdf import render_comparison_pdf
@@ -38,6 +39,7 @@ register(
         "export.issued": "issued quote {number}; its number, date and validity are stored in {path}",
         "export.issue_failed": "the PDF is written, but the issued quote could not be stored in {path}: {error}",
         "export.what.rfq": "request for quotation",
+        "export.what.xlsx": "bill of materials (XLSX)",
         "export.what.checklist": "checklist",
         "export.what.acceptance": "acceptance sheet",
         "export.what.comparison": "quote comparison",
@@ -72,6 +74,8 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
                    help="the delivery acceptance sheet (验收单)")
     e.add_argument("--comparison", type=Path, default=None, metavar="FILE",
                    help="the comparison of the vendors' quotes attached to the plan (比价表)")
+    e.add_argument("--xlsx", type=Path, default=None, metavar="FILE",
+                   help="the bill of materials and the vendors' offers as a spreadsheet (XLSX)")
     e.add_argument("--lang", choices=languages(), default=None)
     e.add_argument("--paper", choices=("a4", "letter"), default="a4")
     e.add_argument("--policy", type=Path, default=None)
@@ -87,7 +91,8 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     lang: Lang = args.lang or default_lang()
     paper: Paper = "letter" if getattr(args, "paper", "a4") == "letter" else "a4"
     wanted = (("quote", args.quote), ("rfq", getattr(args, "rfq", None)), ("checklist", args.checklist),
-              ("acceptance", getattr(args, "acceptance", None)), ("comparison", getattr(args, "comparison", None)))
+              ("acceptance", getattr(args, "acceptance", None)), ("comparison", getattr(args, "comparison", None)),
+              ("xlsx", getattr(args, "xlsx", None)))
     jobs = [(what, path) for what, path in wanted if path]
     if not jobs:
         print(t("export.nothing", lang), file=sys.stderr)
@@ -122,7 +127,8 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         issued_now = True
     render: dict[str, Callable[..., bytes]] = {
               "quote": render_quote_pdf, "checklist": render_checklist_pdf, "acceptance": render_acceptance_pdf,
-              "rfq": partial(render_quote_pdf, document="rfq"), "comparison": render_comparison_pdf}
+              "rfq": partial(render_quote_pdf, document="rfq"), "comparison": render_comparison_pdf,
+              "xlsx": render_bom_xlsx}
     try:
         # Render everything before writing anything: a failure leaves no half-exported set behind.
         with collect_missing() as missing:

@@ -8,7 +8,9 @@ from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Literal
 
-from reportlab.platypus import Flowable, Spacer
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer
 
 from catalog.loader import Catalog
 from catalog.models import (
@@ -26,7 +28,8 @@ from catalog.models import (
     Psu,
     Storage,
 )
-from procurement.budgets.cost import price_of
+from procurement.budgets.cost import bill_of_materials
+from procurement.budgets.parts import resolve
 from procurement.checklist import fmt_num
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, plural, register, t
@@ -39,24 +42,27 @@ from procurement.reports.common import (
     Paper,
     Styles,
     build_pdf,
+    frame_width,
     make_styles,
     markup,
     money,
     policy_and_findings,
     scaled,
     table,
-    to_decimal,
 )
 
-CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software")
+CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software", "service")
 PLAN_PRICE_KINDS = ("entered", "vendor_quote", "company")
 RFQ_ASKS = ("prices", "delivery", "warranty", "payment", "invoice", "freight", "validity", "substitutes")
 PARTY_EXTRA = ("phone", "tax_id", "bank", "bank_account")
 """Party fields printed only when either party gives them."""
 TERMS = ("delivery", "warranty", "payment", "invoice", "freight")
-Document = Literal["auto", "rfq"]
-"""'auto': a quote (报价单, the buyer's copy with internal content) when every line is priced, else a request for
-quotation; 'rfq': the vendor-facing request for quotation (询价单) whatever the prices."""
+Document = Literal["quote", "auto", "rfq"]
+"""'quote': the buyer's quote (报价单, with internal content) whatever the prices — with an unpriced line its sums
+say they are lower bounds; 'auto': the quote when every line is priced, else the request for quotation; 'rfq':
+the vendor-facing request for quotation (询价单) whatever the prices."""
+RFQ_REPLY_DAYS = 7
+"""The reply deadline an RFQ states: seven days from its date (a common 询价 period; the buyer may extend it)."""
 
 register(
     {
@@ -111,6 +117,8 @@ register(
         "quote.uom.power": "pcs",
         "quote.uom.chassis": "unit",
         "quote.uom.software": "set",
+        "quote.uom.service": "item",
+        "quote.cat.service": "Services and other lines of the chosen offer",
         "quote.total_capitals": "Total in words",
         "price.kind.entered": "entered by the buyer",
         "price.kind.vendor_quote": "vendor quote",
@@ -197,6 +205,33 @@ register(
         "quote.spec.cores": plural("{cores} core", "{cores} cores", "cores"),
         "quote.spec.gpus": plural("{n} GPU position", "{n} GPU positions", "n"),
         "quote.footer": "Quote {number} · plan digest {digest}",
+        "quote.col.unit_gross": "Unit price incl. VAT (CNY)",
+        "quote.col.amount_gross": "Amount incl. VAT (CNY)",
+        "quote.note.reference_gross": (
+            "Unit prices and amounts include {rate}% VAT (amount = quantity × unit price, to the fen); the total "
+            "before VAT is the total ÷ (1 + {rate}%) rounded once, and the VAT is the difference. Catalog reference "
+            "prices are indicative, the vendor's formal quotation prevails."
+        ),
+        "quote.note.vat_added": (
+            "Prices stated without VAT are shown with {rate}% VAT added (the VAT-inclusive unit price rounded to the "
+            "fen)."
+        ),
+        "quote.subtotal.lower": "Priced lines before VAT (lower bound)",
+        "quote.total.lower": "Priced lines incl. VAT (lower bound, not a total)",
+        "quote.lower_mark": " (on the priced lines)",
+        "rfq.number": "RFQ number",
+        "rfq.date": "RFQ date",
+        "rfq.deadline": "Reply by",
+        "rfq.deadline_value": "{date} ({days} days)",
+        "rfq.included_in": "included with the {chassis}",
+        "rfq.ask.power": (
+            "Power supplies: {count} × {psu} ({watts} W at 200-240 V) per server, redundancy {redundancy}; state the "
+            "model and rating you supply."
+        ),
+        "rfq.ask.power_included": " {count} of them ship with the {chassis} and are priced with it.",
+        "rfq.redundancy.none": "none",
+        "rfq.redundancy.n+1": "N+1",
+        "rfq.redundancy.n+n": "N+N",
     }
 )
 
@@ -205,15 +240,16 @@ register(
 class QuoteLine:
     category: str
     part_id: str
+    """The catalog id ('' for a vendor's extra line: installation, freight…)."""
     name: str
     spec: str
-    qty: int
+    qty: float
     unit_price: Decimal | None
     amount: Decimal | None
     price_date: dt.date | None = None
     price_source: str | None = None
     gross: Decimal | None = None
-    """The amount including VAT (equal to ``amount`` + its VAT; a VAT-inclusive price is not taxed again)."""
+    """The amount including VAT where the quote's basis is VAT-inclusive (then equal to ``amount``)."""
     includes_vat: bool | None = None
     price_kind: str | None = None
 
@@ -234,6 +270,8 @@ class Quote:
     """The number, date and validity come from the plan (an issued quote), not from today."""
     stale_since: str | None = None
     """The configuration digest the issued quote was made for, when the plan has changed since (else None)."""
+    basis: Literal["gross", "net"] = "net"
+    """What the lines' unit prices and amounts are: VAT-inclusive (含税, when any price includes VAT) or net."""
 
     @property
     def total_wan(self) -> Decimal:
@@ -370,77 +408,38 @@ def build_quote(
     notes: list[str] = [t("quote.note.reference", lang)]
 
     rate = Decimal(str(policy.vat_rate_pct))
-    factor = 1 + rate / Decimal(100)
-
-    def add(category: str, part: Part | None, per_server: int, label: str = "") -> None:
-        if part is None or per_server <= 0:
-            return
-        qty = per_server * nodes
-        unit: Decimal | None = None
-        amount = gross = None
-        own = price_of(plan, part)  # the plan's entered/imported price over the catalog's reference price
-        if own is not None:
-            price = to_decimal(own.cny)
-            if own.includes_vat:
-                # a VAT-inclusive retail price: the gross is exact, the net unit price is derived to the fen
-                gross = (price * qty).quantize(CENT, rounding=ROUND_HALF_UP)
-                unit = (price / factor).quantize(CENT, rounding=ROUND_HALF_UP)
-                amount = (gross / factor).quantize(CENT, rounding=ROUND_HALF_UP)
-            else:
-                unit = price
-                amount = (unit * qty).quantize(CENT, rounding=ROUND_HALF_UP)
-                gross = (amount * factor).quantize(CENT, rounding=ROUND_HALF_UP)
-        name = f"{part.name} ({label})" if label else part.name
+    bom = bill_of_materials(plan, catalog)
+    money_ = bom.money(policy)
+    gross_basis = money_.basis == "gross"
+    for cl, unit, amount in zip(bom.lines, money_.units, money_.amounts, strict=True):
+        part = cl.part
+        kind = cl.price_kind
+        role = t(f"quote.role.{cl.role}", lang) if cl.role else ""
+        qty = cl.quantity(nodes)
         lines.append(
             QuoteLine(
-                category,
-                part.id,
-                name,
-                _spec(part, lang),
-                qty,
+                cl.category,
+                cl.part_id,
+                f"{cl.name} ({role})" if role else cl.name,
+                _spec(part, lang) if part is not None else "",
+                int(qty) if float(qty).is_integer() else qty,
                 unit,
                 amount,
-                own.date if own else None,
-                own.source if own else None,
-                gross,
-                own.includes_vat if own else None,
-                t(f"price.kind.{own.kind}", lang) if own and own.kind in PLAN_PRICE_KINDS else
-                (catalog_price_kind(own.kind, own.includes_vat, lang) if own and own.kind != "reference" else None),
+                cl.price_date,
+                cl.price_source,
+                amount if gross_basis else None,
+                cl.includes_vat if cl.unit_cny is not None else None,
+                t(f"price.kind.{kind}", lang) if kind in PLAN_PRICE_KINDS else
+                (catalog_price_kind(kind, cl.includes_vat, lang) if kind and kind != "reference" else None),
             )
         )
-
-    s = plan.server
-    add("gpu", catalog.gpu(plan.gpu.model), plan.gpu.count)
-    add("cpu", catalog.typed(Cpu, s.cpu), s.cpu_count)
-    if s.memory:
-        add("memory", catalog.typed(MemoryModule, s.memory.part), s.memory.count)
-    for item in s.storage:
-        add("storage", catalog.typed(Storage, item.part), item.count, t(f"quote.role.{item.role.value}", lang))
-    for nic in s.nics:
-        add("network", catalog.typed(Nic, nic.part), nic.count)
-    chassis = catalog.typed(Chassis, s.chassis)
-    psu = catalog.typed(Psu, s.psu.part)
-    psu_count = s.psu.count
-    if chassis is not None and chassis.psu_included and chassis.psu_included_count:
-        included = catalog.typed(Psu, chassis.psu_included)
-        if included is not None and (psu is None or psu.id == included.id):
-            notes.append(t("quote.note.psu_included", lang, count=chassis.psu_included_count, psu=included.name))
-            psu = included
-            psu_count = max(s.psu.count - chassis.psu_included_count, 0)
-    add("power", psu, psu_count)
-    add("chassis", chassis, 1)
-    sw = plan.software
-    add("software", catalog.typed(OperatingSystem, sw.os), 1)
-    add("software", catalog.typed(DriverBranch, sw.driver), 1)
-    add("software", catalog.cuda(sw.cuda), 1)
-    add("software", catalog.typed(Framework, sw.framework), 1)
-    add("software", catalog.typed(ContainerImage, sw.image), 1)
-
-    subtotal = sum((line.amount for line in lines if line.amount is not None), Decimal(0))
-    total = sum((line.gross for line in lines if line.gross is not None), Decimal(0))
-    vat = total - subtotal
-    if any(line.includes_vat for line in lines):
-        notes.append(t("quote.note.vat_included", lang, rate=pct(rate)))
+    lines.sort(key=lambda line: CATEGORIES.index(line.category))  # the quote's order: GPU, CPU, memory …
+    for inc in bom.included:
+        notes.append(t("quote.note.psu_included", lang, count=inc.count, psu=inc.part.name))
+    if gross_basis:
+        notes[0] = t("quote.note.reference_gross", lang, rate=pct(rate))
+    if gross_basis and any(line.unit_price and line.includes_vat is not True for line in lines):
+        notes.append(t("quote.note.vat_added", lang, rate=pct(rate)))
     if any(line.unit_price and line.includes_vat is None for line in lines):  # free software has no VAT
         notes.append(t("quote.note.vat_unknown", lang, rate=pct(rate)))
     if nodes > 1:
@@ -448,13 +447,18 @@ def build_quote(
     notes.append(t("quote.note.vat", lang, rate=pct(rate)))
     number = quote_number(plan, today)
     issued = plan.quote.issued
-    if issued is None:
-        notes.append(t("quote.provisional", lang))
     stale = None
     if issued is not None and issued.digest and issued.digest != canonical_digest(plan):
+        # the configuration changed after the quote was issued: its number, date and validity belong to the old
+        # configuration, so this paper carries the next number, provisionally, and says why
         stale = issued.digest
         notes.append(t("quote.stale", lang, number=issued.number, old=issued.digest[:12],
                        new=canonical_digest(plan)[:12]))
+        renewed = issue_quote(plan, today, renew=True).quote.issued
+        number = renewed.number if renewed is not None else number
+        issued = None
+    if issued is None:
+        notes.append(t("quote.provisional", lang))
     return Quote(
         number=number,
         date=issued.date if issued is not None else today,
@@ -462,10 +466,11 @@ def build_quote(
         issued=issued is not None,
         stale_since=stale,
         lines=tuple(lines),
-        subtotal=subtotal.quantize(CENT),
+        subtotal=money_.net,
         vat_rate_pct=rate,
-        vat=vat,
-        total=total.quantize(CENT),
+        vat=money_.vat,
+        total=money_.gross,
+        basis=money_.basis,
         nodes=nodes,
         notes=tuple(notes),
     )
@@ -536,6 +541,34 @@ def _signature_table(st: Styles, paper: Paper) -> Flowable:
     return table(rows, scaled([50, 50], paper), font=st.font)
 
 
+def money_cell(text: str, width: float, st: Styles) -> Paragraph:
+    """An amount right-aligned on one line: the font shrinks (down to 6 pt) rather than the number breaking
+    (¥13,309,734.51 is never cut after the point); the cell's padding is 3 pt each side."""
+    base = st.cell_right
+    size = float(base.fontSize)
+    room = width - 6 - 0.5
+    while size > 6 and stringWidth(text, base.fontName, size) > room:
+        size -= 0.25
+    if size == base.fontSize:
+        return st.p(text, base)
+    style = ParagraphStyle(f"money{size}", parent=base, fontSize=size, leading=base.leading)
+    return st.p(text, style)
+
+
+def rfq_power_text(plan: Plan, catalog: Catalog, lang: Lang) -> str:
+    """What the RFQ asks of the power supplies: count × watts per server and the redundancy, and how many ship in
+    the chassis ('' when the plan has no PSU)."""
+    p = resolve(plan, catalog)
+    if p.psu is None or p.psu_count <= 0:
+        return ""
+    bom = bill_of_materials(plan, catalog)
+    text = t("rfq.ask.power", lang, count=p.psu_count, watts=fmt_num(p.psu.rated_w_high_line),
+             redundancy=t(f"rfq.redundancy.{plan.server.psu.redundancy.value}", lang), psu=p.psu.name)
+    for inc in bom.included:
+        text += t("rfq.ask.power_included", lang, count=inc.count, chassis=inc.inside)
+    return text
+
+
 def findings_table(findings: Sequence[Finding], st: Styles, paper: Paper) -> Flowable:
     """The open findings (errors and warnings first), shared by the quote and the checklist PDFs."""
     lang = st.lang
@@ -583,35 +616,29 @@ def render_quote_pdf(
     quote = build_quote(plan, catalog, policy, today, lang)
     st = make_styles(lang)
     on_request = t("quote.on_request", lang)
-    rfq = document == "rfq" or not quote.complete
+    rfq = document == "rfq" or (document == "auto" and not quote.complete)
     title_key = "rfq.title" if rfq else "quote.title"
     story: list[Flowable] = [st.p(t(title_key, lang), st.title)]
     if plan.title:
         story.append(st.p(plan.title, st.h2))
-    head = [
-        [
-            st.p(t("quote.number", lang), st.cell),
-            st.p(quote.number, st.cell),
-            st.p(t("quote.date", lang), st.cell),
-            st.p(quote.date.isoformat(), st.cell),
-        ],
-        [
-            st.p(t("quote.valid_until", lang), st.cell),
-            st.p(
-                t(
-                    "quote.valid_days",
-                    lang,
-                    date=quote.valid_until.isoformat(),
-                    days=plan.quote.validity_days,
-                ),
-                st.cell,
-            ),
-            "",
-            "",
-        ],
-        # The digest gets a whole row: 64 hex digits on one line, never cut by the line breaker.
-        [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono), "", ""],
-    ]
+    days = (quote.valid_until - quote.date).days  # one validity: the issued paper's own, never the plan's setting
+    if rfq:
+        head = [
+            [st.p(t("rfq.number", lang), st.cell), st.p(quote.number, st.cell),
+             st.p(t("rfq.date", lang), st.cell), st.p(quote.date.isoformat(), st.cell)],
+            [st.p(t("rfq.deadline", lang), st.cell),
+             st.p(t("rfq.deadline_value", lang, date=(quote.date + dt.timedelta(days=RFQ_REPLY_DAYS)).isoformat(),
+                    days=RFQ_REPLY_DAYS), st.cell), "", ""],
+        ]
+    else:
+        head = [
+            [st.p(t("quote.number", lang), st.cell), st.p(quote.number, st.cell),
+             st.p(t("quote.date", lang), st.cell), st.p(quote.date.isoformat(), st.cell)],
+            [st.p(t("quote.valid_until", lang), st.cell),
+             st.p(t("quote.valid_days", lang, date=quote.valid_until.isoformat(), days=days), st.cell), "", ""],
+        ]
+    # The digest gets a whole row: 64 hex digits on one line, never cut by the line breaker.
+    head.append([st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono), "", ""])
     story += [
         table(head, scaled([13, 30, 13, 44], paper), header_rows=0, font=st.font,
               extra=[("SPAN", (1, 1), (-1, 1)), ("SPAN", (1, 2), (-1, 2))]),
@@ -620,17 +647,25 @@ def render_quote_pdf(
         Spacer(1, 4),
     ]
 
+    gross = quote.basis == "gross"
     cols = ("no", "part", "spec", "uom", "qty", "unit", "amount")
-    rows: list[list[object]] = [
-        [st.p(t(f"quote.col.{c}" if not (rfq and c in ("unit", "amount")) else f"rfq.col.{c}", lang),
-              st.cell_head) for c in cols]
-    ]
-    widths = scaled([5, 27, 30, 6, 6, 13, 13], paper)
+
+    def head_key(c: str) -> str:
+        if rfq and c in ("unit", "amount"):
+            return f"rfq.col.{c}"
+        if gross and c in ("unit", "amount"):
+            return f"quote.col.{c}_gross"
+        return f"quote.col.{c}"
+
+    rows: list[list[object]] = [[st.p(t(head_key(c), lang), st.cell_head) for c in cols]]
+    widths = scaled([5, 24, 27, 5, 6, 16, 17], paper)
     extra: list[tuple[object, ...]] = []
     n = 0
+    bom = bill_of_materials(plan, catalog)
     for cat in CATEGORIES:
         cat_lines = [line for line in quote.lines if line.category == cat]
-        if not cat_lines:
+        inside = [inc for inc in bom.included if cat == "power"] if rfq else []
+        if not cat_lines and not inside:
             continue
         r = len(rows)
         rows.append([st.p(t(f"quote.cat.{cat}", lang), st.cell_head), "", "", "", "", "", ""])
@@ -645,10 +680,17 @@ def render_quote_pdf(
                     st.p(t(f"quote.uom.{line.category}", lang), st.cell),
                     st.p(str(line.qty), st.cell_right),
                     # the vendor-facing request leaves the price cells for the vendor to fill in
-                    st.p("" if rfq else money(line.unit_price, lang, on_request), st.cell_right),
-                    st.p("" if rfq else money(line.amount, lang, on_request), st.cell_right),
+                    "" if rfq else money_cell(money(line.unit_price, lang, on_request), widths[5], st),
+                    "" if rfq else money_cell(money(line.amount, lang, on_request), widths[6], st),
                 ]
             )
+        for inc in inside:  # the RFQ names the PSUs that ship in the chassis: the vendor supplies them with it
+            n += 1
+            rows.append([st.p(str(n), st.cell_right), st.p(inc.part.name, st.cell),
+                         st.p(_spec(inc.part, lang), st.cell), st.p(t("quote.uom.power", lang), st.cell),
+                         st.p(str(inc.count * quote.nodes), st.cell_right),
+                         st.p(t("rfq.included_in", lang, chassis=inc.inside), st.cell), ""])
+            extra.append(("SPAN", (5, len(rows) - 1), (6, len(rows) - 1)))
     story.append(st.section(t("quote.items", lang), table(rows, widths, font=st.font, extra=extra)))
     story.append(Spacer(1, 6))
 
@@ -658,33 +700,36 @@ def render_quote_pdf(
         story += facility_section(plan, catalog, policy, st, lang)
         # No totals while any line is unpriced: a sum with unknown terms is not a total (DESIGN.md, rules of
         # truth). The request says what the vendor is asked for; internal content stays in the buyer's copy.
-        asks = [st.p(f"{i}. {t(f'rfq.ask.{k}', lang)}{_wanted(plan, k, lang)}", st.body)
-                for i, k in enumerate(RFQ_ASKS, 1)]
+        texts = [f"{t(f'rfq.ask.{k}', lang)}{_wanted(plan, k, lang)}" for k in RFQ_ASKS]
+        power = rfq_power_text(plan, catalog, lang)
+        if power:
+            texts.insert(1, power)
+        asks = [st.p(f"{i}. {text}", st.body) for i, text in enumerate(texts, 1)]
         story += [st.section(t("rfq.asks", lang), asks[0]), *asks[1:]]
         footer = t("rfq.footer", lang, number=quote.number, digest=canonical_digest(plan)[:16])
         return build_pdf(story, paper=paper, lang=lang, title=f"{t('rfq.title', lang)} {quote.number}",
                          footer=footer, subject=plan.title)
 
-    totals = [
-        [st.p(t("quote.subtotal", lang), st.cell), st.p(money(quote.subtotal, lang, on_request), st.cell_right)],
-        [st.p(t("quote.vat", lang, rate=pct(quote.vat_rate_pct)), st.cell),
-         st.p(money(quote.vat, lang, on_request), st.cell_right)],
-        [st.p(t("quote.total", lang), st.cell_head), st.p(money(quote.total, lang, on_request), st.cell_right)],
+    lower = not quote.complete  # a sum with an unpriced line is a lower bound, and says so
+    label = (lambda key: t(f"{key}.lower", lang)) if lower else (lambda key: t(key, lang))
+    figure_w = sum(widths[5:])
+    totals: list[list[object]] = [
+        [st.p(label("quote.subtotal"), st.cell), money_cell(money(quote.subtotal, lang, on_request), figure_w, st)],
+        [st.p(t("quote.vat", lang, rate=pct(quote.vat_rate_pct)) + (t("quote.lower_mark", lang) if lower else ""),
+              st.cell), money_cell(money(quote.vat, lang, on_request), figure_w, st)],
+        [st.p(label("quote.total"), st.cell_head), money_cell(money(quote.total, lang, on_request), figure_w, st)],
     ]
-    if lang == "zh":  # 大写金额 and 万元 are how Chinese paperwork states a total; English gets the CNY figure only
-        totals.append([st.p(t("quote.total_capitals", lang), st.cell),
-                       st.p("人民币" + capital_amount(quote.total), st.cell_right)])
+    tot_extra: list[tuple[object, ...]] = [("BACKGROUND", (0, 2), (-1, 2), GROUP_BG)]
+    if lang == "zh" and not lower:  # 大写金额 and 万元 are how Chinese paperwork states a total
+        # 大写 directly under the figure, across the whole width so that it never wraps
+        totals.append([st.p(f"{t('quote.total_capitals', lang)}：人民币{capital_amount(quote.total)}", st.cell), ""])
+        tot_extra.append(("SPAN", (0, 3), (-1, 3)))
         totals.append([st.p(t("quote.total_wan", lang), st.cell),
                        st.p(t("quote.wan", lang, value=f"{quote.total_wan:,.2f}"), st.cell_right)])
-    tot = table(
-        totals,
-        [sum(widths[:4]), sum(widths[4:])],
-        header_rows=0,
-        font=st.font,
-        extra=[("BACKGROUND", (0, 2), (-1, 2), GROUP_BG)],
-    )
-    tot.hAlign = "RIGHT"
-    story.append(tot)
+    tot = table(totals, [frame_width(paper) - figure_w, figure_w], header_rows=0, font=st.font, extra=tot_extra)
+    # the totals, the amount in words and the signature and seal block stay together, on the page of the items
+    story.append(KeepTogether([tot, Spacer(1, 6), st.p(t("quote.signatures", lang), st.h2),
+                               _signature_table(st, paper)]))
     story.append(st.section(t("quote.terms", lang), _terms_table(plan, quote, st, paper)))
 
     notes = [st.p(f"{i}. {note}", st.body) for i, note in enumerate(quote.notes, 1)]
@@ -692,8 +737,10 @@ def render_quote_pdf(
     priced = [line for line in quote.lines if line.unit_price is not None]
     if priced:
         prow: list[list[object]] = [
-            [st.p(t(f"quote.col.{c}", lang), st.cell_head) for c in ("part", "unit", "price_date", "source")]
+            [st.p(t(head_key(c) if c == "unit" else f"quote.col.{c}", lang), st.cell_head)
+             for c in ("part", "unit", "price_date", "source")]
         ]
+        pw = scaled([30, 16, 12, 42], paper)
         seen: set[str] = set()
         for line in priced:
             if line.part_id in seen:
@@ -702,12 +749,12 @@ def render_quote_pdf(
             prow.append(
                 [
                     st.p(line.name, st.cell),
-                    st.p(money(line.unit_price, lang, ""), st.cell_right),
+                    money_cell(money(line.unit_price, lang, ""), pw[1], st),
                     st.p(line.price_date.isoformat() if line.price_date else "—", st.cell),
                     st.p(price_source_text(line.price_kind, line.price_source, lang), st.cell),
                 ]
             )
-        story.append(st.section(t("quote.prices", lang), table(prow, scaled([30, 15, 13, 42], paper), font=st.font)))
+        story.append(st.section(t("quote.prices", lang), table(prow, pw, font=st.font)))
     from procurement.budgets.tco import describe_tco, plan_tco
 
     tco_lines = [st.p(line, st.body) for line in describe_tco(plan_tco(plan, catalog, policy), lang)]
@@ -718,7 +765,6 @@ def render_quote_pdf(
     shown = [f for f in open_findings(findings) if f.severity != Severity.INFO]
     story.append(st.section(t("quote.findings", lang),
                             findings_table(shown, st, paper) if shown else st.p(t("quote.no_findings", lang), st.body)))
-    story.append(st.section(t("quote.signatures", lang), _signature_table(st, paper), whole=True))
     footer = t("quote.footer", lang, number=quote.number, digest=canonical_digest(plan)[:16])
     return build_pdf(
         story,

@@ -20,8 +20,11 @@ SPACE_PERCENT = re.compile(r"\d[ \u2009\u00a0\u202f]%")
 
 def _showcase(win) -> None:
     from gui.screenshots import pick_example
+    from procurement.pricing.compare import base_plan
 
-    win.controller.new(pick_example(None))
+    # the showcase before its chosen offer became the quote: parts on request, the 40 GB card (VRAM error)
+    plan = pick_example(None)
+    win.controller.new(base_plan(plan).model_copy(update={"chosen_vendor": None, "prices": {}}))
     win.controller.set_value("requirements.nodes", 8)  # the rack gauge and per-server figures
     win.controller.reevaluate()
 

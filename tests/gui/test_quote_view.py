@@ -137,9 +137,10 @@ def test_export_quote_writes_a_pdf_with_the_line_items_without_blocking(page, qt
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf.read_bytes())).pages)
     (gpu, _), (cpu, _), _ = _chosen(catalog)
     assert gpu.name in text and cpu.name in text and "ACME Servers" in text
-    # the CPU is unpriced: the export is a request for quotation with no total over the priced lines
-    _subtotal, total = _expected_total(catalog, policy)
-    assert "Request for quotation" in text and f"{total:,.2f}" not in text
+    # the CPU is unpriced: Export quote still writes the quote (never a request for quotation in its place),
+    # the CPU on request and the sums called lower bounds, not a total
+    assert "Quotation" in text and "Request for quotation" not in text
+    assert "on request" in text and "lower bound, not a total" in text
 
 
 def test_export_to_a_missing_folder_reports_the_error(page, qtbot, tmp_path, monkeypatch):
@@ -212,7 +213,8 @@ def test_typing_a_vendor_price_into_the_table_completes_the_quote_and_undo_takes
     qtbot.waitUntil(lambda: "Total" in page.totals_label.text() and "not a final" not in page.totals_label.text())
     names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
     row = names.index(cpu.name)
-    assert page.table.item(row, 4).text() == "¥10,000.00"  # 11 300 incl. 13 % VAT → 10 000 before VAT
+    assert page.table.item(row, 4).text() == "¥11,300.00"  # the quote's lines are VAT-inclusive, as typed
+    assert page.table.horizontalHeaderItem(4).text() == "Unit price incl. VAT"
     # the on-screen total is the PDF's total: 4 GPUs and the chassis (+13 %) and 2 CPUs at 11 300 incl. VAT
     # (each line to the fen: 58,755.48 + 34,465.57 + 22,600.00)
     expected = sum((x * Decimal("1.13")).quantize(Decimal("0.01"), ROUND_HALF_UP)
@@ -292,3 +294,26 @@ def test_printing_keeps_the_text_layer_and_the_page_range(qtbot, tmp_path, catal
     assert "/Subtype /Image" not in out.read_bytes().decode("latin-1")
     assert elapsed < 1.0 and grown_mib < 200, (elapsed, grown_mib)
     dialog.deleteLater()
+
+
+def test_export_quote_takes_the_price_still_being_typed(page, qtbot, ctl, tmp_path, monkeypatch, priced_catalog):
+    """The buyer types the CPU's price and exports with File ▸ Export (the editor still open, no Return): the
+    quote carries that price and is a complete quote, not a request for quotation without it."""
+    (_, _), (cpu, _), _ = _chosen(priced_catalog)
+    names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
+    row = names.index(cpu.name)
+    page.table.setFocus()
+    page.table.setCurrentCell(row, 4)
+    qtbot.keyClick(page.table, Qt.Key.Key_F2)
+    editor = page.table.focusWidget()
+    assert editor is not None and editor is not page.table
+    editor.selectAll() if hasattr(editor, "selectAll") else None
+    qtbot.keyClicks(editor, "4321.50")
+    target = tmp_path / "typed.pdf"
+    monkeypatch.setattr(workers, "ask_export_path", lambda *a: target)
+    with qtbot.waitSignal(page.work_done, timeout=20_000):
+        assert page.export_pdf() is not None  # what the File menu calls
+    assert ctl.plan.prices[cpu.id].price_cny == 4321.5
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(target.read_bytes())).pages)
+    assert "¥4,321.50" in text and "¥8,643.00" in text  # 2 CPUs × the typed price, to the fen
+    assert "Request for quotation" not in text and "(lower bound, not a total)" not in text

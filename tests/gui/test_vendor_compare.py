@@ -4,6 +4,7 @@ rules run on each vendor's variant, one chosen, the comparison PDF exported — 
 
 from __future__ import annotations
 
+import datetime as dt
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -224,8 +225,18 @@ def test_three_vendors_imported_compared_chosen_and_exported(qtbot, monkeypatch,
     qtbot.mouseClick(view.choose_button, Qt.MouseButton.LeftButton)
     assert ctl.plan.chosen_vendor == "North Computing"
     assert "✔ chosen" in view.offers.item(rows["North Computing"], 8).text()
+    # the chosen offer is the quote now, in one undoable step: the vendor, its prices, its substitute, its terms
+    from procurement.reports import build_quote
+
+    chosen = ctl.plan
+    assert chosen.quote.vendor.name == "North Computing" and chosen.quote.delivery == "2 weeks"
+    assert chosen.gpu.model == "a100-pcie-80gb" and chosen.prices["a100-pcie-80gb"].kind == "vendor_quote"
+    north_offer = view.comparison.offer("North Computing") if view.comparison else None
+    quote = build_quote(chosen, catalog, ctl.policy)
+    assert north_offer is not None and quote.complete and float(quote.total) == round(north_offer.gross_cny, 2)
     ctl.undo_stack.undo()
-    assert ctl.plan.chosen_vendor is None
+    assert ctl.plan.chosen_vendor is None and ctl.plan.gpu.model == GPU
+    assert ctl.plan.quote.vendor.name == "Example vendor"
     ctl.undo_stack.redo()
     assert ctl.plan.chosen_vendor == "North Computing"
 
@@ -317,3 +328,51 @@ def test_a_closed_comparison_costs_an_edit_nothing(qtbot, monkeypatch, ctl):
     qtbot.waitUntil(lambda: calls == [1])
     ctl.set_value("notes", "edited while it is shown")
     assert calls == [1, 1]
+
+
+def test_a_vendors_vat_is_read_from_its_file_and_can_be_switched(qtbot, monkeypatch, tmp_path, view, ctl):
+    """单价 with no word of VAT in the heading and '以上报价含税' under the lines: the dialog says what the file
+    says and reads the prices as VAT-inclusive; the buyer who knows better switches this vendor to 不含税."""
+    rows: list[list[object]] = [["序号", "型号", "数量", "单价"], [1, "AMD EPYC 7543", 2, 9_800],
+                                [2, "M393A4K40EB3-CWE", 16, 1_035.4], ["以上报价含税"]]
+    path = _xlsx(tmp_path / "vat.xlsx", rows)
+    queue = [path, path]
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *a: [queue.pop(0)])
+
+    def as_the_file_says(d: VendorQuoteDialog) -> None:
+        assert d.price_import.vat_statement is True and "以上报价含税" in d.vat_note.text()
+        assert d.vat.currentData() is None and len(d.proposals) == 2  # the note row is no line
+        assert all(p.with_vat is True for p in d.proposals)
+        fill(qtbot, d, "Delta", "D-1", "", "", "")
+
+    monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, as_the_file_says))
+    import_file(qtbot, view)
+    assert [x.with_vat for x in ctl.plan.vendor_quotes[0].lines] == [True, True]
+
+    def switched(d: VendorQuoteDialog) -> None:
+        d.vat.setCurrentIndex(d.vat.findData(False))
+        d.vat.activated.emit(d.vat.currentIndex())  # what picking it from the list sends
+        assert all(p.with_vat is False for p in d.proposals)
+        fill(qtbot, d, "Delta", "D-2", "", "", "")
+
+    monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, switched))
+    import_file(qtbot, view)
+    assert [x.with_vat for x in ctl.plan.vendor_quotes[0].lines] == [False, False]
+
+
+def test_the_dialog_takes_the_quotes_number_date_and_terms_from_the_file(qtbot, monkeypatch, tmp_path, view, ctl):
+    rows: list[list[object]] = [["报价单号", "DL-7"], ["报价日期：2026-11-20"], ["型号", "数量", "含税单价"],
+                                ["AMD EPYC 7543", 2, 9_800], ["交货期：现货"], ["付款方式：货到付款"]]
+    path = _xlsx(tmp_path / "info.xlsx", rows)
+    monkeypatch.setattr(workers, "ask_open_paths", lambda *a: [path])
+
+    def confirm(d: VendorQuoteDialog) -> None:
+        assert (d.number.text(), d.delivery.text(), d.payment.text()) == ("DL-7", "现货", "货到付款")
+        assert d.date.date().toString("yyyy-MM-dd") == "2026-11-20" and len(d.proposals) == 1
+        fill(qtbot, d, "Delta", "", "", "", "")
+
+    monkeypatch.setattr(vendor_compare, "ask_vendor_quote", person(qtbot, confirm))
+    import_file(qtbot, view)
+    quote = ctl.plan.vendor_quotes[0]
+    assert (quote.number, quote.date, quote.delivery, quote.payment_terms) == ("DL-7", dt.date(2026, 11, 20), "现货",
+                                                                             "货到付款")

@@ -118,9 +118,12 @@ def test_a_changed_configuration_is_said_on_the_issued_quote(buyer_catalog: Cata
     plan = issue_quote(_plan(buyer_catalog), DAY)
     assert build_quote(plan, buyer_catalog, lang="en").stale_since is None
     changed = with_value(plan, "gpu.count", 2)
-    q = build_quote(changed, buyer_catalog, lang="en")
-    assert q.stale_since is not None and q.number == "EX-2024-002"
+    q = build_quote(changed, buyer_catalog, lang="en", today=DAY + dt.timedelta(days=5))
+    # not printed under the old number: the next one, provisionally, dated today with today's validity
+    assert q.stale_since is not None and q.number == "EX-2024-002-2" and not q.issued
+    assert q.date == DAY + dt.timedelta(days=5) and (q.valid_until - q.date).days == plan.quote.validity_days
     assert any("configuration changed after quote EX-2024-002 was issued" in n for n in q.notes)
+    assert any("not issued yet" in n for n in q.notes)
 
 
 @needs_pdftotext
@@ -180,3 +183,12 @@ def test_issuing_the_approved_quote_keeps_the_approval_valid(buyer_catalog: Cata
     changed = with_value(issued, "quote.payment", "预付 30%")
     status = signoff_status(changed, "approval", buyer_catalog, lang="zh")
     assert status.state == SignoffState.VOID and any("付款方式" in c for c in status.changes)
+
+
+@needs_pdftotext
+def test_an_issued_quote_states_one_validity(buyer_catalog: Catalog, tmp_path: Path) -> None:
+    """The validity set after issuing does not change the paper: header and terms say the issued 30 days."""
+    plan = with_value(issue_quote(_plan(buyer_catalog), DAY), "quote.validity_days", 90)
+    text = pdftotext(render_quote_pdf(plan, buyer_catalog, lang="zh", today=DAY + dt.timedelta(days=2)), tmp_path)
+    assert "有效期至 2026-12-31（30 天）" in text and "报价有效期 30 天（至 2026-12-31）" in text
+    assert "90 天" not in text

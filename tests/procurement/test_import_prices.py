@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from decimal import Decimal
 
 import openpyxl
@@ -232,3 +233,36 @@ def test_price_spellings_vendors_use(tmp_path, plan, catalog):
     assert [(m.part_id, m.unit_price_cny) for m in result.matches] == [
         ("rtx-4090", Decimal("13000.0")), ("epyc-7543", Decimal(0))]
     assert result.extras[0].reason == "no unit price"
+
+
+@pytest.mark.parametrize("cell", ["65000,50", "1.234,56", "1,2345", "1万万"])
+def test_an_ambiguous_number_is_refused_not_guessed(tmp_path, plan, catalog, cell):
+    """65000,50 was read as 6,500,050, 1.234,56 as 1.23 and 1万万 as 10,000: each is refused, naming the cell."""
+    path = tmp_path / "n.csv"
+    path.write_text(f'型号,单价\nrtx-4090,"{cell}"\n', encoding="utf-8")
+    with pytest.raises(PriceFileError, match=r"n\.csv, row 2, column B \(单价\): '" + re.escape(cell)):
+        import_for_plan(path, plan, catalog)
+
+
+def test_thousands_separators_and_one_wan_are_read(tmp_path, plan, catalog):
+    path = tmp_path / "ok.csv"
+    path.write_text('型号,单价\nrtx-4090,"¥65,000.50"\nepyc-7543,1.2万元\n', encoding="utf-8")
+    result = import_for_plan(path, plan, catalog)
+    assert [(m.part_id, m.unit_price_cny) for m in result.matches] == [
+        ("rtx-4090", Decimal("65000.50")), ("epyc-7543", Decimal("12000.0"))]
+
+
+def test_a_vat_sentence_in_the_file_sets_an_unmarked_price_column(tmp_path, plan, catalog):
+    """'以上报价含税' under an unmarked 单价 column: the prices include VAT (the comparison and Import prices
+    read it alike); the buyer's choice for the vendor overrides it; a 不含税单价 heading is not overridden."""
+    path = tmp_path / "v.csv"
+    path.write_text("型号,单价\nrtx-4090,12999\nepyc-7543,9800\n以上报价含税,\n", encoding="utf-8")
+    result = import_for_plan(path, plan, catalog)
+    assert [m.includes_vat for m in result.lines] == [True, True] and result.vat_reading == "statement"
+    assert result.vat_statement is True and result.vat_note == "以上报价含税" and result.skipped_rows == (4,)
+    assert all(m.includes_vat is True for m in import_for_plan(path, plan, catalog, default_vat=False).lines)
+    chosen = import_for_plan(path, plan, catalog, includes_vat=False)
+    assert [m.includes_vat for m in chosen.lines] == [False, False] and chosen.vat_reading == "chosen"
+    net = tmp_path / "net.csv"
+    net.write_text("型号,不含税单价\nrtx-4090,11503.54\n以上报价含税,\n", encoding="utf-8")
+    assert import_for_plan(net, plan, catalog, includes_vat=True).lines[0].includes_vat is False

@@ -154,17 +154,25 @@ def test_unpriced_lines_make_a_request_for_quotation_without_totals(plan: Plan, 
 
 
 def test_a_vat_inclusive_retail_price_is_not_taxed_twice(plan: Plan, cat: Catalog) -> None:
-    """¥12,999 incl. 13 % VAT: the net unit is 11,503.54, the line's gross stays 12,999 × qty to the fen."""
+    """¥12,999 incl. 13 % VAT: the quote's lines are VAT-inclusive (含税单价 × 数量 = 含税金额 to the fen), a net
+    price gets its VAT per unit (rounded to the fen) before it is multiplied, and the VAT is split from the total
+    once (价税分离), so every printed figure multiplies and adds up."""
     p = with_value(plan, "gpu.count", 1)
     priced = _priced(cat, **{"hdd-16t": (3000.0, False), "l40s": (12999.0, True)})
     q = build_quote(p, priced, today=TODAY)
+    assert q.basis == "gross"
     gpu = next(line for line in q.lines if line.category == "gpu")
-    assert gpu.unit_price == Decimal("11503.54") and gpu.gross == Decimal("25998.00")  # 12 999 × 2 nodes
-    assert gpu.amount == Decimal("23007.08")  # 25 998 / 1.13
+    assert gpu.unit_price == Decimal("12999.00") and gpu.amount == gpu.gross == Decimal("25998.00")  # × 2 nodes
+    hdd = next(line for line in q.lines if line.part_id == "hdd-16t")
+    assert hdd.unit_price == Decimal("3390.00") and hdd.amount == hdd.unit_price * hdd.qty
+    for line in q.lines:
+        if line.unit_price is not None:
+            assert line.amount == line.unit_price * Decimal(line.qty), line.name
+    total = sum((line.amount for line in q.lines if line.amount is not None), Decimal(0))
+    assert q.total == total and q.subtotal == (total / Decimal("1.13")).quantize(Decimal("0.01"))
     assert q.total - q.subtotal == q.vat
-    assert q.total == sum((line.gross for line in q.lines if line.gross is not None), Decimal(0))
     body = text(render_quote_pdf(p, priced, today=TODAY, lang="en", findings=[]))
-    assert "already carry 13% VAT" in body
+    assert "Unit prices and amounts include 13% VAT" in body
 
 
 def test_quote_pdf_en_and_psu_included_with_chassis(plan: Plan, cat: Catalog) -> None:

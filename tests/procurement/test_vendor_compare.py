@@ -29,6 +29,8 @@ def offer(plan: Plan, catalog, vendor: str, unit: float, *, extra: float | None 
     leaves that part out), and an installation line."""
     lines = []
     for cl in plan_cost(plan, catalog).lines:
+        if cl.unit_cny == 0:
+            continue  # free software: no vendor quotes it
         if cl.part_id in changes:
             change = changes[cl.part_id]
             if change is not None:
@@ -36,6 +38,8 @@ def offer(plan: Plan, catalog, vendor: str, unit: float, *, extra: float | None 
             continue
         lines.append(OfferLine(text=cl.name, for_part=cl.part_id, quantity=cl.count * plan.requirements.nodes,
                                unit_price_cny=unit, with_vat=True))
+    # a change for a part that is not a line of its own (the PSUs that ship in the chassis): a substitute
+    lines += [c for pid, c in changes.items() if c is not None and c not in lines and c.for_part == pid]
     if extra is not None:
         lines.append(OfferLine(text="上门安装调试", quantity=1, unit_price_cny=extra, with_vat=False))
     return VendorQuote(vendor=vendor, number=f"{vendor}-1", date=dt.date(2026, 11, 30), delivery="4 周",
@@ -105,7 +109,7 @@ def test_an_incomplete_offer_is_a_lower_bound_and_makes_the_lowest_provisional(p
     assert p.verdict().status in ("unknown", "no_budget") and not p.verdict().complete
     assert w.complete
     # every plan line at ¥1000 incl. VAT × quantity, plus ¥500 installation + 13 % VAT
-    quantities = sum(cl.count for cl in plan_cost(plan, catalog).lines) * plan.requirements.nodes
+    quantities = sum(cl.count for cl in plan_cost(plan, catalog).lines if cl.unit_cny != 0) * plan.requirements.nodes
     assert w.gross_cny == pytest.approx(1000 * quantities + 500 * 1.13)
     assert w.net_cny == pytest.approx(1000 * quantities / 1.13 + 500)
     assert result.lowest == ("Whole",) and result.provisional == ("Partial",)
@@ -195,8 +199,9 @@ def test_the_approval_covers_the_chosen_offer_and_changing_it_voids_approval_in_
     en = signoff_status(repriced, "approval", catalog, lang="en").changes
     assert any(c.startswith("chosen offer, line ") and "¥800.00" in c and "¥900.00" in c for c in en), en
     # a long part name does not push the prices out of the (shortened) words; lines are listed in order
-    dearer = signoff_status(with_quote(signed, offer(plan, catalog, "ACME", 1100, extra=900)), "approval", catalog,
-                            lang="en").changes
+    acme = offer(plan, catalog, "ACME", 1100, extra=900)  # and a tenth line: freight
+    acme = acme.model_copy(update={"lines": [*acme.lines, OfferLine(text="运费", quantity=1, unit_price_cny=200)]})
+    dearer = signoff_status(with_quote(signed, acme), "approval", catalog, lang="en").changes
     chassis = next(c for c in dearer if "AS-4124GS-TNR" in c)
     assert "¥1,000.00" in chassis and "¥1,100.00" in chassis, chassis
     numbers = [int(c.split(":")[0].rsplit(" ", 1)[1]) for c in dearer if c.startswith("chosen offer, line ")]
