@@ -22,18 +22,22 @@ import datetime as dt
 import hashlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from types import NoneType, UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel
 
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
 from procurement.findings import Finding, Severity
-from procurement.messages import Lang, register, t
+from procurement.messages import MESSAGES, Lang, english, fields_of, register, t
 from procurement.plan import Plan
 
 Kind = Literal["approval", "acceptance"]
@@ -124,6 +128,120 @@ register(
         "field.conclusion_reasons": "reasons for the conclusion",
         "field.contract_number": "contract / PO number",
         "field.delivery_date": "delivery date",
+        # every other field of the plan, by its path in the model (see field_label and its test)
+        "field.unknown": "field {path}",
+        "field.entry": "{label} “{key}”",
+        "field.title": "plan title",
+        "field.requirements.workload": "workload",
+        "field.requirements.mode": "training mode",
+        "field.requirements.model_preset": "model preset",
+        "field.requirements.model_params_b": "model parameters (billions)",
+        "field.requirements.layers": "model layers",
+        "field.requirements.hidden_size": "hidden size",
+        "field.requirements.kv_heads": "KV heads",
+        "field.requirements.head_dim": "attention head dimension",
+        "field.requirements.precision": "precision",
+        "field.requirements.optimizer": "optimizer",
+        "field.requirements.batch_size": "batch size",
+        "field.requirements.sequence_length": "sequence length",
+        "field.requirements.dataset_gb": "dataset size (GB)",
+        "field.requirements.budget_cny": "budget (CNY)",
+        "field.requirements.nodes": "number of nodes",
+        "field.requirements.usage": "usage pattern",
+        "field.requirements.data_sensitivity": "data sensitivity",
+        "field.requirements.deployment": "deployment site",
+        "field.requirements.needs_mig": "MIG needed",
+        "field.requirements.needs_nvlink": "NVLink needed",
+        "field.requirements.attention_heads": "attention heads",
+        "field.requirements.vocab_size": "vocabulary size",
+        "field.requirements.hf_config": "Hugging Face model config",
+        "field.requirements.scheme": "parallelism scheme",
+        "field.requirements.tensor_parallel": "tensor parallel degree",
+        "field.requirements.pipeline_parallel": "pipeline parallel degree",
+        "field.requirements.gradient_checkpointing": "gradient checkpointing",
+        "field.requirements.lora_rank": "LoRA rank",
+        "field.requirements.lora_targets": "LoRA target modules",
+        "field.requirements.kv_precision": "KV cache precision",
+        "field.requirements.offload_optimizer": "optimizer offload",
+        "field.requirements.network_gbps": "network between nodes (Gb/s)",
+        "field.requirements.concurrent_users": "concurrent users",
+        "field.requirements.utilisation_pct": "utilisation (%)",
+        "field.gpu": "GPU choice",
+        "field.server": "server configuration",
+        "field.server.memory": "memory",
+        "field.server.storage.role": "storage {n}: role",
+        "field.server.storage.part": "storage {n}: model",
+        "field.server.storage.count": "storage {n}: count",
+        "field.server.nics.part": "NIC {n}: model",
+        "field.server.nics.count": "NIC {n}: count",
+        "field.server.psu": "PSU",
+        "field.server.psu.redundancy": "PSU redundancy",
+        "field.server.input_voltage": "input voltage",
+        "field.server.rack_power_limit_kw": "rack power limit (kW)",
+        "field.server.servers_per_rack": "servers per rack",
+        "field.server.auto_chosen": "parts chosen automatically",
+        "field.software": "software choice",
+        "field.checklist": "checklist",
+        "field.waivers": "waivers",
+        "field.waivers.rule": "waiver {n}: rule",
+        "field.waivers.reason": "waiver {n}: reason",
+        "field.waivers.by": "waiver {n}: waived by",
+        "field.waivers.date": "waiver {n}: date",
+        "field.waivers.params": "waiver {n}: parameters",
+        "field.waivers.numbers": "waiver {n}: figures when waived",
+        "field.acceptance": "acceptance details",
+        "field.acceptance.contract_number": "contract / PO number",
+        "field.acceptance.delivery_date": "delivery date",
+        "field.acceptance.conclusion": "acceptance conclusion",
+        "field.acceptance.reasons": "reasons for the conclusion",
+        "field.quote": "quote details",
+        "field.quote.buyer.name": "buyer name",
+        "field.quote.buyer.contact": "buyer contact",
+        "field.quote.buyer.address": "buyer address",
+        "field.quote.buyer.phone": "buyer phone",
+        "field.quote.buyer.tax_id": "buyer tax id",
+        "field.quote.buyer.bank": "buyer bank",
+        "field.quote.buyer.bank_account": "buyer bank account",
+        "field.quote.vendor.name": "vendor name",
+        "field.quote.vendor.contact": "vendor contact",
+        "field.quote.vendor.address": "vendor address",
+        "field.quote.vendor.phone": "vendor phone",
+        "field.quote.vendor.tax_id": "vendor tax id",
+        "field.quote.vendor.bank": "vendor bank",
+        "field.quote.vendor.bank_account": "vendor bank account",
+        "field.quote.issued": "issued quote",
+        "field.tco": "cost of ownership inputs",
+        "field.tco.electricity_cny_per_kwh": "electricity price (CNY/kWh)",
+        "field.tco.electricity_source": "source of the electricity price",
+        "field.tco.pue": "PUE",
+        "field.tco.pue_source": "source of the PUE",
+        "field.tco.service_life_years": "service life (years)",
+        "field.tco.cloud_cny_per_gpu_hour": "cloud price per GPU hour (CNY)",
+        "field.tco.cloud_source": "source of the cloud price",
+        "field.prices": "entered prices",
+        "field.prices.price_cny": "{part}: entered unit price (CNY)",
+        "field.prices.with_vat": "{part}: entered price includes VAT",
+        "field.prices.kind": "{part}: kind of entered price",
+        "field.prices.date": "{part}: date of entered price",
+        "field.prices.source": "{part}: source of entered price",
+        "field.vendor_quotes": "vendor offers",
+        "field.vendor_quotes.vendor": "offer {n}: vendor",
+        "field.vendor_quotes.number": "offer {n}: number",
+        "field.vendor_quotes.date": "offer {n}: date",
+        "field.vendor_quotes.delivery": "offer {n}: delivery",
+        "field.vendor_quotes.warranty": "offer {n}: warranty",
+        "field.vendor_quotes.payment_terms": "offer {n}: payment terms",
+        "field.vendor_quotes.document": "offer {n}: document",
+        "field.vendor_quotes.lines": "offer {n}: lines",
+        "field.vendor_quotes.lines.text": "offer {n}, line {m}: text",
+        "field.vendor_quotes.lines.row": "offer {n}, line {m}: row in the document",
+        "field.vendor_quotes.lines.for_part": "offer {n}, line {m}: for part",
+        "field.vendor_quotes.lines.offered": "offer {n}, line {m}: part offered",
+        "field.vendor_quotes.lines.substitute_unknown": "offer {n}, line {m}: substitute not identified",
+        "field.vendor_quotes.lines.quantity": "offer {n}, line {m}: quantity",
+        "field.vendor_quotes.lines.unit_price_cny": "offer {n}, line {m}: unit price (CNY)",
+        "field.vendor_quotes.lines.with_vat": "offer {n}, line {m}: price includes VAT",
+        "field.chosen_vendor": "chosen vendor",
     }
 )
 
@@ -275,36 +393,119 @@ def content_digest(kind: Kind, content: Mapping[str, str]) -> str:
 # ---------------------------------------------------------------- diff in words
 
 
+def _unwrap(annotation: Any) -> Any:
+    """``Annotated[X, …]`` and ``X | None`` -> ``X``."""
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            annotation = get_args(annotation)[0]
+        elif origin in (Union, UnionType) and len(args := [a for a in get_args(annotation) if a is not NoneType]) == 1:
+            annotation = args[0]
+        else:
+            return annotation
+
+
+def _model(annotation: Any) -> type[BaseModel] | None:
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+_KEY_PARAM = {"prices": "part", "checklist": "item"}
+"""The field a dict's key fills in the label of its entries ('{part}: date of entered price'); else 'key'."""
+_INDEX_PARAMS = ("n", "m")
+"""The fields a list's 1-based position fills, outermost first ('offer {n}, line {m}: quantity')."""
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def model_field_path(path: str, model: type[BaseModel] = Plan) -> tuple[str, dict[str, str]] | None:
+    """A flat content path ('prices.a100-pcie-40gb.date', 'server.storage[1].part') as the path of the field in
+    the plan model ('prices.date', 'server.storage.part') and what the dict keys and list positions on the way
+    were ({'part': 'a100-pcie-40gb'}, {'n': '2'}); None where the path is not a field of the model."""
+    names: list[str] = []
+    params: dict[str, str] = {}
+    rest = path
+    lists = 0
+    current: type[BaseModel] | None = model
+    while rest:
+        match = _NAME.match(rest)
+        if current is None or match is None or match.group() not in current.model_fields:
+            return None
+        name = match.group()
+        names.append(name)
+        rest = rest[match.end():]
+        annotation = _unwrap(current.model_fields[name].annotation)
+        origin = get_origin(annotation)
+        current = _model(annotation)
+        if origin is list and rest.startswith("["):
+            index = _INDEX.match(rest)
+            item = _model(_unwrap(get_args(annotation)[0]))
+            if index is None or item is None or lists >= len(_INDEX_PARAMS):
+                return None
+            params[_INDEX_PARAMS[lists]] = str(int(index.group(1)) + 1)
+            lists += 1
+            rest, current = rest[index.end():], item
+        elif origin is dict and rest.startswith("."):
+            value = _model(_unwrap(get_args(annotation)[1]))
+            param = _KEY_PARAM.get(name, "key")
+            if value is None:  # a mapping of plain values ('requirements.hf_config.num_layers'): one entry
+                params["key"] = rest[1:]
+                return ".".join(names), params
+            # the key may itself hold dots (a part id 'x.y'): the rest after it must be a field of the value
+            for cut in [i for i, ch in enumerate(rest) if ch == "."][:0:-1]:
+                if model_field_path(rest[cut + 1:], value) is not None:
+                    params[param] = rest[1:cut]
+                    sub = model_field_path(rest[cut + 1:], value)
+                    assert sub is not None
+                    return ".".join([*names, sub[0]]), {**params, **sub[1]}
+            return None
+        if rest:
+            if not rest.startswith(".") or current is None:
+                return None
+            rest = rest[1:]
+    return ".".join(names), params
+
+
 def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
-    """'server.memory.count' -> '内存条数'; an unknown path is shown as it is."""
+    """'server.memory.count' -> '内存条数'; a path no label covers is shown as 'field <path>', never an error:
+    the void reason of a sign-off must always be printable (a test walks every field of the plan model)."""
+
+    def part_name(part_id: str) -> str:
+        part = _find(catalog, part_id) if catalog is not None else None
+        return str(getattr(part, "name", None) or part_id)
+
+    def item_name(item_id: str) -> str:
+        key = f"checklist.item.{item_id}"
+        return t(key, lang) if key in MESSAGES else item_id
+
     head, _, rest = path.partition(".")
-    if head == "checklist" and rest:
-        item, _, leaf = rest.rpartition(".")
-        label = t(f"checklist.item.{item}", lang)
-        return t(f"field.checklist.{leaf}", lang, item=label)
-    if head == "price":
-        part = _find(catalog, rest) if catalog is not None else None
-        return t("field.price", lang, part=getattr(part, "name", rest))
-    if head == "waiver":
+    if head == "price" and rest:
+        return t("field.price", lang, part=part_name(rest))
+    if head == "waiver" and rest:
         return t("field.waiver", lang, rule=rest)
-    if head == "report":
+    if head == "report" and rest:
         return t("field.report", lang, n=rest)
-    if head == "offer":
+    if head == "offer" and rest:
         if rest.startswith("line."):
             number = rest.removeprefix("line.")
             return t("field.offer.line", lang, n=int(number) if number.isdigit() else number)
-        return t(f"field.offer.{rest}", lang)
-    if head == "quote" and rest.split(".")[0] in ("buyer", "vendor"):
-        who, _, what = rest.partition(".")
-        return t(f"field.quote.{who}", lang, what=t(f"field.party.{what}", lang))
-    if head == "requirements":
-        return f"{t('field.requirements', lang)} {rest}"
-    base = path.split("[")[0]
-    key = f"field.{base}"
-    label = t(key, lang)
-    if label == key:  # no label registered: the path itself
-        return path
-    return label + (path[len(base):] if "[" in path else "")
+        if f"field.offer.{rest}" in MESSAGES:
+            return t(f"field.offer.{rest}", lang)
+    if f"field.{path}" in MESSAGES and not fields_of(str(english(f"field.{path}"))):
+        return t(f"field.{path}", lang)  # a field of its own: 'gpu.model', 'notes', 'conclusion', …
+    found = model_field_path(path)
+    if found is not None:
+        model_path, params = found
+        key = f"field.{model_path}"
+        if key in MESSAGES:
+            fields: dict[str, object] = {**params}
+            if "part" in fields:
+                fields["part"] = part_name(params["part"])
+            if "item" in fields:
+                fields["item"] = item_name(params["item"])
+            if "key" in fields and "{key}" not in str(english(key)):
+                return t("field.entry", lang, label=t(key, lang, **fields), key=params["key"])
+            return t(key, lang, **fields)
+    return t("field.unknown", lang, path=path)
 
 
 def _short(value: str, lang: Lang, limit: int = 60) -> str:

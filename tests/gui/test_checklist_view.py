@@ -108,3 +108,27 @@ def test_export_checklist_writes_the_pdf_in_a_worker(page, qtbot, tmp_path, monk
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(target.read_bytes())).pages)
     assert "Wang Li" in text
     assert canonical_digest(page.controller.plan)[:16] in text.replace("\n", "")
+
+
+def test_sign_then_price_keeps_the_page_working_50_times(page, qtbot, catalog, dialog_calls):
+    """Signing, then entering a price, raised KeyError 'field.prices.<part>.date' in every refresh: the page
+    kept showing the approval as valid. Now every round says void, and names the price that changed."""
+    import datetime as dt
+
+    from procurement.plan import EnteredPrice
+
+    dialog_calls.answer("ask_sign_anyway", True)
+    ctl = page.controller
+    box = page.signoffs["approval"]
+    part = ctl.plan.gpu.model
+    for round_ in range(50):
+        box.name_edit.setText("Zhang")
+        qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
+        assert box.state.value == "valid", box.state_label.text()
+        price = EnteredPrice(price_cny=50_000 + round_, kind=("entered", "vendor_quote", "company")[round_ % 3],
+                             date=dt.date(2026, 11, 1 + round_ % 28), source=f"quote {round_}")
+        ctl.replace_plan(ctl.plan.model_copy(update={"prices": {part: price}}), lambda: "price")
+        assert box.state.value == "void"
+        assert box.state_label.text().startswith("void")
+        assert "date of entered price" in box.changes_label.text()
+        assert page.tables["hardware"].rowCount() >= 8
