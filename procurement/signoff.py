@@ -19,11 +19,13 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+import fnmatch
 import hashlib
 import json
 import os
 import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
@@ -69,8 +71,12 @@ register(
         "signoff.empty": "(empty)",
         "signoff.sig.valid": "SSH signature valid: {principal} ({fingerprint})",
         "signoff.sig.invalid": "SSH signature invalid: the content was changed (key {fingerprint})",
-        "signoff.sig.unknown_key": "signed by an unknown key ({fingerprint}), not in the allowed signers",
-        "signoff.sig.unchecked": "SSH signature not checked (no allowed-signers file, or no ssh-keygen)",
+        "signoff.sig.unknown_key": "signed by key {fingerprint}, which is not the allowed key of {principal}",
+        "signoff.sig.unchecked": (
+            "SSH signature matches the content; whose key it is was not checked (no allowed-signers file)"
+        ),
+        "signoff.sig.no_tool": "SSH signature not checked: ssh-keygen is not installed",
+        "signoff.sig.unreadable": "SSH signature matches the content; whose key it is was not checked: {error}",
         # field labels for the diff in words
         "field.requirements": "requirements",
         "field.gpu.model": "GPU model",
@@ -532,9 +538,17 @@ def diff_in_words(old: Mapping[str, str], new: Mapping[str, str], lang: Lang = "
 
 class SigState(StrEnum):
     VALID = "valid"
+    """Sound over this content, by the key the allowed-signers file gives the principal."""
     INVALID = "invalid"
+    """Does not match the content (edited after signing) or is not an SSH signature at all."""
     UNKNOWN_KEY = "unknown_key"
+    """Sound over this content, but by a key that is not the principal's key in the allowed-signers file."""
     UNCHECKED = "unchecked"
+    """Sound over this content; whose key it is was not checked (no allowed-signers file)."""
+    NO_TOOL = "no_tool"
+    """Nothing checked: ssh-keygen is not installed."""
+    UNREADABLE = "unreadable"
+    """The key was not checked: the allowed-signers file cannot be used (``detail`` says why)."""
 
 
 @dataclass(frozen=True)
@@ -542,13 +556,119 @@ class SigCheck:
     state: SigState
     principal: str = ""
     fingerprint: str = ""
+    detail: str = ""
 
     def message(self, lang: Lang) -> str:
-        return t(f"signoff.sig.{self.state.value}", lang, principal=self.principal, fingerprint=self.fingerprint)
+        return t(f"signoff.sig.{self.state.value}", lang, principal=self.principal, fingerprint=self.fingerprint,
+                 error=self.detail)
 
 
 class SshError(RuntimeError):
     """ssh-keygen is missing or refused to sign; the message says why."""
+
+
+class AllowedSignersError(ValueError):
+    """An allowed-signers file that cannot be used: missing, not a regular file, unreadable, too big, empty or
+    not in the ssh-keygen format. The message says which, in the reader's language."""
+
+
+register(
+    {
+        "signoff.allowed.missing": "allowed-signers file {path}: no such file",
+        "signoff.allowed.not_file": "allowed-signers file {path}: not a regular file (a directory, device or pipe)",
+        "signoff.allowed.unreadable": "allowed-signers file {path}: cannot be read ({error})",
+        "signoff.allowed.too_big": "allowed-signers file {path}: larger than {limit} bytes",
+        "signoff.allowed.empty": "allowed-signers file {path}: lists no signer",
+        "signoff.allowed.bad_line": (
+            "allowed-signers file {path}, line {line}: not in the form 'principals [options] key-type key'"
+        ),
+    }
+)
+
+ALLOWED_SIGNERS_MAX_BYTES = 1_000_000
+"""An organisation's allowed-signers file is a few lines per person; anything larger is not one (/dev/zero)."""
+_KEY = re.compile(r"(?:^|\s)((?:ssh|ecdsa|sk)-[A-Za-z0-9@._-]+)\s+[A-Za-z0-9+/]+={0,3}(?:\s|$)")
+
+
+@dataclass(frozen=True)
+class AllowedSigners:
+    """An allowed-signers file read once and checked (``read_allowed_signers``): ssh-keygen gets a private copy of
+    these bytes, so a file swapped for a pipe or a device after the check is never read."""
+
+    path: Path
+    data: bytes
+    principals: tuple[str, ...]
+    """The principal patterns of its lines ('zhang@example.cn', '*@example.cn')."""
+
+    def lists(self, principal: str) -> bool:
+        """Whether some line of the file is for ``principal`` (ssh-keygen's wildcard patterns)."""
+        return bool(principal) and any(fnmatch.fnmatchcase(principal, p) for p in self.principals
+                                       if not p.startswith("!"))
+
+
+def read_allowed_signers(path: Path, lang: Lang = "en") -> AllowedSigners:
+    """The allowed-signers file at ``path``, checked: a regular file, readable, at most
+    ``ALLOWED_SIGNERS_MAX_BYTES``, every line 'principals [options] key-type key'. A pipe or a device is never
+    opened for reading (it could block or never end)."""
+    shown = str(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise AllowedSignersError(t("signoff.allowed.missing", lang, path=shown)) from None
+    except OSError as exc:
+        raise AllowedSignersError(t("signoff.allowed.unreadable", lang, path=shown,
+                                    error=exc.strerror or exc)) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise AllowedSignersError(t("signoff.allowed.not_file", lang, path=shown))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as fp:
+            if not stat.S_ISREG(os.fstat(fp.fileno()).st_mode):  # swapped between the stat and the open
+                raise AllowedSignersError(t("signoff.allowed.not_file", lang, path=shown))
+            data = fp.read(ALLOWED_SIGNERS_MAX_BYTES + 1)
+    except OSError as exc:
+        raise AllowedSignersError(t("signoff.allowed.unreadable", lang, path=shown,
+                                    error=exc.strerror or exc)) from None
+    if len(data) > ALLOWED_SIGNERS_MAX_BYTES:
+        raise AllowedSignersError(t("signoff.allowed.too_big", lang, path=shown, limit=ALLOWED_SIGNERS_MAX_BYTES))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise AllowedSignersError(t("signoff.allowed.bad_line", lang, path=shown, line=1)) from None
+    principals: list[str] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if "\x00" in line or _KEY.search(line) is None or len(line.split()) < 3:
+            raise AllowedSignersError(t("signoff.allowed.bad_line", lang, path=shown, line=number))
+        principals += [p for p in line.split()[0].split(",") if p]
+    if not principals:
+        raise AllowedSignersError(t("signoff.allowed.empty", lang, path=shown))
+    return AllowedSigners(path, data, tuple(principals))
+
+
+def allowed_signers_arg(text: str) -> AllowedSigners:
+    """argparse ``type=`` of ``--allowed-signers``: an unusable file is a usage error (exit status 2), never
+    silently 'not checked'."""
+    import argparse
+
+    from procurement.messages import default_lang
+
+    try:
+        return read_allowed_signers(Path(text), default_lang())
+    except AllowedSignersError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _allowed(allowed_signers: Path | AllowedSigners | None, lang: Lang) -> tuple[AllowedSigners | None, str]:
+    """The allowed signers to check against, or why they cannot be used ('' when none were given)."""
+    if allowed_signers is None or isinstance(allowed_signers, AllowedSigners):
+        return allowed_signers, ""
+    try:
+        return read_allowed_signers(allowed_signers, lang), ""
+    except AllowedSignersError as exc:
+        return None, str(exc)
 
 
 def _ssh_keygen() -> str:
@@ -590,28 +710,38 @@ def signature_fingerprint(signature: str) -> str:
     return "SHA256:" + base64.b64encode(hashlib.sha256(key).digest()).decode().rstrip("=")
 
 
-def ssh_verify(data: bytes, signature: str, principal: str, allowed_signers: Path | None) -> SigCheck:
-    """Whether ``signature`` is ``principal``'s signature of ``data`` by the allowed-signers file."""
+def ssh_verify(data: bytes, signature: str, principal: str, allowed_signers: Path | AllowedSigners | None,
+               lang: Lang = "en") -> SigCheck:
+    """Whether ``signature`` is sound over ``data`` (checked with or without an allowed-signers file: a stale
+    signature kept beside a recomputed digest is invalid either way) and, with the file, whether it was made
+    by the key the file gives ``principal``."""
     try:
         exe = _ssh_keygen()
     except SshError:
-        return SigCheck(SigState.UNCHECKED, principal)
+        return SigCheck(SigState.NO_TOOL, principal)
+    fingerprint = signature_fingerprint(signature)
+    allowed, problem = _allowed(allowed_signers, lang)
     with tempfile.TemporaryDirectory(prefix="gpu-procure-verify-") as tmp_name:
         tmp = Path(tmp_name)
-        fingerprint = signature_fingerprint(signature)
-        if allowed_signers is None or not allowed_signers.is_file():
-            return SigCheck(SigState.UNCHECKED, principal, fingerprint)
         sig = tmp / "content.sig"
-        sig.write_text(signature, encoding="ascii")
-        run = subprocess.run([exe, "-Y", "verify", "-f", str(allowed_signers), "-I", principal,
+        try:
+            sig.write_text(signature, encoding="ascii")
+        except UnicodeEncodeError:
+            return SigCheck(SigState.INVALID, principal, fingerprint)
+        sound = subprocess.run([exe, "-Y", "check-novalidate", "-n", SSH_NAMESPACE, "-s", str(sig)],
+                               input=data, capture_output=True, timeout=30, check=False)
+        if sound.returncode != 0:
+            return SigCheck(SigState.INVALID, principal, fingerprint)
+        if problem:
+            return SigCheck(SigState.UNREADABLE, principal, fingerprint, problem)
+        if allowed is None:
+            return SigCheck(SigState.UNCHECKED, principal, fingerprint)
+        copy = tmp / "allowed_signers"
+        copy.write_bytes(allowed.data)
+        run = subprocess.run([exe, "-Y", "verify", "-f", str(copy), "-I", principal,
                               "-n", SSH_NAMESPACE, "-s", str(sig)], input=data, capture_output=True,
                              timeout=30, check=False)
-        if run.returncode == 0:
-            return SigCheck(SigState.VALID, principal, fingerprint)
-        # Is the signature sound over this content at all (only the key is not allowed)?
-        novalidate = subprocess.run([exe, "-Y", "check-novalidate", "-n", SSH_NAMESPACE, "-s", str(sig)],
-                                    input=data, capture_output=True, timeout=30, check=False)
-        state = SigState.UNKNOWN_KEY if novalidate.returncode == 0 else SigState.INVALID
+        state = SigState.VALID if run.returncode == 0 else SigState.UNKNOWN_KEY
         return SigCheck(state, principal, fingerprint)
 
 
@@ -625,8 +755,10 @@ class SignoffState(StrEnum):
     """The content changed since signing: ``changes`` says what."""
     SIGNATURE_INVALID = "signature_invalid"
     """An SSH signature does not match the content: the file was edited and the digest recomputed."""
+    SIGNATURE_MISSING = "signature_missing"
+    """Checked against an allowed-signers file, a signer has no SSH signature (removed, or never made)."""
     UNKNOWN_KEY = "unknown_key"
-    """Content unchanged, but an SSH signature was made by a key not in the allowed signers."""
+    """An SSH signature was made by a key that is not the one the allowed-signers file gives its principal."""
     LEGACY = "legacy"
     """Signed in an older plan format whose digest covered other content: needs re-signing."""
     UNSIGNED = "unsigned"
@@ -643,7 +775,10 @@ register(
         "signoff.state.signature_invalid": (
             "signature invalid: the file was edited after signing (the digest was recomputed)"
         ),
-        "signoff.state.unknown_key": "content unchanged, but signed by a key not in the allowed signers",
+        "signoff.state.unknown_key": "signed by a key that is not the signer's allowed key",
+        "signoff.state.signature_missing": (
+            "SSH signature missing: checked against the allowed signers, {names} has no SSH signature to verify"
+        ),
         "signoff.state.legacy": "needs re-signing: signed in an older version whose signed content cannot be checked",
         "signoff.state.unsigned": "not signed",
         "signoff.signer": "{name}, {date}",
@@ -652,6 +787,11 @@ register(
         "signoff.finding.void": "{kind} is void; changed since signing: {changes}",
         "signoff.finding.fix": "review the changes and sign again",
         "signoff.finding.other": "{kind}: {state}",
+        "signoff.finding.key": "{kind}: {signer} — {check}",
+        "signoff.finding.key_fix": "have the signer sign again with their own key, or correct the allowed-signers file",
+        "signoff.finding.missing_fix": "have the signer sign again with their SSH key",
+        "signoff.finding.allowed": "{kind}: {problem}",
+        "signoff.finding.allowed_fix": "point --allowed-signers at the organisation's allowed-signers file",
     }
 )
 
@@ -661,14 +801,20 @@ class SignoffStatus:
     kind: Kind
     state: SignoffState
     changes: tuple[str, ...] = ()
-    """What changed since signing, in words ('内存条数：16 → 8')."""
+    """What changed since signing, in words ('内存条数：16 → 8'); also when the state is worse than void."""
     signatures: tuple[SigCheck, ...] = ()
     """One per signer with an SSH signature."""
+    missing: tuple[str, ...] = ()
+    """Signers without an SSH signature, when checked against an allowed-signers file (it may be stripped)."""
+    allowed_problem: str = ""
+    """Why the allowed-signers file given could not be used ('' when it could, or none was given)."""
 
     def message(self, plan: Plan, lang: Lang) -> str:
         so = plan.signoffs.get(self.kind)
-        signers = ("；" if lang == "zh" else "; ").join(signer_text(s, lang) for s in so.signers) if so else ""
-        return t(f"signoff.state.{self.state.value}", lang, signers=signers)
+        sep = "；" if lang == "zh" else "; "
+        signers = sep.join(signer_text(s, lang) for s in so.signers) if so else ""
+        return t(f"signoff.state.{self.state.value}", lang, signers=signers,
+                 names=("、" if lang == "zh" else ", ").join(self.missing))
 
 
 def signer_text(signer: Any, lang: Lang) -> str:
@@ -690,25 +836,39 @@ def current_content(plan: Plan, kind: Kind, catalog: Catalog) -> Content:
                               acc.delivery_date.isoformat() if acc.delivery_date else "")
 
 
-def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Path | None = None,
+def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Path | AllowedSigners | None = None,
                    lang: Lang = "zh") -> SignoffStatus:
-    """Whether the sign-off of ``kind`` still covers the plan as it is, and if not, what changed."""
+    """Whether the sign-off of ``kind`` still covers the plan as it is, and if not, what changed.
+
+    Worst first: a recorded content that no longer matches its digest or an SSH signature (edited by hand);
+    a signature removed from a signer who signs with a key, or one made by another key than the signer's
+    (both only decidable with an allowed-signers file); then void (the plan changed since signing)."""
     so = plan.signoffs.get(kind)
     if so is None:
         return SignoffStatus(kind, SignoffState.UNSIGNED)
     if so.legacy:
         return SignoffStatus(kind, SignoffState.LEGACY)
+    allowed, problem = _allowed(allowed_signers, lang)
     now = current_content(plan, kind, catalog)
-    checks = tuple(ssh_verify(canonical_bytes(kind, so.content), s.ssh_signature, s.ssh_principal or s.name,
-                              allowed_signers) for s in so.signers if s.ssh_signature)
+    data = canonical_bytes(kind, so.content)
+    checks = tuple(ssh_verify(data, s.ssh_signature, s.ssh_principal or s.name, allowed or allowed_signers, lang)
+                   for s in so.signers if s.ssh_signature)
+    # checked against an allowed-signers file, a signer without a signature cannot be verified: the signature may
+    # have been stripped (with its principal, so nothing in the file is left to tell), and is an error
+    missing = tuple(s.name for s in so.signers if not s.ssh_signature) if allowed is not None else ()
+    changes = tuple(diff_in_words(so.content, now, lang, catalog)) if content_digest(kind, now) != so.digest else ()
     if any(c.state == SigState.INVALID for c in checks) or content_digest(kind, so.content) != so.digest:
-        # the recorded content no longer matches its own digest or signature: edited by hand
-        return SignoffStatus(kind, SignoffState.SIGNATURE_INVALID, signatures=checks)
-    if content_digest(kind, now) != so.digest:
-        return SignoffStatus(kind, SignoffState.VOID, tuple(diff_in_words(so.content, now, lang, catalog)), checks)
-    if any(c.state == SigState.UNKNOWN_KEY for c in checks):
-        return SignoffStatus(kind, SignoffState.UNKNOWN_KEY, signatures=checks)
-    return SignoffStatus(kind, SignoffState.VALID, signatures=checks)
+        state = SignoffState.SIGNATURE_INVALID  # the recorded content no longer matches itself: edited by hand
+    elif missing:
+        state = SignoffState.SIGNATURE_MISSING
+    elif any(c.state == SigState.UNKNOWN_KEY for c in checks):
+        state = SignoffState.UNKNOWN_KEY
+    elif changes:
+        state = SignoffState.VOID
+    else:
+        state = SignoffState.VALID
+    return SignoffStatus(kind, state, changes if state != SignoffState.SIGNATURE_INVALID else (), checks, missing,
+                         problem)
 
 
 def sign(plan: Plan, kind: Kind, name: str, role: str, catalog: Catalog, date: dt.date | None = None,
@@ -748,25 +908,45 @@ def unsign(plan: Plan, kind: Kind) -> Plan:
 
 
 def signoff_findings(plan: Plan, catalog: Catalog, lang: Lang = "zh",
-                     allowed_signers: Path | None = None) -> list[Finding]:
-    """A finding per sign-off that no longer holds: SIGNOFF-VOID (with the changes in words), SIGNOFF-SIGNATURE
-    (edited after signing), SIGNOFF-UNKNOWN-KEY, SIGNOFF-LEGACY (needs re-signing)."""
+                     allowed_signers: Path | AllowedSigners | None = None) -> list[Finding]:
+    """A finding per thing that makes a sign-off not hold: SIGNOFF-SIGNATURE (edited after signing),
+    SIGNOFF-SIGNATURE-MISSING (a key signer's signature removed), SIGNOFF-UNKNOWN-KEY (signed by another key than
+    the signer's), SIGNOFF-ALLOWED-SIGNERS (the file cannot be used) — errors; SIGNOFF-VOID (with the changes in
+    words) and SIGNOFF-LEGACY (needs re-signing) — warnings."""
     out: list[Finding] = []
+
+    def add(rule: str, kind: Kind, severity: Severity, message: str, fix: str) -> None:
+        out.append(Finding(rule=rule, family="signoff", severity=severity, step=5, fields=(f"signoffs.{kind}",),
+                           message=message, fix=fix))
+
     for kind in KINDS:
         st = signoff_status(plan, kind, catalog, allowed_signers, lang)
         name = t(f"signoff.kind.{kind}", lang)
-        if st.state == SignoffState.VOID:
-            sep = "；" if lang == "zh" else "; "
-            out.append(Finding(rule="SIGNOFF-VOID", family="signoff", severity=Severity.WARNING, step=5,
-                               fields=(f"signoffs.{kind}",),
-                               message=t("signoff.finding.void", lang, kind=name, changes=sep.join(st.changes)),
-                               fix=t("signoff.finding.fix", lang)))
-        elif st.state in (SignoffState.SIGNATURE_INVALID, SignoffState.UNKNOWN_KEY, SignoffState.LEGACY):
-            rule = {SignoffState.SIGNATURE_INVALID: "SIGNOFF-SIGNATURE",
-                    SignoffState.UNKNOWN_KEY: "SIGNOFF-UNKNOWN-KEY", SignoffState.LEGACY: "SIGNOFF-LEGACY"}[st.state]
+        so = plan.signoffs.get(kind)
+        if st.allowed_problem and so is not None:
+            add("SIGNOFF-ALLOWED-SIGNERS", kind, Severity.ERROR,
+                t("signoff.finding.allowed", lang, kind=name, problem=st.allowed_problem),
+                t("signoff.finding.allowed_fix", lang))
+        if st.state in (SignoffState.SIGNATURE_INVALID, SignoffState.LEGACY):
+            rule = "SIGNOFF-SIGNATURE" if st.state == SignoffState.SIGNATURE_INVALID else "SIGNOFF-LEGACY"
             sev = Severity.ERROR if st.state == SignoffState.SIGNATURE_INVALID else Severity.WARNING
-            out.append(Finding(rule=rule, family="signoff", severity=sev, step=5, fields=(f"signoffs.{kind}",),
-                               message=t("signoff.finding.other", lang, kind=name,
-                                         state=st.message(plan, lang)),
-                               fix=t("signoff.finding.fix", lang)))
+            add(rule, kind, sev, t("signoff.finding.other", lang, kind=name, state=st.message(plan, lang)),
+                t("signoff.finding.fix", lang))
+            continue
+        if st.missing:
+            add("SIGNOFF-SIGNATURE-MISSING", kind, Severity.ERROR,
+                t("signoff.finding.other", lang, kind=name, state=t("signoff.state.signature_missing", lang,
+                  names=("、" if lang == "zh" else ", ").join(st.missing))),
+                t("signoff.finding.missing_fix", lang))
+        signed = [s for s in so.signers if s.ssh_signature] if so is not None else []
+        for signer, check in zip(signed, st.signatures, strict=False):
+            if check.state == SigState.UNKNOWN_KEY:
+                add("SIGNOFF-UNKNOWN-KEY", kind, Severity.ERROR,
+                    t("signoff.finding.key", lang, kind=name, signer=signer.name, check=check.message(lang)),
+                    t("signoff.finding.key_fix", lang))
+        if st.changes:
+            sep = "；" if lang == "zh" else "; "
+            add("SIGNOFF-VOID", kind, Severity.WARNING,
+                t("signoff.finding.void", lang, kind=name, changes=sep.join(st.changes)),
+                t("signoff.finding.fix", lang))
     return out

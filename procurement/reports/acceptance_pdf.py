@@ -29,7 +29,7 @@ from procurement.reports.common import (
 )
 from procurement.reports.quote import quote_number
 from procurement.reports.signoff_pdf import kept, signoff_block
-from procurement.signoff import acceptance_warnings
+from procurement.signoff import AllowedSigners, acceptance_warnings
 from procurement.verification_report import message_of, values_of
 
 register(
@@ -171,7 +171,7 @@ def render_acceptance_pdf(
     lang: Lang = "zh",
     paper: Paper = "a4",
     today: dt.date | None = None,
-    allowed_signers: Path | None = None,
+    allowed_signers: Path | AllowedSigners | None = None,
 ) -> bytes:
     """The acceptance sheet as PDF bytes."""
     policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)

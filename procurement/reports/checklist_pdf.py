@@ -33,6 +33,7 @@ from procurement.reports.common import (
 )
 from procurement.reports.quote import findings_table, open_findings
 from procurement.reports.signoff_pdf import kept, signoff_block
+from procurement.signoff import AllowedSigners
 
 register(
     {
@@ -166,7 +167,7 @@ def render_checklist_pdf(
     lang: Lang = "zh",
     paper: Paper = "a4",
     today: dt.date | None = None,
-    allowed_signers: Path | None = None,
+    allowed_signers: Path | AllowedSigners | None = None,
 ) -> bytes:
     """Both checklists, open findings and sign-off blocks as PDF bytes."""
     policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)
