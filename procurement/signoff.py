@@ -39,7 +39,7 @@ from pydantic import BaseModel
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
 from procurement.findings import Finding, Severity
-from procurement.messages import MESSAGES, Lang, english, fields_of, register, t
+from procurement.messages import MESSAGES, Lang, english, fields_of, plural, register, t
 from procurement.plan import Plan
 
 Kind = Literal["approval", "acceptance"]
@@ -363,6 +363,16 @@ register(
         ),
         "acceptance.warn.failed": "accepted, but automatic checks failed: {n}",
         "acceptance.warn.other_plan": "accepted, but reports not made against this plan as it is now: {n}",
+        "acceptance.warn.unknown": plural(
+            "accepted, but {n} automatic check could not be decided (unknown)",
+            "accepted, but {n} automatic checks could not be decided (unknown)",
+            "n",
+        ),
+        "acceptance.warn.missing_nodes": plural(
+            "accepted, but {n} of the {want} planned nodes has no verification report (reported: {names})",
+            "accepted, but {n} of the {want} planned nodes have no verification report (reported: {names})",
+            "n",
+        ),
     }
 )
 
@@ -380,6 +390,17 @@ def acceptance_warnings(plan: Plan, lang: Lang = "zh") -> list[str]:
     ours = [r for r in plan.verification if r.plan_digest == digest]
     failed = sum(1 for r in ours for c in r.checks if c.status == "fail")
     out = [t("acceptance.warn.failed", lang, n=failed)] if failed else []
+    unknown = sum(1 for r in ours for c in r.checks if c.status == "unknown")
+    if unknown:
+        out.append(t("acceptance.warn.unknown", lang, n=unknown))
+    # the nodes the plan buys that no report against it comes from (the plan names no node: counted, and
+    # the ones that did report are named)
+    nodes = {r.host.hostname or r.host.identity() or f"#{i}": r.host.hostname for i, r in enumerate(ours)}
+    names = [name.split(".")[0] for name in nodes.values() if name]
+    want = plan.requirements.nodes
+    if len(nodes) < want:
+        out.append(t("acceptance.warn.missing_nodes", lang, n=want - len(nodes), want=want,
+                     names=("、" if lang == "zh" else ", ").join(dict.fromkeys(names)) or "—"))
     if len(ours) < len(plan.verification):
         out.append(t("acceptance.warn.other_plan", lang, n=len(plan.verification) - len(ours)))
     return out
