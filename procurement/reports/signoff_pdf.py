@@ -3,6 +3,7 @@ signers with roles, dates and signature boxes, a seal box, and the honest wordin
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +29,7 @@ register(
         "sopdf.role.user": "User department",
         "sopdf.role.assets": "Asset management",
         "sopdf.role.vendor": "Vendor representative",
+        "sopdf.conclusion": "Conclusion",
     }
 )
 
@@ -100,6 +102,28 @@ def signoff_block(plan: Plan, kind: Kind, catalog: Catalog, st: Styles, paper: P
     ]
     extra += [("TOPPADDING", (0, r), (-1, r), 14) for r in range(head + 1, last + 1) if r not in ssh_rows]
     extra += [("SPAN", (0, r), (3, r)) for r in ssh_rows]
+    return table(rows, scaled([20, 20, 14, 28, 18], paper), header_rows=0, font=st.font, extra=extra)
+
+
+def paper_signatures(st: Styles, paper: Paper, roles: Sequence[str] = BLANK_ROLES,
+                     conclusion: Sequence[str] = ()) -> Flowable:
+    """A signature and date block for a document no sign-off in the plan covers (the cluster report): a row of
+    conclusion tick boxes when ``conclusion`` names them (message keys), then party, name, date, signature for
+    each of ``roles`` (keys of 'sopdf.role.<role>'), and one seal box."""
+    lang = st.lang
+    rows: list[list[object]] = []
+    extra: list[tuple[object, ...]] = []
+    if conclusion:
+        boxes = "　".join(f"☐ {t(key, lang)}" for key in conclusion)
+        rows.append([st.p(t("sopdf.conclusion", lang), st.cell), st.p(boxes, st.cell), "", "", ""])
+        extra += [("SPAN", (1, 0), (-1, 0)), ("BOTTOMPADDING", (0, 0), (-1, 0), 6)]
+    head = len(rows)
+    rows.append([st.p(t(f"sopdf.col.{c}", lang), st.cell_head) for c in ("role", "name", "date", "signature")]
+                + [st.p(t("sopdf.seal", lang), st.cell_head)])
+    rows += [[st.p(t(f"sopdf.role.{role}", lang), st.cell), "", "", "", ""] for role in roles]
+    last = len(rows) - 1
+    extra += [("SPAN", (4, head + 1), (4, last)), ("BACKGROUND", (0, head), (-1, head), STATUS_BG["unknown"])]
+    extra += [("TOPPADDING", (0, r), (-1, r), 14) for r in range(head + 1, last + 1)]
     return table(rows, scaled([20, 20, 14, 28, 18], paper), header_rows=0, font=st.font, extra=extra)
 
 
