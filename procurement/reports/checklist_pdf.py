@@ -117,7 +117,8 @@ def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> list[Flowable]:
             ]
         )
         extra.append(("BACKGROUND", (2, r), (2, r), STATUS_BG[item.status.value]))
-    out: list[Flowable] = [table(rows, scaled([5, 20, 8, 45, 22], paper), font=st.font, extra=extra)]
+    # the status column holds the longest status word whole ("Attention", "Unknown"): words are never cut
+    out: list[Flowable] = [table(rows, scaled([5, 19, 11, 43, 22], paper), font=st.font, extra=extra)]
     if long_notes:
         out += [st.section(t("clpdf.notes_full", lang), long_notes[1], lead=long_notes[:1]), *long_notes[2:]]
     return out
