@@ -120,8 +120,10 @@ register(
             "nodes",
         ),
         "checklist.r.vram_have": "{per} GiB per GPU, {total} GiB in total",
-        "checklist.r.vram_per_gpu": (
-            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPUs as {scheme}), {per} GiB per GPU"
+        "checklist.r.vram_per_gpu": plural(
+            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPU as {scheme}), {per} GiB per GPU",
+            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPUs as {scheme}), {per} GiB per GPU",
+            "gpus",
         ),
         "checklist.r.vram_no_estimate": "no memory estimate yet (enter the model size)",
         "checklist.r.cpu_cores": plural(

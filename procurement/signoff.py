@@ -535,6 +535,126 @@ def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
     return t("field.unknown", lang, path=path)
 
 
+register(
+    {
+        # values shown in the diff in words, in the reader's language (the signed content keeps the codes)
+        "signoff.value.yes": "yes",
+        "signoff.value.no": "no",
+        "signoff.value.incl_vat": "incl. VAT",
+        "signoff.value.excl_vat": "excl. VAT",
+        "signoff.value.vat_unknown": "VAT not stated",
+        "signoff.value.waiver": "{reason} ({by}, {date})",
+        "signoff.line_removed": "{field}: line removed: {old}",
+        "signoff.line_added": "{field}: line added: {new}",
+        "field.offer.lines": "chosen offer",
+        "signoff.value.acceptance.conclusion.pass": "Accepted",
+        "signoff.value.acceptance.conclusion.fail": "Rejected",
+        "signoff.value.acceptance.conclusion.rework": "Re-inspect after rework",
+        "signoff.value.prices.kind.entered": "entered by the buyer",
+        "signoff.value.prices.kind.vendor_quote": "vendor quote",
+        "signoff.value.prices.kind.company": "company price list",
+        "signoff.value.quote.invoice.special": "special VAT invoice (增值税专用发票)",
+        "signoff.value.quote.invoice.ordinary": "ordinary VAT invoice (增值税普通发票)",
+        "signoff.value.requirements.workload.training": "training",
+        "signoff.value.requirements.workload.fine_tuning": "fine-tuning",
+        "signoff.value.requirements.workload.inference": "inference",
+        "signoff.value.requirements.workload.rendering": "rendering",
+        "signoff.value.requirements.workload.scientific": "scientific computing",
+        "signoff.value.requirements.workload.data_analysis": "data analysis",
+        "signoff.value.requirements.mode.full_training": "full training",
+        "signoff.value.requirements.mode.full_finetune": "full fine-tune",
+        "signoff.value.requirements.mode.lora": "LoRA",
+        "signoff.value.requirements.mode.inference": "inference",
+        "signoff.value.requirements.usage.occasional": "occasional",
+        "signoff.value.requirements.usage.continuous": "continuous",
+        "signoff.value.requirements.data_sensitivity.low": "low",
+        "signoff.value.requirements.data_sensitivity.high": "high",
+        "signoff.value.requirements.deployment.datacenter": "data centre",
+        "signoff.value.requirements.deployment.office": "office",
+        "signoff.value.requirements.deployment.lab": "lab",
+        "signoff.value.server.storage.role.system": "system",
+        "signoff.value.server.storage.role.data": "data",
+        "signoff.value.server.storage.role.backup": "backup",
+        "signoff.value.server.storage.role.scratch": "scratch",
+        "signoff.value.server.psu.redundancy.none": "none",
+        "signoff.value.requirements.precision.mixed": "mixed precision",
+        "signoff.value.requirements.scheme.dp": "data parallel",
+        "signoff.value.requirements.optimizer.sgd_momentum": "SGD with momentum",
+        "signoff.value.requirements.optimizer.adam_8bit": "8-bit Adam",
+    }
+)
+
+
+def _leaf(model_path: str, model: type[BaseModel] = Plan) -> Any:
+    """The annotation of a field by its path in the model ('prices.date' -> date | None), unwrapped; None if not
+    a field."""
+    current: Any = model
+    annotation: Any = None
+    for name in model_path.split("."):
+        if _model(current) is None or name not in current.model_fields:
+            return None
+        annotation = _unwrap(current.model_fields[name].annotation)
+        origin = get_origin(annotation)
+        if origin is list and _model(_unwrap(get_args(annotation)[0])) is not None:
+            current = _unwrap(get_args(annotation)[0])
+        elif origin is dict and _model(_unwrap(get_args(annotation)[1])) is not None:
+            current = _unwrap(get_args(annotation)[1])
+        else:
+            current = annotation
+    return annotation
+
+
+_ACCEPTANCE_FIELDS = {"conclusion": "acceptance.conclusion", "delivery_date": "acceptance.delivery_date",
+                      "contract_number": "acceptance.contract_number", "conclusion_reasons": "acceptance.reasons"}
+_VAT_WORDS = (("incl. VAT", "signoff.value.incl_vat"), ("excl. VAT", "signoff.value.excl_vat"),
+              ("VAT not stated", "signoff.value.vat_unknown"))
+
+
+def _number(value: float, money: bool) -> str:
+    if money:
+        return f"{value:,.2f}"
+    return f"{round(value):,}" if abs(value - round(value)) < 1e-9 else f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def shown_value(path: str, value: str, lang: Lang) -> str:
+    """A signed value as the diff in words shows it: in the reader's language where it is a yes/no or a code
+    ('pass' -> '合格'), numbers grouped ('56999.5' -> '56,999.50' for money), a waiver as its reason, who and
+    when; the signed content itself keeps what it signed."""
+    if not value:
+        return t("signoff.empty", lang)
+    head = path.partition(".")[0]
+    if head == "waiver":
+        try:
+            data = json.loads(value)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return t("signoff.value.waiver", lang, reason=data.get("reason") or "—", by=data.get("by") or "—",
+                     date=data.get("date") or "—")
+        return value
+    if head == "offer" and path.startswith("offer.line."):
+        for english_words, key in _VAT_WORDS:
+            value = value.replace(english_words, t(key, lang))
+        return value
+    if head == "price":
+        try:
+            return _number(float(value), True)
+        except ValueError:
+            return value
+    found = model_field_path(path)
+    model_path = _ACCEPTANCE_FIELDS.get(path) or (found[0] if found else "")
+    annotation = _leaf(model_path) if model_path else None
+    if annotation is bool and value in ("yes", "no"):
+        return t(f"signoff.value.{value}", lang)
+    if annotation in (float, int):
+        try:
+            return _number(float(value), model_path.endswith("_cny"))
+        except ValueError:
+            return value
+    key = f"signoff.value.{model_path}.{value}"
+    return t(key, lang) if key in MESSAGES else value
+
+
 def _short(value: str, lang: Lang, limit: int = 60) -> str:
     if not value:
         return t("signoff.empty", lang)
@@ -544,14 +664,32 @@ def _short(value: str, lang: Lang, limit: int = 60) -> str:
 
 def diff_in_words(old: Mapping[str, str], new: Mapping[str, str], lang: Lang = "zh",
                   catalog: Catalog | None = None) -> list[str]:
-    """One line per field that changed since signing: '内存条数 16 → 8'."""
+    """One line per field that changed since signing: '内存条数 16 → 8'. The chosen offer's lines are compared
+    by what they say, not by position: a line added at the top is one line added, not every line changed."""
     lines = []
     for path in sorted(set(old) | set(new)):
+        if path.startswith("offer.line."):
+            continue
         a, b = old.get(path, ""), new.get(path, "")
         if a != b:
             lines.append(t("signoff.changed", lang, field=field_label(path, lang, catalog),
-                           old=_short(a, lang), new=_short(b, lang)))
+                           old=_short(shown_value(path, a, lang), lang), new=_short(shown_value(path, b, lang), lang)))
+    removed = _offer_lines(old)
+    added = _offer_lines(new)
+    for line in list(removed):
+        if line in added:
+            removed.remove(line)
+            added.remove(line)
+    label = t("field.offer.lines", lang)
+    lines += [t("signoff.line_removed", lang, field=label, old=_short(shown_value("offer.line.0", x, lang), lang))
+              for x in removed]
+    lines += [t("signoff.line_added", lang, field=label, new=_short(shown_value("offer.line.0", x, lang), lang))
+              for x in added]
     return lines
+
+
+def _offer_lines(content: Mapping[str, str]) -> list[str]:
+    return [content[k] for k in sorted(content) if k.startswith("offer.line.")]
 
 
 # ---------------------------------------------------------------- SSH signatures

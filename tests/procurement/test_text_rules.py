@@ -3,6 +3,7 @@ Chinese (no '，；：）' at the start of a line, no '（' at its end), in the 
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 
@@ -37,7 +38,7 @@ def test_full_width_punctuation_never_starts_a_line() -> None:
     text = "PCIe（每台），共 1 台；警告：未知（厂商未提供）；风量（CFM）：按配置指南计算，约 4,000 CFM。"
     for width in range(40, 200, 3):
         got = lines_of(text, width)
-        for a, b in zip(got, got[1:]):
+        for a, b in itertools.pairwise(got):
             assert b[:1] not in CANNOT_START, (width, a, b)
             assert a.rstrip()[-1:] not in CANNOT_END, (width, a, b)
 
@@ -59,7 +60,7 @@ def test_no_checklist_reason_breaks_badly_at_any_table_width(example: str, catal
         for text in texts:
             for width in (110, 170, 230):
                 got = lines_of(text, width)
-                for a, b in zip(got, got[1:]):
+                for a, b in itertools.pairwise(got):
                     assert b[:1] not in CANNOT_START, (lang, a, b)
                     inside = a[-1:].isalpha() and a[-1:].isascii() and b[:1].isalpha() and b[:1].isascii()
                     assert not (inside and a[-3:] + b[:3] in text), (lang, a, b)  # cut inside a word
@@ -74,3 +75,17 @@ def test_the_english_checklist_pdf_prints_status_words_whole(example: str, catal
     layout = text.decode("utf-8")
     assert not re.search(r"\b(Unknow|Attentio|Confirme)\s*$", layout, re.M), "a status word was cut"
     assert "Unknown" in layout
+
+
+@pytest.mark.parametrize("example", EXAMPLE_NAMES)
+def test_english_documents_say_1_gpu_not_1_gpus(example: str, catalog: Catalog) -> None:
+    from procurement.reports.acceptance_pdf import render_acceptance_pdf
+    from procurement.reports.checklist_pdf import render_checklist_pdf
+
+    plan = load_plan(EXAMPLES / example, catalog)
+    for render in (render_checklist_pdf, render_acceptance_pdf):
+        pdf = render(plan, catalog, lang="en")
+        text = subprocess.run(["pdftotext", "-", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+        flat = " ".join(text.split())
+        assert not re.search(r"\b1 (GPUs|servers|nodes|cores|units|sockets|checks|items|modules)\b", flat), \
+            re.findall(r".{40}\b1 (?:GPUs|servers|nodes|cores|units|sockets|checks|items|modules)\b", flat)
