@@ -20,7 +20,7 @@ from procurement.reports.acceptance_pdf import render_acceptance_pdf
 from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
 from procurement.reports.comparison_pdf import render_comparison_pdf
-from procurement.reports.fonts import FontNotFoundError
+from procurement.reports.fonts import FontNotFoundError, unembedded_warning
 from procurement.reports.quote import build_quote, issue_quote, render_quote_pdf
 from procurement.reports.text import collect_missing, describe_missing
 from procurement.signoff import allowed_signers_arg
@@ -149,6 +149,8 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         return EXIT_UNREADABLE
     if missing:
         print(t("export.missing_glyphs", lang, chars=describe_missing(missing)), file=sys.stderr)
+    if unembedded_warning(lang):  # said, never silent: the PDF's first page says it too
+        print(unembedded_warning(lang), file=sys.stderr)
     inputs = [p for p in (args.plan, getattr(args, "policy", None)) if p is not None]
     try:  # all or nothing: a bad or full second target leaves the first one as it was
         write_pdfs([(path, data) for _, path, data in outputs], lang, inputs)
