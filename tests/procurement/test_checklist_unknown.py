@@ -81,3 +81,23 @@ def test_the_checklist_pdf_prints_no_pass_beside_an_unknown(example: str, lang: 
         after = text[at + len(label): at + len(label) + 12]
         assert not after.startswith(passed), (item_id, after)
         assert after.startswith(unknown_word) or after.startswith(t("checklist.status.fail", lang)), (item_id, after)
+
+
+@pytest.mark.parametrize("example", EXAMPLE_NAMES)
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_acceptance_sheet_lists_every_unknown_item_as_unknown(example: str, lang: str,
+                                                                  catalog: Catalog) -> None:
+    from procurement.messages import t
+    from procurement.reports.acceptance_pdf import render_acceptance_pdf
+
+    plan = load_plan(EXAMPLES / example, catalog)
+    unknown = _unknown_items(plan, catalog, lang)
+    items = {i.id: i for cl in build_checklists(plan, catalog, lang=lang).values() for i in cl.items}
+    text = re.sub(r"\s+", "", _rows(render_acceptance_pdf(plan, catalog, lang=lang)))
+    manual = text.split(re.sub(r"\s+", "", t("acc.manual", lang)), 1)[1]
+    for item_id in unknown:
+        label = re.sub(r"\s+", "", items[item_id].label)
+        at = manual.find(label)
+        assert at >= 0, (item_id, label)
+        after = manual[at + len(label): at + len(label) + 12]
+        assert not after.startswith(t("checklist.status.pass", lang)), (item_id, after)
