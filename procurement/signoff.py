@@ -674,22 +674,39 @@ def diff_in_words(old: Mapping[str, str], new: Mapping[str, str], lang: Lang = "
         if a != b:
             lines.append(t("signoff.changed", lang, field=field_label(path, lang, catalog),
                            old=_short(shown_value(path, a, lang), lang), new=_short(shown_value(path, b, lang), lang)))
-    removed = _offer_lines(old)
-    added = _offer_lines(new)
-    for line in list(removed):
-        if line in added:
-            removed.remove(line)
-            added.remove(line)
-    label = t("field.offer.lines", lang)
-    lines += [t("signoff.line_removed", lang, field=label, old=_short(shown_value("offer.line.0", x, lang), lang))
-              for x in removed]
-    lines += [t("signoff.line_added", lang, field=label, new=_short(shown_value("offer.line.0", x, lang), lang))
-              for x in added]
+    lines += _offer_line_changes(old, new, lang, catalog)
     return lines
 
 
-def _offer_lines(content: Mapping[str, str]) -> list[str]:
-    return [content[k] for k in sorted(content) if k.startswith("offer.line.")]
+def _offer_line_changes(old: Mapping[str, str], new: Mapping[str, str], lang: Lang,
+                        catalog: Catalog | None) -> list[str]:
+    """The chosen offer's lines compared by what they say: a line found unchanged anywhere is not a change
+    (one line added at the top is not every line changed); what is left is paired by position ('line 3:
+    ¥800.00 → ¥900.00'), and the rest listed as added or removed."""
+    removed = _offer_lines(old)
+    added = _offer_lines(new)
+    for key, text in list(removed):
+        match = next((x for x in added if x[1] == text), None)
+        if match is not None:
+            removed.remove((key, text))
+            added.remove(match)
+    out = []
+    by_key = dict(added)
+    for key, text in list(removed):
+        if key in by_key:
+            out.append(t("signoff.changed", lang, field=field_label(key, lang, catalog),
+                         old=_short(shown_value(key, text, lang), lang),
+                         new=_short(shown_value(key, by_key.pop(key), lang), lang)))
+            removed.remove((key, text))
+    label = t("field.offer.lines", lang)
+    out += [t("signoff.line_removed", lang, field=label, old=_short(shown_value(k, x, lang), lang)) for k, x in removed]
+    out += [t("signoff.line_added", lang, field=label, new=_short(shown_value(k, x, lang), lang))
+            for k, x in added if k in by_key]
+    return out
+
+
+def _offer_lines(content: Mapping[str, str]) -> list[tuple[str, str]]:
+    return [(k, content[k]) for k in sorted(content) if k.startswith("offer.line.")]
 
 
 # ---------------------------------------------------------------- SSH signatures

@@ -71,6 +71,16 @@ def test_offer_lines_are_compared_by_content_not_position(base: Plan, catalog: C
     assert en == ["chosen offer: line removed: ¥56,999.50 incl. VAT ×2 rails"]
 
 
+def test_a_repriced_offer_line_is_one_change_at_its_position(base: Plan, catalog: Catalog) -> None:
+    before = base.model_copy(update={"vendor_quotes": _offer("GPU", "chassis"), "chosen_vendor": "ACME"})
+    quotes = _offer("GPU", "chassis")
+    lines = [quotes[0].lines[0], quotes[0].lines[1].model_copy(update={"unit_price_cny": 60000.0})]
+    after = base.model_copy(update={"vendor_quotes": [quotes[0].model_copy(update={"lines": lines})],
+                                    "chosen_vendor": "ACME"})
+    assert _void(before, after, catalog, "zh") == [
+        "所选报价第 2 行：¥56,999.50 含税 ×2 chassis → ¥60,000.00 含税 ×2 chassis"]
+
+
 def test_a_waiver_is_its_reason_who_and_when_not_json(base: Plan, catalog: Catalog) -> None:
     waived = base.model_copy(update={"waivers": [Waiver(rule="POWER-PSU-CAPACITY", reason="厂商书面确认", by="李娜",
                                                         date=DAY)]})
