@@ -20,6 +20,7 @@ import base64
 import binascii
 import datetime as dt
 import fnmatch
+import functools
 import hashlib
 import json
 import os
@@ -891,12 +892,19 @@ def ssh_verify(data: bytes, signature: str, principal: str, allowed_signers: Pat
     """Whether ``signature`` is sound over ``data`` (checked with or without an allowed-signers file: a stale
     signature kept beside a recomputed digest is invalid either way) and, with the file, whether it was made
     by the key the file gives ``principal``."""
+    allowed, problem = _allowed(allowed_signers, lang)
+    return _verify(data, signature, principal, allowed.data if allowed is not None else None, problem)
+
+
+@functools.lru_cache(maxsize=256)
+def _verify(data: bytes, signature: str, principal: str, allowed_data: bytes | None, problem: str) -> SigCheck:
+    """ssh_verify's checks, once per content, signature and allowed-signers bytes: the checklist page asks on
+    every refresh, and the answer depends on nothing else."""
     try:
         exe = _ssh_keygen()
     except SshError:
         return SigCheck(SigState.NO_TOOL, principal)
     fingerprint = signature_fingerprint(signature)
-    allowed, problem = _allowed(allowed_signers, lang)
     with tempfile.TemporaryDirectory(prefix="gpu-procure-verify-") as tmp_name:
         tmp = Path(tmp_name)
         sig = tmp / "content.sig"
@@ -910,10 +918,10 @@ def ssh_verify(data: bytes, signature: str, principal: str, allowed_signers: Pat
             return SigCheck(SigState.INVALID, principal, fingerprint)
         if problem:
             return SigCheck(SigState.UNREADABLE, principal, fingerprint, problem)
-        if allowed is None:
+        if allowed_data is None:
             return SigCheck(SigState.UNCHECKED, principal, fingerprint)
         copy = tmp / "allowed_signers"
-        copy.write_bytes(allowed.data)
+        copy.write_bytes(allowed_data)
         run = subprocess.run([exe, "-Y", "verify", "-f", str(copy), "-I", principal,
                               "-n", SSH_NAMESPACE, "-s", str(sig)], input=data, capture_output=True,
                              timeout=30, check=False)
