@@ -132,3 +132,15 @@ def test_sign_then_price_keeps_the_page_working_50_times(page, qtbot, catalog, d
         assert box.state_label.text().startswith("void")
         assert "date of entered price" in box.changes_label.text()
         assert page.tables["hardware"].rowCount() >= 8
+
+
+def test_an_unusable_allowed_signers_file_is_said_on_the_page(page, qtbot, tmp_path, dialog_calls):
+    """A directory chosen as the allowed-signers file was silently 'not checked'; the page now says why."""
+    dialog_calls.answer("ask_sign_anyway", True)
+    box = page.signoffs["approval"]
+    box.name_edit.setText("Zhang")
+    qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
+    page.controller.set_allowed_signers(tmp_path)  # a directory
+    page.refresh_now()
+    assert "not a regular file" in box.signers_label.text()
+    assert box.signers_label.isVisible() or not page.isVisible()
