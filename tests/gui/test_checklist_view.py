@@ -144,3 +144,28 @@ def test_an_unusable_allowed_signers_file_is_said_on_the_page(page, qtbot, tmp_p
     page.refresh_now()
     assert "not a regular file" in box.signers_label.text()
     assert box.signers_label.isVisible() or not page.isVisible()
+
+
+def test_a_reopened_plan_signed_then_priced_opens_and_exports(qtbot, catalog, policy, tmp_path):
+    """The page would not open on such a plan and Export checklist did nothing: both raised KeyError."""
+    import datetime as dt
+
+    from procurement.plan import EnteredPrice
+    from procurement.signoff import sign
+
+    gpu = catalog.all(Gpu)[0]
+    plan = sign(Plan.model_validate({"title": "Lab", "gpu": {"model": gpu.id, "count": 2}}), "approval", "Zhang",
+                "", catalog, dt.date(2026, 12, 1))
+    plan = plan.model_copy(update={"prices": {gpu.id: EnteredPrice(price_cny=56999.5, kind="vendor_quote",
+                                                                   date=dt.date(2026, 11, 1))}})
+    ctl = PlanController(catalog, policy, lang="zh")
+    ctl.new(plan)
+    page = ChecklistPage(ctl)
+    qtbot.addWidget(page)
+    box = page.signoffs["approval"]
+    assert box.state.value == "void" and "录入价格日期" in box.changes_label.text()
+    assert "56,999.50" in box.changes_label.text()
+    pdf = page._renderer()()
+    assert workers.wait_for_jobs(20_000)
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "已失效" in text
