@@ -18,6 +18,7 @@ from procurement.findings import Finding, Severity
 from procurement.messages import Lang, default_lang, languages, plural, register, t
 from procurement.plan import PlanError, load_plan
 from procurement.policy import PolicyError, load_policy
+from procurement.signoff import allowed_signers_arg
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_INCOMPLETE = (
     ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE, ExitStatus.INCOMPLETE)
@@ -76,7 +77,7 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     c.add_argument("--json", action="store_true", help="print findings as JSON")
     c.add_argument("--lang", choices=languages(), default=None)
     c.add_argument("--policy", type=Path, default=None, help="policy YAML overriding thresholds")
-    c.add_argument("--allowed-signers", type=Path, default=None, metavar="FILE",
+    c.add_argument("--allowed-signers", type=allowed_signers_arg, default=None, metavar="FILE",
                    help="ssh-keygen allowed-signers file to verify the sign-offs' SSH signatures against")
     add_catalog_option(c)
 

@@ -120,13 +120,15 @@ register(
             "nodes",
         ),
         "checklist.r.vram_have": "{per} GiB per GPU, {total} GiB in total",
-        "checklist.r.vram_per_gpu": (
-            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPUs as {scheme}), {per} GiB per GPU"
+        "checklist.r.vram_per_gpu": plural(
+            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPU as {scheme}), {per} GiB per GPU",
+            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPUs as {scheme}), {per} GiB per GPU",
+            "gpus",
         ),
         "checklist.r.vram_no_estimate": "no memory estimate yet (enter the model size)",
         "checklist.r.cpu_cores": plural(
-            "{cores} core ({cpus} × {cpu}); {#gpus} want ≥ {#need}",
-            "{cores} cores ({cpus} × {cpu}); {#gpus} want ≥ {#need}",
+            "{cores} core ({cpus} × {cpu}); ≥ {#need} advised for {#gpus}",
+            "{cores} cores ({cpus} × {cpu}); ≥ {#need} advised for {#gpus}",
             "cores",
         ),
         "checklist.r.cpu_cores#gpus": plural("{gpus} GPU", "{gpus} GPUs", "gpus"),
@@ -253,7 +255,7 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
     """Per-server draw and usable PSU output: the power rules' own budget, so the checklist and the rules agree."""
     b = power_budget(plan, catalog, policy)
     psu = catalog.typed(Psu, b.psu_id) if b.psu_id else None
-    base = [i for i in b.items if i.key == "base"]
+    base = [i for i in b.items if i.key in ("base", "fans", "baseboard") and i.unit_w]
     return PowerFigures(
         draw_w=b.draw_w,
         need_w=b.required_w,
@@ -264,7 +266,7 @@ def power_figures(plan: Plan, catalog: Catalog, policy: Policy) -> PowerFigures:
         redundant_units=b.redundant_units,
         missing=tuple(dict.fromkeys(i.label for i in b.unknown if i.key != "base")),
         estimated=tuple(dict.fromkeys(i.label for i in b.estimated)),
-        base_included=bool(base and base[0].unit_w),
+        base_included=bool(base),  # a rest-of-system figure, or the fans and baseboard of a rack server
         low_line_unsupported=psu.name if psu is not None and b.low_line and psu.low_line == "unsupported" else None,
         low_line_unknown=psu.name if psu is not None and b.low_line and psu.low_line == "unknown" else None,
         upper_bound_w=b.upper_bound_w,
@@ -581,7 +583,9 @@ class _Eval:
                 and pf.draw_w <= one_failed):
             status = Status.ATTENTION  # the vendor power-brakes the GPUs past one failure (POWER-PSU-CAPACITY)
         elif pf.available_w < pf.draw_w:
-            status = Status.FAIL
+            status = Status.FAIL  # the draw without the missing parts is a lower bound: already too much
+        elif pf.missing or not pf.base_included:
+            status = Status.UNKNOWN  # a sum with an unknown term is a lower bound: it proves nothing is enough
         elif pf.available_w < pf.need_w:
             status = Status.ATTENTION
         else:
@@ -730,6 +734,12 @@ def build_checklists(
         return _build_checklists(plan, catalog, findings, policy or default_policy(), lang)
 
 
+def states_unknown(finding: Finding) -> bool:
+    """Whether a finding says that something its item rests on is unknown (the ``…-UNKNOWN`` rules: no wattage,
+    no airflow, no fan redundancy, no lane count …): the item is then unknown, even for an Info finding."""
+    return finding.rule.endswith("-UNKNOWN") or "-UNKNOWN-" in finding.rule
+
+
 def _build_checklists(
     plan: Plan, catalog: Catalog, findings: Iterable[Finding] | None, policy: Policy, lang: Lang
 ) -> dict[Which, Checklist]:
@@ -757,21 +767,27 @@ def _build_checklists(
             else:
                 status = Status.UNKNOWN
                 reason = [*reason, ev.t("await_person")]
-        confirmed_by = ""
-        if not d.person and status == Status.UNKNOWN and checked and mark and mark.by and mark.note.strip():
-            status, confirmed_by = Status.CONFIRMED, mark.by
-            reason = [*reason, t("checklist.r.confirmed_by", lang, name=mark.by, note=mark.note.strip())]
         related = by_item.get(d.id, [])
         for f in related:
+            unknown = states_unknown(f)
             if f.waived is not None:
                 pass  # accepted on purpose: listed in the reason (its message says so), the status unchanged
             elif f.severity == Severity.ERROR:
                 status = Status.FAIL
+            elif unknown:  # what the item rests on is unknown: never a pass, whatever the finding's severity
+                status = worse(status, Status.UNKNOWN)
             elif f.severity == Severity.WARNING:
                 status = worse(status, Status.ATTENTION)
-            if f.severity != Severity.INFO:
+            if f.severity != Severity.INFO or unknown:
                 msg = f.message.rstrip().rstrip("。.")  # the items' facts are joined with '；'
-                reason.append(t("checklist.r.finding", lang, sev=t(f"severity.{f.severity.value}", lang), msg=msg))
+                sev = t("checklist.status.unknown", lang) if unknown and f.severity != Severity.ERROR else \
+                    t(f"severity.{f.severity.value}", lang)
+                reason.append(t("checklist.r.finding", lang, sev=sev, msg=msg))
+        confirmed_by = ""
+        if not d.person and status == Status.UNKNOWN and checked and mark and mark.by and mark.note.strip():
+            # only a named person with a note lifts an unknown, and it shows as confirmed, never as a pass
+            status, confirmed_by = Status.CONFIRMED, mark.by
+            reason = [*reason, t("checklist.r.confirmed_by", lang, name=mark.by, note=mark.note.strip())]
         vtext = ""
         v = verified.get(d.id)
         if v is not None:

@@ -3,14 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import os
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import PlanError, load_plan, save_plan
+from procurement.safe_io import FileChangedError, stamp_of
 from procurement.signoff import KINDS, SignOffError, sign, signoff_status
 
 register(
@@ -19,6 +24,8 @@ register(
         "sign.bad_plan": "cannot read the plan:\n{error}",
         "sign.cannot_write": "cannot write {path}: {error}",
         "sign.bad_date": "the date must be YYYY-MM-DD: {date}",
+        "sign.locked": "{path} is being signed by another gpu-procure sign; try again when it has finished",
+        "sign.keeps_changing": "{path} kept changing while it was being signed; nothing was signed",
     }
 )
 
@@ -36,28 +43,84 @@ def add_arguments(c: argparse.ArgumentParser) -> None:
     add_catalog_option(c)
 
 
+LOCK_WAIT_S = 120.0
+"""How long `sign` waits for another `sign` of the same plan to finish before giving up."""
+
+
+@contextlib.contextmanager
+def plan_lock(path: Path, wait_s: float = LOCK_WAIT_S) -> Iterator[bool]:
+    """Hold an exclusive lock on the plan file while it is read, signed and written, so that two signers at
+    once never lose one (the second reads what the first wrote). The lock is on the file itself (no stray
+    lock file); the safe writer replaces the file by a new one, so a waiter that got the lock on the replaced
+    one tries again on the new. Yields False when it could not be had in ``wait_s`` seconds, True otherwise
+    (also where the platform has no flock: the save's changed-since check still refuses a lost update)."""
+    try:
+        import fcntl
+    except ImportError:  # Windows: no flock; save_plan(expect=…) still catches a concurrent write
+        yield True
+        return
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        except OSError:
+            yield True  # no readable file: load_plan says why
+            return
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        yield False
+                        return
+                    time.sleep(0.02)  # another sign holds it for the few milliseconds of a write
+            try:
+                same = os.path.samestat(os.fstat(fd), os.stat(path))
+            except OSError:
+                same = False
+            if same:
+                yield True
+                return
+        finally:
+            os.close(fd)  # closing releases the lock
+
+
 def run(args: argparse.Namespace) -> int:
     lang: Lang = args.lang or default_lang()
     catalog = catalog_for(args)
-    try:
-        plan = load_plan(args.plan, catalog, lang)
-    except PlanError as exc:
-        print(t("sign.bad_plan", lang, error=exc), file=sys.stderr)
-        return ExitStatus.UNUSABLE
     try:
         date = dt.date.fromisoformat(args.date) if args.date else None
     except ValueError:
         print(t("sign.bad_date", lang, date=args.date), file=sys.stderr)
         return ExitStatus.UNUSABLE
-    try:
-        signed = sign(plan, args.kind, args.name, args.role, catalog, date, args.key, args.principal, lang)
-    except SignOffError as exc:
-        print(str(exc), file=sys.stderr)
-        return ExitStatus.UNUSABLE
-    try:
-        save_plan(signed, args.plan)
-    except OSError as exc:
-        print(t("sign.cannot_write", lang, path=args.plan, error=exc.strerror or exc), file=sys.stderr)
+    for _attempt in range(20):
+        with plan_lock(args.plan) as locked:
+            if not locked:
+                print(t("sign.locked", lang, path=args.plan), file=sys.stderr)
+                return ExitStatus.UNUSABLE
+            stamp = stamp_of(args.plan)  # taken before reading: a write in between fails the save below
+            try:
+                plan = load_plan(args.plan, catalog, lang)
+            except PlanError as exc:
+                print(t("sign.bad_plan", lang, error=exc), file=sys.stderr)
+                return ExitStatus.UNUSABLE
+            try:
+                signed = sign(plan, args.kind, args.name, args.role, catalog, date, args.key, args.principal, lang)
+            except SignOffError as exc:
+                print(str(exc), file=sys.stderr)
+                return ExitStatus.UNUSABLE
+            try:
+                save_plan(signed, args.plan, expect=stamp)
+            except FileChangedError:
+                continue  # saved by someone who does not lock (the app): sign what is there now
+            except OSError as exc:
+                print(t("sign.cannot_write", lang, path=args.plan, error=exc.strerror or exc), file=sys.stderr)
+                return ExitStatus.UNUSABLE
+            break
+    else:
+        print(t("sign.keeps_changing", lang, path=args.plan), file=sys.stderr)
         return ExitStatus.UNUSABLE
     so = signed.signoffs[args.kind]
     print(t("sign.done", lang, kind=t(f"signoff.kind.{args.kind}", lang), name=args.name.strip(), digest=so.digest))

@@ -19,21 +19,28 @@ from __future__ import annotations
 import base64
 import binascii
 import datetime as dt
+import fnmatch
+import functools
 import hashlib
 import json
 import os
+import re
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from types import NoneType, UnionType
+from typing import Annotated, Any, Literal, Union, get_args, get_origin
+
+from pydantic import BaseModel
 
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
 from procurement.findings import Finding, Severity
-from procurement.messages import Lang, register, t
+from procurement.messages import MESSAGES, Lang, english, fields_of, plural, register, t
 from procurement.plan import Plan
 
 Kind = Literal["approval", "acceptance"]
@@ -65,8 +72,12 @@ register(
         "signoff.empty": "(empty)",
         "signoff.sig.valid": "SSH signature valid: {principal} ({fingerprint})",
         "signoff.sig.invalid": "SSH signature invalid: the content was changed (key {fingerprint})",
-        "signoff.sig.unknown_key": "signed by an unknown key ({fingerprint}), not in the allowed signers",
-        "signoff.sig.unchecked": "SSH signature not checked (no allowed-signers file, or no ssh-keygen)",
+        "signoff.sig.unknown_key": "signed by key {fingerprint}, which is not the allowed key of {principal}",
+        "signoff.sig.unchecked": (
+            "SSH signature matches the content; whose key it is was not checked (no allowed-signers file)"
+        ),
+        "signoff.sig.no_tool": "SSH signature not checked: ssh-keygen is not installed",
+        "signoff.sig.unreadable": "SSH signature matches the content; whose key it is was not checked: {error}",
         # field labels for the diff in words
         "field.requirements": "requirements",
         "field.gpu.model": "GPU model",
@@ -124,6 +135,120 @@ register(
         "field.conclusion_reasons": "reasons for the conclusion",
         "field.contract_number": "contract / PO number",
         "field.delivery_date": "delivery date",
+        # every other field of the plan, by its path in the model (see field_label and its test)
+        "field.unknown": "field {path}",
+        "field.entry": "{label} “{key}”",
+        "field.title": "plan title",
+        "field.requirements.workload": "workload",
+        "field.requirements.mode": "training mode",
+        "field.requirements.model_preset": "model preset",
+        "field.requirements.model_params_b": "model parameters (billions)",
+        "field.requirements.layers": "model layers",
+        "field.requirements.hidden_size": "hidden size",
+        "field.requirements.kv_heads": "KV heads",
+        "field.requirements.head_dim": "attention head dimension",
+        "field.requirements.precision": "precision",
+        "field.requirements.optimizer": "optimizer",
+        "field.requirements.batch_size": "batch size",
+        "field.requirements.sequence_length": "sequence length",
+        "field.requirements.dataset_gb": "dataset size (GB)",
+        "field.requirements.budget_cny": "budget (CNY)",
+        "field.requirements.nodes": "number of nodes",
+        "field.requirements.usage": "usage pattern",
+        "field.requirements.data_sensitivity": "data sensitivity",
+        "field.requirements.deployment": "deployment site",
+        "field.requirements.needs_mig": "MIG needed",
+        "field.requirements.needs_nvlink": "NVLink needed",
+        "field.requirements.attention_heads": "attention heads",
+        "field.requirements.vocab_size": "vocabulary size",
+        "field.requirements.hf_config": "Hugging Face model config",
+        "field.requirements.scheme": "parallelism scheme",
+        "field.requirements.tensor_parallel": "tensor parallel degree",
+        "field.requirements.pipeline_parallel": "pipeline parallel degree",
+        "field.requirements.gradient_checkpointing": "gradient checkpointing",
+        "field.requirements.lora_rank": "LoRA rank",
+        "field.requirements.lora_targets": "LoRA target modules",
+        "field.requirements.kv_precision": "KV cache precision",
+        "field.requirements.offload_optimizer": "optimizer offload",
+        "field.requirements.network_gbps": "network between nodes (Gb/s)",
+        "field.requirements.concurrent_users": "concurrent users",
+        "field.requirements.utilisation_pct": "utilisation (%)",
+        "field.gpu": "GPU choice",
+        "field.server": "server configuration",
+        "field.server.memory": "memory",
+        "field.server.storage.role": "storage {n}: role",
+        "field.server.storage.part": "storage {n}: model",
+        "field.server.storage.count": "storage {n}: count",
+        "field.server.nics.part": "NIC {n}: model",
+        "field.server.nics.count": "NIC {n}: count",
+        "field.server.psu": "PSU",
+        "field.server.psu.redundancy": "PSU redundancy",
+        "field.server.input_voltage": "input voltage",
+        "field.server.rack_power_limit_kw": "rack power limit (kW)",
+        "field.server.servers_per_rack": "servers per rack",
+        "field.server.auto_chosen": "parts chosen automatically",
+        "field.software": "software choice",
+        "field.checklist": "checklist",
+        "field.waivers": "waivers",
+        "field.waivers.rule": "waiver {n}: rule",
+        "field.waivers.reason": "waiver {n}: reason",
+        "field.waivers.by": "waiver {n}: waived by",
+        "field.waivers.date": "waiver {n}: date",
+        "field.waivers.params": "waiver {n}: parameters",
+        "field.waivers.numbers": "waiver {n}: figures when waived",
+        "field.acceptance": "acceptance details",
+        "field.acceptance.contract_number": "contract / PO number",
+        "field.acceptance.delivery_date": "delivery date",
+        "field.acceptance.conclusion": "acceptance conclusion",
+        "field.acceptance.reasons": "reasons for the conclusion",
+        "field.quote": "quote details",
+        "field.quote.buyer.name": "buyer name",
+        "field.quote.buyer.contact": "buyer contact",
+        "field.quote.buyer.address": "buyer address",
+        "field.quote.buyer.phone": "buyer phone",
+        "field.quote.buyer.tax_id": "buyer tax id",
+        "field.quote.buyer.bank": "buyer bank",
+        "field.quote.buyer.bank_account": "buyer bank account",
+        "field.quote.vendor.name": "vendor name",
+        "field.quote.vendor.contact": "vendor contact",
+        "field.quote.vendor.address": "vendor address",
+        "field.quote.vendor.phone": "vendor phone",
+        "field.quote.vendor.tax_id": "vendor tax id",
+        "field.quote.vendor.bank": "vendor bank",
+        "field.quote.vendor.bank_account": "vendor bank account",
+        "field.quote.issued": "issued quote",
+        "field.tco": "cost of ownership inputs",
+        "field.tco.electricity_cny_per_kwh": "electricity price (CNY/kWh)",
+        "field.tco.electricity_source": "source of the electricity price",
+        "field.tco.pue": "PUE",
+        "field.tco.pue_source": "source of the PUE",
+        "field.tco.service_life_years": "service life (years)",
+        "field.tco.cloud_cny_per_gpu_hour": "cloud price per GPU hour (CNY)",
+        "field.tco.cloud_source": "source of the cloud price",
+        "field.prices": "entered prices",
+        "field.prices.price_cny": "{part}: entered unit price (CNY)",
+        "field.prices.with_vat": "{part}: entered price includes VAT",
+        "field.prices.kind": "{part}: kind of entered price",
+        "field.prices.date": "{part}: date of entered price",
+        "field.prices.source": "{part}: source of entered price",
+        "field.vendor_quotes": "vendor offers",
+        "field.vendor_quotes.vendor": "offer {n}: vendor",
+        "field.vendor_quotes.number": "offer {n}: number",
+        "field.vendor_quotes.date": "offer {n}: date",
+        "field.vendor_quotes.delivery": "offer {n}: delivery",
+        "field.vendor_quotes.warranty": "offer {n}: warranty",
+        "field.vendor_quotes.payment_terms": "offer {n}: payment terms",
+        "field.vendor_quotes.document": "offer {n}: document",
+        "field.vendor_quotes.lines": "offer {n}: lines",
+        "field.vendor_quotes.lines.text": "offer {n}, line {m}: text",
+        "field.vendor_quotes.lines.row": "offer {n}, line {m}: row in the document",
+        "field.vendor_quotes.lines.for_part": "offer {n}, line {m}: for part",
+        "field.vendor_quotes.lines.offered": "offer {n}, line {m}: part offered",
+        "field.vendor_quotes.lines.substitute_unknown": "offer {n}, line {m}: substitute not identified",
+        "field.vendor_quotes.lines.quantity": "offer {n}, line {m}: quantity",
+        "field.vendor_quotes.lines.unit_price_cny": "offer {n}, line {m}: unit price (CNY)",
+        "field.vendor_quotes.lines.with_vat": "offer {n}, line {m}: price includes VAT",
+        "field.chosen_vendor": "chosen vendor",
     }
 )
 
@@ -239,6 +364,16 @@ register(
         ),
         "acceptance.warn.failed": "accepted, but automatic checks failed: {n}",
         "acceptance.warn.other_plan": "accepted, but reports not made against this plan as it is now: {n}",
+        "acceptance.warn.unknown": plural(
+            "accepted, but {n} automatic check could not be decided (unknown)",
+            "accepted, but {n} automatic checks could not be decided (unknown)",
+            "n",
+        ),
+        "acceptance.warn.missing_nodes": plural(
+            "accepted, but {n} of the {want} planned nodes has no verification report (reported: {names})",
+            "accepted, but {n} of the {want} planned nodes have no verification report (reported: {names})",
+            "n",
+        ),
     }
 )
 
@@ -256,6 +391,17 @@ def acceptance_warnings(plan: Plan, lang: Lang = "zh") -> list[str]:
     ours = [r for r in plan.verification if r.plan_digest == digest]
     failed = sum(1 for r in ours for c in r.checks if c.status == "fail")
     out = [t("acceptance.warn.failed", lang, n=failed)] if failed else []
+    unknown = sum(1 for r in ours for c in r.checks if c.status == "unknown")
+    if unknown:
+        out.append(t("acceptance.warn.unknown", lang, n=unknown))
+    # the nodes the plan buys that no report against it comes from (the plan names no node: counted, and
+    # the ones that did report are named)
+    nodes = {r.host.hostname or r.host.identity() or f"#{i}": r.host.hostname for i, r in enumerate(ours)}
+    names = [name.split(".")[0] for name in nodes.values() if name]
+    want = plan.requirements.nodes
+    if len(nodes) < want:
+        out.append(t("acceptance.warn.missing_nodes", lang, n=want - len(nodes), want=want,
+                     names=("、" if lang == "zh" else ", ").join(dict.fromkeys(names)) or "—"))
     if len(ours) < len(plan.verification):
         out.append(t("acceptance.warn.other_plan", lang, n=len(plan.verification) - len(ours)))
     return out
@@ -275,39 +421,239 @@ def content_digest(kind: Kind, content: Mapping[str, str]) -> str:
 # ---------------------------------------------------------------- diff in words
 
 
+def _unwrap(annotation: Any) -> Any:
+    """``Annotated[X, …]`` and ``X | None`` -> ``X``."""
+    while True:
+        origin = get_origin(annotation)
+        if origin is Annotated:
+            annotation = get_args(annotation)[0]
+        elif origin in (Union, UnionType) and len(args := [a for a in get_args(annotation) if a is not NoneType]) == 1:
+            annotation = args[0]
+        else:
+            return annotation
+
+
+def _model(annotation: Any) -> type[BaseModel] | None:
+    return annotation if isinstance(annotation, type) and issubclass(annotation, BaseModel) else None
+
+
+_KEY_PARAM = {"prices": "part", "checklist": "item"}
+"""The field a dict's key fills in the label of its entries ('{part}: date of entered price'); else 'key'."""
+_INDEX_PARAMS = ("n", "m")
+"""The fields a list's 1-based position fills, outermost first ('offer {n}, line {m}: quantity')."""
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_INDEX = re.compile(r"\[(\d+)\]")
+
+
+def model_field_path(path: str, model: type[BaseModel] = Plan) -> tuple[str, dict[str, str]] | None:
+    """A flat content path ('prices.a100-pcie-40gb.date', 'server.storage[1].part') as the path of the field in
+    the plan model ('prices.date', 'server.storage.part') and what the dict keys and list positions on the way
+    were ({'part': 'a100-pcie-40gb'}, {'n': '2'}); None where the path is not a field of the model."""
+    names: list[str] = []
+    params: dict[str, str] = {}
+    rest = path
+    lists = 0
+    current: type[BaseModel] | None = model
+    while rest:
+        match = _NAME.match(rest)
+        if current is None or match is None or match.group() not in current.model_fields:
+            return None
+        name = match.group()
+        names.append(name)
+        rest = rest[match.end():]
+        annotation = _unwrap(current.model_fields[name].annotation)
+        origin = get_origin(annotation)
+        current = _model(annotation)
+        if origin is list and rest.startswith("["):
+            index = _INDEX.match(rest)
+            item = _model(_unwrap(get_args(annotation)[0]))
+            if index is None or item is None or lists >= len(_INDEX_PARAMS):
+                return None
+            params[_INDEX_PARAMS[lists]] = str(int(index.group(1)) + 1)
+            lists += 1
+            rest, current = rest[index.end():], item
+        elif origin is dict and rest.startswith("."):
+            value = _model(_unwrap(get_args(annotation)[1]))
+            param = _KEY_PARAM.get(name, "key")
+            if value is None:  # a mapping of plain values ('requirements.hf_config.num_layers'): one entry
+                params["key"] = rest[1:]
+                return ".".join(names), params
+            # the key may itself hold dots (a part id 'x.y'): the rest after it must be a field of the value
+            for cut in [i for i, ch in enumerate(rest) if ch == "."][:0:-1]:
+                if model_field_path(rest[cut + 1:], value) is not None:
+                    params[param] = rest[1:cut]
+                    sub = model_field_path(rest[cut + 1:], value)
+                    assert sub is not None
+                    return ".".join([*names, sub[0]]), {**params, **sub[1]}
+            return None
+        if rest:
+            if not rest.startswith(".") or current is None:
+                return None
+            rest = rest[1:]
+    return ".".join(names), params
+
+
 def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
-    """'server.memory.count' -> '内存条数'; an unknown path is shown as it is."""
+    """'server.memory.count' -> '内存条数'; a path no label covers is shown as 'field <path>', never an error:
+    the void reason of a sign-off must always be printable (a test walks every field of the plan model)."""
+
+    def part_name(part_id: str) -> str:
+        part = _find(catalog, part_id) if catalog is not None else None
+        return str(getattr(part, "name", None) or part_id)
+
+    def item_name(item_id: str) -> str:
+        key = f"checklist.item.{item_id}"
+        return t(key, lang) if key in MESSAGES else item_id
+
     head, _, rest = path.partition(".")
-    if head == "checklist" and rest:
-        item, _, leaf = rest.rpartition(".")
-        label = t(f"checklist.item.{item}", lang)
-        return t(f"field.checklist.{leaf}", lang, item=label)
-    if head == "prices":  # the buyer's own prices: prices.<part id>.<field>
-        rest = rest.split(".")[0]
-        head = "price"
-    if head == "price":
-        part = _find(catalog, rest) if catalog is not None else None
-        return t("field.price", lang, part=getattr(part, "name", rest))
-    if head == "waiver":
+    if head == "price" and rest:
+        return t("field.price", lang, part=part_name(rest))
+    if head == "waiver" and rest:
         return t("field.waiver", lang, rule=rest)
-    if head == "report":
+    if head == "report" and rest:
         return t("field.report", lang, n=rest)
-    if head == "offer":
+    if head == "offer" and rest:
         if rest.startswith("line."):
             number = rest.removeprefix("line.")
             return t("field.offer.line", lang, n=int(number) if number.isdigit() else number)
-        return t(f"field.offer.{rest}", lang)
-    if head == "quote" and rest.split(".")[0] in ("buyer", "vendor"):
-        who, _, what = rest.partition(".")
-        return t(f"field.quote.{who}", lang, what=t(f"field.party.{what}", lang))
-    if head == "requirements":
-        return f"{t('field.requirements', lang)} {rest}"
-    base = path.split("[")[0]
-    key = f"field.{base}"
-    label = t(key, lang)
-    if label == key:  # no label registered: the path itself
-        return path
-    return label + (path[len(base):] if "[" in path else "")
+        if f"field.offer.{rest}" in MESSAGES:
+            return t(f"field.offer.{rest}", lang)
+    if f"field.{path}" in MESSAGES and not fields_of(str(english(f"field.{path}"))):
+        return t(f"field.{path}", lang)  # a field of its own: 'gpu.model', 'notes', 'conclusion', …
+    found = model_field_path(path)
+    if found is not None:
+        model_path, params = found
+        key = f"field.{model_path}"
+        if key in MESSAGES:
+            fields: dict[str, object] = {**params}
+            if "part" in fields:
+                fields["part"] = part_name(params["part"])
+            if "item" in fields:
+                fields["item"] = item_name(params["item"])
+            if "key" in fields and "{key}" not in str(english(key)):
+                return t("field.entry", lang, label=t(key, lang, **fields), key=params["key"])
+            return t(key, lang, **fields)
+    return t("field.unknown", lang, path=path)
+
+
+register(
+    {
+        # values shown in the diff in words, in the reader's language (the signed content keeps the codes)
+        "signoff.value.yes": "yes",
+        "signoff.value.no": "no",
+        "signoff.value.incl_vat": "incl. VAT",
+        "signoff.value.excl_vat": "excl. VAT",
+        "signoff.value.vat_unknown": "VAT not stated",
+        "signoff.value.waiver": "{reason} ({by}, {date})",
+        "signoff.line_removed": "{field}: line removed: {old}",
+        "signoff.line_added": "{field}: line added: {new}",
+        "field.offer.lines": "chosen offer",
+        "signoff.value.acceptance.conclusion.pass": "Accepted",
+        "signoff.value.acceptance.conclusion.fail": "Rejected",
+        "signoff.value.acceptance.conclusion.rework": "Re-inspect after rework",
+        "signoff.value.prices.kind.entered": "entered by the buyer",
+        "signoff.value.prices.kind.vendor_quote": "vendor quote",
+        "signoff.value.prices.kind.company": "company price list",
+        "signoff.value.quote.invoice.special": "special VAT invoice (增值税专用发票)",
+        "signoff.value.quote.invoice.ordinary": "ordinary VAT invoice (增值税普通发票)",
+        "signoff.value.requirements.workload.training": "training",
+        "signoff.value.requirements.workload.fine_tuning": "fine-tuning",
+        "signoff.value.requirements.workload.inference": "inference",
+        "signoff.value.requirements.workload.rendering": "rendering",
+        "signoff.value.requirements.workload.scientific": "scientific computing",
+        "signoff.value.requirements.workload.data_analysis": "data analysis",
+        "signoff.value.requirements.mode.full_training": "full training",
+        "signoff.value.requirements.mode.full_finetune": "full fine-tune",
+        "signoff.value.requirements.mode.lora": "LoRA",
+        "signoff.value.requirements.mode.inference": "inference",
+        "signoff.value.requirements.usage.occasional": "occasional",
+        "signoff.value.requirements.usage.continuous": "continuous",
+        "signoff.value.requirements.data_sensitivity.low": "low",
+        "signoff.value.requirements.data_sensitivity.high": "high",
+        "signoff.value.requirements.deployment.datacenter": "data centre",
+        "signoff.value.requirements.deployment.office": "office",
+        "signoff.value.requirements.deployment.lab": "lab",
+        "signoff.value.server.storage.role.system": "system",
+        "signoff.value.server.storage.role.data": "data",
+        "signoff.value.server.storage.role.backup": "backup",
+        "signoff.value.server.storage.role.scratch": "scratch",
+        "signoff.value.server.psu.redundancy.none": "none",
+        "signoff.value.requirements.precision.mixed": "mixed precision",
+        "signoff.value.requirements.scheme.dp": "data parallel",
+        "signoff.value.requirements.optimizer.sgd_momentum": "SGD with momentum",
+        "signoff.value.requirements.optimizer.adam_8bit": "8-bit Adam",
+    }
+)
+
+
+def _leaf(model_path: str, model: type[BaseModel] = Plan) -> Any:
+    """The annotation of a field by its path in the model ('prices.date' -> date | None), unwrapped; None if not
+    a field."""
+    current: Any = model
+    annotation: Any = None
+    for name in model_path.split("."):
+        if _model(current) is None or name not in current.model_fields:
+            return None
+        annotation = _unwrap(current.model_fields[name].annotation)
+        origin = get_origin(annotation)
+        if origin is list and _model(_unwrap(get_args(annotation)[0])) is not None:
+            current = _unwrap(get_args(annotation)[0])
+        elif origin is dict and _model(_unwrap(get_args(annotation)[1])) is not None:
+            current = _unwrap(get_args(annotation)[1])
+        else:
+            current = annotation
+    return annotation
+
+
+_ACCEPTANCE_FIELDS = {"conclusion": "acceptance.conclusion", "delivery_date": "acceptance.delivery_date",
+                      "contract_number": "acceptance.contract_number", "conclusion_reasons": "acceptance.reasons"}
+_VAT_WORDS = (("incl. VAT", "signoff.value.incl_vat"), ("excl. VAT", "signoff.value.excl_vat"),
+              ("VAT not stated", "signoff.value.vat_unknown"))
+
+
+def _number(value: float, money: bool) -> str:
+    if money:
+        return f"{value:,.2f}"
+    return f"{round(value):,}" if abs(value - round(value)) < 1e-9 else f"{value:,.2f}".rstrip("0").rstrip(".")
+
+
+def shown_value(path: str, value: str, lang: Lang) -> str:
+    """A signed value as the diff in words shows it: in the reader's language where it is a yes/no or a code
+    ('pass' -> '合格'), numbers grouped ('56999.5' -> '56,999.50' for money), a waiver as its reason, who and
+    when; the signed content itself keeps what it signed."""
+    if not value:
+        return t("signoff.empty", lang)
+    head = path.partition(".")[0]
+    if head == "waiver":
+        try:
+            data = json.loads(value)
+        except ValueError:
+            data = None
+        if isinstance(data, dict):
+            return t("signoff.value.waiver", lang, reason=data.get("reason") or "—", by=data.get("by") or "—",
+                     date=data.get("date") or "—")
+        return value
+    if head == "offer" and path.startswith("offer.line."):
+        for english_words, key in _VAT_WORDS:
+            value = value.replace(english_words, t(key, lang))
+        return value
+    if head == "price":
+        try:
+            return _number(float(value), True)
+        except ValueError:
+            return value
+    found = model_field_path(path)
+    model_path = _ACCEPTANCE_FIELDS.get(path) or (found[0] if found else "")
+    annotation = _leaf(model_path) if model_path else None
+    if annotation is bool and value in ("yes", "no"):
+        return t(f"signoff.value.{value}", lang)
+    if annotation in (float, int):
+        try:
+            return _number(float(value), model_path.endswith("_cny"))
+        except ValueError:
+            return value
+    key = f"signoff.value.{model_path}.{value}"
+    return t(key, lang) if key in MESSAGES else value
 
 
 def _short(value: str, lang: Lang, limit: int = 60) -> str:
@@ -319,14 +665,49 @@ def _short(value: str, lang: Lang, limit: int = 60) -> str:
 
 def diff_in_words(old: Mapping[str, str], new: Mapping[str, str], lang: Lang = "zh",
                   catalog: Catalog | None = None) -> list[str]:
-    """One line per field that changed since signing: '内存条数 16 → 8'."""
+    """One line per field that changed since signing: '内存条数 16 → 8'. The chosen offer's lines are compared
+    by what they say, not by position: a line added at the top is one line added, not every line changed."""
     lines = []
     for path in sorted(set(old) | set(new)):
+        if path.startswith("offer.line."):
+            continue
         a, b = old.get(path, ""), new.get(path, "")
         if a != b:
             lines.append(t("signoff.changed", lang, field=field_label(path, lang, catalog),
-                           old=_short(a, lang), new=_short(b, lang)))
+                           old=_short(shown_value(path, a, lang), lang), new=_short(shown_value(path, b, lang), lang)))
+    lines += _offer_line_changes(old, new, lang, catalog)
     return lines
+
+
+def _offer_line_changes(old: Mapping[str, str], new: Mapping[str, str], lang: Lang,
+                        catalog: Catalog | None) -> list[str]:
+    """The chosen offer's lines compared by what they say: a line found unchanged anywhere is not a change
+    (one line added at the top is not every line changed); what is left is paired by position ('line 3:
+    ¥800.00 → ¥900.00'), and the rest listed as added or removed."""
+    removed = _offer_lines(old)
+    added = _offer_lines(new)
+    for key, text in list(removed):
+        match = next((x for x in added if x[1] == text), None)
+        if match is not None:
+            removed.remove((key, text))
+            added.remove(match)
+    out = []
+    by_key = dict(added)
+    for key, text in list(removed):
+        if key in by_key:
+            out.append(t("signoff.changed", lang, field=field_label(key, lang, catalog),
+                         old=_short(shown_value(key, text, lang), lang),
+                         new=_short(shown_value(key, by_key.pop(key), lang), lang)))
+            removed.remove((key, text))
+    label = t("field.offer.lines", lang)
+    out += [t("signoff.line_removed", lang, field=label, old=_short(shown_value(k, x, lang), lang)) for k, x in removed]
+    out += [t("signoff.line_added", lang, field=label, new=_short(shown_value(k, x, lang), lang))
+            for k, x in added if k in by_key]
+    return out
+
+
+def _offer_lines(content: Mapping[str, str]) -> list[tuple[str, str]]:
+    return [(k, content[k]) for k in sorted(content) if k.startswith("offer.line.")]
 
 
 # ---------------------------------------------------------------- SSH signatures
@@ -334,9 +715,17 @@ def diff_in_words(old: Mapping[str, str], new: Mapping[str, str], lang: Lang = "
 
 class SigState(StrEnum):
     VALID = "valid"
+    """Sound over this content, by the key the allowed-signers file gives the principal."""
     INVALID = "invalid"
+    """Does not match the content (edited after signing) or is not an SSH signature at all."""
     UNKNOWN_KEY = "unknown_key"
+    """Sound over this content, but by a key that is not the principal's key in the allowed-signers file."""
     UNCHECKED = "unchecked"
+    """Sound over this content; whose key it is was not checked (no allowed-signers file)."""
+    NO_TOOL = "no_tool"
+    """Nothing checked: ssh-keygen is not installed."""
+    UNREADABLE = "unreadable"
+    """The key was not checked: the allowed-signers file cannot be used (``detail`` says why)."""
 
 
 @dataclass(frozen=True)
@@ -344,13 +733,119 @@ class SigCheck:
     state: SigState
     principal: str = ""
     fingerprint: str = ""
+    detail: str = ""
 
     def message(self, lang: Lang) -> str:
-        return t(f"signoff.sig.{self.state.value}", lang, principal=self.principal, fingerprint=self.fingerprint)
+        return t(f"signoff.sig.{self.state.value}", lang, principal=self.principal, fingerprint=self.fingerprint,
+                 error=self.detail)
 
 
 class SshError(RuntimeError):
     """ssh-keygen is missing or refused to sign; the message says why."""
+
+
+class AllowedSignersError(ValueError):
+    """An allowed-signers file that cannot be used: missing, not a regular file, unreadable, too big, empty or
+    not in the ssh-keygen format. The message says which, in the reader's language."""
+
+
+register(
+    {
+        "signoff.allowed.missing": "allowed-signers file {path}: no such file",
+        "signoff.allowed.not_file": "allowed-signers file {path}: not a regular file (a directory, device or pipe)",
+        "signoff.allowed.unreadable": "allowed-signers file {path}: cannot be read ({error})",
+        "signoff.allowed.too_big": "allowed-signers file {path}: larger than {limit} bytes",
+        "signoff.allowed.empty": "allowed-signers file {path}: lists no signer",
+        "signoff.allowed.bad_line": (
+            "allowed-signers file {path}, line {line}: not in the form 'principals [options] key-type key'"
+        ),
+    }
+)
+
+ALLOWED_SIGNERS_MAX_BYTES = 1_000_000
+"""An organisation's allowed-signers file is a few lines per person; anything larger is not one (/dev/zero)."""
+_KEY = re.compile(r"(?:^|\s)((?:ssh|ecdsa|sk)-[A-Za-z0-9@._-]+)\s+[A-Za-z0-9+/]+={0,3}(?:\s|$)")
+
+
+@dataclass(frozen=True)
+class AllowedSigners:
+    """An allowed-signers file read once and checked (``read_allowed_signers``): ssh-keygen gets a private copy of
+    these bytes, so a file swapped for a pipe or a device after the check is never read."""
+
+    path: Path
+    data: bytes
+    principals: tuple[str, ...]
+    """The principal patterns of its lines ('zhang@example.cn', '*@example.cn')."""
+
+    def lists(self, principal: str) -> bool:
+        """Whether some line of the file is for ``principal`` (ssh-keygen's wildcard patterns)."""
+        return bool(principal) and any(fnmatch.fnmatchcase(principal, p) for p in self.principals
+                                       if not p.startswith("!"))
+
+
+def read_allowed_signers(path: Path, lang: Lang = "en") -> AllowedSigners:
+    """The allowed-signers file at ``path``, checked: a regular file, readable, at most
+    ``ALLOWED_SIGNERS_MAX_BYTES``, every line 'principals [options] key-type key'. A pipe or a device is never
+    opened for reading (it could block or never end)."""
+    shown = str(path)
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        raise AllowedSignersError(t("signoff.allowed.missing", lang, path=shown)) from None
+    except OSError as exc:
+        raise AllowedSignersError(t("signoff.allowed.unreadable", lang, path=shown,
+                                    error=exc.strerror or exc)) from None
+    if not stat.S_ISREG(st.st_mode):
+        raise AllowedSignersError(t("signoff.allowed.not_file", lang, path=shown))
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+        with os.fdopen(fd, "rb") as fp:
+            if not stat.S_ISREG(os.fstat(fp.fileno()).st_mode):  # swapped between the stat and the open
+                raise AllowedSignersError(t("signoff.allowed.not_file", lang, path=shown))
+            data = fp.read(ALLOWED_SIGNERS_MAX_BYTES + 1)
+    except OSError as exc:
+        raise AllowedSignersError(t("signoff.allowed.unreadable", lang, path=shown,
+                                    error=exc.strerror or exc)) from None
+    if len(data) > ALLOWED_SIGNERS_MAX_BYTES:
+        raise AllowedSignersError(t("signoff.allowed.too_big", lang, path=shown, limit=ALLOWED_SIGNERS_MAX_BYTES))
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise AllowedSignersError(t("signoff.allowed.bad_line", lang, path=shown, line=1)) from None
+    principals: list[str] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        if "\x00" in line or _KEY.search(line) is None or len(line.split()) < 3:
+            raise AllowedSignersError(t("signoff.allowed.bad_line", lang, path=shown, line=number))
+        principals += [p for p in line.split()[0].split(",") if p]
+    if not principals:
+        raise AllowedSignersError(t("signoff.allowed.empty", lang, path=shown))
+    return AllowedSigners(path, data, tuple(principals))
+
+
+def allowed_signers_arg(text: str) -> AllowedSigners:
+    """argparse ``type=`` of ``--allowed-signers``: an unusable file is a usage error (exit status 2), never
+    silently 'not checked'."""
+    import argparse
+
+    from procurement.messages import default_lang
+
+    try:
+        return read_allowed_signers(Path(text), default_lang())
+    except AllowedSignersError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _allowed(allowed_signers: Path | AllowedSigners | None, lang: Lang) -> tuple[AllowedSigners | None, str]:
+    """The allowed signers to check against, or why they cannot be used ('' when none were given)."""
+    if allowed_signers is None or isinstance(allowed_signers, AllowedSigners):
+        return allowed_signers, ""
+    try:
+        return read_allowed_signers(allowed_signers, lang), ""
+    except AllowedSignersError as exc:
+        return None, str(exc)
 
 
 def _ssh_keygen() -> str:
@@ -392,28 +887,45 @@ def signature_fingerprint(signature: str) -> str:
     return "SHA256:" + base64.b64encode(hashlib.sha256(key).digest()).decode().rstrip("=")
 
 
-def ssh_verify(data: bytes, signature: str, principal: str, allowed_signers: Path | None) -> SigCheck:
-    """Whether ``signature`` is ``principal``'s signature of ``data`` by the allowed-signers file."""
+def ssh_verify(data: bytes, signature: str, principal: str, allowed_signers: Path | AllowedSigners | None,
+               lang: Lang = "en") -> SigCheck:
+    """Whether ``signature`` is sound over ``data`` (checked with or without an allowed-signers file: a stale
+    signature kept beside a recomputed digest is invalid either way) and, with the file, whether it was made
+    by the key the file gives ``principal``."""
+    allowed, problem = _allowed(allowed_signers, lang)
+    return _verify(data, signature, principal, allowed.data if allowed is not None else None, problem)
+
+
+@functools.lru_cache(maxsize=256)
+def _verify(data: bytes, signature: str, principal: str, allowed_data: bytes | None, problem: str) -> SigCheck:
+    """ssh_verify's checks, once per content, signature and allowed-signers bytes: the checklist page asks on
+    every refresh, and the answer depends on nothing else."""
     try:
         exe = _ssh_keygen()
     except SshError:
-        return SigCheck(SigState.UNCHECKED, principal)
+        return SigCheck(SigState.NO_TOOL, principal)
+    fingerprint = signature_fingerprint(signature)
     with tempfile.TemporaryDirectory(prefix="gpu-procure-verify-") as tmp_name:
         tmp = Path(tmp_name)
-        fingerprint = signature_fingerprint(signature)
-        if allowed_signers is None or not allowed_signers.is_file():
-            return SigCheck(SigState.UNCHECKED, principal, fingerprint)
         sig = tmp / "content.sig"
-        sig.write_text(signature, encoding="ascii")
-        run = subprocess.run([exe, "-Y", "verify", "-f", str(allowed_signers), "-I", principal,
+        try:
+            sig.write_text(signature, encoding="ascii")
+        except UnicodeEncodeError:
+            return SigCheck(SigState.INVALID, principal, fingerprint)
+        sound = subprocess.run([exe, "-Y", "check-novalidate", "-n", SSH_NAMESPACE, "-s", str(sig)],
+                               input=data, capture_output=True, timeout=30, check=False)
+        if sound.returncode != 0:
+            return SigCheck(SigState.INVALID, principal, fingerprint)
+        if problem:
+            return SigCheck(SigState.UNREADABLE, principal, fingerprint, problem)
+        if allowed_data is None:
+            return SigCheck(SigState.UNCHECKED, principal, fingerprint)
+        copy = tmp / "allowed_signers"
+        copy.write_bytes(allowed_data)
+        run = subprocess.run([exe, "-Y", "verify", "-f", str(copy), "-I", principal,
                               "-n", SSH_NAMESPACE, "-s", str(sig)], input=data, capture_output=True,
                              timeout=30, check=False)
-        if run.returncode == 0:
-            return SigCheck(SigState.VALID, principal, fingerprint)
-        # Is the signature sound over this content at all (only the key is not allowed)?
-        novalidate = subprocess.run([exe, "-Y", "check-novalidate", "-n", SSH_NAMESPACE, "-s", str(sig)],
-                                    input=data, capture_output=True, timeout=30, check=False)
-        state = SigState.UNKNOWN_KEY if novalidate.returncode == 0 else SigState.INVALID
+        state = SigState.VALID if run.returncode == 0 else SigState.UNKNOWN_KEY
         return SigCheck(state, principal, fingerprint)
 
 
@@ -427,8 +939,10 @@ class SignoffState(StrEnum):
     """The content changed since signing: ``changes`` says what."""
     SIGNATURE_INVALID = "signature_invalid"
     """An SSH signature does not match the content: the file was edited and the digest recomputed."""
+    SIGNATURE_MISSING = "signature_missing"
+    """Checked against an allowed-signers file, a signer has no SSH signature (removed, or never made)."""
     UNKNOWN_KEY = "unknown_key"
-    """Content unchanged, but an SSH signature was made by a key not in the allowed signers."""
+    """An SSH signature was made by a key that is not the one the allowed-signers file gives its principal."""
     LEGACY = "legacy"
     """Signed in an older plan format whose digest covered other content: needs re-signing."""
     UNSIGNED = "unsigned"
@@ -445,7 +959,10 @@ register(
         "signoff.state.signature_invalid": (
             "signature invalid: the file was edited after signing (the digest was recomputed)"
         ),
-        "signoff.state.unknown_key": "content unchanged, but signed by a key not in the allowed signers",
+        "signoff.state.unknown_key": "signed by a key that is not the signer's allowed key",
+        "signoff.state.signature_missing": (
+            "SSH signature missing: checked against the allowed signers, {names} has no SSH signature to verify"
+        ),
         "signoff.state.legacy": "needs re-signing: signed in an older version whose signed content cannot be checked",
         "signoff.state.unsigned": "not signed",
         "signoff.signer": "{name}, {date}",
@@ -454,6 +971,11 @@ register(
         "signoff.finding.void": "{kind} is void; changed since signing: {changes}",
         "signoff.finding.fix": "review the changes and sign again",
         "signoff.finding.other": "{kind}: {state}",
+        "signoff.finding.key": "{kind}: {signer} — {check}",
+        "signoff.finding.key_fix": "have the signer sign again with their own key, or correct the allowed-signers file",
+        "signoff.finding.missing_fix": "have the signer sign again with their SSH key",
+        "signoff.finding.allowed": "{kind}: {problem}",
+        "signoff.finding.allowed_fix": "point --allowed-signers at the organisation's allowed-signers file",
     }
 )
 
@@ -463,14 +985,20 @@ class SignoffStatus:
     kind: Kind
     state: SignoffState
     changes: tuple[str, ...] = ()
-    """What changed since signing, in words ('内存条数：16 → 8')."""
+    """What changed since signing, in words ('内存条数：16 → 8'); also when the state is worse than void."""
     signatures: tuple[SigCheck, ...] = ()
     """One per signer with an SSH signature."""
+    missing: tuple[str, ...] = ()
+    """Signers without an SSH signature, when checked against an allowed-signers file (it may be stripped)."""
+    allowed_problem: str = ""
+    """Why the allowed-signers file given could not be used ('' when it could, or none was given)."""
 
     def message(self, plan: Plan, lang: Lang) -> str:
         so = plan.signoffs.get(self.kind)
-        signers = ("；" if lang == "zh" else "; ").join(signer_text(s, lang) for s in so.signers) if so else ""
-        return t(f"signoff.state.{self.state.value}", lang, signers=signers)
+        sep = "；" if lang == "zh" else "; "
+        signers = sep.join(signer_text(s, lang) for s in so.signers) if so else ""
+        return t(f"signoff.state.{self.state.value}", lang, signers=signers,
+                 names=("、" if lang == "zh" else ", ").join(self.missing))
 
 
 def signer_text(signer: Any, lang: Lang) -> str:
@@ -492,25 +1020,39 @@ def current_content(plan: Plan, kind: Kind, catalog: Catalog) -> Content:
                               acc.delivery_date.isoformat() if acc.delivery_date else "")
 
 
-def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Path | None = None,
+def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Path | AllowedSigners | None = None,
                    lang: Lang = "zh") -> SignoffStatus:
-    """Whether the sign-off of ``kind`` still covers the plan as it is, and if not, what changed."""
+    """Whether the sign-off of ``kind`` still covers the plan as it is, and if not, what changed.
+
+    Worst first: a recorded content that no longer matches its digest or an SSH signature (edited by hand);
+    a signature removed from a signer who signs with a key, or one made by another key than the signer's
+    (both only decidable with an allowed-signers file); then void (the plan changed since signing)."""
     so = plan.signoffs.get(kind)
     if so is None:
         return SignoffStatus(kind, SignoffState.UNSIGNED)
     if so.legacy:
         return SignoffStatus(kind, SignoffState.LEGACY)
+    allowed, problem = _allowed(allowed_signers, lang)
     now = current_content(plan, kind, catalog)
-    checks = tuple(ssh_verify(canonical_bytes(kind, so.content), s.ssh_signature, s.ssh_principal or s.name,
-                              allowed_signers) for s in so.signers if s.ssh_signature)
+    data = canonical_bytes(kind, so.content)
+    checks = tuple(ssh_verify(data, s.ssh_signature, s.ssh_principal or s.name, allowed or allowed_signers, lang)
+                   for s in so.signers if s.ssh_signature)
+    # checked against an allowed-signers file, a signer without a signature cannot be verified: the signature may
+    # have been stripped (with its principal, so nothing in the file is left to tell), and is an error
+    missing = tuple(s.name for s in so.signers if not s.ssh_signature) if allowed is not None else ()
+    changes = tuple(diff_in_words(so.content, now, lang, catalog)) if content_digest(kind, now) != so.digest else ()
     if any(c.state == SigState.INVALID for c in checks) or content_digest(kind, so.content) != so.digest:
-        # the recorded content no longer matches its own digest or signature: edited by hand
-        return SignoffStatus(kind, SignoffState.SIGNATURE_INVALID, signatures=checks)
-    if content_digest(kind, now) != so.digest:
-        return SignoffStatus(kind, SignoffState.VOID, tuple(diff_in_words(so.content, now, lang, catalog)), checks)
-    if any(c.state == SigState.UNKNOWN_KEY for c in checks):
-        return SignoffStatus(kind, SignoffState.UNKNOWN_KEY, signatures=checks)
-    return SignoffStatus(kind, SignoffState.VALID, signatures=checks)
+        state = SignoffState.SIGNATURE_INVALID  # the recorded content no longer matches itself: edited by hand
+    elif missing:
+        state = SignoffState.SIGNATURE_MISSING
+    elif any(c.state == SigState.UNKNOWN_KEY for c in checks):
+        state = SignoffState.UNKNOWN_KEY
+    elif changes:
+        state = SignoffState.VOID
+    else:
+        state = SignoffState.VALID
+    return SignoffStatus(kind, state, changes if state != SignoffState.SIGNATURE_INVALID else (), checks, missing,
+                         problem)
 
 
 def sign(plan: Plan, kind: Kind, name: str, role: str, catalog: Catalog, date: dt.date | None = None,
@@ -550,25 +1092,45 @@ def unsign(plan: Plan, kind: Kind) -> Plan:
 
 
 def signoff_findings(plan: Plan, catalog: Catalog, lang: Lang = "zh",
-                     allowed_signers: Path | None = None) -> list[Finding]:
-    """A finding per sign-off that no longer holds: SIGNOFF-VOID (with the changes in words), SIGNOFF-SIGNATURE
-    (edited after signing), SIGNOFF-UNKNOWN-KEY, SIGNOFF-LEGACY (needs re-signing)."""
+                     allowed_signers: Path | AllowedSigners | None = None) -> list[Finding]:
+    """A finding per thing that makes a sign-off not hold: SIGNOFF-SIGNATURE (edited after signing),
+    SIGNOFF-SIGNATURE-MISSING (a key signer's signature removed), SIGNOFF-UNKNOWN-KEY (signed by another key than
+    the signer's), SIGNOFF-ALLOWED-SIGNERS (the file cannot be used) — errors; SIGNOFF-VOID (with the changes in
+    words) and SIGNOFF-LEGACY (needs re-signing) — warnings."""
     out: list[Finding] = []
+
+    def add(rule: str, kind: Kind, severity: Severity, message: str, fix: str) -> None:
+        out.append(Finding(rule=rule, family="signoff", severity=severity, step=5, fields=(f"signoffs.{kind}",),
+                           message=message, fix=fix))
+
     for kind in KINDS:
         st = signoff_status(plan, kind, catalog, allowed_signers, lang)
         name = t(f"signoff.kind.{kind}", lang)
-        if st.state == SignoffState.VOID:
-            sep = "；" if lang == "zh" else "; "
-            out.append(Finding(rule="SIGNOFF-VOID", family="signoff", severity=Severity.WARNING, step=5,
-                               fields=(f"signoffs.{kind}",),
-                               message=t("signoff.finding.void", lang, kind=name, changes=sep.join(st.changes)),
-                               fix=t("signoff.finding.fix", lang)))
-        elif st.state in (SignoffState.SIGNATURE_INVALID, SignoffState.UNKNOWN_KEY, SignoffState.LEGACY):
-            rule = {SignoffState.SIGNATURE_INVALID: "SIGNOFF-SIGNATURE",
-                    SignoffState.UNKNOWN_KEY: "SIGNOFF-UNKNOWN-KEY", SignoffState.LEGACY: "SIGNOFF-LEGACY"}[st.state]
+        so = plan.signoffs.get(kind)
+        if st.allowed_problem and so is not None:
+            add("SIGNOFF-ALLOWED-SIGNERS", kind, Severity.ERROR,
+                t("signoff.finding.allowed", lang, kind=name, problem=st.allowed_problem),
+                t("signoff.finding.allowed_fix", lang))
+        if st.state in (SignoffState.SIGNATURE_INVALID, SignoffState.LEGACY):
+            rule = "SIGNOFF-SIGNATURE" if st.state == SignoffState.SIGNATURE_INVALID else "SIGNOFF-LEGACY"
             sev = Severity.ERROR if st.state == SignoffState.SIGNATURE_INVALID else Severity.WARNING
-            out.append(Finding(rule=rule, family="signoff", severity=sev, step=5, fields=(f"signoffs.{kind}",),
-                               message=t("signoff.finding.other", lang, kind=name,
-                                         state=st.message(plan, lang)),
-                               fix=t("signoff.finding.fix", lang)))
+            add(rule, kind, sev, t("signoff.finding.other", lang, kind=name, state=st.message(plan, lang)),
+                t("signoff.finding.fix", lang))
+            continue
+        if st.missing:
+            add("SIGNOFF-SIGNATURE-MISSING", kind, Severity.ERROR,
+                t("signoff.finding.other", lang, kind=name, state=t("signoff.state.signature_missing", lang,
+                  names=("、" if lang == "zh" else ", ").join(st.missing))),
+                t("signoff.finding.missing_fix", lang))
+        signed = [s for s in so.signers if s.ssh_signature] if so is not None else []
+        for signer, check in zip(signed, st.signatures, strict=False):
+            if check.state == SigState.UNKNOWN_KEY:
+                add("SIGNOFF-UNKNOWN-KEY", kind, Severity.ERROR,
+                    t("signoff.finding.key", lang, kind=name, signer=signer.name, check=check.message(lang)),
+                    t("signoff.finding.key_fix", lang))
+        if st.changes:
+            sep = "；" if lang == "zh" else "; "
+            add("SIGNOFF-VOID", kind, Severity.WARNING,
+                t("signoff.finding.void", lang, kind=name, changes=sep.join(st.changes)),
+                t("signoff.finding.fix", lang))
     return out

@@ -152,7 +152,7 @@ class _SignOffBox(QGroupBox):
         self.status = status
         self.state_label.setText(status.message(ctl.plan, lang))
         color = {SignoffState.VALID: "#2e7d32", SignoffState.UNSIGNED: "#757575",
-                 SignoffState.UNKNOWN_KEY: "#ef8f00", SignoffState.LEGACY: "#ef8f00"}.get(status.state, "#c62828")
+                 SignoffState.LEGACY: "#ef8f00"}.get(status.state, "#c62828")
         self.state_label.setStyleSheet(f"color: {color}; font-weight: bold")
         self.changes_label.setText("\n".join(f"• {c}" for c in status.changes))
         self.changes_label.setVisible(bool(status.changes))
@@ -186,6 +186,9 @@ class _SignOffBox(QGroupBox):
                     text = check.message(ctl.lang)
                 line += " — " + text
             lines.append(line)
+        problem = str(getattr(status, "allowed_problem", ""))
+        if problem:  # an unusable allowed-signers file is said, never ignored
+            lines.append(problem)
         return "\n".join(lines)
 
     def sign(self) -> None:

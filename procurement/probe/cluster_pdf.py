@@ -14,6 +14,7 @@ from procurement.messages import Lang, plural, register, t
 from procurement.plan import Plan, canonical_digest
 from procurement.probe.cluster import ClusterProgress, NodeState, cluster_progress
 from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, scaled, table
+from procurement.reports.signoff_pdf import paper_signatures
 from procurement.verification_report import check_actual, check_expected
 from procurement.verify.checks import gpu_verdicts
 from procurement.verify.merge import MergedReport
@@ -71,6 +72,13 @@ register(
         "cluster.error": "could not be verified: {error}",
         "cluster.footer": "Cluster acceptance · plan digest {digest}",
         "cluster.file": "cluster-acceptance",
+        "cluster.signatures": "Signatures",
+        "cluster.signatures.lead": (
+            "The acceptance team's conclusion: the verdict above is the automatic one; each party signs and dates."
+        ),
+        "cluster.c.pass": "Accepted",
+        "cluster.c.fail": "Rejected",
+        "cluster.c.rework": "Re-inspect after rework",
     }
 )
 
@@ -233,6 +241,11 @@ def render_cluster_pdf(
         if progress.unexpected:
             lines.append(st.p(t("cluster.unexpected", lang, names=", ".join(progress.unexpected)), st.body))
         story.append(st.section(t("cluster.missing", lang), lines[0], lead=lines[1:]))
+    # the acceptance team's own conclusion, signed and dated on paper beside the automatic verdict above
+    story.append(st.section(t("cluster.signatures", lang),
+                            paper_signatures(st, paper, conclusion=("cluster.c.pass", "cluster.c.fail",
+                                                                    "cluster.c.rework")),
+                            lead=[st.p(t("cluster.signatures.lead", lang), st.small)], whole=True))
     return build_pdf(story, paper=paper, lang=lang, title=t("cluster.title", lang),
                      footer=t("cluster.footer", lang, digest=canonical_digest(plan)[:16]), subject=plan.title)
 

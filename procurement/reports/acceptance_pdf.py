@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from reportlab.platypus import Flowable, Spacer
 
 from catalog.loader import Catalog
+from procurement.budgets.cost import plan_cost
 from procurement.checklist import ITEMS, Status, build_checklists, item_status_text
 from procurement.findings import Finding
 from procurement.messages import Lang, register, t
@@ -29,8 +31,8 @@ from procurement.reports.common import (
 )
 from procurement.reports.quote import quote_number
 from procurement.reports.signoff_pdf import kept, signoff_block
-from procurement.signoff import acceptance_warnings
-from procurement.verification_report import message_of, values_of
+from procurement.signoff import AllowedSigners, acceptance_warnings
+from procurement.verification_report import VerificationReport, message_of, values_of
 
 register(
     {
@@ -57,6 +59,16 @@ register(
         "acc.result.fail": "fail",
         "acc.result.warn": "warning",
         "acc.result.skip": "skipped",
+        "acc.result.unknown": "unknown",
+        "acc.goods": "Contracted goods",
+        "acc.goods.from_offer": "The lines of the chosen offer ({vendor}{number}), every node together.",
+        "acc.goods.from_plan": "The plan's bill of materials, every node together.",
+        "acc.col.goods": "Goods",
+        "acc.col.ordered": "Ordered",
+        "acc.col.received": "Received",
+        "acc.col.serials": "Serial numbers (from the reports)",
+        "acc.goods.by_hand": "count by hand",
+        "acc.goods.none": "The plan has no line to deliver.",
         "acc.manual": "Manual items",
         "acc.col.tick": "Done",
         "acc.col.item": "Item",
@@ -124,7 +136,7 @@ def _checks(plan: Plan, st: Styles, paper: Paper) -> Flowable:
                                  for c in ("node", "check", "result", "evidence")]]
     extra: list[tuple[object, ...]] = []
     bg = {"pass": STATUS_BG["pass"], "fail": STATUS_BG["fail"], "warn": STATUS_BG["attention"],
-          "skip": STATUS_BG["unknown"]}
+          "skip": STATUS_BG["unknown"], "unknown": STATUS_BG["unknown"]}
     for report in plan.verification_data():
         if not report_against(report, plan, lang)[0]:
             continue  # made against another plan (marked in the machines table): not evidence here
@@ -143,6 +155,91 @@ def _checks(plan: Plan, st: Styles, paper: Paper) -> Flowable:
                          st.p(f"{evidence}\n{msg}".strip(), st.cell)])
             extra.append(("BACKGROUND", (2, r), (2, r), bg.get(status, STATUS_BG["unknown"])))
     return table(rows, scaled([14, 22, 10, 54], paper), font=st.font, extra=extra)
+
+
+@dataclass(frozen=True)
+class GoodsLine:
+    """One contracted line of the acceptance sheet: what was ordered and what the reports show was received."""
+
+    text: str
+    part_id: str | None
+    ordered: float | None
+    """The quantity ordered, every node together; None where the offer line gives none."""
+    received: int | None
+    """What the verification reports against this plan count (GPUs, machines, CPU sockets); None where no report
+    measures it: counted by hand on the sheet, never assumed delivered."""
+    serials: tuple[str, ...] = ()
+
+
+def contracted_lines(plan: Plan, catalog: Catalog) -> list[GoodsLine]:
+    """Every line to receive: the chosen vendor's offer line by line when one is chosen, else the plan's bill of
+    materials (procurement.budgets.cost, the one the quote prints) × nodes."""
+    ours = [r for r in plan.verification if r.plan_digest == canonical_digest(plan)]
+    offer = next((q for q in plan.vendor_quotes if q.vendor == plan.chosen_vendor), None)
+    src: list[tuple[str, str | None, float | None]]
+    if offer is not None and offer.lines:
+        src = []
+        for line in offer.lines:
+            part_id = line.offered or line.for_part
+            part = _part(catalog, part_id)
+            src.append((line.text or (part.name if part is not None else part_id or "—"), part_id, line.quantity))
+    else:
+        cost = plan_cost(plan, catalog)
+        src = [(line.name, line.part_id, float(line.count * cost.nodes)) for line in cost.lines]
+    return [GoodsLine(text, part_id, ordered, *_received(plan, catalog, part_id, ours)) for text, part_id, ordered
+            in src]
+
+
+def _part(catalog: Catalog, part_id: str | None) -> Any:
+    if not part_id:
+        return None
+    return next((by_id[part_id] for by_id in catalog.parts.values() if part_id in by_id), None)
+
+
+def _received(plan: Plan, catalog: Catalog, part_id: str | None,
+              reports: Sequence[VerificationReport]) -> tuple[int | None, tuple[str, ...]]:
+    if not part_id or not reports:
+        return None, ()
+    gpu = catalog.gpu(part_id)
+    if gpu is not None:
+        found = [g for r in reports for g in r.gpus
+                 if g.catalog_id == part_id or (not g.catalog_id and (g.name or "").casefold() == gpu.name.casefold())]
+        return len(found), tuple(g.serial or g.uuid or "?" for g in found)
+    if part_id == plan.server.chassis:
+        hosts = {r.host.identity() or r.host.hostname or str(i): r.host for i, r in enumerate(reports)}
+        return len(hosts), tuple(h.dmi_serial or h.machine_id or h.hostname or "?" for h in hosts.values())
+    if part_id == plan.server.cpu and all(r.host.cpu_sockets is not None for r in reports):
+        return sum(r.host.cpu_sockets or 0 for r in reports), ()
+    return None, ()
+
+
+def _qty(value: float | None) -> str:
+    if value is None:
+        return "—"
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.2f}"
+
+
+def _goods(plan: Plan, catalog: Catalog, st: Styles, paper: Paper) -> list[Flowable]:
+    lang = st.lang
+    lines = contracted_lines(plan, catalog)
+    if not lines:
+        return [st.p(t("acc.goods.none", lang), st.body)]
+    offer = next((q for q in plan.vendor_quotes if q.vendor == plan.chosen_vendor), None)
+    lead = (t("acc.goods.from_offer", lang, vendor=offer.vendor, number=f" {offer.number}" if offer.number else "")
+            if offer is not None and offer.lines else t("acc.goods.from_plan", lang))
+    rows: list[list[object]] = [[st.p(t(f"acc.col.{c}", lang), st.cell_head)
+                                 for c in ("tick", "goods", "ordered", "received", "serials")]]
+    extra: list[tuple[object, ...]] = []
+    for n, g in enumerate(lines, 1):
+        received = st.p(_qty(g.received), st.cell) if g.received is not None else \
+            st.p(t("acc.goods.by_hand", lang), st.small)
+        rows.append([st.p(BOX_EMPTY, st.cell), st.p(f"{n}. {g.text}", st.cell), st.p(_qty(g.ordered), st.cell),
+                     received, st.p("、".join(g.serials) if lang == "zh" else ", ".join(g.serials), st.mono)])
+        if g.received is not None and g.ordered is not None:
+            ok = g.received >= g.ordered
+            extra.append(("BACKGROUND", (3, n), (3, n), STATUS_BG["pass" if ok else "fail"]))
+    return [st.p(lead, st.small), Spacer(1, 2),
+            table(rows, scaled([6, 40, 10, 10, 34], paper), font=st.font, extra=extra)]
 
 
 def _manual(plan: Plan, catalog: Catalog, findings: Sequence[Finding], policy: Policy, st: Styles,
@@ -171,7 +268,7 @@ def render_acceptance_pdf(
     lang: Lang = "zh",
     paper: Paper = "a4",
     today: dt.date | None = None,
-    allowed_signers: Path | None = None,
+    allowed_signers: Path | AllowedSigners | None = None,
 ) -> bytes:
     """The acceptance sheet as PDF bytes."""
     policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)
@@ -201,6 +298,8 @@ def render_acceptance_pdf(
         story.append(st.section(t("acc.checks", lang), _checks(plan, st, paper)))
     else:
         story.append(st.section(t("acc.nodes", lang), st.p(t("acc.no_reports", lang), st.body)))
+    goods, *after = _goods(plan, catalog, st, paper)
+    story += [st.section(t("acc.goods", lang), goods), *after]
     story.append(st.section(t("acc.manual", lang), _manual(plan, catalog, findings, policy, st, paper)))
     options = "　".join(f"{BOX_TICKED if acc.conclusion == c else BOX_EMPTY} {t(f'acc.c.{c}', lang)}"
                        for c in ("pass", "fail", "rework"))

@@ -33,6 +33,7 @@ from procurement.reports.common import (
 )
 from procurement.reports.quote import findings_table, open_findings
 from procurement.reports.signoff_pdf import kept, signoff_block
+from procurement.signoff import AllowedSigners
 
 register(
     {
@@ -116,7 +117,8 @@ def _checklist_table(cl: Checklist, st: Styles, paper: Paper) -> list[Flowable]:
             ]
         )
         extra.append(("BACKGROUND", (2, r), (2, r), STATUS_BG[item.status.value]))
-    out: list[Flowable] = [table(rows, scaled([5, 20, 8, 45, 22], paper), font=st.font, extra=extra)]
+    # the status column holds the longest status word whole ("Attention", "Unknown"): words are never cut
+    out: list[Flowable] = [table(rows, scaled([5, 19, 11, 43, 22], paper), font=st.font, extra=extra)]
     if long_notes:
         out += [st.section(t("clpdf.notes_full", lang), long_notes[1], lead=long_notes[:1]), *long_notes[2:]]
     return out
@@ -166,7 +168,7 @@ def render_checklist_pdf(
     lang: Lang = "zh",
     paper: Paper = "a4",
     today: dt.date | None = None,
-    allowed_signers: Path | None = None,
+    allowed_signers: Path | AllowedSigners | None = None,
 ) -> bytes:
     """Both checklists, open findings and sign-off blocks as PDF bytes."""
     policy, findings = policy_and_findings(plan, catalog, policy, findings, lang)

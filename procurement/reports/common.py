@@ -26,7 +26,7 @@ from procurement.findings import Finding
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 from procurement.policy import Policy, default_policy
-from procurement.reports.fonts import register_cjk_font
+from procurement.reports.fonts import register_cjk_font, unembedded_note
 from procurement.reports.text import BIDI_CONTROLS, HeadingWithStart, TextParagraph, rich
 from procurement.safe_io import STDOUT, write_files
 
@@ -236,9 +236,10 @@ def footer_paragraph(text: str, font: str, width: float) -> TextParagraph:
         shown = shown[: max(1, int(len(shown) * 0.9)) - 1].rstrip() + "…"
 
 
-def _footer_canvas(font: str, lang: Lang, left_text: str) -> type[Canvas]:
+def _footer_canvas(font: str, lang: Lang, left_text: str, first_note: str = "") -> type[Canvas]:
     """A canvas that draws 'page X of Y' once the total is known (pages are buffered until save); the left
-    text wraps in the space left of the page number and never runs over it."""
+    text wraps in the space left of the page number and never runs over it. ``first_note``: a line above the
+    first page's footer (no Chinese font embedded)."""
 
     class NumberedCanvas(Canvas):
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -273,6 +274,10 @@ def _footer_canvas(font: str, lang: Lang, left_text: str) -> type[Canvas]:
             para.wrap(room, 10_000)
             # The last line's baseline sits on the page number's baseline.
             para.drawOn(self, MARGIN, FOOTER_Y - FOOTER_LEADING + FOOTER_SIZE)
+            if first_note and self._pageNumber == 1:
+                note = footer_paragraph(first_note, font, width - 2 * MARGIN)
+                note.wrap(width - 2 * MARGIN, 10_000)
+                note.drawOn(self, MARGIN, FOOTER_Y - FOOTER_LEADING + FOOTER_SIZE + para.height + 2)
             self.restoreState()
 
     return NumberedCanvas
@@ -295,7 +300,7 @@ def build_pdf(story: list[Flowable], *, paper: Paper, lang: Lang, title: str, fo
         creator="gpu-procure",
         lang="zh-CN" if lang == "zh" else "en",
     )
-    doc.build(story, canvasmaker=_footer_canvas(font, lang, clean_text(footer)))
+    doc.build(story, canvasmaker=_footer_canvas(font, lang, clean_text(footer), unembedded_note(lang)))
     return buf.getvalue()
 
 

@@ -21,9 +21,10 @@ from procurement.reports.bom_xlsx import render_bom_xlsx
 from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
 from procurement.reports.comparison_pdf import render_comparison_pdf
-from procurement.reports.fonts import FontNotFoundError
+from procurement.reports.fonts import FontNotFoundError, unembedded_warning
 from procurement.reports.quote import build_quote, issue_quote, render_quote_pdf
 from procurement.reports.text import collect_missing, describe_missing
+from procurement.signoff import allowed_signers_arg
 
 EXIT_OK, EXIT_UNREADABLE = ExitStatus.OK, ExitStatus.UNUSABLE
 
@@ -79,6 +80,9 @@ def add_arguments(e: argparse.ArgumentParser) -> None:
     e.add_argument("--lang", choices=languages(), default=None)
     e.add_argument("--paper", choices=("a4", "letter"), default="a4")
     e.add_argument("--policy", type=Path, default=None)
+    e.add_argument("--allowed-signers", type=allowed_signers_arg, default=None, metavar="FILE",
+                   help="ssh-keygen allowed-signers file the sign-offs' SSH signatures are checked against on "
+                        "the checklist and the acceptance sheet")
     add_catalog_option(e)
 
 
@@ -129,6 +133,11 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
               "quote": render_quote_pdf, "checklist": render_checklist_pdf, "acceptance": render_acceptance_pdf,
               "rfq": partial(render_quote_pdf, document="rfq"), "comparison": render_comparison_pdf,
               "xlsx": render_bom_xlsx}
+    allowed = getattr(args, "allowed_signers", None)
+
+    def signers_for(what: str) -> dict[str, object]:  # the documents that carry sign-off blocks
+        return {"allowed_signers": allowed} if what in ("checklist", "acceptance") else {}
+
     try:
         # Render everything before writing anything: a failure leaves no half-exported set behind.
         with collect_missing() as missing:
@@ -136,7 +145,8 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
                 (
                     what,
                     path,
-                    render[what](plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper),
+                    render[what](plan, catalog, policy=policy, findings=findings, lang=lang, paper=paper,
+                                 **signers_for(what)),
                 )
                 for what, path in jobs
             ]
@@ -145,6 +155,8 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         return EXIT_UNREADABLE
     if missing:
         print(t("export.missing_glyphs", lang, chars=describe_missing(missing)), file=sys.stderr)
+    if unembedded_warning(lang):  # said, never silent: the PDF's first page says it too
+        print(unembedded_warning(lang), file=sys.stderr)
     inputs = [p for p in (args.plan, getattr(args, "policy", None)) if p is not None]
     try:  # all or nothing: a bad or full second target leaves the first one as it was
         write_pdfs([(path, data) for _, path, data in outputs], lang, inputs)

@@ -22,6 +22,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from procurement.messages import register, t
+
 FONT_NAME = "GpuProcureCJK"
 CID_FONT = "STSong-Light"
 ENV_VAR = "GPU_PROCURE_CJK_FONT"
@@ -68,6 +70,34 @@ INSTALL_HINT = (
     f"(or run `make system-deps`), or point {ENV_VAR} at a .ttf/.ttc file "
     "(Noto Sans CJK .otf does not work: reportlab cannot embed CFF outlines)."
 )
+
+
+register(
+    {
+        "report.font_not_embedded": (
+            "No Chinese font is embedded (none was found): a viewer without one shows the Chinese text blank."
+        ),
+        "export.font_not_embedded": (
+            "warning: no TrueType Chinese font was found, so the PDF names {font} without embedding it: a viewer "
+            "without a Chinese font shows every Chinese character blank."
+        ),
+    }
+)
+
+
+def unembedded_note(lang: str) -> str:
+    """What a PDF made without an embedded CJK font says on its first page ('' when one is embedded): in the
+    reader's language and, where that is not English, in English too, which every viewer can show."""
+    chain = font_chain()
+    if chain.embedded:
+        return ""
+    note = t("report.font_not_embedded", lang)
+    return note if lang == "en" else f"{note} / {t('report.font_not_embedded', 'en')}"
+
+
+def unembedded_warning(lang: str) -> str:
+    """The export's warning on standard error when no CJK font is embedded ('' when one is)."""
+    return "" if font_chain().embedded else t("export.font_not_embedded", lang, font=CID_FONT) + "\n" + INSTALL_HINT
 
 
 class FontNotFoundError(RuntimeError):

@@ -141,6 +141,11 @@ def rich(text: str) -> str:
 
 _BREAK_AFTER_IN_LONG = set("/\\-_.:,;=&?@")
 
+CANNOT_START = frozenset(ALL_CANNOT_START) | frozenset("，；：？！、。．）］｝〉》」』】〗〙〛”’…‥·ー％‰℃")
+"""避头尾: what never starts a line. reportlab's list has the ASCII ',;:?!' but not the full-width '，；：？！'."""
+CANNOT_END = frozenset(ALL_CANNOT_END) | frozenset("（［｛〈《「『【〖〘〚“‘￥＄")
+"""What never ends a line: opening brackets and quotes, currency signs."""
+
 
 def _alone(ch: str) -> bool:
     """A character that is a break opportunity on both sides: CJK ideographs, kana, hangul, full-width forms."""
@@ -181,9 +186,42 @@ def _joins(a: Any, b: Any) -> bool:
     ka, kb = _kind(a), _kind(b)
     if ka == 1 or kb == 1 or _hard(a) or _hard(b):
         return False
-    if b in ALL_CANNOT_START or a in ALL_CANNOT_END:
+    if b in CANNOT_START or a in CANNOT_END:
         return True  # '，' never starts a line, '（' never ends one
     return ka == 0 and kb == 0
+
+
+UNIT_WORDS = frozenset({"W", "kW", "V", "A", "Hz", "GB", "GiB", "TB", "TiB", "MB", "MiB", "Gb/s", "GB/s", "CFM",
+                        "°F", "°C", "%", "GHz", "MHz", "U", "mm", "kg", "W,", "GB,", "GiB,", "W;", "GB;", "GiB;"})
+"""Units that stay on the line of the number before them ('2,063 W', '20 °F')."""
+_NUMBER = re.compile(r"^[+-]?[\d][\d,.]*$")
+
+
+def _glue_units(units: list[list[Any]]) -> list[list[Any]]:
+    """A number, one plain space and a unit after it ('20 °F') become one unit: never broken apart."""
+    out: list[list[Any]] = []
+    i = 0
+    while i < len(units):
+        if (i + 2 < len(units) and len(units[i + 1]) == 1 and str(units[i + 1][0]) == " "
+                and _NUMBER.match("".join(str(u) for u in units[i]))
+                and "".join(str(u) for u in units[i + 2]) in UNIT_WORDS):
+            out.append([*units[i], *units[i + 1], *units[i + 2]])
+            i += 3
+            continue
+        out.append(units[i])
+        i += 1
+    return out
+
+
+MAX_WORD = 40
+"""Letters beyond this are not a word but a run to cut (a pasted blob without spaces)."""
+
+
+def _word(unit: Sequence[Any]) -> bool:
+    """A run of letters (with inner apostrophes or hyphens): a word of a language written with spaces."""
+    text = "".join(str(u) for u in unit)
+    return (0 < len(text) <= MAX_WORD and text[0].isalpha() and text[-1].isalpha()
+            and all(ch.isalpha() or ch in "'’-" for ch in text) and not any(_alone(ch) for ch in text))
 
 
 def _frag_text(f: Any) -> str:
@@ -218,6 +256,8 @@ def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: 
         else:
             units.append([u])
 
+    units = _glue_units(units)
+
     lines: list[Any] = []
     line: list[Any] = []
     used = 0.0
@@ -251,6 +291,13 @@ def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: 
             continue
         if line and w <= limit() + _FUZZ:
             emit(False)
+            line, used = list(unit), w
+            continue
+        if _word(unit):
+            # A word is never cut ('Unknow' / 'n'): on a line of its own it may run past a too-narrow column,
+            # which the documents size so that it does not happen.
+            if line:
+                emit(False)
             line, used = list(unit), w
             continue
         # Longer than the rest of the line: start it on a fresh line unless it would not fit there either.

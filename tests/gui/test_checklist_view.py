@@ -108,3 +108,64 @@ def test_export_checklist_writes_the_pdf_in_a_worker(page, qtbot, tmp_path, monk
     text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(target.read_bytes())).pages)
     assert "Wang Li" in text
     assert canonical_digest(page.controller.plan)[:16] in text.replace("\n", "")
+
+
+def test_sign_then_price_keeps_the_page_working_50_times(page, qtbot, catalog, dialog_calls):
+    """Signing, then entering a price, raised KeyError 'field.prices.<part>.date' in every refresh: the page
+    kept showing the approval as valid. Now every round says void, and names the price that changed."""
+    import datetime as dt
+
+    from procurement.plan import EnteredPrice
+
+    dialog_calls.answer("ask_sign_anyway", True)
+    ctl = page.controller
+    box = page.signoffs["approval"]
+    part = ctl.plan.gpu.model
+    for round_ in range(50):
+        box.name_edit.setText("Zhang")
+        qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
+        assert box.state.value == "valid", box.state_label.text()
+        price = EnteredPrice(price_cny=50_000 + round_, kind=("entered", "vendor_quote", "company")[round_ % 3],
+                             date=dt.date(2026, 11, 1 + round_ % 28), source=f"quote {round_}")
+        ctl.replace_plan(ctl.plan.model_copy(update={"prices": {part: price}}), lambda: "price")
+        assert box.state.value == "void"
+        assert box.state_label.text().startswith("void")
+        assert "date of entered price" in box.changes_label.text()
+        assert page.tables["hardware"].rowCount() >= 8
+
+
+def test_an_unusable_allowed_signers_file_is_said_on_the_page(page, qtbot, tmp_path, dialog_calls):
+    """A directory chosen as the allowed-signers file was silently 'not checked'; the page now says why."""
+    dialog_calls.answer("ask_sign_anyway", True)
+    box = page.signoffs["approval"]
+    box.name_edit.setText("Zhang")
+    qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
+    page.controller.set_allowed_signers(tmp_path)  # a directory
+    page.refresh_now()
+    assert "not a regular file" in box.signers_label.text()
+    assert box.signers_label.isVisible() or not page.isVisible()
+
+
+def test_a_reopened_plan_signed_then_priced_opens_and_exports(qtbot, catalog, policy, tmp_path):
+    """The page would not open on such a plan and Export checklist did nothing: both raised KeyError."""
+    import datetime as dt
+
+    from procurement.plan import EnteredPrice
+    from procurement.signoff import sign
+
+    gpu = catalog.all(Gpu)[0]
+    plan = sign(Plan.model_validate({"title": "Lab", "gpu": {"model": gpu.id, "count": 2}}), "approval", "Zhang",
+                "", catalog, dt.date(2026, 12, 1))
+    plan = plan.model_copy(update={"prices": {gpu.id: EnteredPrice(price_cny=56999.5, kind="vendor_quote",
+                                                                   date=dt.date(2026, 11, 1))}})
+    ctl = PlanController(catalog, policy, lang="zh")
+    ctl.new(plan)
+    page = ChecklistPage(ctl)
+    qtbot.addWidget(page)
+    box = page.signoffs["approval"]
+    assert box.state.value == "void" and "录入价格日期" in box.changes_label.text()
+    assert "56,999.50" in box.changes_label.text()
+    pdf = page._renderer()()
+    assert workers.wait_for_jobs(20_000)
+    text = "".join(p.extract_text() for p in PdfReader(io.BytesIO(pdf)).pages)
+    assert "已失效" in text

@@ -216,8 +216,9 @@ def test_sign_with_an_ssh_key_and_check_it_against_the_allowed_signers(qtbot, ca
     box.name_edit.setText("张伟")
     box.key_edit.setText(str(stranger))
     qtbot.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
-    assert "signed by an unknown key" in box.signers_label.text()
+    assert "which is not the allowed key of zhang.wei@example.cn" in box.signers_label.text()
     assert box.state.value == "unknown_key"
+    assert "#c62828" in box.state_label.styleSheet()  # another key under the same name is an error, in red
 
     # forged: the plan edited, the recorded content and digest recomputed to match — the signature catches it
     from procurement.signoff import content_digest, current_content

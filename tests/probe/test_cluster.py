@@ -158,3 +158,25 @@ def test_all_planned_nodes_passing_is_said_only_then(tmp_path: Path, raw_doc: di
     write_report(reports[0], tmp_path / "one.json")
     out.write_bytes(render_cluster_pdf(merge_reports(reports[:1], plan, "zh"), plan, vcat, lang="zh"))
     assert "缺 1 个节点的报告" in pdf_text(out)
+
+
+def test_the_cluster_report_has_a_signature_and_date_block(tmp_path: Path, raw_doc: dict[str, Any],  # noqa: F811
+                                                            vcat: Catalog) -> None:
+    """The cluster report had no place to sign: the acceptance team's conclusion, each party's name, date,
+    signature and a seal, after the automatic verdict, in both languages."""
+    from procurement.probe.cluster_pdf import render_cluster_pdf
+    from procurement.verify.merge import merge_reports
+
+    plan = h100_plan(requirements={"nodes": 2})
+    reports = [read_node(p, plan, vcat, "zh") for p in _nodes(tmp_path, raw_doc, 2, plan, vcat, judged=False)]
+    for lang, words in (("zh", ("签字确认", "结论", "☐ 合格", "☐ 不合格", "☐ 整改后复验", "使用部门", "资产管理",
+                                "供应商代表", "姓名", "日期", "盖章")),
+                        ("en", ("Signatures", "Conclusion", "☐ Accepted", "☐ Rejected", "☐ Re-inspect after rework",
+                                "User department", "Asset management", "Vendor representative", "Date", "Seal"))):
+        out = tmp_path / f"{lang}.pdf"
+        out.write_bytes(render_cluster_pdf(merge_reports(reports, plan, lang), plan, vcat, lang=lang))
+        text = pdf_text(out)
+        block = text.split(words[0], 1)[1]  # the block comes last, after the verdict and the nodes
+        assert "Nodes" not in block and "节点" not in block.split("方案摘要")[0]
+        for word in words[1:]:
+            assert word in block, (lang, word)

@@ -311,16 +311,17 @@ def test_vram_item_gives_the_memory_per_gpu_in_gib_and_in_gb(catalog: Catalog) -
 
 
 def test_english_counts_agree_with_their_nouns() -> None:
-    import procurement.check_cmd  # noqa: F401  (registers check.summary; alone, nothing else imported it)
+    import procurement.check_cmd
+    import procurement.verification_texts  # noqa: F401
     from procurement.messages import t
 
     # one server, one socket, one warning: no "(s)" and no "1 GPUs" (gettext plural forms, each count its own)
     assert t("checklist.r.gpu_plan", "en", count=8, gpu="H100", nodes=1) == "8 × H100 per server, 1 server"
     assert t("checklist.r.gpu_plan", "en", count=8, gpu="H100", nodes=4) == "8 × H100 per server, 4 servers"
     assert t("checklist.r.cpu_cores", "en", cores=2, cpus=1, cpu="X", gpus=1, need=2) == (
-        "2 cores (1 × X); 1 GPU want ≥ 2 cores")
+        "2 cores (1 × X); ≥ 2 cores advised for 1 GPU")
     assert t("checklist.r.cpu_cores", "en", cores=1, cpus=1, cpu="X", gpus=8, need=16) == (
-        "1 core (1 × X); 8 GPUs want ≥ 16 cores")
+        "1 core (1 × X); ≥ 16 cores advised for 8 GPUs")
     assert t("check.summary", "en", errors=0, warnings=1, infos=2) == "0 errors, 1 warning, 2 info."
     assert t("verify.val.cores_sockets", "en", cores=64, sockets=1) == "64 cores / 1 socket"
     # Chinese has one form
