@@ -59,3 +59,41 @@ def test_language_switches_and_undo_on_the_quote_page(qtbot, make_window) -> Non
     example = pick_example(None)
     assert win.controller.plan.quote.number == example.quote.number
     assert win.controller.plan.gpu.count == example.gpu.count
+
+
+def test_sign_price_checklist_and_language_switch_50_times(qtbot, make_window, dialog_calls) -> None:
+    """Signing the approval, then pricing, raised KeyError 'field.prices.<part>.date' in every refresh of the
+    sign-off box; switching the language twice in that state segfaulted in Translators.install."""
+    import datetime as dt
+
+    from gui.pages import PAGES
+    from gui.screenshots import pick_example
+    from procurement.plan import EnteredPrice
+
+    dialog_calls.answer("ask_sign_anyway", True)
+    win = make_window()
+    win.controller.new(pick_example(None))
+    index = next(i for i, info in enumerate(PAGES) if info.cls == "ChecklistPage")
+    part = win.controller.plan.gpu.model
+    assert part is not None
+    for round_ in range(ROUNDS):
+        win.show_page(index)
+        page = win.pages[index]
+        qtbot.waitUntil(page.isVisible)
+        box = page.signoffs["approval"]
+        QTest.mouseClick(box.name_edit, Qt.MouseButton.LeftButton)
+        QTest.keyClick(box.name_edit, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+        QTest.keyClicks(box.name_edit, "Zhang")
+        QTest.mouseClick(box.sign_button, Qt.MouseButton.LeftButton)
+        assert box.state.value == "valid", box.state_label.text()
+        # a price arrives (typed on the quote page, imported or chosen from an offer: the same plan change)
+        price = EnteredPrice(price_cny=50_000 + round_, kind="vendor_quote", date=dt.date(2026, 11, 1 + round_ % 28),
+                             source=f"quote {round_}")
+        win.controller.set_value("prices", {part: price.model_dump(mode="json")})
+        assert box.state.value == "void" and box.changes_label.text()
+        for lang in ("zh", "en"):
+            win.named_actions[f"lang_{lang}"].trigger()
+            assert win.translators.lang == lang
+        assert box.state.value == "void"
+        assert shiboken6.isValid(win.file_menu)
+    assert len(win.controller.plan.signoffs["approval"].signers) >= 1
