@@ -185,7 +185,11 @@ def contracted_lines(plan: Plan, catalog: Catalog) -> list[GoodsLine]:
             src.append((line.text or (part.name if part is not None else part_id or "—"), part_id, line.quantity))
     else:
         cost = plan_cost(plan, catalog)
-        src = [(line.name, line.part_id, float(line.count * cost.nodes)) for line in cost.lines]
+        # the goods delivered: the hardware lines, and what ships inside them (the chassis' PSUs, paid with it,
+        # still counted on delivery); software is checked by the software checklist, not counted as goods
+        src = [(line.name, line.part_id, float(line.quantity(cost.nodes))) for line in cost.lines
+               if line.category != "software"]
+        src += [(inc.part.name, inc.part.id, float(inc.count * cost.nodes)) for inc in cost.included]
     return [GoodsLine(text, part_id, ordered, *_received(plan, catalog, part_id, ours)) for text, part_id, ordered
             in src]
 

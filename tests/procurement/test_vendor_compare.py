@@ -199,13 +199,19 @@ def test_the_approval_covers_the_chosen_offer_and_changing_it_voids_approval_in_
     en = signoff_status(repriced, "approval", catalog, lang="en").changes
     assert any(c.startswith("chosen offer, line ") and "¥800.00" in c and "¥900.00" in c for c in en), en
     # a long part name does not push the prices out of the (shortened) words; lines are listed in order
-    acme = offer(plan, catalog, "ACME", 1100, extra=900)  # and a tenth line: freight
-    acme = acme.model_copy(update={"lines": [*acme.lines, OfferLine(text="运费", quantity=1, unit_price_cny=200)]})
+    def with_freight(quote, price: float):  # a tenth line: freight
+        return quote.model_copy(update={"lines": [*quote.lines, OfferLine(text="运费", quantity=1,
+                                                                          unit_price_cny=price)]})
+
+    ten = with_freight(offer(plan, catalog, "ACME", 1000, extra=800), 200)
+    signed = sign(choose(attach(plan, ten, b), "ACME"), "approval", "李娜", "使用部门", catalog, dt.date(2026, 12, 1))
+    acme = with_freight(offer(plan, catalog, "ACME", 1100, extra=900), 250)
+    assert len(acme.lines) >= 10
     dearer = signoff_status(with_quote(signed, acme), "approval", catalog, lang="en").changes
     chassis = next(c for c in dearer if "AS-4124GS-TNR" in c)
     assert "¥1,000.00" in chassis and "¥1,100.00" in chassis, chassis
     numbers = [int(c.split(":")[0].rsplit(" ", 1)[1]) for c in dearer if c.startswith("chosen offer, line ")]
-    assert numbers == list(range(1, 11))  # line 10 after line 9, not after line 1
+    assert numbers == list(range(1, len(acme.lines) + 1)), "\n".join(dearer)  # line 10 after line 9, not 1
 
 
 def pdf_text(path) -> str:
