@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 9
+CURRENT: Final = 10
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -186,4 +186,12 @@ def _v8_to_v9(data: Data) -> Data:
     acceptance = signoffs.get("acceptance") if isinstance(signoffs, dict) else None
     if older and isinstance(acceptance, dict):
         acceptance["legacy"] = True
+    return data
+
+
+@step(9)
+def _v9_to_v10(data: Data) -> Data:
+    """v10: ``operations`` (image build choices, host tuning, MIG layout, orchestrator); every choice of an
+    older plan is the default (policy defaults, no MIG layout of its own, no orchestrator, ECC and clocks kept)."""
+    data.setdefault("operations", {})
     return data
