@@ -89,7 +89,9 @@ register({
     "tuning.mount.fstype": "{fstype}, planned {expected}",
     "tuning.mount.atime": "mounted without noatime ({options})",
     "tuning.nofile.pass": "Open files limit {soft} (hard {hard}), planned at least {expected}",
-    "tuning.nofile.warn": "Open files: soft limit {soft} below the planned {expected} (hard {hard}); a job must raise it",
+    "tuning.nofile.warn": (
+        "Open files: soft limit {soft} below the planned {expected} (hard {hard}); a job must raise it"
+    ),
     "tuning.nofile.fail": "Open files: hard limit {hard} below the planned {expected}",
     "tuning.ecc.pass": "ECC {found} on every GPU, as planned",
     "tuning.ecc.fail": "ECC: planned {expected}, found {found}",
@@ -316,7 +318,8 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
         '    case "$f" in *.absent) rm -f "$R${f%.absent}"; echo "+ remove ${f%.absent}";;',
         '      *) cat "$s" > "$R$f"; echo "+ restore $f";; esac',
         '  done < <(find "$STATE/files" -type f -print0)',
-        '  if [ -z "$R" ]; then systemctl daemon-reload || true; swapon -a || true; sysctl --system >/dev/null || true; fi',
+        '  if [ -z "$R" ]; then systemctl daemon-reload || true; swapon -a || true;',
+        '    sysctl --system >/dev/null || true; fi',
     ]
     if host.application_clocks is not None:
         lines.append('  run nvidia-smi -rac')
@@ -392,7 +395,7 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
         say(f"Open files {nofile}: {DEFAULTS['nofile_limit'].trade_off}"),
         f'put /etc/security/limits.d/90-gpu-procure.conf "*    soft    nofile    {nofile}',
         f'*    hard    nofile    {nofile}"',
-        f'put /etc/systemd/system.conf.d/90-gpu-procure.conf "[Manager]',
+        'put /etc/systemd/system.conf.d/90-gpu-procure.conf "[Manager]',
         f'DefaultLimitNOFILE={nofile}"',
         "",
     ]

@@ -39,8 +39,8 @@ def _plan(gpu: str, count: int, **ops: object) -> Plan:
 
 
 def test_a100_40gb_table_is_what_nvidia_smi_lists() -> None:
-    rows = re.findall(r"^\|\s+0\s+MIG (\S+)\s+(\d+)\s+\d+/(\d+)", (MIG / "seansiddens_a100-sxm4-40gb_450.80.02_lgip.txt")
-                      .read_text(), re.M)
+    text = (MIG / "seansiddens_a100-sxm4-40gb_450.80.02_lgip.txt").read_text()
+    rows = re.findall(r"^\|\s+0\s+MIG (\S+)\s+(\d+)\s+\d+/(\d+)", text, re.M)
     listed = {name: (int(pid), int(total)) for name, pid, total in rows}
     geo = GEOMETRIES["a100-sxm4-40gb"]
     assert {p.name: (p.profile_id, p.max_instances) for p in geo.profiles} == listed
