@@ -35,7 +35,7 @@ def test_choosing_an_image_writes_the_plan_and_generates_a_pinned_dockerfile(pag
     text = page.dockerfile_view.toPlainText()
     assert re.search(rf"^FROM {re.escape(image.reference)}$", text, re.M)  # the catalog's pinned tag
     assert re.search(r"^HEALTHCHECK .*\\\n\s+CMD nvidia-smi", text, re.M)
-    assert re.search(r"^USER app$", text, re.M)
+    assert re.search(r"^USER 10001:10001$", text, re.M)
     assert page.dockerfile_view.isReadOnly()
 
     qtbot.mouseClick(page.copy_button, Qt.MouseButton.LeftButton)
