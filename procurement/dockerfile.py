@@ -238,10 +238,10 @@ def image_tags(plan: Plan, catalog: Catalog, today: dt.date | None = None) -> Im
     major_minor = ".".join(framework.version.split(".")[:2])
     cuda_mm = ".".join(cuda.split(".")[:2])
     version = f"{framework.framework}-{major_minor}-cuda{cuda_mm}-{day:%Y%m%d}"
-    return ImageTags(_image_name(plan.title), version)
+    return ImageTags(image_name(plan.title), version)
 
 
-def _image_name(title: str) -> str:
+def image_name(title: str) -> str:
     return re.sub(r"[^a-z0-9._-]+", "-", (title or "gpu-app").lower()).strip("-.") or "gpu-app"
 
 
@@ -315,7 +315,7 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
         base_ref = with_flavour(base_ref, flavour)
     ref = parse_image_ref(base_ref)
     pm = package_manager(image)
-    name = _image_name(title)
+    name = image_name(title)
     out: list[str] = ["# syntax=docker/dockerfile:1",
                       _comment(t("dockerfile.header", lang, title=title or name))]
     if not ref.pinned:
