@@ -24,7 +24,7 @@ from procurement.plan import Plan, Precision, Workload
 register({
     "fw.workers": "DataLoader(num_workers={workers})",
     "fw.workers.why": (
-        "{cores} CPU cores for {gpus} GPU(s) is {per_gpu:g} per GPU; one stays with the training process, the rest "
+        "{cores} CPU cores shared by {gpus} × GPU give {per_gpu:g} per GPU; one stays with the training process, the rest "
         "load and augment data in parallel (an estimate: raise it while the GPUs wait for data)"
     ),
     "fw.workers.unknown": "DataLoader(num_workers=…): decide on the node",
@@ -66,6 +66,7 @@ register({
         "Language models and serving see changing sequence lengths: the autotuner would search again for every "
         "new shape"
     ),
+    "fw.head": "| Setting | Why |",
     "fw.unknown_gpu": "The plan's GPU is not known: precision, TF32 and FP8 are decided on the node",
 })
 
@@ -136,4 +137,4 @@ def framework_settings(plan: Plan, catalog: Catalog, lang: Lang = "en") -> list[
 def settings_markdown(plan: Plan, catalog: Catalog, lang: Lang = "en") -> str:
     """The settings as a Markdown table for the handover README."""
     rows = [f"| `{s.value}` | {s.why} |" for s in framework_settings(plan, catalog, lang)]
-    return "\n".join(["| Setting | Why |", "|---|---|", *rows]) + "\n"
+    return "\n".join([t("fw.head", lang), "|---|---|", *rows]) + "\n"

@@ -74,13 +74,13 @@ CLOCKS_WARNING = (
 )
 
 register({
-    "tuning.governor.pass": "CPU governor '{found}' on all {n} CPUs",
+    "tuning.governor.pass": "CPU governor '{found}' on every CPU read ({n})",
     "tuning.governor.fail": "CPU governor: expected '{expected}', found {found}",
     "tuning.governor.unknown": "CPU governor: no cpufreq scaling_governor was read (a VM, or no cpufreq driver)",
     "tuning.swap.pass": "Swap is off (SwapTotal 0 kB)",
     "tuning.swap.fail": "Swap is on: SwapTotal {kb} kB (planned off)",
-    "tuning.hugepages.pass": "{found} huge pages of 2 MiB reserved (planned {expected})",
-    "tuning.hugepages.fail": "{found} huge pages of 2 MiB reserved, planned {expected}",
+    "tuning.hugepages.pass": "Huge pages of 2 MiB reserved: {found} (planned {expected})",
+    "tuning.hugepages.fail": "Huge pages of 2 MiB reserved: {found}, planned {expected}",
     "tuning.thp.pass": "Transparent huge pages '{found}'",
     "tuning.thp.fail": "Transparent huge pages '{found}', planned '{expected}'",
     "tuning.mount.pass": "Data filesystems {mounts}: {fstype}, mounted noatime",
@@ -414,3 +414,12 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
               "  sysctl --system >/dev/null",
               "fi", ""]
     return "\n".join(lines)
+
+
+register({f"tuning.trade_off.{key}": default.trade_off for key, default in DEFAULTS.items()})
+register({"tuning.warning.ecc": ECC_WARNING, "tuning.warning.clocks": CLOCKS_WARNING})
+
+
+def trade_off(key: str, lang: Lang) -> str:
+    """What the choice ``key`` costs, in the reader's language."""
+    return t(f"tuning.trade_off.{key}", lang)

@@ -110,7 +110,7 @@ register({
         "memory slices for every instance's allowed placement"
     ),
     "mig.too_many_users": (
-        "{users} users on {gpus} GPU(s) need {per_gpu} instances per GPU: at most {max} fit, so some users share"
+        "{users} users on {gpus} × GPU need {per_gpu} instances per GPU: at most {max} fit, so some users share"
     ),
     "mig.layout": "{gpus} × GPU, each split into {layout} ({compute}/{total} compute slices used)",
     "mig.check.pass": "GPU {gpu}: the MIG instances found are the planned ones ({found})",

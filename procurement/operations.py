@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from catalog.loader import Catalog
 from procurement.dockerfile import DOCKERIGNORE, dockerfile_for_plan, image_name, image_tags
 from procurement.framework_settings import settings_markdown
-from procurement.host_tuning import CLOCKS_WARNING, ECC_WARNING, choices, tuning_script
+from procurement.host_tuning import choices, trade_off, tuning_script
 from procurement.kubernetes import kubernetes_files
 from procurement.messages import Lang, register, t
 from procurement.mig import create_script, mig_parted_config, plan_mig
@@ -92,12 +92,12 @@ def operations_readme(plan: Plan, catalog: Catalog, lang: Lang = "en", today: dt
     for c in choices(plan).values():
         out.append(t("ops.tuning.row", lang, key=c.key, value=c.value,
                      origin=t("ops.tuning.plan" if c.from_plan else "ops.tuning.default", lang),
-                     trade_off=f"{c.trade_off} ({c.source})"))
+                     trade_off=f"{trade_off(c.key, lang)} ({c.source})"))
     host = plan.operations.host
     if host.ecc == "off":
-        out += ["", t("ops.tuning.ecc_off", lang, warning=ECC_WARNING)]
+        out += ["", t("ops.tuning.ecc_off", lang, warning=t("tuning.warning.ecc", lang))]
     if host.application_clocks is not None:
-        out += ["", t("ops.tuning.clocks", lang, warning=CLOCKS_WARNING)]
+        out += ["", t("ops.tuning.clocks", lang, warning=t("tuning.warning.clocks", lang))]
     mig, problems = plan_mig(plan, lang)
     if mig is not None or problems:
         out += _section(t("ops.mig", lang))

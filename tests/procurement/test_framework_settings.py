@@ -56,4 +56,4 @@ def test_unknown_parts_are_said(catalog: Catalog) -> None:
 def test_markdown_table_has_every_setting(catalog: Catalog) -> None:
     plan = load_plan(EXAMPLES / "mid-size-training.gpuplan.yaml", catalog)
     table = settings_markdown(plan, catalog)
-    assert table.count("\n| `") == 5 and "64 CPU cores for 4 GPU(s) is 16 per GPU" in table
+    assert table.count("\n| `") == 5 and "64 CPU cores shared by 4 × GPU give 16 per GPU" in table
