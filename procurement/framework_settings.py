@@ -24,8 +24,8 @@ from procurement.plan import Plan, Precision, Workload
 register({
     "fw.workers": "DataLoader(num_workers={workers})",
     "fw.workers.why": (
-        "{cores} CPU cores shared by {gpus} × GPU give {per_gpu:g} per GPU; one stays with the training process, the rest "
-        "load and augment data in parallel (an estimate: raise it while the GPUs wait for data)"
+        "{cores} CPU cores shared by {gpus} × GPU give {per_gpu:g} per GPU; one stays with the training process, "
+        "the rest load and augment data in parallel (an estimate: raise it while the GPUs wait for data)"
     ),
     "fw.workers.unknown": "DataLoader(num_workers=…): decide on the node",
     "fw.workers.unknown.why": "The plan's CPU or GPU count is not known, so the cores per GPU are not either",

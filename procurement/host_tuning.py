@@ -258,10 +258,10 @@ def check_host(plan: Plan, files: Mapping[str, str | None], lang: Lang = "en",
         unread("TUNE-ECC", "ECC mode", "nvidia-smi -q -x")
     else:
         want = ecc == "on"
-        found = sorted({"on" if e else "off" for e in ecc_enabled})
+        modes = sorted({"on" if e else "off" for e in ecc_enabled})
         ok = all(e == want for e in ecc_enabled)
         add("TUNE-ECC", "pass" if ok else "fail", "tuning.ecc.pass" if ok else "tuning.ecc.fail",
-            expected=ecc, found="/".join(found))
+            expected=ecc, found="/".join(modes))
     return out
 
 

@@ -12,7 +12,7 @@ import pytest
 import yaml
 
 from catalog.loader import Catalog, load_catalog
-from procurement.operations import operations_files
+from procurement.operations import operations_checks, operations_files
 from procurement.plan import ApplicationClocks, load_plan
 
 EXAMPLES = Path(__file__).parents[2] / "resources" / "examples"
@@ -69,3 +69,27 @@ def test_ecc_off_and_clocks_carry_the_warning_into_the_readme(catalog: Catalog) 
     assert "ECC is switched off because the plan asks for it" in readme and "silently corrupts" in readme
     assert "Application clocks are fixed because the plan asks for it" in readme
     assert "| ecc | off | the plan |" not in readme  # ECC is not a defaulted choice: said in its own words
+
+
+FIX = Path(__file__).parents[1] / "fixtures"
+
+
+def test_operations_checks_on_raw_facts(catalog: Catalog) -> None:
+    vm = FIX / "host" / "vm-2cpu-no-cpufreq"
+    h100_xml = (FIX / "nvidia-smi" / "k8s-test-infra_8x-h100-80gb-hbm3_580.105.08_v13.xml").read_text()
+    raw = {
+        "files": {"/proc/meminfo": (vm / "proc_meminfo").read_text(), "/proc/mounts": None},
+        "commands": {"nvidia_smi_q": {"stdout": h100_xml},
+                     "nvidia_smi_mig_lgi": {"stdout": "No MIG-enabled devices found.\n"}},
+    }
+    plan = load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog)  # 8 × H100 SXM
+    plan.operations.host.ecc = "on"
+    results = {c.id: c.status for c in operations_checks(plan, raw)}
+    assert results["TUNE-SWAP"] == "pass" and results["TUNE-DATA-MOUNT"] == "unknown"
+    assert results["TUNE-ECC"] == "pass"  # the capture's eight GPUs report ECC enabled
+    assert results["MIG-LAYOUT"] == "pass"  # no MIG planned, none found
+    plan.operations.mig_layout = ["3g.40gb", "3g.40gb"]
+    mig = [c for c in operations_checks(plan, raw) if c.id == "MIG-LAYOUT"]
+    assert [c.status for c in mig] == ["fail"] * 8
+    raw["commands"].pop("nvidia_smi_mig_lgi")
+    assert [c.status for c in operations_checks(plan, raw) if c.id == "MIG-LAYOUT"] == ["unknown"]
