@@ -356,3 +356,11 @@ def check_instances(mig: MigPlan | None, text: str | None, lang: Lang = "en") ->
         else:
             out.append(MigCheck("fail", t("mig.check.fail", lang, gpu=gpu, found=shown, planned=want)))
     return out
+
+
+def mig_summary(plan: Plan, lang: Lang) -> str:
+    """One line for step 2: the planned MIG layout, or why there is none ('' when the plan asks for no MIG)."""
+    mig, problems = plan_mig(plan, lang)
+    if problems:
+        return problems[0]
+    return mig.describe(lang) if mig is not None else ""
