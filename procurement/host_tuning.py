@@ -52,11 +52,11 @@ DEFAULTS: dict[str, TuningDefault] = {
         "mount(8), FILESYSTEM-INDEPENDENT MOUNT OPTIONS (https://man7.org/linux/man-pages/man8/mount.8.html): "
         "noatime does not update access times and implies nodiratime",
         "programs that read access times (some backup and clean-up tools) no longer see them"),
-    "data_filesystem": TuningDefault(
+    "data_fs": TuningDefault(
         "any",
         "the seed guide §8.1 (XFS or ext4 for data disks); xfs(5) and ext4(5)",
         "'any' accepts XFS or ext4; another filesystem is reported, not reformatted"),
-    "nofile_limit": TuningDefault(
+    "fd_limit": TuningDefault(
         1_048_576,
         "limits.conf(5) (https://man7.org/linux/man-pages/man5/limits.conf.5.html) and systemd-system.conf(5), "
         "DefaultLimitNOFILE; the kernel's fs.nr_open ceiling is 1048576 by default (proc_sys_fs(5))",
@@ -216,7 +216,7 @@ def check_host(plan: Plan, files: Mapping[str, str | None], lang: Lang = "en",
             found=m.group(1), expected=thp_want)
     # data filesystems
     mounts = files.get("/proc/mounts")
-    fs_want = c["data_filesystem"].value
+    fs_want = c["data_fs"].value
     if mounts is None:
         unread("TUNE-DATA-MOUNT", "mounts", "/proc/mounts")
     elif not (data := data_mounts(mounts)):
@@ -238,7 +238,7 @@ def check_host(plan: Plan, files: Mapping[str, str | None], lang: Lang = "en",
                 fstype="/".join(sorted({d[2] for d in data})))
     # open files
     limits = files.get("/proc/self/limits")
-    want_files = int(c["nofile_limit"].value)  # type: ignore[call-overload]
+    want_files = int(c["fd_limit"].value)  # type: ignore[call-overload]
     m = re.search(r"^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)", limits or "", re.M)
     if not m:
         unread("TUNE-NOFILE", "Max open files", "/proc/self/limits")
@@ -278,7 +278,7 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
     q = shlex.quote
     host = plan.operations.host
     gov, swap, thp = c["cpu_governor"].value, c["swap"].value, c["transparent_hugepages"].value
-    pages, nofile = int(c["hugepages_2m"].value), int(c["nofile_limit"].value)  # type: ignore[call-overload]
+    pages, nofile = int(c["hugepages_2m"].value), int(c["fd_limit"].value)  # type: ignore[call-overload]
     def say(text: str) -> str:
         return "say " + q(text)
 
@@ -392,7 +392,7 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
             "",
         ]
     lines += [
-        say(f"Open files {nofile}: {DEFAULTS['nofile_limit'].trade_off}"),
+        say(f"Open files {nofile}: {DEFAULTS['fd_limit'].trade_off}"),
         f'put /etc/security/limits.d/90-gpu-procure.conf "*    soft    nofile    {nofile}',
         f'*    hard    nofile    {nofile}"',
         'put /etc/systemd/system.conf.d/90-gpu-procure.conf "[Manager]',

@@ -263,8 +263,8 @@ class HostTuningChoice(Doc):
     """2 MiB huge pages reserved at boot (vm.nr_hugepages); None: the policy's default."""
     transparent_hugepages: Literal["always", "madvise", "never", "keep"] | None = None
     data_mount: Literal["noatime", "keep"] | None = None
-    data_filesystem: Literal["xfs", "ext4", "any"] | None = None
-    nofile_limit: Annotated[int, Field(ge=1024, le=1 << 30)] | None = None
+    data_fs: Literal["xfs", "ext4", "any"] | None = None
+    fd_limit: Annotated[int, Field(ge=1024, le=1 << 30)] | None = None
     ecc: Literal["keep", "on", "off"] = "keep"
     """'off' (nvidia-smi -e 0) trades error detection for a little memory and speed: only when the buyer asks."""
     application_clocks: ApplicationClocks | None = None
