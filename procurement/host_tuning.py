@@ -36,11 +36,11 @@ DEFAULTS: dict[str, TuningDefault] = {
         "environment/tools/kubeadm/install-kubeadm/): the kubelet fails to start by default when swap is on",
         "no cushion when memory runs out: the OOM killer ends a job instead of the host slowing down"),
     "hugepages_2m": TuningDefault(
-        0,
+        "keep",
         "Linux kernel docs, HugeTLB Pages (https://docs.kernel.org/admin-guide/mm/hugetlbpage.html): "
         "vm.nr_hugepages reserves persistent huge pages, taken from all other memory",
-        "reserved pages serve only hugetlbfs users (DPDK, some databases), so none are reserved unless the plan "
-        "says how many"),
+        "reserved pages serve only hugetlbfs users (DPDK, some databases), so the reservation is left as it is "
+        "unless the plan says how many"),
     "transparent_hugepages": TuningDefault(
         "madvise",
         "Linux kernel docs, Transparent Hugepage Support (https://docs.kernel.org/admin-guide/mm/transhuge.html): "
@@ -136,6 +136,12 @@ FILES = ("/proc/meminfo", "/proc/mounts", "/proc/self/limits", "/sys/kernel/mm/t
 """The files the check reads besides each CPU's cpufreq/scaling_governor (the probe's `files` must hold them)."""
 
 
+def _as_int(value: object) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"not a count: {value!r}")
+    return value
+
+
 def _meminfo(text: str, key: str) -> int | None:
     m = re.search(rf"^{re.escape(key)}:\s+(\d+)", text, re.M)
     return int(m.group(1)) if m else None
@@ -192,11 +198,13 @@ def check_host(plan: Plan, files: Mapping[str, str | None], lang: Lang = "en",
     else:
         add("TUNE-SWAP", "pass" if swap == 0 else "fail", "tuning.swap.pass" if swap == 0 else "tuning.swap.fail",
             kb=swap)
-    # huge pages
-    want_pages = int(c["hugepages_2m"].value)  # type: ignore[call-overload]
+    # huge pages (reserved only when the plan says how many)
+    want_pages = c["hugepages_2m"].value
     pages = _meminfo(meminfo, "HugePages_Total") if meminfo else None
     size = _meminfo(meminfo, "Hugepagesize") if meminfo else None
-    if pages is None or size is None:
+    if want_pages == "keep":
+        add("TUNE-HUGEPAGES", "skip", "tuning.kept")
+    elif pages is None or size is None:
         unread("TUNE-HUGEPAGES", "HugePages_Total", "/proc/meminfo")
     else:
         found = pages if size == 2048 else 0
@@ -238,7 +246,7 @@ def check_host(plan: Plan, files: Mapping[str, str | None], lang: Lang = "en",
                 fstype="/".join(sorted({d[2] for d in data})))
     # open files
     limits = files.get("/proc/self/limits")
-    want_files = int(c["fd_limit"].value)  # type: ignore[call-overload]
+    want_files = _as_int(c["fd_limit"].value)
     m = re.search(r"^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)", limits or "", re.M)
     if not m:
         unread("TUNE-NOFILE", "Max open files", "/proc/self/limits")
@@ -278,7 +286,7 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
     q = shlex.quote
     host = plan.operations.host
     gov, swap, thp = c["cpu_governor"].value, c["swap"].value, c["transparent_hugepages"].value
-    pages, nofile = int(c["hugepages_2m"].value), int(c["fd_limit"].value)  # type: ignore[call-overload]
+    pages, nofile = c["hugepages_2m"].value, _as_int(c["fd_limit"].value)
     def say(text: str) -> str:
         return "say " + q(text)
 
@@ -313,6 +321,7 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
         "",
         'if [ "$MODE" = undo ]; then',
         '  [ -d "$STATE/files" ] || { echo "# nothing to undo"; exit 0; }',
+        '  if [ -z "$R" ]; then systemctl disable gpu-procure-cpu-governor.service 2>/dev/null || true; fi',
         '  while IFS= read -r -d "" s; do',
         '    f="${s#"$STATE/files"}"',
         '    case "$f" in *.absent) rm -f "$R${f%.absent}"; echo "+ remove ${f%.absent}";;',
@@ -358,12 +367,13 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
             'if [ -z "$R" ]; then run swapoff -a; fi',
             "",
         ]
-    lines += [
-        say(f"Huge pages: {pages} of 2 MiB reserved"),
-        f'put /etc/sysctl.d/90-gpu-procure-hugepages.conf "vm.nr_hugepages = {pages}"',
-        f'if [ -e "$R/proc/sys/vm/nr_hugepages" ]; then put /proc/sys/vm/nr_hugepages {pages}; fi',
-        "",
-    ]
+    if pages != "keep":
+        lines += [
+            say(f"Huge pages: {pages} of 2 MiB reserved"),
+            f'put /etc/sysctl.d/90-gpu-procure-hugepages.conf "vm.nr_hugepages = {_as_int(pages)}"',
+            f'if [ -e "$R/proc/sys/vm/nr_hugepages" ]; then put /proc/sys/vm/nr_hugepages {_as_int(pages)}; fi',
+            "",
+        ]
     if thp != "keep":
         lines += [
             say(f"Transparent huge pages {thp}: {DEFAULTS['transparent_hugepages'].trade_off}"),
@@ -410,6 +420,7 @@ def tuning_script(plan: Plan, data_mounts_hint: tuple[str, ...] = ("/data",)) ->
                   f"run nvidia-smi -ac {ac.memory_mhz},{ac.graphics_mhz}", ""]
     lines += ['if [ -z "$R" ] && [ "$MODE" = apply ]; then',
               "  systemctl daemon-reload",
+              "  systemctl daemon-reexec  # system.conf.d (DefaultLimitNOFILE) is read on re-execution",
               "  systemctl enable gpu-procure-cpu-governor.service 2>/dev/null || true",
               "  sysctl --system >/dev/null",
               "fi", ""]

@@ -43,9 +43,12 @@ def test_real_vm_capture() -> None:
     results = check_host(Plan(), _vm_files())
     assert _status(results, "TUNE-GOVERNOR") == ["unknown"]  # no cpufreq in the guest: not a pass
     assert _status(results, "TUNE-SWAP") == ["pass"]
-    assert _status(results, "TUNE-HUGEPAGES") == ["pass"]
+    assert _status(results, "TUNE-HUGEPAGES") == ["skip"]  # the plan reserves none: left as it is
     assert _status(results, "TUNE-THP") == ["pass"]
     assert _status(results, "TUNE-DATA-MOUNT") == ["unknown"]  # only the system's / on /dev/vda
+    plan = Plan()
+    plan.operations.host.hugepages_2m = 0
+    assert _status(check_host(plan, _vm_files()), "TUNE-HUGEPAGES") == ["pass"]  # HugePages_Total: 0
     nofile = [r for r in results if r.id == "TUNE-NOFILE"]
     assert [r.status for r in nofile] == ["fail"] and "hard limit 20000" in nofile[0].message
     assert _status(results, "TUNE-ECC") == ["skip"]
@@ -54,7 +57,7 @@ def test_real_vm_capture() -> None:
 def test_missing_files_are_unknown_never_pass() -> None:
     results = check_host(Plan(), {})
     assert {r.id: r.status for r in results} == {
-        "TUNE-GOVERNOR": "unknown", "TUNE-SWAP": "unknown", "TUNE-HUGEPAGES": "unknown", "TUNE-THP": "unknown",
+        "TUNE-GOVERNOR": "unknown", "TUNE-SWAP": "unknown", "TUNE-HUGEPAGES": "skip", "TUNE-THP": "unknown",
         "TUNE-DATA-MOUNT": "unknown", "TUNE-NOFILE": "unknown", "TUNE-ECC": "skip"}
 
 
@@ -163,6 +166,7 @@ def test_script_applies_idempotently_and_undoes(tmp_path: Path) -> None:
 def test_ecc_off_and_clocks_only_when_asked_with_the_warning(tmp_path: Path) -> None:
     plan = Plan()
     assert "nvidia-smi -e" not in tuning_script(plan) and "-ac" not in tuning_script(plan)
+    assert "nr_hugepages" not in tuning_script(plan)  # no reservation unless the plan says how many
     plan.operations.host.ecc = "off"
     plan.operations.host.application_clocks = ApplicationClocks(memory_mhz=2619, graphics_mhz=1980)
     script = tuning_script(plan)
