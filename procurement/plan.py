@@ -635,7 +635,7 @@ def canonical_digest(plan: Plan) -> str:
     data["server"].pop("auto_chosen", None)
     data["requirements"].pop("utilisation_pct", None)
     if data.get("operations") == Operations().model_dump(mode="json"):
-        data.pop("operations")  # the v10 section left as it comes: a v9 plan keeps its digest
+        data.pop("operations")  # left as it comes: hashed as before the section existed (the version still counts)
     blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
