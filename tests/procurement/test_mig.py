@@ -141,3 +141,19 @@ def test_mig_parted_config_holds_the_layout() -> None:
     [entry] = doc["mig-configs"]["gpu-procure"]
     assert entry == {"devices": "all", "mig-enabled": True, "mig-devices": {"1g.10gb": 7}}
     assert geometry("a100-sxm4-80gb") is not None
+
+
+def test_profile_tables_agree_with_the_catalog() -> None:
+    from catalog.loader import load_catalog
+    from catalog.models import Gpu
+
+    catalog = load_catalog()
+    for gpu_id, geo in GEOMETRIES.items():
+        gpu = catalog.gpu(gpu_id)
+        assert gpu is not None, gpu_id
+        most = max(p.max_instances for p in geo.profiles)
+        assert gpu.mig_max == most, (gpu_id, gpu.mig_max, most)
+        # every profile's memory fits the GPU's memory (the names are GB, the catalog GiB)
+        assert max(p.memory_gb for p in geo.profiles) <= gpu.memory_gib * 1.074 + 1, gpu_id
+    capable = {g.id for g in catalog.all(Gpu) if g.mig_max}
+    assert capable - set(GEOMETRIES) == {"h20-96gb"}, "a MIG-capable GPU without a profile table is named here"
