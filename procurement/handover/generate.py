@@ -18,7 +18,6 @@ import yaml
 
 from catalog.loader import Catalog
 from catalog.models import Gpu
-from procurement.operations import operations_files
 from procurement.plan import Plan, canonical_digest
 from procurement.policy import Policy
 from procurement.verify.report import VerificationReport
@@ -370,6 +369,5 @@ def build_handover(
     if accepted:
         files["prometheus/prometheus.yml"] = scrape_config(accepted, plan)
         files["prometheus/gpu-procure-alerts.yml"] = alert_rules(accepted, plan, policy)
-        files.update(operations_files(plan, catalog, [n.name for n in accepted]))  # procurement/operations.py
     return Handover(files, [n.name for n in accepted], rejected,
                     [n.name for n in accepted if n.slowdown is None])

@@ -59,9 +59,8 @@ def test_only_accepted_nodes_are_handed_over(plan: Plan, catalog: Catalog) -> No
         "gpu04": "checked against another plan", "../../etc": "host name unusable as a target name",
         "gpu01": "a second report of the same host name",
     }
-    assert sorted(f for f in h.files if not f.startswith("operations/")) == [
-        "nodes/gpu01/setup.sh", "nodes/gpu05/setup.sh", "prometheus/gpu-procure-alerts.yml",
-        "prometheus/prometheus.yml"]
+    assert sorted(h.files) == ["nodes/gpu01/setup.sh", "nodes/gpu05/setup.sh", "prometheus/gpu-procure-alerts.yml",
+                               "prometheus/prometheus.yml"]
     scrape = yaml.safe_load(h.files["prometheus/prometheus.yml"])
     targets = {j["job_name"]: j["static_configs"][0]["targets"] for j in scrape["scrape_configs"]}
     assert targets == {"gpu-procure-dcgm": ["gpu01:9400", "gpu05:9400"],
@@ -161,6 +160,8 @@ def test_cli_writes_the_handover_of_judged_reports(tmp_path: Path, capsys: pytes
                   and not str(p.relative_to(out)).startswith("operations/")) == [
         "README.txt", "nodes/gpu01/setup.sh", "prometheus/gpu-procure-alerts.yml", "prometheus/prometheus.yml"]
     assert os.access(out / "nodes/gpu01/setup.sh", os.X_OK)
+    assert os.access(out / "operations/host-tuning.sh", os.X_OK)  # docs/operations.md
+    assert "## Host tuning" in (out / "operations/README.md").read_text(encoding="utf-8")
     text = capsys.readouterr().out
     assert "gpu02: failed: RAM" in text and "gpu01" in text
     # a second run into the same, now full, directory: refused unless --force; nothing half written
