@@ -44,8 +44,12 @@ def _validate(text: str) -> list[dict]:
 
 
 def test_no_files_unless_the_plan_chooses_kubernetes(catalog: Catalog) -> None:
-    plan = load_plan(EXAMPLES / "dl-training-platform.gpuplan.yaml", catalog)
+    plan = load_plan(EXAMPLES / "mid-size-training.gpuplan.yaml", catalog)
     assert kubernetes_files(plan, ["node01"], None) == {}
+    # the reference case that runs Kubernetes + Kubeflow chooses it in the shipped example
+    reference = load_plan(EXAMPLES / "dl-training-platform.gpuplan.yaml", catalog)
+    assert reference.operations.orchestrator == "kubernetes"
+    assert "kubernetes/gpu-operator-values.yaml" in kubernetes_files(reference, ["node01"], None)
 
 
 def test_mig_cluster_files_validate(catalog: Catalog) -> None:
