@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import shlex
 from dataclasses import dataclass
@@ -55,6 +56,30 @@ register({
         "Toolkit when run with --gpus)"
     ),
     "dockerfile.run": "Build and run: docker build -t {name} . && docker run --gpus all --rm -it {name}",
+    "dockerfile.secret": (
+        "A private index's credentials: pass them as a BuildKit secret, never as ARG/ENV (they would stay in the "
+        "image); build with docker build --secret id=netrc,src=$HOME/.netrc"
+    ),
+    "dockerfile.flavour.runtime": (
+        "CUDA runtime image: the CUDA shared libraries only, no compiler or headers; the devel image is "
+        "1.4-2.6 GB larger (docs/operations.md, image size)"
+    ),
+    "dockerfile.flavour.devel": (
+        "CUDA devel image: adds the compiler, headers and static libraries to the runtime image, 1.4-2.6 GB more "
+        "(docs/operations.md, image size); take runtime unless something compiles CUDA code at run time"
+    ),
+    "dockerfile.stage.build": (
+        "Build stage: {ref} has the compilers that wheels built from source need; none of it is shipped"
+    ),
+    "dockerfile.stage.final": "Final stage: only the Python environment is copied from the build stage",
+    "dockerfile.stage.copy": "The virtual environment built in the build stage",
+    "dockerfile.user_numeric": (
+        "By number ({user} = 10001): Kubernetes' runAsNonRoot can only verify a numeric user"
+    ),
+    "dockerfile.tags": (
+        "Tags ({{framework}}-{{version}}-cuda{{cuda}}-{{date}}): build {version}, then move the environment tags "
+        "({envs}) to it as it is promoted"
+    ),
 })
 
 PackageManager = Literal["apt", "dnf"]
@@ -168,38 +193,135 @@ def _registry_split(name: str) -> tuple[str, str]:
     return "docker.io", name if "/" in name else f"library/{name}"
 
 
+def cuda_flavour(reference: str) -> str | None:
+    """'nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04' -> 'devel' (base, runtime or devel; None: not a CUDA tag)."""
+    ref = parse_image_ref(reference)
+    if not ref.name.endswith("nvidia/cuda") or not ref.tag:
+        return None
+    m = re.search(r"-(base|runtime|devel)-", ref.tag)
+    return m.group(1) if m else None
+
+
+def with_flavour(reference: str, flavour: str) -> str:
+    """The same CUDA image in another flavour ('…-devel-ubuntu22.04' -> '…-runtime-ubuntu22.04')."""
+    current = cuda_flavour(reference)
+    if current is None or current == flavour:
+        return reference
+    ref = parse_image_ref(reference)
+    tag = re.sub(rf"-{current}-", f"-{flavour}-", ref.tag or "", count=1)
+    return f"{ref.name}:{tag}"
+
+
+@dataclass(frozen=True)
+class ImageTags:
+    """The guide's tag scheme: one version tag per build and moving environment tags that point at one."""
+
+    repository: str
+    version: str
+    """{framework}-{version}-cuda{cuda}-{date}, e.g. pytorch-2.1-cuda12.1-20260509."""
+    environments: tuple[str, ...] = ("development", "staging", "production")
+
+    def ref(self, tag: str | None = None) -> str:
+        return f"{self.repository}:{tag or self.version}"
+
+
+def image_tags(plan: Plan, catalog: Catalog, today: dt.date | None = None) -> ImageTags | None:
+    """The plan's image tags (None when the plan has no known image or framework, or no CUDA line)."""
+    image = catalog.typed(ContainerImage, plan.software.image)
+    framework = catalog.typed(Framework, plan.software.framework) or \
+        (catalog.typed(Framework, image.framework) if image is not None and image.framework else None)
+    cuda = (image.cuda if image is not None and image.cuda else None) or \
+        (c.version if (c := catalog.cuda(plan.software.cuda)) else None)
+    if image is None or framework is None or not cuda:
+        return None
+    day = plan.operations.image_date or today or dt.date.today()
+    major_minor = ".".join(framework.version.split(".")[:2])
+    cuda_mm = ".".join(cuda.split(".")[:2])
+    version = f"{framework.framework}-{major_minor}-cuda{cuda_mm}-{day:%Y%m%d}"
+    return ImageTags(image_name(plan.title), version)
+
+
+def image_name(title: str) -> str:
+    return re.sub(r"[^a-z0-9._-]+", "-", (title or "gpu-app").lower()).strip("-.") or "gpu-app"
+
+
+def _from(reference: str, chosen: Mirror | None, alias: str | None = None) -> str:
+    as_ = f" AS {alias}" if alias else ""
+    if chosen is None:
+        return f"FROM {reference}{as_}"
+    ref = parse_image_ref(reference)
+    _registry, path = _registry_split(ref.name)
+    return f"FROM ${{BASE_REGISTRY}}/{path}{reference[len(ref.name):]}{as_}"
+
+
+def _mirror_lines(chosen: Mirror, pm: PackageManager, lang: Lang) -> list[str]:
+    out = [_comment(t("dockerfile.mirror", lang, name=chosen.name, source=chosen.source)),
+           f"ENV PIP_INDEX_URL={chosen.pypi}"]
+    if pm == "apt":
+        # Ubuntu 24.04 keeps its sources in deb822 form (ubuntu.sources), earlier releases in sources.list
+        out += ["RUN for f in /etc/apt/sources.list /etc/apt/sources.list.d/ubuntu.sources "
+                "/etc/apt/sources.list.d/debian.sources; do \\",
+                f"      [ -f \"$f\" ] && sed -i -E 's#https?://(archive|security|ports)\\.ubuntu\\.com#"
+                f"https://{chosen.apt_host}#g; s#https?://deb\\.debian\\.org#https://{chosen.apt_host}#g' "
+                "\"$f\"; \\",
+                "    done; true"]
+    else:
+        out.append(_comment(t("dockerfile.mirror_dnf", lang)))
+    return [*out, ""]
+
+
+def _framework_lines(framework: Framework, image: ContainerImage, cuda: CudaRelease | None, lang: Lang) -> list[str]:
+    cuda_version = image.cuda or (cuda.version if cuda else None)
+    line = next((c for c in framework.cuda_versions
+                 if cuda_version and cuda_version.startswith(c)), None) or framework.cuda_versions[0]
+    out = [_comment(t("dockerfile.framework", lang, cuda=line))]
+    # the catalog checked these fields' patterns when it loaded; quoting as well keeps a shell word one word
+    if framework.framework == "pytorch":
+        out.append(f"RUN pip install --no-cache-dir {shlex.quote('torch==' + framework.version)} "
+                   f"--index-url https://download.pytorch.org/whl/{_cuda_tag(line)}")
+    elif framework.framework == "tensorflow":
+        out.append(f"RUN pip install --no-cache-dir {shlex.quote('tensorflow[and-cuda]==' + framework.version)}")
+    else:
+        major = line.split(".")[0]
+        out.append(f"RUN pip install --no-cache-dir {shlex.quote(f'jax[cuda{major}]==' + framework.version)}")
+    return [*out, ""]
+
+
+def _requirements_lines(lang: Lang) -> list[str]:
+    return [_comment(t("dockerfile.requirements", lang)),
+            "# COPY requirements.lock /tmp/requirements.lock",
+            "# RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock",
+            _comment(t("dockerfile.secret", lang)),
+            "# RUN --mount=type=secret,id=netrc,target=/root/.netrc \\",
+            "#     pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock", ""]
+
+
 def generate_dockerfile(image: ContainerImage, framework: Framework | None = None,
                         cuda: CudaRelease | None = None, title: str = "", lang: Lang = "zh",
-                        mirror: str | None = None) -> str:
+                        mirror: str | None = None, flavour: Literal["runtime", "devel"] | None = None,
+                        multi_stage: bool = False, tags: ImageTags | None = None) -> str:
     """A Dockerfile that builds on ``image``; installs ``framework`` pinned when the image lacks it.
 
     ``cuda`` is the plan's CUDA release (used for the framework's wheel index when the image does not say).
     ``mirror`` (a key of MIRRORS) points apt and pip at a mirror in China and makes the base image's registry a
     build argument, so an internal registry mirror can stand in for nvcr.io or Docker Hub.
+    ``flavour`` swaps an NVIDIA CUDA base to its runtime or devel image; ``multi_stage`` builds the Python
+    environment in the devel image and ships it in the final (runtime) one, for CUDA bases that need the framework
+    installed. ``tags`` writes the guide's tag scheme into the build commands.
     """
     chosen = MIRRORS[mirror] if mirror else None
-    ref = parse_image_ref(image.reference)
+    base_ref = image.reference
+    if flavour and cuda_flavour(base_ref) in ("runtime", "devel"):
+        base_ref = with_flavour(base_ref, flavour)
+    ref = parse_image_ref(base_ref)
     pm = package_manager(image)
-    name = re.sub(r"[^a-z0-9._-]+", "-", (title or "gpu-app").lower()).strip("-.") or "gpu-app"
+    name = image_name(title)
     out: list[str] = ["# syntax=docker/dockerfile:1",
                       _comment(t("dockerfile.header", lang, title=title or name))]
     if not ref.pinned:
-        out.append(_comment(t("dockerfile.unpinned", lang, ref=image.reference)))
+        out.append(_comment(t("dockerfile.unpinned", lang, ref=base_ref)))
     if not image.trusted:
         out.append(_comment(t("dockerfile.untrusted", lang, publisher=image.publisher)))
-    out += ["", _comment(t("dockerfile.base", lang, ref=image.reference))]
-    if chosen is not None:
-        registry, path = _registry_split(ref.name)
-        suffix = image.reference[len(ref.name):]
-        out += [_comment(t("dockerfile.registry", lang, registry=registry)), f"ARG BASE_REGISTRY={registry}",
-                f"FROM ${{BASE_REGISTRY}}/{path}{suffix}", ""]
-    else:
-        out += [f"FROM {image.reference}", ""]
-    labels = [f'org.opencontainers.image.base.name="{image.reference}"']
-    if image.cuda:
-        labels.append(f'com.nvidia.cuda.version="{image.cuda}"')
-    out.append("LABEL " + " \\\n      ".join(labels))
-    out += ["", "ENV PYTHONDONTWRITEBYTECODE=1 \\", "    PYTHONUNBUFFERED=1 \\", "    PIP_NO_CACHE_DIR=1", ""]
 
     repo = ref.name.rsplit("/", 1)[-1]
     # A framework image (nvcr.io/nvidia/pytorch, tensorflow/tensorflow…) ships its framework and Python even
@@ -207,51 +329,65 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
     framework_image = image.framework is not None or repo in FRAMEWORK_REPOS
     framework_inside = framework is not None and (image.framework == framework.id or repo == framework.framework)
     needs_python = _is_cuda_base(image) or (image.python is None and not framework_image)
+    installs_framework = framework is not None and not framework_inside
+    staged = (multi_stage and pm == "apt" and cuda_flavour(base_ref) in ("runtime", "devel") and needs_python
+              and installs_framework)
+
     if chosen is not None:
-        out.append(_comment(t("dockerfile.mirror", lang, name=chosen.name, source=chosen.source)))
-        out.append(f"ENV PIP_INDEX_URL={chosen.pypi}")
-        if pm == "apt":
-            # Ubuntu 24.04 keeps its sources in deb822 form (ubuntu.sources), earlier releases in sources.list
-            out += ["RUN for f in /etc/apt/sources.list /etc/apt/sources.list.d/ubuntu.sources "
-                    "/etc/apt/sources.list.d/debian.sources; do \\",
-                    f"      [ -f \"$f\" ] && sed -i -E 's#https?://(archive|security|ports)\\.ubuntu\\.com#"
-                    f"https://{chosen.apt_host}#g; s#https?://deb\\.debian\\.org#https://{chosen.apt_host}#g' "
-                    "\"$f\"; \\",
-                    "    done; true"]
-        else:
-            out.append(_comment(t("dockerfile.mirror_dnf", lang)))
+        registry, _path = _registry_split(ref.name)
+        out += ["", _comment(t("dockerfile.registry", lang, registry=registry)), f"ARG BASE_REGISTRY={registry}"]
+    flavour_now = cuda_flavour(base_ref)
+    if flavour_now in ("runtime", "devel"):
+        out += ["", _comment(t(f"dockerfile.flavour.{flavour_now}", lang))]
+    if staged:
+        build_ref = with_flavour(base_ref, "devel")
+        out += ["", _comment(t("dockerfile.stage.build", lang, ref=build_ref)), _from(build_ref, chosen, "build"),
+                "ENV PIP_NO_CACHE_DIR=1", ""]
+        if chosen is not None:
+            out += _mirror_lines(chosen, pm, lang)
+        out += ["# hadolint ignore=DL3008", *_package_block(pm, ["python3", "python3-pip", "python3-venv"]), "",
+                _comment(t("dockerfile.venv", lang)), "RUN python3 -m venv /opt/venv",
+                'ENV PATH="/opt/venv/bin:${PATH}"', ""]
+        assert framework is not None
+        out += _framework_lines(framework, image, cuda, lang)
+        out += _requirements_lines(lang)
+        out += [_comment(t("dockerfile.stage.final", lang, ref=base_ref))]
+    else:
         out.append("")
+    out += [_comment(t("dockerfile.base", lang, ref=base_ref)), _from(base_ref, chosen), ""]
+    labels = [f'org.opencontainers.image.base.name="{base_ref}"']
+    if image.cuda:
+        labels.append(f'com.nvidia.cuda.version="{image.cuda}"')
+    if tags is not None:
+        labels.append(f'org.opencontainers.image.version="{tags.version}"')
+    out.append("LABEL " + " \\\n      ".join(labels))
+    out += ["", "ENV PYTHONDONTWRITEBYTECODE=1 \\", "    PYTHONUNBUFFERED=1 \\", "    PIP_NO_CACHE_DIR=1", ""]
+
+    if chosen is not None:
+        out += _mirror_lines(chosen, pm, lang)
     packages = ["ca-certificates"]
     if needs_python:
-        packages += ["python3", "python3-pip"] + (["python3-venv"] if pm == "apt" else [])
+        # the staged build brings its virtual environment along: the final image needs only the interpreter
+        packages += ["python3"] if staged else ["python3", "python3-pip"] + (["python3-venv"] if pm == "apt" else [])
     out.append(_comment(t("dockerfile.packages", lang)))
+    # apt versions follow the base image's release and its security updates; pinning them in a generated file
+    # would break the build at the next point release (hadolint DL3008/DL3041)
+    out.append("# hadolint ignore=DL3008,DL3041")
     out += _package_block(pm, packages)
     out.append("")
-    if needs_python:
+    if staged:
+        out += [_comment(t("dockerfile.stage.copy", lang)), "COPY --from=build /opt/venv /opt/venv",
+                'ENV PATH="/opt/venv/bin:${PATH}"', ""]
+    elif needs_python:
         out += [_comment(t("dockerfile.venv", lang)), "RUN python3 -m venv /opt/venv",
                 'ENV PATH="/opt/venv/bin:${PATH}"', ""]
 
     if framework is not None and framework_inside:
         out += [_comment(t("dockerfile.framework_inside", lang, framework=framework.name)), ""]
-    elif framework is not None:
-        cuda_version = image.cuda or (cuda.version if cuda else None)
-        line = next((c for c in framework.cuda_versions
-                     if cuda_version and cuda_version.startswith(c)), None) or framework.cuda_versions[0]
-        out.append(_comment(t("dockerfile.framework", lang, cuda=line)))
-        # the catalog checked these fields' patterns when it loaded; quoting as well keeps a shell word one word
-        if framework.framework == "pytorch":
-            out.append(f"RUN pip install --no-cache-dir {shlex.quote('torch==' + framework.version)} "
-                       f"--index-url https://download.pytorch.org/whl/{_cuda_tag(line)}")
-        elif framework.framework == "tensorflow":
-            out.append(f"RUN pip install --no-cache-dir {shlex.quote('tensorflow[and-cuda]==' + framework.version)}")
-        else:
-            major = line.split(".")[0]
-            out.append(f"RUN pip install --no-cache-dir {shlex.quote(f'jax[cuda{major}]==' + framework.version)}")
-        out.append("")
-
-    out += [_comment(t("dockerfile.requirements", lang)),
-            "# COPY requirements.lock /tmp/requirements.lock",
-            "# RUN pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock", ""]
+    elif framework is not None and not staged:
+        out += _framework_lines(framework, image, cuda, lang)
+    if not staged:
+        out += _requirements_lines(lang)
     out += [_comment(t("dockerfile.user", lang))]
     if pm == "apt":
         out.append(f"RUN groupadd --gid {APP_UID} {APP_USER} \\\n"
@@ -259,15 +395,25 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
     else:
         out.append(f"RUN groupadd --gid {APP_UID} {APP_USER} \\\n"
                    f" && useradd --uid {APP_UID} --gid {APP_UID} --create-home {APP_USER}")
-    out += [f"USER {APP_USER}", f"WORKDIR /home/{APP_USER}", ""]
+    # numeric: Kubernetes' runAsNonRoot can only verify a numeric user (hadolint DL3066)
+    out += [_comment(t("dockerfile.user_numeric", lang, user=APP_USER)), f"USER {APP_UID}:{APP_UID}",
+            f"WORKDIR /home/{APP_USER}", ""]
     out += [_comment(t("dockerfile.healthcheck", lang)),
+            # the shell form maps every failure of nvidia-smi to 1, the one "unhealthy" status Docker defines
+            # (Dockerfile reference, HEALTHCHECK: 2 is reserved), which the exec form cannot (hadolint DL3025)
+            "# hadolint ignore=DL3025",
             "HEALTHCHECK --interval=60s --timeout=10s --start-period=30s --retries=3 \\",
             "    CMD nvidia-smi --query-gpu=name --format=csv,noheader || exit 1", ""]
-    out += [_comment(t("dockerfile.run", lang, name=name)), 'CMD ["bash"]', ""]
+    if tags is not None:
+        out += [_comment(t("dockerfile.tags", lang, version=tags.ref(), envs=", ".join(tags.environments))),
+                f"#   docker build -t {tags.ref()} .",
+                *[f"#   docker tag {tags.ref()} {tags.ref(env)}" for env in tags.environments]]
+    out += [_comment(t("dockerfile.run", lang, name=tags.ref() if tags else name)), 'CMD ["bash"]', ""]
     return "\n".join(out)
 
 
-def dockerfile_for_plan(plan: Plan, catalog: Catalog, lang: Lang = "zh", mirror: str | None = None) -> str | None:
+def dockerfile_for_plan(plan: Plan, catalog: Catalog, lang: Lang = "zh", mirror: str | None = None,
+                        today: dt.date | None = None) -> str | None:
     """The Dockerfile for the plan's chosen image, or None when no (known) image is chosen."""
     image = catalog.typed(ContainerImage, plan.software.image)
     if image is None:
@@ -275,4 +421,37 @@ def dockerfile_for_plan(plan: Plan, catalog: Catalog, lang: Lang = "zh", mirror:
     framework = catalog.typed(Framework, plan.software.framework)
     if framework is None and image.framework:
         framework = catalog.typed(Framework, image.framework)
-    return generate_dockerfile(image, framework, catalog.cuda(plan.software.cuda), plan.title, lang, mirror)
+    ops = plan.operations
+    return generate_dockerfile(image, framework, catalog.cuda(plan.software.cuda), plan.title, lang, mirror,
+                               flavour=ops.image_base, multi_stage=ops.multi_stage,
+                               tags=image_tags(plan, catalog, today))
+
+
+DOCKERIGNORE = """\
+# gpu-procure: keep the build context small and free of secrets (Docker docs, "Build context", .dockerignore)
+.git
+**/__pycache__
+**/*.py[cod]
+.venv
+venv
+.env
+.env.*
+*.pem
+*.key
+**/id_rsa*
+.netrc
+.pip/pip.conf
+# data and model weights belong on the data disk or a volume, not in an image layer
+data/
+datasets/
+checkpoints/
+outputs/
+wandb/
+**/*.ckpt
+**/*.pt
+**/*.pth
+**/*.safetensors
+**/*.bin
+.DS_Store
+"""
+"""What the build context leaves out: Docker's .dockerignore (https://docs.docker.com/build/concepts/context/)."""

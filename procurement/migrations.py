@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 10
+CURRENT: Final = 11
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -193,4 +193,12 @@ def _v8_to_v9(data: Data) -> Data:
 def _v9_to_v10(data: Data) -> Data:
     """v10: PSU redundancy of any N+M shape the vendors ship: ``n+2`` (DGX H100 and SYS-821GE-TNHR, 4+2) and
     ``n+3`` join ``none``, ``n+1`` and ``n+n``. Every v9 value keeps its meaning; nothing to change."""
+    return data
+
+
+@step(10)
+def _v10_to_v11(data: Data) -> Data:
+    """v11: ``operations`` (image build choices, host tuning, MIG layout, orchestrator); every choice of an
+    older plan is the default (policy defaults, no MIG layout of its own, no orchestrator, ECC and clocks kept)."""
+    data.setdefault("operations", {})
     return data

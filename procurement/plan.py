@@ -252,6 +252,49 @@ class SoftwareChoice(Doc):
     image: str | None = None
 
 
+# schema_version 10: what happens after delivery (procurement/host_tuning.py, mig.py, kubernetes.py, dockerfile.py)
+MigProfileName = Annotated[str, Field(pattern=r"^[1-8]g\.[0-9]{1,3}gb(\+me)?$")]
+
+
+class ApplicationClocks(Doc):
+    """`nvidia-smi -ac MEMORY,GRAPHICS`: fixed application clocks (one of the GPU's supported pairs)."""
+
+    memory_mhz: Annotated[int, Field(ge=1, le=100_000)]
+    graphics_mhz: Annotated[int, Field(ge=1, le=100_000)]
+
+
+class HostTuningChoice(Doc):
+    """Host tuning the handover applies and verify checks; None: the policy's default (host_tuning.DEFAULTS)."""
+
+    cpu_governor: Literal["performance", "keep"] | None = None
+    swap: Literal["off", "keep"] | None = None
+    hugepages_2m: Annotated[int, Field(ge=0, le=10_000_000)] | None = None
+    """2 MiB huge pages reserved at boot (vm.nr_hugepages); None: the policy's default."""
+    transparent_hugepages: Literal["always", "madvise", "never", "keep"] | None = None
+    data_mount: Literal["noatime", "keep"] | None = None
+    data_fs: Literal["xfs", "ext4", "any"] | None = None
+    fd_limit: Annotated[int, Field(ge=1024, le=1 << 30)] | None = None
+    ecc: Literal["keep", "on", "off"] = "keep"
+    """'off' (nvidia-smi -e 0) trades error detection for a little memory and speed: only when the buyer asks."""
+    application_clocks: ApplicationClocks | None = None
+    """Set only when the buyer asks (nvidia-smi -ac): fixed clocks can exceed the power or thermal envelope."""
+
+
+class Operations(Doc):
+    """After delivery: the image's build choices, the host tuning, GPU sharing and the orchestrator."""
+
+    image_base: Literal["runtime", "devel"] = "runtime"
+    multi_stage: bool = True
+    image_date: dt.date | None = None
+    """The date in the image tag ({framework}-{version}-cuda{cuda}-{date}); None: the day it is written."""
+    orchestrator: Literal["none", "kubernetes"] = "none"
+    mig_strategy: Literal["single", "mixed"] | None = None
+    """The GPU Operator's MIG strategy; None: single when every GPU has one profile, else mixed."""
+    mig_layout: list[MigProfileName] | None = Field(default=None, max_length=8)
+    """The MIG instances of each GPU, by profile name; None: the planner's layout for the plan."""
+    host: HostTuningChoice = Field(default_factory=HostTuningChoice)
+
+
 class ChecklistMark(Doc):
     """A person's judgement on a checklist item: a tick and a note (items only a person can judge), or a
     confirmation of an automatic item the app cannot decide (then ``by`` and a note are required)."""
@@ -456,6 +499,7 @@ class Plan(Doc):
     """Vendors' offers for this plan, compared side by side (procurement/pricing/compare.py)."""
     chosen_vendor: ShortText | None = None
     """The vendor whose offer the buyer chose (one of ``vendor_quotes``): the offer the approval sign-off covers."""
+    operations: Operations = Field(default_factory=Operations)
     verification: list[VerificationReport] = Field(default_factory=list)
     """Verification reports as written by `gpu-procure verify --json` (procurement.verification_report; older
     report versions are brought up to the current one as they are read)."""
@@ -599,6 +643,8 @@ def canonical_digest(plan: Plan) -> str:
     # which verification reports attached to it recorded)
     data["server"].pop("auto_chosen", None)
     data["requirements"].pop("utilisation_pct", None)
+    if data.get("operations") == Operations().model_dump(mode="json"):
+        data.pop("operations")  # left as it comes: hashed as before the section existed (the version still counts)
     blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

@@ -32,6 +32,7 @@ from gui.pages.base import StepPage
 from gui.sizing_bridge import GpuRow, gpu_rows
 from gui.widgets.money import short_amount
 from gui.widgets.spin import show_suffix, show_value
+from procurement.mig import mig_summary
 from procurement.plan import with_value
 
 GPU_ROLE = Qt.ItemDataRole.UserRole + 1
@@ -467,6 +468,7 @@ class GpuPage(StepPage):
         if gpu.price_cny is not None:
             total = n * gpu.price_cny
             parts.append(self.tr("%1 CNY (%2)").replace("%1", number(total)).replace("%2", short_amount(total)))
+        parts += [m for m in [mig_summary(plan, self.controller.lang)] if m]  # the MIG layout (procurement/mig.py)
         self.summary.setText(" · ".join(parts))
 
     # ------------------------------------------------------------------ selection and compare

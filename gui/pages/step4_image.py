@@ -8,6 +8,7 @@ from typing import Any
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QBrush, QFontDatabase, QGuiApplication, QPalette
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QFormLayout,
     QGroupBox,
@@ -23,7 +24,7 @@ from catalog.models import ContainerImage, CudaRelease, DriverBranch, Framework,
 from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
-from procurement.dockerfile import MIRRORS, dockerfile_for_plan
+from procurement.dockerfile import MIRRORS, dockerfile_for_plan, image_tags
 from procurement.findings import Severity
 from procurement.plan import PlanError, atomic_write, with_value
 from procurement.rules import evaluate
@@ -170,14 +171,30 @@ class ImagePage(StepPage):
         for mirror in MIRRORS.values():
             self.mirror_combo.addItem(mirror.name, mirror.id)
         self.mirror_label.setBuddy(self.mirror_combo)
+        # the plan's image build choices (operations.image_base, operations.multi_stage; procurement/dockerfile.py)
+        self.base_label = QLabel()
+        self.base_combo = QComboBox()
+        self.base_combo.setObjectName("cudaBase")
+        self.base_combo.addItem("", "runtime")
+        self.base_combo.addItem("", "devel")
+        self.base_label.setBuddy(self.base_combo)
+        self.multi_stage_check = QCheckBox()
+        self.multi_stage_check.setObjectName("multiStage")
+        self.tag_label = QLabel()
+        self.tag_label.setObjectName("imageTag")
+        self.tag_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         buttons = QHBoxLayout()
         buttons.addWidget(self.mirror_label)
         buttons.addWidget(self.mirror_combo)
+        buttons.addWidget(self.base_label)
+        buttons.addWidget(self.base_combo)
+        buttons.addWidget(self.multi_stage_check)
         buttons.addStretch(1)
         buttons.addWidget(self.copy_button)
         buttons.addWidget(self.save_button)
         dl = QVBoxLayout(self.docker_box)
         dl.addWidget(self.dockerfile_view)
+        dl.addWidget(self.tag_label)
         dl.addLayout(buttons)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
@@ -195,6 +212,10 @@ class ImagePage(StepPage):
             combo.currentIndexChanged.connect(lambda _i, p=path, c=combo: self._choose(p, c.currentData()))
         self.apply_button.clicked.connect(self.apply_recommendation)
         self.mirror_combo.currentIndexChanged.connect(lambda _i: self.refresh_dockerfile())
+        self.base_combo.currentIndexChanged.connect(lambda _i: self._choose_build(
+            "operations.image_base", self.base_combo.currentData(), self.tr("CUDA base image")))
+        self.multi_stage_check.toggled.connect(lambda on: self._choose_build(
+            "operations.multi_stage", on, self.tr("Multi-stage build")))
         self.copy_button.clicked.connect(self.copy_dockerfile)
         self.save_button.clicked.connect(self.save_dockerfile)
 
@@ -216,6 +237,14 @@ class ImagePage(StepPage):
         self.mirror_combo.setItemText(0, self.tr("None (official sources)"))
         self.mirror_combo.setToolTip(self.tr("Point apt and pip at a mirror in mainland China, and make the base "
                                              "image's registry a build argument for an internal registry mirror"))
+        self.base_label.setText(self.tr("CUDA ba&se:"))
+        self.base_combo.setItemText(0, self.tr("runtime (smaller)"))
+        self.base_combo.setItemText(1, self.tr("devel (compiler and headers)"))
+        self.base_combo.setToolTip(self.tr("For NVIDIA CUDA base images: the runtime image holds the CUDA libraries "
+                                           "only; the devel image adds the compiler and headers, 1.4-2.6 GB more"))
+        self.multi_stage_check.setText(self.tr("M&ulti-stage build"))
+        self.multi_stage_check.setToolTip(self.tr("Build the Python environment in the devel image and ship it in "
+                                                  "the runtime image"))
         self.copy_button.setText(self.tr("Copy"))
         self.save_button.setText(self.tr("Save…"))
         self.dockerfile_view.setPlaceholderText(self.tr("Choose a container image to generate its Dockerfile."))
@@ -259,6 +288,16 @@ class ImagePage(StepPage):
         self.refresh_dockerfile()
 
     def refresh_dockerfile(self) -> None:
+        ops = self.controller.plan.operations
+        was = self.refreshing
+        self.refreshing = True
+        self.base_combo.setCurrentIndex(max(0, self.base_combo.findData(ops.image_base)))
+        self.multi_stage_check.setChecked(ops.multi_stage)
+        self.refreshing = was
+        tags = image_tags(self.controller.plan, self.controller.catalog)
+        self.tag_label.setText(self.tr("Image tag: %1 (then %2)").replace("%1", tags.ref()).replace(
+            "%2", ", ".join(tags.environments)) if tags else "")
+        self.tag_label.setVisible(tags is not None)
         self.dockerfile_view.setPlainText(self.dockerfile_text())
         has_text = bool(self.dockerfile_view.toPlainText())
         self.copy_button.setEnabled(has_text)
@@ -308,6 +347,11 @@ class ImagePage(StepPage):
             self.error_label.show()
             return
         self.error_label.hide()
+
+    def _choose_build(self, path: str, value: Any, text: str) -> None:
+        if self.refreshing:
+            return
+        self.controller.set_value(path, value, text)
 
     def _choose_image(self, image_id: str) -> None:
         """Choosing an image fills the CUDA line, framework and minimum driver it brings where the plan has

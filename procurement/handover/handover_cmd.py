@@ -14,6 +14,7 @@ from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
 from procurement.handover.generate import DCGM_EXPORTER_IMAGE, Handover, NodeFacts, build_handover, slowdown_thresholds
 from procurement.messages import Lang, languages, t
+from procurement.operations import operations_files
 from procurement.plan import Plan
 from procurement.policy import PolicyError, load_policy
 from procurement.probe import texts  # noqa: F401  (registers the messages)
@@ -117,6 +118,7 @@ def run_handover(args: argparse.Namespace, catalog: Catalog) -> int:
         print(text + t("probe.handover.none", lang), file=sys.stderr)
         return ExitStatus.FAILED
     h.files["README.txt"] = text
+    h.files.update(operations_files(plan, catalog, h.accepted, lang))  # procurement/operations.py
     try:
         write_all(args.directory, h.files, args.force, [args.plan, *expand(args.reports)])
     except OSError as exc:

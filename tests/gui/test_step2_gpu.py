@@ -231,3 +231,18 @@ def test_sort_by_cost_with_the_keyboard(qtbot, make_window, catalog) -> None:
     assert [table.item(r, 0).text() for r in range(3)] == ["1", "2", "3"]
     _click_header(qtbot, table, COLUMNS.index("name"))  # not a "Sort by" choice: shown blank
     assert page.sort_combo.currentIndex() == -1
+
+
+def test_the_mig_layout_shows_in_the_summary(qtbot, make_window) -> None:
+    win = make_window()
+    qtbot.keyClick(win, Qt.Key.Key_2, Qt.KeyboardModifier.ControlModifier)
+    page = win.pages[1]
+    from procurement.plan import with_value
+
+    plan = with_value(win.controller.plan, "requirements.needs_mig", True)
+    plan = with_value(plan, "requirements.concurrent_users", 8)
+    plan = with_value(plan, "gpu.model", "h100-sxm5-80gb")
+    win.controller.replace_plan(with_value(plan, "gpu.count", 4), "MIG for eight users")
+    qtbot.waitUntil(lambda: "each split into 3g.40gb + 3g.40gb" in page.summary.text())
+    win.controller.replace_plan(with_value(win.controller.plan, "gpu.model", "a800-pcie-80gb"), "no MIG table")
+    qtbot.waitUntil(lambda: "No MIG profile table for 'a800-pcie-80gb'" in page.summary.text())

@@ -35,7 +35,7 @@ def test_choosing_an_image_writes_the_plan_and_generates_a_pinned_dockerfile(pag
     text = page.dockerfile_view.toPlainText()
     assert re.search(rf"^FROM {re.escape(image.reference)}$", text, re.M)  # the catalog's pinned tag
     assert re.search(r"^HEALTHCHECK .*\\\n\s+CMD nvidia-smi", text, re.M)
-    assert re.search(r"^USER app$", text, re.M)
+    assert re.search(r"^USER 10001:10001$", text, re.M)
     assert page.dockerfile_view.isReadOnly()
 
     qtbot.mouseClick(page.copy_button, Qt.MouseButton.LeftButton)
@@ -186,3 +186,24 @@ def test_the_mirror_choice_rewrites_the_dockerfile_and_none_restores_it(page, ca
     page.mirror_combo.setCurrentIndex(0)
     assert page.dockerfile_view.toPlainText() == plain
     assert page.mirror_label.buddy() is page.mirror_combo  # Alt+M reaches it
+
+
+def test_the_image_build_choices_land_in_the_plan_and_the_dockerfile(page, catalog, qtbot):
+    page.show()
+    qtbot.waitExposed(page)  # laid out, so a click lands on the check box
+    combo = page.combos["software.image"]
+    combo.setCurrentIndex(combo.findData("cuda-12.4.1-devel-ubuntu22.04"))
+    page.combos["software.framework"].setCurrentIndex(page.combos["software.framework"].findData("pytorch-2.4"))
+    text = page.dockerfile_view.toPlainText()
+    # runtime by default, built in devel: two stages
+    assert "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04 AS build" in text
+    assert re.search(r"^FROM nvidia/cuda:12\.4\.1-runtime-ubuntu22\.04$", text, re.M)
+    assert "pytorch-2.4-cuda12.4-" in page.tag_label.text()
+    page.base_combo.setCurrentIndex(page.base_combo.findData("devel"))
+    assert page.controller.plan.operations.image_base == "devel"
+    qtbot.mouseClick(page.multi_stage_check, Qt.MouseButton.LeftButton)
+    assert page.controller.plan.operations.multi_stage is False
+    text = page.dockerfile_view.toPlainText()
+    assert " AS build" not in text and re.search(r"^FROM nvidia/cuda:12\.4\.1-devel-ubuntu22\.04$", text, re.M)
+    page.controller.undo_stack.undo()
+    assert page.controller.plan.operations.multi_stage is True and page.multi_stage_check.isChecked()

@@ -156,9 +156,12 @@ def test_cli_writes_the_handover_of_judged_reports(tmp_path: Path, capsys: pytes
     write_report(node_report(plan, "gpu02", fail="RAM"), reports / "gpu02.json")
     out = tmp_path / "handover"
     assert main(["handover", str(plan_path), str(reports), str(out), "--lang", "en"]) == 1
-    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()) == [
+    assert sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file()
+                  and not str(p.relative_to(out)).startswith("operations/")) == [
         "README.txt", "nodes/gpu01/setup.sh", "prometheus/gpu-procure-alerts.yml", "prometheus/prometheus.yml"]
     assert os.access(out / "nodes/gpu01/setup.sh", os.X_OK)
+    assert os.access(out / "operations/host-tuning.sh", os.X_OK)  # docs/operations.md
+    assert "## Host tuning" in (out / "operations/README.md").read_text(encoding="utf-8")
     text = capsys.readouterr().out
     assert "gpu02: failed: RAM" in text and "gpu01" in text
     # a second run into the same, now full, directory: refused unless --force; nothing half written

