@@ -252,7 +252,7 @@ class SoftwareChoice(Doc):
     image: str | None = None
 
 
-# schema_version 10: what happens after delivery (procurement/host_tuning.py, mig.py, kubernetes.py, dockerfile.py)
+# schema_version 11: what happens after delivery (procurement/host_tuning.py, mig.py, kubernetes.py, dockerfile.py)
 MigProfileName = Annotated[str, Field(pattern=r"^[1-8]g\.[0-9]{1,3}gb(\+me)?$")]
 
 

@@ -49,8 +49,11 @@ def expand(paths: Sequence[str | Path]) -> list[Path]:
     return out
 
 
-def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang) -> VerificationReport:
-    """A node's report from a raw-facts file (judged now) or an already judged report (read as is)."""
+def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
+              any_plan: bool = True) -> VerificationReport:
+    """A node's report from a raw-facts file (judged now) or an already judged report, checked against ``plan``:
+    its checks must agree with its own GPU list, and (unless ``any_plan``) it must have been judged against this
+    very plan. Raises ReportError naming the file."""
     try:  # the one bounded reader: a FIFO or device is refused, never read (procurement.safe_io)
         text = read_bounded_text(path, MAX_INPUT_BYTES)
     except InputFileError as exc:
@@ -67,7 +70,44 @@ def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang) -> Ve
             raise ReportError(str(exc)) from None
     if isinstance(obj, dict) and "nodes" in obj:
         raise ReportError(f"{path}: a merged cluster report, not one node's facts or report")
-    return parse_report(obj, str(path))
+    report = parse_report(obj, str(path))
+    if plan is not None:
+        problems = judged_report_problems(report, plan, catalog, lang, path, any_plan)
+        if problems:
+            raise ReportError("\n".join(problems))
+    return report
+
+
+def judged_report_problems(report: VerificationReport, plan: Plan, catalog: Catalog, lang: Lang, path: Path,
+                           any_plan: bool = False) -> list[str]:
+    """Why a judged report cannot be taken as this plan's verdict on the node: judged against another plan
+    (unless ``any_plan``), or its GPU-COUNT / GPU-MODEL checks passing over a GPU list that contradicts them (a
+    report claiming one RTX 4090 with every check passed was accepted and handed over)."""
+    from procurement.plan import canonical_digest
+    from procurement.verify.checks import match_gpu
+
+    digest = canonical_digest(plan)
+    if report.plan_digest != digest:
+        if any_plan:
+            return []  # read as judged against its own plan: this plan's inventory says nothing about it
+        if report.plan_digest is None:
+            return [t("probe.judge.no_digest", lang, path=path)]
+        return [t("probe.judge.other_plan", lang, path=path, got=report.plan_digest[:16], want=digest[:16])]
+    problems: list[str] = []
+    count = report.check("GPU-COUNT")
+    if count is not None and count.status == "pass" and plan.gpu.count and len(report.gpus) != plan.gpu.count:
+        problems.append(t("probe.judge.contradiction", lang, path=path, check="GPU-COUNT",
+                          why=t("probe.judge.why_count", lang, n=len(report.gpus), want=plan.gpu.count)))
+    model = report.check("GPU-MODEL")
+    if model is not None and model.status == "pass" and plan.gpu.model:
+        wrong = sorted({g.name or "?" for g in report.gpus
+                        if (part := match_gpu(g.name, catalog)) is None or part.id != plan.gpu.model})
+        if wrong or not report.gpus:
+            planned = catalog.gpu(plan.gpu.model)
+            problems.append(t("probe.judge.contradiction", lang, path=path, check="GPU-MODEL",
+                              why=t("probe.judge.why_model", lang, gpus=", ".join(wrong) or "-",
+                                    want=planned.name if planned is not None else plan.gpu.model)))
+    return problems
 
 
 @contextmanager
@@ -91,14 +131,14 @@ def cyclic_gc_paused() -> Iterator[None]:
 
 
 def read_nodes(
-    paths: Sequence[str | Path], plan: Plan | None, catalog: Catalog, lang: Lang
+    paths: Sequence[str | Path], plan: Plan | None, catalog: Catalog, lang: Lang, any_plan: bool = True
 ) -> tuple[list[VerificationReport], list[str], list[str]]:
-    """(reports, their source files, one error line per unreadable file)."""
+    """(reports, their source files, one error line per unreadable or untrustworthy file)."""
     reports, sources, errors = [], [], []
     with cyclic_gc_paused():
         for path in expand(paths):
             try:
-                reports.append(read_node(path, plan, catalog, lang))
+                reports.append(read_node(path, plan, catalog, lang, any_plan))
                 sources.append(str(path))
             except ReportError as exc:
                 errors.append(str(exc))
@@ -117,6 +157,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nodes", default="", metavar="HOSTLIST",
                    help="the nodes expected, as pdsh/clush take them (gpu[01-16]): the report names the "
                         "missing ones")
+    p.add_argument("--any-plan", action="store_true",
+                   help="read judged reports as they were judged, even against another plan (by default a "
+                        "judged report must name this plan)")
     p.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(p)
 
@@ -140,7 +183,7 @@ def run_judge(args: argparse.Namespace, catalog: Catalog) -> int:
     if args.pdf is not None and plan is None:
         print(t("probe.judge.pdf_needs_plan", lang), file=sys.stderr)
         return EXIT_UNUSABLE
-    reports, sources, errors = read_nodes(args.raw, plan, catalog, lang)
+    reports, sources, errors = read_nodes(args.raw, plan, catalog, lang, getattr(args, "any_plan", False))
     for line in errors:
         print(t("probe.judge.read_error", lang, error=line), file=sys.stderr)
     if not reports:

@@ -18,6 +18,22 @@ register(
             "n",
         ),
         "probe.judge.nodes_written": "{n} node reports written to {path}",
+        "probe.judge.other_plan": (
+            "{path}: judged against another plan (digest {got}…, this plan {want}…): judge its raw facts against "
+            "this plan, or pass --any-plan to read it as it was judged"
+        ),
+        "probe.judge.no_digest": (
+            "{path}: the report names no plan it was judged against: judge its raw facts against this plan, or "
+            "pass --any-plan to read it as it was judged"
+        ),
+        "probe.judge.contradiction": (
+            "{path}: its {check} check says pass, but its own GPU list says otherwise ({why}): the report was "
+            "edited or made for other hardware; judge the node's raw facts"
+        ),
+        "probe.judge.why_count": plural(
+            "{n} GPU listed, the plan buys {want} per server", "{n} GPUs listed, the plan buys {want} per server", "n"
+        ),
+        "probe.judge.why_model": "{gpus} listed, the plan buys {want}",
         "probe.handover.written": "Handover files for {n} accepted nodes written to {path}",
         "probe.handover.none": "No node passed acceptance: no monitoring or setup files written",
         "probe.handover.slowdown_unknown": (

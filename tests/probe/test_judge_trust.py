@@ -1,0 +1,82 @@
+"""`judge REPORT --plan` trusts a judged report only as this plan's verdict: judged against this very plan, and
+its checks agreeing with its own GPU list.
+
+It accepted a report judged for another plan (exit 3, no plan check) and a report claiming one RTX 4090 with
+every check passed (exit 0; handover then accepted the node).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from catalog.loader import Catalog
+from procurement.cli import build_parser
+from procurement.plan import canonical_digest, with_value
+from procurement.probe.judge_cmd import read_node, run_judge
+from procurement.verify.report import ReportError, write_report
+from tests.probe.helpers import fake_server
+from tests.probe.test_judge_identity import probe_there
+from tests.procurement.verify.conftest import H100_TOPO, H100_XML, h100_plan
+
+
+def _judge(*argv: str, catalog: Catalog) -> int:
+    return run_judge(build_parser().parse_args(["judge", *argv]), catalog)
+
+
+@pytest.fixture
+def judged(tmp_path: Path, vcat: Catalog) -> Path:
+    bin_dir, root = fake_server(tmp_path, H100_XML, H100_TOPO)
+    raw_file = probe_there(tmp_path, bin_dir, root)
+    report = read_node(raw_file, h100_plan(), vcat, "en")
+    assert report.plan_digest == canonical_digest(h100_plan())
+    out = tmp_path / "judged.json"
+    write_report(report, out)
+    return out
+
+
+def _plan_file(tmp_path: Path, plan) -> Path:  # type: ignore[no-untyped-def]
+    from procurement.plan import save_plan
+
+    path = tmp_path / "plan.gpuplan.yaml"
+    save_plan(plan, path)
+    return path
+
+
+def test_a_report_judged_for_another_plan_is_refused_unless_told(tmp_path: Path, judged: Path, vcat: Catalog,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    other = with_value(h100_plan(), "requirements.nodes", 4)  # another plan: another digest
+    with pytest.raises(ReportError, match="judged against another plan"):
+        read_node(judged, other, vcat, "en", any_plan=False)
+    plan_file = _plan_file(tmp_path, other)
+    assert _judge(str(judged), "--plan", str(plan_file), catalog=vcat) == 2
+    assert "judged against another plan" in capsys.readouterr().err
+    # told to: read as judged
+    assert _judge(str(judged), "--plan", str(plan_file), "--any-plan", catalog=vcat) in (0, 1, 3)
+    # the plan it was judged against reads it
+    assert read_node(judged, h100_plan(), vcat, "en", any_plan=False).plan_digest == canonical_digest(h100_plan())
+
+
+def test_a_forged_report_whose_checks_contradict_its_gpus_is_refused(tmp_path: Path, judged: Path,
+                                                                      vcat: Catalog,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    doc = json.loads(judged.read_text())
+    doc["gpus"] = [dict(doc["gpus"][0], name="NVIDIA GeForce RTX 4090")]  # one 4090, the plan's digest kept
+    for check in doc["checks"]:
+        check["status"] = "pass"
+    doc["status"] = "pass"
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(doc))
+    with pytest.raises(ReportError) as err:
+        read_node(forged, h100_plan(), vcat, "en", any_plan=False)
+    text = str(err.value)
+    assert "GPU-COUNT check says pass" in text and "1 GPU listed, the plan buys 8" in text
+    assert "GPU-MODEL check says pass" in text and "RTX 4090" in text
+    plan_file = _plan_file(tmp_path, h100_plan())
+    assert _judge(str(forged), "--plan", str(plan_file), catalog=vcat) == 2
+    assert "edited or made for other hardware" in capsys.readouterr().err
+    # in Chinese too
+    with pytest.raises(ReportError, match="GPU-COUNT"):
+        read_node(forged, h100_plan(), vcat, "zh", any_plan=False)
