@@ -15,7 +15,7 @@ from procurement.cli import main
 from tests.conftest import REPO
 
 SHIPPED = ["ansible/roles/gpu_procure_probe/defaults/main.yml", "ansible/roles/gpu_procure_probe/tasks/main.yml",
-           "ansible/verify.yml", "slurm/verify.sbatch"]
+           "ansible/verify.yml", "slurm/verify.sbatch", "slurm/verify.sh"]
 
 
 def test_deploy_files_writes_the_shipped_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -25,8 +25,8 @@ def test_deploy_files_writes_the_shipped_files(tmp_path: Path, capsys: pytest.Ca
     assert written == SHIPPED
     for rel in SHIPPED:
         assert (out / rel).read_bytes() == (REPO / "deploy" / rel).read_bytes()
-    assert os.access(out / "slurm/verify.sbatch", os.X_OK)
-    assert "4 files" in capsys.readouterr().out
+    assert os.access(out / "slurm/verify.sbatch", os.X_OK) and os.access(out / "slurm/verify.sh", os.X_OK)
+    assert "5 files" in capsys.readouterr().out
     # a second run refuses to mix into the full directory, unless told
     assert main(["deploy-files", str(out)]) == 2
     assert main(["deploy-files", str(out), "--force"]) == 0
