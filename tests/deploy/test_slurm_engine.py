@@ -27,11 +27,22 @@ pytestmark = pytest.mark.slow
 VERIFY = REPO / "deploy" / "slurm" / "verify.sh"
 
 
-@pytest.fixture(scope="module", params=[False, True], ids=["plain", "ConstrainDevices"])
-def cluster(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
+def _cluster(tmp_path_factory: pytest.TempPathFactory, constrain: bool) -> Iterator[dict[str, object]]:
     d = tmp_path_factory.mktemp("slurm")
-    with slurm_cluster(d / "cluster", constrain=request.param) as env:
-        yield {"env": env, "dir": d / "cluster", "constrain": request.param}
+    with slurm_cluster(d / "cluster", constrain=constrain) as env:
+        yield {"env": env, "dir": d / "cluster", "constrain": constrain}
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
+    """A site without device constraints (task/none): every step can open every GPU device."""
+    yield from _cluster(tmp_path_factory, False)
+
+
+@pytest.fixture(scope="module")
+def constrained(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]]:
+    """A site with task/cgroup and ConstrainDevices=yes: a step opens only the GPU devices it was given."""
+    yield from _cluster(tmp_path_factory, True)
 
 
 def world(tmp: Path, cluster: dict[str, object]) -> dict[str, str]:
@@ -66,9 +77,10 @@ exec {replay}/nvidia-smi "$@"
                 HOME=str(tmp), LANG="C.UTF-8")
 
 
-def test_verify_sh_collects_on_every_node_and_judges_here(tmp_path: Path, cluster: dict[str, object]) -> None:
-    # the load (for its cross-node NCCL run) on one of the two sites: the rank count does not depend on it
-    env = dict(world(tmp_path, cluster), LOAD="" if cluster["constrain"] else "quick")
+def test_verify_sh_collects_on_every_node_and_judges_here(tmp_path: Path, constrained: dict[str, object]) -> None:
+    """On the stricter site (ConstrainDevices): the probe's step must have been given its GPUs to see them."""
+    cluster = constrained
+    env = dict(world(tmp_path, cluster), LOAD="quick")
     res = subprocess.run(["bash", str(VERIFY), "-N", "2", "-o", str(tmp_path / "job-%j.out")], cwd=tmp_path,
                          env=env, capture_output=True, text=True, timeout=120)
     job = "".join(p.read_text() for p in tmp_path.glob("job-*.out"))
@@ -92,8 +104,6 @@ def test_verify_sh_collects_on_every_node_and_judges_here(tmp_path: Path, cluste
     assert "judging" in res.stdout
     # the cross-node NCCL run (started by the first node's probe) has one rank per GPU of every node, not
     # one per node (the probe step's SLURM_NTASKS)
-    if cluster["constrain"]:
-        return
     ranks = (tmp_path / "nccl.log").read_text().splitlines()
     across = [r for r in ranks if r.endswith(f"of {GPUS * len(NODES)}")]
     assert len(across) == GPUS * len(NODES), ranks
@@ -104,9 +114,11 @@ def test_verify_sh_collects_on_every_node_and_judges_here(tmp_path: Path, cluste
     assert again.returncode == 2 and "its own REPORTS" in again.stderr
 
 
-def test_a_step_without_gpus_cannot_open_them_under_constrain_devices(tmp_path: Path,
-                                                                     cluster: dict[str, object]) -> None:
+@pytest.mark.parametrize("site", ["plain", "constrained"])
+def test_a_step_without_gpus_cannot_open_them_under_constrain_devices(tmp_path: Path, site: str,
+                                                                     request: pytest.FixtureRequest) -> None:
     """Why the script asks for GPUs per step: what the old --exclusive-only step saw on each kind of site."""
+    cluster = request.getfixturevalue(site)
     env = world(tmp_path, cluster)
     bare = subprocess.run(["srun", "-N", "1", "--exclusive", "nvidia-smi", "-L"], env=env, capture_output=True,
                           text=True, timeout=60, cwd=tmp_path)
