@@ -28,11 +28,13 @@ EXECUTABLE = (".sbatch", ".sh")
 def source_dir() -> Path:
     """The deploy files of this installation: package data in a wheel (gpu_procure/deploy, copied there by
     setup.py's build step), the repository's deploy/ in a checkout or an editable install."""
-    import gpu_procure
+    import importlib.util
 
-    packaged = Path(gpu_procure.__file__).resolve().parent / "deploy"
-    if packaged.is_dir():
-        return packaged
+    spec = importlib.util.find_spec("gpu_procure")  # found, not imported (it imports procurement)
+    if spec is not None and spec.origin:
+        packaged = Path(spec.origin).resolve().parent / "deploy"
+        if packaged.is_dir():
+            return packaged
     return Path(__file__).resolve().parents[1] / "deploy"
 
 

@@ -180,3 +180,30 @@ def test_power_limit_must_be_watts(tmp_path: Path, watts: str) -> None:
     with pytest.raises(SystemExit) as exc:
         main(["handover", "p", "r", str(tmp_path / "o"), "--power-limit", watts])
     assert exc.value.code == 2
+
+
+def test_hostile_report_files_through_the_command(tmp_path: Path, catalog: Catalog) -> None:
+    """Judged reports on disk, as a node (or anyone who can write the reports folder) would leave them."""
+    marker = tmp_path / "PWNED"
+    plan_path = cluster_plan(tmp_path, nodes=4)
+    plan = load_plan(plan_path, catalog)
+    reports = tmp_path / "reports"
+    reports.mkdir()
+    good = node_report(plan, "gpu01", n=2)
+    write_report(good, reports / "gpu01.json")
+    for i, p in enumerate(payloads(marker)):
+        bad = node_report(plan, f"gpu{10 + i}", n=2)
+        bad.gpus[0] = GpuRecord(index=0, name="NVIDIA H100 80GB HBM3", uuid=gpu_uuid("z", i) + p)
+        write_report(bad, reports / f"uuid{i}.json")
+        write_report(node_report(plan, "gpu03" + p, n=1), reports / f"host{i}.json")
+    out = tmp_path / "handover"
+    assert main(["handover", str(plan_path), str(reports), str(out), "--lang", "en"]) == 1
+    scripts = sorted(out.rglob("setup.sh"))
+    assert [s.parent.name for s in scripts] == ["gpu01"]
+    res = dry_run(tmp_path, scripts[0].read_text())
+    assert res.returncode == 0, res.stderr
+    assert not marker.exists()
+    alerts = (out / "prometheus/gpu-procure-alerts.yml").read_text()
+    assert "touch" not in alerts and "touch" not in (out / "prometheus/prometheus.yml").read_text()
+    assert subprocess.run([tool("promtool"), "check", "rules", str(out / "prometheus/gpu-procure-alerts.yml")],
+                          capture_output=True, timeout=60).returncode == 0
