@@ -63,7 +63,9 @@ echo "$SLURMD_NODENAME step=${{SLURM_STEP_GPUS:-unset}} cuda=${{CUDA_VISIBLE_DEV
 exec {replay}/nvidia-smi "$@"
 ''')
     # NCCL's all_reduce_perf: each rank logs itself (it prints no result: the check says so, unknown or fail)
+    # gpu02's own run is slow: a cross-node run started before it ended would log before it
     write_exe(tools, "all_reduce_perf",
+              f'[ "$SLURM_NTASKS" != {GPUS * len(NODES)} ] && [ "$SLURMD_NODENAME" = gpu02 ] && sleep 2\n'
               f'echo "$SLURMD_NODENAME rank=$SLURM_PROCID of $SLURM_NTASKS" >> {tmp}/nccl.log\n')
     py = write_exe(tools, "nodepython", f'exec {shlex.quote(str(oldest_python()))} "$@" '
                    f'--root {shlex.quote(str(tmp))}/"$SLURMD_NODENAME"/root '
@@ -108,6 +110,14 @@ def test_verify_sh_collects_on_every_node_and_judges_here(tmp_path: Path, constr
     across = [r for r in ranks if r.endswith(f"of {GPUS * len(NODES)}")]
     assert len(across) == GPUS * len(NODES), ranks
     assert {r.split()[0] for r in across} == set(NODES)
+    # a barrier: both nodes' own NCCL runs ended before the cross-node run began
+    own = [i for i, r in enumerate(ranks) if r not in across]
+    assert len(own) == len(NODES) and max(own) < ranks.index(across[0]), ranks
+    # and its result is in the first node's raw facts, where the judge looks for it
+    first = json.loads((raw / "gpu01.json").read_text())
+    nodes_run = first["load"]["tools"]["all_reduce_perf_nodes"]
+    assert nodes_run["launcher"] == "srun" and nodes_run["nodes"] == 2 and nodes_run["returncode"] == 0
+    assert "all_reduce_perf_nodes" not in json.loads((raw / "gpu02.json").read_text())["load"]["tools"]
     # a second run into the same REPORTS is refused: no facts of an earlier run judged as this one's
     again = subprocess.run(["bash", str(VERIFY), "-N", "2"], cwd=tmp_path, env=env, capture_output=True, text=True,
                            timeout=60)
