@@ -118,6 +118,10 @@ def test_verify_sh_collects_on_every_node_and_judges_here(tmp_path: Path, constr
     nodes_run = first["load"]["tools"]["all_reduce_perf_nodes"]
     assert nodes_run["launcher"] == "srun" and nodes_run["nodes"] == 2 and nodes_run["returncode"] == 0
     assert "all_reduce_perf_nodes" not in json.loads((raw / "gpu02.json").read_text())["load"]["tools"]
+    # the judge read it: this fake NCCL prints no result table, which the check says (not "not run")
+    node1 = next(n for n in merged["nodes"] if n["host"]["hostname"] == "gpu01")
+    check = next(c for c in node1["checks"] if c["id"] == "LOAD-NCCL-NODES")
+    assert check["status"] == "unknown" and "no result" in check["message"], check
     # a second run into the same REPORTS is refused: no facts of an earlier run judged as this one's
     again = subprocess.run(["bash", str(VERIFY), "-N", "2"], cwd=tmp_path, env=env, capture_output=True, text=True,
                            timeout=60)
