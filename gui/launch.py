@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from procurement.app_options import DEBUG_FLAG
 from procurement.commands import BY_NAME, GLOBAL_OPTIONS_WITH_VALUE, first_word
@@ -69,7 +69,24 @@ def _start_logging(debug: bool, args: list[str]) -> None:
     setup_logging(debug=debug, argv=args)
 
 
+def no_display(env: Mapping[str, str] | None = None, platform: str | None = None) -> bool:
+    """True where Qt would find no screen and abort the process (SIGABRT, exit 134, a core dump) instead of
+    returning: an X11/Wayland system with neither DISPLAY nor WAYLAND_DISPLAY, and no QT_QPA_PLATFORM
+    chosen (offscreen, vnc, eglfs… are the person's own choice)."""
+    env = os.environ if env is None else env
+    platform = sys.platform if platform is None else platform
+    if platform.startswith(("win", "darwin", "cygwin")) or env.get("QT_QPA_PLATFORM"):
+        return False
+    return not (env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"))
+
+
 def _run_app(args: list[str]) -> int:
+    if no_display():
+        from procurement.messages import default_lang, t
+
+        logging.getLogger(__name__).error("the app cannot start: no display")
+        print(t("launch.no_display", default_lang()), file=sys.stderr)
+        return int(ExitStatus.UNUSABLE)
     try:
         from gui.app import run_app  # imports PySide6 only here
     except ImportError as exc:
@@ -88,6 +105,11 @@ register({
     "launch.no_qt": (
         "gpu-procure: the desktop app needs Qt (PySide6), which is not installed here ({error}).\n  Install the app "
         "with:   pip install 'gpu-procure[gui]'\n  The commands work without it; see:   gpu-procure --help"
+    ),
+    "launch.no_display": (
+        "gpu-procure: the desktop app needs a display, and there is none here (DISPLAY and WAYLAND_DISPLAY are "
+        "not set).\n  Log in to a desktop, or use ssh -X; QT_QPA_PLATFORM=offscreen runs it without a screen.\n"
+        "  The commands need no display; see:   gpu-procure --help"
     ),
 })
 

@@ -33,7 +33,7 @@ while read -r soname package _; do
   [ "$package" = - ] && continue
   grep -qxF "$soname" <<<"$known" || need+=("$package")
 done <"$libs"
-[ ${#need[@]} -eq 0 ] && exit 0
+if [ ${#need[@]} -gt 0 ]; then  # (no early exit: the cluster engines below are checked too)
 mapfile -t need < <(printf '%s\n' "${need[@]}" | sort -u)
 echo "system-deps: installing ${need[*]}"
 if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; else
@@ -41,3 +41,26 @@ if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=su
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >/dev/null || true
 $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+fi
+
+# ---------------------------------------------------------------- cluster engines (tests/deploy, handover)
+# The shipped deployment files are tested on the real engines, which must not be skipped in CI: a
+# single-machine Slurm (slurmctld, slurmd, munge), pdsh, sshd for pdsh/clush over ssh to 127.0.0.1,
+# promtool (package prometheus) and shellcheck on the generated files. ansible-core and ClusterShell come
+# from pip (the test extra). Debian/Ubuntu package names.
+engines=()
+for pair in slurmctld:slurmctld slurmd:slurmd srun:slurm-client munged:munge pdsh:pdsh sshd:openssh-server \
+            ssh:openssh-client shellcheck:shellcheck promtool:prometheus; do
+  exe=${pair%%:*}
+  command -v "$exe" >/dev/null 2>&1 || [ -x "/usr/sbin/$exe" ] || engines+=("${pair#*:}")
+done
+if [ ${#engines[@]} -gt 0 ]; then
+  echo "system-deps: installing ${engines[*]}"
+  if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; else
+    echo "system-deps: please install: ${engines[*]} (apt-get install ${engines[*]})" >&2; exit 0; fi
+  export DEBIAN_FRONTEND=noninteractive
+  $SUDO apt-get update -qq >/dev/null || true
+  # --no-install-recommends: prometheus without its web console; the services are started by the tests
+  # only
+  $SUDO apt-get install -y -qq --no-install-recommends "${engines[@]}" >/dev/null
+fi

@@ -43,6 +43,8 @@ COMMANDS: tuple[Command, ...] = (
             "GPU memory per GPU for a model, mode and parallelism plan; serving capacity (docs/sizing.md)"),
     Command("judge", "procurement.probe.judge_cmd", "judge raw facts collected by the probe on other machines"),
     Command("probe-bundle", "procurement.probe.bundle_cmd", "write the standalone probe (a .pyz) into DIR"),
+    Command("deploy-files", "procurement.deploy_files_cmd",
+            "write the shipped Slurm batch script and Ansible playbook into DIR"),
     Command("completion", "procurement.completion_cmd", "print a bash, zsh or fish completion script"),
     Command("handover", "procurement.handover.handover_cmd",
             "setup scripts, Prometheus targets and alert rules for the accepted nodes"),

@@ -8,6 +8,7 @@ metric names are those of NVIDIA's dcgm-exporter.
 
 from __future__ import annotations
 
+import math
 import re
 import shlex
 from collections.abc import Mapping, Sequence
@@ -20,6 +21,7 @@ from catalog.loader import Catalog
 from catalog.models import Gpu
 from procurement.plan import Plan, canonical_digest
 from procurement.policy import Policy
+from procurement.terminal import one_line
 from procurement.verify.report import VerificationReport
 
 DCGM_EXPORTER_IMAGE = "nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04"
@@ -48,6 +50,21 @@ DCGM_COUNTERS: tuple[tuple[str, str, str], ...] = (
     ("DCGM_FI_DEV_ROW_REMAP_FAILURE", "gauge", "Whether remapping of rows has failed"),
     ("DCGM_FI_DEV_PCIE_REPLAY_COUNTER", "counter", "Total number of PCIe retries."),
 )
+
+NOT_DEFAULT_COUNTERS = ("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS")
+"""Fields the alert rules read that dcgm-exporter's etc/default-counters.csv does not export (the ECC ones
+are commented out there, the throttle reasons are absent): an exporter with the default file gives those
+alerts no data, which GpuExporterCountersMissing says per node instead of staying silent."""
+XID_WINDOW = "10m"
+"""How long GpuXidError fires after a new Xid value (a choice, like the `for` durations)."""
+
+
+def _counters_missing(dcgm: str) -> str:
+    """Nodes whose exporter sends GPU temperatures but not every field of NOT_DEFAULT_COUNTERS."""
+    present = f"count by (instance) (DCGM_FI_DEV_GPU_TEMP{{{dcgm}}})"
+    return " or ".join(f"({present} unless on (instance) count by (instance) ({name}{{{dcgm}}}))"
+                       for name in NOT_DEFAULT_COUNTERS)
+
 
 # NVML clock throttle reason bits (nvml.h, nvmlClocksThrottleReason*; docs/handover.md).
 HW_SLOWDOWN, SW_THERMAL, HW_THERMAL, HW_POWER_BRAKE = 0x8, 0x20, 0x40, 0x80
@@ -100,16 +117,31 @@ class Handover:
     """(node, why it is not accepted)."""
     unknown_slowdown: list[str]
     """Accepted nodes without a known slowdown threshold: no slowdown alert for them (said so, not guessed)."""
+    undecided: list[str] = field(default_factory=list)
+    """Rejected nodes whose verdict is unknown (nothing failed, something could not be decided): exit 3."""
 
 
-SAFE_HOST = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,252}$")
-"""A host name that can name a directory, a Prometheus target and a line of shell without quoting."""
+_LABEL = r"[A-Za-z0-9](?:[A-Za-z0-9_-]{0,61}[A-Za-z0-9])?"
+SAFE_HOST = re.compile(rf"\A(?=.{{1,253}}\Z){_LABEL}(?:\.{_LABEL})*\Z")
+"""A host name (RFC 1123 labels, `_` allowed for Slurm-style names) that can name a directory, a Prometheus
+target and a word of shell: `\\A…\\Z`, because `$` also matches before a trailing newline."""
+GPU_UUID = re.compile(r"\AGPU-[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}\Z")
+"""NVIDIA's GPU UUID as nvidia-smi prints it (`GPU-` and a UUID): the only form a setup script passes to -i."""
+
+
+def safe_host(name: str) -> bool:
+    return SAFE_HOST.fullmatch(name) is not None
+
+
+def comment(text: str) -> str:
+    """``text`` fit for a `#` comment of a script or a unit: one line, control characters escaped."""
+    return one_line(" ".join(text.split()))[:500]
 
 
 def acceptance(node: NodeFacts, plan: Plan) -> str | None:
     """None when the node passed acceptance against this plan; otherwise why not."""
     rep = node.report
-    if not SAFE_HOST.match(node.name) or ".." in node.name:
+    if not safe_host(node.name):
         return "host name unusable as a target name"
     if rep.plan_digest != canonical_digest(plan):
         return "not checked against this plan" if rep.plan_digest is None else "checked against another plan"
@@ -118,42 +150,76 @@ def acceptance(node: NodeFacts, plan: Plan) -> str | None:
     failed = [c.id for c in rep.checks if c.status == "fail"]
     if failed:
         return "failed: " + ", ".join(failed)
+    if any(g.uuid is not None and not GPU_UUID.fullmatch(g.uuid) for g in rep.gpus):
+        return "a GPU UUID that is not nvidia-smi's GPU-<uuid> form"
+    if any(isinstance(g.index, bool) or not isinstance(g.index, int) or g.index < 0 for g in rep.gpus):
+        return "a GPU index that is not a number"
+    if rep.overall() == "unknown":
+        undecided = [c.id for c in rep.checks if c.status == "unknown"]
+        return "unknown: " + (", ".join(undecided) if undecided else "no check could run")
     return None
+
+
+def undecided(why: str) -> bool:
+    """A rejection for an unknown verdict (exit 3) rather than a failure (exit 1)."""
+    return why.startswith("unknown: ") or why == "could not be verified"
 
 
 def planned_power_w(plan: Plan, catalog: Catalog, override_w: float | None) -> tuple[float | None, str]:
     """(watts per GPU, where the number comes from)."""
     if override_w is not None:
+        if not (math.isfinite(override_w) and 0 < override_w < 10_000):
+            return None, "--power-limit is not a power in watts"
         return override_w, "--power-limit"
     gpu = catalog.typed(Gpu, plan.gpu.model) if plan.gpu.model else None
-    if gpu is not None and gpu.tdp_w:
+    if gpu is not None and gpu.tdp_w and math.isfinite(float(gpu.tdp_w)) and 0 < float(gpu.tdp_w) < 10_000:
         return float(gpu.tdp_w), f"catalog {gpu.id} tdp_w (source: {gpu.source})"
     return None, "the plan's GPU has no power figure in the catalog"
 
 
+def _put(path: str, mode: str, lines: Sequence[str], indent: str = "") -> list[str]:
+    """Shell lines that write ``lines`` to ``path`` through `put`: each line one shell word, quoted (no
+    here-document, whose end marker a line of text could forge)."""
+    words = [shlex.quote(ln) for ln in lines]
+    return [f"{indent}put {shlex.quote(path)} {mode} \\", *[f"{indent}  {w} \\" for w in words[:-1]],
+            f"{indent}  {words[-1]}"]
+
+
 def setup_script(node: NodeFacts, plan: Plan, power_w: float | None, power_source: str, image: str) -> str:
-    """A bash script for one node: persistence mode, nouveau blacklist, power limits, dcgm-exporter."""
+    """A bash script for one node: persistence mode, nouveau blacklist, power limits, dcgm-exporter.
+
+    Nothing from a report, a plan or a catalog is spliced into it as code: the host name and the GPU UUIDs
+    passed acceptance's strict grammars (SAFE_HOST, GPU_UUID) and are quoted all the same, free text (plan
+    title, catalog source) only appears in comments made one line, and files are written from quoted words.
+    """
     host = node.name
+    if not safe_host(host):
+        raise ValueError(f"unsafe host name {host!r}")
     q = shlex.quote
     gpus = [(g.index, g.uuid) for g in node.report.gpus]
-    counters = "".join(f"{n}, {kind}, {text}\n" for n, kind, text in DCGM_COUNTERS)
+    if any(u is not None and not GPU_UUID.fullmatch(u) for _, u in gpus):
+        raise ValueError(f"{host}: a GPU UUID outside the GPU-<uuid> form")
+    names = " | ".join(dict.fromkeys(q(h) for h in (host, host.split(".")[0])))
+    title = comment(plan.title or "(untitled)")
     lines = [
         "#!/bin/bash",
         f"# gpu-procure handover: operations setup of {host}, accepted against the plan",
-        f"# {' '.join((plan.title or '(untitled)').split())} (digest {canonical_digest(plan)[:12]}). "
-        f"Run as root on {host}:",
+        f"# {title} (digest {canonical_digest(plan)[:12]}). Run as root on {host}:",
         "#   bash setup.sh            apply",
         "#   bash setup.sh --dry-run  print what it would do",
         "set -euo pipefail",
         'DRY=0; [ "${1:-}" = "--dry-run" ] && DRY=1',
         'run() { echo "+ $*"; if [ "$DRY" = 0 ]; then "$@"; fi; }',
-        "put() {  # put FILE MODE: write standard input to FILE",
-        '  if [ "$DRY" = 1 ]; then echo "+ write $1:"; sed "s/^/    /"; return; fi',
-        '  mkdir -p "$(dirname "$1")"; cat > "$1.tmp.$$"; chmod "$2" "$1.tmp.$$"; mv -f "$1.tmp.$$" "$1"',
+        "put() {  # put FILE MODE LINE...: write the lines to FILE (atomically)",
+        '  local file=$1 mode=$2; shift 2',
+        '  if [ "$DRY" = 1 ]; then echo "+ write $file:"; printf \'    %s\\n\' "$@"; return; fi',
+        '  mkdir -p "$(dirname "$file")"; printf \'%s\\n\' "$@" > "$file.tmp.$$"',
+        '  chmod "$mode" "$file.tmp.$$"; mv -f "$file.tmp.$$" "$file"',
         "}",
-        f'if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then echo "setup.sh: run as root on {host}" >&2; exit 2; fi',
-        f'case "$(hostname -s 2>/dev/null || hostname)" in {q(host)}|{q(host.split(".")[0])}) ;; *)',
-        f'  if [ "$DRY" = 0 ]; then echo "setup.sh: this script is for {host}" >&2; exit 2; fi;; esac',
+        f"HOST={q(host)}",
+        'if [ "$DRY" = 0 ] && [ "$(id -u)" != 0 ]; then echo "setup.sh: run as root on $HOST" >&2; exit 2; fi',
+        f'case "$(hostname -s 2>/dev/null || hostname)" in {names}) ;; *)',
+        '  if [ "$DRY" = 0 ]; then echo "setup.sh: this script is for $HOST" >&2; exit 2; fi;; esac',
         "",
         "# 1. Persistence mode: the driver stays loaded between jobs (no init delay, settings kept)",
         "run nvidia-smi -pm 1",
@@ -162,33 +228,30 @@ def setup_script(node: NodeFacts, plan: Plan, power_w: float | None, power_sourc
         "fi",
         "",
         "# 2. The nouveau driver blacklisted (it must never bind the GPUs instead of nvidia)",
-        "put /etc/modprobe.d/blacklist-nouveau.conf 0644 <<'EOF'",
-        "blacklist nouveau",
-        "options nouveau modeset=0",
-        "EOF",
+        *_put("/etc/modprobe.d/blacklist-nouveau.conf", "0644", ["blacklist nouveau", "options nouveau modeset=0"]),
         "if command -v update-initramfs >/dev/null; then run update-initramfs -u",
         "elif command -v dracut >/dev/null; then run dracut -f",
         "fi",
         "",
     ]
     if power_w is not None and gpus:
-        per_gpu = [f"nvidia-smi -i {q(uuid or str(idx))} -pl {power_w:g}" for idx, uuid in gpus]
+        per_gpu = [["nvidia-smi", "-i", uuid or str(idx), "-pl", f"{power_w:g}"] for idx, uuid in gpus]
         lines += [
-            f"# 3. Power limit {power_w:g} W per GPU: the planned figure ({power_source}),",
+            f"# 3. Power limit {power_w:g} W per GPU: the planned figure ({comment(power_source)}),",
             "#    applied now and at every boot (nvidia-smi -pl does not survive a reboot)",
-            *[f"run {cmd}" for cmd in per_gpu],
-            "put /etc/systemd/system/gpu-procure-power-limits.service 0644 <<'EOF'",
-            "[Unit]",
-            "Description=GPU power limits planned by gpu-procure",
-            "After=nvidia-persistenced.service",
-            "",
-            "[Service]",
-            "Type=oneshot",
-            *[f"ExecStart=/usr/bin/env {cmd}" for cmd in per_gpu],
-            "",
-            "[Install]",
-            "WantedBy=multi-user.target",
-            "EOF",
+            *[f"run {shlex.join(cmd)}" for cmd in per_gpu],
+            *_put("/etc/systemd/system/gpu-procure-power-limits.service", "0644", [
+                "[Unit]",
+                "Description=GPU power limits planned by gpu-procure",
+                "After=nvidia-persistenced.service",
+                "",
+                "[Service]",
+                "Type=oneshot",
+                *[f"ExecStart=/usr/bin/env {' '.join(cmd)}" for cmd in per_gpu],
+                "",
+                "[Install]",
+                "WantedBy=multi-user.target",
+            ]),
             "if command -v systemctl >/dev/null; then",
             "  run systemctl daemon-reload",
             "  run systemctl enable gpu-procure-power-limits.service",
@@ -196,13 +259,12 @@ def setup_script(node: NodeFacts, plan: Plan, power_w: float | None, power_sourc
             "",
         ]
     else:
-        lines += [f"# 3. Power limits: not set ({power_source or 'no GPUs in the report'})", ""]
+        lines += [f"# 3. Power limits: not set ({comment(power_source or 'no GPUs in the report')})", ""]
     lines += [
         f"# 4. dcgm-exporter on port {DCGM_PORT} with the fields the alert rules read",
-        "put /etc/gpu-procure/dcgm-counters.csv 0644 <<'EOF'",
-        "# DCGM FIELD, Prometheus metric type, help message",
-        counters.rstrip("\n"),
-        "EOF",
+        *_put("/etc/gpu-procure/dcgm-counters.csv", "0644", [
+            "# DCGM FIELD, Prometheus metric type, help message",
+            *[f"{n}, {kind}, {text}" for n, kind, text in DCGM_COUNTERS]]),
         "if command -v docker >/dev/null; then",
         "  if [ \"$DRY\" = 0 ]; then docker rm -f dcgm-exporter >/dev/null 2>&1 || true; fi",
         "  run docker run -d --name dcgm-exporter --restart unless-stopped --gpus all --cap-add SYS_ADMIN \\",
@@ -210,18 +272,18 @@ def setup_script(node: NodeFacts, plan: Plan, power_w: float | None, power_sourc
         "    -v /etc/gpu-procure/dcgm-counters.csv:/etc/dcgm-exporter/gpu-procure.csv:ro \\",
         f"    {q(image)} -f /etc/dcgm-exporter/gpu-procure.csv",
         "elif command -v dcgm-exporter >/dev/null; then",
-        "  put /etc/systemd/system/dcgm-exporter.service 0644 <<'EOF'",
-        "[Unit]",
-        "Description=NVIDIA dcgm-exporter (gpu-procure handover)",
-        "After=network-online.target nvidia-persistenced.service",
-        "",
-        "[Service]",
-        f"ExecStart=/usr/bin/env dcgm-exporter -f /etc/gpu-procure/dcgm-counters.csv -a :{DCGM_PORT}",
-        "Restart=always",
-        "",
-        "[Install]",
-        "WantedBy=multi-user.target",
-        "EOF",
+        *_put("/etc/systemd/system/dcgm-exporter.service", "0644", [
+            "[Unit]",
+            "Description=NVIDIA dcgm-exporter (gpu-procure handover)",
+            "After=network-online.target nvidia-persistenced.service",
+            "",
+            "[Service]",
+            f"ExecStart=/usr/bin/env dcgm-exporter -f /etc/gpu-procure/dcgm-counters.csv -a :{DCGM_PORT}",
+            "Restart=always",
+            "",
+            "[Install]",
+            "WantedBy=multi-user.target",
+        ], indent="  "),
         "  run systemctl daemon-reload",
         "  run systemctl enable --now dcgm-exporter.service",
         "else",
@@ -230,13 +292,27 @@ def setup_script(node: NodeFacts, plan: Plan, power_w: float | None, power_sourc
         "  exit 1",
         "fi",
         "",
-        f"# 5. Node metrics on port {NODE_EXPORTER_PORT} (node and exporter down alerts tell them apart)",
+        f"# 5. Node metrics on port {NODE_EXPORTER_PORT} (node and exporter down alerts tell them apart): the",
+        "#    package (Debian/Ubuntu prometheus-node-exporter; EPEL/Fedora golang-github-prometheus-node-exporter),",
+        "#    then its service enabled and started under whichever name the package gave it",
         "if ! command -v prometheus-node-exporter >/dev/null && ! command -v node_exporter >/dev/null; then",
         "  if command -v apt-get >/dev/null; then run apt-get install -y prometheus-node-exporter",
-        "  elif command -v dnf >/dev/null; then run dnf install -y golang-github-prometheus-node-exporter || true",
+        "  elif command -v dnf >/dev/null; then",
+        "    if ! run dnf install -y golang-github-prometheus-node-exporter; then",
+        '      echo "setup.sh: node_exporter is not in the enabled repositories (EPEL on RHEL/Rocky)" >&2',
+        "    fi",
+        '  else echo "setup.sh: no apt-get or dnf here: install node_exporter yourself" >&2',
         "  fi",
         "fi",
-        f'echo "setup.sh: {host} done"',
+        "started=0",
+        "for unit in prometheus-node-exporter.service node_exporter.service; do",
+        '  if systemctl cat "$unit" >/dev/null 2>&1; then run systemctl enable --now "$unit"; started=1; break; fi',
+        "done",
+        'if [ "$started" = 0 ]; then',
+        '  echo "setup.sh: no node-exporter service on $HOST: NodeDown fires until one listens on"'
+        f' ":{NODE_EXPORTER_PORT}" >&2',
+        "fi",
+        'echo "setup.sh: $HOST done"',
         "",
     ]
     return "\n".join(lines)
@@ -261,8 +337,16 @@ def scrape_config(nodes: Sequence[NodeFacts], plan: Plan, port_suffix: str = "")
     return head + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
 
 
+def promql_string(text: str) -> str:
+    """``text`` as a PromQL double-quoted string literal (backslash and quote escaped, Go-style)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n") + '"'
+
+
 def _instances(nodes: Sequence[NodeFacts]) -> str:
-    return "|".join(re.escape(f"{n.name}:{DCGM_PORT}") for n in nodes)
+    """A PromQL string holding the regular expression of the nodes' dcgm-exporter targets: host names are
+    SAFE_HOST, so `.` is the only character to escape in the regex (RE2 refuses none of them, but PromQL's
+    string literal refuses `\\-` and `\\.`: the regex's backslashes are themselves escaped)."""
+    return promql_string("|".join(f"{n.name}:{DCGM_PORT}".replace(".", "\\.") for n in nodes))
 
 
 def alert_rules(nodes: Sequence[NodeFacts], plan: Plan, policy: Policy) -> str:
@@ -278,6 +362,7 @@ def alert_rules(nodes: Sequence[NodeFacts], plan: Plan, policy: Policy) -> str:
         r["annotations"] = {"summary": summary, "description": desc}
         return r
 
+    xid = f"DCGM_FI_DEV_XID_ERRORS{{{dcgm}}}"
     temp = policy.gpu_temp_alert_c
     rules = [
         rule("GpuTemperatureHigh", f"DCGM_FI_DEV_GPU_TEMP{{{dcgm}}} > {temp:g}", "5m", "warning",
@@ -292,7 +377,7 @@ def alert_rules(nodes: Sequence[NodeFacts], plan: Plan, policy: Policy) -> str:
     for threshold, group in sorted(by_threshold.items()):
         rules.append(rule(
             f"GpuAtSlowdownTemperature{threshold}",
-            f'DCGM_FI_DEV_GPU_TEMP{{{dcgm},instance=~"{_instances(group)}"}} >= {threshold}', "1m", "critical",
+            f'DCGM_FI_DEV_GPU_TEMP{{{dcgm},instance=~{_instances(group)}}} >= {threshold}', "1m", "critical",
             "GPU {{ $labels.gpu }} on {{ $labels.instance }} at its slowdown temperature",
             f"{{{{ $value }}}} °C reaches the {threshold} °C slowdown threshold nvidia-smi reported for this "
             "GPU: the clocks are being cut. Cooling fault or blocked airflow."))
@@ -309,10 +394,12 @@ def alert_rules(nodes: Sequence[NodeFacts], plan: Plan, policy: Policy) -> str:
              f"increase(DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS{{{dcgm}}}[1h]) > 0", "", "warning",
              "New rows remapped for uncorrectable errors on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
              "A reset of the GPU applies the remapping; repeated remaps are a reason for RMA."),
-        rule("GpuXidError", f"DCGM_FI_DEV_XID_ERRORS{{{dcgm}}} > 0", "", "warning",
+        # the field holds the last Xid and keeps it: `> 0` would fire for ever after one harmless Xid and
+        # hide the next; a change of the value is a new event (a repeat of the same Xid number is not seen)
+        rule("GpuXidError", f"{xid} > 0 and changes({xid}[{XID_WINDOW}]) > 0", "", "warning",
              "Xid {{ $value }} on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
-             "The driver reported an Xid event; look it up in NVIDIA's Xid catalogue (docs/verify.md) and "
-             "the kernel log of the node."),
+             "The driver reported a new Xid event; look it up in NVIDIA's Xid catalogue (docs/verify.md) and "
+             f"the kernel log of the node. The alert ends {XID_WINDOW} after the last new Xid."),
         rule("GpuHardwareSlowdown", f"floor({throttle} / {HW_SLOWDOWN}) % 2 == 1", "5m", "critical",
              "Hardware slowdown on GPU {{ $labels.gpu }} of {{ $labels.instance }}",
              "HW slowdown (temperature, power brake or PSU) halves the clocks or worse."),
@@ -325,6 +412,13 @@ def alert_rules(nodes: Sequence[NodeFacts], plan: Plan, policy: Policy) -> str:
         rule("GpuMissing", f"count by (instance) (DCGM_FI_DEV_GPU_TEMP{{{dcgm}}}) < {want}", "5m", "critical",
              "{{ $labels.instance }} reports {{ $value }} GPUs",
              f"The plan puts {want} GPUs in each node: a GPU fell off the bus or the driver lost it."),
+        rule("GpuExporterCountersMissing", _counters_missing(dcgm), "15m", "warning",
+             "dcgm-exporter on {{ $labels.instance }} does not export the fields the ECC and throttle alerts "
+             "read",
+             "Its counters file lacks " + ", ".join(NOT_DEFAULT_COUNTERS) + " (commented out in dcgm-exporter's "
+             "default-counters.csv): GpuUncorrectableEccErrors, GpuHardwareSlowdown, GpuThermalThrottling and "
+             "GpuPowerBrake get no data. Run the node's setup.sh, or add these lines to the site's counters "
+             "file: " + "; ".join(f"{n}, {k}, {t}" for n, k, t in DCGM_COUNTERS if n in NOT_DEFAULT_COUNTERS)),
         rule("GpuExporterDown", f'up{{{dcgm}}} == 0', "5m", "critical",
              "dcgm-exporter on {{ $labels.instance }} is not answering",
              "No GPU metrics: the exporter, its container or the node is down."),
@@ -352,6 +446,7 @@ def build_handover(
 ) -> Handover:
     accepted: list[NodeFacts] = []
     rejected: list[tuple[str, str]] = []
+    undecided_nodes: list[str] = []
     seen: set[str] = set()
     for n in nodes:
         why = acceptance(n, plan)
@@ -362,6 +457,8 @@ def build_handover(
             accepted.append(n)
         else:
             rejected.append((n.name, why))
+            if undecided(why):
+                undecided_nodes.append(n.name)
     files: dict[str, str] = {}
     power_w, power_source = planned_power_w(plan, catalog, power_limit_w)
     for n in accepted:
@@ -370,4 +467,4 @@ def build_handover(
         files["prometheus/prometheus.yml"] = scrape_config(accepted, plan)
         files["prometheus/gpu-procure-alerts.yml"] = alert_rules(accepted, plan, policy)
     return Handover(files, [n.name for n in accepted], rejected,
-                    [n.name for n in accepted if n.slowdown is None])
+                    [n.name for n in accepted if n.slowdown is None], undecided_nodes)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import errno
 import json
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,10 +21,22 @@ from procurement.policy import PolicyError, load_policy
 from procurement.probe import texts  # noqa: F401  (registers the messages)
 from procurement.probe.judge_cmd import MAX_INPUT_BYTES, expand
 from procurement.safe_io import write_files
+from procurement.terminal import one_line
 from procurement.verify import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
 from procurement.verify.report import ReportError, parse_report
 from procurement.verify.verify_cmd import _lang, _plan
+
+
+def watts(text: str) -> float:
+    """A per-GPU power limit: a finite number of watts above 0 (nan, inf and 1e300 are refused)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of watts: {text!r}") from None
+    if not (math.isfinite(value) and 0 < value < 10_000):
+        raise argparse.ArgumentTypeError(f"not a power limit in watts: {text!r}")
+    return value
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -31,7 +44,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("reports", nargs="+", type=Path, metavar="REPORT",
                    help="raw facts from the probe, judged reports, cluster reports, or directories of them")
     p.add_argument("directory", type=Path, metavar="DIR", help="where to write the handover (new or empty)")
-    p.add_argument("--power-limit", type=float, default=None, metavar="W",
+    p.add_argument("--power-limit", type=watts, default=None, metavar="W",
                    help="per-GPU power limit instead of the planned one (the catalog TDP)")
     p.add_argument("--dcgm-exporter-image", default=DCGM_EXPORTER_IMAGE, metavar="REF")
     p.add_argument("--policy", type=Path, default=None, help="policy YAML (gpu_temp_alert_c)")
@@ -72,12 +85,19 @@ def read_nodes(paths: Sequence[Path], plan: Plan, catalog: Catalog, lang: Lang) 
     return nodes, errors
 
 
+def shown(name: str, limit: int = 200) -> str:
+    """A node name as README.txt and the terminal show it: one line, control and bidi characters escaped,
+    at most ``limit`` characters (rejected names come from reports as they are)."""
+    text = one_line(name)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
 def summary(h: Handover, lang: Lang) -> str:
     lines = [t("probe.handover.written", lang, n=len(h.accepted), path="."), ""]
     lines += [f"  + {name}" for name in h.accepted]
     if h.rejected:
         lines += ["", t("probe.handover.rejected", lang, nodes="")]
-        lines += [f"  - {name}: {why}" for name, why in h.rejected]
+        lines += [f"  - {shown(name)}: {shown(why, 500)}" for name, why in h.rejected]
     if h.unknown_slowdown:
         lines += ["", t("probe.handover.slowdown_unknown", lang, nodes=", ".join(h.unknown_slowdown))]
     return "\n".join(lines) + "\n"
@@ -96,7 +116,8 @@ def write_all(directory: Path, files: dict[str, str], force: bool, inputs: Seque
 
 
 def run_handover(args: argparse.Namespace, catalog: Catalog) -> int:
-    """0 every node accepted, 1 some not (their files are not written), 2 unusable input or output."""
+    """0 every node accepted, 1 some failed or an input was unreadable (their files are not written), 2
+    unusable input or output, 3 nothing failed but some nodes' verdict is unknown (refused as well)."""
     lang = _lang(args)
     plan, ok = _plan(args, catalog, lang)
     if not ok or plan is None:
@@ -114,9 +135,10 @@ def run_handover(args: argparse.Namespace, catalog: Catalog) -> int:
         return ExitStatus.UNUSABLE
     h = build_handover(nodes, plan, catalog, policy, args.power_limit, args.dcgm_exporter_image)
     text = summary(h, lang)
+    failed = errors or len(h.undecided) < len(h.rejected)
     if not h.accepted:
         print(text + t("probe.handover.none", lang), file=sys.stderr)
-        return ExitStatus.FAILED
+        return ExitStatus.FAILED if failed else ExitStatus.INCOMPLETE
     h.files["README.txt"] = text
     h.files.update(operations_files(plan, catalog, h.accepted, lang))  # procurement/operations.py
     try:
@@ -125,4 +147,6 @@ def run_handover(args: argparse.Namespace, catalog: Catalog) -> int:
         print(t("verify.write_error", lang, path=args.directory, error=exc.strerror or exc), file=sys.stderr)
         return ExitStatus.UNUSABLE
     print(text.replace(" .\n", f" {args.directory}\n", 1), end="")
-    return ExitStatus.FAILED if (h.rejected or errors) else ExitStatus.OK
+    if failed:
+        return ExitStatus.FAILED
+    return ExitStatus.INCOMPLETE if h.undecided else ExitStatus.OK

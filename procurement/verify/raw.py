@@ -16,6 +16,7 @@ import platform
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import sys
 import threading
@@ -313,6 +314,41 @@ _NET_FILES = ("speed", "type", "operstate", "address")
 _IB_PORT_FILES = ("state", "phys_state", "rate", "link_layer")
 
 
+READ_CAP_BYTES = 4 * 1024 * 1024
+"""At most this much of one file is kept (/proc/cpuinfo of a 256-thread server is ~0.5 MB)."""
+_READ_CHUNK = 64 * 1024
+
+
+def read_small_file(path: str, limit: int = READ_CAP_BYTES) -> Optional[str]:
+    """The text of a /proc, /sys or /etc file, at most ``limit`` bytes; None when it cannot be read.
+
+    Streamed in small reads: one read() the size of the cap is refused by the kernel on /proc/sys
+    (ENOMEM for a 4 MiB request), and /proc files report size 0, so the size cannot be asked first.
+    Anything but a regular file (a FIFO or a device planted under the root) is not read: it could block
+    or never end.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except (OSError, ValueError):
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks = []  # type: List[bytes]
+        left = limit
+        while left > 0:
+            chunk = os.read(fd, min(_READ_CHUNK, left))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        return b"".join(chunks).decode("utf-8", "replace")
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+
+
 class Collector:
     """Reads below ``root`` and runs programs through ``run``; all of it fakeable for tests."""
 
@@ -336,12 +372,8 @@ class Collector:
     def path(self, rel: str) -> str:
         return os.path.join(self.root, rel.lstrip("/"))
 
-    def read(self, rel: str, limit: int = 4 * 1024 * 1024) -> Optional[str]:
-        try:
-            with open(self.path(rel), "rb") as fh:
-                return fh.read(limit).decode("utf-8", "replace")
-        except (OSError, ValueError):
-            return None
+    def read(self, rel: str, limit: int = READ_CAP_BYTES) -> Optional[str]:
+        return read_small_file(self.path(rel), limit)
 
     def listdir(self, rel: str) -> List[str]:
         try:

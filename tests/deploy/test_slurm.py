@@ -96,7 +96,7 @@ def test_a_missing_node_fails_the_node_count(tmp_path: Path, cluster: dict[str, 
 
 def test_collect_only_and_a_missing_probe(tmp_path: Path, cluster: dict[str, str]) -> None:
     res = sbatch(dict(cluster, JUDGE=""), tmp_path)
-    assert res.returncode == 0 and "judge elsewhere" in res.stdout
+    assert res.returncode == 0 and "judge on the submitting host" in res.stdout
     assert not (tmp_path / "gpu-procure-4242" / "cluster.json").exists()
     res = sbatch(dict(cluster, PROBE=str(tmp_path / "nope.pyz")), tmp_path)
     assert res.returncode == 2 and "no probe at" in res.stderr

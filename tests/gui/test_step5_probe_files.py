@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 import pytest
@@ -83,7 +84,8 @@ def _judged(page, host: str, fail: bool = False) -> dict:
         checks.append({"id": "PCIE-WIDTH", "status": "fail", "expected": "x16", "actual": "x8", "message": ""})
     return {"schema_version": 1, "created": "2026-11-30T10:00:00+00:00",
             "host": {"hostname": host}, "driver_version": "580.105.08", "cuda_version": "13.0",
-            "gpus": [{"index": i, "name": "NVIDIA H100 80GB HBM3", "uuid": f"GPU-{host}-{i}"} for i in range(8)],
+            "gpus": [{"index": i, "name": "NVIDIA H100 80GB HBM3",
+                      "uuid": f"GPU-{uuid.uuid5(uuid.NAMESPACE_DNS, f'{host}.{i}')}"} for i in range(8)],
             "checks": checks, "error": None, "plan_digest": canonical_digest(page.controller.plan)}
 
 

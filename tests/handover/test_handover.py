@@ -6,6 +6,7 @@ import json
 import os
 import shutil
 import subprocess
+import uuid
 from pathlib import Path
 
 import pytest
@@ -24,6 +25,11 @@ from tests.procurement.verify.conftest import A100_MIG_XML, H100_XML, T4_XML, wr
 PROMTOOL = shutil.which("promtool")
 
 
+def gpu_uuid(host: str, i: int) -> str:
+    """A UUID in nvidia-smi's form, one per host and index."""
+    return f"GPU-{uuid.uuid5(uuid.NAMESPACE_DNS, f'{host}.{i}')}"
+
+
 def node_report(plan: Plan, host: str, *, fail: str | None = None, digest: str | None = "plan",
                 n: int = 8) -> VerificationReport:
     checks = [CheckRecord(id="GPU-COUNT", status="pass"), CheckRecord(id="ECC", status="pass")]
@@ -31,7 +37,7 @@ def node_report(plan: Plan, host: str, *, fail: str | None = None, digest: str |
         checks.append(CheckRecord(id=fail, status="fail", message="x"))
     return VerificationReport(
         host=HostRecord(hostname=host),
-        gpus=[GpuRecord(index=i, name="NVIDIA H100 80GB HBM3", uuid=f"GPU-{host}-{i}") for i in range(n)],
+        gpus=[GpuRecord(index=i, name="NVIDIA H100 80GB HBM3", uuid=gpu_uuid(host, i)) for i in range(n)],
         checks=checks,
         plan_digest=canonical_digest(plan) if digest == "plan" else digest,
     )
@@ -107,8 +113,9 @@ def test_setup_script_dry_run(tmp_path: Path, plan: Plan, catalog: Catalog) -> N
     assert "+ nvidia-smi -pm 1" in out
     assert "blacklist nouveau" in out and "options nouveau modeset=0" in out
     # the planned power: the catalog's 700 W of the H100 SXM5, per GPU by UUID, now and at boot
-    assert "+ nvidia-smi -i GPU-gpu01-0 -pl 700" in out and "+ nvidia-smi -i GPU-gpu01-1 -pl 700" in out
-    assert "ExecStart=/usr/bin/env nvidia-smi -i GPU-gpu01-1 -pl 700" in out
+    u0, u1 = gpu_uuid("gpu01", 0), gpu_uuid("gpu01", 1)
+    assert f"+ nvidia-smi -i {u0} -pl 700" in out and f"+ nvidia-smi -i {u1} -pl 700" in out
+    assert f"ExecStart=/usr/bin/env nvidia-smi -i {u1} -pl 700" in out
     assert "+ docker run -d --name dcgm-exporter" in out and "-p 9400:9400" in out
     assert "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS, gauge" in out
     # not root, not dry: refuses
@@ -124,26 +131,90 @@ def test_power_limit_override_and_unknown(plan: Plan, catalog: Catalog) -> None:
     assert "-pl 550" in h.files["nodes/gpu01/setup.sh"] and "--power-limit" in h.files["nodes/gpu01/setup.sh"]
 
 
-@pytest.mark.skipif(PROMTOOL is None, reason="promtool is not installed (Debian/Ubuntu: apt-get install prometheus)")
+def promtool() -> str:
+    assert PROMTOOL, "promtool is not installed: packaging/system-deps.sh installs it (the test must not skip)"
+    return PROMTOOL
+
+
 def test_promtool_accepts_the_config_and_the_rules(tmp_path: Path, plan: Plan, catalog: Catalog) -> None:
-    nodes = [NodeFacts(node_report(plan, f"gpu{i:02d}"), str(i), [89 if i % 2 else 87] * 8) for i in range(1, 5)]
+    # names with `-` and `.` (a cluster's FQDNs): their regex escapes must be valid inside a PromQL string
+    names = ["gpu01", "gpu-02.cluster.local", "gpu_03.a-b.example", "gpu04"]
+    nodes = [NodeFacts(node_report(plan, name), str(i), [89 if i % 2 else 87] * 8) for i, name in enumerate(names)]
     h = build_handover(nodes, plan, catalog, default_policy())
+    assert h.accepted == names
     for rel, text in h.files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
         (tmp_path / rel).write_text(text)
     prom = tmp_path / "prometheus"
-    res = subprocess.run([str(PROMTOOL), "check", "rules", str(prom / "gpu-procure-alerts.yml")],
+    res = subprocess.run([promtool(), "check", "rules", str(prom / "gpu-procure-alerts.yml")],
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stdout + res.stderr
-    assert "SUCCESS: 13 rules found" in res.stdout + res.stderr  # 11 + one slowdown rule per threshold (87, 89)
-    res = subprocess.run([str(PROMTOOL), "check", "config", str(prom / "prometheus.yml")],
+    assert "SUCCESS: 14 rules found" in res.stdout + res.stderr  # 12 + one slowdown rule per threshold (87, 89)
+    res = subprocess.run([promtool(), "check", "config", str(prom / "prometheus.yml")],
                          capture_output=True, text=True, timeout=60)
     assert res.returncode == 0, res.stdout + res.stderr
     # and promtool does reject a broken rule (the check can fail)
     bad = prom / "bad.yml"
     bad.write_text(h.files["prometheus/gpu-procure-alerts.yml"].replace("> 85", "> > 85"))
-    assert subprocess.run([str(PROMTOOL), "check", "rules", str(bad)], capture_output=True,
+    assert subprocess.run([promtool(), "check", "rules", str(bad)], capture_output=True,
                           timeout=60).returncode != 0
+
+
+def promtool_test(tmp_path: Path, rules: str, tests: list[dict[str, object]]) -> subprocess.CompletedProcess[str]:
+    """`promtool test rules`: Prometheus' own rule engine evaluates the alerts over made-up series."""
+    (tmp_path / "gpu-procure-alerts.yml").write_text(rules)
+    (tmp_path / "tests.yml").write_text(yaml.safe_dump({"rule_files": ["gpu-procure-alerts.yml"],
+                                                        "evaluation_interval": "1m", "tests": tests}))
+    return subprocess.run([promtool(), "test", "rules", str(tmp_path / "tests.yml")], capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path)
+
+
+def test_the_xid_alert_fires_again_for_each_new_xid(tmp_path: Path, plan: Plan, catalog: Catalog) -> None:
+    h = build_handover([NodeFacts(node_report(plan, "gpu-02.cluster.local"), "a", [89] * 8)], plan, catalog,
+                       default_policy())
+    series = 'DCGM_FI_DEV_XID_ERRORS{job="gpu-procure-dcgm",instance="gpu-02.cluster.local:9400",gpu="0"}'
+    labels = {"severity": "warning", "job": "gpu-procure-dcgm", "instance": "gpu-02.cluster.local:9400", "gpu": "0"}
+
+    def at(minute: int, xid: int | None) -> dict[str, object]:
+        alerts = [] if xid is None else [{"exp_labels": labels, "exp_annotations": {
+            "summary": f"Xid {xid} on GPU 0 of gpu-02.cluster.local:9400",
+            "description": "The driver reported a new Xid event; look it up in NVIDIA's Xid catalogue "
+                           "(docs/verify.md) and the kernel log of the node. The alert ends 10m after the last "
+                           "new Xid."}}]
+        return {"eval_time": f"{minute}m", "alertname": "GpuXidError", "exp_alerts": alerts}
+
+    # 0 for 5 min, Xid 13 (kept by the gauge for 25 min), then Xid 79 at minute 30
+    values = "0x5 13x24 79x10"
+    res = promtool_test(tmp_path, h.files["prometheus/gpu-procure-alerts.yml"], [{
+        "interval": "1m", "input_series": [{"series": series, "values": values}],
+        "alert_rule_test": [at(3, None), at(7, 13), at(20, None), at(29, None), at(32, 79), at(40, 79),
+                            at(45, None)]}])
+    assert res.returncode == 0, res.stdout + res.stderr
+
+
+def test_an_exporter_with_the_default_counters_is_told_what_to_enable(tmp_path: Path, plan: Plan,
+                                                                      catalog: Catalog) -> None:
+    h = build_handover([NodeFacts(node_report(plan, "gpu01"), "a", [89] * 8)], plan, catalog, default_policy())
+    rules = h.files["prometheus/gpu-procure-alerts.yml"]
+    base = {"job": "gpu-procure-dcgm", "gpu": "0"}
+
+    def s(metric: str, instance: str) -> dict[str, str]:
+        return {"series": metric + "{" + ",".join(f'{k}="{v}"' for k, v in dict(base, instance=instance).items())
+                + "}", "values": "1x30"}
+
+    # fires for node a only: a's exporter runs dcgm-exporter's default-counters.csv (no ECC, no throttle
+    # reasons); node b the handover's file
+    series = [s("DCGM_FI_DEV_GPU_TEMP", "a:9400"), s("DCGM_FI_DEV_GPU_TEMP", "b:9400"),
+              s("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "b:9400"), s("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "b:9400")]
+    rule = next(r for r in yaml.safe_load(rules)["groups"][0]["rules"] if r["alert"] == "GpuExporterCountersMissing")
+    assert "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS, gauge" in rule["annotations"]["description"]
+    res = promtool_test(tmp_path, rules, [{"interval": "1m", "input_series": series, "alert_rule_test": [
+        {"eval_time": "20m", "alertname": "GpuExporterCountersMissing",
+         "exp_alerts": [{"exp_labels": {"severity": "warning", "instance": "a:9400"},
+                         "exp_annotations": {
+                             "summary": rule["annotations"]["summary"].replace("{{ $labels.instance }}", "a:9400"),
+                             "description": rule["annotations"]["description"]}}]}]}])
+    assert res.returncode == 0, res.stdout + res.stderr
 
 
 def test_cli_writes_the_handover_of_judged_reports(tmp_path: Path, capsys: pytest.CaptureFixture[str],

@@ -54,7 +54,8 @@ def test_sdist_carries_tests_docs_packaging_and_licence(built: dict[str, Path]) 
     for needed in ("LICENSE", "CHANGELOG.md", "README.md", "Makefile", "pyproject.toml", "tests/conftest.py",
                    "docs/packaging.md", "packaging/gpu-procure.spec", "packaging/notices.py",
                    "packaging/io.github.gpuprocure.GpuProcure.metainfo.xml", "catalog/data/gpus.yaml",
-                   "resources/policy/default.yaml", "bench/startup.py"):
+                   "resources/policy/default.yaml", "bench/startup.py", "setup.py", "deploy/slurm/verify.sbatch",
+                   "deploy/ansible/verify.yml", "deploy/ansible/roles/gpu_procure_probe/tasks/main.yml"):
         assert needed in names, needed
     assert not any("__pycache__" in n or n.endswith(".pyc") for n in names)
 
@@ -75,8 +76,14 @@ def test_wheel_metadata(built: dict[str, Path]) -> None:
     assert "gpu-procure = gui.launch:main" in entry_points
     assert "[gui_scripts]" in entry_points and "gpu-procure-gui = gui.launch:main_gui" in entry_points
     for top in ("catalog/data/gpus.yaml", "resources/policy/default.yaml", "gpu_procure/__main__.py",
-                "resources/locale/zh/LC_MESSAGES/gui.qm", "resources/locale/zh/LC_MESSAGES/messages.mo"):
+                "resources/locale/zh/LC_MESSAGES/gui.qm", "resources/locale/zh/LC_MESSAGES/messages.mo",
+                "gpu_procure/deploy/slurm/verify.sbatch", "gpu_procure/deploy/ansible/verify.yml",
+                "gpu_procure/deploy/ansible/roles/gpu_procure_probe/tasks/main.yml",
+                "gpu_procure/deploy/ansible/roles/gpu_procure_probe/defaults/main.yml"):
         assert top in names, top
+    with zipfile.ZipFile(built["wheel"]) as whl:
+        mode = whl.getinfo("gpu_procure/deploy/slurm/verify.sbatch").external_attr >> 16
+    assert mode & 0o111, "the batch script keeps its executable bit"
     assert not any(n.startswith("tests/") for n in names)
 
 
@@ -119,12 +126,21 @@ def test_installed_wheel_runs_outside_the_repository(built: dict[str, Path]) -> 
     assert bare.returncode == 0, bare.stderr
     assert (work / "bare.pdf").read_bytes().startswith(b"%PDF-")
     del env["GPU_PROCURE_SYSTEM_FONTS"]
+    # the cluster files from the installed package: no checkout needed
+    deploy = run(exe, "deploy-files", "cluster")
+    assert deploy.returncode == 0, deploy.stderr
+    assert os.access(work / "cluster/slurm/verify.sbatch", os.X_OK)
+    assert (work / "cluster/ansible/verify.yml").read_bytes() == (REPO / "deploy/ansible/verify.yml").read_bytes()
     module = run(str(py), "-m", "gpu_procure", "--version")
     assert module.stdout.strip() == f"gpu-procure {__version__}"
     if importlib_has("PySide6"):
         gui = run(str(py.parent / "gpu-procure-gui"), "--self-test")
         assert gui.returncode == 0, gui.stderr
         assert "Traceback" not in gui.stderr
+        # Qt installed, no display: the friendly message and 2, not Qt's abort (134)
+        del env["QT_QPA_PLATFORM"]
+        headless = run(exe)
+        assert headless.returncode == 2 and "needs a display" in headless.stderr, headless
 
 
 def importlib_has(name: str) -> bool:
