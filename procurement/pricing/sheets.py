@@ -29,8 +29,10 @@ import datetime as dt
 import io
 import math
 import re
+import struct
 import time
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -186,7 +188,8 @@ class _Archive:
         self.deadline = time.monotonic() + limits.seconds
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, ValueError, OSError, EOFError) as exc:
+        except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, struct.error, ValueError, OSError,
+                EOFError) as exc:
             raise SheetError(f"not an XLSX file (not a zip archive: {str(exc)[:120]})") from None
         infos = self.zip.infolist()
         if len(infos) > limits.members:
@@ -246,7 +249,8 @@ class _Archive:
         except expat.ExpatError as exc:
             raise SheetError(f"broken XML (line {exc.lineno}, column {exc.offset}: "
                              f"{expat.ErrorString(exc.code)})", part=name) from None
-        except (zipfile.BadZipFile, EOFError, OSError, NotImplementedError, RuntimeError) as exc:
+        except (zipfile.BadZipFile, zlib.error, struct.error, EOFError, OSError, NotImplementedError, RuntimeError,
+                ValueError) as exc:
             raise SheetError(f"cannot be unpacked ({str(exc)[:120]})", part=name) from None
 
 
