@@ -74,7 +74,8 @@ def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 def _int(digits: int) -> Any:
     def parse(text: str) -> int:
         if len(text.lstrip("-")) > digits:
-            raise _Refused(f"an integer of {len(text.lstrip('-')):,} digits (at most {digits})", text[:40])
+            raise _Refused(f"not valid JSON here (an integer of {len(text.lstrip('-')):,} digits, at most {digits})",
+                           text[:40])
         return int(text)
     return parse
 
@@ -82,7 +83,7 @@ def _int(digits: int) -> Any:
 def _float(text: str) -> float:
     value = float(text)
     if not math.isfinite(value):
-        raise _Refused(f"{_shown(text, 40)} is beyond any finite number", text[:40])
+        raise _Refused(f"not valid JSON here ({_shown(text, 40)} is beyond any finite number)", text[:40])
     return value
 
 
@@ -120,12 +121,12 @@ def loads(text: str, where: str, *, max_values: int | None = MAX_VALUES, max_dep
         raise JsonInputError(where, exc.reason, _line_of(text, exc.needle, exc.nth) if exc.needle else None,
                              exc.field) from None
     except RecursionError:
-        raise JsonInputError(where, f"nested too deeply (more than {max_depth} levels)") from None
+        raise JsonInputError(where, f"not valid JSON here (nested too deeply: more than {max_depth} levels)") from None
     except ValueError as exc:
         raise JsonInputError(where, f"not valid JSON ({_shown(str(exc), 120)})") from None
     deep = _too_deep(doc, max_depth)
     if deep is not None:
-        raise JsonInputError(where, f"nested too deeply (more than {max_depth} levels)", field=deep)
+        raise JsonInputError(where, f"not valid JSON here (nested too deeply: more than {max_depth} levels)", field=deep)
     return doc
 
 
