@@ -126,7 +126,8 @@ def loads(text: str, where: str, *, max_values: int | None = MAX_VALUES, max_dep
         raise JsonInputError(where, f"not valid JSON ({_shown(str(exc), 120)})") from None
     deep = _too_deep(doc, max_depth)
     if deep is not None:
-        raise JsonInputError(where, f"not valid JSON here (nested too deeply: more than {max_depth} levels)", field=deep)
+        raise JsonInputError(where, f"not valid JSON here (nested too deeply: more than {max_depth} levels)",
+                             field=deep)
     return doc
 
 

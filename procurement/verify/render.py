@@ -35,7 +35,8 @@ def _clip(text: str, limit: int = _MAX_CELL) -> str:
     measured whole)."""
     if len(text) * 2 <= limit:
         return text
-    out, used, cut = [], 0, None
+    out: list[str] = []
+    used, cut = 0, None
     for ch in text:
         w = width(ch)
         if cut is None and used + w > limit - 1:

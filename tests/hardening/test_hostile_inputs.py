@@ -80,7 +80,7 @@ def test_the_json_reader_refuses_with_file_line_and_field(text: str, words: tupl
 
 
 def test_the_json_reader_names_the_deep_field() -> None:
-    doc = {"a": [{"b": 1}]}
+    doc: Any = {"a": [{"b": 1}]}
     for _ in range(70):
         doc = {"k": doc}
     with pytest.raises(JsonInputError) as raised:
@@ -307,7 +307,8 @@ def test_sign_key_still_signs_with_a_real_key(tmp_path: Path) -> None:
 
 # -- the writer: names up to 255 bytes, a symlink loop --------------------------------------------------------
 
-@pytest.mark.parametrize("name", ["q" * 241 + ".pdf", "q" * 251 + ".pdf", "报" * 83 + "x.pdf", "报价" * 41 + "ab.pdf"], ids=["241", "255", "255-cjk", "252-cjk"])
+@pytest.mark.parametrize("name", ["q" * 241 + ".pdf", "q" * 251 + ".pdf", "报" * 83 + "x.pdf", "报价" * 41 + "ab.pdf"],
+                         ids=["241", "255", "255-cjk", "252-cjk"])
 def test_any_legal_name_can_be_written(tmp_path: Path, name: str) -> None:
     assert len(os.fsencode(name)) <= 255
     target = tmp_path / name

@@ -42,7 +42,8 @@ _WB_RELS = ('<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlfo
 _STYLES = ('<?xml version="1.0"?><styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main">'
            '<cellXfs count="2"><xf numFmtId="0"/><xf numFmtId="14"/></cellXfs></styleSheet>')
 _MAIN = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"'
-HEADER = '<row r="1"><c r="A1" t="inlineStr"><is><t>型号</t></is></c><c r="B1" t="inlineStr"><is><t>单价</t></is></c></row>'
+HEADER = ('<row r="1"><c r="A1" t="inlineStr"><is><t>型号</t></is></c>'
+          '<c r="B1" t="inlineStr"><is><t>单价</t></is></c></row>')
 
 
 def sheet_xml(rows: str, header: str = HEADER) -> str:
@@ -115,7 +116,8 @@ def test_a_plain_sheet_reads(tmp_path: Path) -> None:
             '<c r="C2" s="1"><v>46000</v></c></row>')
     found = read(tmp_path, xlsx(sheet_xml(rows)))
     assert found.sheet == "报价"
-    assert [(line.row, line.part_text, str(line.unit_price_cny)) for line in found.lines] == [(2, "RTX 4090", "12999.5")]
+    lines = [(line.row, line.part_text, str(line.unit_price_cny)) for line in found.lines]
+    assert lines == [(2, "RTX 4090", "12999.5")]
 
 
 # -- refused before decompressing: the archive's declared sizes -----------------------------------------------
@@ -271,7 +273,7 @@ def test_a_csv_near_the_file_cap_stays_within_the_bounds(tmp_path: Path) -> None
     blank = b"part,price\n" + b"\n" * (31 * 1024 * 1024)
     refused(tmp_path, blank, "100,000 lines", name="prices.csv")
     wide = b"part,price\n" + (b"x" * 60_000 + b"\n") * 500
-    result, peak, seconds = bounded(lambda: read(tmp_path, wide, "prices.csv"))
+    _, peak, seconds = bounded(lambda: read(tmp_path, wide, "prices.csv"))
     assert peak < PEAK_BOUND_B and seconds < SECONDS_BOUND, (peak, seconds)
 
 
