@@ -29,10 +29,8 @@ import datetime as dt
 import io
 import math
 import re
-import struct
 import time
 import zipfile
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import PurePosixPath
@@ -188,8 +186,7 @@ class _Archive:
         self.deadline = time.monotonic() + limits.seconds
         try:
             self.zip = zipfile.ZipFile(io.BytesIO(data))
-        except (zipfile.BadZipFile, zipfile.LargeZipFile, zlib.error, struct.error, ValueError, OSError,
-                EOFError) as exc:
+        except Exception as exc:  # BadZipFile, struct.error, NotImplementedError… from a damaged directory
             raise SheetError(f"not an XLSX file (not a zip archive: {str(exc)[:120]})") from None
         infos = self.zip.infolist()
         if len(infos) > limits.members:
@@ -246,12 +243,14 @@ class _Archive:
                         break
         except _Stop as stop:
             raise stop.error from None
+        except SheetError:
+            raise
         except expat.ExpatError as exc:
             raise SheetError(f"broken XML (line {exc.lineno}, column {exc.offset}: "
                              f"{expat.ErrorString(exc.code)})", part=name) from None
-        except (zipfile.BadZipFile, zlib.error, struct.error, EOFError, OSError, NotImplementedError, RuntimeError,
-                ValueError) as exc:
-            raise SheetError(f"cannot be unpacked ({str(exc)[:120]})", part=name) from None
+        except Exception as exc:  # zipfile raises BadZipFile, zlib.error, struct.error, EOFError,
+            # NotImplementedError (an unknown compression method), RuntimeError (encrypted)… on a damaged archive
+            raise SheetError(f"cannot be unpacked ({type(exc).__name__}: {str(exc)[:120]})", part=name) from None
 
 
 def _resolve(base: str, target: str) -> str:
