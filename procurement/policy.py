@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import itertools
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
 
@@ -14,7 +15,8 @@ from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_y
 class Policy(BaseModel):
     """Every threshold a rule compares against; each field's source is in resources/policy/default.yaml."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # strict: `true` is no number (lax pydantic read it as 1 %), nor is the string '20'; NaN and infinity refused
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
     # power
     psu_headroom_pct: float = Field(20.0, ge=0, le=500)
@@ -60,18 +62,50 @@ class Policy(BaseModel):
     # vram / sizing
     vram_margin_pct: float = Field(20.0, ge=0, le=500)
     activation_bytes_per_sbh: float = Field(34.0, ge=0, le=10_000)
-    memory_tiers_gb: tuple[float, float, float] = (16.0, 32.0, 80.0)
-    budget_tiers_cny: tuple[float, float] = (50_000.0, 200_000.0)
+    memory_tiers_gb: tuple[Annotated[float, Field(gt=0, le=100_000)], Annotated[float, Field(gt=0, le=100_000)],
+                           Annotated[float, Field(gt=0, le=100_000)]] = (16.0, 32.0, 80.0)
+    budget_tiers_cny: tuple[Annotated[float, Field(ge=0, le=10**12)], Annotated[float, Field(ge=0, le=10**12)]] = (
+        50_000.0, 200_000.0)
     # budget
     vat_rate_pct: float = Field(13.0, ge=0, le=100)
     price_max_age_days: int = Field(180, ge=1, le=36_500)
+
+    @field_validator("memory_tiers_gb", "budget_tiers_cny", mode="before")
+    @classmethod
+    def _list_is_tuple(cls, value: object) -> object:
+        return tuple(value) if isinstance(value, list) else value  # YAML has lists; strict mode wants tuples
+
+    @field_validator("pdu_phases", mode="before")
+    @classmethod
+    def _phases_not_bool(cls, value: object) -> object:
+        if isinstance(value, bool):
+            raise ValueError("true/false is not a number of phases (1 or 3)")
+        return value
+
+    @field_validator("memory_tiers_gb", "budget_tiers_cny")
+    @classmethod
+    def _tiers_rise(cls, tiers: tuple[float, ...]) -> tuple[float, ...]:
+        if any(a >= b for a, b in itertools.pairwise(tiers)):
+            shown = ", ".join(f"{x:g}" for x in tiers)
+            raise ValueError(f"the tiers must rise from the first to the last, not {shown}")
+        return tiers
 
 
 class PolicyError(ValueError):
     pass
 
 
-def _values(data: dict[object, object]) -> dict[object, object]:
+_ENTRY_KEYS = frozenset({"value", "source"})
+
+
+def _values(data: dict[object, object], text: str = "", where: str | Path = "") -> dict[object, object]:
+    """``name: value`` or ``name: {value: …, source: …}``: any other key in an entry is refused (a misspelt
+    ``sorce`` or ``vaule`` was dropped silently)."""
+    for k, v in data.items():
+        if isinstance(v, dict) and "value" in v and not set(v) <= _ENTRY_KEYS:
+            extra = sorted(str(x) for x in set(v) - _ENTRY_KEYS)
+            raise PolicyError(f"{where}:{locate(text, (str(k), extra[0]))}: {format_loc((str(k), extra[0]))}: "
+                              "unknown key (an entry has value and source)")
     return {k: (v["value"] if isinstance(v, dict) and "value" in v else v) for k, v in data.items()}
 
 
@@ -95,7 +129,7 @@ def _parse(text: str, where: str | Path) -> Policy:
         raise PolicyError(str(exc)) from None
     if not isinstance(data, dict):
         raise PolicyError(f"{where}:1: expected a mapping of policy thresholds")
-    return _validate(_values(data), text, where)
+    return _validate(_values(data, text, where), text, where)
 
 
 def default_policy() -> Policy:
@@ -117,5 +151,5 @@ def load_policy(path: str | Path | None = None) -> Policy:
     if not isinstance(data, dict):
         raise PolicyError(f"{path}:1: expected a mapping of policy thresholds")
     merged: dict[object, object] = dict(base.model_dump().items())
-    merged.update(_values(data))
+    merged.update(_values(data, text, path))
     return _validate(merged, text, path)

@@ -145,9 +145,31 @@ def _pid_alive(pid: int) -> bool:
     return True
 
 
+_NAME_MAX = 255
+"""Bytes of one file name on every file system the program writes to (ext4, XFS, btrfs, APFS, NTFS: 255)."""
+_TMP_EXTRA = len(".") + len(f".{2**22}.") + 8 + len(".tmp")  # the pid is at most 7 digits on Linux
+
+
+def _temp_stem(name: str) -> str:
+    """``name`` as it appears in its temporary files' names: itself where the whole temporary name fits in
+    255 bytes, else its first bytes and a hash of all of it (a 241-255-byte plan name could not be written)."""
+    raw = os.fsencode(name)
+    if len(raw) + _TMP_EXTRA <= _NAME_MAX:
+        return name
+    digest = hashlib.sha256(raw).hexdigest()[:12]
+    head = raw[:_NAME_MAX - _TMP_EXTRA - len(digest) - 1]
+    while head and head[-1] & 0x80:  # never half a UTF-8 character: back off to the last ASCII byte or a
+        lead = head[-1] & 0xC0 == 0xC0   # character's first byte, and drop that one too
+        head = head[:-1]
+        if lead:
+            break
+    return os.fsdecode(head) + "~" + digest
+
+
 def remove_stale_temps(directory: str | Path, name: str) -> int:
     """Remove the temporary files of writes to ``name`` in ``directory`` whose process is gone (killed during
     a write); returns how many. Files of live processes are left alone."""
+    name = _temp_stem(name)
     removed = 0
     try:
         entries = os.listdir(directory)
@@ -164,7 +186,7 @@ def remove_stale_temps(directory: str | Path, name: str) -> int:
 
 def _temp_path(real: str) -> str:
     directory, name = os.path.split(real)
-    return os.path.join(directory, f".{name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    return os.path.join(directory, f".{_temp_stem(name)}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
 
 
 @dataclass

@@ -874,13 +874,37 @@ def _ssh_keygen() -> str:
     return exe
 
 
+MAX_KEY_BYTES = 64 * 1024
+"""An SSH key or allowed-signers line is a few kB; ssh-keygen read /dev/zero given as the key to 2.1 GB."""
+
+
+def _copy_bounded(source: Path, folder: Path, name: str, limit: int = MAX_KEY_BYTES) -> Path:
+    """A private copy (mode 0600) of the regular file ``source``, read with the one bounded reader, for
+    ssh-keygen to read instead of the path given (a FIFO, a device or a huge file is refused here)."""
+    from procurement.safe_io import InputFileError, read_bounded
+
+    try:
+        data = read_bounded(source, limit)
+    except InputFileError as exc:
+        raise SshError(f"{source}: {exc.strerror}") from None
+    except OSError as exc:
+        raise SshError(f"{source}: cannot read ({exc.strerror or exc})") from None
+    copy = folder / name
+    fd = os.open(copy, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "wb") as fh:
+        fh.write(data)
+    return copy
+
+
 def ssh_sign(data: bytes, key: Path) -> str:
-    """An armored SSH signature of ``data`` with the private ``key`` (ssh-keygen -Y sign)."""
+    """An armored SSH signature of ``data`` with the private ``key`` (ssh-keygen -Y sign), given to
+    ssh-keygen as a bounded private copy (a FIFO or device is refused, never handed on)."""
     exe = _ssh_keygen()
     with tempfile.TemporaryDirectory(prefix="gpu-procure-sign-") as tmp:
+        key_copy = _copy_bounded(Path(key), Path(tmp), "key")
         msg = Path(tmp) / "content"
         msg.write_bytes(data)
-        run = subprocess.run([exe, "-Y", "sign", "-f", str(key), "-n", SSH_NAMESPACE, str(msg)],
+        run = subprocess.run([exe, "-Y", "sign", "-f", str(key_copy), "-n", SSH_NAMESPACE, str(msg)],
                              capture_output=True, text=True, timeout=60, check=False,
                              env={**os.environ, "SSH_ASKPASS_REQUIRE": "never"}, stdin=subprocess.DEVNULL)
         sig = Path(str(msg) + ".sig")

@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from procurement import verification_texts  # noqa: F401  (registers the messages)
 from procurement.exit_status import ExitStatus
+from procurement.json_input import JsonInputError
+from procurement.json_input import loads as json_loads
 from procurement.messages import MESSAGES, Lang, t
 from procurement.safe_io import InputFileError, read_bounded_text, write_file
 
@@ -328,21 +330,13 @@ every value is wrong peaks at ~150 MB RSS in `verify --merge` (docs/reliability.
 
 
 def _json_of(text: str, where: str, max_values: int | None = MAX_JSON_VALUES) -> Any:
-    """Strict JSON: NaN and Infinity refused (Python's json reads them; no other reader does), more than
-    MAX_JSON_VALUES values refused before parsing, and nesting too deep for the parser a located error
-    instead of a RecursionError."""
-    if (max_values is not None and len(text) > max_values
-            and text.count(",") + text.count("{") + text.count("[") > max_values):
-        raise ReportError(f"{where}: more than {max_values:,} values; a verification report holds far "
-                          "fewer (refused before parsing)")
+    """Strict JSON through the one bounded JSON reader (procurement.json_input): NaN and Infinity, duplicate
+    keys, runaway integers and nesting refused with a located error; more than ``max_values`` values refused
+    before parsing."""
     try:
-        return json.loads(text, parse_constant=_no_constant)
-    except json.JSONDecodeError as exc:
-        raise ReportError(f"{where}:{exc.lineno}: not valid JSON ({exc.msg})") from None
-    except ValueError as exc:  # NaN/Infinity, or an integer of more than 4 300 digits
-        raise ReportError(f"{where}: not valid JSON ({exc})") from None
-    except RecursionError:
-        raise ReportError(f"{where}: not valid JSON (nested too deeply)") from None
+        return json_loads(text, where, max_values=max_values)
+    except JsonInputError as exc:
+        raise ReportError(str(exc)) from None
 
 
 strict_json = _json_of

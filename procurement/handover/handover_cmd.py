@@ -19,12 +19,12 @@ from procurement.operations import operations_files
 from procurement.plan import Plan
 from procurement.policy import PolicyError, load_policy
 from procurement.probe import texts  # noqa: F401  (registers the messages)
-from procurement.probe.judge_cmd import MAX_INPUT_BYTES, expand
-from procurement.safe_io import write_files
+from procurement.probe.judge_cmd import MAX_INPUT_BYTES, MAX_RAW_VALUES, expand
+from procurement.safe_io import read_bounded_text, write_files
 from procurement.terminal import one_line
 from procurement.verify import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
-from procurement.verify.report import ReportError, parse_report
+from procurement.verify.report import ReportError, parse_report, strict_json
 from procurement.verify.verify_cmd import _lang, _plan
 
 
@@ -63,11 +63,9 @@ def read_nodes(paths: Sequence[Path], plan: Plan, catalog: Catalog, lang: Lang) 
     errors: list[str] = []
     for path in expand(paths):
         try:
-            with path.open("rb") as fh:
-                data = fh.read(MAX_INPUT_BYTES + 1)
-            if len(data) > MAX_INPUT_BYTES:
-                raise ReportError(f"{path}: larger than {MAX_INPUT_BYTES // (1024 * 1024)} MiB")
-            obj = json.loads(data.decode("utf-8"))
+            # the one bounded reader and JSON reader: a FIFO refused unread, NaN, duplicate keys and runaway
+            # nesting or integers located errors
+            obj = strict_json(read_bounded_text(path, MAX_INPUT_BYTES), str(path), max_values=MAX_RAW_VALUES)
             if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
                 doc = check_raw(obj, str(path))
                 nodes.append(NodeFacts(judge(doc, plan, catalog, None, lang), str(path), slowdown_thresholds(doc)))

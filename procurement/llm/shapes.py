@@ -201,15 +201,46 @@ def _targets(name: str, targets: tuple[str, ...]) -> bool:
     return mla_map.get(name, "") in targets
 
 
+# Beyond these no published model goes (the largest: Llama 3.1 405B, 126 layers of 16,384; DeepSeek-V3, 128
+# heads and 256 routed experts; Kimi K2, 384 experts; Gemma 3, a 262,144-token vocabulary; Llama 4 Scout, a
+# 10 M-token context): a config.json outside them is not a model this program can size (1e30 layers and 10^12
+# experts were read as given and sized into nonsense or a traceback).
+_RANGES: dict[str, int] = {
+    "hidden_size": 1 << 17, "n_embd": 1 << 17, "d_model": 1 << 17,
+    "num_hidden_layers": 1024, "num_layers": 1024, "n_layer": 1024,
+    "num_attention_heads": 4096, "n_head": 4096,
+    "num_key_value_heads": 4096, "multi_query_group_num": 4096,
+    "head_dim": 4096, "kv_channels": 4096,
+    "vocab_size": 1 << 24, "padded_vocab_size": 1 << 24,
+    "n_routed_experts": 16_384, "num_local_experts": 16_384, "num_experts": 16_384,
+    "num_experts_per_tok": 16_384, "num_experts_per_token": 16_384,
+    "moe_intermediate_size": 1 << 20, "intermediate_size": 1 << 20, "ffn_hidden_size": 1 << 20,
+    "n_shared_experts": 1024, "shared_expert_intermediate_size": 1 << 20,
+    "first_k_dense_replace": 1024,
+    "kv_lora_rank": 1 << 16, "q_lora_rank": 1 << 16, "qk_rope_head_dim": 4096, "qk_nope_head_dim": 4096,
+    "v_head_dim": 4096,
+    "max_position_embeddings": 1 << 30, "seq_length": 1 << 30,
+}
+MAX_PARAMS = 10**14
+"""100 trillion parameters: two orders of magnitude beyond the largest published model."""
+
+
 def _int(cfg: Mapping[str, Any], *keys: str, default: int | None = None) -> int:
+    """The first of ``keys`` that the config gives (null counts as not given), as a whole number within its
+    range; ConfigError naming the key for anything else (``true``, a string, a fraction, a negative number,
+    1e300)."""
     for key in keys:
         value = cfg.get(key)
-        if isinstance(value, bool):
+        if value is None:
             continue
-        if isinstance(value, int) and value >= 0:
-            return value
-        if isinstance(value, float) and value.is_integer() and value >= 0:
-            return int(value)
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{key}: {str(value)[:40]!r} is not a number")
+        if isinstance(value, float) and not value.is_integer():
+            raise ConfigError(f"{key}: {value!r} is not a whole number")
+        top = _RANGES.get(key, 1 << 30)
+        if not 0 <= value <= top:
+            raise ConfigError(f"{key}: {value:.6g} is outside 0 to {top:,}: not a model that exists")
+        return int(value)
     if default is not None:
         return default
     raise ConfigError(f"config.json has no usable {' / '.join(keys)}")
@@ -277,7 +308,26 @@ def from_hf_config(cfg: Mapping[str, Any], model_id: str = "custom", name: str |
     )
     if spec.mla and not (spec.qk_rope_head_dim and spec.v_head_dim and spec.qk_nope_head_dim):
         raise ConfigError("an MLA config.json needs qk_rope_head_dim, qk_nope_head_dim and v_head_dim")
+    _check_possible(spec)
     return spec
+
+
+def _check_possible(spec: ModelSpec) -> None:
+    """ConfigError for shapes no model has: no head width, more KV heads than heads, more active experts than
+    experts, more dense layers than layers, or a parameter count beyond MAX_PARAMS."""
+    if not spec.mla and spec.head_dim < 1:
+        raise ConfigError("head_dim: 0 (every attention head has a width of at least 1)")
+    if spec.kv_heads > spec.heads:
+        raise ConfigError(f"num_key_value_heads: {spec.kv_heads} is more than the {spec.heads} attention heads")
+    if spec.vocab < 1:
+        raise ConfigError("vocab_size: 0 (a model reads at least one token)")
+    if spec.experts and not 1 <= spec.experts_active <= spec.experts:
+        raise ConfigError(f"num_experts_per_tok: {spec.experts_active} active of {spec.experts} experts "
+                          "(at least 1, at most all of them)")
+    if spec.dense_layers > spec.layers:
+        raise ConfigError(f"first_k_dense_replace: {spec.dense_layers} dense layers of {spec.layers}")
+    if spec.params > MAX_PARAMS:
+        raise ConfigError(f"{spec.params:.3g} parameters: beyond any model that exists (at most {MAX_PARAMS:.0e})")
 
 
 CONFIG_MAX_BYTES = 1_000_000
@@ -285,22 +335,32 @@ CONFIG_MAX_BYTES = 1_000_000
 
 
 def read_hf_config(path: str) -> tuple[ModelSpec, dict[str, Any]]:
-    """The model and the parsed mapping of a config.json file (at most CONFIG_MAX_BYTES are read); raises
-    ConfigError with the reason (unreadable, too large, not JSON, not a decoder model)."""
+    """The model and the parsed mapping of a config.json file, read with the one bounded reader (a FIFO or
+    device refused unread, at most CONFIG_MAX_BYTES) and the bounded JSON reader (duplicate keys, NaN,
+    runaway integers and nesting refused); raises ConfigError naming the file, line and field."""
+    from procurement.json_input import JsonInputError, loads
+    from procurement.safe_io import InputFileError, read_bounded
+
     try:
-        with open(path, "rb") as fh:
-            raw = fh.read(CONFIG_MAX_BYTES + 1)
+        raw = read_bounded(path, CONFIG_MAX_BYTES)
+    except InputFileError as exc:
+        raise ConfigError(f"{path}: {exc.strerror}; not a config.json") from None
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(raw) > CONFIG_MAX_BYTES:
-        raise ConfigError(f"{path}: larger than {CONFIG_MAX_BYTES:,} bytes, not a config.json")
+    text = raw.decode("utf-8", "replace")
     try:
-        data = json.loads(raw.decode("utf-8", "replace"))
-    except json.JSONDecodeError as exc:
-        raise ConfigError(f"config.json is not JSON: line {exc.lineno}: {exc.msg}") from None
+        data = loads(text, path, max_depth=16)
+    except JsonInputError as exc:
+        raise ConfigError(f"config.json is not JSON: {exc}") from None
     if not isinstance(data, dict):
-        raise ConfigError("config.json must be a JSON object")
-    return from_hf_config(data, "config.json"), data
+        raise ConfigError(f"{path}: config.json must be a JSON object")
+    try:
+        return from_hf_config(data, "config.json"), data
+    except ConfigError as exc:
+        key = str(exc).split(":", 1)[0]
+        at = text.find(f'"{key}"') if key.isidentifier() else -1
+        line = f":{text.count(chr(10), 0, at) + 1}" if at >= 0 else ""
+        raise ConfigError(f"{path}{line}: {exc}") from None
 
 
 def load_hf_config(text: str, model_id: str = "custom") -> ModelSpec:

@@ -11,9 +11,7 @@ result as extra lines.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
-import io
 import re
 import unicodedata
 from collections.abc import Generator, Iterable, Iterator, Sequence
@@ -27,6 +25,7 @@ from catalog.models import Part
 from procurement.budgets.parts import resolve
 from procurement.messages import Lang, plural, register, t
 from procurement.plan import EnteredPrice, Plan
+from procurement.pricing import sheets
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
 """A price list of 20,000 lines is about 2 MB as XLSX, 1.5 MB as CSV: anything this large is not one."""
@@ -550,45 +549,42 @@ def _flag(value: object, where: _Where, row: int, col: int) -> bool | None:
     raise where.error("prices.error.not_flag", row, col, value=text[:60])
 
 
+def _sheet_error(path: Path, exc: sheets.SheetError, sheet: str | None = None) -> PriceFileError:
+    reason = f"{exc.reason} ({exc.part})" if exc.part else exc.reason
+    return PriceFileError(path, "prices.error.unreadable", sheet=sheet, row=exc.row, column=exc.column,
+                          reason=reason)
+
+
 def _csv_rows(path: Path, data: bytes) -> Iterator[tuple[int, list[str]]]:
+    """The bounded CSV reader (procurement.pricing.sheets): line, record and field caps, GBK fallback."""
     try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        try:
-            text = data.decode("gb18030")  # GBK and what Excel on a Chinese Windows writes
-        except UnicodeDecodeError:
-            raise PriceFileError(path, "prices.error.encoding") from None
-    sample = text[:8192]
-    try:
-        dialect: Any = csv.Sniffer().sniff(sample, delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel_tab if path.suffix.lower() == ".tsv" else csv.excel
-    reader = csv.reader(io.StringIO(text, newline=""), dialect)
-    try:
-        for number, row in enumerate(reader, 1):
+        for number, row in sheets.csv_rows(data, tab=path.suffix.lower() == ".tsv"):
             yield number, row[:MAX_COLUMNS]
-    except csv.Error as exc:
-        raise PriceFileError(path, "prices.error.unreadable", row=reader.line_num, reason=str(exc)) from None
+    except sheets.SheetError as exc:
+        if exc.reason.startswith("is neither UTF-8"):
+            raise PriceFileError(path, "prices.error.encoding") from None
+        raise _sheet_error(path, exc) from None
 
 
-def _xlsx_rows(path: Path, sheet: str | None) -> tuple[str, Iterator[tuple[int, Sequence[object]]], Any]:
-    import zipfile
-
-    import openpyxl
-
+def _xlsx_rows(path: Path, data: bytes, sheet: str | None) -> tuple[str, Iterator[tuple[int, Sequence[object]]]]:
+    """The bounded XLSX reader (procurement.pricing.sheets): declared sizes checked before decompressing,
+    streaming caps on shared strings, rows and cells, every malformed cell a located error."""
     try:
-        book = openpyxl.load_workbook(path, read_only=True, data_only=True)
-    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as exc:
-        raise PriceFileError(path, "prices.error.unreadable", reason=str(exc)[:200]) from None
-    if sheet is not None and sheet not in book.sheetnames:
-        book.close()
-        raise PriceFileError(path, "prices.error.no_sheet", name=sheet)
-    ws = book[sheet] if sheet is not None else book.worksheets[0]
+        title, _names, found = sheets.xlsx_rows(data, sheet, max_col=MAX_COLUMNS)
+    except sheets.SheetError as exc:
+        if sheet is not None and exc.reason.startswith("no sheet named"):
+            raise PriceFileError(path, "prices.error.no_sheet", name=sheet) from None
+        raise _sheet_error(path, exc) from None
 
     def rows() -> Iterator[tuple[int, Sequence[object]]]:
-        yield from enumerate(ws.iter_rows(max_col=MAX_COLUMNS, values_only=True), 1)
+        try:
+            yield from found
+        except sheets.SheetError as exc:
+            raise _sheet_error(path, exc, title) from None
+        finally:
+            found.close()  # type: ignore[attr-defined]
 
-    return ws.title, rows(), book
+    return title, rows()
 
 
 def read_prices(path: Path, parts: Iterable[Part], *, kind: Literal["vendor_quote", "company"] = "vendor_quote",
@@ -609,31 +605,22 @@ def read_prices(path: Path, parts: Iterable[Part], *, kind: Literal["vendor_quot
     suffix = path.suffix.lower()
     if suffix not in {".csv", ".tsv", ".txt", ".xlsx", ".xlsm"}:
         raise PriceFileError(path, "prices.error.format")
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise PriceFileError(path, "prices.error.unreadable", reason=exc.strerror or str(exc)) from None
-    if size > MAX_FILE_BYTES:
-        raise PriceFileError(path, "prices.error.too_big", size=size, limit=MAX_FILE_BYTES)
-    book: Any = None
+    try:  # the one bounded reader: a FIFO or device is refused, never read; at most MAX_FILE_BYTES
+        data = sheets.read_file(path, sheets.Limits(file_bytes=MAX_FILE_BYTES))
+    except sheets.SheetError as exc:
+        raise PriceFileError(path, "prices.error.unreadable", reason=exc.reason) from None
     sheet_name: str | None = None
     rows: Iterator[tuple[int, Sequence[object]]]
     if suffix in {".xlsx", ".xlsm"}:
-        sheet_name, rows, book = _xlsx_rows(path, sheet)
+        sheet_name, rows = _xlsx_rows(path, data, sheet)
     else:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise PriceFileError(path, "prices.error.unreadable", reason=exc.strerror or str(exc)) from None
         rows = _csv_rows(path, data)
     try:
         return _read(path, sheet_name, rows, Matcher(parts), kind=kind, source=source or path.name, date=date,
                      includes_vat=includes_vat, mapping=mapping, lang=lang, default_vat=default_vat)
     finally:
         if isinstance(rows, Generator):
-            rows.close()  # the sheet's open member of the archive, before the archive itself
-        if book is not None:
-            book.close()
+            rows.close()  # the sheet's open member of the archive
 
 
 def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[object]]], matcher: Matcher, *,

@@ -13,7 +13,16 @@ from catalog.loader import Catalog
 from procurement.messages import Lang, plural, register, t
 from procurement.plan import Plan, canonical_digest
 from procurement.probe.cluster import ClusterProgress, NodeState, cluster_progress
-from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, scaled, table
+from procurement.reports.common import (
+    STATUS_BG,
+    Paper,
+    Styles,
+    build_pdf,
+    make_styles,
+    one_line_name,
+    scaled,
+    table,
+)
 from procurement.reports.signoff_pdf import paper_signatures
 from procurement.verification_report import check_actual, check_expected
 from procurement.verify.checks import gpu_verdicts
@@ -166,7 +175,7 @@ def _nodes(progress: ClusterProgress, st: Styles, paper: Paper) -> Flowable:
         extra.append(("BACKGROUND", (1, r), (1, r), _BG[n.state]))
         rep = n.report
         if rep is None:
-            rows.append([st.p(n.name, st.cell), st.p(state_label(n.state, lang), st.cell), "", "", "", ""])
+            rows.append([st.name(n.name, st.cell), st.p(state_label(n.state, lang), st.cell), "", "", "", ""])
             continue
         host = rep.host
         serial = host.dmi_serial or (f"machine-id {host.machine_id[:12]}" if host.machine_id else "—")
@@ -175,7 +184,7 @@ def _nodes(progress: ClusterProgress, st: Styles, paper: Paper) -> Flowable:
             names[g.name or "?"] = names.get(g.name or "?", 0) + 1
         counts = rep.counts()
         rows.append([
-            st.p(n.name, st.cell), st.p(state_label(n.state, lang), st.cell), st.p(serial, st.mono),
+            st.name(n.name, st.cell), st.p(state_label(n.state, lang), st.cell), st.p(serial, st.mono),
             st.p(", ".join(f"{c}× {nm}" for nm, c in names.items()) or "—", st.cell),
             st.p(f"{rep.driver_version or '—'} / {rep.cuda_version or '—'}", st.cell),
             st.p("/".join(str(counts[s]) for s in ("pass", "fail", "warn", "unknown")), st.cell),
@@ -193,7 +202,7 @@ def _gpus(progress: ClusterProgress, catalog: Catalog, st: Styles, paper: Paper)
             state, why = gpu_verdict(g, catalog)
             r = len(rows)
             extra.append(("BACKGROUND", (3, r), (3, r), _BG.get(state, STATUS_BG["unknown"])))
-            rows.append([st.p(n.name if i == 0 else "", st.cell), st.p(f"{g.index}: {g.name or '—'}", st.cell),
+            rows.append([st.name(n.name if i == 0 else "", st.cell), st.p(f"{g.index}: {g.name or '—'}", st.cell),
                          st.p(f"{g.serial or '—'}\n{g.uuid or '—'}", st.mono),
                          st.p(status_label(state, lang), st.cell),
                          st.p("\n".join([why, *g.faults]).strip(), st.cell)])
@@ -225,8 +234,8 @@ def render_cluster_pdf(
     errors: list[str] = []
     for n in progress.nodes:
         if n.report is not None and n.report.error:
-            errors.append(f"{n.name}: {t('cluster.error', lang, error=n.report.error)}")
-        problems.extend((n.name, c) for c in n.problems)
+            errors.append(f"{one_line_name(n.name)}: {t('cluster.error', lang, error=n.report.error)}")
+        problems.extend((one_line_name(n.name), c) for c in n.problems)
     body: Flowable = (_check_rows(problems, st, paper) if problems
                       else st.p(t("cluster.no_problems", lang), st.body))
     lead = [st.p(e, st.body) for e in errors]

@@ -23,8 +23,11 @@ from procurement.verify.render import render_merged, render_report
 from procurement.verify.report import ReportError, VerificationReport, parse_report, strict_json, write_report
 from procurement.verify.verify_cmd import EXIT_FAIL, EXIT_OK, EXIT_UNUSABLE, _lang, _plan
 
-MAX_INPUT_BYTES = 256 * 1024 * 1024
-"""A file larger than this is refused (the collector caps each output; this bounds a forged file)."""
+MAX_INPUT_BYTES = 48 * 1024 * 1024
+"""A file larger than this is refused (the collector caps each output; this bounds a forged file: read, decoded
+and parsed, a file at this size stays under 200 MB; raw facts of an 8-GPU node are well under 5 MB)."""
+MAX_RAW_VALUES = 200_000
+"""Values in one raw-facts file (an 8-GPU node's hold a few thousand): 2 M entries took 1.62 GB in judge."""
 
 
 _NOT_REPORTS = (".bak", ".tmp", ".swp", "~")
@@ -62,7 +65,8 @@ def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
         raise ReportError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except UnicodeDecodeError as exc:
         raise ReportError(f"{path}: not valid JSON ({exc})") from None
-    obj = strict_json(text, str(path), max_values=None)  # NaN/Infinity and runaway nesting: located errors
+    # the one bounded JSON reader: NaN/Infinity, duplicate keys, runaway integers and nesting are located errors
+    obj = strict_json(text, str(path), max_values=MAX_RAW_VALUES)
     if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
         try:
             return judge(check_raw(obj, str(path)), plan, catalog, None, lang)

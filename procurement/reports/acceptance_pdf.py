@@ -25,6 +25,7 @@ from procurement.reports.common import (
     Styles,
     build_pdf,
     make_styles,
+    one_line_name,
     policy_and_findings,
     scaled,
     table,
@@ -119,10 +120,11 @@ def _nodes(plan: Plan, st: Styles, paper: Paper) -> list[Flowable]:
         first = len(rows)
         for i, g in enumerate(gpus):
             rows.append([
-                st.p(_get(host, "hostname") if i == 0 else "", st.cell),
-                st.p(_get(host, "serial", "dmi_serial", "system_serial") if i == 0 else "", st.cell),
-                st.p(f"{_get(g, 'index')}: {_get(g, 'name')}" if g else "—", st.cell),
-                st.p(f"{_get(g, 'serial')}\n{_get(g, 'uuid')}", st.mono),  # a UUID needs the width
+                st.name(_get(host, "hostname") if i == 0 else "", st.cell),
+                st.name(_get(host, "serial", "dmi_serial", "system_serial") if i == 0 else "", st.cell),
+                st.name(f"{_get(g, 'index')}: {_get(g, 'name')}" if g else "—", st.cell),
+                st.p(f"{one_line_name(_get(g, 'serial'))}\n{one_line_name(_get(g, 'uuid'))}",
+                     st.mono),  # a UUID needs the width
                 st.p(against if i == 0 else "", st.cell),
             ])
         if not ok:
@@ -150,7 +152,7 @@ def _checks(plan: Plan, st: Styles, paper: Paper) -> Flowable:
             evidence = " / ".join(x or "—" for x in (expected, actual))
             msg = message_of(dict(c), lang)
             r = len(rows)
-            rows.append([st.p(_get(host, "hostname"), st.cell), st.p(_get(c, "id"), st.cell),
+            rows.append([st.name(_get(host, "hostname"), st.cell), st.name(_get(c, "id"), st.cell),
                          st.p(t(f"acc.result.{status}", lang) if status in bg else status, st.cell),
                          st.p(f"{evidence}\n{msg}".strip(), st.cell)])
             extra.append(("BACKGROUND", (2, r), (2, r), bg.get(status, STATUS_BG["unknown"])))
@@ -286,7 +288,7 @@ def render_acceptance_pdf(
         [st.p(t("acc.delivery", lang), st.cell), st.p(acc.delivery_date.isoformat() if acc.delivery_date else "—",
                                                        st.cell),
          st.p(t("acc.plan", lang), st.cell), st.p(plan.title or "—", st.cell)],
-        [st.p(t("acc.parties", lang), st.cell), st.p(f"{q.buyer.name or '—'} / {q.vendor.name or '—'}", st.cell),
+        [st.p(t("acc.parties", lang), st.cell), st.name(f"{q.buyer.name or '—'} / {q.vendor.name or '—'}", st.cell),
          "", ""],
         [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono), "", ""],
     ]

@@ -89,6 +89,16 @@ def clean_text(text: object) -> str:
     return "".join(out)
 
 
+_LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+
+
+def one_line_name(text: object) -> str:
+    """A name as one line: every character that breaks a line shown escaped (``\x0a``), as the terminal
+    shows it (procurement.terminal.one_line); the other control characters are dropped by clean_text."""
+    return _LINE_BREAKS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
+                            else f"\\u{ord(m.group()):04x}", str(text))
+
+
 def markup(text: object) -> str:
     """Escaped paragraph markup of user text: no tags or entities of the user's reach reportlab's parser; each
     run of characters in a font that has them, right-to-left text shaped and ordered (procurement.reports.text)."""
@@ -111,6 +121,11 @@ class Styles:
     def p(self, text: object, style: ParagraphStyle | None = None) -> Paragraph:
         """A paragraph of user (or any) text, escaped."""
         return TextParagraph(markup(text), style or self.body)
+
+    def name(self, text: object, style: ParagraphStyle | None = None) -> Paragraph:
+        """A paragraph of a name (a node, a vendor, a part): on one line whatever it holds, its line breaks
+        shown as ``\x0a`` (a node named 'n1\nFAKE: all passed' printed a line of its own)."""
+        return self.p(one_line_name(text), style)
 
     def raw(self, fragment: str, style: ParagraphStyle | None = None) -> Paragraph:
         """A paragraph of markup we built ourselves (every user part already passed through ``markup``)."""

@@ -17,7 +17,17 @@ from procurement.messages import Lang, register, t
 from procurement.plan import Plan, canonical_digest
 from procurement.policy import Policy
 from procurement.pricing.compare import Comparison, OfferResult, OfferRow, compare
-from procurement.reports.common import STATUS_BG, Paper, Styles, build_pdf, make_styles, money, scaled, table
+from procurement.reports.common import (
+    STATUS_BG,
+    Paper,
+    Styles,
+    build_pdf,
+    make_styles,
+    money,
+    one_line_name,
+    scaled,
+    table,
+)
 from procurement.reports.signoff_pdf import kept, signoff_block
 
 register({
@@ -116,14 +126,14 @@ def _offer_chunks(offers: Sequence[OfferResult]) -> list[Sequence[OfferResult]]:
 def _lines_table(cmp: Comparison, offers: Sequence[OfferResult], st: Styles, paper: Paper) -> Flowable:
     lang = st.lang
     head = [st.p(t("cmp.col.line", lang), st.cell_head), st.p(t("cmp.col.qty", lang), st.cell_head),
-            *(st.p(o.vendor, st.cell_head) for o in offers)]
+            *(st.name(o.vendor, st.cell_head) for o in offers)]
     rows: list[list[object]] = [head]
     extra: list[tuple[object, ...]] = []
     first = cmp.offers[0] if cmp.offers else None
     plan_rows = [r for r in first.rows if r.path is not None] if first else []
     for base in plan_rows:
         r = len(rows)
-        cells: list[object] = [st.p(base.name, st.cell), st.p(_qty(base.quantity), st.cell)]
+        cells: list[object] = [st.name(base.name, st.cell), st.p(_qty(base.quantity), st.cell)]
         for col, o in enumerate(offers, 2):
             row = next((x for x in o.rows if x.path == base.path), None)
             cells.append(st.p(_cell(row if row is None or row.quoted else None, o, lang), st.cell))
@@ -135,7 +145,8 @@ def _lines_table(cmp: Comparison, offers: Sequence[OfferResult], st: Styles, pap
     # extra lines: each vendor's own, one row per line, in the vendor's column
     for col, o in enumerate(offers, 2):
         for row in (x for x in o.rows if x.path is None):
-            cells = [st.p(t("cmp.extra_of", lang, vendor=o.vendor, text=row.name), st.cell),
+            cells = [st.p(t("cmp.extra_of", lang, vendor=one_line_name(o.vendor), text=one_line_name(row.name)),
+                          st.cell),
                      st.p(_qty(row.quantity), st.cell)]
             cells += [st.p(_cell(row, o, lang) if c == col else "", st.cell)
                       for c in range(2, 2 + len(offers))]
@@ -153,7 +164,7 @@ def _sum_cell(o: OfferResult, lang: Lang, *, gross: bool) -> str:
 
 def _summary_table(cmp: Comparison, offers: Sequence[OfferResult], st: Styles, paper: Paper) -> Flowable:
     lang = st.lang
-    rows: list[list[object]] = [[st.p("", st.cell_head), *(st.p(o.vendor, st.cell_head) for o in offers)]]
+    rows: list[list[object]] = [[st.p("", st.cell_head), *(st.name(o.vendor, st.cell_head) for o in offers)]]
     extra: list[tuple[object, ...]] = []
 
     def add(label: str, values: Sequence[str]) -> int:
@@ -196,9 +207,9 @@ def _findings(cmp: Comparison, st: Styles) -> list[Flowable]:
     out: list[Flowable] = []
     for o in cmp.offers:
         if not o.findings:
-            out.append(st.p(t("cmp.findings.none", lang, vendor=o.vendor), st.body))
+            out.append(st.p(t("cmp.findings.none", lang, vendor=one_line_name(o.vendor)), st.body))
             continue
-        out.append(st.p(o.vendor, st.cell_head))
+        out.append(st.name(o.vendor, st.cell_head))
         out += [st.p(f"• [{f.severity.value}] {f.rule}: {f.message}", st.small) for f in o.findings]
     return out
 

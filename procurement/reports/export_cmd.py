@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable
 from functools import partial
@@ -101,7 +102,7 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
     if not jobs:
         print(t("export.nothing", lang), file=sys.stderr)
         return EXIT_UNREADABLE
-    if len({str(p) if str(p) == "-" else p.resolve() for _, p in jobs}) < len(jobs):
+    if len({str(p) if str(p) == "-" else os.path.realpath(p) for _, p in jobs}) < len(jobs):  # no ELOOP raise
         print(t("export.same_file", lang), file=sys.stderr)
         return EXIT_UNREADABLE
     try:

@@ -489,9 +489,10 @@ def _party_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
         rows.append(
             [
                 st.p(label, st.cell),
-                st.p(getattr(plan.quote.buyer, key), st.cell),
+                # an address may have lines of its own; a name, a phone number or an account has none
+                (st.p if key == "address" else st.name)(getattr(plan.quote.buyer, key), st.cell),
                 st.p(label, st.cell),
-                st.p(getattr(plan.quote.vendor, key), st.cell),
+                (st.p if key == "address" else st.name)(getattr(plan.quote.vendor, key), st.cell),
             ]
         )
     return table(
@@ -675,7 +676,7 @@ def render_quote_pdf(
             rows.append(
                 [
                     st.p(str(n), st.cell_right),
-                    st.p(line.name, st.cell),
+                    st.name(line.name, st.cell),
                     st.p(line.spec, st.cell),
                     st.p(t(f"quote.uom.{line.category}", lang), st.cell),
                     st.p(str(line.qty), st.cell_right),
@@ -748,7 +749,7 @@ def render_quote_pdf(
             seen.add(line.part_id)
             prow.append(
                 [
-                    st.p(line.name, st.cell),
+                    st.name(line.name, st.cell),
                     money_cell(money(line.unit_price, lang, ""), pw[1], st),
                     st.p(line.price_date.isoformat() if line.price_date else "—", st.cell),
                     st.p(price_source_text(line.price_kind, line.price_source, lang), st.cell),

@@ -46,7 +46,7 @@ def check_raw(doc: Any, where: str = "<raw>") -> dict[str, Any]:
             raise RawError(f"{where}: this is a judged report, not raw facts (use `verify --merge` for reports)")
         raise RawError(f"{where}: kind is {doc.get('kind')!r}, not {rawmod.KIND!r}")
     version = doc.get("raw_schema_version")
-    if not isinstance(version, int) or version < 1 or version > rawmod.RAW_SCHEMA_VERSION:
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1 or version > rawmod.RAW_SCHEMA_VERSION:
         raise RawError(
             f"{where}: raw_schema_version {version!r} is not supported (this version reads 1 to "
             f"{rawmod.RAW_SCHEMA_VERSION})"

@@ -68,8 +68,14 @@ class MergedReport:
                 "checks": [c.model_dump(mode="json") for c in self.checks]}
 
 
+MAX_HOST_NAME = 253
+"""A DNS name has at most 253 characters (RFC 1035): a longer one is shown cut (a 10 MB one was copied into
+every message about the node)."""
+
+
 def node_name(report: VerificationReport, source: str = "") -> str:
-    return report.host.hostname or Path(source).stem or "?"
+    name = report.host.hostname or Path(source).stem or "?"
+    return name if len(name) <= MAX_HOST_NAME else name[:MAX_HOST_NAME - 1] + "…"
 
 
 def node_key(report: VerificationReport, source: str = "") -> str:

@@ -586,9 +586,12 @@ def cross_node_plan(level: str, gpus: int, env: Dict[str, str], hostfile: Option
     test = ["all_reduce_perf"] + sizes + ["-f", "2", "-g", "1"]
     per = max(1, gpus)
     if hostfile:
-        try:
-            with open(hostfile, encoding="utf-8") as fh:
-                hosts = [ln.split("#")[0].split()[0] for ln in fh if ln.split("#")[0].strip()]
+        try:  # a regular file only, at most 1 MiB (a FIFO would hang, /dev/zero fill the memory)
+            if not os.path.isfile(hostfile):
+                raise OSError("not a regular file")
+            with open(hostfile, "rb") as fh:
+                text = fh.read(1024 * 1024).decode("utf-8")
+            hosts = [ln.split("#")[0].split()[0] for ln in text.splitlines() if ln.split("#")[0].strip()]
         except (OSError, UnicodeDecodeError):
             hosts = []
         nodes = len(hosts)

@@ -33,6 +33,9 @@ _FAULT_WORDS = ("unknown error", "err!", "gpu requires reset", "gpu is lost")
 
 
 MAX_READING = 1e15
+MAX_GPUS = 256
+"""GPUs one node can report (the largest servers hold 16 to 20; NVML enumerates every GPU and MIG parent the same
+way): a forged report of 96,000 GPUs took 874 MB and many minutes in judge."""
 """Larger than any count, size in MiB, power, clock or temperature nvidia-smi reports."""
 
 
@@ -301,7 +304,10 @@ def parse_smi_xml(data: str | bytes) -> SmiReport:
     # the readings the tree holds are those of ``body`` (the clock tables are not read)
     low = body.lower()
     faults = any(w in low for w in _FAULT_WORDS) and _FAULT_ANYWHERE.search(body) is not None
-    gpus = [_parse_gpu(i, g, faults) for i, g in enumerate(root.findall("gpu"))]
+    found = root.findall("gpu")
+    if len(found) > MAX_GPUS:
+        raise SmiParseError(f"the XML lists {len(found):,} GPUs; no node has more than {MAX_GPUS} (refused)")
+    gpus = [_parse_gpu(i, g, faults) for i, g in enumerate(found)]
     return SmiReport(
         driver_version=_version(_first(root, "driver_version", "kmd_version")),
         cuda_version=_version(_first(root, "cuda_version", "cuda_umd_version")),

@@ -10,8 +10,9 @@ from catalog.loader import Catalog
 from procurement import verification_texts  # noqa: F401  (registers the messages)
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
-from procurement.messages import Lang, default_lang, languages, t
+from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import Plan, PlanError, load_plan
+from procurement.safe_io import InputFileError, read_bounded_text
 from procurement.verify.merge import load_reports_compact, merge_reports, write_merged
 from procurement.verify.probe import ProbeOptions, VerificationCancelled, run_probe
 from procurement.verify.render import render_merged, render_report
@@ -88,6 +89,33 @@ def _inputs(args: argparse.Namespace) -> list[str | Path]:
     return [p for p in (getattr(args, "plan", None), *(getattr(args, "merge", None) or [])) if p is not None]
 
 
+register({
+    "verify.hostfile_error": "Cannot use the hostfile {path}: {reason}",
+    "verify.hostfile_empty": "no host in it (a line per node: 'gpu-01 slots=8'); mpirun would not run across nodes",
+})
+
+MAX_HOSTFILE_BYTES = 1024 * 1024
+"""An Open MPI hostfile is a line per node: 1 MiB holds tens of thousands."""
+
+
+def _hostfile_error(path: Path, lang: Lang) -> str | None:
+    """Why ``path`` cannot be the hostfile of a load run (unreadable, a FIFO or device, too large, no host
+    in it), or None. A missing hostfile counted 0 hosts and still ran mpirun."""
+    try:
+        text = read_bounded_text(path, MAX_HOSTFILE_BYTES)
+    except InputFileError as exc:
+        reason = str(exc.strerror)
+    except OSError as exc:
+        reason = str(exc.strerror or exc)
+    except UnicodeDecodeError:
+        reason = "not UTF-8 text"
+    else:
+        if any(line.split("#")[0].strip() for line in text.splitlines()):
+            return None
+        reason = t("verify.hostfile_empty", lang)
+    return t("verify.hostfile_error", lang, path=path, reason=reason)
+
+
 def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
     """Exit 0 when every check passed (warnings allowed), 1 when any failed, 2 when the plan or a report to
     merge cannot be read or the report cannot be written, 3 when a check is unknown or nothing could be
@@ -101,6 +129,14 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
         return EXIT_UNUSABLE
     if getattr(args, "merge", None):
         return _merge(args, plan, lang)
+    hostfile = getattr(args, "hostfile", None)
+    load = getattr(args, "load", None)
+    hostfile_error = _hostfile_error(hostfile, lang) if hostfile is not None and load else None
+    if hostfile_error is not None:
+        print(hostfile_error, file=sys.stderr)
+        if args.json_out is not None:
+            _write(VerificationReport(error=hostfile_error, status="unknown"), args.json_out, lang, _inputs(args))
+        return EXIT_UNUSABLE
     if plan is None:
         print(t("verify.no_plan", lang), file=sys.stderr)
     timeout = args.timeout if args.timeout and args.timeout > 0 else 30.0

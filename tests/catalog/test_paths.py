@@ -60,6 +60,7 @@ def test_yaml_cache_is_pruned_when_an_entry_is_written(tmp_path: Path, monkeypat
     cache = tmp_path / "cache"
     old = _fill(cache, 20, 1000)
     monkeypatch.setattr(paths, "YAML_CACHE_MAX_BYTES", 5000)
+    monkeypatch.setattr(ys, "MIN_CACHED_BYTES", 0)  # a.yaml is smaller than any file worth caching
     doc = tmp_path / "a.yaml"
     doc.write_text("a: 1\n", encoding="utf-8")
     assert ys.read_yaml_cached(doc, cache)[0] == {"a": 1}
@@ -70,7 +71,8 @@ def test_yaml_cache_is_pruned_when_an_entry_is_written(tmp_path: Path, monkeypat
     assert ys.read_yaml_cached(doc, cache)[0] == {"a": 1}
 
 
-def test_a_cache_hit_marks_the_entry_as_recently_used(tmp_path: Path) -> None:
+def test_a_cache_hit_marks_the_entry_as_recently_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(ys, "MIN_CACHED_BYTES", 0)
     cache = tmp_path / "cache"
     doc = tmp_path / "a.yaml"
     doc.write_text("a: 1\n", encoding="utf-8")

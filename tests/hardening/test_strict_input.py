@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -66,7 +67,7 @@ def test_a_100000_deep_report_and_a_5000_digit_number_are_located_errors(tmp_pat
     for path in (deep, digits):
         with pytest.raises(ReportError) as raised:
             load_report(path)
-        assert str(raised.value).startswith(f"{path}: not valid JSON")
+        assert re.match(rf"{re.escape(str(path))}(:1)?: not valid JSON", str(raised.value)), raised.value
     env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
     done = subprocess.run([sys.executable, "-m", "procurement.cli", "verify", "--merge", str(deep), str(digits)],
                           capture_output=True, text=True, timeout=120, env=env)
