@@ -12,14 +12,10 @@ command -v pdftoppm >/dev/null 2>&1 || need+=(poppler-utils)
 # pdftotext reads the text of the PDFs' CID fonts (no-font mode: STSong-Light) only with poppler's CMaps
 [ -d /usr/share/poppler/cMap ] || need+=(poppler-data)
 # what the tests run for real, never skip in CI (tests/conftest.py): the desktop entry and AppStream
-# validators, promtool for the handover's Prometheus files, pdsh and ssh for the cluster lines, shellcheck
+# validators, xmllint
 command -v desktop-file-validate >/dev/null 2>&1 || need+=(desktop-file-utils)
 command -v appstreamcli >/dev/null 2>&1 || need+=(appstream)
 command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
-command -v promtool >/dev/null 2>&1 || need+=(prometheus)
-command -v pdsh >/dev/null 2>&1 || need+=(pdsh)
-command -v shellcheck >/dev/null 2>&1 || need+=(shellcheck)
-command -v ssh-keygen >/dev/null 2>&1 || need+=(openssh-client)
 command -v fc-list >/dev/null 2>&1 || need+=(fontconfig)
 # Debian/Ubuntu split venv support out of the system Python
 python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3-venv)
@@ -33,34 +29,21 @@ while read -r soname package _; do
   [ "$package" = - ] && continue
   grep -qxF "$soname" <<<"$known" || need+=("$package")
 done <"$libs"
-if [ ${#need[@]} -gt 0 ]; then  # (no early exit: the cluster engines below are checked too)
+# The shipped deployment files are tested on the real engines, which must not be skipped in CI: a
+# single-machine Slurm (slurmctld, slurmd, munge), pdsh, sshd for pdsh/clush over ssh to 127.0.0.1 (and
+# ssh-keygen for SSH-signed sign-offs), promtool (package prometheus) and shellcheck on the generated files.
+# ansible-core and ClusterShell come from pip (the test extra). Debian/Ubuntu package names.
+for pair in slurmctld:slurmctld slurmd:slurmd srun:slurm-client munged:munge pdsh:pdsh sshd:openssh-server \
+            ssh-keygen:openssh-client shellcheck:shellcheck promtool:prometheus; do
+  exe=${pair%%:*}
+  command -v "$exe" >/dev/null 2>&1 || [ -x "/usr/sbin/$exe" ] || need+=("${pair#*:}")
+done
+[ ${#need[@]} -eq 0 ] && exit 0
 mapfile -t need < <(printf '%s\n' "${need[@]}" | sort -u)
 echo "system-deps: installing ${need[*]}"
 if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; else
   echo "system-deps: please install: ${need[*]} (apt-get install ${need[*]})" >&2; exit 0; fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq >/dev/null || true
+# --no-install-recommends: prometheus without its web console; the services are started by the tests only
 $SUDO apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
-fi
-
-# ---------------------------------------------------------------- cluster engines (tests/deploy, handover)
-# The shipped deployment files are tested on the real engines, which must not be skipped in CI: a
-# single-machine Slurm (slurmctld, slurmd, munge), pdsh, sshd for pdsh/clush over ssh to 127.0.0.1,
-# promtool (package prometheus) and shellcheck on the generated files. ansible-core and ClusterShell come
-# from pip (the test extra). Debian/Ubuntu package names.
-engines=()
-for pair in slurmctld:slurmctld slurmd:slurmd srun:slurm-client munged:munge pdsh:pdsh sshd:openssh-server \
-            ssh:openssh-client shellcheck:shellcheck promtool:prometheus; do
-  exe=${pair%%:*}
-  command -v "$exe" >/dev/null 2>&1 || [ -x "/usr/sbin/$exe" ] || engines+=("${pair#*:}")
-done
-if [ ${#engines[@]} -gt 0 ]; then
-  echo "system-deps: installing ${engines[*]}"
-  if [ "$(id -u)" = 0 ]; then SUDO=; elif command -v sudo >/dev/null; then SUDO=sudo; else
-    echo "system-deps: please install: ${engines[*]} (apt-get install ${engines[*]})" >&2; exit 0; fi
-  export DEBIAN_FRONTEND=noninteractive
-  $SUDO apt-get update -qq >/dev/null || true
-  # --no-install-recommends: prometheus without its web console; the services are started by the tests
-  # only
-  $SUDO apt-get install -y -qq --no-install-recommends "${engines[@]}" >/dev/null
-fi
