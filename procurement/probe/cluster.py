@@ -190,12 +190,17 @@ def cluster_progress(reports: Sequence[VerificationReport], plan: Plan, names: S
 Method = Literal["one", "clush", "pdsh"]
 METHODS: tuple[Method, ...] = ("one", "clush", "pdsh")
 PROBE = "gpu-procure-probe.pyz"
-REMOTE_RAW = "/tmp/gpu-procure-raw.json"
 NODES_PLACEHOLDER = "NODES"
 
 
 def _q(text: str) -> str:
     return shlex.quote(text)
+
+
+def _dq(text: str) -> str:
+    """``text`` safe inside double quotes: the local shell expands nothing of it (a catalog's image reference
+    with `$(...)` or a backtick stays text); the remote shell reads the single-quoted words inside."""
+    return "".join("\\" + ch if ch in '\\"$`' else ch for ch in text)
 
 
 def probe_args(plan: Plan, catalog: Catalog) -> list[str]:
@@ -218,25 +223,34 @@ def target_commands(method: Method, plan: Plan, catalog: Catalog, plan_path: str
     extra = " ".join(_q(a) for a in probe_args(plan, catalog))
     extra = f" {extra}" if extra else ""
     w = _q(nodes.strip()) if nodes.strip() else NODES_PLACEHOLDER
-    out = _q(reports_dir.rstrip("/") + "/")
+    # RUN names this run's files: a file an earlier run left on a node is never brought back as this run's facts
+    # (the same lines as docs/probe.md, run on real pdsh and clush by tests/deploy/test_pdsh_clush.py)
+    run = 'RUN=$(date +%Y%m%d-%H%M%S)'
+    remote = "/tmp/gpu-procure-$RUN.json"
+    out = f"{_q(reports_dir.rstrip('/'))}-$RUN/"
     judge = f"gpu-procure judge {out} --plan {plan_arg} --json cluster.json --pdf cluster.pdf"
+    probe_line = f'"{_dq(f"python3 /tmp/{PROBE} -q{extra} -o ")}{remote}"'
+
     if method == "one":
         return "\n".join([
             "# " + t("probe.cmd.on_target", lang, probe=PROBE),
             f'python3 {PROBE} -q{extra} -o "$(hostname -s).json"',
             "# " + t("probe.cmd.then_import", lang, judge=f"gpu-procure judge FILE.json --plan {plan_arg}"),
         ])
-    if method == "clush":
+    if method == "clush":  # -S: exit with the worst node's status, so a node whose probe failed is not passed
         return "\n".join([
-            f"clush -w {w} --copy {_q(probe)} --dest /tmp/",
-            f"clush -w {w} 'python3 /tmp/{PROBE} -q{extra} -o {REMOTE_RAW}'",
-            f"mkdir -p {out} && clush -w {w} --rcopy {REMOTE_RAW} --dest {out}",
+            f"export {run}",
+            f"clush -S -w {w} --copy {_q(probe)} --dest /tmp/",
+            f"clush -S -w {w} {probe_line}",
+            f"mkdir -p {out} && clush -S -w {w} --rcopy {remote} --dest {out}",
             judge,
         ])
+    # Debian's and Ubuntu's pdsh default to rsh: ssh is asked for
     return "\n".join([
+        f"export PDSH_RCMD_TYPE=ssh {run}",
         f"pdcp -w {w} {_q(probe)} /tmp/",
-        f"pdsh -S -w {w} 'python3 /tmp/{PROBE} -q{extra} -o {REMOTE_RAW}'",
-        f"mkdir -p {out} && rpdcp -w {w} {REMOTE_RAW} {out}",
+        f"pdsh -S -w {w} {probe_line}",
+        f"mkdir -p {out} && rpdcp -w {w} {remote} {out}",
         judge,
     ])
 

@@ -255,3 +255,25 @@ def test_the_cluster_block_of_the_verify_guide(world: dict[str, object]) -> None
         assert sorted(re.sub(r"\d{8}-\d{6}", "RUN", p.name) for p in folder.iterdir()) == [
             f"gpu-procure-RUN{suffix}.json.gpu01", f"gpu-procure-RUN{suffix}.json.gpu02"]
     judged(world)
+
+
+@pytest.mark.parametrize("method", ["pdsh", "clush"])
+def test_the_lines_step_5_shows_run_on_the_real_engines(world: dict[str, object], method: str) -> None:
+    """Step 5 showed its own pdsh/clush lines (no PDSH_RCMD_TYPE, no clush -S, a fixed remote file that a later
+    run brought back as its facts); they are now the guide's lines with this plan, probe and node list."""
+    from catalog.loader import load_catalog
+    from procurement.plan import load_plan
+    from procurement.probe.cluster import target_commands
+
+    work = Path(world["work"])  # type: ignore[arg-type]
+    catalog = load_catalog()
+    plan_path = work / "plan.gpuplan.yaml"
+    text = target_commands(method, load_plan(plan_path, catalog), catalog, plan_path.name,  # type: ignore[arg-type]
+                           nodes="gpu[01-02]", probe_dir=".")
+    lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+    assert lines[0].startswith("export ") and ("PDSH_RCMD_TYPE=ssh" in lines[0]) == (method == "pdsh")
+    for name in NODES:  # an earlier run's file on each node is never this run's facts
+        (Path(world["log"]).parent / "nodes" / name / "fs/tmp/gpu-procure-raw.json").write_text("{}")  # type: ignore[arg-type]
+    run_lines(lines, world)
+    assert reports(world) == ["gpu-procure-RUN.json.gpu01", "gpu-procure-RUN.json.gpu02"]
+    judged(world)

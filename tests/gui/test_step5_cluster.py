@@ -65,7 +65,8 @@ def test_the_command_names_this_plan_the_nodes_and_the_saved_probe(page, qtbot, 
     qtbot.keyClicks(page.nodes_edit, "gpu[01-08]")
     _choose(page, qtbot, "ClusterShell (clush)")
     text = page.command_view.toPlainText()
-    assert text.splitlines()[0] == "clush -w 'gpu[01-08]' --copy gpu-procure-probe.pyz --dest /tmp/"
+    assert text.splitlines()[:2] == ["export RUN=$(date +%Y%m%d-%H%M%S)",  # this run's files
+                                     "clush -S -w 'gpu[01-08]' --copy gpu-procure-probe.pyz --dest /tmp/"]
     assert "First save the probe" in page.command_note.text()
     # save the probe and the plan for the target: the command then copies that very file
     folder = tmp_path / "usb stick"
@@ -76,7 +77,7 @@ def test_the_command_names_this_plan_the_nodes_and_the_saved_probe(page, qtbot, 
     copy = load_plan(folder / plan_path.name, page.controller.catalog)
     assert canonical_digest(copy) == canonical_digest(page.controller.plan)
     lines = page.command_view.toPlainText().splitlines()
-    assert shlex.split(lines[0])[4] == str(folder / "gpu-procure-probe.pyz")
+    assert shlex.split(lines[1])[5] == str(folder / "gpu-procure-probe.pyz")
     judge = shlex.split(lines[-1])
     assert judge[judge.index("--plan") + 1] == str(plan_path)
     assert "First save the probe" not in page.command_note.text() and "Import a folder" in page.command_note.text()
@@ -84,7 +85,8 @@ def test_the_command_names_this_plan_the_nodes_and_the_saved_probe(page, qtbot, 
     assert QGuiApplication.clipboard().text() == page.command_view.toPlainText()
     # pdsh: the same steps with pdcp/rpdcp
     _choose(page, qtbot, "pdsh")
-    assert page.command_view.toPlainText().startswith("pdcp -w 'gpu[01-08]' ")
+    assert page.command_view.toPlainText().splitlines()[1].startswith("pdcp -w 'gpu[01-08]' ")
+    assert "PDSH_RCMD_TYPE=ssh" in page.command_view.toPlainText()  # Debian's pdsh defaults to rsh
     # a node list that cannot be read is said, and not put into the command
     page.nodes_edit.clear()
     qtbot.keyClicks(page.nodes_edit, "gpu[01-")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import shlex
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -73,16 +74,18 @@ def test_commands_name_the_real_plan_the_probe_and_the_nodes(vcat: Catalog) -> N
     text = target_commands("clush", plan, vcat, Path("/home/me/plans/集群 A.gpuplan"), nodes="gpu[01-16]",
                            probe_dir=Path("/home/me/probe"))
     lines = text.splitlines()
-    assert lines[0] == "clush -w 'gpu[01-16]' --copy /home/me/probe/gpu-procure-probe.pyz --dest /tmp/"
+    assert lines[0] == "export RUN=$(date +%Y%m%d-%H%M%S)"  # this run's files: never an earlier run's facts
+    assert lines[1] == "clush -S -w 'gpu[01-16]' --copy /home/me/probe/gpu-procure-probe.pyz --dest /tmp/"
     judge = shlex.split(lines[-1])
-    assert judge[:3] == ["gpu-procure", "judge", "reports/"] and "/home/me/plans/集群 A.gpuplan" in judge
+    assert judge[:3] == ["gpu-procure", "judge", "reports-$RUN/"] and "/home/me/plans/集群 A.gpuplan" in judge
     assert "--pdf" in judge
     # the probe has no plan: the plan's container image is passed to it, as verify does
     assert plan.software.image == "ngc-pytorch-24.05"
     image = "nvcr.io/nvidia/pytorch:24.05-py3"
-    assert f"clush -w 'gpu[01-16]' 'python3 /tmp/gpu-procure-probe.pyz -q --image {image} -o " in text
+    assert f'clush -S -w \'gpu[01-16]\' "python3 /tmp/gpu-procure-probe.pyz -q --image {image} -o ' in text
     pdsh = target_commands("pdsh", plan, vcat, None, nodes="")
-    run = f"pdsh -S -w NODES 'python3 /tmp/gpu-procure-probe.pyz -q --image {image} -o /tmp/gpu-procure-raw.json'"
+    assert pdsh.splitlines()[0] == "export PDSH_RCMD_TYPE=ssh RUN=$(date +%Y%m%d-%H%M%S)"  # Debian's pdsh: rsh
+    run = f'pdsh -S -w NODES "python3 /tmp/gpu-procure-probe.pyz -q --image {image} -o /tmp/gpu-procure-$RUN.json"'
     assert run in pdsh
     assert "--plan PLAN.gpuplan" in pdsh
     one = target_commands("one", plan.model_copy(update={"software": plan.software.model_copy(
@@ -180,3 +183,16 @@ def test_the_cluster_report_has_a_signature_and_date_block(tmp_path: Path, raw_d
         assert "Nodes" not in block and "节点" not in block.split("方案摘要")[0]
         for word in words[1:]:
             assert word in block, (lang, word)
+
+
+def test_a_hostile_image_reference_is_text_in_the_remote_line(vcat: Catalog, tmp_path: Path) -> None:
+    """The probe line is in double quotes (for $RUN): a catalog's image reference with $(...) or a backtick
+    must reach the node as text, never run on the operator's machine."""
+    from procurement.probe import cluster
+
+    marker = tmp_path / "ran"
+    hostile = f'x$(touch {marker})`touch {marker}`"; touch {marker}; "'
+    line = cluster._dq(f"python3 p.pyz -q --image {shlex.quote(hostile)} -o ") + "/tmp/x-$RUN.json"
+    out = subprocess.run(["bash", "-c", f'RUN=1; printf %s "{line}"'], capture_output=True, text=True, check=True)
+    assert not marker.exists()
+    assert shlex.split(out.stdout)[4] == hostile and out.stdout.endswith("/tmp/x-1.json")
