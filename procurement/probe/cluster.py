@@ -3,6 +3,7 @@ and the exact commands that collect the missing ones (the probe on every node, t
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import shlex
 from collections.abc import Sequence
@@ -108,8 +109,20 @@ def expand_hostlist(text: str) -> list[str]:
 
 
 def short_name(host: str) -> str:
-    """'gpu01.cluster.local' -> 'gpu01' (what `hostname -s` prints), lower case for comparing."""
-    return host.strip().split(".", 1)[0].lower()
+    """'gpu01.cluster.local' -> 'gpu01' (what `hostname -s` prints), lower case for comparing; an IP address
+    stays whole ('10.0.0.11' was cut to '10', so every node addressed by IP was one node, reported and missing)."""
+    low = host.strip().lower()
+    try:
+        ipaddress.ip_address(low.strip("[]"))
+    except ValueError:
+        return low.split(".", 1)[0]
+    return low
+
+
+def _copied_from(source: str) -> str:
+    """The address a report was copied from: rpdcp and `clush --rcopy` name the copy FILE.json.HOST."""
+    _stem, dot, host = PurePath(source).name.rpartition(".json.")
+    return host if dot else ""
 
 
 @dataclass
@@ -177,10 +190,11 @@ def cluster_progress(reports: Sequence[VerificationReport], plan: Plan, names: S
         name = node_name(report, src)
         problems = [c for c in report.checks if c.status in ("fail", "unknown")]
         nodes.append(NodeProgress(name, node_state(report), report, src, problems))
-        key = short_name(name)
-        if wanted and key not in wanted:
+        # the node's own name, and the address it was reached at (a node list of IP addresses)
+        keys = {short_name(name)} | ({short_name(via)} if (via := _copied_from(src)) else set())
+        if wanted and not keys & wanted.keys():
             unexpected.append(name)
-        seen.add(key)
+        seen |= keys
     nodes.extend(NodeProgress(n, "missing") for key, n in wanted.items() if key not in seen)
     return ClusterProgress(plan.requirements.nodes, nodes, bool(wanted), unexpected)
 

@@ -196,3 +196,19 @@ def test_a_hostile_image_reference_is_text_in_the_remote_line(vcat: Catalog, tmp
     out = subprocess.run(["bash", "-c", f'RUN=1; printf %s "{line}"'], capture_output=True, text=True, check=True)
     assert not marker.exists()
     assert shlex.split(out.stdout)[4] == hostile and out.stdout.endswith("/tmp/x-1.json")
+
+
+def test_nodes_addressed_by_ip_are_matched_by_the_address_they_were_copied_from() -> None:
+    """`--nodes 10.0.0.[11-12]` cut every address at its first dot: each node was reported present (by its host
+    name) and missing (its address), and the two addresses were one node '10'."""
+    plan = h100_plan(requirements={"nodes": 2})
+    names = expand_hostlist("10.0.0.[11-12]")
+    assert names == ["10.0.0.11", "10.0.0.12"]
+    reports = [_report("gpu11", "pass"), _report("gpu12", "pass")]
+    sources = ["reports/gpu-procure-RUN.json.10.0.0.11", "reports/gpu-procure-RUN.json.10.0.0.12"]
+    p = cluster_progress(reports, plan, names, sources)
+    assert p.missing_names == [] and p.unexpected == []
+    assert p.complete()
+    # one of them silent: named by its address
+    p = cluster_progress(reports[:1], plan, names, sources[:1])
+    assert p.missing_names == ["10.0.0.12"]
