@@ -38,6 +38,9 @@ def _summary(devices: tuple[LaneDevice, ...]) -> str:
     return ", ".join(f"{n} × {name} x{w}→x{g}" for (name, w, g), n in groups.items())
 
 
+FORM_FACTOR_LABEL = {GpuFormFactor.PCIE: "PCIe", GpuFormFactor.SXM: "SXM"}
+"""As the datasheets write them (the enum's upper case printed "PCIE")."""
+
 @rule(FAMILY, "PCIE-LANES", "PCIE-LANES-REDUCED", step=3, item="gpu_model_count")
 def lanes(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """PCIE-LANES (not enough lanes even at x4) and PCIE-LANES-REDUCED (devices drop to x8/x4)."""
@@ -171,9 +174,9 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
                 fields,
                 lang,
                 gpu=p.gpu.name,
-                gpu_ff=p.gpu.form_factor.value.upper(),
+                gpu_ff=FORM_FACTOR_LABEL[p.gpu.form_factor],
                 chassis=p.chassis.name,
-                chassis_ff=p.chassis.gpu_form_factor.value.upper(),
+                chassis_ff=FORM_FACTOR_LABEL[p.chassis.gpu_form_factor],
             )
         ]
     if p.chassis.gpus_supported and p.gpu.id not in p.chassis.gpus_supported:

@@ -112,7 +112,7 @@ def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
         if count > spares:
             return []
         return [make("POWER-PSU-REDUNDANCY", Severity.ERROR, ("server.psu.count", "server.psu.redundancy"), lang,
-                     variant="nm", count=count, mode=red.value.upper(), least=spares + 1)]
+                     variant="nm", count=count, mode=redundancy_label(red, lang), least=spares + 1)]
     if count < 2 or (red == Redundancy.N_PLUS_N and count % 2):
         return [
             make(
@@ -121,7 +121,7 @@ def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
                 ("server.psu.count", "server.psu.redundancy"),
                 lang,
                 count=count,
-                mode=red.value.upper(),
+                mode=redundancy_label(red, lang),
             )
         ]
     return []
@@ -285,6 +285,13 @@ def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 _POLICY_REDUNDANCY = {r.value: r for r in Redundancy}
 
 
+def redundancy_label(redundancy: Redundancy, lang: Lang) -> str:
+    """'N+1', 'N+N', 'N+2' as vendors write them; none in words ("电源冗余为 NONE" showed the raw enum name)."""
+    if redundancy == Redundancy.NONE:
+        return t("power.redundancy.none", lang)
+    return redundancy.value.upper()
+
+
 @rule(FAMILY, "POWER-PSU-NO-REDUNDANCY", step=3, item="psu_power")
 def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
     """POWER-PSU-NO-REDUNDANCY: a data-centre plan whose PSU redundancy is below what the policy asks for
@@ -304,7 +311,8 @@ def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
     b = power_budget(plan, catalog, policy, parts)
     need = psus_needed(b.draw_w, b.psu_unit_w, policy, want) if b.psu_unit_w else None
     return [make("POWER-PSU-NO-REDUNDANCY", Severity.WARNING, ("server.psu.redundancy", "server.psu.count"), lang,
-                 variant=None if need is not None else "count", have=have.value.upper(), want=want.value.upper(),
+                 variant=None if need is not None else "count", have=redundancy_label(have, lang),
+                 want=redundancy_label(want, lang),
                  count=parts.psu_count, need=need or 0)]
 
 
@@ -428,6 +436,7 @@ RULES: tuple[Rule, ...] = (
 
 register(
     {
+        "power.redundancy.none": "none",
         "POWER-PSU-MISSING.message": "GPUs or a CPU are chosen but no power supply ({chassis} ships none).",
         "POWER-PSU-MISSING.message.none": "No power supply chosen yet (nor a chassis).",
         "POWER-PSU-MISSING.fix": "Choose a PSU model and count in the server configuration, or use auto-configure.",
