@@ -261,7 +261,7 @@ GAUGE_BUDGET = {"power": "power", "pcie": "lanes", "cooling": "heat", "rack": "p
 """Gauge → the budget it shows."""
 
 
-def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
+def gauge_readings(budgets: Budgets, tower: bool = False) -> dict[str, GaugeReading]:
     """The gauges' numbers from the evaluation's budgets (never recomputed here): power, lanes and airflow of
     one server, and its rack (servers per rack × wall power against the rack limit, or the liquid-cooling
     density where no limit is set)."""
@@ -285,8 +285,10 @@ def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
             .replace("%1", number(pb.draw_w)).replace("%2", percent(pb.headroom_pct, None))
             .replace("%3", number(pb.required_w)).replace("%4", number(pb.usable_w)) + per_server)
         rack = pb.rack
-        if rack is not None:
+        if rack is not None and not tower:  # a tower stands alone: no rack to compare with
             threshold = budgets.heat.liquid_threshold_kw if budgets.heat is not None else None
+            # without the site's own rack limit the gauge compares with the liquid-cooling threshold, and says so
+            # (it showed "2.1 / 40 kW" as if 40 kW were a limit, even for a tower)
             limit = pb.rack_limit_kw or threshold
             pdu = ("" if rack.pdu_rating_amps is None else
                    translate("ServerPage", "PDU per feed: %1-phase, %2 A (%3 A rating)")
@@ -304,7 +306,11 @@ def gauge_readings(budgets: Budgets) -> dict[str, GaugeReading]:
                               translate("ServerPage", "Space: %1 × %2U of %3U usable")
                               .replace("%1", str(rack.servers_per_rack)).replace("%2", str(rack.rack_units))
                               .replace("%3", str(rack.rack_units_usable)))
-                           + ("\n" + pdu if pdu else ""))
+                           + ("\n" + pdu if pdu else "")
+                           + ("" if pb.rack_limit_kw or threshold is None else "\n" +
+                              translate("ServerPage", "No rack power limit set: compared with %1 kW per rack, "
+                                                      "above which liquid cooling is advised")
+                              .replace("%1", number(threshold))))
     lb = budgets.lanes
     if lb is not None:
         used = lb.cpu_needed + lb.switch_needed
@@ -596,7 +602,9 @@ class ServerPage(StepPage):
         if evaluation is None or evaluation.plan is not ctl.plan:
             return
         if self._readings is None or self._readings[0] is not evaluation:
-            self._readings = (evaluation, gauge_readings(evaluation.budgets))
+            chassis = ctl.catalog.typed(Chassis, ctl.plan.server.chassis) if ctl.plan.server.chassis else None
+            self._readings = (evaluation, gauge_readings(evaluation.budgets,
+                                                         tower=chassis is not None and chassis.form == "tower"))
         readings = self._readings[1]
         family_state = self._family_states()
         for key, gauge in self.gauges.items():
@@ -611,7 +619,10 @@ class ServerPage(StepPage):
         if key == "pcie":
             return self.tr("choose a CPU") if srv.cpu is None else self.tr("CPU lanes not published")
         if key == "rack":
-            return self.tr("choose a chassis")
+            if srv.chassis is None:
+                return self.tr("choose a chassis")
+            chassis = self.controller.catalog.typed(Chassis, srv.chassis)
+            return self.tr("a tower: not in a rack") if chassis is not None and chassis.form == "tower" else "—"
         return self.tr("choose PSUs") if srv.psu.part is None and srv.chassis is None else \
             self.tr("PSU capacity not published")
 

@@ -19,7 +19,10 @@ def wan_text(cny: float) -> str:
 
 
 def million_text(cny: float) -> str:
-    """12 500 000 → '¥12.50 M', 50 000 → '¥0.05 M': the English UI's one short form of a CNY amount."""
+    """12 500 000 → '¥12.50 M', 250 000 → '¥0.25 M'; below ¥100,000 in thousands, 12 999 → '¥13.0 k' (it said
+    '¥0.01 M', which tells a buyer nothing): the English UI's one short form of a CNY amount."""
+    if abs(cny) < 100_000:
+        return f"¥{number(cny / 1_000, 1)} k"
     return f"¥{number(cny / 1_000_000, 2)} M"
 
 

@@ -248,6 +248,7 @@ def test_english_money_has_no_wan_and_chinese_budget_says_yuan(qtbot, make_windo
     assert budget.wan.text() == "= ¥18.22 M"  # 18 224 600 / 1 000 000
     assert budget.spin.suffix() == " CNY"
     assert short_amount(1_880_000) == "¥1.88 M"
+    assert short_amount(12_999) == "¥13.0 k"  # not "¥0.01 M"
     win.set_language("zh")
     assert budget.wan.text() == "= 1,822 万元"  # 18 224 600 / 10 000, rounded
     assert budget.spin.suffix() == " 元"

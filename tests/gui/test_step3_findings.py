@@ -166,3 +166,23 @@ def test_a_rack_limit_error_colours_the_rack_gauge_not_the_psu_gauge(qtbot, cata
     page.refresh_now()
     assert page.rack_gauge.state() == "error"
     assert page.power_gauge.state() == "ok", "the PSU gauge took the rack's colour"
+
+
+def test_the_rack_gauge_says_what_it_compares_with(qtbot, catalog, policy):
+    """With no rack limit set the gauge read "2.1 / 40 kW" as if 40 kW (the liquid-cooling threshold) were a limit,
+    and a tower got a rack gauge too."""
+    from procurement.plan import load_plan
+    from tests.conftest import EXAMPLES
+
+    ctl = PlanController(catalog, policy, lang="en")
+    ctl.new(load_plan(EXAMPLES / "mid-size-training.gpuplan.yaml", catalog))
+    page = ServerPage(ctl)
+    qtbot.addWidget(page)
+    page.show()
+    ctl.reevaluate()
+    qtbot.waitUntil(lambda: page.rack_gauge.used() is not None)
+    assert "No rack power limit set: compared with 40 kW per rack" in page.rack_gauge.toolTip() + page.rack_gauge.text()
+    ctl.new(load_plan(EXAMPLES / "personal-research.gpuplan.yaml", catalog))  # a tower workstation
+    ctl.reevaluate()
+    qtbot.waitUntil(lambda: page.rack_gauge.used() is None)
+    assert "a tower: not in a rack" in page.rack_gauge.text()
