@@ -393,6 +393,9 @@ class ServerPage(StepPage):
         self.auto_label = QLabel()
         self.auto_label.setWordWrap(True)
         self._auto_reasons: list[str] = []
+        self._auto_from: tuple[Plan, frozenset[str]] | None = None
+        """The plan auto-configure started from and the parts it kept: its reasons are said again from them in
+        each language (they stayed English after a switch to Chinese)."""
         self._auto_server: Any = None  # the server auto-configure proposed; the summary describes only it
         self.power_gauge = Gauge()
         self.pcie_gauge = Gauge()
@@ -558,6 +561,14 @@ class ServerPage(StepPage):
         self.auto_hint.setVisible(not has_gpu)  # a disabled button says why
         self._show_auto_summary()
         self._update_gauges()
+        if self._auto_from is not None:
+            before, keep = self._auto_from
+            derived = derive_defaults(before, self.controller.catalog, self.controller.policy,
+                                      lang=self.controller.lang, keep=keep)
+            self._auto_reasons = list(derived.reasons)
+            if self.error_label.isVisibleTo(self) and derived.missing:
+                self.error_label.setText("\n".join(derived.missing))
+            self._show_auto_summary()
 
     def _show_auto_summary(self) -> None:
         """Auto-configure's reasons, marked as out of date once the server differs from what it proposed
@@ -699,6 +710,7 @@ class ServerPage(StepPage):
         from gui import dialogs
 
         ctl = self.controller
+        before, keep = ctl.plan, frozenset[str]()
         try:
             after, derived = auto_configured(ctl)
             replaced = describe_replacements(ctl.plan, derived, ctl.catalog, ctl.lang)
@@ -707,12 +719,14 @@ class ServerPage(StepPage):
                 if answer is None:
                     return
                 if not answer:
-                    after, derived = auto_configured(ctl, keep=would_replace(ctl.plan, derived))
+                    keep = frozenset(would_replace(ctl.plan, derived))
+                    after, derived = auto_configured(ctl, keep=keep)
         except Exception as exc:  # a slot must not die: say what went wrong, change nothing
             self.error_label.setText(self.tr("Auto-configure failed: %1").replace("%1", str(exc) or type(exc).__name__))
             self.error_label.show()
             return
         self._auto_reasons, self._auto_server = list(derived.reasons), after.server
+        self._auto_from = (before, keep)
         self.controller.replace_plan(after, lambda: self.tr("Auto-configure"))
         self._show_auto_summary()
         if derived.missing:

@@ -42,3 +42,27 @@ def test_no_hedged_plurals_on_any_page(qtbot, make_window, nodes: int) -> None:
             checked += 1
             assert not PLURAL_HEDGE.search(text), f"{type(page).__name__}: {text!r}"
     assert checked > 100
+
+
+def test_auto_configure_explains_itself_in_the_language_of_the_moment(qtbot, make_window) -> None:
+    """Auto-configure's explanation stayed English after switching to 中文."""
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from procurement.plan import Plan
+
+    win = make_window()
+    win.set_language("en")
+    win.controller.new(Plan.model_validate({"requirements": {"deployment": "datacenter"},
+                                            "gpu": {"model": "a100-pcie-40gb", "count": 4}}))
+    win.show_page(2)
+    page = win.pages[2]
+    qtbot.waitUntil(page.isVisible)
+    QTest.mouseClick(page.auto_button, Qt.MouseButton.LeftButton)
+    english = page.auto_label.text()
+    assert english and not re.search(r"[\u4e00-\u9fff]", english)
+    win.named_actions["lang_zh"].trigger()
+    chinese = page.auto_label.text()
+    assert chinese != english and re.search(r"[\u4e00-\u9fff]", chinese), chinese
+    win.named_actions["lang_en"].trigger()
+    assert page.auto_label.text() == english
