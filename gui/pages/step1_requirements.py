@@ -425,7 +425,7 @@ class RequirementsPage(StepPage):
                 verdict = self.tr("fits") if est.fits else self.tr("does not fit")
                 self.total_label.setText(text.replace("%1", number(est.per_gpu_gb, 1))
                                          .replace("%2", number(est.with_margin_gb, 1))
-                                         .replace("%3", number(est.one_gpu_gb or 0, 1)).replace("%4", verdict))
+                                         .replace("%3 GB", _gb_and_gib(est.one_gpu_gb or 0)).replace("%4", verdict))
                 more = "" if est.gpus <= MAX_BARS else self.tr(" (the first %1 of %2 GPUs shown; every GPU holds "
                                                                "the same share)").replace("%1", str(MAX_BARS)) \
                     .replace("%2", str(est.gpus))
@@ -507,3 +507,9 @@ class RequirementsPage(StepPage):
             self.tr("%1: %2 B parameters (%3 B active per token) from its config.json")
             .replace("%1", path.name).replace("%2", number(spec.params_b, 2))
             .replace("%3", number(spec.active_params_b, 2)))
+
+
+def _gb_and_gib(gb: float) -> str:
+    """'42.9 (40 GiB)': the estimate is in GB (10⁹ bytes, what allocators report), the catalog and step 2's table
+    give a card's memory in GiB as vendors name it ("40GB" is 40 GiB); both, so 43 and 40 read as one card."""
+    return f"{number(gb, 1)} GB ({shortest(round(gb / 1.073741824, 1))} GiB)"

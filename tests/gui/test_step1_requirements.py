@@ -167,4 +167,4 @@ def test_vram_chart_of_the_8_node_example_compares_one_gpu_with_one_gpu(qtbot, m
     assert chart.limit == pytest.approx(one_gpu_gb)  # 80 GiB = 85.9 GB, not 8 × (a node) or 64 × (the job)
     assert chart.bars and all(bar.total == pytest.approx(est.per_gpu_gb) for bar in chart.bars)
     assert all(bar.total < one_gpu_gb for bar in chart.bars)
-    assert "of its 85.9 GB: fits" in page.total_label.text()
+    assert "of its 85.9 GB (80 GiB): fits" in page.total_label.text()

@@ -66,3 +66,17 @@ def test_auto_configure_explains_itself_in_the_language_of_the_moment(qtbot, mak
     assert chinese != english and re.search(r"[\u4e00-\u9fff]", chinese), chinese
     win.named_actions["lang_en"].trigger()
     assert page.auto_label.text() == english
+
+
+def test_a_cards_memory_is_given_in_gb_and_gib_where_the_estimate_is_in_gb(qtbot, make_window) -> None:
+    """Step 2's table says 40 (GiB) for an A100 40GB while step 1 said "每卡 43 GB": one card, two numbers."""
+    from gui.screenshots import pick_example
+
+    win = make_window()
+    win.controller.new(pick_example(None))
+    win.show_page(0)
+    page = win.pages[0]
+    qtbot.waitUntil(page.isVisible)
+    qtbot.waitUntil(lambda: "GiB" in page.total_label.text())
+    gpu = win.controller.catalog.gpu(win.controller.plan.gpu.model)
+    assert f"({gpu.memory_gib:g} GiB)" in page.total_label.text()
