@@ -186,7 +186,7 @@ def test_a_fully_priced_quote_gives_the_total_and_its_short_form_without_wan_in_
     page.refresh()
     _subtotal, total = _expected_total(priced_catalog, policy)
     text = page.totals_label.text()
-    assert f"Total ¥{total:,.2f} (¥{total / 1_000_000:,.2f} M)" in text  # 93 221.05 → ¥0.09 M
+    assert f"Total ¥{total:,.2f} (¥{total / 1_000:,.1f} k)" in text  # 93 221.05 → ¥93.2 k (it said ¥0.09 M)
     assert "万" not in text and "incomplete" not in text
 
 
