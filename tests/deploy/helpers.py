@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import socket
 from pathlib import Path
 
 from tests.conftest import EXAMPLES
@@ -15,3 +16,14 @@ def cluster_plan(directory: Path, nodes: int) -> Path:
     path = directory / "cluster.gpuplan.yaml"
     path.write_text(text, encoding="utf-8")
     return path
+
+
+def free_ports(n: int) -> list[int]:
+    """``n`` loopback ports free at the moment (the engines' daemons bind them next)."""
+    socks = [socket.socket() for _ in range(n)]
+    for s in socks:
+        s.bind(("127.0.0.1", 0))
+    ports = [s.getsockname()[1] for s in socks]
+    for s in socks:
+        s.close()
+    return ports

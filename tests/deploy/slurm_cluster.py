@@ -15,19 +15,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from tests.deploy.helpers import free_ports
+
 NODES = ("gpu01", "gpu02")
 GPUS = 8
 DAEMONS = ("munged", "slurmctld", "slurmd")
-
-
-def _free_ports(n: int) -> list[int]:
-    socks = [socket.socket() for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
 
 
 def _missing() -> list[str]:
@@ -36,7 +28,7 @@ def _missing() -> list[str]:
 
 def _config(d: Path, constrain: bool) -> dict[str, str]:
     host = socket.gethostname().split(".")[0]
-    ctld, slurmd, n1, n2 = _free_ports(4)
+    ctld, slurmd, n1, n2 = free_ports(4)
     task = "task/cgroup" if constrain else "task/none"
     nodes = "\n".join(
         f"NodeName={n} NodeHostname={host} NodeAddr=127.0.0.1 Port={p} CPUs=16 RealMemory=1000 Gres=gpu:{GPUS} "

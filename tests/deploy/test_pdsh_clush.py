@@ -16,7 +16,6 @@ import re
 import shlex
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ import pytest
 
 from procurement.probe import bundle
 from tests.conftest import REPO
-from tests.deploy.helpers import cluster_plan
+from tests.deploy.helpers import cluster_plan, free_ports
 from tests.probe.helpers import fake_server, oldest_python
 from tests.procurement.verify.conftest import H100_TOPO, H100_XML, write_exe
 
@@ -46,16 +45,6 @@ with open({log!r}, "a") as log:
 env = dict(os.environ, PATH=node + "/bin:/usr/bin:/bin")
 sys.exit(subprocess.run(["sh", "-c", command], env=env, cwd=node + "/fs").returncode)
 '''
-
-
-def _free_ports(n: int) -> list[int]:
-    socks = [socket.socket() for _ in range(n)]
-    for s in socks:
-        s.bind(("127.0.0.1", 0))
-    ports = [s.getsockname()[1] for s in socks]
-    for s in socks:
-        s.close()
-    return ports
 
 
 def tool(name: str) -> str:
@@ -81,7 +70,7 @@ def sshd(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, object]
     shell.write_text(f"#!{sys.executable}\n" + NODE_SHELL.format(nodes=str(d / "nodes"), log=str(log)))
     shell.chmod(0o755)
     Path("/run/sshd").mkdir(exist_ok=True)  # sshd's privilege separation directory (Debian's path)
-    ports = dict(zip(NODES, _free_ports(len(NODES)), strict=True))
+    ports = dict(zip(NODES, free_ports(len(NODES)), strict=True))
     pids = []
     client = ["Host *", f"  IdentityFile {d / 'id'}", "  IdentitiesOnly yes", "  User root", "  BatchMode yes",
               "  StrictHostKeyChecking no", "  UserKnownHostsFile /dev/null", "  LogLevel ERROR"]
