@@ -242,7 +242,8 @@ def target_commands(method: Method, plan: Plan, catalog: Catalog, plan_path: str
     run = 'RUN=$(date +%Y%m%d-%H%M%S)'
     remote = "/tmp/gpu-procure-$RUN.json"
     out = f"{_q(reports_dir.rstrip('/'))}-$RUN/"
-    judge = f"gpu-procure judge {out} --plan {plan_arg} --json cluster.json --pdf cluster.pdf"
+    # --since: raw facts collected before this run began are refused, whatever their name
+    judge = f'gpu-procure judge {out} --since "$RUN" --plan {plan_arg} --json cluster.json --pdf cluster.pdf'
     probe_line = f'"{_dq(f"python3 /tmp/{PROBE} -q{extra} -o ")}{remote}"'
 
     if method == "one":

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import gc
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -52,8 +54,30 @@ def expand(paths: Sequence[str | Path]) -> list[Path]:
     return out
 
 
+SINCE_SKEW = dt.timedelta(minutes=10)
+"""How far a node's clock may lag the operator's before its fresh facts would look older than the run."""
+_RUN_STAMP = re.compile(r"\A(\d{8})-(\d{6})\Z")
+
+
+def parse_since(text: str) -> dt.datetime:
+    """``--since``: ISO 8601, or the `date +%Y%m%d-%H%M%S` stamp the guide's lines keep in RUN (local time, as is
+    an ISO time without an offset). Raises ValueError."""
+    m = _RUN_STAMP.match(text.strip())
+    when = (dt.datetime.strptime(m.group(1) + m.group(2), "%Y%m%d%H%M%S") if m
+            else dt.datetime.fromisoformat(text.strip()))
+    return when if when.tzinfo is not None else when.astimezone()
+
+
+def _collected(obj: dict[str, object]) -> dt.datetime | None:
+    try:
+        when = dt.datetime.fromisoformat(str(obj.get("created")))
+    except ValueError:
+        return None
+    return when if when.tzinfo is not None else when.replace(tzinfo=dt.timezone.utc)
+
+
 def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
-              any_plan: bool = True) -> VerificationReport:
+              any_plan: bool = True, since: dt.datetime | None = None) -> VerificationReport:
     """A node's report from a raw-facts file (judged now) or an already judged report, checked against ``plan``:
     its checks must agree with its own GPU list, and (unless ``any_plan``) it must have been judged against this
     very plan. Raises ReportError naming the file."""
@@ -68,6 +92,11 @@ def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
     # the one bounded JSON reader: NaN/Infinity, duplicate keys, runaway integers and nesting are located errors
     obj = strict_json(text, str(path), max_values=MAX_RAW_VALUES)
     if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
+        collected = _collected(obj)
+        if since is not None and (collected is None or collected < since - SINCE_SKEW):
+            # a file an earlier run left on the node, brought back as this run's facts
+            raise ReportError(t("probe.judge.stale", lang, path=path, collected=obj.get("created") or "?",
+                                since=since.isoformat(timespec="seconds")))
         try:
             return judge(check_raw(obj, str(path)), plan, catalog, None, lang)
         except RawError as exc:
@@ -135,14 +164,15 @@ def cyclic_gc_paused() -> Iterator[None]:
 
 
 def read_nodes(
-    paths: Sequence[str | Path], plan: Plan | None, catalog: Catalog, lang: Lang, any_plan: bool = True
+    paths: Sequence[str | Path], plan: Plan | None, catalog: Catalog, lang: Lang, any_plan: bool = True,
+    since: dt.datetime | None = None,
 ) -> tuple[list[VerificationReport], list[str], list[str]]:
     """(reports, their source files, one error line per unreadable or untrustworthy file)."""
     reports, sources, errors = [], [], []
     with cyclic_gc_paused():
         for path in expand(paths):
             try:
-                reports.append(read_node(path, plan, catalog, lang, any_plan))
+                reports.append(read_node(path, plan, catalog, lang, any_plan, since))
                 sources.append(str(path))
             except ReportError as exc:
                 errors.append(str(exc))
@@ -161,6 +191,10 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--nodes", default="", metavar="HOSTLIST",
                    help="the nodes expected, as pdsh/clush take them (gpu[01-16]): the report names the "
                         "missing ones")
+    p.add_argument("--since", default=None, metavar="TIME",
+                   help="refuse raw facts collected before TIME (ISO 8601, or the YYYYmmdd-HHMMSS stamp of "
+                        "`date +%%Y%%m%%d-%%H%%M%%S`, local time): a file an earlier run left on a node is not this "
+                        "run's")
     p.add_argument("--any-plan", action="store_true",
                    help="read judged reports as they were judged, even against another plan (by default a "
                         "judged report must name this plan)")
@@ -187,7 +221,14 @@ def run_judge(args: argparse.Namespace, catalog: Catalog) -> int:
     if args.pdf is not None and plan is None:
         print(t("probe.judge.pdf_needs_plan", lang), file=sys.stderr)
         return EXIT_UNUSABLE
-    reports, sources, errors = read_nodes(args.raw, plan, catalog, lang, getattr(args, "any_plan", False))
+    since = None
+    if getattr(args, "since", None):
+        try:
+            since = parse_since(args.since)
+        except ValueError:
+            print(t("probe.judge.bad_since", lang, value=args.since), file=sys.stderr)
+            return EXIT_UNUSABLE
+    reports, sources, errors = read_nodes(args.raw, plan, catalog, lang, getattr(args, "any_plan", False), since)
     for line in errors:
         print(t("probe.judge.read_error", lang, error=line), file=sys.stderr)
     if not reports:

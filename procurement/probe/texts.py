@@ -34,6 +34,11 @@ register(
             "{n} GPU listed, the plan buys {want} per server", "{n} GPUs listed, the plan buys {want} per server", "n"
         ),
         "probe.judge.why_model": "{gpus} listed, the plan buys {want}",
+        "probe.judge.stale": (
+            "{path}: collected at {collected}, before this run began ({since}): a file an earlier run left on the "
+            "node, not this run's facts"
+        ),
+        "probe.judge.bad_since": "--since {value}: not a time (ISO 8601, or YYYYmmdd-HHMMSS as date prints it)",
         "probe.handover.written": "Handover files for {n} accepted nodes written to {path}",
         "probe.handover.none": "No node passed acceptance: no monitoring or setup files written",
         "probe.handover.slowdown_unknown": (

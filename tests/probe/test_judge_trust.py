@@ -80,3 +80,33 @@ def test_a_forged_report_whose_checks_contradict_its_gpus_is_refused(tmp_path: P
     # in Chinese too
     with pytest.raises(ReportError, match="GPU-COUNT"):
         read_node(forged, h100_plan(), vcat, "zh", any_plan=False)
+
+
+def test_raw_facts_from_before_the_run_are_refused(tmp_path: Path, vcat: Catalog,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """A file an earlier run left on a node came back as this run's facts; `judge --since "$RUN"` (the stamp the
+    guide's lines keep) refuses facts collected before the run began, with an allowance for clock skew."""
+    import datetime as dt
+
+    from procurement.probe.judge_cmd import SINCE_SKEW, parse_since
+
+    bin_dir, root = fake_server(tmp_path, H100_XML, H100_TOPO)
+    raw_file = probe_there(tmp_path, bin_dir, root)
+    doc = json.loads(raw_file.read_text())
+    collected = dt.datetime.fromisoformat(doc["created"])
+    stale = tmp_path / "stale.json"
+    doc["created"] = (collected - dt.timedelta(days=2)).isoformat()
+    stale.write_text(json.dumps(doc))
+    run = (collected - dt.timedelta(minutes=1)).astimezone().strftime("%Y%m%d-%H%M%S")  # as `date` prints it
+    assert parse_since(run) <= collected
+    plan_file = _plan_file(tmp_path, h100_plan())
+    assert _judge(str(raw_file), "--plan", str(plan_file), "--since", run, catalog=vcat) in (0, 1, 3)
+    capsys.readouterr()
+    assert _judge(str(stale), "--plan", str(plan_file), "--since", run, catalog=vcat) == 2
+    assert "before this run began" in capsys.readouterr().err
+    # a node whose clock is a few minutes behind is not refused
+    behind = tmp_path / "behind.json"
+    doc["created"] = (parse_since(run) - SINCE_SKEW / 2).isoformat()
+    behind.write_text(json.dumps(doc))
+    assert _judge(str(behind), "--plan", str(plan_file), "--since", run, catalog=vcat) in (0, 1, 3)
+    assert _judge(str(raw_file), "--since", "yesterday", catalog=vcat) == 2
