@@ -8,10 +8,11 @@ These tests type with real key events (never setValue) into every spin box of ev
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QByteArray, QMimeData, Qt
-from PySide6.QtGui import QGuiApplication
+from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QAbstractSpinBox, QDoubleSpinBox, QScrollArea, QSpinBox, QWidget
+
+from tests.clipboard import copied_elsewhere
 
 CANDIDATES = (128_500, 32_768, 12_345, 4_321, 321, 21, 3)
 """Digit strings whose swap would show: each has no two equal neighbours at the end."""
@@ -125,9 +126,7 @@ def test_paste_into_a_number_field(qtbot, make_window, lang) -> None:
     QTest.mouseClick(line, Qt.MouseButton.LeftButton)
     qtbot.waitUntil(box.hasFocus)
     QTest.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-    copied = QMimeData()  # what a person copied from a spreadsheet, with its thousands separator
-    copied.setData("text/plain", QByteArray(b"32,768"))
-    QGuiApplication.clipboard().setMimeData(copied)
+    copied_elsewhere("32,768")  # from a spreadsheet, with its thousands separator
     QTest.keyClick(line, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
     QTest.keyClick(line, Qt.Key.Key_Tab)
     assert win.controller.plan.requirements.sequence_length == 32_768
