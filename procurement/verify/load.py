@@ -435,6 +435,23 @@ def _ended_badly(c: Ctx, check_id: str, tool: str, res: dict[str, Any]) -> bool:
     return True
 
 
+def _clean_bandwidth_run(c: Ctx, check_id: str, key: str, tool: str) -> dict[str, Any] | None:
+    """A bandwidth test's output when it ran, printed no data mismatch and ended cleanly; otherwise ``check_id``
+    is recorded (not run: unknown; a mismatch or ASSERT: corruption, a fail; a hang or crash: a fail) and None
+    comes back."""
+    res, why = _tool(c, key)
+    if res is None:
+        c.add(check_id, "unknown", "load.not_run", None, None, tool=tool, why=why)
+        return None
+    bad = corruption_line(_out(res))
+    if bad is not None:
+        c.add(check_id, "fail", "load.corrupt", None, bad, tool=tool, line=bad)
+        return None
+    if _ended_badly(c, check_id, tool, res):
+        return None
+    return res
+
+
 def _out(res: dict[str, Any]) -> str:
     return f"{res.get('stdout') or ''}\n{res.get('stderr') or ''}"
 
@@ -477,15 +494,8 @@ def _load_dcgm(c: Ctx) -> None:
 def _load_nvbandwidth(c: Ctx) -> None:
     if c.facts.load is None:
         return
-    res, why = _tool(c, "nvbandwidth")
+    res = _clean_bandwidth_run(c, "LOAD-NVBANDWIDTH", "nvbandwidth", "nvbandwidth")
     if res is None:
-        c.add("LOAD-NVBANDWIDTH", "unknown", "load.not_run", None, None, tool="nvbandwidth", why=why)
-        return
-    bad = corruption_line(_out(res))
-    if bad is not None:
-        c.add("LOAD-NVBANDWIDTH", "fail", "load.corrupt", None, bad, tool="nvbandwidth", line=bad)
-        return
-    if _ended_badly(c, "LOAD-NVBANDWIDTH", "nvbandwidth", res):
         return
     values = parse_nvbandwidth(_out(res))
     part = _expected(c)
@@ -961,15 +971,8 @@ def _load_p2p(c: Ctx) -> None:
     load = c.facts.load
     if load is None or (load.level != "full" and "p2p_bandwidth" not in load.tools):
         return
-    res, why = _tool(c, "p2p_bandwidth")
+    res = _clean_bandwidth_run(c, "LOAD-P2P", "p2p_bandwidth", "p2pBandwidthLatencyTest")
     if res is None:
-        c.add("LOAD-P2P", "unknown", "load.not_run", None, None, tool="p2pBandwidthLatencyTest", why=why)
-        return
-    bad = corruption_line(_out(res))
-    if bad is not None:
-        c.add("LOAD-P2P", "fail", "load.corrupt", None, bad, tool="p2pBandwidthLatencyTest", line=bad)
-        return
-    if _ended_badly(c, "LOAD-P2P", "p2pBandwidthLatencyTest", res):
         return
     from procurement.verify.checks import _nvlink_wanted
 
