@@ -427,11 +427,7 @@ def attach_reports(attached: list[dict[str, Any]], new: list[dict[str, Any]]) ->
     its old failed one and kept the cluster red. Order: the machines in the order they were first attached.
     """
     kept: dict[tuple[str, str], dict[str, Any]] = {}
-    for report in attached:
-        key = machine_key(report)
-        if key not in kept or _when(report) >= _when(kept[key]):
-            kept[key] = report
-    for report in new:
+    for report in (*attached, *new):
         key = machine_key(report)
         if key not in kept or _when(report) >= _when(kept[key]):
             kept[key] = report
