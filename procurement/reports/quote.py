@@ -36,6 +36,7 @@ from procurement.messages import Lang, plural, register, t
 from procurement.plan import IssuedQuote, Plan, canonical_digest
 from procurement.policy import Policy, default_policy
 from procurement.reports.capitals import capital_amount
+from procurement.rules.power import redundancy_label
 from procurement.reports.common import (
     CENT,
     GROUP_BG,
@@ -229,9 +230,6 @@ register(
             "model and rating you supply."
         ),
         "rfq.ask.power_included": " {count} of them ship with the {chassis} and are priced with it.",
-        "rfq.redundancy.none": "none",
-        "rfq.redundancy.n+1": "N+1",
-        "rfq.redundancy.n+n": "N+N",
     }
 )
 
@@ -564,7 +562,7 @@ def rfq_power_text(plan: Plan, catalog: Catalog, lang: Lang) -> str:
         return ""
     bom = bill_of_materials(plan, catalog)
     text = t("rfq.ask.power", lang, count=p.psu_count, watts=fmt_num(p.psu.rated_w_high_line),
-             redundancy=t(f"rfq.redundancy.{plan.server.psu.redundancy.value}", lang), psu=p.psu.name)
+             redundancy=redundancy_label(plan.server.psu.redundancy, lang), psu=p.psu.name)
     for inc in bom.included:
         text += t("rfq.ask.power_included", lang, count=inc.count, chassis=inc.inside)
     return text

@@ -325,3 +325,20 @@ def test_without_a_service_life_no_years_are_stated() -> None:
         lines = describe_tco(tco, lang)
         assert not any("?" in line for line in lines), lines
     assert describe_tco(tco, "en")[-1].startswith("Cost of ownership: at least ¥100,000")
+
+
+@needs_pdftotext
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_the_rfq_names_every_psu_redundancy_a_plan_can_hold(attached: Plan, catalog: Catalog, tmp_path: Path,
+                                                           lang: str) -> None:
+    """Plan format v10 added N+2 and N+3 (4+2, 3+3): the RFQ once had words only for none, N+1 and N+N and
+    crashed on the others ("no message 'rfq.redundancy.n+2'")."""
+    from procurement.plan import Redundancy
+    from procurement.rules.power import redundancy_label
+
+    for redundancy in Redundancy:
+        plan = with_value(attached, "server.psu.redundancy", redundancy)
+        text = re.sub(r"\s+", " ", pdftotext(render_quote_pdf(plan, catalog, lang=lang, today=DAY, document="rfq"),
+                                             tmp_path))
+        said = "redundancy " if lang == "en" else "冗余方式"
+        assert said + redundancy_label(redundancy, lang) in text.replace("冗余方式 ", "冗余方式"), redundancy
