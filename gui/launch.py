@@ -46,7 +46,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = [a for a in args if a != DEBUG_FLAG]
     _start_logging(debug, args)
     if is_headless(args):
-        from procurement.cli import main as cli_main
+        from procurement.commands.cli import main as cli_main
 
         status = cli_main(args)
         logging.getLogger(__name__).info("exit status %d", status)

@@ -97,3 +97,32 @@ def test_worst_exit_ranks_unusable_over_failed_over_incomplete() -> None:
     assert worst_exit(0, 3) == ExitStatus.INCOMPLETE
     assert worst_exit(3, 1, 0) == ExitStatus.FAILED
     assert worst_exit(1, 2, 3) == ExitStatus.UNUSABLE
+
+
+def test_every_command_lives_in_the_commands_package() -> None:
+    package = REPO / "procurement" / "commands"
+    for command in COMMANDS:
+        module = command.load()
+        assert Path(module.__file__ or "").resolve() == package / f"{command.name.replace('-', '_')}.py", command
+        assert callable(module.add_arguments) and callable(module.run), command.name
+    stray = sorted(p.relative_to(REPO).as_posix() for p in (REPO / "procurement").rglob("*_cmd.py"))
+    assert stray == [], "a command module outside procurement/commands/"
+    assert not (REPO / "procurement" / "cli.py").exists() and not (REPO / "procurement" / "commands.py").exists()
+
+
+def test_only_the_app_launcher_reaches_up_into_the_commands() -> None:
+    """The commands sit on top of the core: no core module imports them (the launcher and the table's own
+    modules do); import-linter's layers cover only the packages it names."""
+    import ast
+
+    importers = []
+    for path in (REPO / "procurement").rglob("*.py"):
+        if (REPO / "procurement" / "commands") in path.parents:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = ([a.name for a in node.names] if isinstance(node, ast.Import)
+                     else [f"{node.module}.{a.name}" for a in node.names] if isinstance(node, ast.ImportFrom)
+                     else [])
+            if any(n == "procurement.commands" or n.startswith("procurement.commands.") for n in names):
+                importers.append(path.relative_to(REPO).as_posix())
+    assert importers == []

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from procurement.cli import build_parser
 from procurement.commands import COMMANDS
+from procurement.commands.cli import build_parser
 from procurement.exit_status import MEANING, ExitStatus
 from tests.conftest import EXAMPLES, REPO
 

@@ -27,5 +27,5 @@ if [ ! -d "$REPORTS/raw" ]; then
   exit 2
 fi
 echo "verify.sh: job ended with status $collected; judging $REPORTS/raw here"
-# shellcheck disable=SC2086  # GPU_PROCURE may be a command with arguments ("python3 -m procurement.cli")
+# shellcheck disable=SC2086  # GPU_PROCURE may be a command with arguments ("python3 -m procurement.commands.cli")
 $GPU_PROCURE judge "$REPORTS/raw" ${PLAN:+--plan "$PLAN"} --json "$REPORTS/cluster.json"

@@ -37,8 +37,8 @@ from gui.controller import PlanController
 from gui.pages.base import StepPage
 from procurement.findings import worst_verdict
 from procurement.handover.generate import NodeFacts, build_handover
-from procurement.handover.handover_cmd import summary as handover_summary
-from procurement.handover.handover_cmd import write_all as write_handover
+from procurement.handover.write import summary as handover_summary
+from procurement.handover.write import write_all as write_handover
 from procurement.messages import Lang
 from procurement.plan import PLAN_SUFFIXES, Plan, PlanError, save_plan, with_value
 from procurement.probe.bundle import write_pyz
@@ -50,7 +50,7 @@ from procurement.probe.cluster import (
     expand_hostlist,
     target_commands,
 )
-from procurement.probe.judge_cmd import cyclic_gc_paused, expand, read_node
+from procurement.probe.nodes import cyclic_gc_paused, expand, read_node
 from procurement.verification_report import attach_reports
 from procurement.verify import (
     CheckRecord,
@@ -716,7 +716,7 @@ class VerifyPage(StepPage):
         def read_all(progress: workers.Progress) -> tuple[list[dict[str, Any]], list[str], Plan | str | None]:
             good: list[dict[str, Any]] = []
             problems: list[str] = []
-            with cyclic_gc_paused():  # many nodes: see procurement.probe.judge_cmd
+            with cyclic_gc_paused():  # many nodes: see procurement.probe.nodes
                 for i, path in enumerate(paths):
                     progress(round(100 * i / len(paths)), path.name)
                     try:

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from catalog.loader import CatalogError, load_catalog, shipped_data_dir
-from procurement.cli import main
+from procurement.commands.cli import main
 
 COMPANY_NIC = """\
 # Parts our purchasing department buys that the shipped catalog lacks.

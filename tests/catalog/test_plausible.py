@@ -11,7 +11,7 @@ import pytest
 from catalog.loader import describe_overlay, load_catalog, overlay_warnings
 from catalog.models import IMPOSSIBLE
 from catalog.plausible import PLAUSIBLE, STANDARD, implausible, rule
-from procurement.cli import main
+from procurement.commands.cli import main
 
 NIC = """\
 nics:

@@ -65,7 +65,7 @@ def test_playbook_collects_with_script_and_judges_on_the_controller(tmp_path: Pa
         "probe_args": f"--root {shlex.quote(str(root))} --python {shlex.quote(str(bin_dir / 'fakepython'))}",
         "reports_dir": str(reports),
         "plan": str(plan),
-        "gpu_procure_cmd": f"{sys.executable} -m procurement.cli",
+        "gpu_procure_cmd": f"{sys.executable} -m procurement.commands.cli",
     }
     # the plain -e form of a list (these fake nodes fail the plan's CPU and memory: the judge says 1)
     res = run_playbook(tmp_path, extra, "judge_ok_codes=[0,1]")

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from gui.launch import no_display
-from procurement.cli import main
+from procurement.commands.cli import main
 from tests.conftest import REPO
 
 SHIPPED = ["ansible/roles/gpu_procure_probe/defaults/main.yml", "ansible/roles/gpu_procure_probe/tasks/main.yml",

@@ -125,7 +125,7 @@ def world(tmp_path: Path, sshd: dict[str, object]) -> dict[str, object]:
     write_exe(tools, "ssh", f'exec /usr/bin/ssh -F {config} "$@"\n')
     write_exe(tools, "scp", f'exec /usr/bin/scp -O -F {config} "$@"\n')
     write_exe(tools, "gpu-procure", f'PYTHONPATH={shlex.quote(str(REPO))} exec {shlex.quote(sys.executable)} '
-                                    f'-m procurement.cli "$@"\n')
+                                    f'-m procurement.commands.cli "$@"\n')
     bundle.write_pyz(work)
     plan = cluster_plan(work, nodes=len(NODES))
     shutil.copy(plan, work / "plan.gpuplan.yaml")

@@ -61,7 +61,7 @@ def cluster(tmp_path: Path) -> dict[str, str]:
         "SRUN_LOG": str(tmp_path / "srun.log"),
         "PYTHON": str(py),
         "PLAN": str(plan),
-        "JUDGE": f"{sys.executable} -m procurement.cli",
+        "JUDGE": f"{sys.executable} -m procurement.commands.cli",
         "PYTHONPATH": str(REPO),
         "LANG": "C.UTF-8",
     }

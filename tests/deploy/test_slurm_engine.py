@@ -71,7 +71,7 @@ exec {replay}/nvidia-smi "$@"
                    f'--root {shlex.quote(str(tmp))}/"$SLURMD_NODENAME"/root '
                    f'--python {shlex.quote(str(replay / "fakepython"))}\n')
     write_exe(tools, "gpu-procure", f'PYTHONPATH={shlex.quote(str(REPO))} exec {shlex.quote(sys.executable)} '
-                                    f'-m procurement.cli "$@"\n')
+                                    f'-m procurement.commands.cli "$@"\n')
     bundle.write_pyz(tmp)
     cluster_plan(tmp, nodes=len(NODES))
     return dict(cluster["env"], PATH=f"{tools}:{replay}:/usr/bin:/bin:/usr/sbin:/sbin",  # type: ignore[arg-type]

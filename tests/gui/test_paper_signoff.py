@@ -91,7 +91,7 @@ def test_confirm_an_undecided_automatic_item_then_remove_it(qtbot, cooling_unkno
     # in check: a finding of its own that names the person (the same plan, the same catalog)
     import argparse
 
-    from procurement.check_cmd import run_check
+    from procurement.commands.check import run_check
 
     path = tmp_path / "p.gpuplan.yaml"
     save_plan(ctl.plan, path)

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from catalog.loader import Catalog
-from procurement.cli import main
+from procurement.commands.cli import main
 from procurement.handover.generate import NodeFacts, build_handover, slowdown_thresholds
 from procurement.plan import Plan, canonical_digest, load_plan
 from procurement.policy import default_policy

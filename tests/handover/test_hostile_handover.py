@@ -14,7 +14,7 @@ import pytest
 import yaml
 
 from catalog.loader import Catalog, load_catalog
-from procurement.cli import main
+from procurement.commands.cli import main
 from procurement.handover.generate import SAFE_HOST, NodeFacts, build_handover
 from procurement.plan import Plan, load_plan
 from procurement.policy import default_policy

@@ -50,7 +50,8 @@ def test_300_storage_lines_of_10000_drives_cost_what_300_lines_cost(catalog, pol
 def _check_rss(plan: Path) -> tuple[int, str, int]:
     """(exit status, stderr, peak RSS in bytes) of ``gpu-procure check PLAN`` in a child process."""
     code = ("import resource, subprocess, sys\n"
-            "p = subprocess.run([sys.executable, '-m', 'procurement.cli', 'check', sys.argv[1], '--lang', 'en'],"
+            "p = subprocess.run([sys.executable, '-m', 'procurement.commands.cli', 'check', sys.argv[1],"
+            " '--lang', 'en'],"
             " capture_output=True, text=True)\n"
             "print(p.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
             "sys.stderr.write(p.stderr)\n")

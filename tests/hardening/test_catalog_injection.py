@@ -60,7 +60,7 @@ def test_catalog_check_does_not_follow_links_out_of_the_directory(tmp_path: Path
     overlay.mkdir()
     (overlay / "x.yaml").symlink_to(secret)
     env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
-    done = subprocess.run([sys.executable, "-m", "procurement.cli", "catalog", "check", str(overlay)],
+    done = subprocess.run([sys.executable, "-m", "procurement.commands.cli", "catalog", "check", str(overlay)],
                           capture_output=True, text=True, timeout=120, env=env)
     out = done.stdout + done.stderr
     assert done.returncode != 0, out

@@ -36,7 +36,7 @@ ENV = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
 
 
 def cli(*argv: str | Path, timeout: float = 60) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "procurement.cli", *map(str, argv)], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "procurement.commands.cli", *map(str, argv)], capture_output=True,
                           text=True, timeout=timeout, env=ENV, stdin=subprocess.DEVNULL)
 
 
@@ -141,7 +141,7 @@ def test_judge_refuses_forged_raw_facts(tmp_path: Path, text: str, words: tuple[
 
 def test_handover_reads_raw_facts_through_the_bounded_reader(tmp_path: Path) -> None:
     from catalog.loader import load_catalog
-    from procurement.handover.handover_cmd import read_nodes
+    from procurement.handover.nodes import read_nodes
     from procurement.plan import load_plan
 
     bad = {"dup.json": '{"kind": "x", "kind": "y"}', "nan.json": '{"a": NaN}',

@@ -8,7 +8,7 @@ import json
 import tracemalloc
 from pathlib import Path
 
-from procurement.cli import main
+from procurement.commands.cli import main
 from procurement.plan import load_plan
 from procurement.verify.merge import load_reports, load_reports_compact, merge_reports, write_merged
 from procurement.verify.render import render_merged

@@ -69,8 +69,8 @@ def test_a_100000_deep_report_and_a_5000_digit_number_are_located_errors(tmp_pat
             load_report(path)
         assert re.match(rf"{re.escape(str(path))}(:1)?: not valid JSON", str(raised.value)), raised.value
     env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
-    done = subprocess.run([sys.executable, "-m", "procurement.cli", "verify", "--merge", str(deep), str(digits)],
-                          capture_output=True, text=True, timeout=120, env=env)
+    done = subprocess.run([sys.executable, "-m", "procurement.commands.cli", "verify", "--merge", str(deep),
+                           str(digits)], capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
     assert "nested too deeply" in done.stderr and "digits" in done.stderr
 
@@ -86,7 +86,7 @@ def test_export_refuses_a_plan_with_no_hardware_chosen(tmp_path: Path) -> None:
     plan = tmp_path / "p.gpuplan.yaml"
     plan.write_text("schema_version: 3\n", encoding="utf-8")  # exported a quote of nothing, exit 0
     env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
-    done = subprocess.run([sys.executable, "-m", "procurement.cli", "export", str(plan), "--quote",
+    done = subprocess.run([sys.executable, "-m", "procurement.commands.cli", "export", str(plan), "--quote",
                            str(tmp_path / "q.pdf"), "--lang", "en"], capture_output=True, text=True, timeout=120,
                           env=env)
     assert done.returncode == 3 and "no hardware chosen" in done.stderr, done.stderr
@@ -136,7 +136,7 @@ def test_a_19_mb_report_of_small_objects_is_refused_before_parsing(tmp_path: Pat
 
 def test_importing_a_fifo_or_a_deeply_nested_file_in_step_5_is_a_located_error(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]
     from procurement.plan import Plan
-    from procurement.probe.judge_cmd import read_node
+    from procurement.probe.nodes import read_node
 
     fifo, deep = tmp_path / "node.json", tmp_path / "deep.json"
     os.mkfifo(fifo)  # hung the window's import

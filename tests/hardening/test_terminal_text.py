@@ -22,7 +22,7 @@ H100_XML = NVIDIA_SMI_FIXTURES / "k8s-test-infra_8x-h100-80gb-hbm3_580.105.08_v1
 
 def _cli(*args: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off", "LANG": "C.UTF-8"}
-    return subprocess.run([sys.executable, "-m", "procurement.cli", *args], capture_output=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "procurement.commands.cli", *args], capture_output=True, timeout=120,
                           env=env, text=True, errors="surrogateescape")
 
 

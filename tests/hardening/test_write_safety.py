@@ -308,7 +308,7 @@ def test_a_fifo_without_a_writer_is_refused_at_once(tmp_path: Path) -> None:
 
 def _cli(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
     env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
-    return subprocess.run([sys.executable, "-m", "procurement.cli", *args], capture_output=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "procurement.commands.cli", *args], capture_output=True, timeout=120,
                           env=env, input=stdin)
 
 

@@ -49,7 +49,7 @@ def test_runtime_data_directories_are_bundled_whole() -> None:
 
 def test_app_modules_are_listed_by_name() -> None:
     names = bundle_data.app_modules(REPO)
-    assert {"gui.launch", "procurement.cli", "catalog.loader", "gui.icon"} <= set(names)
+    assert {"gui.launch", "procurement.commands.cli", "catalog.loader", "gui.icon"} <= set(names)
     assert not set(names) & bundle_data.DEV_MODULES
 
 

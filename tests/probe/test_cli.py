@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from procurement.cli import main
+from procurement.commands.cli import main
 from procurement.plan import save_plan
 from tests.probe.helpers import fake_server
 from tests.procurement.verify.conftest import H100_TOPO, H100_XML, T4_XML, h100_plan, make_catalog

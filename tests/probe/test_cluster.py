@@ -14,7 +14,7 @@ import pypdf
 import pytest
 
 from catalog.loader import Catalog
-from procurement.cli import main
+from procurement.commands.cli import main
 from procurement.plan import save_plan
 from procurement.probe.cluster import (
     HostlistError,
@@ -22,7 +22,7 @@ from procurement.probe.cluster import (
     expand_hostlist,
     target_commands,
 )
-from procurement.probe.judge_cmd import expand, read_node
+from procurement.probe.nodes import expand, read_node
 from procurement.verify.report import VerificationReport, write_report
 from tests.probe.test_judge_scaling import _nodes, raw_doc  # noqa: F401  (the fixture)
 from tests.procurement.verify.conftest import h100_plan

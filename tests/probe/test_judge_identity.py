@@ -13,7 +13,7 @@ import pytest
 from catalog.loader import Catalog
 from procurement.exit_status import ExitStatus
 from procurement.probe import bundle
-from procurement.probe.judge_cmd import read_node
+from procurement.probe.nodes import read_node
 from procurement.verify.probe import ProbeOptions, run_probe
 from procurement.verify.report import ReportError, report_to_dict, write_report
 from tests.probe.helpers import fake_server, oldest_python

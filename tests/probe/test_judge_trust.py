@@ -13,9 +13,10 @@ from pathlib import Path
 import pytest
 
 from catalog.loader import Catalog
-from procurement.cli import build_parser
+from procurement.commands.cli import build_parser
+from procurement.commands.judge import run_judge
 from procurement.plan import canonical_digest, with_value
-from procurement.probe.judge_cmd import read_node, run_judge
+from procurement.probe.nodes import read_node
 from procurement.verify.report import ReportError, write_report
 from tests.probe.helpers import fake_server
 from tests.probe.test_judge_identity import probe_there
@@ -88,7 +89,7 @@ def test_raw_facts_from_before_the_run_are_refused(tmp_path: Path, vcat: Catalog
     guide's lines keep) refuses facts collected before the run began, with an allowance for clock skew."""
     import datetime as dt
 
-    from procurement.probe.judge_cmd import SINCE_SKEW, parse_since
+    from procurement.probe.nodes import SINCE_SKEW, parse_since
 
     bin_dir, root = fake_server(tmp_path, H100_XML, H100_TOPO)
     raw_file = probe_there(tmp_path, bin_dir, root)

@@ -311,7 +311,7 @@ def test_vram_item_gives_the_memory_per_gpu_in_gib_and_in_gb(catalog: Catalog) -
 
 
 def test_english_counts_agree_with_their_nouns() -> None:
-    import procurement.check_cmd
+    import procurement.commands.check
     import procurement.verification_texts  # noqa: F401
     from procurement.messages import t
 

@@ -130,8 +130,8 @@ def test_a_changed_configuration_is_said_on_the_issued_quote(buyer_catalog: Cata
 def test_export_rfq_from_the_command_line(buyer_catalog: Catalog, tmp_path: Path) -> None:
     import argparse
 
+    from procurement.commands.export import run_export
     from procurement.plan import save_plan
-    from procurement.reports.export_cmd import run_export
 
     plan_path = tmp_path / "p.gpuplan"
     save_plan(issue_quote(_plan(buyer_catalog), DAY), plan_path)
@@ -149,8 +149,8 @@ def test_export_issue_stores_the_quote_in_the_plan_once(buyer_catalog: Catalog, 
                                                         capsys: pytest.CaptureFixture[str]) -> None:
     import argparse
 
+    from procurement.commands.export import run_export
     from procurement.plan import save_plan
-    from procurement.reports.export_cmd import run_export
 
     plan_path = tmp_path / "p.gpuplan"
     save_plan(_plan(buyer_catalog), plan_path)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from catalog.loader import Catalog
-from procurement.check_cmd import run_check
+from procurement.commands.check import run_check
 from procurement.plan import Plan, save_plan
 from tests.procurement.test_commercial_quote import needs_pdftotext, pdftotext
 from tests.procurement.test_reference_systems import CX7, M2_BOOT, stock

@@ -21,7 +21,7 @@ def _export(tmp_path: Path, lang: str, system_fonts: str) -> tuple[subprocess.Co
     env.pop("GPU_PROCURE_CJK_FONT", None)
     out = tmp_path / f"{lang}-{system_fonts}.pdf"
     plan = str(EXAMPLES / "mid-size-training.gpuplan.yaml")
-    run = subprocess.run([sys.executable, "-m", "procurement.cli", "export", plan, "--checklist", str(out),
+    run = subprocess.run([sys.executable, "-m", "procurement.commands.cli", "export", plan, "--checklist", str(out),
                           "--lang", lang], capture_output=True, text=True, env=env, timeout=120, check=False)
     pages = [subprocess.run(["pdftotext", "-f", str(n), "-l", str(n), str(out), "-"], capture_output=True,
                             text=True, check=True).stdout for n in (1, 2)]

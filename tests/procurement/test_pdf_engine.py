@@ -250,7 +250,7 @@ def test_export_with_no_system_fonts_at_all(tmp_path: Path, base: Plan) -> None:
     env = {**os.environ, "GPU_PROCURE_SYSTEM_FONTS": "0", "PYTHONPATH": str(Path(__file__).parents[2])}
     env.pop("GPU_PROCURE_CJK_FONT", None)
     out = tmp_path / "q.pdf"
-    run = subprocess.run([sys.executable, "-m", "procurement.cli", "export", str(plan), "--quote", str(out),
+    run = subprocess.run([sys.executable, "-m", "procurement.commands.cli", "export", str(plan), "--quote", str(out),
                           "--lang", "zh"], capture_output=True, text=True, env=env, timeout=120, check=False)
     assert run.returncode == 0, run.stderr
     assert "U+2123C" in run.stderr and "U+0626" in run.stderr and "没有可用字体" in run.stderr

@@ -21,7 +21,7 @@ def _signer(name: str, paths: list[str], barrier: Any, codes: Any, slot: int) ->
     import io
     import sys
 
-    from procurement.cli import main
+    from procurement.commands.cli import main
 
     sys.stdout = sys.stderr = io.StringIO()  # the children's chatter is not the test's
     for i, path in enumerate(paths):

@@ -273,7 +273,7 @@ def test_migrated_signoffs_need_resigning(catalog: Catalog) -> None:
 
 def test_check_reports_signoffs_text_and_json(plan: Plan, catalog: Catalog, tmp_path: Path,
                                                capsys: pytest.CaptureFixture[str]) -> None:
-    from procurement.cli import main
+    from procurement.commands.cli import main
 
     path = tmp_path / "p.gpuplan.yaml"
     save_plan(with_value(sign(plan, "approval", "李娜", "使用部门", catalog, TODAY), "server.memory.count", 8), path)
@@ -288,7 +288,7 @@ def test_check_reports_signoffs_text_and_json(plan: Plan, catalog: Catalog, tmp_
 
 def test_sign_command_signs_atomically(plan: Plan, catalog: Catalog, tmp_path: Path,
                                        capsys: pytest.CaptureFixture[str]) -> None:
-    from procurement.cli import main
+    from procurement.commands.cli import main
 
     path = tmp_path / "p.gpuplan.yaml"
     save_plan(unsign(plan, "approval"), path)

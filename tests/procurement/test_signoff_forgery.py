@@ -50,7 +50,7 @@ def signed(base: Plan, catalog: Catalog, keys: dict[str, Path]) -> Plan:
 
 
 def check(plan: Plan, tmp_path: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, list[dict]]:
-    from procurement.cli import main
+    from procurement.commands.cli import main
 
     path = tmp_path / "plan.gpuplan.yaml"
     save_plan(plan, path)
@@ -183,7 +183,7 @@ def _unusable(tmp_path: Path) -> dict[str, tuple[str, str]]:
 @pytest.mark.parametrize("command", ["check", "export"])
 def test_an_unusable_allowed_signers_file_is_exit_2(command: str, signed: Plan, tmp_path: Path,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
-    from procurement.cli import main
+    from procurement.commands.cli import main
 
     path = tmp_path / "plan.gpuplan.yaml"
     save_plan(signed, path)
@@ -199,7 +199,7 @@ def test_an_unusable_allowed_signers_file_is_exit_2(command: str, signed: Plan, 
 
 def test_export_checks_the_signatures_on_paper(signed: Plan, catalog: Catalog, tmp_path: Path,
                                                keys: dict[str, Path], capsys: pytest.CaptureFixture[str]) -> None:
-    from procurement.cli import main
+    from procurement.commands.cli import main
 
     path = tmp_path / "plan.gpuplan.yaml"
     pdfs = {}

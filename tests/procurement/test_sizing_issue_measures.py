@@ -14,10 +14,10 @@ from typing import Any
 import pytest
 
 from catalog.loader import Catalog
+from procurement.commands.size import main as size_main
 from procurement.plan import Plan
 from procurement.policy import default_policy
 from procurement.rules import evaluate_family, vram
-from procurement.size_cmd import main as size_main
 from procurement.sizing.memory import GB, GIB, Case, Parallel, per_gpu, serving
 from procurement.sizing.plan_sizing import size_plan
 from procurement.sizing.presets import preset

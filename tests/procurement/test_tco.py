@@ -83,7 +83,7 @@ def test_a_blank_tco_says_every_input_is_missing(catalog: Catalog) -> None:
 
 
 def test_check_json_carries_the_tco_record(catalog: Catalog, tmp_path: Path) -> None:
-    from procurement.check_cmd import run_check
+    from procurement.commands.check import run_check
 
     plan = with_value(_research(catalog), "tco", TcoInputs(electricity_cny_per_kwh=0.7, pue=1.3,
                                                            service_life_years=4))

@@ -231,9 +231,9 @@ def pdf_text(path) -> str:
 
 
 def test_export_comparison_from_the_command_line(tmp_path, plan, catalog, capsys):
-    from procurement.cli import build_parser
+    from procurement.commands.cli import build_parser
+    from procurement.commands.export import run_export
     from procurement.plan import save_plan
-    from procurement.reports.export_cmd import run_export
 
     sxm = OfferLine(text="H100 SXM5 80GB", for_part=GPU, offered="h100-sxm5-80gb", quantity=4, unit_price_cny=1,
                     with_vat=True)

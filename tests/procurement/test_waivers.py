@@ -49,7 +49,7 @@ def test_waived_shown_not_hidden_and_stale_when_numbers_change(plan: Plan) -> No
 
 def test_check_and_the_app_honour_waivers_identically(plan: Plan, catalog: Catalog, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    from procurement.cli import main
+    from procurement.commands.cli import main
 
     plan = with_value(plan, "gpu.count", 64)  # more GPUs than the chassis holds: an error to waive
     errors = [f for f in evaluate(plan, catalog, lang="en") if f.severity == Severity.ERROR]

@@ -14,13 +14,13 @@ import pytest
 
 from catalog.loader import Catalog
 from catalog.models import Nic
-from procurement.cli import build_parser
+from procurement.commands.cli import build_parser
+from procurement.commands.verify import run_verify
 from procurement.plan import GpuChoice, PartCount, Plan, save_plan
 from procurement.verify.host import HostInfo
 from procurement.verify.merge import merge_reports
 from procurement.verify.probe import ProbeOptions, report_from_outputs, run_probe
 from procurement.verify.report import ReportError, VerificationReport, load_report, write_report
-from procurement.verify.verify_cmd import run_verify
 from tests.procurement.verify.conftest import (
     ACCEPT,
     H100_TOPO,

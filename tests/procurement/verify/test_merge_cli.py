@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from catalog.loader import Catalog
-from procurement.cli import build_parser
+from procurement.commands.cli import build_parser
+from procurement.commands.verify import run_verify
 from procurement.plan import GpuChoice, Plan, canonical_digest, save_plan
 from procurement.verify.bench import run_benchmark
 from procurement.verify.checks import Facts, evaluate, match_gpu
@@ -18,7 +19,6 @@ from procurement.verify.probe import report_from_outputs
 from procurement.verify.report import ReportError, VerificationReport, load_report, write_report
 from procurement.verify.runner import CommandResult
 from procurement.verify.smi_xml import parse_smi_xml
-from procurement.verify.verify_cmd import run_verify
 from tests.procurement.verify.conftest import (
     FIX,
     H100_TOPO,

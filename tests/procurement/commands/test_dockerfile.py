@@ -9,7 +9,7 @@ from pathlib import Path
 
 import yaml
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 EXAMPLE = ROOT / "resources" / "examples" / "mid-size-training.gpuplan.yaml"
 
 
@@ -66,7 +66,7 @@ def test_in_process_with_a_stream():
     import argparse
 
     from catalog.loader import default_catalog
-    from procurement.dockerfile_cmd import run_dockerfile
+    from procurement.commands.dockerfile import run_dockerfile
 
     buf = io.BytesIO()
     args = argparse.Namespace(plan=EXAMPLE, output="-", mirror="aliyun", lang="zh")

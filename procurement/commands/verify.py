@@ -8,10 +8,10 @@ from pathlib import Path
 
 from catalog.loader import Catalog
 from procurement import verification_texts  # noqa: F401  (registers the messages)
-from procurement.commands import add_catalog_option, catalog_for
+from procurement.commands import add_catalog_option, catalog_for, lang_for, plan_or_error
 from procurement.exit_status import ExitStatus
-from procurement.messages import Lang, default_lang, languages, register, t
-from procurement.plan import Plan, PlanError, load_plan
+from procurement.messages import Lang, languages, register, t
+from procurement.plan import Plan
 from procurement.safe_io import InputFileError, read_bounded_text
 from procurement.verify.merge import load_reports_compact, merge_reports, write_merged
 from procurement.verify.probe import ProbeOptions, VerificationCancelled, run_probe
@@ -51,27 +51,6 @@ def add_arguments(v: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     return run_verify(args, catalog_for(args))
-
-
-def _lang(args: argparse.Namespace) -> Lang:
-    lang = getattr(args, "lang", None)
-    return lang if lang in languages() else default_lang()
-
-
-def _plan(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, bool]:
-    """(the plan or None, False when --plan was given but could not be read; the reason is printed)."""
-    plan, error = _plan_or_error(args, catalog, lang)
-    return plan, error is None
-
-
-def _plan_or_error(args: argparse.Namespace, catalog: Catalog, lang: Lang) -> tuple[Plan | None, str | None]:
-    if getattr(args, "plan", None) is None:
-        return None, None
-    try:
-        return load_plan(args.plan, catalog, lang), None
-    except PlanError as exc:
-        print(t("verify.plan_error", lang, error=exc), file=sys.stderr)
-        return None, t("verify.plan_error", lang, error=exc)
 
 
 def _write(report: VerificationReport, path: Path, lang: Lang, inputs: list[str | Path]) -> bool:
@@ -120,8 +99,8 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
     """Exit 0 when every check passed (warnings allowed), 1 when any failed, 2 when the plan or a report to
     merge cannot be read or the report cannot be written, 3 when a check is unknown or nothing could be
     verified (procurement.exit_status)."""
-    lang = _lang(args)
-    plan, plan_error = _plan_or_error(args, catalog, lang)
+    lang = lang_for(args)
+    plan, plan_error = plan_or_error(args, catalog, lang)
     if plan_error is not None:
         # docs/verify.md promises a JSON report with every exit status: say why nothing was verified.
         if args.json_out is not None and not getattr(args, "merge", None):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from procurement.cli import main
 from procurement.commands import COMMANDS
-from procurement.completion_cmd import levels, script
+from procurement.commands.cli import main
+from procurement.commands.completion import levels, script
 
 pytestmark = pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
 

@@ -7,7 +7,7 @@ import io
 import json
 from pathlib import Path
 
-from procurement.check_cmd import FINDING_KEYS, run_check
+from procurement.commands.check import FINDING_KEYS, run_check
 from procurement.plan import Plan, save_plan
 from tests.procurement.test_rules_parts import CAT, plan_of, workstation_4090
 
@@ -114,7 +114,7 @@ def test_unreadable_plan_or_policy_exit_2(tmp_path: Path) -> None:
 
 
 def test_default_language_and_the_real_cli(tmp_path: Path, monkeypatch, capsys) -> None:  # type: ignore[no-untyped-def]
-    from procurement.cli import main
+    from procurement.commands.cli import main
     from tests.conftest import EXAMPLES
 
     monkeypatch.setenv("LANG", "zh_CN.UTF-8")

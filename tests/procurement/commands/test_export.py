@@ -10,11 +10,11 @@ import pypdf
 import pytest
 
 from catalog.loader import Catalog, load_catalog
-from procurement.cli import build_parser
-from procurement.reports.export_cmd import run_export
+from procurement.commands.cli import build_parser
+from procurement.commands.export import run_export
 from procurement.reports.fonts import FontNotFoundError, candidates, find_font
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent.parent / "data"
 PLAN = DATA / "reports_plan.gpuplan.yaml"
 
 
@@ -146,7 +146,7 @@ def test_font_search_order_and_missing_font_message(tmp_path: Path, monkeypatch:
 
 
 def test_cli_exports_every_shipped_example(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    from procurement.cli import main
+    from procurement.commands.cli import main
     from tests.conftest import EXAMPLES
 
     plans = sorted(EXAMPLES.glob("*.gpuplan.yaml"))

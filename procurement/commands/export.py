@@ -13,6 +13,7 @@ from pathlib import Path
 from catalog.loader import Catalog
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.completeness import describe_missing as describe_gaps
+from procurement.evaluation import evaluate
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import Plan, PlanError, load_plan
@@ -122,9 +123,8 @@ def run_export(args: argparse.Namespace, catalog: Catalog) -> int:
         print(t("export.policy_error", lang), file=sys.stderr)
         print(str(exc), file=sys.stderr)
         return EXIT_UNREADABLE
-    from procurement.rules import evaluate
-
-    findings = evaluate(plan, catalog, policy, lang)
+    # the one evaluation every command reads (procurement.evaluation): the documents show its findings
+    findings = list(evaluate(plan, catalog, policy, lang).findings)
     issued_now = False
     if getattr(args, "issue", False) and args.quote and plan.quote.issued is None \
             and build_quote(plan, catalog, policy, lang=lang).complete:

@@ -1,6 +1,6 @@
 """`gpu-procure completion bash|zsh|fish`: shell completion generated from the command-line parser itself.
 
-Every command, option and choice comes from procurement.cli.build_parser() (all commands loaded) and the app's
+Every command, option and choice comes from procurement.commands.cli.build_parser() (all commands loaded) and the app's
 options from procurement.app_options, so a new command or option completes without editing anything here.
 Install, for example:  gpu-procure completion bash > ~/.local/share/bash-completion/completions/gpu-procure
 """
@@ -57,7 +57,7 @@ def _value_kind(action: argparse.Action) -> str:
 def levels() -> list[Level]:
     """Every level of the parser, the app's options folded into the top level."""
     from procurement.app_options import add_app_arguments
-    from procurement.cli import build_parser
+    from procurement.commands.cli import build_parser
 
     top = build_parser()
     app = argparse.ArgumentParser(add_help=False)
@@ -186,7 +186,7 @@ def fish_script() -> str:
     return "\n".join(lines) + "\n"
 
 
-def main() -> None:  # pragma: no cover - `python -m procurement.completion_cmd bash`
+def main() -> None:  # pragma: no cover - `python -m procurement.commands.completion bash`
     sys.stdout.write(script(sys.argv[1] if len(sys.argv) > 1 else "bash"))
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from procurement.size_cmd import main
+from procurement.commands.size import main
 
 KEYS = {"per_gpu_gb", "per_gpu_with_margin_gb", "breakdown", "fits", "scheme", "kv_tokens", "max_concurrency"}
 PARTS = {"weights", "gradients", "optimizer", "activations", "kv_cache", "overhead"}
@@ -132,9 +132,9 @@ def test_list_models() -> None:
 
 
 def test_check_json_reports_the_per_gpu_breakdown(tmp_path: Path) -> None:
-    from procurement.cli import main as cli
+    from procurement.commands.cli import main as cli
 
-    plan = Path(__file__).resolve().parents[2] / "resources" / "examples" / "llm-cluster-node.gpuplan.yaml"
+    plan = Path(__file__).resolve().parents[3] / "resources" / "examples" / "llm-cluster-node.gpuplan.yaml"
     out = io.StringIO()
     import contextlib
 

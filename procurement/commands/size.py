@@ -452,7 +452,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Stand-alone entry (tests, ``python -m procurement.size_cmd``)."""
+    """Stand-alone entry (tests, ``python -m procurement.commands.size``)."""
     p = argparse.ArgumentParser(prog="gpu-procure size")
     add_arguments(p)
     try:

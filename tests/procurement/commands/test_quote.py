@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from procurement.budgets.cost import plan_cost
-from procurement.cli import main
+from procurement.commands.cli import main
 from procurement.plan import load_plan, save_plan
 from procurement.policy import default_policy
 from procurement.reports import build_quote
@@ -53,7 +53,7 @@ def test_export_xlsx_has_the_quotes_figures_and_no_formulas(tmp_path: Path, cata
 
     import openpyxl
 
-    from procurement.reports.export_cmd import run_export
+    from procurement.commands.export import run_export
 
     plan_path = tmp_path / "p.gpuplan.yaml"
     save_plan(load_plan(EXAMPLES / "mid-size-training.gpuplan.yaml", catalog), plan_path)
