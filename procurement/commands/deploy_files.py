@@ -35,7 +35,7 @@ def source_dir() -> Path:
         packaged = Path(spec.origin).resolve().parent / "deploy"
         if packaged.is_dir():
             return packaged
-    return Path(__file__).resolve().parents[1] / "deploy"
+    return Path(__file__).resolve().parents[2] / "deploy"
 
 
 def deploy_files(root: Path) -> list[tuple[str, bytes]]:
