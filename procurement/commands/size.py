@@ -10,43 +10,19 @@ import argparse
 import json
 import os
 import sys
-from dataclasses import dataclass, replace
+from dataclasses import fields
 from pathlib import Path
-from typing import Any, TextIO, cast
+from typing import Any, TextIO
 
 from procurement.commands import add_catalog_option
 from procurement.exit_status import ExitStatus
-from procurement.llm.presets import MODELS, preset
-from procurement.llm.shapes import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, read_hf_config
+from procurement.llm.presets import MODELS
 from procurement.messages import Lang, default_lang, languages, plural, register, t
-from procurement.sizing.deepspeed import DeepSpeedConfigError, DeepSpeedSettings
-from procurement.sizing.deepspeed import read as read_deepspeed
-from procurement.sizing.memory import (
-    GB,
-    GIB,
-    SERVING_PREFILL_TOKENS,
-    Case,
-    OptimizerName,
-    Parallel,
-    PerGpu,
-    PrecisionName,
-    SchemeName,
-    Serving,
-    ZeroBuffers,
-    per_gpu,
-    serving,
-    vllm_batch_defaults,
-)
-from procurement.sizing.schemes import Choice, Cluster, Search, communication, describe, search, tp_ok
+from procurement.sizing.estimate import DEFAULT_MARGIN_PCT, SizeInputError, SizeRequest, SizeResult, compute
+from procurement.sizing.memory import GB, GIB
 
 EXIT_FITS, EXIT_NO_FIT, EXIT_BAD_INPUT, EXIT_UNKNOWN = (
     ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE, ExitStatus.INCOMPLETE)
-DEFAULT_MARGIN_PCT = 20.0
-"""The policy's vram_margin_pct (resources/policy/default.yaml) unless --policy gives another."""
-
-
-class SizeInputError(ValueError):
-    """Input the command cannot use (exit 2)."""
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
@@ -106,242 +82,6 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--json", action="store_true")
     p.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(p)
-
-
-# ---------------------------------------------------------------------------------------------- inputs
-def _model(args: argparse.Namespace) -> tuple[ModelSpec, list[str]]:
-    notes: list[str] = []
-    if args.model:
-        spec = preset(args.model)
-        if spec is None:
-            raise SizeInputError(f"unknown model preset {args.model!r}; presets: {', '.join(MODELS)}")
-        return spec, notes
-    if args.config:
-        try:
-            return read_hf_config(str(args.config))[0], notes
-        except ConfigError as exc:
-            raise SizeInputError(str(exc)) from None
-    return shape_from_flags(args, notes), notes
-
-
-def shape_from_flags(args: argparse.Namespace, notes: list[str]) -> ModelSpec:
-    """A ModelSpec from --params-b/--layers/--hidden/… (the MLP width solved from the parameter count)."""
-    if not (args.layers and args.hidden):
-        raise SizeInputError("give --model PRESET, --config config.json, or at least --layers and --hidden "
-                             "with --params-b or --intermediate")
-    for name in ("layers", "hidden", "heads", "kv_heads", "head_dim", "vocab", "intermediate"):
-        v = getattr(args, name)
-        if v is not None and v <= 0:
-            raise SizeInputError(f"--{name.replace('_', '-')} must be positive")
-    head_dim = args.head_dim or (args.hidden // args.heads if args.heads else 128)
-    heads = args.heads or max(args.hidden // head_dim, 1)
-    if not args.heads:
-        notes.append("size.note.heads_assumed")
-    kv = args.kv_heads or heads
-    vocab = args.vocab or 0
-    if not args.vocab:
-        notes.append("size.note.no_vocab")
-    base = ModelSpec("custom", "custom", args.layers, args.hidden, heads, kv, head_dim, vocab, 0)
-    inter = args.intermediate
-    if inter is None:
-        if not args.params_b or args.params_b <= 0:
-            raise SizeInputError("give --params-b or --intermediate")
-        rest = args.params_b * 1e9 - base.embedding_params - args.layers * (base.attention_params + 2 * args.hidden)
-        inter = int(rest / (3 * args.hidden * args.layers))
-        if inter <= 0:
-            raise SizeInputError("--params-b is too small for these --layers/--hidden/--vocab")
-    return ModelSpec("custom", f"custom {args.params_b or ''}B".replace(" B", ""), args.layers, args.hidden,
-                     heads, kv, head_dim, vocab, inter, source="command-line shape",
-                     published_params_b=args.params_b)
-
-
-def build_case(args: argparse.Namespace, spec: ModelSpec) -> Case:
-    if args.batch < 1 or args.seq < 1:
-        raise SizeInputError("--batch and --seq must be at least 1")
-    mode = args.mode
-    precision = args.precision or ("mixed" if mode == "full" else "bf16")
-    if mode == "qlora":
-        precision = "int4"
-    if mode in ("full", "lora") and precision in ("int8", "int4"):
-        raise SizeInputError(f"--precision {precision} is for inference or qlora, not --mode {mode}")
-    targets_arg = (args.lora_targets or "all-linear").strip()
-    targets: tuple[str, ...]
-    if targets_arg in ("all-linear", "all"):
-        targets = ALL_LINEAR
-    elif targets_arg == "attention":
-        targets = ATTENTION_TARGETS
-    else:
-        targets = tuple(x.strip() for x in targets_arg.split(",") if x.strip())
-        bad = [x for x in targets if x not in ALL_LINEAR]
-        if bad or not targets:
-            raise SizeInputError(f"--lora-targets: unknown {', '.join(bad) or '(empty)'}; use names from "
-                                 f"{', '.join(ALL_LINEAR)}")
-    rank = args.lora_rank if args.lora_rank is not None else (64 if mode == "qlora" else 8)
-    if rank < 1:
-        raise SizeInputError("--lora-rank must be at least 1")
-    optimizer = "adamw-8bit" if args.optimizer == "paged-adamw-8bit" else args.optimizer
-    checkpointing = None if args.checkpointing is None else args.checkpointing == "on"
-    if args.loss_chunks < 1 or (args.max_batched_tokens or 0) < 0:
-        raise SizeInputError("--loss-chunks must be at least 1 and --max-batched-tokens not negative")
-    if args.offload_activations and checkpointing is False:
-        raise SizeInputError("--offload-activations moves the checkpoints: it needs --checkpointing on")
-    batched = (SERVING_PREFILL_TOKENS if args.max_batched_tokens is None else args.max_batched_tokens or None
-               ) if mode == "inference" else None
-    buffers = ZeroBuffers()
-    offload_opt, offload_params, offload_acts = args.offload_optimizer, args.offload_params, args.offload_activations
-    ds = deepspeed_settings(args, spec)
-    if ds is not None:
-        buffers = ds.buffers
-        offload_opt, offload_params = offload_opt or ds.offload_optimizer, offload_params or ds.offload_params
-        offload_acts = offload_acts or ds.offload_activations
-    return Case(spec, mode, cast(PrecisionName, precision), args.kv_precision, cast(OptimizerName, optimizer),
-                args.batch, args.seq, True if offload_acts else checkpointing, rank, targets,
-                offload_opt, args.sequence_parallel, attention=args.attention,
-                loss_chunks=args.loss_chunks, offload_params=offload_params,
-                offload_activations=offload_acts, zero_buffers=buffers, max_batched_tokens=batched)
-
-
-def deepspeed_settings(args: argparse.Namespace, spec: ModelSpec) -> DeepSpeedSettings | None:
-    """The --deepspeed-config file's ZeRO settings (None without one)."""
-    path = getattr(args, "deepspeed_config", None)
-    if path is None:
-        return None
-    try:
-        return read_deepspeed(path, spec.hidden)
-    except DeepSpeedConfigError as exc:
-        raise SizeInputError(f"--deepspeed-config: {exc}") from None
-
-
-@dataclass(frozen=True)
-class GpuFacts:
-    memory_gb: float | None
-    name: str = ""
-    bandwidth_gbs: float | None = None
-    nvlink_gbs: float = 0.0
-    pcie_gbs: float = 31.5
-    tflops: float | None = None
-    p2p: bool = True
-    fp8: bool | None = None
-
-
-def gpu_facts(args: argparse.Namespace) -> GpuFacts:
-    from procurement.sizing.hardware import facts_for_gpu
-
-    if args.gpu_memory_gb is not None and args.gpu_memory_gb <= 0:
-        raise SizeInputError("--gpu-memory-gb must be positive")
-    if not args.gpu:
-        return GpuFacts(args.gpu_memory_gb)
-    from catalog.loader import load_catalog
-    from catalog.models import Gpu
-
-    cat = load_catalog(list(getattr(args, "catalog", []) or []) + list(args.catalog_sub or []))
-    gpu = cat.get("gpu", args.gpu)
-    if not isinstance(gpu, Gpu):
-        ids = ", ".join(g.id for g in cat.all(Gpu))
-        raise SizeInputError(f"unknown GPU {args.gpu!r}; catalog GPUs: {ids}")
-    facts = facts_for_gpu(gpu)
-    mem = args.gpu_memory_gb if args.gpu_memory_gb is not None else facts.memory_gb
-    return GpuFacts(mem, gpu.name, facts.bandwidth_gbs, facts.nvlink_gbs, facts.pcie_gbs, facts.tflops,
-                    facts.p2p, facts.fp8)
-
-
-# ---------------------------------------------------------------------------------------------- result
-@dataclass(frozen=True)
-class SizeResult:
-    case: Case
-    parallel: Parallel
-    memory: PerGpu
-    margin_pct: float
-    gpu: GpuFacts
-    fits: bool | None
-    scheme_text: str
-    gpus_needed: int | None
-    serving: Serving | None
-    checks: list[tuple[str, str, dict[str, Any]]]
-    """(id, severity, message fields)."""
-    notes: list[str]
-
-    @property
-    def with_margin_gb(self) -> float:
-        return self.memory.total * (1 + self.margin_pct / 100)
-
-
-def _layout(args: argparse.Namespace, case: Case, cluster: Cluster, margin: float
-            ) -> tuple[Parallel, Search | None]:
-    total = args.gpus * args.nodes
-    if args.gpus < 1 or args.nodes < 1:
-        raise SizeInputError("--gpus and --nodes must be at least 1")
-    scheme: SchemeName | None = "zero3" if args.scheme == "fsdp" else args.scheme
-    ds = deepspeed_settings(args, case.model)
-    if scheme is None and ds is not None and ds.scheme is not None:  # the ds_config's stage fixes the scheme
-        scheme = ds.scheme
-    explicit = args.tp is not None or args.pp is not None or scheme is not None
-    if not explicit and total > 1 and not cluster.gpu_memory_gb:
-        # no GPU memory to search against: the usual layouts. Serving: tensor parallel over a node's GPUs (the
-        # largest size the heads allow), pipeline over the nodes, as vLLM is run; training: ZeRO-3/FSDP.
-        if case.training:
-            return Parallel(1, 1, total, "zero3"), None
-        tp = max(d for d in range(1, args.gpus + 1) if args.gpus % d == 0 and tp_ok(case, d))
-        return Parallel(tp, args.nodes, args.gpus // tp, "dp"), None
-    if explicit or total == 1 or not cluster.gpu_memory_gb:
-        tp, pp = args.tp or 1, args.pp or 1
-        if tp < 1 or pp < 1 or total % (tp * pp):
-            raise SizeInputError(f"--tp {tp} × --pp {pp} does not divide the {total} GPUs")
-        if tp > args.gpus:
-            raise SizeInputError(f"--tp {tp} is more than the {args.gpus} GPUs of one node")
-        return Parallel(tp, pp, total // (tp * pp), scheme or "dp"), None
-    found = search(case, cluster, margin)
-    best = found.best or found.smallest
-    return best.parallel, found
-
-
-def compute(args: argparse.Namespace, margin_pct: float) -> SizeResult:
-    spec, notes = _model(args)
-    case = build_case(args, spec)
-    gpu = gpu_facts(args)
-    if case.max_batched_tokens and args.max_batched_tokens is None and gpu.memory_gb:  # vLLM's default
-        tokens, seqs = vllm_batch_defaults(gpu.memory_gb, gpu.name)
-        case = replace(case, max_batched_tokens=tokens, max_seqs=seqs)
-    cluster = Cluster(gpu.memory_gb or 0.0, args.gpus, args.nodes, gpu.nvlink_gbs, gpu.pcie_gbs,
-                      args.network_gbps, gpu.tflops, gpu.p2p)
-    par, found = _layout(args, case, cluster, margin_pct)
-    mem = per_gpu(case, par, explain=True)
-    with_margin = mem.total * (1 + margin_pct / 100)
-    fits = None if not gpu.memory_gb else with_margin <= gpu.memory_gb
-    choice = Choice(par, mem, with_margin, bool(fits), communication(case, par, cluster),
-                    case.batch if par.pp > 1 else 1)
-    text = describe(choice, cluster, "en")
-    checks = layout_checks(case, par, gpu)
-    if not fits and found is not None:  # P2P matters for a layout that is used, not for one that fails anyway
-        checks = [c for c in checks if c[0] != "SIZE-TP-NO-P2P"]
-    if any(sev == "error" for _, sev, _ in checks):
-        fits = False
-    srv = None
-    if not case.training and gpu.memory_gb:
-        srv = serving(case, par, gpu.memory_gb, args.utilization, gpu.bandwidth_gbs, par.dp)
-    if args.optimizer == "paged-adamw-8bit":
-        notes.append("size.note.paged")
-    if case.training and case.recompute and args.checkpointing is None:
-        notes.append("size.note.checkpointing_default")
-    if fits is False and case.training and not case.recompute:
-        notes.append("size.note.try_checkpointing")
-    gpus_needed = found.gpus_needed if found is not None else None
-    return SizeResult(case, par, mem, margin_pct, gpu, fits, text, gpus_needed, srv, checks, notes)
-
-
-def layout_checks(case: Case, par: Parallel, gpu: GpuFacts) -> list[tuple[str, str, dict[str, Any]]]:
-    """Checks tied to the layout: heads divisible by TP, TP without peer-to-peer, fp8 support."""
-    m = case.model
-    out: list[tuple[str, str, dict[str, Any]]] = []
-    if par.tp > 1 and not tp_ok(case, par.tp):
-        out.append(("SIZE-TP-HEADS", "error", {"tp": par.tp, "heads": m.heads, "kv": m.kv_heads}))
-    if par.tp > 1 and not gpu.p2p:
-        out.append(("SIZE-TP-NO-P2P", "warning", {"tp": par.tp, "gpu": gpu.name}))
-    if case.precision == "fp8" and gpu.fp8 is False:
-        out.append(("SIZE-FP8-UNSUPPORTED", "error", {"gpu": gpu.name}))
-    if m.max_context and case.seq > m.max_context:
-        out.append(("SIZE-CONTEXT", "warning", {"seq": case.seq, "max": m.max_context}))
-    return out
 
 
 def result_json(r: SizeResult, lang: Lang) -> dict[str, Any]:
@@ -419,6 +159,13 @@ def format_text(r: SizeResult, lang: Lang) -> str:
     return "\n".join(lines)
 
 
+def request_from(args: argparse.Namespace) -> SizeRequest:
+    """The request the options make (the user catalog directories given before and after the word)."""
+    given = {f.name: getattr(args, f.name) for f in fields(SizeRequest) if hasattr(args, f.name)}
+    dirs = [*(getattr(args, "catalog", []) or []), *(getattr(args, "catalog_sub", []) or [])]
+    return SizeRequest(**{**given, "catalog_dirs": tuple(dirs)})
+
+
 def run_size(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
@@ -433,7 +180,7 @@ def run_size(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | 
             raise SizeInputError("--utilization must be in (0, 1]")
         if margin < 0:
             raise SizeInputError("--margin-pct must not be negative")
-        r = compute(args, margin)
+        r = compute(request_from(args), margin)
     except SizeInputError as exc:
         print(f"gpu-procure size: {exc}", file=err)
         return EXIT_BAD_INPUT
