@@ -159,3 +159,18 @@ def test_cli_exports_every_shipped_example(tmp_path: Path, capsys: pytest.Captur
             "Hardware checklist" in pdf_text(c)
         assert "Total (incl. VAT)" not in pdf_text(q) or "Request for quotation" not in pdf_text(q)
     assert capsys.readouterr().out.count("wrote ") == 2 * len(plans)
+
+
+def test_the_documents_read_the_one_evaluation(cat: Catalog, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """export reads the findings of procurement.evaluation.evaluate() (as check does): the rules run once for
+    every document together, and no document evaluates the plan a second time."""
+    import procurement.commands.export as command
+    import procurement.rules
+
+    seen: list[object] = []
+    real_rules, real_evaluate = procurement.rules.evaluate, command.evaluate
+    monkeypatch.setattr(procurement.rules, "evaluate", lambda *a, **k: seen.append("rules") or real_rules(*a, **k))
+    monkeypatch.setattr(command, "evaluate", lambda *a, **k: seen.append(e := real_evaluate(*a, **k)) or e)
+    out = [tmp_path / f"{what}.pdf" for what in ("quote", "checklist", "acceptance")]
+    assert export(cat, PLAN, "--quote", out[0], "--checklist", out[1], "--acceptance", out[2], "--lang", "en") == 0
+    assert seen[0] == "rules" and len(seen) == 2, "one evaluation, and no document evaluates the plan again"
