@@ -720,18 +720,14 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QStyle  # its ~20 enums load here, not before the first paint
 
         from gui.plan_gaps import describe
-        from procurement.evaluation import step_statuses
-        from procurement.findings import Severity
+        from gui.views.steps import step_marks
 
-        evaluation = self.controller.evaluation
-        # the step status is the core's (procurement.evaluation); a plan edited since the last evaluation
-        # is marked from its own findings-free status until findings_changed brings the new one
-        steps = (evaluation.steps if evaluation is not None and evaluation.plan is self.controller.plan
-                 else step_statuses(self.controller.plan, tuple(self.controller.findings)))
+        marks = step_marks(self.controller.plan, self.controller.evaluation, self.controller.findings)
         style = self.style()
-        icons = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
-                 Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
-                 Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
+        icons = {"error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+                 "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
+                 "info": QStyle.StandardPixmap.SP_MessageBoxInformation,
+                 "ok": QStyle.StandardPixmap.SP_DialogApplyButton}
         for i, page in enumerate(PAGES):
             item = self.step_list.item(i)
             item.setText(self.page_label(i))
@@ -740,24 +736,22 @@ class MainWindow(QMainWindow):
                 item.setToolTip("")
                 item.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
                 continue
-            status_of = steps[page.step]
-            sev, lacking, count = status_of.worst, list(status_of.missing), status_of.count
-            if status_of.state == "incomplete":
+            mark = marks[page.step]
+            item.setData(STATUS_ROLE, mark.state)
+            if mark.state == "incomplete":
                 # nothing wrong yet, but not done either: grey, never a green tick on a blank step
-                item.setData(STATUS_ROLE, "incomplete")
                 item.setIcon(self._incomplete_icon())
-                tip = self.tr("Not complete: still to choose %1").replace("%1", describe(lacking))
-                if count:
-                    tip += "\n" + self.tr("%n finding(s) on this step", "", count)
+                tip = self.tr("Not complete: still to choose %1").replace("%1", describe(list(mark.missing)))
+                if mark.findings:
+                    tip += "\n" + self.tr("%n finding(s) on this step", "", mark.findings)
                 item.setToolTip(tip)
                 continue
-            item.setData(STATUS_ROLE, status_of.state)
-            item.setIcon(style.standardIcon(icons[sev] if sev else QStyle.StandardPixmap.SP_DialogApplyButton))
-            tip = (self.tr("%n finding(s) on this step", "", count) if count
-                   else "" if sev else self.tr("No findings on this step"))
-            if status_of.failed_checks is not None:
+            item.setIcon(style.standardIcon(icons[mark.state]))
+            tip = (self.tr("%n finding(s) on this step", "", mark.findings) if mark.findings
+                   else "" if mark.state != "ok" else self.tr("No findings on this step"))
+            if mark.failed_checks is not None:
                 tip = "\n".join(filter(None, [tip, self.tr("%n failed check(s) in the attached verification reports",
-                                                             "", status_of.failed_checks)]))
+                                                             "", mark.failed_checks)]))
             item.setToolTip(tip)
 
     def _incomplete_icon(self) -> QIcon:
