@@ -1,20 +1,19 @@
-"""MainWindow: the step list, the pages, Back/Next, the findings dock, menus, files, autosave and language.
+"""MainWindow: the step list, the pages, Back/Next, the findings dock, menus and language; files go to its Document.
 
 It starts in two stages so that it is on screen at once: the frame (menus, step list, an empty findings
 dock, a "loading" page) needs only Qt; ``attach(controller)`` — called right after the first paint by
 gui/app.py, or at once when a controller is passed to the constructor — adds the plan, the findings and the
-pages. Each page is imported and built the first time it is shown.
+pages. Each page is imported and built the first time it is shown. Open, save, autosave, recovery and recent
+files are the document's (gui/document.py); the window's File menu and the methods of the same names delegate.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterator, Sequence
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar, overload
 
-import shiboken6
 from PySide6.QtCore import QEvent, QEventLoop, QLocale, QSize, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
@@ -36,6 +35,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui import dialogs
+from gui.document import Document, examples_dir
 from gui.i18n import Translators
 from gui.pages import PAGES, page_title
 from gui.safe_events import reported
@@ -50,14 +50,10 @@ if TYPE_CHECKING:
     from procurement.findings import Finding
 
 _T = TypeVar("_T")
-AUTOSAVE_MS = 3000
+__all__ = ["MainWindow", "PageList", "examples_dir", "field_owner"]  # examples_dir: gui/screenshots.py
 # Qt.ItemDataRole.UserRole + 2, as a number: importing the Qt namespace makes PySide6 build all its ~130
 # enums (~15 ms), which the window's frame does not need; attach() imports it, after the first paint.
 STATUS_ROLE = 0x0100 + 2
-
-
-def examples_dir() -> Path:
-    return Path(str(resources.files("resources") / "examples"))
 
 
 # which page edits a plan field, by the field path's first part (see procurement/plan.py's Plan)
@@ -120,8 +116,6 @@ class MainWindow(QMainWindow):
         self.controller: PlanController = None  # type: ignore[assignment]  # set by attach()
         self.settings = settings or Settings()
         self.translators = translators or Translators()
-        self.recovery: RecoveryStore = None  # type: ignore[assignment]  # set by attach()
-        self._examples = examples  # the shipped folder is looked up on first use (importlib.resources costs ~2 ms)
         self.setObjectName("mainWindow")
         self._pages: list[StepPage | None] = [None] * len(PAGES)
         self._tab_page_of: StepPage | None = None  # the page whose controls _tab_page holds
@@ -183,12 +177,12 @@ class MainWindow(QMainWindow):
                                        | QDockWidget.DockWidgetFeature.DockWidgetClosable)
         self.findings_dock.hide()
 
-        self.autosave_timer = QTimer(self)
-        self.autosave_timer.setSingleShot(True)
-        self.autosave_timer.setInterval(AUTOSAVE_MS)
-        self._autosave_job: object | None = None  # a workers.Job writing the recovery copy
-        self._document_generation = 0
-        """Counts documents (new, open, save, close): an autosave that finishes for an earlier one is removed."""
+        self.document = Document(self, self.settings, self.wait_for, self.is_waiting, examples)
+        """The open plan's file: open, save, autosave, recovery, recent files (the File menu's actions)."""
+        self.document.autosaved.connect(self.autosaved)
+        self.document.started.connect(lambda: self.show_page(0))
+        self.document.title_changed.connect(self._update_title)
+        self.document.message.connect(lambda text, ms: self.statusBar().showMessage(text, ms))
         self._waiting = 0  # > 0 while the window waits for a save or an open in a worker
         self._close_when_done = False
         self.busy_label = QLabel(self)
@@ -208,7 +202,6 @@ class MainWindow(QMainWindow):
         self.step_list.currentRowChanged.connect(self.show_page)
         self.back_button.clicked.connect(self.go_back)
         self.next_button.clicked.connect(self.go_next)
-        self.autosave_timer.timeout.connect(self.start_autosave)
         self.setTabOrder(self.step_list, self.stack)
         self.setTabOrder(self.stack, self.back_button)
         self.setTabOrder(self.back_button, self.next_button)
@@ -222,13 +215,12 @@ class MainWindow(QMainWindow):
 
     def attach(self, controller: PlanController, recovery: RecoveryStore | None = None) -> None:
         """Give the window its plan: the findings panel, undo/redo, the step marks and the first page."""
-        from gui.autosave import RecoveryStore
         from gui.findings_panel import FindingsPanel
 
         self.controller = controller
+        self.document.attach(controller, recovery)  # its path, recovery copy and autosave from here on
         controller.use_language(self.translators)  # one owner of the language: the window's
         controller.label_of = self.field_label
-        self.recovery = recovery or RecoveryStore()
         from PySide6.QtCore import Qt
 
         for key, shortcut in self._shortcuts.items():
@@ -275,7 +267,6 @@ class MainWindow(QMainWindow):
         ctl.findings_changed.connect(self._update_step_marks)
         ctl.path_changed.connect(self._update_title)
         ctl.undo_stack.cleanChanged.connect(self._update_title)
-        ctl.undo_stack.indexChanged.connect(self._edited)
         ctl.error.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         ctl.set_allowed_signers(self.settings.allowed_signers)  # SSH signatures are checked against it
         ctl.allowed_signers_changed.connect(self._remember_allowed_signers)
@@ -375,11 +366,12 @@ class MainWindow(QMainWindow):
 
     def _build_actions(self) -> None:
         sk = QKeySequence.StandardKey
-        self._action("new", sk.New, self.new_blank)
-        self._action("new_example", None, self.new_from_example)
-        self._action("open", sk.Open, self.open_dialog)
-        self._action("save", sk.Save, self.save)
-        self._action("save_as", sk.SaveAs, self.save_as)
+        doc = self.document
+        self._action("new", sk.New, doc.new_blank)
+        self._action("new_example", None, doc.new_from_example)
+        self._action("open", sk.Open, doc.open_dialog)
+        self._action("save", sk.Save, doc.save)
+        self._action("save_as", sk.SaveAs, doc.save_as)
         self._action("export_quote", None, lambda: self._page_hook("QuotePage", "export_pdf"))
         self._action("export_checklist", None, lambda: self._page_hook("ChecklistPage", "export_pdf"))
         self._action("export_acceptance", None, lambda: self._page_hook("ChecklistPage", "export_acceptance"))
@@ -462,9 +454,7 @@ class MainWindow(QMainWindow):
     # ------------------------------------------------------------------ text
     def examples(self) -> Path:
         """The folder of example plans offered by File ▸ New from example."""
-        if self._examples is None:
-            self._examples = examples_dir()
-        return self._examples
+        return self.document.examples()
 
     def retranslate(self) -> None:
         a = self.named_actions
@@ -730,18 +720,14 @@ class MainWindow(QMainWindow):
         from PySide6.QtWidgets import QStyle  # its ~20 enums load here, not before the first paint
 
         from gui.plan_gaps import describe
-        from procurement.evaluation import step_statuses
-        from procurement.findings import Severity
+        from gui.views.steps import step_marks
 
-        evaluation = self.controller.evaluation
-        # the step status is the core's (procurement.evaluation); a plan edited since the last evaluation
-        # is marked from its own findings-free status until findings_changed brings the new one
-        steps = (evaluation.steps if evaluation is not None and evaluation.plan is self.controller.plan
-                 else step_statuses(self.controller.plan, tuple(self.controller.findings)))
+        marks = step_marks(self.controller.plan, self.controller.evaluation, self.controller.findings)
         style = self.style()
-        icons = {Severity.ERROR: QStyle.StandardPixmap.SP_MessageBoxCritical,
-                 Severity.WARNING: QStyle.StandardPixmap.SP_MessageBoxWarning,
-                 Severity.INFO: QStyle.StandardPixmap.SP_MessageBoxInformation}
+        icons = {"error": QStyle.StandardPixmap.SP_MessageBoxCritical,
+                 "warning": QStyle.StandardPixmap.SP_MessageBoxWarning,
+                 "info": QStyle.StandardPixmap.SP_MessageBoxInformation,
+                 "ok": QStyle.StandardPixmap.SP_DialogApplyButton}
         for i, page in enumerate(PAGES):
             item = self.step_list.item(i)
             item.setText(self.page_label(i))
@@ -750,24 +736,22 @@ class MainWindow(QMainWindow):
                 item.setToolTip("")
                 item.setIcon(style.standardIcon(QStyle.StandardPixmap.SP_FileDialogDetailedView))
                 continue
-            status_of = steps[page.step]
-            sev, lacking, count = status_of.worst, list(status_of.missing), status_of.count
-            if status_of.state == "incomplete":
+            mark = marks[page.step]
+            item.setData(STATUS_ROLE, mark.state)
+            if mark.state == "incomplete":
                 # nothing wrong yet, but not done either: grey, never a green tick on a blank step
-                item.setData(STATUS_ROLE, "incomplete")
                 item.setIcon(self._incomplete_icon())
-                tip = self.tr("Not complete: still to choose %1").replace("%1", describe(lacking))
-                if count:
-                    tip += "\n" + self.tr("%n finding(s) on this step", "", count)
+                tip = self.tr("Not complete: still to choose %1").replace("%1", describe(list(mark.missing)))
+                if mark.findings:
+                    tip += "\n" + self.tr("%n finding(s) on this step", "", mark.findings)
                 item.setToolTip(tip)
                 continue
-            item.setData(STATUS_ROLE, status_of.state)
-            item.setIcon(style.standardIcon(icons[sev] if sev else QStyle.StandardPixmap.SP_DialogApplyButton))
-            tip = (self.tr("%n finding(s) on this step", "", count) if count
-                   else "" if sev else self.tr("No findings on this step"))
-            if status_of.failed_checks is not None:
+            item.setIcon(style.standardIcon(icons[mark.state]))
+            tip = (self.tr("%n finding(s) on this step", "", mark.findings) if mark.findings
+                   else "" if mark.state != "ok" else self.tr("No findings on this step"))
+            if mark.failed_checks is not None:
                 tip = "\n".join(filter(None, [tip, self.tr("%n failed check(s) in the attached verification reports",
-                                                             "", status_of.failed_checks)]))
+                                                             "", mark.failed_checks)]))
             item.setToolTip(tip)
 
     def _incomplete_icon(self) -> QIcon:
@@ -815,14 +799,12 @@ class MainWindow(QMainWindow):
             return True
         return self._page_hook("QuotePage", "print_document")
 
-    # ------------------------------------------------------------------ title and files
+    # ------------------------------------------------------------------ title and the document's actions
     def document_name(self) -> str:
-        path = self.controller.path if self.controller is not None else None
-        return path.name if path else self.tr("Untitled plan")
+        return self.document.name()
 
     def _stack_alive(self) -> bool:
-        # QUndoStack's destructor emits cleanChanged/indexChanged after its Python wrapper is gone.
-        return shiboken6.isValid(self.controller.undo_stack) and shiboken6.isValid(self)
+        return self.document.alive()
 
     def _update_title(self) -> None:
         if self.controller is None:
@@ -833,138 +815,46 @@ class MainWindow(QMainWindow):
         self.setWindowTitle(f"{self.document_name()}[*] — gpu-procure")
         self.setWindowModified(self.controller.dirty)
 
-    def maybe_save(self) -> bool:
-        """True when it is fine to drop the current document (saved, discarded or unchanged)."""
-        if self.controller is None or not self.controller.dirty:
-            return True
-        answer = dialogs.ask_save_changes(self, self.document_name())
-        if answer == "save":
-            return self.save()
-        return answer == "discard"
+    @property
+    def recovery(self) -> RecoveryStore:
+        return self.document.recovery
 
-    def _start_document(self) -> None:
-        self.recovery.clear(None)
-        self.show_page(0)
+    @property
+    def autosave_timer(self) -> QTimer:
+        return self.document.autosave_timer
+
+    def maybe_save(self) -> bool:
+        return self.document.maybe_save()
 
     def new_blank(self) -> bool:
-        if not self.maybe_save():
-            return False
-        self._forget_recovery()
-        self.controller.new()
-        self._start_document()
-        return True
+        return self.document.new_blank()
 
     def example_plans(self) -> list[tuple[str, Path]]:
-        from procurement.plan import PlanError, load_plan
-
-        if not self.examples().is_dir():
-            return []
-        out: list[tuple[str, Path]] = []
-        for path in sorted(self.examples().glob("*.yaml")):
-            try:
-                title = load_plan(path).title or path.stem
-            except PlanError:
-                continue
-            out.append((title, path))
-        return out
+        return self.document.example_plans()
 
     def new_from_example(self) -> bool:
-        from procurement.plan import PlanError, load_plan
-
-        path = dialogs.ask_example(self, self.example_plans())
-        if path is None or not self.maybe_save():
-            return False
-        try:
-            plan = load_plan(path, self.controller.catalog, self.controller.lang)
-        except PlanError as exc:
-            dialogs.show_error(self, self.tr("Cannot open the example"), str(exc))
-            return False
-        self._forget_recovery()
-        self.controller.new(plan)
-        self._start_document()
-        return True
+        return self.document.new_from_example()
 
     def open_dialog(self) -> bool:
-        if not self.maybe_save():
-            return False
-        path = dialogs.ask_open_path(self, self.settings.last_dir)
-        return self.open_path(path, ask=False) if path else False
+        return self.document.open_dialog()
 
     def open_path(self, path: Path, ask: bool = True) -> bool:
-        """Open a plan file; errors (missing file, bad YAML, unknown parts) are shown, nothing changes."""
-        from procurement.plan import PlanError
-
-        if ask and not self.maybe_save():
-            return False
-        try:
-            self.controller_open(Path(path))
-        except (PlanError, OSError) as exc:
-            if not Path(path).exists():
-                self.settings.remove_recent(Path(path))
-            dialogs.show_error(self, self.tr("Cannot open the plan"), str(exc))
-            return False
-        return True
-
-    def controller_open(self, path: Path) -> None:
-        old = self.controller.path
-        ctl = self.controller
-        # reading and checking a large plan (300 node reports: 2.4 MB of YAML) takes seconds: in a worker
-        read = self.wait_for(lambda _progress: ctl.read(path),
-                             self.tr("Opening %1…").replace("%1", Path(path).name))
-        self._wait_for_autosave()
-        ctl.adopt(*read)
-        self._document_generation += 1
-        self.recovery.clear(old)
-        self.settings.add_recent(path)
-        self.settings.last_dir = path.resolve().parent
-        self._start_document()
+        return self.document.open_path(path, ask)
 
     def save(self) -> bool:
-        if self.controller.path is None:
-            return self.save_as()
-        return self._save_to(self.controller.path)
+        return self.document.save()
 
     def save_as(self) -> bool:
-        from procurement.plan import PLAN_SUFFIX
+        return self.document.save_as()
 
-        suggested = self.controller.path or (self.settings.last_dir or Path.home()) / f"plan{PLAN_SUFFIX}"
-        path = dialogs.ask_save_path(self, suggested)
-        return self._save_to(path) if path else False
+    def start_autosave(self) -> bool:
+        return self.document.start_autosave()
 
-    def _save_to(self, path: Path) -> bool:
-        """Serialise and write in a worker (a plan with 300 node reports took 1.75-4 s on the GUI thread) while
-        the window repaints and shows "Saving …"; clicks and keys wait until the file is written."""
-        from procurement.safe_io import FileChangedError
+    def autosave_now(self) -> Path | None:
+        return self.document.autosave_now()
 
-        old = self.controller.path
-        ctl = self.controller
-        self._wait_for_autosave()  # one writer at a time: the recovery copy is cleared after this save
-        busy = self.tr("Saving %1…").replace("%1", path.name)
-        try:
-            try:
-                request = ctl.save_request(path)
-                stamp = self.wait_for(lambda _progress: request.write(), busy)
-            except FileChangedError:
-                # another window or program saved this file since it was opened here: ask, never overwrite
-                if not dialogs.ask_overwrite_changed(self, path.name):
-                    return False
-                request = ctl.save_request(path, overwrite=True)
-                stamp = self.wait_for(lambda _progress: request.write(), busy)
-        except (OSError, ValueError) as exc:
-            dialogs.show_error(self, self.tr("Cannot save the plan"), str(exc))
-            return False
-        ctl.saved(request, stamp)
-        self._document_generation += 1
-        self.autosave_timer.stop()
-        self.recovery.clear(old)
-        self.recovery.clear(None)
-        self.recovery.clear(path)
-        if ctl.dirty:  # edited while the file was written: those edits still need their recovery copy
-            self.autosave_timer.start()
-        self.settings.add_recent(path)
-        self.settings.last_dir = path.resolve().parent
-        self.statusBar().showMessage(self.tr("Saved %1").replace("%1", str(path)), 5000)
-        return True
+    def offer_recovery(self) -> bool:
+        return self.document.offer_recovery()
 
     def wait_for(self, fn: Callable[[Callable[[int, str], None]], _T], text: str) -> _T:
         """Run ``fn`` in a worker while the window shows ``text`` with a busy bar and keeps painting; returns
@@ -997,120 +887,20 @@ class MainWindow(QMainWindow):
 
     def _fill_recent_menu(self) -> None:
         self.recent_menu.clear()
-        files = self.settings.recent_files
+        files = self.document.recent_files()
         for i, path in enumerate(files):
             act = self.recent_menu.addAction(f"&{i + 1} {path.name}")
             act.setToolTip(str(path))
             act.setData(str(path))
-            act.triggered.connect(lambda _=False, p=path: self.open_path(p))
+            act.triggered.connect(lambda _=False, p=path: self.document.open_path(p))
         if files:
             self.recent_menu.addSeparator()
         self.recent_menu.addAction(self.named_actions["clear_recent"])
         self.named_actions["clear_recent"].setEnabled(bool(files))
 
     def _clear_recent(self) -> None:
-        self.settings.clear_recent()
+        self.document.clear_recent()
         self._fill_recent_menu()
-
-    # ------------------------------------------------------------------ autosave and recovery
-    def _edited(self) -> None:
-        if not self._stack_alive():
-            return
-        if self.controller.dirty:
-            self.autosave_timer.start()
-        else:
-            self.autosave_timer.stop()
-            self.recovery.clear(self.controller.path)
-
-    def start_autosave(self) -> bool:
-        """Write the recovery copy in a worker (dumping 300 node reports took seconds); True when started. Not
-        while a save or an open runs (it waits for the next round) or an autosave is still writing."""
-        from gui import workers
-
-        if self.controller is None or not self.controller.dirty:
-            return False
-        if self._waiting or self._autosave_job is not None:
-            self.autosave_timer.start()
-            return False
-        plan, source, store = self.controller.plan, self.controller.path, self.recovery
-        generation = self._document_generation
-        job = workers.Job(lambda _progress, _cancelled: store.write(plan, source))
-        self._autosave_job = job
-
-        def written(path: object) -> None:
-            if generation != self._document_generation or not self._stack_alive() or not self.controller.dirty:
-                store.clear(source)  # saved, closed or replaced meanwhile: the copy would offer stale edits
-                return
-            self.autosaved.emit(path)
-
-        def failed(message: str) -> None:
-            if shiboken6.isValid(self):
-                self.statusBar().showMessage(self.tr("Autosave failed: %1").replace("%1", message), 10_000)
-
-        def finished() -> None:
-            self._autosave_job = None
-
-        job.succeeded.connect(written)
-        job.failed.connect(failed)
-        job.finished.connect(finished)
-        job.start()
-        return True
-
-    def autosave_now(self) -> Path | None:
-        """Autosave and wait for it; the recovery file written, None when there was nothing to write or it
-        failed (the status bar says why)."""
-        got: list[Path] = []
-        self.autosaved.connect(got.append)
-        try:
-            if not self.start_autosave():
-                return None
-            self._wait_for_autosave()
-        finally:
-            self.autosaved.disconnect(got.append)
-        return got[0] if got else None
-
-    def _wait_for_autosave(self) -> None:
-        """Let an autosave in flight finish (the event loop runs meanwhile, clicks and keys wait) before the
-        recovery copy is cleared or the document changes, so that no copy of an earlier state is left behind."""
-        from PySide6.QtCore import QCoreApplication, QEventLoop
-
-        flags = (QEventLoop.ProcessEventsFlag.ExcludeUserInputEvents
-                 | QEventLoop.ProcessEventsFlag.WaitForMoreEvents)
-        while self._autosave_job is not None:  # cleared by the job's finished signal, delivered in this loop
-            QCoreApplication.processEvents(flags)
-
-    def _forget_recovery(self) -> None:
-        self.autosave_timer.stop()
-        self._wait_for_autosave()
-        self._document_generation += 1
-        self.recovery.clear(self.controller.path)
-
-    def offer_recovery(self) -> bool:
-        """At start: offer the newest autosaved copy that is newer than its file; True when restored."""
-        from procurement.plan import PlanError
-
-        pending = self.recovery.pending()
-        if not pending:
-            return False
-        entry = pending[0]
-        name = entry.source.name if entry.source else self.tr("Untitled plan")
-        if not dialogs.ask_restore_recovery(self, name, entry.saved_at.astimezone(), entry.source is None):
-            self.recovery.discard(entry)
-            return False
-        try:
-            plan = entry.load()
-            if entry.source is not None and entry.source.is_file():
-                self.controller.open(entry.source)
-            else:
-                self.controller.new()
-        except (PlanError, OSError) as exc:
-            dialogs.show_error(self, self.tr("Cannot restore the autosaved copy"), str(exc))
-            return False
-        if entry.source is not None and not entry.source.is_file():
-            self.controller.path = None
-        self.controller.replace_plan(plan, lambda: self.tr("Restore autosaved changes"))
-        self._update_title()
-        return True
 
     # ------------------------------------------------------------------ closing
     def closeEvent(self, event: QCloseEvent) -> None:
@@ -1118,11 +908,10 @@ class MainWindow(QMainWindow):
             self._close_when_done = True
             event.ignore()
             return
-        if not self.maybe_save():
+        if not self.document.maybe_save():
             event.ignore()
             return
-        if self.controller is not None:
-            self._forget_recovery()
+        self.document.close()
         self.settings.geometry = self.saveGeometry()
         if self.controller is not None:  # before attach() the dock is not placed yet: keep the saved state
             self.settings.window_state = self.saveState()

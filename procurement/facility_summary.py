@@ -71,36 +71,43 @@ def _n(value: float, digits: int = 0) -> str:
 
 def facility_lines(b: PowerBudget, lang: Lang) -> list[str]:
     """The figures in words, one line each: the server, its cords, the rack and its PDU."""
+    server = server_line(b, lang)
+    if server is None:
+        return []
+    return [server, *cord_lines(b, lang, stops=True), *rack_lines(b, lang)]
+
+
+def server_line(b: PowerBudget, lang: Lang) -> str | None:
+    """One server at the wall: watts (and on what they rest), VA, BTU/h, amps (None: nothing to sign)."""
     s = b.system
     if s is None or s.ac_w <= 0 or not _has_load(b):
-        return []
+        return None
     basis = t("facility.basis.vendor" if s.from_vendor else "facility.basis.model", lang,
               eff=f"{100 * s.efficiency:.0f}")
-    lines = [t("facility.server", lang, wall=_n(s.ac_w), va=_n(s.va), btu=_n(s.btu_h), amps=_n(s.amps, 1),
-               volts=f"{s.volts:g}", pf=f"{s.power_factor:g}", basis=basis)]
-    if b.psu_count and b.amps_per_cord_shared is not None:
-        lines.append(t("facility.cords", lang, cords=b.psu_count, amps=_n(b.amps_per_cord_shared, 1),
-                       va=_n(s.va_per_cord(b.psu_count)), volts=f"{s.volts:g}"))
-        if b.redundant_units and b.amps_per_cord is not None:
-            lines.append(t("facility.failover", lang, spare=b.redundant_units, cords=b.cords_after_failover,
-                           amps=_n(b.amps_per_cord, 1)))
+    return t("facility.server", lang, wall=_n(s.ac_w), va=_n(s.va), btu=_n(s.btu_h), amps=_n(s.amps, 1),
+             volts=f"{s.volts:g}", pf=f"{s.power_factor:g}", basis=basis)
+
+
+def rack_lines(b: PowerBudget, lang: Lang) -> list[str]:
+    """The rack (servers, kW, BTU/h, racks for the nodes) and its PDU; empty without a rack or a load."""
     r = b.rack
-    if r is not None:
-        lines.append(t("facility.rack", lang, servers=r.servers_per_rack, kw=_n(r.rack_kw, 1),
-                       btu=_n(r.rack_btu_h), racks=r.racks_needed))
-        rating = f"{r.pdu_rating_amps}" if r.pdu_rating_amps is not None else t("facility.pdu_over", lang)
-        if r.pdu_phases == 3:
-            lines.append(t(f"facility.pdu3.{r.connection}", lang, v_ll=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1),
-                           spread="/".join(str(c) for c in r.cords_per_phase), rating=rating,
-                           balanced=_n(r.balanced_amps, 1)))
-        else:
-            lines.append(t("facility.pdu1", lang, volts=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1), rating=rating))
+    if r is None or server_line(b, lang) is None:
+        return []
+    lines = [t("facility.rack", lang, servers=r.servers_per_rack, kw=_n(r.rack_kw, 1), btu=_n(r.rack_btu_h),
+               racks=r.racks_needed)]
+    rating = f"{r.pdu_rating_amps}" if r.pdu_rating_amps is not None else t("facility.pdu_over", lang)
+    if r.pdu_phases == 3:
+        lines.append(t(f"facility.pdu3.{r.connection}", lang, v_ll=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1),
+                       spread="/".join(str(c) for c in r.cords_per_phase), rating=rating,
+                       balanced=_n(r.balanced_amps, 1)))
+    else:
+        lines.append(t("facility.pdu1", lang, volts=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1), rating=rating))
     return lines
 
 
-def cord_lines(b: PowerBudget, lang: Lang) -> list[str]:
+def cord_lines(b: PowerBudget, lang: Lang, stops: bool = False) -> list[str]:
     """Only the cords: amps and VA per cord shared, and after the redundant units fail (the checklist's PSU
-    item shows these beside the capacity figures)."""
+    item shows these beside the capacity figures, without the sentence stops unless ``stops``)."""
     s = b.system
     if s is None or not _has_load(b) or not b.psu_count or b.amps_per_cord_shared is None:
         return []
@@ -109,7 +116,7 @@ def cord_lines(b: PowerBudget, lang: Lang) -> list[str]:
     if b.redundant_units and b.amps_per_cord is not None:
         out.append(t("facility.failover", lang, spare=b.redundant_units, cords=b.cords_after_failover,
                      amps=_n(b.amps_per_cord, 1)))
-    return [line.rstrip(".。") for line in out]  # reasons are joined with "; ", without sentence stops
+    return out if stops else [line.rstrip(".。") for line in out]  # reasons are joined with "; "
 
 
 def facility_section(plan: Plan, catalog: Catalog, policy: Policy, st: Any, lang: Lang) -> list[Any]:

@@ -1,4 +1,5 @@
-"""The core (catalog/, procurement/) must run without Qt: import every module with PySide6 blocked."""
+"""The core (catalog/, procurement/) and the presenters (gui/views/) run without Qt: import every module with
+PySide6 blocked."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ class BlockQt:
         return None
 sys.meta_path.insert(0, BlockQt())
 count = 0
-for pkg_name in ('catalog', 'procurement'):
+for pkg_name in ('catalog', 'procurement', 'gui.views'):
     pkg = importlib.import_module(pkg_name)
     for mod in pkgutil.walk_packages(pkg.__path__, pkg_name + '.'):
         importlib.import_module(mod.name)

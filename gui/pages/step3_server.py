@@ -25,12 +25,11 @@ from PySide6.QtWidgets import (
 
 from catalog.models import Chassis, Cpu, MemoryModule, Nic, Part, Psu, Storage
 from gui.controller import PlanController
-from gui.numbers import number, percent, shortest
 from gui.pages.base import StepPage
+from gui.views.server import GaugeReading, describe_part, gauge_readings, gauge_states
 from gui.widgets.gauge import Gauge
 from gui.widgets.spin import show_value
-from procurement.evaluation import Budgets
-from procurement.findings import Severity
+from procurement.messages import Lang
 from procurement.plan import Plan, PlanError, Redundancy, StorageRole
 from procurement.sizing import DerivedDefaults, apply_defaults, derive_defaults
 from procurement.sizing.derive import auto_part_of, describe_replacements, hand_edit, would_replace
@@ -39,77 +38,20 @@ translate = QCoreApplication.translate  # lupdate reads translate("Context", "te
 
 
 
-# ---------------------------------------------------------------- part descriptions (key specs in the item)
-
-def describe_part(part: Part) -> str:
-    """The combo-box text of a catalog part: its name and the specs a buyer compares."""
-    specs: list[str] = []
-    if isinstance(part, Cpu):
-        specs = [translate("ServerPage", "%1 cores").replace("%1", str(part.cores))]
-        if part.tdp_w:
-            specs.append(f"{shortest(part.tdp_w)} W")
-        if part.pcie_lanes:
-            specs.append(translate("ServerPage", "%1 PCIe lanes").replace("%1", str(part.pcie_lanes)))
-        specs.append(f"PCIe Gen{part.pcie_gen}")
-        if part.max_sockets is None:
-            specs.append(translate("ServerPage", "socket limit unknown"))
-        elif part.max_sockets > 1:
-            specs.append(translate("ServerPage", "up to %1 sockets").replace("%1", str(part.max_sockets)))
-    elif isinstance(part, MemoryModule):
-        specs = [f"{part.capacity_gib} GiB {part.memory_type}-{part.speed_mts}",
-                 "ECC" if part.ecc else translate("ServerPage", "no ECC"), "RDIMM" if part.registered else "UDIMM"]
-    elif isinstance(part, Storage):
-        specs = [_fmt_capacity(part.capacity_gb), part.storage_kind.value.upper().replace("_", " "), part.interface]
-    elif isinstance(part, Nic):
-        specs = [f"{part.ports} × {shortest(part.speed_gbps)} Gb/s {part.fabric}",
-                 f"PCIe Gen{part.pcie_gen} x{part.pcie_lanes}"]
-    elif isinstance(part, Psu):
-        if part.low_line == "rated" and part.rated_w_low_line:
-            low = f"{shortest(part.rated_w_low_line)} W"
-        elif part.low_line == "unsupported":
-            low = translate("ServerPage", "not supported")
-        else:
-            low = translate("ServerPage", "not published")
-        specs = [translate("ServerPage", "%1 W at 200-240 V").replace("%1", shortest(part.rated_w_high_line))]
-        if part.rated_w_220_240:
-            specs.append(translate("ServerPage", "%1 W at 220-240 V").replace("%1", shortest(part.rated_w_220_240)))
-        specs.append(translate("ServerPage", "%1 at 100-127 V").replace("%1", low))
-        if part.efficiency:
-            specs.append(part.efficiency)
-    elif isinstance(part, Chassis):
-        form = (translate("ServerPage", "%1U rack").replace("%1", str(part.rack_units))
-                if part.form == "rack" and part.rack_units
-                else translate("ServerPage", "tower") if part.form == "tower" else translate("ServerPage", "rack"))
-        specs = [form, translate("ServerPage", "%1 GPUs (%2)").replace("%1", str(part.gpu_slots))
-                 .replace("%2", part.gpu_form_factor.value.upper()),
-                 # an unpublished bay count is left out, never shown as "None"
-                 translate("ServerPage", "%1 PSU bays").replace("%1", str(part.psu_bays)) if part.psu_bays else "",
-                 translate("ServerPage", "liquid-cooled") if part.cooling == "liquid"
-                 else translate("ServerPage", "air-cooled")]
-    if part.price_cny is not None:
-        specs.append(f"¥{number(part.price_cny)}")
-    return f"{part.name} — {', '.join(s for s in specs if s)}" if specs else part.name
-
-
-_RACK_RULES = frozenset({"POWER-RACK-LIMIT", "POWER-RACK-UNITS", "COOLING-LIQUID"})
-"""The findings that colour the per-rack gauge."""
-
 _VOLTAGE_ORDER: tuple[str, ...] = ("200-240", "220", "230", "240", "200-208", "100-127")
 """The input-voltage choices in the order shown (procurement.facility.VOLTAGE_BANDS)."""
 
 
-def _fmt_capacity(gb: float) -> str:
-    return f"{shortest(gb / 1000)} TB" if gb >= 1000 else f"{shortest(gb)} GB"
-
-
-def fill_part_combo(combo: QComboBox, parts: Sequence[Part], current: str | None, none_text: str) -> None:
-    """Catalog parts as items (data = part id), a first 'none' item, and ``current`` selected. A current id
-    the catalog does not know stays visible (marked) instead of silently vanishing."""
+def fill_part_combo(combo: QComboBox, parts: Sequence[Part], current: str | None, none_text: str,
+                    lang: Lang) -> None:
+    """Catalog parts as items (data = part id, text from the presenter), a first 'none' item, and ``current``
+    selected. A current id the catalog does not know stays visible (marked) instead of silently vanishing."""
     combo.clear()
     combo.addItem(none_text, None)
     for part in parts:
-        combo.addItem(describe_part(part), part.id)
-        combo.setItemData(combo.count() - 1, describe_part(part), Qt.ItemDataRole.ToolTipRole)
+        text = describe_part(part, lang)
+        combo.addItem(text, part.id)
+        combo.setItemData(combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
     if current is not None and combo.findData(current) < 0:
         combo.addItem(translate("ServerPage", "%1 (not in the catalog)").replace("%1", current), current)
     combo.setCurrentIndex(max(0, combo.findData(current)))
@@ -163,7 +105,8 @@ class _PartRows(QWidget):
             if role is not None and role.currentData() != item.get("role"):
                 select_data(role, item.get("role"))
             if combo.count() != len(parts) + 1 or combo.currentData() != item["part"]:
-                fill_part_combo(combo, parts, item["part"], translate("ServerPage", "— choose —"))
+                fill_part_combo(combo, parts, item["part"], translate("ServerPage", "— choose —"),
+                                self._page.controller.lang)
             wanted = int(item.get("count", 1))
             show_value(count, wanted)
         self._grid.addWidget(self.add_button, len(self.rows), 0)
@@ -254,84 +197,6 @@ def _role_text(role: StorageRole) -> str:
 
 
 # ---------------------------------------------------------------- the page
-
-GaugeReading = tuple[float | None, float | None, str]
-"""(used, capacity, tooltip detail) for one gauge."""
-GAUGE_BUDGET = {"power": "power", "pcie": "lanes", "cooling": "heat", "rack": "power"}
-"""Gauge → the budget it shows."""
-
-
-def gauge_readings(budgets: Budgets, tower: bool = False) -> dict[str, GaugeReading]:
-    """The gauges' numbers from the evaluation's budgets (never recomputed here): power, lanes and airflow of
-    one server, and its rack (servers per rack × wall power against the rack limit, or the liquid-cooling
-    density where no limit is set)."""
-    out: dict[str, GaugeReading] = {
-        key: (None, None, f"{budgets.errors.get(name, '')}") for key, name in GAUGE_BUDGET.items()
-    }
-    pb = budgets.power
-    if pb is not None:
-        per_server = ""
-        if pb.system is not None:
-            per_server = "\n" + (translate("ServerPage", "Per server at the wall: %1 W (%2), %3 BTU/h, %4 A at %5 V")
-                                 .replace("%1", number(pb.ac_w))
-                                 .replace("%2", translate("ServerPage", "vendor maximum") if pb.system.from_vendor
-                                          else translate("ServerPage", "model, PSU efficiency %1")
-                                          .replace("%1", percent(100 * pb.system.efficiency)))
-                                 .replace("%3", number(pb.system.btu_h)).replace("%4", number(pb.system.amps, 1))
-                                 .replace("%5", shortest(pb.system.volts)))
-        out["power"] = (
-            pb.draw_w, pb.usable_w or None,
-            translate("ServerPage", "Estimated draw %1 W (with %2 headroom: %3 W); usable PSU capacity %4 W")
-            .replace("%1", number(pb.draw_w)).replace("%2", percent(pb.headroom_pct, None))
-            .replace("%3", number(pb.required_w)).replace("%4", number(pb.usable_w)) + per_server)
-        rack = pb.rack
-        if rack is not None and not tower:  # a tower stands alone: no rack to compare with
-            threshold = budgets.heat.liquid_threshold_kw if budgets.heat is not None else None
-            # without the site's own rack limit the gauge compares with the liquid-cooling threshold, and says so
-            # (it showed "2.1 / 40 kW" as if 40 kW were a limit, even for a tower)
-            limit = pb.rack_limit_kw or threshold
-            pdu = ("" if rack.pdu_rating_amps is None else
-                   translate("ServerPage", "PDU per feed: %1-phase, %2 A (%3 A rating)")
-                   .replace("%1", str(rack.pdu_phases)).replace("%2", number(rack.pdu_amps, 1))
-                   .replace("%3", str(rack.pdu_rating_amps)))
-            out["rack"] = (rack.rack_kw, limit,
-                           translate("ServerPage", "Per rack: %1 × %2 W = %3 kW, %4 BTU/h; %5 for %6")
-                           .replace("%1", str(rack.servers_per_rack)).replace("%2", number(rack.server_ac_w))
-                           .replace("%3", number(rack.rack_kw, 1)).replace("%4", number(rack.rack_btu_h))
-                           .replace("%5", translate("ServerPage", "1 rack") if rack.racks_needed == 1 else
-                                    translate("ServerPage", "%1 racks").replace("%1", str(rack.racks_needed)))
-                           .replace("%6", translate("ServerPage", "1 node") if rack.nodes == 1 else
-                                    translate("ServerPage", "%1 nodes").replace("%1", str(rack.nodes)))
-                           + ("" if rack.rack_units is None else "\n" +
-                              translate("ServerPage", "Space: %1 × %2U of %3U usable")
-                              .replace("%1", str(rack.servers_per_rack)).replace("%2", str(rack.rack_units))
-                              .replace("%3", str(rack.rack_units_usable)))
-                           + ("\n" + pdu if pdu else "")
-                           + ("" if pb.rack_limit_kw or threshold is None else "\n" +
-                              translate("ServerPage", "No rack power limit set: compared with %1 kW per rack, "
-                                                      "above which liquid cooling is advised")
-                              .replace("%1", number(threshold))))
-    lb = budgets.lanes
-    if lb is not None:
-        used = lb.cpu_needed + lb.switch_needed
-        available = None if lb.cpu_lanes is None else lb.cpu_lanes + lb.switch_lanes
-        narrower = ", ".join(f"{d.count} × {d.label} x{d.granted}" if d.count > 1 and d.kind != "gpu"
-                             else f"{d.label} x{d.granted}" for d in lb.reduced)
-        out["pcie"] = (used, available or None,
-                       translate("ServerPage", "PCIe lanes wanted %1, available %2 (CPUs %3, PCIe switches %4)")
-                       .replace("%1", str(used)).replace("%2", "—" if available is None else str(available))
-                       .replace("%3", "—" if lb.cpu_lanes is None else str(lb.cpu_lanes))
-                       .replace("%4", str(lb.switch_lanes))
-                       + ("\n" + translate("ServerPage", "Running narrower: %1").replace("%1", narrower)
-                          if narrower else ""))
-    hb = budgets.heat
-    if hb is not None:
-        out["cooling"] = (hb.required_cfm, hb.chassis_cfm,
-                          translate("ServerPage", "Heat %1 W needs about %2 CFM; the chassis moves %3 CFM")
-                          .replace("%1", number(hb.heat_w)).replace("%2", number(hb.required_cfm))
-                          .replace("%3", "—" if hb.chassis_cfm is None else number(hb.chassis_cfm)))
-    return out
-
 
 def auto_configured(controller: PlanController, keep: Collection[str] = ()) -> tuple[Plan, DerivedDefaults]:
     """The plan with the sizing's derived defaults applied (``keep``: parts left as they are), and what was
@@ -533,11 +398,11 @@ class ServerPage(StepPage):
     # -- plan → widgets
     def refresh(self) -> None:
         srv = self.controller.plan.server
-        cat = self.controller.catalog
-        fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"))
+        cat, lang = self.controller.catalog, self.controller.lang
+        fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"), lang)
         show_value(self.cpu_count, srv.cpu_count or 1)
         fill_part_combo(self.memory_combo, _sorted(cat.all(MemoryModule)),
-                        srv.memory.part if srv.memory else None, self.tr("— choose memory —"))
+                        srv.memory.part if srv.memory else None, self.tr("— choose memory —"), lang)
         self.memory_count.setEnabled(srv.memory is not None)
         show_value(self.memory_count, srv.memory.count if srv.memory else 1)
         mod = cat.typed(MemoryModule, srv.memory.part) if srv.memory else None
@@ -546,8 +411,10 @@ class ServerPage(StepPage):
                                       .replace("%2", self.tr("ECC") if mod.ecc else self.tr("no ECC")))
         else:
             self.memory_total.setText("—")
-        fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"))
-        fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"))
+        fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"),
+                        lang)
+        fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"),
+                        lang)
         show_value(self.psu_count, srv.psu.count)
         select_data(self.redundancy_combo, srv.psu.redundancy.value)
         select_data(self.voltage_combo, srv.input_voltage)
@@ -614,13 +481,13 @@ class ServerPage(StepPage):
             return
         if self._readings is None or self._readings[0] is not evaluation:
             chassis = ctl.catalog.typed(Chassis, ctl.plan.server.chassis) if ctl.plan.server.chassis else None
-            self._readings = (evaluation, gauge_readings(evaluation.budgets,
+            self._readings = (evaluation, gauge_readings(evaluation.budgets, ctl.lang,
                                                          tower=chassis is not None and chassis.form == "tower"))
         readings = self._readings[1]
-        family_state = self._family_states()
+        states = gauge_states(ctl.findings)
         for key, gauge in self.gauges.items():
-            used, cap, detail = readings.get(key, (None, None, self.tr("Not available yet")))
-            gauge.set_values(used, cap, family_state.get(key, "ok"), detail, self._unknown_reason(key))
+            r = readings[key]
+            gauge.set_values(r.used, r.capacity, states.get(key, "ok"), r.detail, self._unknown_reason(key))
 
     def _unknown_reason(self, key: str) -> str:
         """Why a gauge has nothing to compare with, in the buyer's words (instead of a bare dash)."""
@@ -636,20 +503,6 @@ class ServerPage(StepPage):
             return self.tr("a tower: not in a rack") if chassis is not None and chassis.form == "tower" else "—"
         return self.tr("choose PSUs") if srv.psu.part is None and srv.chassis is None else \
             self.tr("PSU capacity not published")
-
-    def _family_states(self) -> dict[str, str]:
-        """Each gauge's colour from the findings of its rule family (the rules decide, not the gauge)."""
-        states: dict[str, str] = {}
-        for f in self.controller.findings:
-            if f.severity == Severity.INFO:
-                continue
-            sev = "error" if f.severity == Severity.ERROR else "warning"
-            # a rack finding colours the rack gauge only: the PSU gauge turned red at 48 % load because
-            # the rack limit (same "power" family) was exceeded
-            key = "rack" if f.rule in _RACK_RULES else f.family
-            if states.get(key) != "error":
-                states[key] = sev
-        return states
 
     # -- widgets → plan
     def bind(self, path: str, widget: QWidget) -> None:

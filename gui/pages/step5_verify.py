@@ -35,7 +35,7 @@ from catalog.loader import Catalog
 from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
-from procurement.findings import worst_verdict
+from gui.views.verify import MARKS, NodeRow, gpu_status, missing_row, node_row
 from procurement.handover.generate import NodeFacts, build_handover
 from procurement.handover.write import summary as handover_summary
 from procurement.handover.write import write_all as write_handover
@@ -54,11 +54,9 @@ from procurement.probe.nodes import cyclic_gc_paused, expand, read_node
 from procurement.verification_report import attach_reports
 from procurement.verify import (
     CheckRecord,
-    GpuRecord,
     ProbeOptions,
     VerificationCancelled,
     VerificationReport,
-    gpu_verdicts,
     load_report,
     merge_reports,
     parse_report,
@@ -68,7 +66,6 @@ from procurement.verify import (
 from procurement.verify.render import message_of, values_of
 from procurement.verify.target import NotTarget, not_target
 
-MARKS = {"pass": "✔", "fail": "✘", "warn": "⚠", "unknown": "?", "skip": "–", "missing": "…"}
 COLORS = {"pass": QColor("#2e7d32"), "fail": QColor("#c62828"), "warn": QColor("#ef8f00"),
           "unknown": QColor("#6a1b9a"), "skip": QColor("#757575"), "missing": QColor("#c62828")}
 
@@ -139,22 +136,6 @@ def _text(value: Any) -> str:
     if isinstance(value, float):
         return f"{value:g}"
     return str(value)
-
-
-def gpu_status(gpu: dict[str, Any] | GpuRecord, catalog: Catalog) -> tuple[str, str]:
-    """A GPU's mark (the worst of the verify module's per-GPU verdicts) and which verdicts are not a pass."""
-    if isinstance(gpu, GpuRecord):
-        record = gpu
-    else:
-        try:
-            record = GpuRecord.model_validate(gpu)
-        except ValueError:
-            return "skip", ""
-    verdicts = gpu_verdicts(record, catalog.gpu(record.catalog_id))
-    if not verdicts:
-        return "skip", ""
-    worst = worst_verdict(verdicts.values())
-    return worst, ", ".join(f"{k}: {v}" for k, v in verdicts.items() if v != "pass")
 
 
 class VerifyPage(StepPage):
@@ -379,42 +360,29 @@ class VerifyPage(StepPage):
         self.tables_filled.emit()
 
     def _refresh_steps(self, models: list[VerificationReport]) -> Iterator[None]:
-        """The refresh, yielding between small pieces of work: each report's JSON form is made as its turn
-        comes (the plan holds typed reports; their checks and GPUs are read from the models)."""
-        reports: list[dict[str, Any]] = []
-        for model in models:
-            reports.append(model.model_dump(mode="json"))
-            yield
+        """The refresh, yielding between small pieces of work: each report's rows are made as its turn comes
+        (the plan holds typed reports; the presenter reads their verdicts, checks and GPUs from the models)."""
         parsed = models
-        by_index = dict(enumerate(models))
         lang, catalog = self.controller.lang, self.controller.catalog
         node_rows: list[Callable[[], list[QTableWidgetItem]]] = []
         gpu_rows: list[Callable[[], list[QTableWidgetItem]]] = []
         check_rows: list[Callable[[], list[QTableWidgetItem]]] = []
-        for index, rep in enumerate(reports):
-            host = rep.get("host") or {}
-            node = host.get("hostname") or self.tr("(unknown host)")
-            counts = {s: 0 for s in MARKS}
-            for c in rep.get("checks") or []:
-                counts[c.get("status", "skip")] = counts.get(c.get("status", "skip"), 0) + 1
-            typed = by_index.get(index)
-            # the verdict is the report's own (procurement): a node whose every check was skipped verified
-            # nothing and is unknown, never a tick
-            result = typed.overall() if typed is not None else "unknown"
-            node_rows.append(partial(_node_row, index, rep, host, node, counts, result))
-            gpus: list[Any] = list(typed.gpus) if typed is not None else list(rep.get("gpus") or [])
-            for g in gpus:
+        for index, model in enumerate(models):
+            # the row and its verdict come from the presenter (the report's own overall()): a node whose every
+            # check was skipped verified nothing and is unknown, never a tick
+            shown = node_row(index, model)
+            node = shown.node or self.tr("(unknown host)")
+            node_rows.append(partial(_node_cells, shown))
+            for g in model.gpus:
                 gpu_rows.append(partial(_gpu_row, node, g, catalog))
-            checks: list[Any] = list(typed.checks) if typed is not None else list(rep.get("checks") or [])
-            for c in checks:
+            for c in model.checks:
                 check_rows.append(partial(_check_cells, node, c, lang))
             yield
         progress = self.update_progress(parsed)
         yield
-        missing = self.tr("no report from this node yet")
         for n in progress.nodes if progress is not None else []:
             if n.state == "missing":
-                node_rows.append(partial(_missing_row, n.name, missing))
+                node_rows.append(partial(_node_cells, missing_row(n.name)))
         everyone = self.tr("(all nodes)")
         for c in self.cluster_checks(parsed):
             check_rows.append(partial(_check_cells, everyone, c, lang))
@@ -814,32 +782,19 @@ def _check_cells(node: str, check: Any, lang: Lang) -> list[QTableWidgetItem]:
                       message_of(check, lang))
 
 
-def _missing_row(name: str, why: str) -> list[QTableWidgetItem]:
-    return [QTableWidgetItem(name), _status_item("missing"), *(QTableWidgetItem("") for _ in range(5)),
-            QTableWidgetItem(why)]
-
-
-def _node_row(index: int, rep: dict[str, Any], host: dict[str, Any], node: str, counts: dict[str, int],
-              result: str) -> list[QTableWidgetItem]:
-    node_item = QTableWidgetItem(node)
-    node_item.setData(Qt.ItemDataRole.UserRole, index)  # the report behind the row, whatever the sort
-    return [node_item, _status_item(result), QTableWidgetItem(_text(host.get("os"))),
-            QTableWidgetItem(_text(rep.get("driver_version"))), QTableWidgetItem(_text(rep.get("cuda_version"))),
-            QTableWidgetItem(str(len(rep.get("gpus") or []))),
-            QTableWidgetItem(f"{counts['pass']}/{counts['fail']}/{counts['warn']}"),
-            QTableWidgetItem(_node_problem(rep, result))]
-
-
-def _node_problem(rep: dict[str, Any], result: str) -> str:
-    """What keeps a node from passing: why nothing was probed, else the checks that failed (or could not be
-    decided); the column was empty for failing nodes."""
-    if rep.get("error"):
-        return str(rep["error"])
-    wanted = {"fail": ("fail",), "unknown": ("unknown", "skip"), "warn": ("warn",)}.get(result, ())
-    ids = [str(c.get("id")) for c in rep.get("checks") or [] if c.get("status") in wanted]
-    if result == "unknown" and not [c for c in rep.get("checks") or [] if c.get("status") != "skip"]:
-        return translate("VerifyPage", "every check was skipped: nothing was verified")
-    return ", ".join(ids)
+def _node_cells(row: NodeRow) -> list[QTableWidgetItem]:
+    """The presenter's node row as table cells; the first keeps the report's index, whatever the sort."""
+    node_item = QTableWidgetItem(row.node or translate("VerifyPage", "(unknown host)"))
+    if row.index is not None:
+        node_item.setData(Qt.ItemDataRole.UserRole, row.index)
+    if row.problem == "missing":
+        return [node_item, _status_item(row.verdict), *(QTableWidgetItem("") for _ in range(5)),
+                QTableWidgetItem(translate("VerifyPage", "no report from this node yet"))]
+    problem = (translate("VerifyPage", "every check was skipped: nothing was verified")
+               if row.problem == "nothing_verified" else row.detail)
+    return [node_item, _status_item(row.verdict), QTableWidgetItem(_text(row.os)),
+            QTableWidgetItem(_text(row.driver)), QTableWidgetItem(_text(row.cuda)), QTableWidgetItem(str(row.gpus)),
+            QTableWidgetItem("/".join(str(n) for n in row.counts)), QTableWidgetItem(problem)]
 
 
 def _gpu_row(node: str, g: Any, catalog: Catalog) -> list[QTableWidgetItem]:

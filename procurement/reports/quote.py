@@ -28,11 +28,12 @@ from catalog.models import (
     Psu,
     Storage,
 )
+from procurement import part_texts  # noqa: F401  (registers the spec words the quote lines use)
 from procurement.budgets.cost import bill_of_materials
 from procurement.budgets.parts import resolve
 from procurement.checklist import fmt_num
 from procurement.findings import Finding, Severity
-from procurement.messages import Lang, plural, register, t
+from procurement.messages import Lang, register, t
 from procurement.plan import IssuedQuote, Plan, canonical_digest
 from procurement.policy import Policy, default_policy
 from procurement.reports.capitals import capital_amount
@@ -164,8 +165,6 @@ register(
         "quote.cat.network": "Network",
         "quote.cat.power": "Power",
         "quote.cat.chassis": "Chassis / platform",
-        "quote.spec.form.tower": "tower",
-        "quote.spec.form.rack": "rack",
         "quote.cat.software": "Software",
         "quote.on_request": "on request",
         "quote.subtotal": "Subtotal (excl. VAT)",
@@ -203,8 +202,6 @@ register(
         "quote.role.data": "data",
         "quote.role.backup": "backup",
         "quote.role.scratch": "scratch",
-        "quote.spec.cores": plural("{cores} core", "{cores} cores", "cores"),
-        "quote.spec.gpus": plural("{n} GPU position", "{n} GPU positions", "n"),
         "quote.footer": "Quote {number} · plan digest {digest}",
         "quote.col.unit_gross": "Unit price incl. VAT (CNY)",
         "quote.col.amount_gross": "Amount incl. VAT (CNY)",

@@ -173,7 +173,7 @@ def test_step2_every_column_fits_and_fits_says_total_and_per_server(qtbot, make_
 
 def test_step3_chassis_text_skips_unknowns_and_translates_cooling(qtbot, make_window) -> None:
     from catalog.models import Chassis
-    from gui.pages.step3_server import describe_part
+    from gui.views.server import describe_part
 
     win = make_window()
     win.show_page(2)
@@ -183,12 +183,14 @@ def test_step3_chassis_text_skips_unknowns_and_translates_cooling(qtbot, make_wi
     assert not any("None" in t for t in texts)
     assert not any(t.endswith((", air", ", liquid")) for t in texts)
     unknown_bays = next(c for c in chassis if c.psu_bays is None)
-    assert "PSU bays" not in describe_part(unknown_bays)
+    assert "PSU bays" not in describe_part(unknown_bays, "en")
     known = next(c for c in chassis if c.psu_bays)
-    assert f"{known.psu_bays} PSU bays" in describe_part(known)
-    assert describe_part(known).endswith("air-cooled" if known.cooling == "air" else "liquid-cooled")
+    assert f"{known.psu_bays} PSU bays" in describe_part(known, "en")
+    assert describe_part(known, "en").endswith("air-cooled" if known.cooling == "air" else "liquid-cooled")
     win.set_language("zh")
-    assert describe_part(known).endswith("风冷" if known.cooling == "air" else "液冷")
+    assert describe_part(known, "zh").endswith("风冷" if known.cooling == "air" else "液冷")
+    texts = [page.chassis_combo.itemText(i) for i in range(page.chassis_combo.count())]
+    assert describe_part(known, "zh") in texts  # the combo shows the presenter's text in the UI's language
 
 
 def test_step3_auto_configure_says_why_it_is_off_and_tab_order_reads_down(qtbot, make_window) -> None:

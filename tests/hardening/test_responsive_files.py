@@ -172,7 +172,7 @@ def test_a_save_waits_for_the_autosave_in_flight(qtbot, make_window, dialog_call
     dialog_calls.answer("ask_save_path", target)
     assert win.start_autosave()
     assert win.named_actions["save"].trigger() is None and not win.controller.dirty
-    qtbot.waitUntil(lambda: win._autosave_job is None, timeout=10_000)
+    qtbot.waitUntil(lambda: win.document.autosave_job is None, timeout=10_000)
     assert win.recovery.pending() == [] and list(win.recovery.directory.glob("*.gpuplan.yaml")) == []
     assert load_plan(target).title == "40 nodes"
 
@@ -192,7 +192,7 @@ def test_an_edit_during_the_save_stays_unsaved_and_undoable(qtbot, make_window, 
             QTimer.singleShot(1, edit_when_saving)
 
     QTimer.singleShot(0, edit_when_saving)
-    assert win._save_to(target)
+    assert win.document.save_to(target)
     assert load_plan(target).notes == "" and win.controller.plan.notes == "arrived while saving"
     assert win.controller.dirty and win.isWindowModified()
     assert win.autosave_timer.isActive(), "the edit gets its recovery copy"
@@ -217,5 +217,5 @@ def test_the_application_quitting_mid_save_still_finishes_the_file(qtbot, make_w
     win = _dirty_window(qtbot, make_window, 40)
     target = tmp_path / "plan.gpuplan.yaml"
     monkeypatch.setattr(workers, "QEventLoop", EndedByExit)
-    assert win._save_to(target)
+    assert win.document.save_to(target)
     assert load_plan(target).title == "40 nodes" and not win.controller.dirty
