@@ -22,7 +22,6 @@ BY_CONTEXT = {
     "Conclusion": "the comparison's conclusion (比价结论) and an acceptance conclusion (结论)",
     "Memory": "a GPU's memory (显存) and the server's (内存)",
     "Network": "the quote's network cards (网卡) and a network (网络)",
-    "none": "nothing (无) and a PSU redundancy of none (无冗余)",
     "pcs": "Chinese counts each kind of part with its own measure word (个, 块, 条, 颗)",
 }
 """Short English words that Chinese says differently by their place; each with the places."""
