@@ -36,7 +36,6 @@ from procurement.messages import Lang, plural, register, t
 from procurement.plan import IssuedQuote, Plan, canonical_digest
 from procurement.policy import Policy, default_policy
 from procurement.reports.capitals import capital_amount
-from procurement.rules.power import redundancy_label
 from procurement.reports.common import (
     CENT,
     GROUP_BG,
@@ -51,6 +50,7 @@ from procurement.reports.common import (
     scaled,
     table,
 )
+from procurement.rules.power import redundancy_label
 
 CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software", "service")
 PLAN_PRICE_KINDS = ("entered", "vendor_quote", "company")
