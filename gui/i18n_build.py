@@ -7,6 +7,12 @@
   context, msgid = the English source); each language's ``gui.po`` is turned into a Qt .ts and compiled with
   ``pyside6-lrelease`` to ``gui.qm``, which the app installs with a QTranslator.
 
+Each build writes the templates, ``resources/locale/messages.pot`` and ``gui.pot``: every English text with
+``#:`` references to the lines of the source that register or use it. They are generated, not committed (like
+the .ts lupdate writes): the .po files are merged against them in the same run, so a template on disk is only
+for a translator's tool or a reviewer (``msgmerge``, Poedit, Weblate read it). The merge adds new texts
+untranslated, marks changed English fuzzy and reports the entries the template no longer has as obsolete.
+
 A new language is a new folder: ``python -m gui.i18n_build --new-language LANG`` writes both .po files with
 every entry empty; translate them, run ``python -m gui.i18n_build`` and the language is in the app's Language
 menu and in ``--lang`` (nothing in the code names a language). ``--check`` fails on anything untranslated.
@@ -19,13 +25,14 @@ import argparse
 import datetime
 import importlib
 import io
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import xml.etree.ElementTree as ET
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -51,8 +58,33 @@ def register_all(root: Path = REPO) -> None:
                 importlib.import_module(".".join(parts[:-1] if parts[-1] == "__init__" else parts))
 
 
+_LITERAL = re.compile(r"""["']([^"'\s{}]+)["']""")
+
+
+References = dict[str, list[tuple[str, int]]]
+
+
+def core_references(keys: Iterable[str], english: dict[str, str], root: Path = REPO) -> References:
+    """Where each key stands in the source as a string literal: where it is registered and where it is looked
+    up by name. A key the code builds (``f"tuning.trade_off.{name}"``) is found by its English instead."""
+    wanted = set(keys)
+    found: References = {}
+    files = [(str(path.relative_to(root)), path.read_text(encoding="utf-8").splitlines())
+             for package in CORE_PACKAGES for path in sorted((root / package).rglob("*.py"))]
+    for name, lines in files:
+        for lineno, line in enumerate(lines, 1):
+            for m in _LITERAL.finditer(line):
+                if m.group(1) in wanted:
+                    found.setdefault(m.group(1), []).append((name, lineno))
+    for key in wanted - found.keys():
+        start = english[key].split("{", 1)[0][:40]
+        found[key] = [(name, lineno) for name, lines in files for lineno, line in enumerate(lines, 1)
+                      if len(start) >= 8 and start in line][:1]
+    return found
+
+
 def core_template() -> Catalog:
-    """The core's template: every message the code registers, in English."""
+    """The core's template: every message the code registers, in English, with where it stands in the code."""
     from babel.messages.catalog import Catalog
 
     from procurement.messages import MESSAGES, Plural
@@ -60,10 +92,12 @@ def core_template() -> Catalog:
     register_all()
     template = Catalog(project="gpu-procure", header_comment="# gpu-procure: user-visible core text.",
                        fuzzy=False)
+    english = {k: (v.one if isinstance(v, Plural) else v) for k, v in MESSAGES.items()}
+    references = core_references(MESSAGES, english)
     for key in sorted(MESSAGES):
         source = MESSAGES[key]
         msgid = (source.one, source.other) if isinstance(source, Plural) else source
-        template.add(msgid, context=key, flags=("python-brace-format",))
+        template.add(msgid, context=key, flags=("python-brace-format",), locations=references.get(key, []))
     return template
 
 
@@ -75,7 +109,7 @@ def gui_template(lupdate_ts: Path | None = None) -> Catalog:
         ts = lupdate_ts or Path(tmp) / "scan.ts"
         if lupdate_ts is None:
             rel = [str(p.relative_to(REPO)) for p in sources()]
-            subprocess.run([tool("pyside6-lupdate"), *rel, "-no-obsolete", "-locations", "none", "-ts", str(ts)],
+            subprocess.run([tool("pyside6-lupdate"), *rel, "-no-obsolete", "-locations", "absolute", "-ts", str(ts)],
                            cwd=REPO, check=True, capture_output=True, timeout=300)
         template = Catalog(project="gpu-procure", header_comment="# gpu-procure: widget text.", fuzzy=False)
         for context in ET.parse(ts).getroot().iter("context"):
@@ -83,8 +117,16 @@ def gui_template(lupdate_ts: Path | None = None) -> Catalog:
             for message in context.iter("message"):
                 source = message.findtext("source") or ""
                 msgid = (source, source) if message.get("numerus") == "yes" else source
-                template.add(msgid, context=ctx)
+                # lupdate names a file relative to the .ts; the template names it relative to the repository
+                locations = [(_from_repo(ts.parent / str(loc.get("filename"))), int(loc.get("line") or 0))
+                             for loc in message.iter("location")]
+                template.add(msgid, context=ctx, locations=locations)
     return template
+
+
+def _from_repo(path: Path) -> str:
+    resolved = path.resolve()
+    return str(resolved.relative_to(REPO)) if resolved.is_relative_to(REPO) else str(path)
 
 
 def ids(m: Message) -> tuple[str, ...]:
@@ -102,6 +144,7 @@ class Result:
     lang: str
     domain: str
     untranslated: list[str]
+    obsolete: list[str] = field(default_factory=list)
 
 
 def po_path(lang: str, domain: str, locale: Path = LOCALE) -> Path:
@@ -152,10 +195,33 @@ def compile_po(po: Path, lang: str | None = None) -> Path:
     return mo
 
 
-def update(catalog: Catalog, template: Catalog) -> None:
+def pot_path(domain: str, locale: Path = LOCALE) -> Path:
+    return locale / f"{domain}.pot"
+
+
+def write_pot(path: Path, template: Catalog) -> None:
+    """The template with its ``#:`` references (file:line), byte-identical when nothing changed."""
+    from babel.messages.pofile import write_po as babel_write_po
+
+    template.creation_date = template.revision_date = FIXED_DATE
+    buf = io.BytesIO()
+    babel_write_po(buf, template, width=0, no_location=False, omit_header=False, sort_output=True,
+                   include_lineno=True)
+    text = "\n".join(ln for ln in buf.getvalue().decode("utf-8").splitlines()
+                     if not ln.startswith(('"POT-Creation-Date:', '"PO-Revision-Date:'))) + "\n"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.exists() or path.read_text(encoding="utf-8") != text:
+        path.write_text(text, encoding="utf-8")
+
+
+def update(catalog: Catalog, template: Catalog) -> list[str]:
     """Bring ``catalog`` to ``template``: new entries empty, changed English marked fuzzy (not compiled until
-    a translator confirms it), removed ones dropped."""
+    a translator confirms it), entries the template no longer has dropped and returned as obsolete."""
     catalog.update(template, no_fuzzy_matching=False, update_header_comment=True, keep_user_comments=True)
+    obsolete = [f"{m.context}: {ids(m)[0]}" for m in catalog.obsolete.values()]
+    for m in catalog:
+        m.locations = []   # the .po files carry no references: the template has them, and lines move daily
+    return obsolete
 
 
 def untranslated(catalog: Catalog) -> list[str]:
@@ -203,16 +269,17 @@ def languages(locale: Path = LOCALE) -> list[str]:
 
 def build_core(locale: Path = LOCALE, langs: Iterable[str] | None = None) -> list[Result]:
     template = core_template()
+    write_pot(pot_path(CORE, locale), template)
     reference = read_po(po_path("zh", CORE), "zh")
     results = []
     for lang in langs or languages(locale):
         po = po_path(lang, CORE, locale)
         catalog = read_po(po, lang)
-        update(catalog, template)
+        obsolete = update(catalog, template)
         write_po(po, catalog)
         compile_mo(catalog, po.with_suffix(".mo"))
         problems = untranslated(catalog) + [f"field: {w}" for w in wrong_fields(catalog, reference)]
-        results.append(Result(lang, CORE, problems))
+        results.append(Result(lang, CORE, problems, obsolete))
     from procurement.messages import reload_catalogues
 
     reload_catalogues()
@@ -267,11 +334,12 @@ def qt_lang(lang: str) -> str:
 
 def build_gui(locale: Path = LOCALE, langs: Iterable[str] | None = None) -> list[Result]:
     template = gui_template()
+    write_pot(pot_path(GUI, locale), template)
     results = []
     for lang in langs or languages(locale):
         po = po_path(lang, GUI, locale)
         catalog = read_po(po, lang)
-        update(catalog, template)
+        obsolete = update(catalog, template)
         write_po(po, catalog)
         with tempfile.TemporaryDirectory() as tmp:
             ts = Path(tmp) / f"{GUI}_{lang}.ts"
@@ -282,7 +350,7 @@ def build_gui(locale: Path = LOCALE, langs: Iterable[str] | None = None) -> list
             built = (Path(tmp) / "out.qm").read_bytes()
             if not qm.exists() or qm.read_bytes() != built:
                 qm.write_bytes(built)
-        results.append(Result(lang, GUI, untranslated(catalog)))
+        results.append(Result(lang, GUI, untranslated(catalog), obsolete))
     return results
 
 
@@ -306,6 +374,8 @@ def build(check: bool = False, core_only: bool = False) -> int:
     for r in results:
         for line in r.untranslated:
             print(f"untranslated ({r.lang}, {r.domain}): {line}", file=sys.stderr)
+        for line in r.obsolete:
+            print(f"obsolete, dropped ({r.lang}, {r.domain}): {line}", file=sys.stderr)
         bad += len(r.untranslated)
         print(f"{r.lang}/{r.domain}: {len(r.untranslated)} untranslated")
     return 1 if check and bad else 0

@@ -53,3 +53,33 @@ def test_the_core_layer_contract_has_no_exceptions() -> None:
     plan_source = (REPO / "procurement" / "plan.py").read_text(encoding="utf-8")
     for above in ("procurement.checklist ", "procurement.sizing"):
         assert f"from {above.strip()} import" not in plan_source
+
+
+def _contracts() -> list[dict]:
+    import tomllib
+
+    return tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["importlinter"]["contracts"]
+
+
+def _named(contract: dict) -> set[str]:
+    return {name.strip() for layer in contract["layers"] for name in layer.replace(":", "|").split("|")}
+
+
+def _children(package: str) -> set[str]:
+    """The modules and packages directly inside a package, as import-linter sees them (no import needed)."""
+    import pkgutil
+
+    return {m.name for m in pkgutil.iter_modules([str(REPO / package)])}
+
+
+def test_every_core_package_is_named_in_its_layers() -> None:
+    """A new module of procurement/ or catalog/ has a place in the layers: its contract names every child and is
+    exhaustive, so `lint-imports` refuses one that is not named (and a name that is gone is a stale layer)."""
+    for package in ("procurement", "catalog"):
+        (contract,) = [c for c in _contracts() if c.get("containers") == [package]]
+        assert contract.get("exhaustive") is True, contract["name"]
+        named, children = _named(contract), _children(package)
+        assert children - named == set(), (
+            f"{package}: not in any layer of the contract {contract['name']!r} in pyproject.toml: "
+            f"{sorted(children - named)}; add each to the layer of what it imports, then run lint-imports")
+        assert named - children == set(), f"{package}: named in the contract but gone: {sorted(named - children)}"

@@ -334,7 +334,7 @@ class RequirementsPage(StepPage):
             "sequence_length": self.tr("Se&quence length:"),
             "dataset_gb": self.tr("&Dataset size:"),
             "budget_cny": self.tr("Bud&get:"),
-            "nodes": self.tr("&Nodes:"),
+            "nodes": self.tr("&Number of nodes:"),
         }
         for name, text in texts.items():
             self.labels[name].setText(text)

@@ -368,7 +368,7 @@ class ServerPage(StepPage):
         self.gauge_box.setTitle(self.tr("Live budget"))
         _set_labels(self.cpu_form, [self.tr("CPU:"), self.tr("Sockets:")])
         _set_labels(self.memory_form, [self.tr("Module:"), self.tr("Modules:"), self.tr("Total:")])
-        _set_labels(self.power_form, [self.tr("Chassis:"), self.tr("PSU model:"), self.tr("PSUs:"),
+        _set_labels(self.power_form, [self.tr("Chassis:"), self.tr("PSU model:"), self.tr("PSU count:"),
                                       self.tr("Redundancy:"), self.tr("Input voltage:"),
                                       self.tr("Rack power limit:"), self.tr("Servers per rack:")])
         self.redundancy_combo.setItemText(0, self.tr("None"))

@@ -107,9 +107,9 @@ def test_edit_menu_names_each_step_in_the_current_language(qtbot, make_window) -
     undo, redo = win.named_actions["undo"], win.named_actions["redo"]
     assert undo.text() == "撤销 电源数量(&U)"
     win.set_language("en")
-    assert undo.text() == "&Undo PSUs"
+    assert undo.text() == "&Undo PSU count"
     qtbot.keyClick(page.psu_count, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
-    assert win.controller.plan.server.psu.count != 2 and redo.text() == "&Redo PSUs"
+    assert win.controller.plan.server.psu.count != 2 and redo.text() == "&Redo PSU count"
     win.set_language("zh")
     assert redo.text() == "重做 电源数量(&R)"
     # an edit named by its action, not a field: Step 2's "Choose GPU"

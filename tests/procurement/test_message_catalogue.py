@@ -111,6 +111,48 @@ def test_shipped_core_catalogues_are_complete_and_compiled(tmp_path: Path) -> No
             shipped.with_suffix(".mo").read_bytes(), "the .mo is not compiled from the .po"
 
 
+
+def test_the_build_writes_a_template_with_source_references(tmp_path: Path) -> None:
+    """messages.pot: every registered message, with `#:` references to the lines where its key stands in the
+    source (where it is registered, and where it is looked up by name); each .po holds exactly its entries."""
+    import shutil
+
+    locale = tmp_path / "locale"
+    shutil.copytree(i18n_build.LOCALE, locale)
+    i18n_build.build_core(locale)
+    pot = i18n_build.pot_path(i18n_build.CORE, locale)
+    template = i18n_build.read_po(pot, "en")
+    entries = {m.context: m for m in template if m.id}
+    assert set(entries) == set(MESSAGES)
+    assert [k for k, m in entries.items() if not m.locations] == []
+    for key, m in entries.items():
+        for filename, line in m.locations:
+            text = (REPO / filename).read_text(encoding="utf-8").splitlines()[line - 1]
+            english = i18n_build.ids(m)[0].split("{", 1)[0][:40]
+            assert f'"{key}"' in text or f"'{key}'" in text or english in text, (key, filename, line)
+    # registered in the module that prints it, and found where the quote page reads it by name
+    assert {f for f, _ in entries["quote.number"].locations} == {"procurement/reports/quote.py",
+                                                                 "gui/pages/quote_view.py"}
+    assert "python-brace-format" in entries["derive.kept"].flags
+    po = i18n_build.read_po(i18n_build.po_path("zh", i18n_build.CORE, locale), "zh")
+    assert {m.context for m in po if m.id} == set(entries)
+    # generated again from the same code, the template is the same file
+    before = pot.read_bytes()
+    i18n_build.build_core(locale)
+    assert pot.read_bytes() == before
+
+
+def test_the_merge_reports_entries_the_template_no_longer_has(tmp_path: Path) -> None:
+    locale = tmp_path / "locale"
+    po = i18n_build.po_path("eo", i18n_build.CORE, locale)
+    po.parent.mkdir(parents=True)
+    po.write_text('msgctxt "gone.key"\nmsgid "A text nobody shows"\nmsgstr "Teksto"\n', encoding="utf-8")
+    (result,) = i18n_build.build_core(locale, ["eo"])
+    assert result.obsolete == ["gone.key: A text nobody shows"]
+    assert "gone.key" not in po.read_text(encoding="utf-8")
+    assert "step.1: " + str(MESSAGES["step.1"]) in result.untranslated
+
+
 LEGACY_MODULE = '''
 from procurement.messages import register
 
