@@ -11,7 +11,6 @@ import faulthandler
 import logging
 import logging.handlers
 import os
-import platform
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -71,7 +70,10 @@ def setup_logging(debug: bool = False, directory: Path | None = None, argv: list
     if sys.excepthook is sys.__excepthook__:
         sys.excepthook = _log_uncaught
     log.info("gpu-procure %s started: %s", __version__, " ".join(argv or []))
-    log.debug("python %s on %s", sys.version.split()[0], platform.platform())
+    if log.isEnabledFor(logging.DEBUG):  # platform.platform() runs `uname -p` in a subprocess: not at every start
+        import platform
+
+        log.debug("python %s on %s", sys.version.split()[0], platform.platform())
     return _log_path
 
 
@@ -148,6 +150,8 @@ def last_lines(count: int = 40, path: Path | None = None) -> list[str]:
 
 def diagnostics(extra: Mapping[str, str] | None = None, lines: int = 40) -> str:
     """What a bug report needs: versions, platform, where the files are, and the last log lines."""
+    import platform
+
     libc, libc_version = platform.libc_ver()
     rows = {
         "gpu-procure": __version__,
