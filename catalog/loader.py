@@ -52,7 +52,7 @@ class CatalogError(ValueError):
 class PriceOverride(BaseModel):
     """A company-negotiated price for a shipped part (``prices:`` section of an overlay file)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     id: str
     price_cny: float = Field(ge=0, le=MAX_PRICE_CNY)
     price_date: dt.date | None = None
