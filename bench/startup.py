@@ -2,7 +2,8 @@
 
 Both are whole processes (interpreter start, imports, window, first paint, exit), run alternately N times;
 the median wall time and the peak resident memory (ru_maxrss of that child, from os.wait4) are compared.
-Targets (issue 7): app <= 1.5x the minimal program's wall time and <= 2x its peak memory.
+Targets (issues 7 and 25): app <= 1.5x the minimal program's time to first paint, <= 2x its time to ready (exit,
+after what the app loads right after the first paint) and <= 2x its peak memory.
 
 Usage: QT_QPA_PLATFORM=offscreen python bench/startup.py [-n 7] [--json FILE] [--enforce]
 """
@@ -23,7 +24,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
-WALL_TARGET, MEMORY_TARGET = 1.5, 2.0
+WALL_TARGET, READY_TARGET, MEMORY_TARGET = 1.5, 2.0, 2.0
 
 # Run first in both processes: quits the event loop right after the first paint event of a QMainWindow.
 # It hooks QApplication.exec, so it measures the same moment however the app's --self-test is written.
@@ -143,13 +144,15 @@ class Summary:
 
     @property
     def over_target(self) -> bool:
-        return self.wall_ratio > WALL_TARGET or self.memory_ratio > MEMORY_TARGET
+        return (self.wall_ratio > WALL_TARGET or self.ready_ratio > READY_TARGET
+                or self.memory_ratio > MEMORY_TARGET)
 
     def to_json(self) -> dict[str, object]:
         return {**asdict(self), "wall_ratio": self.wall_ratio, "ready_ratio": self.ready_ratio,
                 "memory_ratio": self.memory_ratio,
                 "cpu_ratio": self.cpu_ratio, "load_average": os.getloadavg(),
-                "targets": {"wall_ratio": WALL_TARGET, "memory_ratio": MEMORY_TARGET}}
+                "targets": {"wall_ratio": WALL_TARGET, "ready_ratio": READY_TARGET,
+                            "memory_ratio": MEMORY_TARGET}}
 
 
 def _stats(runs: list[Run]) -> Stats:
@@ -181,7 +184,8 @@ def report(s: Summary) -> str:
         f"  gpu-procure:            first paint {a.paint_s_median:.3f} s, exit {a.wall_s_median:.3f} s, "
         f"{a.cpu_s_median:.3f} s CPU, peak RSS {a.maxrss_mib_median:.1f} MiB",
         f"  first-paint ratio {s.wall_ratio:.2f} x (target <= {WALL_TARGET}) {verdict(s.wall_ratio, WALL_TARGET)}",
-        f"  ready ratio  {s.ready_ratio:.2f} x (catalog and step 1 loaded after the first paint; no target)",
+        f"  ready ratio  {s.ready_ratio:.2f} x (target <= {READY_TARGET}; catalog and step 1 loaded after the "
+        f"first paint) {verdict(s.ready_ratio, READY_TARGET)}",
         f"  memory ratio {s.memory_ratio:.2f} x (target <= {MEMORY_TARGET}) "
         f"{verdict(s.memory_ratio, MEMORY_TARGET)}",
         f"  CPU ratio    {s.cpu_ratio:.2f} x (for a busy machine, where wall time is noisy; "

@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from catalog import precompiled
 from catalog.baseboards import BASEBOARDS
 from catalog.models import (
     KIND_TO_TYPE,
@@ -25,7 +26,7 @@ from catalog.models import (
     Part,
 )
 from catalog.plausible import implausible
-from catalog.yamlsource import YamlError, cache_dir, compose, format_loc, locate_node, read_yaml_cached
+from catalog.yamlsource import YamlError, cache_dir, compose, format_loc, locate_node, parse_yaml, read_raw_text
 
 P = TypeVar("P", bound=Part)
 
@@ -52,7 +53,7 @@ class CatalogError(ValueError):
 class PriceOverride(BaseModel):
     """A company-negotiated price for a shipped part (``prices:`` section of an overlay file)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     id: str
     price_cny: float = Field(ge=0, le=MAX_PRICE_CNY)
     price_date: dt.date | None = None
@@ -210,73 +211,145 @@ class _Price:
     price: PriceOverride
 
 
-def _read_file(path: Path, cat: Catalog, problems: list[str], report: OverlayReport | None,
-               cache: Path | None) -> list[_Price]:
-    display = _display(path)
-    try:
-        data, text = read_yaml_cached(path, cache)
-    except YamlError as exc:
-        problems.append(f"{display}:{exc.line}: {exc.message}" if exc.line else f"{display}: {exc.message}")
-        return []
-    src = _Source(display, text)
+@dataclass
+class _Item:
+    """A part (or an overlay's price) of one file, validated on its own: what the precompiled catalog keeps."""
+
+    section: str
+    index: int
+    kind: str
+    """The part's kind; '' for a price."""
+    label: str
+    value: Part | PriceOverride
+
+
+@dataclass
+class _File:
+    """One catalog file read and validated, before its parts meet the other files' (duplicates, overlays)."""
+
+    src: _Source
+    items: list[_Item | str] = field(default_factory=list)
+    """In the file's order: validated items, and the located problem of each item that failed."""
+
+    @property
+    def clean(self) -> bool:
+        return all(not isinstance(item, str) for item in self.items)
+
+
+def _validate_file(src: _Source, data: Any, overlay: bool) -> _File:
+    """The parts of a parsed file validated one by one; a pure function of the file (no other file's parts)."""
+    out = _File(src)
     if data is None:
-        return []
+        return out
     if not isinstance(data, dict):
-        problems.append(f"{display}:1: expected sections like 'gpus:' or 'cpus:' at the top level")
-        return []
-    prices: list[_Price] = []
+        out.items.append(f"{src.display}:1: expected sections like 'gpus:' or 'cpus:' at the top level")
+        return out
     for section, items in data.items():
-        if section == "prices" and report is not None:
+        if section == "prices" and overlay:
             if not isinstance(items, list):
-                problems.append(f"{src.where((section,))}: 'prices' must be a list of "
-                                f"{{id, price_cny, price_date, price_source}}")
+                out.items.append(f"{src.where((section,))}: 'prices' must be a list of "
+                                 f"{{id, price_cny, price_date, price_source}}")
                 continue
             for i, raw in enumerate(items):
                 try:
-                    prices.append(_Price(src, i, PriceOverride.model_validate(raw)))
+                    out.items.append(_Item(section, i, "", f"price #{i + 1}", PriceOverride.model_validate(raw)))
                 except ValidationError as exc:
-                    problems += _validation_problems(exc, src, (section, i), f"price #{i + 1}")
+                    out.items += _validation_problems(exc, src, (section, i), f"price #{i + 1}")
             continue
         kind = SECTION_TO_KIND.get(str(section))
         if kind is None:
             known = ", ".join(sorted(SECTION_TO_KIND))
-            extra = " or prices" if report is not None else ""
-            problems.append(f"{src.where((section,))}: unknown section '{section}' (known: {known}{extra})")
+            extra = " or prices" if overlay else ""
+            out.items.append(f"{src.where((section,))}: unknown section '{section}' (known: {known}{extra})")
             continue
         if not isinstance(items, list):
-            problems.append(f"{src.where((section,))}: '{section}' must be a list of parts")
+            out.items.append(f"{src.where((section,))}: '{section}' must be a list of parts")
             continue
         cls = KIND_TO_TYPE[kind]
         for i, raw in enumerate(items):
             pid = raw.get("id") if isinstance(raw, dict) else None
             label = f"{kind} '{pid}'" if pid else f"{kind} #{i + 1}"
             if not isinstance(raw, dict):
-                problems.append(f"{src.where((section, i))}: {label}: expected a mapping of fields")
+                out.items.append(f"{src.where((section, i))}: {label}: expected a mapping of fields")
                 continue
             try:
                 part = cls.model_validate(raw)
             except ValidationError as exc:
-                problems += _validation_problems(exc, src, (section, i), label)
+                out.items += _validation_problems(exc, src, (section, i), label)
                 continue
             unreasonable = _unreasonable(part.model_dump())
             if unreasonable:
-                problems += [f"{src.where((section, i, *loc))}: {label}: {format_loc(loc)}: {msg}"
-                             for loc, msg in unreasonable]
+                out.items += [f"{src.where((section, i, *loc))}: {label}: {format_loc(loc)}: {msg}"
+                              for loc, msg in unreasonable]
                 continue
-            key = (kind, part.id)
-            seen_here = key in cat._places if report is None else key in report._ids
-            if seen_here:
-                problems.append(f"{src.where((section, i))}: {label}: duplicate id "
-                                f"(first defined at {cat.where(kind, part.id)})")
-                continue
-            if report is not None:
-                (report.replaced if part.id in cat.parts[kind] else report.added).append(f"{kind} {part.id}")
-                report._ids.add(key)
-                report.warnings += [f"{src.where((section, i, name))}: {label}: {name}: {why}"
-                                    for name, why in implausible(kind, dict(part))]
-            cat.parts[kind][part.id] = part
-            cat.origin[key] = display
-            cat._places[key] = (src, str(section), i)
+            out.items.append(_Item(str(section), i, kind, label, part))
+    return out
+
+
+def _read_directory(paths: list[Path], overlay: bool, cache: Path | None, problems: list[str]) -> list[_File]:
+    """Every file of one directory, read and validated, from the precompiled catalog when it holds them."""
+    read: list[tuple[Path, bytes, str] | str] = []
+    for path in paths:
+        try:
+            raw, text = read_raw_text(path)
+        except YamlError as exc:
+            read.append(f"{_display(path)}: {exc.message}")
+            continue
+        read.append((path, raw, text))
+    ok = [r for r in read if not isinstance(r, str)]
+    clean = len(ok) == len(read)
+    key = precompiled.entry_key([(p.name, raw) for p, raw, _ in ok], "overlay" if overlay else "shipped") \
+        if cache is not None and clean else ""
+    stored = precompiled.load(cache, key) if cache is not None and clean else None
+    if isinstance(stored, list) and len(stored) == len(ok):
+        return [_File(_Source(_display(path), text), items) for (path, _, text), items in zip(ok, stored, strict=True)]
+    files: list[_File] = []
+    for entry in read:
+        if isinstance(entry, str):
+            problems.append(entry)
+            continue
+        path, _raw, text = entry
+        display = _display(path)
+        try:
+            data = parse_yaml(text, path)
+        except YamlError as exc:
+            problems.append(f"{display}:{exc.line}: {exc.message}" if exc.line else f"{display}: {exc.message}")
+            clean = False
+            continue
+        parsed = _validate_file(_Source(display, text), data, overlay)
+        clean = clean and parsed.clean
+        files.append(parsed)
+    if cache is not None and clean:
+        precompiled.store(cache, key, [f.items for f in files])
+    return files
+
+
+def _add_file(parsed: _File, cat: Catalog, problems: list[str], report: OverlayReport | None) -> list[_Price]:
+    """Put a file's validated parts into the catalog (duplicates refused, an overlay's changes noted)."""
+    src = parsed.src
+    prices: list[_Price] = []
+    for item in parsed.items:
+        if isinstance(item, str):
+            problems.append(item)
+            continue
+        if isinstance(item.value, PriceOverride):
+            prices.append(_Price(src, item.index, item.value))
+            continue
+        part, kind, label, section, i = item.value, item.kind, item.label, item.section, item.index
+        key = (kind, part.id)
+        seen_here = key in cat._places if report is None else key in report._ids
+        if seen_here:
+            problems.append(f"{src.where((section, i))}: {label}: duplicate id "
+                            f"(first defined at {cat.where(kind, part.id)})")
+            continue
+        if report is not None:
+            (report.replaced if part.id in cat.parts[kind] else report.added).append(f"{kind} {part.id}")
+            report._ids.add(key)
+            report.warnings += [f"{src.where((section, i, name))}: {label}: {name}: {why}"
+                                for name, why in implausible(kind, dict(part))]
+        cat.parts[kind][part.id] = part
+        cat.origin[key] = src.display
+        cat._places[key] = (src, section, i)
     return prices
 
 
@@ -337,8 +410,8 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
     cat = Catalog()
     problems: list[str] = []
     cache = cache_dir()
-    for path in _yaml_files(data_dir or shipped_data_dir()):
-        _read_file(path, cat, problems, None, cache)
+    for parsed in _read_directory(_yaml_files(data_dir or shipped_data_dir()), False, cache, problems):
+        _add_file(parsed, cat, problems, None)
     for directory in overlay_dirs:
         directory = Path(directory)
         if not directory.is_dir():
@@ -346,8 +419,8 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
             continue
         report = OverlayReport(directory)
         prices: list[_Price] = []
-        for path in _inside(directory, _yaml_files(directory), problems):
-            prices += _read_file(path, cat, problems, report, cache)
+        for parsed in _read_directory(_inside(directory, _yaml_files(directory), problems), True, cache, problems):
+            prices += _add_file(parsed, cat, problems, report)
         _apply_prices(cat, prices, report, problems)
         cat.overlays.append(report)
     if not problems:

@@ -2,13 +2,8 @@
 
 from __future__ import annotations
 
-import datetime as dt
-import hashlib
-import json
 import os
 import re
-import tempfile
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -274,16 +269,13 @@ def format_loc(loc: Sequence[str | int]) -> str:
     return out
 
 
-# ---------------------------------------------------------------- parsed-file cache
-# Parsing YAML is most of the cost of loading the catalog (~25 ms for the shipped files with the C
-# loader, against ~0.3 ms for the same data as JSON). The cache stores what PyYAML returned, keyed by
-# a hash of the file's bytes, so it can never be stale; everything read from it is still validated.
-
-_CACHE_FORMAT = b"gpu-procure yaml cache 2"  # 2: files with duplicate keys are refused, never cached
+# ---------------------------------------------------------------- the cache directory
+# Parsing and validating YAML is most of the cost of loading the catalog; catalog/precompiled.py keeps each
+# catalog directory's validated parts in one entry of this directory.
 
 
 def cache_dir() -> Path | None:
-    """Where parsed YAML is cached: $GPU_PROCURE_CACHE_DIR ('' or 'off' disables), else the user cache."""
+    """Where the precompiled catalog is cached: $GPU_PROCURE_CACHE_DIR ('' or 'off' disables), else the user cache."""
     env = os.environ.get("GPU_PROCURE_CACHE_DIR")
     if env is not None:
         return None if env.strip().lower() in ("", "0", "off", "no", "false") else Path(env)
@@ -292,21 +284,9 @@ def cache_dir() -> Path | None:
     return cache_root() / "yaml"
 
 
-def _encode(obj: Any) -> Any:
-    if isinstance(obj, dt.datetime):
-        return {"__datetime__": obj.isoformat()}
-    if isinstance(obj, dt.date):
-        return {"__date__": obj.isoformat()}
-    raise TypeError(type(obj).__name__)
-
-
-def _decode(obj: dict[str, Any]) -> Any:
-    if len(obj) == 1:
-        if "__date__" in obj:
-            return dt.date.fromisoformat(obj["__date__"])
-        if "__datetime__" in obj:
-            return dt.datetime.fromisoformat(obj["__datetime__"])
-    return obj
+def read_raw_text(path: Path) -> tuple[bytes, str]:
+    """A YAML file's bytes and text, read bounded (MAX_YAML_BYTES) and decoded; errors become YamlError."""
+    return _read_text(path)
 
 
 def _read_text(path: Path) -> tuple[bytes, str]:
@@ -319,84 +299,3 @@ def _read_text(path: Path) -> tuple[bytes, str]:
         raise YamlError(path, None, str(exc.strerror)) from None
     except OSError as exc:
         raise YamlError(path, None, f"cannot read: {exc.strerror or exc}") from None
-
-
-MIN_CACHED_BYTES = 2048
-"""Smaller files are parsed every time, never cached: parsing one (~0.2 ms) costs less than creating its
-cache entry (0.7 ms measured on a busy ext4), so a fresh cache of a catalog of 3,000 small files was slower
-than no cache (the shipped files are 3-40 kB, 0.4-16 ms to parse)."""
-
-FREE_WRITES = 64
-"""Entries written before the budget below applies (the shipped catalog has a dozen files)."""
-WRITE_SHARE = 0.25
-_SPENT: dict[Path, list[Any]] = {}
-"""Per cache directory: seconds this process spent parsing YAML, writing entries, and entries written. Past
-FREE_WRITES, an entry is written only while writing has cost less than WRITE_SHARE of the parsing: a cold
-cache then costs at most a quarter more than no cache, and each later load finds more files cached (creating
-a file took up to 5 ms on the busy test machine, more than parsing a 3 kB file)."""
-
-_WRITTEN: dict[Path, int] = {}
-"""Bytes written to each cache directory since this process last pruned it (absent: not pruned yet)."""
-
-
-def _pruned(cache: Path, entry: Path, size: int) -> None:
-    """Prune the cache at its first write in this process, then after every eighth of its size limit written.
-    Pruning scans the whole directory: after every write, a fresh cache of a 3,000-file catalog took 117 s to
-    fill against 0.5 s without a cache. Between prunes the cache may pass its limit by an eighth."""
-    from catalog.paths import YAML_CACHE_MAX_BYTES, prune
-
-    written = _WRITTEN.get(cache)
-    if written is not None and written + size < YAML_CACHE_MAX_BYTES // 8:
-        _WRITTEN[cache] = written + size
-        return
-    _WRITTEN[cache] = 0
-    prune(cache, YAML_CACHE_MAX_BYTES, "*.json", keep=entry)
-
-
-def read_yaml_cached(path: Path, cache: Path | None = None) -> tuple[Any, str]:
-    """:func:`read_yaml` with a content-addressed cache of the parsed data in ``cache`` (None: no cache).
-
-    Only data that survives the JSON round trip unchanged is cached (plain mappings with string keys,
-    lists, scalars, dates), so a cache hit returns exactly what PyYAML would have returned.
-    """
-    if cache is None:
-        return read_yaml(path)
-    raw, text = _read_text(path)
-    key = hashlib.sha256(_CACHE_FORMAT + yaml.__version__.encode() + b"\0" + raw).hexdigest()
-    entry = cache / f"{key}.json"
-    try:
-        hit = json.loads(read_bounded(entry, MAX_YAML_BYTES * 4).decode("utf-8"), object_hook=_decode), text
-    except (OSError, ValueError):
-        pass  # not cached yet, or an unreadable entry: parse again and rewrite it
-    else:
-        try:
-            os.utime(entry)  # recently used: pruning removes the least recently used entries first
-        except OSError:
-            pass
-        return hit
-    started = time.perf_counter()
-    data = parse_yaml(text, path)
-    parsed = time.perf_counter() - started
-    spent = _SPENT.setdefault(cache, [0.0, 0.0, 0])
-    spent[0] += parsed
-    if len(raw) < MIN_CACHED_BYTES or (spent[2] >= FREE_WRITES and spent[1] > WRITE_SHARE * spent[0]):
-        return data, text  # too small to be worth it, or writing has had its share of this load
-    started = time.perf_counter()
-    try:
-        blob = json.dumps(data, default=_encode, ensure_ascii=False, allow_nan=False)
-        if json.loads(blob, object_hook=_decode) == data:
-            cache.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=f".{key}.", suffix=".tmp", dir=cache)
-            try:
-                with os.fdopen(fd, "w", encoding="utf-8") as fh:
-                    fh.write(blob)
-                os.replace(tmp, entry)
-            except BaseException:
-                Path(tmp).unlink(missing_ok=True)
-                raise
-            _pruned(cache, entry, len(blob))
-    except (TypeError, ValueError, OverflowError, RecursionError, OSError):
-        pass  # data JSON cannot hold faithfully, or an unwritable cache: just do without
-    spent[1] += time.perf_counter() - started
-    spent[2] += 1
-    return data, text

@@ -9,9 +9,7 @@ from __future__ import annotations
 
 import faulthandler
 import logging
-import logging.handlers
 import os
-import platform
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -71,14 +69,58 @@ def setup_logging(debug: bool = False, directory: Path | None = None, argv: list
     if sys.excepthook is sys.__excepthook__:
         sys.excepthook = _log_uncaught
     log.info("gpu-procure %s started: %s", __version__, " ".join(argv or []))
-    log.debug("python %s on %s", sys.version.split()[0], platform.platform())
+    if log.isEnabledFor(logging.DEBUG):  # platform.platform() runs `uname -p` in a subprocess: not at every start
+        import platform
+
+        log.debug("python %s on %s", sys.version.split()[0], platform.platform())
     return _log_path
 
 
-class _QuietRotatingFileHandler(logging.handlers.RotatingFileHandler):
+class _QuietRotatingFileHandler(logging.FileHandler):
     """A log file that never disturbs the command: a write or rotation that fails (a full disk, or several
     nodes of a cluster rotating the same file in a shared home at once) loses that log line, silently, instead
-    of printing logging's "--- Logging error ---" traceback on stderr."""
+    of printing logging's "--- Logging error ---" traceback on stderr.
+
+    It rotates as logging.handlers.RotatingFileHandler does (``gpu-procure.log.1`` … ``.3``), written out here
+    because importing logging.handlers (sockets, pickle, queues) cost ~12 ms before the app's first paint."""
+
+    def __init__(self, filename: Path, maxBytes: int, backupCount: int, encoding: str) -> None:
+        super().__init__(filename, mode="a", encoding=encoding)
+        self.maxBytes = maxBytes
+        self.backupCount = backupCount
+
+    def emit(self, record: logging.LogRecord) -> None:
+        try:
+            if self.shouldRollover(record):
+                self.doRollover()
+            super().emit(record)
+        except Exception:
+            self.handleError(record)
+
+    def shouldRollover(self, record: logging.LogRecord) -> bool:
+        if self.stream is None:
+            self.stream = self._open()
+        if self.maxBytes <= 0 or (os.path.exists(self.baseFilename) and not os.path.isfile(self.baseFilename)):
+            return False
+        self.stream.seek(0, os.SEEK_END)
+        return bool(self.stream.tell() + len(self.format(record) + self.terminator) >= self.maxBytes)
+
+    def doRollover(self) -> None:
+        if self.stream is not None:
+            self.stream.close()
+            self.stream = None
+        for i in range(self.backupCount - 1, 0, -1):
+            older, newer = f"{self.baseFilename}.{i}", f"{self.baseFilename}.{i + 1}"
+            if os.path.exists(older):
+                if os.path.exists(newer):
+                    os.remove(newer)
+                os.rename(older, newer)
+        if self.backupCount > 0 and os.path.exists(self.baseFilename):
+            first = f"{self.baseFilename}.1"
+            if os.path.exists(first):
+                os.remove(first)
+            os.rename(self.baseFilename, first)
+        self.stream = self._open()
 
     def handleError(self, record: logging.LogRecord) -> None:
         pass
@@ -148,6 +190,8 @@ def last_lines(count: int = 40, path: Path | None = None) -> list[str]:
 
 def diagnostics(extra: Mapping[str, str] | None = None, lines: int = 40) -> str:
     """What a bug report needs: versions, platform, where the files are, and the last log lines."""
+    import platform
+
     libc, libc_version = platform.libc_ver()
     rows = {
         "gpu-procure": __version__,

@@ -47,7 +47,7 @@ Family = Literal["power", "cooling", "pcie", "balance", "software", "budget", "v
 class Waived(BaseModel):
     """Who accepted a finding on purpose, when and why (procurement.waivers)."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     reason: str
     by: str
@@ -57,7 +57,7 @@ class Waived(BaseModel):
 class Finding(BaseModel):
     """Rule id (stable, e.g. POWER-PSU-CAPACITY), where it points in the plan, and what to do."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     rule: str = Field(pattern=r"^[A-Z0-9]+(-[A-Z0-9]+)+$")
     family: Family

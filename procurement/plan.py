@@ -57,7 +57,7 @@ def _types(annotation: Any) -> set[Any]:
 
 
 class Doc(BaseModel):
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, str_strip_whitespace=False)
+    model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True, str_strip_whitespace=False)
 
     @field_validator("*", mode="before")
     @classmethod

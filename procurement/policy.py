@@ -16,7 +16,7 @@ class Policy(BaseModel):
     """Every threshold a rule compares against; each field's source is in resources/policy/default.yaml."""
 
     # strict: `true` is no number (lax pydantic read it as 1 %), nor is the string '20'; NaN and infinity refused
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
     # power
     psu_headroom_pct: float = Field(20.0, ge=0, le=500)

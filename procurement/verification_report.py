@@ -49,7 +49,7 @@ def tool_version() -> str:
 
 class _Record(BaseModel):
     # Reports written by a newer gpu-procure may carry more fields; reading them must still work.
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(defer_build=True, extra="ignore")
 
 
 class HostRecord(_Record):

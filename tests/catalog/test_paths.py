@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 import catalog.paths as paths
-import catalog.yamlsource as ys
+from catalog import precompiled
 
 
 @pytest.mark.skipif(sys.platform != "linux", reason="the XDG layout")
@@ -56,28 +56,23 @@ def test_prune_of_a_missing_directory_is_nothing(tmp_path: Path) -> None:
     assert paths.prune(tmp_path / "none", 0) == []
 
 
-def test_yaml_cache_is_pruned_when_an_entry_is_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_catalog_cache_is_pruned_when_an_entry_is_written(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "cache"
     old = _fill(cache, 20, 1000)
     monkeypatch.setattr(paths, "YAML_CACHE_MAX_BYTES", 5000)
-    monkeypatch.setattr(ys, "MIN_CACHED_BYTES", 0)  # a.yaml is smaller than any file worth caching
-    doc = tmp_path / "a.yaml"
-    doc.write_text("a: 1\n", encoding="utf-8")
-    assert ys.read_yaml_cached(doc, cache)[0] == {"a": 1}
-    left = sorted(cache.glob("*.json"))
+    precompiled.store(cache, "k", [["a part"]])
+    left = sorted(cache.iterdir())
     assert sum(f.stat().st_size for f in left) <= 5000
     new = [f for f in left if f not in old]
-    assert len(new) == 1  # the entry just written survives
-    assert ys.read_yaml_cached(doc, cache)[0] == {"a": 1}
+    assert [f.name for f in new] == ["k" + precompiled.SUFFIX]  # the entry just written survives
+    assert precompiled.load(cache, "k") == [["a part"]]
 
 
-def test_a_cache_hit_marks_the_entry_as_recently_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(ys, "MIN_CACHED_BYTES", 0)
+def test_a_cache_hit_marks_the_entry_as_recently_used(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
-    doc = tmp_path / "a.yaml"
-    doc.write_text("a: 1\n", encoding="utf-8")
-    ys.read_yaml_cached(doc, cache)
-    (entry,) = cache.glob("*.json")
+    precompiled.store(cache, "k", [])
+    (entry,) = cache.iterdir()
     os.utime(entry, (1_000_000, 1_000_000))
-    ys.read_yaml_cached(doc, cache)
+    assert precompiled.load(cache, "k") == []
     assert entry.stat().st_mtime > 1_000_000

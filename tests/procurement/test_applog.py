@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import faulthandler
 import logging
-import logging.handlers
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -108,7 +107,7 @@ def test_an_uncaught_exception_is_logged(tmp_path: Path) -> None:
 def test_a_failing_log_write_is_silent(logdir: Path, capsys: pytest.CaptureFixture[str],
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     applog.setup_logging(directory=logdir)
-    handler = next(h for h in logging.getLogger().handlers if isinstance(h, logging.handlers.RotatingFileHandler))
+    handler = next(h for h in logging.getLogger().handlers if isinstance(h, applog._QuietRotatingFileHandler))
 
     def full_disk(record: logging.LogRecord) -> None:
         raise OSError(28, "No space left on device")
