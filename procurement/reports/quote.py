@@ -31,12 +31,12 @@ from catalog.models import (
 from procurement.budgets.cost import bill_of_materials
 from procurement.budgets.parts import resolve
 from procurement.checklist import fmt_num
+from procurement.coded import render_value
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, plural, register, t
 from procurement.plan import IssuedQuote, Plan, canonical_digest
 from procurement.policy import Policy, default_policy
 from procurement.reports.capitals import capital_amount
-from procurement.rules.power import redundancy_label
 from procurement.reports.common import (
     CENT,
     GROUP_BG,
@@ -51,6 +51,7 @@ from procurement.reports.common import (
     scaled,
     table,
 )
+from procurement.rules.power import redundancy_label
 
 CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software", "service")
 PLAN_PRICE_KINDS = ("entered", "vendor_quote", "company")
@@ -562,7 +563,7 @@ def rfq_power_text(plan: Plan, catalog: Catalog, lang: Lang) -> str:
         return ""
     bom = bill_of_materials(plan, catalog)
     text = t("rfq.ask.power", lang, count=p.psu_count, watts=fmt_num(p.psu.rated_w_high_line),
-             redundancy=redundancy_label(plan.server.psu.redundancy, lang), psu=p.psu.name)
+             redundancy=render_value(redundancy_label(plan.server.psu.redundancy), lang), psu=p.psu.name)
     for inc in bom.included:
         text += t("rfq.ask.power_included", lang, count=inc.count, chassis=inc.inside)
     return text
@@ -579,9 +580,9 @@ def findings_table(findings: Sequence[Finding], st: Styles, paper: Paper) -> Flo
         ]
     ]
     for f in findings:
-        text = markup(f.message)
-        if f.fix:
-            text += "<br/>" + markup(t("quote.fix", lang, fix=f.fix))
+        text = markup(f.message_text(lang))
+        if fix := f.fix_text(lang):
+            text += "<br/>" + markup(t("quote.fix", lang, fix=fix))
         rows.append(
             [
                 st.p(t(f"severity.{f.severity.value}", lang), st.cell),
