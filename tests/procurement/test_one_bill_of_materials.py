@@ -342,4 +342,5 @@ def test_the_rfq_names_every_psu_redundancy_a_plan_can_hold(attached: Plan, cata
         text = re.sub(r"\s+", " ", pdftotext(render_quote_pdf(plan, catalog, lang=lang, today=DAY, document="rfq"),
                                              tmp_path))
         said = "redundancy " if lang == "en" else "冗余方式"
-        assert said + str(render_value(redundancy_label(redundancy), lang)) in text.replace("冗余方式 ", "冗余方式"), redundancy
+        label = str(render_value(redundancy_label(redundancy), lang))
+        assert said + label in text.replace("冗余方式 ", "冗余方式"), redundancy

@@ -40,6 +40,15 @@ def test_every_rule_function_is_declared_and_every_declaration_runs() -> None:
     assert {i for r in RULE_FUNCTIONS for i in r.ids} == set(RULES_BY_ID)
 
 
+def test_no_rule_knows_the_language() -> None:
+    """Rules are (plan, catalog, policy): a finding stores codes and is rendered in a language when shown."""
+    import inspect
+
+    for registered in RULE_FUNCTIONS:
+        params = list(inspect.signature(registered.function).parameters)
+        assert params == ["plan", "catalog", "policy"], f"{registered.function.__qualname__}: {params}"
+
+
 def test_every_rule_with_a_message_is_declared() -> None:
     with_message = {k.removesuffix(".message") for k in MESSAGES if k.endswith(".message") and k[:1].isupper()}
     assert with_message == set(RULES_BY_ID)
