@@ -43,10 +43,19 @@ BY_LANGUAGE = "coded.by_language"
 """{"<lang>": text, …, "*": text}: a text the catalog or a model gives per language ('*': any other language)."""
 
 
+_set = object.__setattr__
+_FIELDS_SET = frozenset({"code", "params"})
+
+
 def coded(code: str, **params: object) -> Coded:
     """A coded value, built without validation (the rules make thousands a second; parameters are plain values,
-    coded values or lists of them)."""
-    return Coded.model_construct(code=code, params=params)  # type: ignore[arg-type]
+    coded values or lists of them). What ``Coded.model_construct`` does, at half its cost."""
+    value = object.__new__(Coded)
+    _set(value, "__dict__", {"code": code, "params": params})
+    _set(value, "__pydantic_fields_set__", set(_FIELDS_SET))
+    _set(value, "__pydantic_extra__", None)
+    _set(value, "__pydantic_private__", None)
+    return value
 
 
 def verbatim(text: str) -> Coded:

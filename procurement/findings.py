@@ -4,9 +4,9 @@ rendered in the reader's language only when shown (``message_text(lang)``, ``fix
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, computed_field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from catalog.compat import StrEnum
 from procurement.coded import Coded, render_text, verbatim
@@ -85,19 +85,6 @@ class Finding(BaseModel):
     """The language ``message``/``fix`` and the serialised form show; ``shown(lang)`` is the same finding in
     another. Every place that shows findings passes its own language to message_text/fix_text instead."""
 
-    @model_validator(mode="before")
-    @classmethod
-    def _texts(cls, data: object) -> object:
-        # Finding(message="…", fix="…"): a text the same in every language (tests, records made for one output)
-        if isinstance(data, dict) and ("message" in data or "fix" in data):
-            data = dict(data)
-            message, fix = data.pop("message", None), data.pop("fix", None)
-            if message is not None:
-                data["coded_message"] = message if isinstance(message, Coded) else verbatim(str(message))
-            if fix:
-                data["coded_fix"] = fix if isinstance(fix, Coded) else verbatim(str(fix))
-        return data
-
     def __hash__(self) -> int:
         # equal findings hash alike (the GUI counts equal findings once); the coded texts hold dicts
         return hash((self.rule, self.severity, self.step, self.fields, self.params, self.coded_message.code))
@@ -125,6 +112,13 @@ class Finding(BaseModel):
     def fix(self) -> str:
         """The fix in ``shown_in``."""
         return self.fix_text(self.shown_in)
+
+    @classmethod
+    def of_text(cls, message: str, fix: str = "", **fields: Any) -> Finding:
+        """A finding whose message (and fix) is a text the same in every language: one made for one reader,
+        or in a test. (No validator turns ``message=`` into a code: it would double the cost of every
+        finding the rules make.)"""
+        return cls(coded_message=verbatim(message), coded_fix=verbatim(fix) if fix else None, **fields)
 
     def shown(self, lang: Lang) -> Finding:
         """This finding, its serialised form and ``message``/``fix`` in ``lang``."""

@@ -106,10 +106,12 @@ class FieldMarkers:
             for f in per_widget.get(path, ()):
                 entry[1].setdefault(id(f), f)
         shown: dict[int, tuple[QWidget, Severity | None, str]] = {}
+        said: dict[int, str] = {}  # each finding rendered once, however many widgets it marks
         for key, (widget, seen) in by_widget.items():
             found = sorted(seen.values(), key=lambda f: SEVERITY_ORDER[f.severity])
             severity = found[0].severity if found else None
-            text = "\n".join(_said(f, lang) for f in found)
+            text = "\n".join(said[id(f)] if id(f) in said else said.setdefault(id(f), _said(f, lang))
+                              for f in found)
             before = self._shown.get(key)
             if before is None and severity is None:
                 if widget.property(PROPERTY):  # marked before this set of markers knew it

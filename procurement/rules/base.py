@@ -75,7 +75,7 @@ findings were made when waivers stored their numbers (those numbers read the sam
 
 def finding_params(kw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     """A message's parameters as (name, text) pairs, sorted: what a waiver compares (procurement.waivers)."""
-    return tuple(sorted((k, str(render_value(v, PARAMS_LANG))) for k, v in kw.items()
+    return tuple(sorted((k, str(render_value(v, PARAMS_LANG) if isinstance(v, Coded) else v)) for k, v in kw.items()
                         if v is not None and k not in PROSE_PARAMS))
 
 

@@ -30,9 +30,9 @@ def test_apply_marks_rows_below_and_lists_above_with_the_worst_finding_first(qtb
         qtbot.addWidget(w)
     for path, w in widgets.items():
         markers.bind(path, w)
-    bays = Finding(rule="PCIE-DRIVE-BAYS", family="pcie", severity=Severity.ERROR, step=3,
+    bays = Finding.of_text(rule="PCIE-DRIVE-BAYS", family="pcie", severity=Severity.ERROR, step=3,
                    fields=("server.storage", "server.chassis"), message="bays", fix="fewer")
-    one = Finding(rule="BALANCE-STORAGE", family="balance", severity=Severity.WARNING, step=3,
+    one = Finding.of_text(rule="BALANCE-STORAGE", family="balance", severity=Severity.WARNING, step=3,
                   fields=("server.storage[1].count",), message="row 1")
     marked = markers.apply([one, bays, one], "en")
     # 'server.storage' relates to the list itself and every row under it, not to 'server.storage_note'

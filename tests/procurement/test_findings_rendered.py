@@ -23,6 +23,6 @@ def test_one_evaluation_renders_in_every_language(name: str) -> None:
 def test_a_finding_made_from_text_reads_the_same_in_every_language() -> None:
     from procurement.findings import Finding, Severity
 
-    f = Finding(rule="PCIE-GEN", family="pcie", severity=Severity.INFO, step=3, message="x 1", fix="y")
+    f = Finding.of_text("x 1", "y", rule="PCIE-GEN", family="pcie", severity=Severity.INFO, step=3)
     assert (f.message_text("zh"), f.fix_text("en"), f.model_dump()["message"]) == ("x 1", "y", "x 1")
     assert hash(f) == hash(f.model_copy())  # the GUI counts equal findings once

@@ -20,7 +20,7 @@ TODAY = dt.date(2026, 3, 2)
 
 
 def _f(rule: str, message: str, severity: Severity = Severity.WARNING) -> Finding:
-    return Finding(rule=rule, family="balance", severity=severity, step=3, message=message)
+    return Finding.of_text(rule=rule, family="balance", severity=severity, step=3, message=message)
 
 
 @pytest.fixture(scope="module")
