@@ -861,7 +861,7 @@ def confirmation_findings(plan: Plan, checklists: dict[Which, Checklist], lang: 
                                # the item's label is in ``lang`` already: the text is made for one reader
                                coded_message=verbatim(t("checklist.confirmed_finding", lang, item=item.label,
                                                         name=item.confirmed_by, note=note)),
-                               params=(("item", item.id),)))
+                               stated_params=(("item", item.id),)))
     return out
 
 

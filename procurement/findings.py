@@ -3,13 +3,13 @@ rendered in the reader's language only when shown (``message_text(lang)``, ``fix
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, computed_field
 
 from catalog.compat import StrEnum
-from procurement.coded import Coded, render_text, verbatim
+from procurement.coded import Coded, render_text, render_value, verbatim
 from procurement.messages import Lang, register, t
 from procurement.verification_report import VerificationReport
 
@@ -74,10 +74,8 @@ class Finding(BaseModel):
     """Paths in the plan ('server.psu.count') so the GUI can point at them."""
     coded_message: Coded = Field(exclude=True)
     coded_fix: Coded | None = Field(default=None, exclude=True)
-    params: tuple[tuple[str, str], ...] = Field(default=(), exclude=True)
-    """The values the message was made from (name, value as printed), in the same form in every language: a
-    waiver compares them to tell whether the finding still fires with the numbers it was waived at. Left out of
-    model_dump, like ``waived``."""
+    stated_params: tuple[tuple[str, str], ...] | None = Field(default=None, exclude=True)
+    """``params`` given outright (a finding made from a text); None: they are the message's parameters."""
     waived: Waived | None = Field(default=None, exclude=True)
     """Set when the plan waives this finding: shown as waived, not hidden; exit statuses ignore it. Left out of
     model_dump (findings_json adds it where set), so findings of plans without waivers serialise as before."""
@@ -87,7 +85,19 @@ class Finding(BaseModel):
 
     def __hash__(self) -> int:
         # equal findings hash alike (the GUI counts equal findings once); the coded texts hold dicts
-        return hash((self.rule, self.severity, self.step, self.fields, self.params, self.coded_message.code))
+        return hash((self.rule, self.severity, self.step, self.fields, self.stated_params, self.coded_message.code))
+
+    @property
+    def params(self) -> tuple[tuple[str, str], ...]:
+        """The values the message was made from (name, value as printed), in the same form in every language: a
+        waiver compares them to tell whether the finding still fires with the numbers it was waived at. Derived
+        from the message's parameters when asked (only waivers ask), so evaluating renders nothing. Left out of
+        model_dump, like ``waived``."""
+        if self.stated_params is not None:
+            return self.stated_params
+        if self.coded_message.code.startswith("coded."):  # a text, not a message with parameters
+            return ()
+        return finding_params(self.coded_message.params)
 
     def message_text(self, lang: Lang) -> str:
         """The message in ``lang`` (a waived finding says so, with the reason, who and when)."""
@@ -123,6 +133,21 @@ class Finding(BaseModel):
     def shown(self, lang: Lang) -> Finding:
         """This finding, its serialised form and ``message``/``fix`` in ``lang``."""
         return self if lang == self.shown_in else self.model_copy(update={"shown_in": lang})
+
+
+PROSE_PARAMS = frozenset({"note"})
+"""Message parameters that carry prose in the reader's language (a catalog note): not a finding's parameters,
+whose numbers must read the same in every language (tests/procurement/test_waivers.py checks every example)."""
+
+PARAMS_LANG: Lang = "zh"
+"""The language a coded parameter is printed in for ``Finding.params``: the app's first language, in which the
+findings were made when waivers stored their numbers (those numbers read the same in every language)."""
+
+
+def finding_params(kw: Mapping[str, object]) -> tuple[tuple[str, str], ...]:
+    """A message's parameters as (name, text) pairs, sorted: what a waiver compares (procurement.waivers)."""
+    return tuple(sorted((k, str(render_value(v, PARAMS_LANG) if isinstance(v, Coded) else v)) for k, v in kw.items()
+                        if v is not None and k not in PROSE_PARAMS))
 
 
 register(

@@ -7,6 +7,7 @@ from typing import Any
 
 from catalog import units
 from catalog.models import version_or_none
+from procurement import findings as _findings
 
 # re-exported for the rule modules: procurement.budgets.parts is their home
 from procurement.budgets.parts import NicUse as NicUse
@@ -14,10 +15,10 @@ from procurement.budgets.parts import Parts as Parts
 from procurement.budgets.parts import StorageUse as StorageUse
 from procurement.budgets.parts import resolve as resolve
 from procurement.budgets.parts import resolved_once as resolved_once
-from procurement.coded import Coded, coded, render_value
+from procurement.coded import Coded, coded
 from procurement.coded import names as coded_names
 from procurement.findings import Finding, Severity
-from procurement.messages import MESSAGES, Lang
+from procurement.messages import MESSAGES
 from procurement.plan import Plan, Workload
 from procurement.rules.registry import RULES_BY_ID
 from procurement.rules.registry import Rule as Rule
@@ -60,23 +61,13 @@ def make(rule: str, severity: Severity, fields: Iterable[str], *, variant: Any =
         fields=tuple(fields),
         coded_message=coded(msg_key, **kw),
         coded_fix=coded(fix_key, **kw) if fix_key in MESSAGES else None,
-        params=finding_params(kw),
     )
 
 
-PROSE_PARAMS = frozenset({"note"})
-"""Message parameters that carry prose in the reader's language (a catalog note): not a finding's parameters,
-whose numbers must read the same in every language (tests/procurement/test_waivers.py checks every example)."""
-
-PARAMS_LANG: Lang = "zh"
-"""The language a coded parameter is printed in for ``Finding.params``: the app's first language, in which the
-findings were made when waivers stored their numbers (those numbers read the same in every language)."""
-
-
-def finding_params(kw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """A message's parameters as (name, text) pairs, sorted: what a waiver compares (procurement.waivers)."""
-    return tuple(sorted((k, str(render_value(v, PARAMS_LANG) if isinstance(v, Coded) else v)) for k, v in kw.items()
-                        if v is not None and k not in PROSE_PARAMS))
+# the home of these is procurement.findings (a finding derives its parameters when a waiver asks)
+PROSE_PARAMS = _findings.PROSE_PARAMS
+PARAMS_LANG = _findings.PARAMS_LANG
+finding_params = _findings.finding_params
 
 
 def server_empty(plan: Plan) -> bool:

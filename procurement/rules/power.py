@@ -28,7 +28,7 @@ from procurement.findings import Family, Finding, Severity
 from procurement.messages import plural, register
 from procurement.plan import Plan, Redundancy
 from procurement.policy import Policy
-from procurement.rules.base import finding_params, fmt_w, join_names, make, resolve, server_empty
+from procurement.rules.base import fmt_w, join_names, make, resolve, server_empty
 from procurement.rules.registry import rule
 
 FAMILY: Family = "power"
@@ -69,7 +69,7 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
                       need=psus_needed(b.draw_w, high, policy, plan.server.psu.redundancy))
         return [Finding(rule="POWER-PSU-CAPACITY", family=FAMILY, severity=Severity.ERROR, step=3, fields=_PSU,
                         coded_message=coded("POWER-PSU-CAPACITY.low_line_message", **kw_low),
-                        coded_fix=coded("POWER-PSU-CAPACITY.fix", **kw_low), params=finding_params(kw_low))]
+                        coded_fix=coded("POWER-PSU-CAPACITY.fix", **kw_low))]
     kw = dict(
         draw=fmt_w(b.draw_w),
         usable=fmt_w(b.usable_w),

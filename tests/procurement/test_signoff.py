@@ -174,7 +174,7 @@ def test_each_kind_of_content_voids_exactly_the_sign_offs_that_cover_it(plan: Pl
     acc = base.acceptance
     count = base.server.memory.count if base.server.memory else 0
     lic = Finding.of_text(rule="LIC-EXPORT", family="licensing", severity=Severity.WARNING, step=2, message="x",
-                  params=(("gpu", "H100"),))
+                  stated_params=(("gpu", "H100"),))
     cases = {
         "memory modules": (with_value(base, "server.memory.count", count // 2), True,
                            f"memory modules: {count} → {count // 2}"),
