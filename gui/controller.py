@@ -50,6 +50,7 @@ class _ReplacePlan(QUndoCommand):
 class PlanController(QObject):
     plan_changed = Signal()
     findings_changed = Signal()
+    """New findings (after an evaluation), or the same ones to show in another language (repaint_findings)."""
     path_changed = Signal()
     error = Signal(str)
     """A user edit the plan rejected (the message names the field); the window shows it."""
@@ -63,7 +64,7 @@ class PlanController(QObject):
         self.policy = policy or default_policy()
         self.language = lang if isinstance(lang, Translators) else Translators(lang)
         """The app's one owner of the current language (the window's, once attached)."""
-        self.language.listen(self.reevaluate)
+        self.language.listen(self.repaint_findings)
         self.plan = Plan()
         self.path: Path | None = None
         self.stamp: FileStamp | None = None  # the file as opened or last saved here
@@ -134,8 +135,14 @@ class PlanController(QObject):
         self._eval_timer.start()
 
     def reevaluate(self) -> None:
+        # the language only says which language a format-5 waiver's message numbers are read in: the findings
+        # store codes, and every view renders them in the language of the moment
         self.evaluation = evaluate(self.plan, self.catalog, self.policy, self.lang)
         self.findings = list(self.evaluation.findings)
+        self.findings_changed.emit()
+
+    def repaint_findings(self) -> None:
+        """After a language switch: the same findings, shown again in the new language (no evaluation)."""
         self.findings_changed.emit()
 
     @property
@@ -144,7 +151,8 @@ class PlanController(QObject):
         return self.language.lang
 
     def set_lang(self, lang: Lang) -> None:
-        """Switch the app's language (widgets and findings): the owner re-evaluates through its listener."""
+        """Switch the app's language (widgets and findings): the owner tells every view showing findings to
+        render them again (repaint_findings), without evaluating the plan."""
         self.language.install(lang)
 
     def use_language(self, language: Translators) -> None:
@@ -153,7 +161,7 @@ class PlanController(QObject):
             return
         lang = self.lang
         self.language = language
-        language.listen(self.reevaluate)
+        language.listen(self.repaint_findings)
         if language.lang != lang:
             language.install(lang)
 

@@ -123,7 +123,7 @@ class FindingsPanel(QWidget):
             return
         from gui import dialogs
 
-        answer = dialogs.ask_waiver(self, f.rule, f.message)
+        answer = dialogs.ask_waiver(self, f.rule, f.message_text(self.controller.lang))
         if answer is None:
             return
         reason, by = answer
@@ -149,6 +149,7 @@ class FindingsPanel(QWidget):
 
     def rebuild(self) -> None:
         findings: list[Finding] = list(self.controller.findings)
+        lang = self.controller.lang  # the findings store codes: shown in the language of the moment
         self.tree.clear()
         counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
         gaps = missing_choices(self.controller.plan)
@@ -181,10 +182,10 @@ class FindingsPanel(QWidget):
                 step_item = QTreeWidgetItem(top, [self.step_label(step)])
                 step_item.setFlags(Qt.ItemFlag.ItemIsEnabled)
                 for f in (f for f in group if f.step == step):
-                    text = f.message + (f"\n→ {f.fix}" if f.fix else "")
-                    item = QTreeWidgetItem(step_item, [text])
+                    message, fix = f.message_text(lang), f.fix_text(lang)
+                    item = QTreeWidgetItem(step_item, [message + (f"\n→ {fix}" if fix else "")])
                     item.setData(0, FINDING_ROLE, f)
-                    item.setToolTip(0, f"{f.rule}\n{f.message}\n{f.fix}".strip())
+                    item.setToolTip(0, f"{f.rule}\n{message}\n{fix}".strip())
         self.tree.expandAll()
         self._update_buttons()
 

@@ -527,7 +527,8 @@ class MainWindow(QMainWindow):
 
     def set_language(self, lang: Lang) -> None:
         """Switch the UI and the findings to ``lang`` now and remember it."""
-        # the owner re-evaluates the findings (its listener) before the pages get LanguageChange
+        # the owner has every view show the findings again in the new language (its listener: a repaint, no
+        # evaluation) before the pages get LanguageChange
         self.translators.install(lang)
         if self.controller is not None:  # the Edit menu's steps in the new language (labels are switched now)
             self.controller.relabel()

@@ -34,6 +34,7 @@ from procurement.checklist_items import ITEM_IDS as ITEM_IDS
 from procurement.checklist_items import ITEMS as ITEMS
 from procurement.checklist_items import ItemDef as ItemDef
 from procurement.checklist_items import Which as Which
+from procurement.coded import verbatim
 from procurement.findings import Finding, Severity, verdict_rank
 from procurement.messages import Lang, plural, register, t
 from procurement.plan import ChecklistMark, Plan
@@ -779,7 +780,7 @@ def _build_checklists(
             elif f.severity == Severity.WARNING:
                 status = worse(status, Status.ATTENTION)
             if f.severity != Severity.INFO or unknown:
-                msg = f.message.rstrip().rstrip("。.")  # the items' facts are joined with '；'
+                msg = f.message_text(lang).rstrip().rstrip("。.")  # the items' facts are joined with '；'
                 sev = t("checklist.status.unknown", lang) if unknown and f.severity != Severity.ERROR else \
                     t(f"severity.{f.severity.value}", lang)
                 reason.append(t("checklist.r.finding", lang, sev=sev, msg=msg))
@@ -857,9 +858,10 @@ def confirmation_findings(plan: Plan, checklists: dict[Which, Checklist], lang: 
             note = mark.note.strip()
             out.append(Finding(rule="CHECKLIST-CONFIRMED", family="checklist", severity=Severity.INFO, step=5,
                                fields=(f"checklist.{item.id}",),
-                               message=t("checklist.confirmed_finding", lang, item=item.label,
-                                         name=item.confirmed_by, note=note),
-                               params=(("item", item.id),)))
+                               # the item's label is in ``lang`` already: the text is made for one reader
+                               coded_message=verbatim(t("checklist.confirmed_finding", lang, item=item.label,
+                                                        name=item.confirmed_by, note=note)),
+                               stated_params=(("item", item.id),)))
     return out
 
 

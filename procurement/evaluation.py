@@ -2,7 +2,8 @@
 
 ``evaluate(plan, catalog, policy, lang)`` runs every rule once with the parts looked up once and each budget
 computed once; the GUI (gauges, step marks, findings), ``gpu-procure check`` and the reports read the result
-and recompute nothing. ``procurement.rules.evaluate`` stays for callers that only want the findings list.
+and recompute nothing. ``procurement.rules.evaluate`` stays for callers that only want the findings list. The
+findings store message codes; ``lang`` is the language their serialised form shows (``Finding.shown``).
 """
 
 from __future__ import annotations

@@ -39,6 +39,7 @@ from pydantic import BaseModel
 
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
+from procurement.coded import verbatim
 from procurement.findings import Finding, Severity
 from procurement.messages import MESSAGES, Lang, english, fields_of, plural, register, t
 from procurement.plan import Plan
@@ -1144,7 +1145,7 @@ def signoff_findings(plan: Plan, catalog: Catalog, lang: Lang = "zh",
 
     def add(rule: str, kind: Kind, severity: Severity, message: str, fix: str) -> None:
         out.append(Finding(rule=rule, family="signoff", severity=severity, step=5, fields=(f"signoffs.{kind}",),
-                           message=message, fix=fix))
+                           coded_message=verbatim(message), coded_fix=verbatim(fix) if fix else None))
 
     for kind in KINDS:
         st = signoff_status(plan, kind, catalog, allowed_signers, lang)

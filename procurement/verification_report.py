@@ -16,6 +16,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from procurement import verification_texts  # noqa: F401  (registers the messages)
+from procurement.coded import Coded as Coded
+from procurement.coded import Param as Param
+from procurement.coded import Scalar as Scalar
+from procurement.coded import render_value as render_value
 from procurement.exit_status import ExitStatus
 from procurement.json_input import JsonInputError
 from procurement.json_input import loads as json_loads
@@ -100,39 +104,6 @@ class GpuRecord(_Record):
     board_part_number: str | None = None
     faults: list[str] = Field(default_factory=list)
     """Readings nvidia-smi could not take because of a fault ('fb_memory_usage/total: [Unknown Error]')."""
-
-
-Scalar = str | int | float | bool | None
-
-
-class Coded(_Record):
-    """A value in no one language: a message code (procurement.messages) and its parameters, rendered in the
-    reader's language (render_value). 'Enabled' is {"code": "verify.val.enabled"}; 'peak 476 GB/s, avg 439
-    GB/s' is {"code": "verify.val.nccl", "params": {"peak": 476, "avg": 439}}."""
-
-    code: str = Field(max_length=200)
-    params: dict[str, Param] = Field(default_factory=dict)
-
-
-Param = Scalar | Coded | list[Scalar | Coded]
-"""A message parameter: a plain value (numbers, names, versions: the same in every language), a coded value, or
-a list of them (shown joined with '; ')."""
-Coded.model_rebuild()
-
-
-def render_value(value: object, lang: str) -> object:
-    """A parameter or value as text in ``lang``: coded values rendered from their code (the text of an unknown
-    code is its code), lists joined with '; ', plain values as they are."""
-    if isinstance(value, Coded):
-        if value.code not in MESSAGES:
-            return value.code
-        try:
-            return t(value.code, lang, **{k: render_value(v, lang) for k, v in value.params.items()})
-        except (KeyError, IndexError, ValueError):
-            return value.code
-    if isinstance(value, list):
-        return "; ".join(str(render_value(v, lang)) for v in value)
-    return value
 
 
 class CheckRecord(_Record):

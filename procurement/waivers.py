@@ -7,13 +7,13 @@ import datetime as dt
 import re
 from collections.abc import Sequence
 
+from procurement.coded import Coded, coded
 from procurement.findings import Finding, Severity, Waived
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan, Waiver
 
 register(
     {
-        "waiver.shown": " (waived: {reason} — {by}, {date})",
         "waiver.stale_gone": "stale waiver: {rule} no longer fires (waived by {by}, {date})",
         "waiver.stale_numbers": (
             "stale waiver: {rule} now fires with other numbers (waived at {old}, now {new}); not waived"
@@ -26,9 +26,11 @@ register(
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
-def finding_numbers(finding: Finding) -> list[str]:
-    """The numbers a finding's message states, sorted (format-5 waivers, and findings without parameters)."""
-    return sorted(n.replace(",", "") for n in _NUMBER.findall(finding.message))
+def finding_numbers(finding: Finding, lang: Lang) -> list[str]:
+    """The numbers a finding's message states in ``lang``, sorted (format-5 waivers, and findings without
+    parameters: they stored the numbers of the message as it was shown, so they are compared in the language
+    the findings are shown in)."""
+    return sorted(n.replace(",", "") for n in _NUMBER.findall(finding.message_text(lang)))
 
 
 def finding_params(finding: Finding) -> dict[str, str]:
@@ -55,7 +57,7 @@ def waive(plan: Plan, finding: Finding, reason: str, by: str, date: dt.date | No
         raise ValueError(t("waiver.no_reason", lang))
     params = finding_params(finding)
     waiver = Waiver(rule=finding.rule, reason=reason.strip(), by=by.strip(), date=date or dt.date.today(),
-                    params=params, numbers=[] if finding.params else finding_numbers(finding))
+                    params=params, numbers=[] if finding.params else finding_numbers(finding, lang))
     return plan.model_copy(update={"waivers": [*(w for w in plan.waivers if w.rule != finding.rule), waiver]})
 
 
@@ -66,7 +68,8 @@ def unwaive(plan: Plan, rule: str) -> Plan:
 def apply_waivers(plan: Plan, findings: Sequence[Finding], lang: Lang = "zh") -> list[Finding]:
     """``findings`` with the plan's waivers applied: a waived finding keeps its place and severity, says it is
     waived and carries ``waived``; a waiver whose finding no longer fires, or fires with other numbers, adds a
-    WAIVER-STALE warning (and the finding stays unwaived)."""
+    WAIVER-STALE warning (and the finding stays unwaived). ``lang``: the language a format-5 waiver's message
+    numbers are read in (finding_numbers)."""
     if not plan.waivers:
         return list(findings)
     by_rule = {w.rule: w for w in plan.waivers}
@@ -82,28 +85,23 @@ def apply_waivers(plan: Plan, findings: Sequence[Finding], lang: Lang = "zh") ->
         if w.params or (f.params and not w.numbers):
             old, new = _changed(w.params, finding_params(f))
         else:  # a format-5 waiver, or a finding made without parameters: the message's numbers
-            now = finding_numbers(f)
+            now = finding_numbers(f, lang)
             old, new = (" ".join(w.numbers), " ".join(now)) if w.numbers and now != w.numbers else ("", "")
         if old or new:
             out.append(f)
-            stale.append(_stale(w, lang, t("waiver.stale_numbers", lang, rule=f.rule, old=old, new=new),
-                                f.step, f.fields))
+            stale.append(_stale(coded("waiver.stale_numbers", rule=f.rule, old=old, new=new), f.step, f.fields))
             continue
-        note = t("waiver.shown", lang, reason=w.reason, by=w.by, date=w.date.isoformat())
-        out.append(f.model_copy(update={
-            "message": f.message.rstrip() + note,
-            "waived": Waived(reason=w.reason, by=w.by, date=w.date.isoformat()),
-        }))
+        # the message says it is waived (Finding.message_text)
+        out.append(f.model_copy(update={"waived": Waived(reason=w.reason, by=w.by, date=w.date.isoformat())}))
     for w in plan.waivers:
         if w.rule not in fired:
-            stale.append(_stale(w, lang, t("waiver.stale_gone", lang, rule=w.rule, by=w.by, date=w.date.isoformat()),
-                                5, ()))
+            stale.append(_stale(coded("waiver.stale_gone", rule=w.rule, by=w.by, date=w.date.isoformat()), 5, ()))
     return out + stale
 
 
-def _stale(w: Waiver, lang: Lang, message: str, step: int, fields: tuple[str, ...]) -> Finding:
+def _stale(message: Coded, step: int, fields: tuple[str, ...]) -> Finding:
     return Finding(rule="WAIVER-STALE", family="waiver", severity=Severity.WARNING, step=step,
-                   fields=(*fields, "waivers"), message=message, fix=t("waiver.stale_fix", lang))
+                   fields=(*fields, "waivers"), coded_message=message, coded_fix=coded("waiver.stale_fix"))
 
 
 def counts_against(finding: Finding) -> bool:

@@ -131,7 +131,7 @@ class StepPage(QWidget):
         self.markers.bind(path, widget)
 
     def apply_findings(self) -> None:
-        self.markers.apply(self.controller.findings)
+        self.markers.apply(self.controller.findings, self.controller.lang)
 
     def focus_field(self, path: str) -> bool:
         """Give focus to the widget that edits plan field ``path``; False if this page has none."""

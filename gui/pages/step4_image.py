@@ -95,7 +95,7 @@ def option_conflicts(controller: PlanController, path: str, options: list[Part])
             except PlanError:
                 continue
         findings = evaluate(candidate, controller.catalog, controller.policy, controller.lang)
-        reasons = [f.message for f in findings
+        reasons = [f.message_text(controller.lang) for f in findings
                    if f.severity != Severity.INFO and f.family in ("software", "licensing") and path in f.fields]
         if reasons:
             out[part.id] = reasons

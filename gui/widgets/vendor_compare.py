@@ -548,7 +548,7 @@ class VendorComparisonView(QWidget):
         lines = [f"{offer.vendor}: " + (self.tr("nothing to say about its variant.") if not offer.findings
                                         and not offer.reasons else "")]
         lines += list(offer.reasons)
-        lines += [f"[{f.severity.value}] {f.rule}: {f.message}" for f in offer.findings
+        lines += [f"[{f.severity.value}] {f.rule}: {f.message_text(self.controller.lang)}" for f in offer.findings
                   if f.severity.value != "error"]
         self.details.setText("\n".join(lines))
 

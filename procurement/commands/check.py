@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TextIO
 
 from catalog.loader import Catalog
+from procurement.coded import verbatim
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.completeness import describe_missing
 from procurement.evaluation import evaluate
@@ -53,9 +54,9 @@ def format_findings(findings: list[Finding], lang: Lang, gaps: dict[int, list[st
             continue
         lines.append(f"== {step} {t(f'step.{step}', lang)} ==")
         for f in group:
-            lines.append(f"  [{t(f'severity.{f.severity.value}', lang)}] {f.rule}: {f.message}")
-            if f.fix:
-                lines.append(f"      → {f.fix}")
+            lines.append(f"  [{t(f'severity.{f.severity.value}', lang)}] {f.rule}: {f.message_text(lang)}")
+            if fix := f.fix_text(lang):
+                lines.append(f"      → {fix}")
             if f.fields:
                 lines.append(f"      ({', '.join(f.fields)})")
     counts = {s: sum(1 for f in findings if f.severity == s) for s in Severity}
@@ -128,9 +129,9 @@ def run_check(
     if as_json:  # the per-GPU memory breakdown, as one more finding-shaped record (docs/sizing.md)
         from procurement.rules.vram import per_gpu_record
 
-        record = per_gpu_record(plan, catalog, policy, lang)
+        record = per_gpu_record(plan, catalog, policy)
         if record is not None:
-            findings.append(record)
+            findings.append(record.shown(lang))
     figures: dict[str, dict[str, object]] = {}
     tco = evaluation.budgets.tco
     if as_json and tco is not None and plan.gpu.count:  # the cost of ownership, one more record, its figures as data
@@ -138,7 +139,8 @@ def run_check(
 
         findings.append(Finding(rule="TCO-ESTIMATE", family="budget", severity=Severity.INFO, step=1,
                                 fields=("tco", "requirements.utilisation_pct"),
-                                message=t("tco.record", lang, lines="; ".join(describe_tco(tco, lang)))))
+                                coded_message=verbatim(t("tco.record", lang,
+                                                         lines="; ".join(describe_tco(tco, lang))))))
         figures["TCO-ESTIMATE"] = tco.as_dict()
     from procurement.facility_summary import FACILITY_RECORD, facility_figures, facility_lines
 
@@ -147,7 +149,7 @@ def run_check(
     if as_json and facility and power is not None:  # amps per cord, VA, BTU/h, the PDU: one more record, as data
         findings.append(Finding(rule=FACILITY_RECORD, family="power", severity=Severity.INFO, step=3,
                                 fields=("server.psu.count", "server.input_voltage"),
-                                message=" ".join(facility)))
+                                coded_message=verbatim(" ".join(facility))))
         figures[FACILITY_RECORD] = facility_figures(power) or {}
     text = findings_json(findings, figures) if as_json else format_findings(findings, lang, gaps, facility)
     if gaps and as_json:  # the JSON on stdout stays a list of findings; say what is missing on stderr

@@ -210,7 +210,7 @@ def _findings(cmp: Comparison, st: Styles) -> list[Flowable]:
             out.append(st.p(t("cmp.findings.none", lang, vendor=one_line_name(o.vendor)), st.body))
             continue
         out.append(st.name(o.vendor, st.cell_head))
-        out += [st.p(f"• [{f.severity.value}] {f.rule}: {f.message}", st.small) for f in o.findings]
+        out += [st.p(f"• [{f.severity.value}] {f.rule}: {f.message_text(lang)}", st.small) for f in o.findings]
     return out
 
 

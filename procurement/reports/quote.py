@@ -32,6 +32,7 @@ from procurement import part_texts  # noqa: F401  (registers the spec words the 
 from procurement.budgets.cost import bill_of_materials
 from procurement.budgets.parts import resolve
 from procurement.checklist import fmt_num
+from procurement.coded import render_value
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import IssuedQuote, Plan, canonical_digest
@@ -559,7 +560,7 @@ def rfq_power_text(plan: Plan, catalog: Catalog, lang: Lang) -> str:
         return ""
     bom = bill_of_materials(plan, catalog)
     text = t("rfq.ask.power", lang, count=p.psu_count, watts=fmt_num(p.psu.rated_w_high_line),
-             redundancy=redundancy_label(plan.server.psu.redundancy, lang), psu=p.psu.name)
+             redundancy=render_value(redundancy_label(plan.server.psu.redundancy), lang), psu=p.psu.name)
     for inc in bom.included:
         text += t("rfq.ask.power_included", lang, count=inc.count, chassis=inc.inside)
     return text
@@ -576,9 +577,9 @@ def findings_table(findings: Sequence[Finding], st: Styles, paper: Paper) -> Flo
         ]
     ]
     for f in findings:
-        text = markup(f.message)
-        if f.fix:
-            text += "<br/>" + markup(t("quote.fix", lang, fix=f.fix))
+        text = markup(f.message_text(lang))
+        if fix := f.fix_text(lang):
+            text += "<br/>" + markup(t("quote.fix", lang, fix=fix))
         rows.append(
             [
                 st.p(t(f"severity.{f.severity.value}", lang), st.cell),

@@ -1,36 +1,35 @@
-"""The rules: pure functions (plan, catalog, policy, lang) -> findings, one module per family.
+"""The rules: pure functions (plan, catalog, policy) -> findings, one module per family.
 
-Each family module (power, cooling, pcie, balance, software, budget, vram, licensing) exposes
-``FAMILY`` (its name) and ``RULES``, a tuple of rule functions; a function may report more than one
-rule id when the ids check one fact from two sides (e.g. POWER-PSU-CAPACITY / POWER-PSU-HEADROOM).
-Each rule function declares its ids, step and checklist item with ``@rule`` (registry.py). The figures
-the rules compare (power, heat, lanes, cost, balance) come from procurement/budgets, computed once per
-evaluation; procurement.evaluation.evaluate() returns them with the findings and the per-step status.
+Each family module (power, cooling, pcie, balance, software, budget, vram, licensing: every module here but
+base and registry, imported below) declares each of its rule functions once, with ``@rule(FAMILY, ids…,
+step=, item=)`` (registry.py); the decorator registers the function, and evaluation runs every registered rule
+in registration order. A function may report more than one
+rule id when the ids check one fact from two sides (e.g. POWER-PSU-CAPACITY / POWER-PSU-HEADROOM). The
+findings store message codes and parameters, so no rule knows the reader's language. The figures the rules
+compare (power, heat, lanes, cost, balance) come from procurement/budgets, computed once per evaluation;
+procurement.evaluation.evaluate() returns them with the findings and the per-step status.
 """
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 from types import ModuleType
 
 from catalog.loader import Catalog
+from procurement.coded import coded
 from procurement.findings import SEVERITY_ORDER, Finding, Severity
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, register
 from procurement.plan import Plan
 from procurement.policy import Policy, default_policy
-from procurement.rules import balance, budget, cooling, licensing, pcie, power, software, vram
-from procurement.rules.base import Rule, resolved_once
+from procurement.rules import registry
+from procurement.rules.base import resolved_once
+from procurement.rules.registry import Rule, family_step, rules_of
 
-FAMILIES: tuple[ModuleType, ...] = (power, cooling, pcie, balance, software, budget, vram, licensing)
-FAMILY_STEP = {
-    "power": 3,
-    "cooling": 3,
-    "pcie": 3,
-    "balance": 3,
-    "software": 4,
-    "budget": 1,
-    "vram": 2,
-    "licensing": 2,
-}
+# Every module of this package but the shared ones is a rule family: importing it registers its rules.
+for _module in pkgutil.iter_modules(__path__):
+    if _module.name not in ("base", "registry"):
+        importlib.import_module(f"{__name__}.{_module.name}")
 
 _DEFAULT_POLICY: Policy | None = None
 
@@ -45,47 +44,49 @@ def policy_or_default(policy: Policy | None) -> Policy:
     return _DEFAULT_POLICY
 
 
-def _run(family: str, rule: Rule, plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def _run(family: str, rule: Rule, plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     try:
-        return rule(plan, catalog, policy, lang)
+        return rule(plan, catalog, policy)
     except Exception as exc:  # a rule bug must not take the app down; the finding says which rule
         return [
             Finding(
                 rule=f"{family.upper()}-INTERNAL",
                 family=family,
                 severity=Severity.INFO,
-                step=FAMILY_STEP[family],
-                message=t("rules.internal", lang, rule=rule.__name__, error=f"{type(exc).__name__}: {exc}"),
+                step=family_step(family),
+                coded_message=coded("rules.internal", rule=rule.__name__, error=f"{type(exc).__name__}: {exc}"),
             )
         ]
 
 
 def evaluate_family(
-    family: ModuleType, plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh"
+    family: ModuleType | str, plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh"
 ) -> list[Finding]:
-    """The findings of one family (unsorted)."""
+    """The findings of one family (a family module or its name; unsorted), shown in ``lang``."""
+    name = family if isinstance(family, str) else family.FAMILY
     pol = policy_or_default(policy)
     out: list[Finding] = []
     with resolved_once(plan, catalog):
-        for rule in family.RULES:
-            out += _run(family.FAMILY, rule, plan, catalog, pol, lang)
-    return out
+        for rule in rules_of(name):
+            out += _run(name, rule, plan, catalog, pol)
+    return [f.shown(lang) for f in out]
 
 
 def evaluate(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh") -> list[Finding]:
-    """All findings for ``plan``, sorted by severity, then step, then rule id."""
+    """All findings for ``plan``, sorted by severity, then step, then rule id. They store codes; ``lang`` is
+    the language their ``message``/``fix`` and serialised form show (Finding.shown), and the one a format-5
+    waiver's message numbers are compared in (procurement.waivers.finding_numbers)."""
     pol = policy_or_default(policy)
     findings: list[Finding] = []
     with resolved_once(plan, catalog):
-        for family in FAMILIES:
-            for rule in family.RULES:
-                findings += _run(family.FAMILY, rule, plan, catalog, pol, lang)
+        for registered in registry.RULE_FUNCTIONS:
+            findings += _run(registered.family, registered.function, plan, catalog, pol)
     # The plan's waivers, here so that the app and `check` honour them identically.
     from procurement.waivers import apply_waivers
 
     findings = apply_waivers(plan, findings, lang)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.step, f.rule))
-    return findings
+    return [f.shown(lang) for f in findings] if lang != "zh" else findings
 
 
 def has_errors(findings: list[Finding]) -> bool:
@@ -99,4 +100,4 @@ register(
     }
 )
 
-__all__ = ["FAMILIES", "evaluate", "evaluate_family", "has_errors", "policy_or_default"]
+__all__ = ["evaluate", "evaluate_family", "has_errors", "policy_or_default"]

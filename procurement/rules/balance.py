@@ -12,10 +12,10 @@ from catalog.loader import Catalog
 from catalog.models import Cpu, StorageKind
 from procurement.budgets.balance import balance_needs
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, plural, register
+from procurement.messages import plural, register
 from procurement.plan import Plan, StorageRole, Workload
 from procurement.policy import Policy
-from procurement.rules.base import TRAINING_WORKLOADS, Rule, join_names, make, resolve, server_empty
+from procurement.rules.base import TRAINING_WORKLOADS, join_names, make, resolve, server_empty
 from procurement.rules.registry import rule
 
 FAMILY: Family = "balance"
@@ -23,7 +23,7 @@ DATA_WORKLOADS = (*TRAINING_WORKLOADS, Workload.DATA_ANALYSIS)
 
 
 @rule(FAMILY, "BALANCE-CPU-CORES", step=3, item="cpu_cores")
-def cpu_cores(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def cpu_cores(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BALANCE-CPU-CORES: CPU cores × sockets below cpu_cores_per_gpu × GPUs."""
     p = resolve(plan, catalog)
     if p.cpu is None or p.gpu is None or not p.gpu_count:
@@ -37,7 +37,6 @@ def cpu_cores(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             "BALANCE-CPU-CORES",
             Severity.WARNING,
             ("server.cpu", "server.cpu_count"),
-            lang,
             cores=cores,
             need=f"{need:g}",
             gpus=p.gpu_count,
@@ -47,7 +46,7 @@ def cpu_cores(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 
 
 @rule(FAMILY, "BALANCE-RAM", step=3, item="ram")
-def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BALANCE-RAM: system RAM below ram_to_vram_ratio × total GPU memory."""
     p = resolve(plan, catalog)
     if p.gpu is None or not p.gpu_count:
@@ -59,12 +58,12 @@ def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
         return []  # an unknown module id is reported by the plan loader, not here
     if p.memory is None:  # nothing chosen: say so, not "System RAM is 0 GiB"
         return [make("BALANCE-RAM", Severity.INFO if server_empty(plan) else Severity.WARNING,
-                     ("server.memory.part", "server.memory.count"), lang, variant="none", need=f"{need:g}",
+                     ("server.memory.part", "server.memory.count"), variant="none", need=f"{need:g}",
                      vram=f"{vram:g}", ratio=f"{policy.ram_to_vram_ratio:g}")]
     ref = p.chassis.reference if p.chassis is not None else None
     if ref is not None and ref.memory_gib is not None and ram >= ref.memory_gib and vram:
         # the vendor's own design ships less than the seed's ratio: show both, not an unexplained warning
-        return [make("BALANCE-RAM", Severity.INFO, ("server.memory.count", "server.memory.part"), lang,
+        return [make("BALANCE-RAM", Severity.INFO, ("server.memory.count", "server.memory.part"),
                      variant="reference", ram=f"{ram:g}", need=f"{need:g}", vram=f"{vram:g}",
                      ratio=f"{policy.ram_to_vram_ratio:g}", chassis=p.chassis.name if p.chassis else "",
                      vendor_ram=f"{ref.memory_gib:g}", vendor_ratio=f"{ref.memory_gib / vram:.2f}", cite=ref.cite)]
@@ -73,7 +72,6 @@ def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             "BALANCE-RAM",
             Severity.WARNING,
             ("server.memory.count", "server.memory.part"),
-            lang,
             ram=f"{ram:g}",
             need=f"{need:g}",
             vram=f"{vram:g}",
@@ -83,7 +81,7 @@ def ram_ratio(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 
 
 @rule(FAMILY, "BALANCE-ECC", step=3, item="ram")
-def ecc(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def ecc(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BALANCE-ECC: training on memory or a CPU without ECC."""
     if plan.requirements.workload not in TRAINING_WORKLOADS:
         return []
@@ -100,14 +98,13 @@ def ecc(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Findin
             "BALANCE-ECC",
             Severity.WARNING,
             tuple(f for f, _ in out),
-            lang,
-            parts=join_names((n for _, n in out), lang),
+            parts=join_names((n for _, n in out)),
         )
     ]
 
 
 @rule(FAMILY, "BALANCE-NVME-DATA", "BALANCE-DATA-CAPACITY", step=3, item="storage_nvme")
-def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def nvme_data(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BALANCE-NVME-DATA (training data not on NVMe) and BALANCE-DATA-CAPACITY (data drives smaller than the
     dataset)."""
     req = plan.requirements
@@ -121,7 +118,6 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                     "BALANCE-DATA-CAPACITY",
                     Severity.INFO if server_empty(plan) else Severity.WARNING,
                     ("server.storage",),
-                    lang,
                     variant="none",
                     need=f"{req.dataset_gb:g}",
                 )
@@ -130,7 +126,7 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     data = [s for s in p.storage if s.item.role in (StorageRole.DATA, StorageRole.SCRATCH)]
     out = []
     if not any(s.part.storage_kind == StorageKind.NVME for s in data):
-        out.append(make("BALANCE-NVME-DATA", Severity.WARNING, ("server.storage",), lang))
+        out.append(make("BALANCE-NVME-DATA", Severity.WARNING, ("server.storage",)))
     capacity = sum(s.part.capacity_gb * s.item.count for s in data)
     if req.dataset_gb > capacity:
         out.append(
@@ -138,7 +134,6 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                 "BALANCE-DATA-CAPACITY",
                 Severity.WARNING,
                 ("server.storage", "requirements.dataset_gb"),
-                lang,
                 have=f"{capacity:g}",
                 need=f"{req.dataset_gb:g}",
             )
@@ -147,7 +142,7 @@ def nvme_data(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 
 
 @rule(FAMILY, "BALANCE-FABRIC", "BALANCE-NIC", step=3, item="network")
-def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def fabric(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BALANCE-FABRIC (multi-node training without a ≥ min_fabric_gbps NIC) and BALANCE-NIC (a single node
     without a ≥ single_node_nic_gbps NIC, info)."""
     req = plan.requirements
@@ -162,7 +157,6 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
                 "BALANCE-FABRIC",
                 Severity.INFO if none and server_empty(plan) else Severity.ERROR,
                 ("server.nics", "requirements.nodes"),
-                lang,
                 variant="none" if none else None,
                 nodes=req.nodes,
                 have=f"{fastest:g}",
@@ -180,7 +174,6 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
                 "BALANCE-NIC",
                 Severity.INFO,
                 ("server.nics",),
-                lang,
                 variant="none" if not any(n.count for n in p.nics) else None,
                 have=f"{fastest:g}",
                 need=f"{policy.single_node_nic_gbps:g}",
@@ -190,7 +183,7 @@ def fabric(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
 
 
 @rule(FAMILY, "BALANCE-FABRIC-RAILS", "BALANCE-FABRIC-AFFINITY", step=3, item="network")
-def rails(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def rails(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BALANCE-FABRIC-RAILS: multi-node training whose compute fabric gives each GPU fewer NICs or less
     bandwidth than the policy's rail-optimised reference (one 400 Gb/s NIC per GPU, NVIDIA HGX 2-8-9-400 and
     DGX H100/B200), a warning naming both figures and the reference; and where the chassis says how many NICs
@@ -216,23 +209,23 @@ def rails(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
     if (short_nics or short_bw) and ref is not None and ref.fabric_gbps_per_gpu is not None \
             and not short_nics and gbps + 1e-9 >= ref.fabric_gbps_per_gpu:
         # the vendor's own design for this platform: both figures side by side, not an unexplained warning
-        out.append(make("BALANCE-FABRIC-RAILS", Severity.INFO, ("server.nics", "requirements.nodes"), lang,
+        out.append(make("BALANCE-FABRIC-RAILS", Severity.INFO, ("server.nics", "requirements.nodes"),
                         variant="reference", chassis=p.chassis.name if p.chassis else "",
                         vendor_gbps=f"{ref.fabric_gbps_per_gpu:g}", cite=ref.cite, **kw))
     elif short_nics or short_bw:
-        out.append(make("BALANCE-FABRIC-RAILS", Severity.WARNING, ("server.nics", "requirements.nodes"), lang,
+        out.append(make("BALANCE-FABRIC-RAILS", Severity.WARNING, ("server.nics", "requirements.nodes"),
                         **kw))
     ch = p.chassis
     want = round(policy.fabric_nics_per_gpu * needs.gpu_count)
     if ch is not None and 0 < ch.switch_nic_slots < min(want, needs.fabric_nics):
-        out.append(make("BALANCE-FABRIC-AFFINITY", Severity.INFO, ("server.nics", "server.chassis"), lang,
+        out.append(make("BALANCE-FABRIC-AFFINITY", Severity.INFO, ("server.nics", "server.chassis"),
                         chassis=ch.name, slots=ch.switch_nic_slots, nics=min(want, needs.fabric_nics),
                         extra=min(want, needs.fabric_nics) - ch.switch_nic_slots))
     return out
 
 
 @rule(FAMILY, "BALANCE-MEMORY-TYPE", "BALANCE-DIMM-SLOTS", "BALANCE-MEMORY-CHANNELS", step=3, item="ram")
-def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def memory_fit(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BALANCE-MEMORY-TYPE (DDR4/DDR5 mismatch with board or CPU), BALANCE-DIMM-SLOTS (more DIMMs than slots),
     BALANCE-MEMORY-CHANNELS (DIMMs not a multiple of channels × sockets: uneven bandwidth, info)."""
     p = resolve(plan, catalog)
@@ -247,7 +240,6 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                 "BALANCE-MEMORY-TYPE",
                 Severity.ERROR,
                 (*fields, "server.chassis"),
-                lang,
                 module=m.name,
                 type=m.memory_type,
                 other=p.chassis.name,
@@ -260,7 +252,6 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                 "BALANCE-MEMORY-TYPE",
                 Severity.ERROR,
                 (*fields, "server.cpu"),
-                lang,
                 module=m.name,
                 type=m.memory_type,
                 other=p.cpu.name,
@@ -273,7 +264,6 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                 "BALANCE-DIMM-SLOTS",
                 Severity.ERROR,
                 ("server.memory.count", "server.chassis"),
-                lang,
                 count=p.memory_count,
                 slots=p.chassis.dimm_slots,
                 chassis=p.chassis.name,
@@ -287,7 +277,6 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                     "BALANCE-MEMORY-CHANNELS",
                     Severity.INFO,
                     ("server.memory.count",),
-                    lang,
                     count=p.memory_count,
                     channels=channels,
                 )
@@ -296,7 +285,7 @@ def memory_fit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 
 @rule(FAMILY, "BALANCE-SINGLE-THREAD", step=3, item="cpu_cores")
-def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def single_thread(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BALANCE-SINGLE-THREAD: a CPU for the same socket with at least as many cores and a higher boost clock
     exists in the catalog (data loading is often single-thread bound; info). OEM-only parts (``oem_only``)
     and boost clocks the sources disagree on (``conflicting``) are left out."""
@@ -325,7 +314,6 @@ def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
             "BALANCE-SINGLE-THREAD",
             Severity.INFO,
             ("server.cpu",),
-            lang,
             cpu=cpu.name,
             ghz=f"{cpu.boost_ghz:g}",
             other=best.name,
@@ -334,7 +322,6 @@ def single_thread(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
     ]
 
 
-RULES: tuple[Rule, ...] = (cpu_cores, ram_ratio, ecc, nvme_data, fabric, rails, memory_fit, single_thread)
 
 register(
     {

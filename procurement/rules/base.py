@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from typing import Any
 
 from catalog import units
-from catalog.loader import Catalog
 from catalog.models import version_or_none
+from procurement import findings as _findings
 
 # re-exported for the rule modules: procurement.budgets.parts is their home
 from procurement.budgets.parts import NicUse as NicUse
@@ -15,14 +15,13 @@ from procurement.budgets.parts import Parts as Parts
 from procurement.budgets.parts import StorageUse as StorageUse
 from procurement.budgets.parts import resolve as resolve
 from procurement.budgets.parts import resolved_once as resolved_once
+from procurement.coded import Coded, coded
+from procurement.coded import names as coded_names
 from procurement.findings import Finding, Severity
-from procurement.messages import MESSAGES, Lang, t
+from procurement.messages import MESSAGES
 from procurement.plan import Plan, Workload
-from procurement.policy import Policy
 from procurement.rules.registry import RULES_BY_ID
-
-Rule = Callable[[Plan, Catalog, Policy, Lang], list[Finding]]
-"""A rule: a pure function of plan, catalog, policy and language returning its findings."""
+from procurement.rules.registry import Rule as Rule
 
 GIB_TO_GB = units.GIB_TO_GB
 """GPU memory is binary (80 GiB HBM); the estimates are decimal GB like the reference formula."""
@@ -41,14 +40,14 @@ def major_minor(text: str | None) -> tuple[int, int] | None:
     return (v[0], v[1] if len(v) > 1 else 0)
 
 
-def make(rule: str, severity: Severity, fields: Iterable[str], lang: Lang, *, variant: Any = None,
-         **kw: Any) -> Finding:
-    """A Finding of ``rule``: ``make(rule, severity, fields, lang, **message_fields)``.
+def make(rule: str, severity: Severity, fields: Iterable[str], *, variant: Any = None, **kw: Any) -> Finding:
+    """A Finding of ``rule``: ``make(rule, severity, fields, **message_fields)``.
 
     The family and the step come from the rule's declaration (``@rule``, procurement.rules.registry), so a
-    rule id leads to one step. The message and fix come from the message table ('<RULE>.message' / '.fix';
-    with a ``variant`` (str | None; Any: callers spread a **dict of fields), '<RULE>.message.<variant>' and
-    '<RULE>.fix.<variant>', each where one is registered)."""
+    rule id leads to one step. The message and fix are the codes '<RULE>.message' / '<RULE>.fix' (with a
+    ``variant`` (str | None; Any: callers spread a **dict of fields), '<RULE>.message.<variant>' and
+    '<RULE>.fix.<variant>', each where one is registered) with the fields as parameters: plain values (numbers,
+    names, versions) or coded ones (procurement.coded: names(), a message code), rendered when shown."""
     spec = RULES_BY_ID.get(rule)
     if spec is None:
         raise KeyError(f"rule {rule} is not declared with @rule")
@@ -60,20 +59,15 @@ def make(rule: str, severity: Severity, fields: Iterable[str], lang: Lang, *, va
         severity=severity,
         step=spec.step,
         fields=tuple(fields),
-        message=t(msg_key, lang, **kw),
-        fix=t(fix_key, lang, **kw) if fix_key in MESSAGES else "",
-        params=finding_params(kw),
+        coded_message=coded(msg_key, **kw),
+        coded_fix=coded(fix_key, **kw) if fix_key in MESSAGES else None,
     )
 
 
-PROSE_PARAMS = frozenset({"note"})
-"""Message parameters that carry prose in the reader's language (a catalog note): not a finding's parameters,
-whose numbers must read the same in every language (tests/procurement/test_waivers.py checks every example)."""
-
-
-def finding_params(kw: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    """A message's parameters as (name, text) pairs, sorted: what a waiver compares (procurement.waivers)."""
-    return tuple(sorted((k, str(v)) for k, v in kw.items() if v is not None and k not in PROSE_PARAMS))
+# the home of these is procurement.findings (a finding derives its parameters when a waiver asks)
+PROSE_PARAMS = _findings.PROSE_PARAMS
+PARAMS_LANG = _findings.PARAMS_LANG
+finding_params = _findings.finding_params
 
 
 def server_empty(plan: Plan) -> bool:
@@ -84,10 +78,9 @@ def server_empty(plan: Plan) -> bool:
             and s.psu.part is None)
 
 
-def join_names(names: Iterable[str], lang: Lang) -> str:
-    """Part names as a list in the user's language (Chinese text separates them with 、), each name once."""
-    items = dict.fromkeys(names)
-    return ("、" if lang == "zh" else ", ").join(items)
+def join_names(names: Iterable[str]) -> Coded:
+    """Part names as a list shown in the reader's language (Chinese text separates them with 、), each name once."""
+    return coded_names(names)
 
 
 def fmt_w(watts: float) -> str:

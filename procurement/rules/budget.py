@@ -19,17 +19,17 @@ from procurement.budgets.cost import CostBreakdown as CostBreakdown
 from procurement.budgets.cost import CostLine as CostLine
 from procurement.budgets.cost import plan_cost, yuan
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, plural, register
+from procurement.messages import plural, register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Rule, join_names, make
+from procurement.rules.base import join_names, make
 from procurement.rules.registry import rule
 
 FAMILY: Family = "budget"
 
 
 @rule(FAMILY, "BUDGET-OVER", step=1)
-def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def over_budget(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BUDGET-OVER: the VAT-inclusive cost (one node × nodes, each line with VAT unless its price already
     includes it) above the budget, which is VAT-inclusive (含税). With unpriced parts the priced sum is a lower
     bound: when that alone is over, the plan is over whatever the rest costs."""
@@ -42,7 +42,6 @@ def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
             "BUDGET-OVER",
             Severity.ERROR,
             ("requirements.budget_cny", "gpu.count"),
-            lang,
             variant=None if v.complete else "lower_bound",
             total=yuan(v.gross_cny),
             net=yuan(c.net_total_cny(policy)),
@@ -51,13 +50,13 @@ def over_budget(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
             nodes=c.nodes,
             node=yuan(c.gross_total_cny(policy) / c.nodes),
             over=yuan(v.gross_cny - v.budget_cny),
-            parts=join_names((x.name for x in v.unpriced), lang),
+            parts=join_names(x.name for x in v.unpriced),
         )
     ]
 
 
 @rule(FAMILY, "BUDGET-UNKNOWN", step=1)
-def budget_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def budget_unknown(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BUDGET-UNKNOWN: a budget is set, the priced parts fit it, but some parts have no price: whether the plan
     is within budget is unknown (a warning — unknown is never good), with the priced lower bound."""
     c = plan_cost(plan, catalog)
@@ -69,18 +68,17 @@ def budget_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
             "BUDGET-UNKNOWN",
             Severity.WARNING,
             ("requirements.budget_cny", *dict.fromkeys(x.path for x in v.unpriced)),
-            lang,
             variant="nothing_priced" if v.gross_cny == 0 else None,  # a lower bound of ¥0 says nothing
             total=yuan(v.gross_cny),
             budget=yuan(v.budget_cny),
             n=len(v.unpriced),
-            parts=join_names((x.name for x in v.unpriced), lang),
+            parts=join_names(x.name for x in v.unpriced),
         )
     ]
 
 
 @rule(FAMILY, "BUDGET-UNPRICED", step=3)
-def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def unpriced(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BUDGET-UNPRICED: without a budget, parts without a price (询价); the sum is a lower bound (info). With a
     budget, BUDGET-UNKNOWN or BUDGET-OVER says it."""
     c = plan_cost(plan, catalog)
@@ -91,14 +89,13 @@ def unpriced(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
             "BUDGET-UNPRICED",
             Severity.INFO,
             tuple(dict.fromkeys(x.path for x in c.unpriced)),
-            lang,
-            parts=join_names((x.name for x in c.unpriced), lang),  # a part used twice is named once
+            parts=join_names(x.name for x in c.unpriced),  # a part used twice is named once
         )
     ]
 
 
 @rule(FAMILY, "BUDGET-PRICE-AGE", step=3)
-def price_age(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def price_age(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """BUDGET-PRICE-AGE: prices older than ``policy.price_max_age_days`` (warning): the money may have moved."""
     today = dt.date.today()
     old = [x for x in plan_cost(plan, catalog).lines
@@ -111,16 +108,14 @@ def price_age(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             "BUDGET-PRICE-AGE",
             Severity.WARNING,
             tuple(dict.fromkeys(x.path for x in old)),
-            lang,
             n=len({x.part_id for x in old}),
             days=policy.price_max_age_days,
             oldest=oldest.isoformat(),
-            parts=join_names((x.name for x in old), lang),
+            parts=join_names(x.name for x in old),
         )
     ]
 
 
-RULES: tuple[Rule, ...] = (over_budget, budget_unknown, unpriced, price_age)
 
 register(
     {

@@ -13,10 +13,10 @@ from catalog.models import GpuCooling
 from procurement.budgets.heat import HeatBudget as HeatBudget  # re-exported: procurement.budgets is its home
 from procurement.budgets.heat import heat_budget
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, plural, register
+from procurement.messages import plural, register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Rule, fmt_w, make, resolve
+from procurement.rules.base import fmt_w, make, resolve
 from procurement.rules.registry import rule
 
 FAMILY: Family = "cooling"
@@ -26,7 +26,7 @@ _GPU_CHASSIS = ("gpu.model", "server.chassis")
 
 
 @rule(FAMILY, "COOLING-GPU-TDP", step=3, item="cooling")
-def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """COOLING-GPU-TDP: the GPU's TDP is above what the chassis cools per GPU position."""
     p = resolve(plan, catalog)
     if p.gpu is None or p.chassis is None or p.gpu.tdp_w is None or p.gpu_count == 0:
@@ -39,7 +39,6 @@ def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
             "COOLING-GPU-TDP",
             Severity.ERROR,
             _GPU_CHASSIS,
-            lang,
             gpu=p.gpu.name,
             tdp=fmt_w(p.gpu.tdp_w),
             chassis=p.chassis.name,
@@ -49,7 +48,7 @@ def gpu_tdp(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
 
 
 @rule(FAMILY, "COOLING-PASSIVE-GPU", step=3, item="cooling")
-def passive_gpu(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def passive_gpu(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """COOLING-PASSIVE-GPU: a passive data-centre card in a chassis without the airflow built for it."""
     p = resolve(plan, catalog)
     if p.gpu is None or p.chassis is None or p.gpu_count == 0:
@@ -61,7 +60,6 @@ def passive_gpu(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
             "COOLING-PASSIVE-GPU",
             Severity.ERROR,
             _GPU_CHASSIS,
-            lang,
             gpu=p.gpu.name,
             chassis=p.chassis.name,
         )
@@ -69,7 +67,7 @@ def passive_gpu(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
 
 
 @rule(FAMILY, "COOLING-OPEN-AIR", step=3, item="cooling")
-def open_air(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def open_air(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """COOLING-OPEN-AIR: more open-air (axial-fan) cards in one chassis than the policy allows."""
     p = resolve(plan, catalog)
     if p.gpu is None or p.gpu.cooling != GpuCooling.ACTIVE or p.gpu_count <= policy.max_open_air_gpus:
@@ -79,7 +77,6 @@ def open_air(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
             "COOLING-OPEN-AIR",
             Severity.WARNING,
             ("gpu.count", "gpu.model"),
-            lang,
             count=p.gpu_count,
             gpu=p.gpu.name,
             limit=policy.max_open_air_gpus,
@@ -88,7 +85,7 @@ def open_air(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
 
 
 @rule(FAMILY, "COOLING-AIRFLOW", "COOLING-AIRFLOW-PER-GPU", "COOLING-AIRFLOW-UNKNOWN", step=3, item="cooling")
-def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def airflow(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """COOLING-AIRFLOW / -PER-GPU: airflow needed (from heat, or per GPU) above the chassis' rated airflow;
     COOLING-AIRFLOW-UNKNOWN: an air-cooled rack chassis whose airflow the catalog does not have (info, naming
     both airflow figures the plan needs, so the buyer can ask the vendor)."""
@@ -99,7 +96,7 @@ def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
     if p.chassis.airflow_cfm is None:
         if p.chassis.form != "rack":
             return []
-        return [make("COOLING-AIRFLOW-UNKNOWN", Severity.INFO, ("server.chassis", "gpu.count"), lang,
+        return [make("COOLING-AIRFLOW-UNKNOWN", Severity.INFO, ("server.chassis", "gpu.count"),
                      chassis=p.chassis.name, per_gpu_need=fmt_w(h.cfm_per_gpu_rule), gpus=h.gpu_count,
                      per_gpu=f"{policy.airflow_cfm_per_gpu:g}", heat_need=fmt_w(h.cfm_from_heat),
                      heat=fmt_w(h.heat_w), dt=f"{policy.airflow_delta_t_f:g}")]
@@ -111,7 +108,6 @@ def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
             key,
             Severity.WARNING,
             ("server.chassis", "gpu.count"),
-            lang,
             need=fmt_w(h.required_cfm),
             have=fmt_w(h.chassis_cfm or 0),
             chassis=p.chassis.name,
@@ -124,7 +120,7 @@ def airflow(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fi
 
 
 @rule(FAMILY, "COOLING-LIQUID", step=3, item="cooling")
-def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def liquid(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """COOLING-LIQUID: rack density above the liquid-cooling threshold with an air-cooled chassis."""
     p = resolve(plan, catalog)
     if p.chassis is None:
@@ -137,7 +133,7 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
     if ref is not None and ref.rack_cooling == "air" and ref.servers_per_rack and servers <= ref.servers_per_rack:
         # within the vendor's own air-cooled rack design: both figures side by side; still a warning, since the
         # room must carry that heat by air (the vendor's design assumes it does)
-        return [make("COOLING-LIQUID", Severity.WARNING, ("server.chassis", "server.servers_per_rack"), lang,
+        return [make("COOLING-LIQUID", Severity.WARNING, ("server.chassis", "server.servers_per_rack"),
                      variant="reference", rack=f"{h.rack_kw:.1f}", btu=fmt_w(h.rack_btu_h),
                      limit=f"{h.liquid_threshold_kw:g}", chassis=p.chassis.name, servers=servers,
                      ref_servers=ref.servers_per_rack, cite=ref.cite)]
@@ -146,7 +142,6 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
             "COOLING-LIQUID",
             Severity.WARNING,
             ("server.chassis", "server.servers_per_rack"),
-            lang,
             rack=f"{h.rack_kw:.1f}",
             btu=fmt_w(h.rack_btu_h),
             limit=f"{h.liquid_threshold_kw:g}",
@@ -155,7 +150,7 @@ def liquid(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
 
 
 @rule(FAMILY, "COOLING-FAN-REDUNDANCY", "COOLING-FAN-REDUNDANCY-UNKNOWN", step=3, item="cooling")
-def fan_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def fan_redundancy(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """COOLING-FAN-REDUNDANCY: a data-centre deployment in an air-cooled chassis whose vendor says it has no
     redundant fans (warning), or whose fan redundancy the catalog does not know (info: confirm it)."""
     p = resolve(plan, catalog)
@@ -168,13 +163,11 @@ def fan_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
             "COOLING-FAN-REDUNDANCY" if known_without else "COOLING-FAN-REDUNDANCY-UNKNOWN",
             Severity.WARNING if known_without else Severity.INFO,
             ("server.chassis",),
-            lang,
             chassis=ch.name,
         )
     ]
 
 
-RULES: tuple[Rule, ...] = (gpu_tdp, passive_gpu, open_air, airflow, liquid, fan_redundancy)
 
 register(
     {

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from catalog.loader import Catalog
 from catalog.models import Segment
+from procurement.coded import by_language
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register
+from procurement.messages import register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Rule, make, resolve
+from procurement.rules.base import make, resolve
 from procurement.rules.registry import rule
 
 FAMILY: Family = "licensing"
 
 
 @rule(FAMILY, "LIC-GEFORCE-DATACENTER", step=2, item="gpu_model_count")
-def geforce_datacenter(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def geforce_datacenter(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """LIC-GEFORCE-DATACENTER: GeForce cards in a data-centre deployment (driver licence)."""
     p = resolve(plan, catalog)
     if p.gpu is None or p.gpu.segment != Segment.CONSUMER or plan.requirements.deployment != "datacenter":
@@ -31,14 +32,13 @@ def geforce_datacenter(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang)
             "LIC-GEFORCE-DATACENTER",
             Severity.WARNING,
             ("gpu.model", "requirements.deployment"),
-            lang,
             gpu=p.gpu.name,
         )
     ]
 
 
 @rule(FAMILY, "LIC-EXPORT", "LIC-CHINA-MARKET", step=2, item="gpu_model_count")
-def export_control(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def export_control(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """LIC-EXPORT (the model carries an export-control note, shown in the user's language) and
     LIC-CHINA-MARKET (a China-only variant)."""
     p = resolve(plan, catalog)
@@ -50,17 +50,16 @@ def export_control(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
                 "LIC-EXPORT",
                 Severity.WARNING,
                 ("gpu.model",),
-                lang,
                 gpu=p.gpu.name,
-                note=p.gpu.export_note_for(lang),
+                note=by_language({"zh": p.gpu.export_note_for("zh"), "en": p.gpu.export_note_for("en")},
+                                 p.gpu.export_note_for("*")),
             )
         ]
     if p.gpu.market == "china":
-        return [make("LIC-CHINA-MARKET", Severity.INFO, ("gpu.model",), lang, gpu=p.gpu.name)]
+        return [make("LIC-CHINA-MARKET", Severity.INFO, ("gpu.model",), gpu=p.gpu.name)]
     return []
 
 
-RULES: tuple[Rule, ...] = (geforce_datacenter, export_control)
 
 register(
     {

@@ -20,10 +20,10 @@ from catalog.models import GpuFormFactor
 from procurement.budgets.lanes import LaneBudget as LaneBudget  # re-exported: procurement.budgets is its home
 from procurement.budgets.lanes import LaneDevice, lane_budget
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, plural, register
+from procurement.messages import plural, register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Rule, join_names, make, resolve
+from procurement.rules.base import join_names, make, resolve
 from procurement.rules.registry import rule
 
 FAMILY: Family = "pcie"
@@ -42,7 +42,7 @@ FORM_FACTOR_LABEL = {GpuFormFactor.PCIE: "PCIe", GpuFormFactor.SXM: "SXM"}
 """As the datasheets write them (the enum's upper case printed "PCIE")."""
 
 @rule(FAMILY, "PCIE-LANES", "PCIE-LANES-REDUCED", step=3, item="gpu_model_count")
-def lanes(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def lanes(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-LANES (not enough lanes even at x4) and PCIE-LANES-REDUCED (devices drop to x8/x4)."""
     b = lane_budget(plan, catalog, policy)
     if not b.devices:
@@ -58,26 +58,26 @@ def lanes(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
     # no PCIe switch on the platform: no "switch side 0 / 0" in the text
     variant = "cpu_only" if not b.switch_lanes and not b.switch_needed else None
     if b.shortfall:
-        return [make("PCIE-LANES", Severity.ERROR, fields, lang, variant=variant,
+        return [make("PCIE-LANES", Severity.ERROR, fields, variant=variant,
                      missing=b.shortfall, **kw)]
     if b.reduced:
-        return [make("PCIE-LANES-REDUCED", Severity.WARNING, fields, lang, variant=variant, **kw)]
+        return [make("PCIE-LANES-REDUCED", Severity.WARNING, fields, variant=variant, **kw)]
     return []
 
 
 @rule(FAMILY, "PCIE-LANES-UNKNOWN", step=3, item="cpu_cores")
-def lanes_unknown(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def lanes_unknown(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-LANES-UNKNOWN: the CPU's lane count is not in the catalog, so the lane budget is not checked."""
     p = resolve(plan, catalog)
     if p.cpu is None or p.cpu.pcie_lanes is not None:
         return []
     if not any(d.pool == "cpu" for d in lane_budget(plan, catalog, policy).devices):
         return []
-    return [make("PCIE-LANES-UNKNOWN", Severity.INFO, ("server.cpu",), lang, cpu=p.cpu.name)]
+    return [make("PCIE-LANES-UNKNOWN", Severity.INFO, ("server.cpu",), cpu=p.cpu.name)]
 
 
 @rule(FAMILY, "PCIE-SLOT-WIDTH", "PCIE-GPU-SLOTS", step=3, item="gpu_model_count")
-def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-GPU-SLOTS (too many GPUs for the positions; a 3-slot card takes two double-width positions)
     and PCIE-SLOT-WIDTH (the card is wider than the chassis allows)."""
     p = resolve(plan, catalog)
@@ -92,7 +92,6 @@ def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                 "PCIE-SLOT-WIDTH",
                 Severity.ERROR,
                 ("gpu.model", "server.chassis"),
-                lang,
                 gpu=p.gpu.name,
                 width=width,
                 chassis=p.chassis.name,
@@ -107,7 +106,6 @@ def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                 "PCIE-GPU-SLOTS",
                 Severity.ERROR,
                 ("gpu.count", "server.chassis"),
-                lang,
                 variant="wide" if per_card > 1 else None,
                 count=p.gpu_count,
                 positions=positions,
@@ -123,7 +121,7 @@ def gpu_slots(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 
 
 @rule(FAMILY, "PCIE-GEN", step=3, item="gpu_model_count")
-def generation(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def generation(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-GEN: a newer PCIe generation on an older platform runs at the platform's (half per step) rate."""
     p = resolve(plan, catalog)
     if p.cpu is None:
@@ -150,8 +148,7 @@ def generation(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             "PCIE-GEN",
             Severity.INFO,
             (*paths, "server.cpu"),
-            lang,
-            devices=join_names(slower, lang),
+            devices=join_names(slower),
             gen=platform,
             cpu=p.cpu.name,
         )
@@ -159,7 +156,7 @@ def generation(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 
 @rule(FAMILY, "PCIE-FORM-FACTOR", "PCIE-GPU-UNSUPPORTED", step=3, item="gpu_model_count")
-def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def form_factor(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-FORM-FACTOR (SXM modules need an SXM/HGX platform; PCIe cards do not fit one) and
     PCIE-GPU-UNSUPPORTED (a platform built for specific GPU modules)."""
     p = resolve(plan, catalog)
@@ -172,7 +169,6 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
                 "PCIE-FORM-FACTOR",
                 Severity.ERROR,
                 fields,
-                lang,
                 gpu=p.gpu.name,
                 gpu_ff=FORM_FACTOR_LABEL[p.gpu.form_factor],
                 chassis=p.chassis.name,
@@ -185,18 +181,16 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
                 "PCIE-GPU-UNSUPPORTED",
                 Severity.ERROR,
                 fields,
-                lang,
                 gpu=p.gpu.name,
                 chassis=p.chassis.name,
-                supported=join_names((g.name if (g := catalog.gpu(i)) else i for i in p.chassis.gpus_supported),
-                                     lang),
+                supported=join_names(g.name if (g := catalog.gpu(i)) else i for i in p.chassis.gpus_supported),
             )
         ]
     return []
 
 
 @rule(FAMILY, "PCIE-CPU-SOCKET", "PCIE-CPU-COUNT", "PCIE-CPU-SOCKETS-UNKNOWN", step=3, item="cpu_cores")
-def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-CPU-SOCKET (CPU socket ≠ board socket) and PCIE-CPU-COUNT (more CPUs than sockets or than
     the CPU supports); PCIE-CPU-SOCKETS-UNKNOWN (more than one CPU of a SKU whose socket limit no source gives:
     a warning, never assumed to work)."""
@@ -210,7 +204,6 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                 "PCIE-CPU-SOCKET",
                 Severity.ERROR,
                 ("server.cpu", "server.chassis"),
-                lang,
                 cpu=p.cpu.name,
                 socket=p.cpu.socket,
                 chassis=p.chassis.name,
@@ -220,7 +213,7 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     board = p.chassis.cpu_sockets if p.chassis else None
     if p.cpu.max_sockets is None:
         if 1 < p.cpu_count <= (board or p.cpu_count):
-            out.append(make("PCIE-CPU-SOCKETS-UNKNOWN", Severity.WARNING, ("server.cpu_count",), lang,
+            out.append(make("PCIE-CPU-SOCKETS-UNKNOWN", Severity.WARNING, ("server.cpu_count",),
                             count=p.cpu_count, cpu=p.cpu.name))
     limit = min(p.cpu.max_sockets or p.cpu_count or 1, board if board is not None else p.cpu.max_sockets or 1)
     if p.cpu_count > limit or p.cpu_count == 0:
@@ -229,7 +222,6 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                 "PCIE-CPU-COUNT",
                 Severity.ERROR,
                 ("server.cpu_count",),
-                lang,
                 count=p.cpu_count,
                 limit=limit,
                 cpu=p.cpu.name,
@@ -239,7 +231,7 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 
 @rule(FAMILY, "PCIE-DRIVE-BAYS", step=3, item="storage_nvme")
-def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def drive_bays(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-DRIVE-BAYS: more M.2 drives than M.2 slots, or more other drives than drive bays (each side
     checked only where the chassis' count is known)."""
     p = resolve(plan, catalog)
@@ -257,7 +249,6 @@ def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             "PCIE-DRIVE-BAYS",
             Severity.ERROR,
             ("server.storage", "server.chassis"),
-            lang,
             m2=m2,
             m2_slots=slots if slots is not None else "?",
             bays_used=other,
@@ -267,7 +258,6 @@ def drive_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
     ]
 
 
-RULES: tuple[Rule, ...] = (lanes, lanes_unknown, gpu_slots, generation, form_factor, cpu_socket, drive_bays)
 
 register(
     {

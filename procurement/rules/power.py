@@ -23,11 +23,12 @@ from procurement.budgets.power import PowerItem as PowerItem
 from procurement.budgets.power import power_budget, psus_needed
 from procurement.budgets.power import psu_unit_w as psu_unit_w
 from procurement.budgets.power import redundant_units as redundant_units
+from procurement.coded import Coded, coded
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, plural, register, t
+from procurement.messages import plural, register
 from procurement.plan import Plan, Redundancy
 from procurement.policy import Policy
-from procurement.rules.base import Rule, finding_params, fmt_w, join_names, make, resolve, server_empty
+from procurement.rules.base import fmt_w, join_names, make, resolve, server_empty
 from procurement.rules.registry import rule
 
 FAMILY: Family = "power"
@@ -41,19 +42,19 @@ def _has_load(plan: Plan) -> bool:
 
 
 @rule(FAMILY, "POWER-PSU-MISSING", step=3, item="psu_power")
-def psu_missing(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def psu_missing(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-PSU-MISSING: GPUs or a CPU chosen but no PSU (and the chassis ships none)."""
     parts = resolve(plan, catalog)
     if not _has_load(plan) or (parts.psu is not None and parts.psu_count > 0):
         return []
     if parts.chassis is None:  # nothing said about a chassis that is not chosen
         severity = Severity.INFO if server_empty(plan) else Severity.WARNING
-        return [make("POWER-PSU-MISSING", severity, _PSU, lang, variant="none")]
-    return [make("POWER-PSU-MISSING", Severity.WARNING, _PSU, lang, chassis=parts.chassis.name)]
+        return [make("POWER-PSU-MISSING", severity, _PSU, variant="none")]
+    return [make("POWER-PSU-MISSING", Severity.WARNING, _PSU, chassis=parts.chassis.name)]
 
 
 @rule(FAMILY, "POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM", step=3, item="psu_power")
-def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-PSU-CAPACITY (draw above usable capacity) and POWER-PSU-HEADROOM (below draw + headroom)."""
     parts = resolve(plan, catalog)
     b = power_budget(plan, catalog, policy, parts)
@@ -67,8 +68,8 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
                       spare=b.redundant_units, unit=fmt_w(high), headroom=f"{b.headroom_pct:g}",
                       need=psus_needed(b.draw_w, high, policy, plan.server.psu.redundancy))
         return [Finding(rule="POWER-PSU-CAPACITY", family=FAMILY, severity=Severity.ERROR, step=3, fields=_PSU,
-                        message=t("POWER-PSU-CAPACITY.low_line_message", lang, **kw_low),
-                        fix=t("POWER-PSU-CAPACITY.fix", lang, **kw_low), params=finding_params(kw_low))]
+                        coded_message=coded("POWER-PSU-CAPACITY.low_line_message", **kw_low),
+                        coded_fix=coded("POWER-PSU-CAPACITY.fix", **kw_low))]
     kw = dict(
         draw=fmt_w(b.draw_w),
         usable=fmt_w(b.usable_w),
@@ -87,19 +88,19 @@ def psu_capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> li
     if (b.draw_w > b.usable_w and ch is not None and ch.psu_power_brake and b.redundant_units > 1
             and b.draw_w <= one_failed):
         # the vendor's design: full power with one PSU failed, GPUs throttled with more (not a shortfall)
-        return [make("POWER-PSU-CAPACITY", Severity.WARNING, _PSU, lang, variant="brake", chassis=ch.name,
+        return [make("POWER-PSU-CAPACITY", Severity.WARNING, _PSU, variant="brake", chassis=ch.name,
                      one=fmt_w(one_failed), **kw)]
     if b.draw_w > b.usable_w:
-        return [make("POWER-PSU-CAPACITY", Severity.ERROR, _PSU, lang, variant=variant, bays=bays,
+        return [make("POWER-PSU-CAPACITY", Severity.ERROR, _PSU, variant=variant, bays=bays,
                      **kw)]
     if b.required_w > b.usable_w:
-        return [make("POWER-PSU-HEADROOM", Severity.WARNING, _PSU, lang, variant=variant, bays=bays,
+        return [make("POWER-PSU-HEADROOM", Severity.WARNING, _PSU, variant=variant, bays=bays,
                      **kw)]
     return []
 
 
 @rule(FAMILY, "POWER-PSU-REDUNDANCY", step=3, item="psu_power")
-def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-PSU-REDUNDANCY: N+M needs at least M+1 PSUs (4+2: six with two in reserve), N+N an even count of
     at least 2."""
     red = plan.server.psu.redundancy
@@ -111,17 +112,16 @@ def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
     if spares is not None and spares > 1:
         if count > spares:
             return []
-        return [make("POWER-PSU-REDUNDANCY", Severity.ERROR, ("server.psu.count", "server.psu.redundancy"), lang,
-                     variant="nm", count=count, mode=redundancy_label(red, lang), least=spares + 1)]
+        return [make("POWER-PSU-REDUNDANCY", Severity.ERROR, ("server.psu.count", "server.psu.redundancy"),
+                     variant="nm", count=count, mode=redundancy_label(red), least=spares + 1)]
     if count < 2 or (red == Redundancy.N_PLUS_N and count % 2):
         return [
             make(
                 "POWER-PSU-REDUNDANCY",
                 Severity.ERROR,
                 ("server.psu.count", "server.psu.redundancy"),
-                lang,
                 count=count,
-                mode=redundancy_label(red, lang),
+                mode=redundancy_label(red),
             )
         ]
     return []
@@ -129,7 +129,7 @@ def psu_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
 
 @rule(FAMILY, "POWER-LOW-LINE-UNSUPPORTED", "POWER-LOW-LINE-UNKNOWN", "POWER-LOW-LINE-DERATED", step=3,
       item="psu_power")
-def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def low_line(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-LOW-LINE-UNSUPPORTED (the vendor's input range excludes 100-127 V, error), POWER-LOW-LINE-UNKNOWN
     (no low-line rating in the sources, warning naming what to ask the vendor: capacity is checked only against
     the 200-240 V rating as an upper bound — a draw above that is POWER-PSU-CAPACITY, an error) and
@@ -143,9 +143,9 @@ def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
         return []
     fields = ("server.input_voltage", "server.psu.part")
     if psu.low_line == "unsupported":
-        return [make("POWER-LOW-LINE-UNSUPPORTED", Severity.ERROR, fields, lang, psu=psu.name)]
+        return [make("POWER-LOW-LINE-UNSUPPORTED", Severity.ERROR, fields, psu=psu.name)]
     if psu.rated_w_low_line is None:  # low_line 'unknown': unknown is not a pass — ask the vendor
-        return [make("POWER-LOW-LINE-UNKNOWN", Severity.WARNING, fields, lang, psu=psu.name,
+        return [make("POWER-LOW-LINE-UNKNOWN", Severity.WARNING, fields, psu=psu.name,
                      high=fmt_w(psu.rated_w_high_line))]
     if psu.rated_w_low_line < psu.rated_w_high_line:
         return [
@@ -153,7 +153,6 @@ def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
                 "POWER-LOW-LINE-DERATED",
                 Severity.INFO,
                 fields,
-                lang,
                 psu=psu.name,
                 low=fmt_w(psu.rated_w_low_line),
                 high=fmt_w(psu.rated_w_high_line),
@@ -163,7 +162,7 @@ def low_line(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
 
 
 @rule(FAMILY, "POWER-PSU-BAYS", step=3, item="psu_power")
-def psu_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def psu_bays(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-PSU-BAYS: more PSUs than the chassis has bays."""
     parts = resolve(plan, catalog)
     ch = parts.chassis
@@ -174,7 +173,6 @@ def psu_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
             "POWER-PSU-BAYS",
             Severity.ERROR,
             ("server.psu.count", "server.chassis"),
-            lang,
             count=parts.psu_count,
             bays=ch.psu_bays,
             chassis=ch.name,
@@ -183,7 +181,7 @@ def psu_bays(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
 
 
 @rule(FAMILY, "POWER-PSU-FORM", step=3, item="psu_power")
-def psu_form(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def psu_form(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-PSU-FORM: the PSU's form (ATX desktop unit or hot-swap server module) is not what the chassis'
     PSU bays take (error; checked only where both are known from the catalog's sources)."""
     parts = resolve(plan, catalog)
@@ -195,17 +193,16 @@ def psu_form(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
             "POWER-PSU-FORM",
             Severity.ERROR,
             ("server.psu.part", "server.chassis"),
-            lang,
             psu=psu.name,
-            form=t(f"power.form.{psu.form}", lang),
+            form=coded(f"power.form.{psu.form}"),
             chassis=ch.name,
-            takes=t(f"power.form.{ch.psu_form}", lang),
+            takes=coded(f"power.form.{ch.psu_form}"),
         )
     ]
 
 
 @rule(FAMILY, "POWER-PSU-MIXED", step=3, item="psu_power")
-def psu_mixed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def psu_mixed(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-PSU-MIXED: a PSU model other than the one the platform ships with (mixing models is unsafe)."""
     parts = resolve(plan, catalog)
     ch = parts.chassis
@@ -218,7 +215,6 @@ def psu_mixed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             "POWER-PSU-MIXED",
             Severity.WARNING,
             ("server.psu.part", "server.chassis"),
-            lang,
             chassis=ch.name,
             included=included.name if included else ch.psu_included,
             chosen=parts.psu.name if parts.psu else chosen,
@@ -227,7 +223,7 @@ def psu_mixed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 
 
 @rule(FAMILY, "POWER-RACK-LIMIT", step=3, item="psu_power")
-def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def rack_limit(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-RACK-LIMIT: servers per rack × wall power above the rack/circuit limit the buyer entered."""
     limit = plan.server.rack_power_limit_kw
     if limit is None:
@@ -241,7 +237,6 @@ def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
             "POWER-RACK-LIMIT",
             Severity.ERROR,
             ("server.rack_power_limit_kw", "server.servers_per_rack"),
-            lang,
             rack=f"{b.rack_kw:.1f}",
             limit=f"{limit:g}",
             servers=b.servers_per_rack,
@@ -252,7 +247,7 @@ def rack_limit(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 
 @rule(FAMILY, "POWER-TRANSIENT", step=3, item="psu_power")
-def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def transient(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-TRANSIENT: GPU excursions (TDP × factor, ~100 µs) above the PSUs' peak tolerance — for PCIe add-in
     cards on ATX PSUs only: the excursion figure is the PCIe CEM 5.0 add-in-card limit and the tolerance the
     ATX 3.0 desktop-PSU one; neither covers SXM modules or server PSUs, whose vendors publish no such figure
@@ -273,7 +268,6 @@ def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             "POWER-TRANSIENT",
             Severity.WARNING,
             _PSU,
-            lang,
             peak=fmt_w(b.peak_w),
             factor=f"{policy.gpu_transient_factor:g}",
             capacity=fmt_w(peak_capacity),
@@ -285,15 +279,16 @@ def transient(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 _POLICY_REDUNDANCY = {r.value: r for r in Redundancy}
 
 
-def redundancy_label(redundancy: Redundancy, lang: Lang) -> str:
-    """'N+1', 'N+N', 'N+2' as vendors write them; none in words ("电源冗余为 NONE" showed the raw enum name)."""
+def redundancy_label(redundancy: Redundancy) -> Coded | str:
+    """'N+1', 'N+N', 'N+2' as vendors write them; none in words ("电源冗余为 NONE" showed the raw enum name),
+    rendered in the reader's language (procurement.coded.render_value)."""
     if redundancy == Redundancy.NONE:
-        return t("power.redundancy.none", lang)
+        return coded("power.redundancy.none")
     return redundancy.value.upper()
 
 
 @rule(FAMILY, "POWER-PSU-NO-REDUNDANCY", step=3, item="psu_power")
-def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-PSU-NO-REDUNDANCY: a data-centre plan whose PSU redundancy is below what the policy asks for
     (N+1 by default, N+N where the site asks for A/B feeds). The capacity check (POWER-PSU-CAPACITY) already
     leaves the redundant units out."""
@@ -310,9 +305,9 @@ def psu_no_redundancy(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
         return []
     b = power_budget(plan, catalog, policy, parts)
     need = psus_needed(b.draw_w, b.psu_unit_w, policy, want) if b.psu_unit_w else None
-    return [make("POWER-PSU-NO-REDUNDANCY", Severity.WARNING, ("server.psu.redundancy", "server.psu.count"), lang,
-                 variant=None if need is not None else "count", have=redundancy_label(have, lang),
-                 want=redundancy_label(want, lang),
+    return [make("POWER-PSU-NO-REDUNDANCY", Severity.WARNING, ("server.psu.redundancy", "server.psu.count"),
+                 variant=None if need is not None else "count", have=redundancy_label(have),
+                 want=redundancy_label(want),
                  count=parts.psu_count, need=need or 0)]
 
 
@@ -332,7 +327,7 @@ def cord_limit(plan: Plan, policy: Policy) -> tuple[float, str | None, float]:
 
 
 @rule(FAMILY, "POWER-CORD-AMPS", step=3, item="psu_power")
-def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def cord_amps(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-CORD-AMPS: the current in each PSU cord once the redundant units have failed is above what the
     cord or its circuit carries (``cord_limit``: an office receptacle, a 20 A low-line branch circuit, or the
     C19/C20 connector's 16 A)."""
@@ -349,30 +344,30 @@ def cord_amps(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
     best = b.amps_per_cord_best_case
     if best is not None and best <= limit and parts.psu is not None:
         # over the limit only at the assumed lowest 80 PLUS class: unknown, not a known failure
-        return [make("POWER-CORD-AMPS", Severity.WARNING, ("server.psu.part", "server.psu.count"), lang,
+        return [make("POWER-CORD-AMPS", Severity.WARNING, ("server.psu.part", "server.psu.count"),
                      variant="assumed", amps=f"{amps:.1f}", best=f"{best:.1f}", limit=f"{limit:g}",
                      cords=b.cords_after_failover, volts=f"{b.system.volts:g}", psu=parts.psu.name)]
-    return [make("POWER-CORD-AMPS", Severity.ERROR, ("server.input_voltage", "server.psu.count"), lang,
+    return [make("POWER-CORD-AMPS", Severity.ERROR, ("server.input_voltage", "server.psu.count"),
                  variant=variant, amps=f"{amps:.1f}", limit=f"{limit:g}",
                  cords=b.cords_after_failover, wall=fmt_w(b.ac_w), volts=f"{b.system.volts:g}",
                  circuit=f"{circuit:g}", pct=f"{policy.continuous_load_pct:g}")]
 
 
 @rule(FAMILY, "POWER-RACK-UNITS", step=3, item="psu_power")
-def rack_units(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def rack_units(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-RACK-UNITS: more servers per rack than the rack's units hold (chassis rack_units × servers >
     policy rack_units_usable); silent where the chassis height is not in the catalog."""
     b = power_budget(plan, catalog, policy)
     rack = b.rack
     if rack is None or not rack.over_space or rack.rack_units is None:
         return []
-    return [make("POWER-RACK-UNITS", Severity.ERROR, ("server.servers_per_rack", "server.chassis"), lang,
+    return [make("POWER-RACK-UNITS", Severity.ERROR, ("server.servers_per_rack", "server.chassis"),
                  servers=rack.servers_per_rack, units=rack.rack_units, total=rack.servers_per_rack * rack.rack_units,
                  usable=rack.rack_units_usable, fit=rack.fit_by_space or 0)]
 
 
 @rule(FAMILY, "POWER-EFFICIENCY-ASSUMED", step=3, item="psu_power")
-def efficiency_assumed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def efficiency_assumed(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-EFFICIENCY-ASSUMED: the wall power (rack, cords, heat) rests on an assumed PSU efficiency — the
     PSU's 80 PLUS class is not in the catalog, so the lowest 80 PLUS level is counted (info; the safe side)."""
     parts = resolve(plan, catalog)
@@ -381,12 +376,12 @@ def efficiency_assumed(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang)
     b = power_budget(plan, catalog, policy, parts)
     if b.system is None or b.system.from_vendor or not b.system.efficiency_assumed:
         return []
-    return [make("POWER-EFFICIENCY-ASSUMED", Severity.INFO, ("server.psu.part",), lang,
+    return [make("POWER-EFFICIENCY-ASSUMED", Severity.INFO, ("server.psu.part",),
                  psu=parts.psu.name, wall=fmt_w(b.ac_w), eff=f"{100 * b.system.efficiency:.0f}")]
 
 
 @rule(FAMILY, "POWER-UNKNOWN-WATTS", step=3, item="psu_power")
-def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-UNKNOWN-WATTS: a part without a sourced wattage is left out of the estimate (info)."""
     b = power_budget(plan, catalog, policy)
     missing = b.unknown
@@ -397,42 +392,24 @@ def unknown_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> l
             "POWER-UNKNOWN-WATTS",
             Severity.INFO,
             tuple(dict.fromkeys(i.path for i in missing)),
-            lang,
-            parts=join_names((i.label for i in missing), lang),
+            parts=join_names(i.label for i in missing),
         )
     ]
 
 
 @rule(FAMILY, "POWER-ESTIMATED-WATTS", step=3, item="psu_power")
-def estimated_watts(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def estimated_watts(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-ESTIMATED-WATTS: DIMMs, drives or NICs without a vendor figure are counted at the policy's
     planning fallback (info)."""
     b = power_budget(plan, catalog, policy)
     est = b.estimated
     if not est:
         return []
-    named = join_names((f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est), lang)  # each part once
+    named = join_names(f"{i.label} {fmt_w(i.unit_w or 0)} W" for i in est)  # each part once
     return [make("POWER-ESTIMATED-WATTS", Severity.INFO, tuple(dict.fromkeys(i.path for i in est)),
-                 lang, parts=named)]
+                 parts=named)]
 
 
-RULES: tuple[Rule, ...] = (
-    psu_missing,
-    psu_capacity,
-    psu_redundancy,
-    low_line,
-    psu_bays,
-    psu_form,
-    psu_mixed,
-    rack_limit,
-    transient,
-    psu_no_redundancy,
-    cord_amps,
-    rack_units,
-    efficiency_assumed,
-    unknown_watts,
-    estimated_watts,
-)
 
 register(
     {

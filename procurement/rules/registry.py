@@ -3,8 +3,11 @@
 Each rule function is decorated where it is defined::
 
     @rule(FAMILY, "POWER-PSU-CAPACITY", "POWER-PSU-HEADROOM", step=3, item="psu_power")
-    def psu_capacity(plan, catalog, policy, lang) -> list[Finding]: ...
+    def psu_capacity(plan, catalog, policy) -> list[Finding]: ...
 
+That is the whole declaration: the decorator registers the function itself (``RULE_FUNCTIONS``, in the order the
+family modules define them), and evaluation runs what is registered. A family's step (for its
+``<FAMILY>-INTERNAL`` finding, when one of its rules fails) is the step most of its rule ids point at.
 ``step`` is the purchase step the finding points at, ``item`` the checklist item it bears on (None: it
 stands on its own, like the budget), or ``item_by_field`` when the item follows the field the finding
 names first. ``doc`` is where docs/rules.md describes it (default: the family's section). A test checks
@@ -13,12 +16,20 @@ the registry against docs/rules.md, the checklist's items and the findings the r
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from procurement.findings import Family, Finding
 
+if TYPE_CHECKING:
+    from catalog.loader import Catalog
+    from procurement.plan import Plan
+    from procurement.policy import Policy
+
+Rule = Callable[["Plan", "Catalog", "Policy"], list[Finding]]
+"""A rule: a pure function of plan, catalog and policy returning its findings (coded: no language)."""
 F = TypeVar("F", bound=Callable[..., list[Finding]])
 
 
@@ -46,6 +57,19 @@ class RuleSpec:
 RULES_BY_ID: dict[str, RuleSpec] = {}
 
 
+@dataclass(frozen=True)
+class RuleFunction:
+    """One registered rule function and the family it belongs to."""
+
+    family: Family
+    function: Rule
+    ids: tuple[str, ...]
+
+
+RULE_FUNCTIONS: list[RuleFunction] = []
+"""Every rule function once, in registration order (family modules in import order, functions as defined)."""
+
+
 def doc_anchor(family: str) -> str:
     return f"docs/rules.md#{family}"
 
@@ -58,7 +82,7 @@ def rule(
     item_by_field: Mapping[str, str] | None = None,
     doc: str | None = None,
 ) -> Callable[[F], F]:
-    """Declare the rule ids ``function`` reports (decorator)."""
+    """Declare the rule ids ``function`` reports and register the function (decorator): its one declaration."""
 
     def register(function: F) -> F:
         for rule_id in ids:
@@ -69,9 +93,33 @@ def rule(
                 function=f"{function.__module__}.{function.__name__}", doc=doc or doc_anchor(family),
                 item_by_field=dict(item_by_field or {}),
             )
+        # two @rule on one function (ids with different steps) register it once, with all its ids
+        for i, known in enumerate(RULE_FUNCTIONS):
+            if known.function is function:
+                RULE_FUNCTIONS[i] = RuleFunction(family, function, (*ids, *known.ids))
+                break
+        else:
+            RULE_FUNCTIONS.append(RuleFunction(family, function, ids))
         return function
 
     return register
+
+
+def families() -> list[Family]:
+    """The rule families, in registration order."""
+    return list(dict.fromkeys(r.family for r in RULE_FUNCTIONS))
+
+
+def rules_of(family: str) -> list[Rule]:
+    """The rule functions of ``family``, in registration order."""
+    return [r.function for r in RULE_FUNCTIONS if r.family == family]
+
+
+def family_step(family: str) -> int:
+    """The step a family's findings point at when none of its rules says (``<FAMILY>-INTERNAL``): the step most
+    of its rule ids point at (the first such step among ties)."""
+    steps = Counter(s.step for s in RULES_BY_ID.values() if s.family == family)
+    return steps.most_common(1)[0][0]
 
 
 def items_for_finding(finding: Finding) -> set[str]:

@@ -10,18 +10,19 @@ from __future__ import annotations
 
 from catalog.loader import Catalog
 from catalog.models import CudaRelease, Framework, Gpu, Segment
+from procurement.coded import Coded, coded, names
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, register, t
+from procurement.messages import register
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.rules.base import Rule, major_minor, make, resolve, version
+from procurement.rules.base import major_minor, make, resolve, version
 from procurement.rules.registry import rule
 
 FAMILY: Family = "software"
 
 
 @rule(FAMILY, "SW-DRIVER-CUDA", step=4, item="cuda_gpu")
-def driver_cuda(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def driver_cuda(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-DRIVER-CUDA: the driver is older than the CUDA release's minimum Linux driver."""
     p = resolve(plan, catalog)
     if p.driver is None or p.cuda is None:
@@ -34,7 +35,6 @@ def driver_cuda(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
             "SW-DRIVER-CUDA",
             Severity.ERROR,
             ("software.driver", "software.cuda"),
-            lang,
             driver=p.driver.version,
             cuda=p.cuda.version,
             need=p.cuda.min_driver_linux,
@@ -76,16 +76,16 @@ def first_framework_for(fw: Framework, gpu: Gpu, catalog: Catalog) -> Framework 
     return min(same, key=lambda f: version(f.version) or (0,), default=None)
 
 
-def _arch_fix(gpu: Gpu, catalog: Catalog, fw: Framework | None, lang: Lang) -> str:
+def _arch_fix(gpu: Gpu, catalog: Catalog, fw: Framework | None) -> Coded | str:
     """'CUDA ≥ 12.8, driver ≥ 570.26, PyTorch ≥ 2.7': the versions the GPU's architecture needs."""
     cuda = first_cuda_for(gpu, catalog)
     if cuda is None:
         return ""
-    parts = [f"CUDA ≥ {cuda.version}", t("sw.driver_ge", lang, v=cuda.min_driver_linux)]
+    parts: list[object] = [f"CUDA ≥ {cuda.version}", coded("sw.driver_ge", v=cuda.min_driver_linux)]
     newer = first_framework_for(fw, gpu, catalog) if fw is not None else None
     if newer is not None and fw is not None:
         parts.append(f"{_fw_label(fw)} ≥ {newer.version}")
-    return ("、" if lang == "zh" else ", ").join(parts)
+    return names(parts)
 
 
 def _fw_label(fw: Framework) -> str:
@@ -93,7 +93,7 @@ def _fw_label(fw: Framework) -> str:
 
 
 @rule(FAMILY, "SW-DRIVER-ARCH", step=4, item="cuda_gpu")
-def driver_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def driver_arch(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-DRIVER-ARCH: the driver is older than the minimum driver of the first CUDA release for the GPU's
     architecture — a branch older than that does not know the GPU (docs/sources.md §C1 + C2: Blackwell needs CUDA
     12.8, whose minimum Linux driver is 570.26; catalog r570 note: first branch for Blackwell)."""
@@ -111,20 +111,19 @@ def driver_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
             "SW-DRIVER-ARCH",
             Severity.ERROR,
             ("software.driver", "gpu.model"),
-            lang,
             gpu=p.gpu.name,
             arch=p.gpu.architecture,
             cc=p.gpu.compute_capability,
             driver=p.driver.version,
             need=first.min_driver_linux,
             cuda=first.version,
-            versions=_arch_fix(p.gpu, catalog, p.framework, lang),
+            versions=_arch_fix(p.gpu, catalog, p.framework),
         )
     ]
 
 
 @rule(FAMILY, "SW-FRAMEWORK-ARCH", step=4, item="framework_installed")
-def framework_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def framework_arch(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-FRAMEWORK-ARCH: none of the framework release's CUDA builds compiles for the GPU's compute
     capability (docs/sources.md §C3: PyTorch 2.1's newest build is CUDA 12.1, up to sm_90; 2.7 is the first with CUDA
     12.8 and sm_120)."""
@@ -140,18 +139,17 @@ def framework_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> 
             "SW-FRAMEWORK-ARCH",
             Severity.ERROR,
             ("software.framework", "gpu.model"),
-            lang,
             framework=p.framework.name,
             builds=", ".join(p.framework.cuda_versions),
             gpu=p.gpu.name,
             cc=p.gpu.compute_capability,
-            versions=_arch_fix(p.gpu, catalog, p.framework, lang) if newer else t("sw.no_release", lang),
+            versions=_arch_fix(p.gpu, catalog, p.framework) if newer else coded("sw.no_release"),
         )
     ]
 
 
 @rule(FAMILY, "SW-CUDA-ARCH-NEW", "SW-CUDA-ARCH-OLD", step=4, item="cuda_gpu")
-def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-CUDA-ARCH: the GPU's compute capability is outside what the CUDA release (or the image's CUDA)
     compiles for — too new for an old toolkit, or dropped by a new one."""
     p = resolve(plan, catalog)
@@ -173,12 +171,11 @@ def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                     "SW-CUDA-ARCH-NEW",
                     Severity.ERROR,
                     (path, "gpu.model"),
-                    lang,
                     gpu=p.gpu.name,
                     cc=p.gpu.compute_capability,
                     cuda=cuda.version,
                     max=cuda.max_cc,
-                    versions=_arch_fix(p.gpu, catalog, p.framework, lang) or t("sw.newer_cuda", lang),
+                    versions=_arch_fix(p.gpu, catalog, p.framework) or coded("sw.newer_cuda"),
                 )
             )
         elif cc < lo:
@@ -187,7 +184,6 @@ def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
                     "SW-CUDA-ARCH-OLD",
                     Severity.ERROR,
                     (path, "gpu.model"),
-                    lang,
                     gpu=p.gpu.name,
                     cc=p.gpu.compute_capability,
                     cuda=cuda.version,
@@ -198,7 +194,7 @@ def cuda_arch(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 
 
 @rule(FAMILY, "SW-IMAGE-CUDA", "SW-IMAGE-DRIVER", step=4, item="preinstalled_software")
-def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def image(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-IMAGE-DRIVER (the image needs a newer driver) and SW-IMAGE-CUDA (the image brings another CUDA
     line than the one chosen; info)."""
     p = resolve(plan, catalog)
@@ -216,7 +212,6 @@ def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
                     "SW-IMAGE-DRIVER",
                     Severity.ERROR,
                     ("software.image", "software.driver"),
-                    lang,
                     image=img.reference,
                     need=need_text,
                     driver=p.driver.version,
@@ -228,7 +223,6 @@ def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
                 "SW-IMAGE-CUDA",
                 Severity.INFO,
                 ("software.image", "software.cuda"),
-                lang,
                 image=img.reference,
                 image_cuda=img.cuda,
                 cuda=p.cuda.version,
@@ -238,14 +232,14 @@ def image(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Find
 
 
 @rule(FAMILY, "SW-OS-DRIVER", "SW-OS-CUDA", step=4, item="os_driver")
-def os_support(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def os_support(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-OS-DRIVER (OS not in the driver installation guide) and SW-OS-CUDA (CUDA newer than the OS gets)."""
     p = resolve(plan, catalog)
     if p.os is None:
         return []
     out = []
     if not p.os.driver_supported and (p.driver is not None or p.gpu is not None):
-        out.append(make("SW-OS-DRIVER", Severity.WARNING, ("software.os",), lang, os=p.os.name))
+        out.append(make("SW-OS-DRIVER", Severity.WARNING, ("software.os",), os=p.os.name))
     if p.os.max_cuda and p.cuda is not None:
         cap, want = major_minor(p.os.max_cuda), major_minor(p.cuda.version)
         if cap is not None and want is not None and want > cap:
@@ -254,7 +248,6 @@ def os_support(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
                     "SW-OS-CUDA",
                     Severity.ERROR,
                     ("software.os", "software.cuda"),
-                    lang,
                     os=p.os.name,
                     cuda=p.cuda.version,
                     max=p.os.max_cuda,
@@ -264,7 +257,7 @@ def os_support(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
 
 
 @rule(FAMILY, "SW-FRAMEWORK-CUDA", step=4, item="framework_installed")
-def framework(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def framework(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-FRAMEWORK-CUDA: the framework release has no official build for the chosen CUDA line."""
     p = resolve(plan, catalog)
     if p.framework is None or p.cuda is None:
@@ -278,7 +271,6 @@ def framework(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
             "SW-FRAMEWORK-CUDA",
             Severity.WARNING,
             ("software.framework", "software.cuda"),
-            lang,
             framework=p.framework.name,
             cuda=p.cuda.version,
             builds=", ".join(p.framework.cuda_versions),
@@ -287,7 +279,7 @@ def framework(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[
 
 
 @rule(FAMILY, "SW-NVLINK", "SW-MIG", "SW-MIG-UNKNOWN", step=2, item="gpu_model_count")
-def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def features(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-MIG and SW-NVLINK: MIG or NVLink asked for on a GPU without it."""
     p = resolve(plan, catalog)
     req = plan.requirements
@@ -301,7 +293,6 @@ def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
                 "SW-MIG" if p.gpu.mig_max == 0 else "SW-MIG-UNKNOWN",
                 Severity.ERROR if p.gpu.mig_max == 0 else Severity.INFO,
                 ("gpu.model", "requirements.needs_mig"),
-                lang,
                 gpu=p.gpu.name,
             )
         )
@@ -311,7 +302,6 @@ def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
                 "SW-NVLINK",
                 Severity.ERROR,
                 ("gpu.model", "requirements.needs_nvlink"),
-                lang,
                 gpu=p.gpu.name,
             )
         )
@@ -319,7 +309,7 @@ def features(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
 
 
 @rule(FAMILY, "SW-DRIVER-DATACENTER", step=4, item="os_driver")
-def datacenter_driver(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def datacenter_driver(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-DRIVER-DATACENTER: a data-centre-only driver branch with a GeForce card."""
     p = resolve(plan, catalog)
     if p.driver is None or p.gpu is None or not p.driver.datacenter_only or p.gpu.segment != Segment.CONSUMER:
@@ -329,7 +319,6 @@ def datacenter_driver(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
             "SW-DRIVER-DATACENTER",
             Severity.WARNING,
             ("software.driver", "gpu.model"),
-            lang,
             driver=p.driver.name,
             gpu=p.gpu.name,
         )
@@ -337,7 +326,7 @@ def datacenter_driver(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) 
 
 
 @rule(FAMILY, "SW-INCOMPLETE", step=4, item_by_field={"software.driver": "os_driver", "software.cuda": "cuda_gpu"})
-def incomplete(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def incomplete(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-INCOMPLETE: GPUs chosen but no driver or no CUDA/image yet (info)."""
     sw = plan.software
     if not plan.gpu.model or not plan.gpu.count:
@@ -349,32 +338,19 @@ def incomplete(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list
         missing.append("software.cuda")
     if not missing:
         return []
-    return [make("SW-INCOMPLETE", Severity.INFO, tuple(missing), lang)]
+    return [make("SW-INCOMPLETE", Severity.INFO, tuple(missing))]
 
 
 @rule(FAMILY, "SW-IMAGE-UNTRUSTED", step=4, item="image_trusted")
-def image_trust(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def image_trust(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-IMAGE-UNTRUSTED: the image's publisher is not an official registry (the catalog's ``trusted``)."""
     img = resolve(plan, catalog).image
     if img is None or img.trusted:
         return []
-    return [make("SW-IMAGE-UNTRUSTED", Severity.WARNING, ("software.image",), lang,
+    return [make("SW-IMAGE-UNTRUSTED", Severity.WARNING, ("software.image",),
                  image=img.reference, publisher=img.publisher)]
 
 
-RULES: tuple[Rule, ...] = (
-    driver_cuda,
-    driver_arch,
-    cuda_arch,
-    image,
-    image_trust,
-    os_support,
-    framework,
-    framework_arch,
-    features,
-    datacenter_driver,
-    incomplete,
-)
 
 register(
     {

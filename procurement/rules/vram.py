@@ -11,11 +11,12 @@ from __future__ import annotations
 import math
 
 from catalog.loader import Catalog
+from procurement.coded import Coded, by_language, coded, joined
 from procurement.findings import Family, Finding, Severity
-from procurement.messages import Lang, plural, register
+from procurement.messages import plural, register
 from procurement.plan import Plan, Workload
 from procurement.policy import Policy
-from procurement.rules.base import GIB_TO_GB, Rule, make, resolve
+from procurement.rules.base import GIB_TO_GB, make, resolve
 from procurement.rules.registry import rule
 from procurement.sizing.plan_sizing import size_plan
 
@@ -26,7 +27,7 @@ FIELDS = ("gpu.count", "gpu.model")
 
 
 @rule(FAMILY, "VRAM-TOTAL", "VRAM-SHARDING", "VRAM-NETWORK-BOUND", step=2, item="gpu_vram")
-def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def capacity(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """VRAM-TOTAL: no layout of the plan's GPUs holds the workload on each GPU (error). VRAM-SHARDING: it
     fits only when the model is split or sharded, and says the scheme and its communication cost (info);
     VRAM-NETWORK-BOUND when that scheme's traffic outlasts the compute (warning)."""
@@ -50,7 +51,7 @@ def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
         nodes=req.nodes,
         per_node=p.gpu_count,
         pct=f"{s.margin_pct:g}",
-        parts=_parts(s.memory.breakdown(), lang),
+        parts=_parts(s.memory.breakdown()),
     )
     out: list[Finding] = []
     if not s.fits:
@@ -58,32 +59,31 @@ def capacity(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[F
         variant = "nodes" if req.nodes > 1 else None
         fix_variant = "none" if fit is None else ("nodes" if req.nodes > 1 else None)
         fit_node = math.ceil((fit or 0) / req.nodes)
-        msg = make("VRAM-TOTAL", Severity.ERROR, FIELDS, lang, variant=variant,
+        msg = make("VRAM-TOTAL", Severity.ERROR, FIELDS, variant=variant,
                    fit=fit or 0, fit_node=fit_node, **kw)
         if fix_variant != variant:
-            fix = make("VRAM-TOTAL", Severity.ERROR, FIELDS, lang, variant=fix_variant,
+            fix = make("VRAM-TOTAL", Severity.ERROR, FIELDS, variant=fix_variant,
                        fit=fit or 0, fit_node=fit_node, **kw)
-            msg = msg.model_copy(update={"fix": fix.fix})
+            msg = msg.model_copy(update={"coded_fix": fix.coded_fix})
         out.append(msg)
         return out
     if s.parallel.gpus > 1 and (s.parallel.tp > 1 or s.parallel.pp > 1 or s.parallel.zero > 0):
-        out.append(make("VRAM-SHARDING", Severity.INFO, FIELDS, lang,
-                        comm=s.comm_text.get(lang, ""), **kw))
+        out.append(make("VRAM-SHARDING", Severity.INFO, FIELDS,
+                        comm=by_language(s.comm_text), **kw))
     if s.network_bound:
-        out.append(make("VRAM-NETWORK-BOUND", Severity.WARNING, ("requirements.network_gbps", "server.nics"), lang,
-                        comm=s.comm_text.get(lang, ""), **kw))
+        out.append(make("VRAM-NETWORK-BOUND", Severity.WARNING, ("requirements.network_gbps", "server.nics"),
+                        comm=by_language(s.comm_text), **kw))
     return out
 
 
-def _parts(breakdown: dict[str, float], lang: Lang) -> str:
-    from procurement.messages import t
-
-    return ", ".join(f"{t('vram.' + k, lang)} {v:,.1f}" for k, v in breakdown.items() if v > 0.005)
+def _parts(breakdown: dict[str, float]) -> Coded:
+    return joined((joined((coded("vram." + k), f"{v:,.1f}"), " ") for k, v in breakdown.items() if v > 0.005),
+                  ", ")
 
 
 @rule(FAMILY, "VRAM-TP-HEADS", "VRAM-LAYOUT", "VRAM-TP-NO-P2P", "VRAM-SERVING", step=2, item="gpu_vram")
 @rule(FAMILY, "VRAM-FP8-UNSUPPORTED", step=1, item="gpu_vram")
-def layout(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def layout(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """Checks tied to the GPU count: VRAM-TP-HEADS (heads not divisible by TP), VRAM-LAYOUT (TP × PP does
     not divide the GPUs), VRAM-TP-NO-P2P (GeForce 40/50 without peer-to-peer under TP), VRAM-FP8-UNSUPPORTED,
     VRAM-SERVING (the concurrent users do not fit the KV cache)."""
@@ -97,12 +97,12 @@ def layout(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Fin
               "VRAM-TP-NO-P2P": ("gpu.model", "requirements.tensor_parallel"),
               "VRAM-FP8-UNSUPPORTED": ("requirements.precision", "gpu.model"),
               "VRAM-SERVING": ("requirements.concurrent_users", "gpu.count", "gpu.model")}
-    return [make(cid, severity[cid], fields[cid], lang, **kw)
+    return [make(cid, severity[cid], fields[cid], **kw)
             for cid, kw in s.checks]
 
 
 @rule(FAMILY, "VRAM-OFFLOAD-RAM", step=3, item="gpu_vram")
-def offload_ram(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def offload_ram(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """VRAM-OFFLOAD-RAM: the optimizer state offloaded to CPU RAM does not fit the node's memory."""
     if not plan.requirements.offload_optimizer:
         return []
@@ -115,44 +115,41 @@ def offload_ram(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> lis
     if need <= ram:
         return []
     return [make("VRAM-OFFLOAD-RAM", Severity.ERROR, ("server.memory.count", "server.memory.part"),
-                 lang, need=f"{need:,.0f}", ram=f"{ram:,.0f}")]
+                 need=f"{need:,.0f}", ram=f"{ram:,.0f}")]
 
 
 @rule(FAMILY, "VRAM-NO-ESTIMATE", step=1, item="gpu_vram")
-def no_estimate(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[Finding]:
+def no_estimate(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """VRAM-NO-ESTIMATE: a sized workload without a model size, so GPU memory is not checked (info)."""
     req = plan.requirements
     if req.workload not in SIZED_WORKLOADS or not plan.gpu.count:
         return []
     if size_plan(plan, catalog, policy.vram_margin_pct) is not None:
         return []
-    return [make("VRAM-NO-ESTIMATE", Severity.INFO, ("requirements.model_params_b",), lang)]
+    return [make("VRAM-NO-ESTIMATE", Severity.INFO, ("requirements.model_params_b",))]
 
 
-RULES: tuple[Rule, ...] = (capacity, layout, offload_ram, no_estimate)
 
 
-def per_gpu_record(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> Finding | None:
+def per_gpu_record(plan: Plan, catalog: Catalog, policy: Policy) -> Finding | None:
     """VRAM-PER-GPU (info, for ``check --json``): the busiest GPU's breakdown under the plan's scheme, in a
     finding's shape so that the JSON stays a list of findings; None while no GPU or no model is chosen."""
     p = resolve(plan, catalog)
     s = size_plan(plan, catalog, policy.vram_margin_pct)
     if s is None or s.cluster is None or p.gpu is None:
         return None
-    from procurement.messages import t
-
     parts = ", ".join(f"{k} {v:.2f}" for k, v in s.memory.breakdown().items())
-    extra = ""
+    extra: Coded | str = ""
     if s.serving is not None:
-        extra = t("vram.per_gpu.serving", lang, tokens=s.serving.kv_tokens,
-                  conc=f"{s.serving.max_concurrency:.2f}", seq=s.case.seq)
-    verdict = t("vram.per_gpu.fits" if s.fits else "vram.per_gpu.no_fit", lang)
-    message = t("vram.per_gpu.message", lang, scheme=s.parallel.label(), gpus=s.parallel.gpus, parts=parts,
-                total=f"{s.memory.total:.2f}", margin=f"{s.with_margin_gb:.2f}", pct=f"{s.margin_pct:g}",
-                have=f"{s.cluster.gpu_memory_gb:.2f}", verdict=verdict, serving=extra)
+        extra = coded("vram.per_gpu.serving", tokens=s.serving.kv_tokens,
+                      conc=f"{s.serving.max_concurrency:.2f}", seq=s.case.seq)
+    verdict = coded("vram.per_gpu.fits" if s.fits else "vram.per_gpu.no_fit")
+    message = coded("vram.per_gpu.message", scheme=s.parallel.label(), gpus=s.parallel.gpus, parts=parts,
+                    total=f"{s.memory.total:.2f}", margin=f"{s.with_margin_gb:.2f}", pct=f"{s.margin_pct:g}",
+                    have=f"{s.cluster.gpu_memory_gb:.2f}", verdict=verdict, serving=extra)
     # not a rule of the evaluation (the GUI draws the bars instead): a record only `check --json` prints
     return Finding(rule="VRAM-PER-GPU", family=FAMILY, severity=Severity.INFO, step=STEP, fields=FIELDS,
-                   message=message, fix="")
+                   coded_message=message)
 
 register(
     {

@@ -226,7 +226,7 @@ def test_a_finding_whose_fields_are_on_another_page_focuses_there(qtbot, make_wi
     import procurement.rules
     from procurement.findings import Finding, Severity
 
-    open_air = Finding(rule="COOLING-OPEN-AIR", family="cooling", severity=Severity.WARNING, step=3,
+    open_air = Finding.of_text(rule="COOLING-OPEN-AIR", family="cooling", severity=Severity.WARNING, step=3,
                        fields=("gpu.count", "gpu.model"), message="Passive GPUs in an open-air case",
                        fix="Choose a server chassis")
     monkeypatch.setattr(procurement.rules, "evaluate", lambda *_a, **_k: [open_air])

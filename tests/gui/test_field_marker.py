@@ -30,11 +30,11 @@ def test_apply_marks_rows_below_and_lists_above_with_the_worst_finding_first(qtb
         qtbot.addWidget(w)
     for path, w in widgets.items():
         markers.bind(path, w)
-    bays = Finding(rule="PCIE-DRIVE-BAYS", family="pcie", severity=Severity.ERROR, step=3,
+    bays = Finding.of_text(rule="PCIE-DRIVE-BAYS", family="pcie", severity=Severity.ERROR, step=3,
                    fields=("server.storage", "server.chassis"), message="bays", fix="fewer")
-    one = Finding(rule="BALANCE-STORAGE", family="balance", severity=Severity.WARNING, step=3,
+    one = Finding.of_text(rule="BALANCE-STORAGE", family="balance", severity=Severity.WARNING, step=3,
                   fields=("server.storage[1].count",), message="row 1")
-    marked = markers.apply([one, bays, one])
+    marked = markers.apply([one, bays, one], "en")
     # 'server.storage' relates to the list itself and every row under it, not to 'server.storage_note'
     assert marked == {"server.storage": Severity.ERROR, "server.storage[0].count": Severity.ERROR,
                       "server.storage[10].count": Severity.ERROR, "server.storage[1].count": Severity.ERROR}
@@ -42,4 +42,4 @@ def test_apply_marks_rows_below_and_lists_above_with_the_worst_finding_first(qtb
     assert row1.property(PROPERTY) == "error"
     assert row1.toolTip() == "• bays\n  → fewer\n• row 1"  # worst first, the repeated finding once
     assert widgets["server.psu.count"].property(PROPERTY) in (None, "")
-    assert markers.apply([]) == {} and row1.property(PROPERTY) == ""
+    assert markers.apply([], "en") == {} and row1.property(PROPERTY) == ""

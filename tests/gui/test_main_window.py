@@ -141,10 +141,10 @@ def _fake_findings(monkeypatch: pytest.MonkeyPatch, findings: list[Finding]) -> 
     monkeypatch.setattr(procurement.rules, "evaluate", lambda *a, **k: list(findings))
 
 
-BUDGET_LOW = Finding(rule="BUDGET-OVER", family="budget", severity=Severity.WARNING, step=1,
+BUDGET_LOW = Finding.of_text(rule="BUDGET-OVER", family="budget", severity=Severity.WARNING, step=1,
                      fields=("requirements.budget_cny",), message="Over budget by 20 000 CNY",
                      fix="Raise the budget or choose fewer GPUs")
-GPU_ERR = Finding(rule="VRAM-TOO-SMALL", family="vram", severity=Severity.ERROR, step=2,
+GPU_ERR = Finding.of_text(rule="VRAM-TOO-SMALL", family="vram", severity=Severity.ERROR, step=2,
                   fields=("gpu.count",), message="The model does not fit", fix="Add GPUs")
 
 

@@ -177,7 +177,7 @@ def test_person_judged_items_follow_the_tick(plan: Plan, cat: Catalog) -> None:
 
 
 def finding(rule: str, family: str, severity: Severity, fields: tuple[str, ...], message: str) -> Finding:
-    return Finding(rule=rule, family=family, severity=severity, step=3, fields=fields, message=message)  # type: ignore[arg-type]
+    return Finding.of_text(rule=rule, family=family, severity=severity, step=3, fields=fields, message=message)  # type: ignore[arg-type]
 
 
 def test_findings_map_to_items() -> None:

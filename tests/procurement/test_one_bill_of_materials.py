@@ -333,6 +333,7 @@ def test_the_rfq_names_every_psu_redundancy_a_plan_can_hold(attached: Plan, cata
                                                            lang: str) -> None:
     """Plan format v10 added N+2 and N+3 (4+2, 3+3): the RFQ once had words only for none, N+1 and N+N and
     crashed on the others ("no message 'rfq.redundancy.n+2'")."""
+    from procurement.coded import render_value
     from procurement.plan import Redundancy
     from procurement.rules.power import redundancy_label
 
@@ -341,4 +342,5 @@ def test_the_rfq_names_every_psu_redundancy_a_plan_can_hold(attached: Plan, cata
         text = re.sub(r"\s+", " ", pdftotext(render_quote_pdf(plan, catalog, lang=lang, today=DAY, document="rfq"),
                                              tmp_path))
         said = "redundancy " if lang == "en" else "冗余方式"
-        assert said + redundancy_label(redundancy, lang) in text.replace("冗余方式 ", "冗余方式"), redundancy
+        label = str(render_value(redundancy_label(redundancy), lang))
+        assert said + label in text.replace("冗余方式 ", "冗余方式"), redundancy

@@ -139,7 +139,7 @@ def test_unpriced_lines_make_a_request_for_quotation_without_totals(plan: Plan, 
     with the price cells left to fill in, what is asked, and no internal content (findings, plan notes)."""
     q = build_quote(plan, cat, today=TODAY)
     assert not q.complete and [line.name for line in q.unpriced] == ["16TB SATA HDD (备份盘)"]
-    finding = Finding(rule="POWER-PSU-CAPACITY", family="power", severity=Severity.ERROR, step=3,
+    finding = Finding.of_text(rule="POWER-PSU-CAPACITY", family="power", severity=Severity.ERROR, step=3,
                       message="内部问题：电源不足")
     body = text(render_quote_pdf(plan, cat, today=TODAY, findings=[finding]))
     f = flat(body)
@@ -203,7 +203,7 @@ def test_quote_pdf_en_and_psu_included_with_chassis(plan: Plan, cat: Catalog) ->
 
 def test_open_findings_are_listed(plan: Plan, cat: Catalog) -> None:
     findings = [
-        Finding(
+        Finding.of_text(
             rule="POWER-PSU-CAPACITY",
             family="power",
             severity=Severity.ERROR,
@@ -212,7 +212,7 @@ def test_open_findings_are_listed(plan: Plan, cat: Catalog) -> None:
             message="电源容量不足 <b>",
             fix="增加一个电源 & 重新检查",
         ),
-        Finding(rule="PCIE-GEN-INFO", family="pcie", severity=Severity.INFO, step=3, message="仅提示"),
+        Finding.of_text(rule="PCIE-GEN-INFO", family="pcie", severity=Severity.INFO, step=3, message="仅提示"),
     ]
     body = text(render_quote_pdf(plan, _priced(cat, **{"hdd-16t": (3000.0, False)}), today=TODAY,
                                  findings=findings))  # the buyer's copy (a priced quote) lists open findings

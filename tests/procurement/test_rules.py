@@ -14,7 +14,7 @@ from procurement.findings import SEVERITY_ORDER, Finding, Severity
 from procurement.messages import MESSAGES, languages, translated
 from procurement.plan import Plan
 from procurement.policy import default_policy
-from procurement.rules import FAMILIES, evaluate
+from procurement.rules import evaluate, registry
 from tests.procurement.test_rules_parts import CAT, hgx_node, workstation_4090
 
 POLICY = default_policy()
@@ -90,29 +90,20 @@ def test_default_policy_is_used() -> None:
 
 
 def test_a_broken_rule_becomes_an_info_finding(monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    from procurement.rules import power
-
-    def boom(plan, catalog, policy, lang):  # type: ignore[no-untyped-def]
+    def boom(plan, catalog, policy):  # type: ignore[no-untyped-def]
         raise ZeroDivisionError("x")
 
-    monkeypatch.setattr(power, "RULES", (boom,))
+    others = [r for r in registry.RULE_FUNCTIONS if r.family != "power"]
+    monkeypatch.setattr(registry, "RULE_FUNCTIONS", [*others, registry.RuleFunction("power", boom, ())])
     found = [f for f in evaluate(workstation_4090(), CAT, POLICY, "en") if f.family == "power"]
-    assert [(f.rule, f.severity) for f in found] == [("POWER-INTERNAL", Severity.INFO)]
-    assert "boom" in found[0].message
+    assert [(f.rule, f.severity, f.step) for f in found] == [("POWER-INTERNAL", Severity.INFO, 3)]
+    assert "boom" in found[0].message_text("en")
 
 
 def test_every_family_has_rules() -> None:
-    assert [m.FAMILY for m in FAMILIES] == [
-        "power",
-        "cooling",
-        "pcie",
-        "balance",
-        "software",
-        "budget",
-        "vram",
-        "licensing",
-    ]
-    assert all(m.RULES for m in FAMILIES)
+    assert sorted(registry.families()) == sorted(
+        ["power", "cooling", "pcie", "balance", "software", "budget", "vram", "licensing"])
+    assert all(registry.rules_of(family) for family in registry.families())
 
 
 def _ids(kind: str) -> list[str]:

@@ -173,8 +173,8 @@ def test_each_kind_of_content_voids_exactly_the_sign_offs_that_cover_it(plan: Pl
     base = sign(base, "acceptance", "张伟", "资产管理", catalog, TODAY)
     acc = base.acceptance
     count = base.server.memory.count if base.server.memory else 0
-    lic = Finding(rule="LIC-EXPORT", family="licensing", severity=Severity.WARNING, step=2, message="x",
-                  params=(("gpu", "H100"),))
+    lic = Finding.of_text(rule="LIC-EXPORT", family="licensing", severity=Severity.WARNING, step=2, message="x",
+                  stated_params=(("gpu", "H100"),))
     cases = {
         "memory modules": (with_value(base, "server.memory.count", count // 2), True,
                            f"memory modules: {count} → {count // 2}"),

@@ -20,7 +20,7 @@ TODAY = dt.date(2026, 3, 2)
 
 
 def _f(rule: str, message: str, severity: Severity = Severity.WARNING) -> Finding:
-    return Finding(rule=rule, family="balance", severity=severity, step=3, message=message)
+    return Finding.of_text(rule=rule, family="balance", severity=severity, step=3, message=message)
 
 
 @pytest.fixture(scope="module")
@@ -33,15 +33,16 @@ def test_waived_shown_not_hidden_and_stale_when_numbers_change(plan: Plan) -> No
     waived = waive(plan, finding, "25 GbE is enough for the pilot", "李娜", TODAY)
     [shown] = apply_waivers(waived, [finding], "en")
     assert shown.waived is not None and shown.waived.by == "李娜"
-    assert "waived: 25 GbE is enough for the pilot — 李娜, 2026-03-02" in shown.message
+    assert "waived: 25 GbE is enough for the pilot — 李娜, 2026-03-02" in shown.message_text("en")
+    assert "已豁免：25 GbE is enough for the pilot——李娜，2026-03-02" in shown.message_text("zh")
     # the same rule now fires with other numbers: not waived, and the waiver is flagged stale
     other = _f("NET-FABRIC-SLOW", "fastest NIC 10 Gb/s, 100 Gb/s advised")
     out = apply_waivers(waived, [other], "en")
     assert out[0].waived is None
-    assert [f.rule for f in out] == ["NET-FABRIC-SLOW", "WAIVER-STALE"] and "other numbers" in out[1].message
+    assert [f.rule for f in out] == ["NET-FABRIC-SLOW", "WAIVER-STALE"] and "other numbers" in out[1].message_text("en")
     # the finding no longer fires: the waiver is stale
     gone = apply_waivers(waived, [], "zh")
-    assert [f.rule for f in gone] == ["WAIVER-STALE"] and "已不再出现" in gone[0].message
+    assert [f.rule for f in gone] == ["WAIVER-STALE"] and "已不再出现" in gone[0].message_text("zh")
     assert apply_waivers(unwaive(waived, "NET-FABRIC-SLOW"), [], "en") == []
     with pytest.raises(ValueError):
         waive(plan, finding, " ", "李娜")
