@@ -20,7 +20,7 @@ class Coded(BaseModel):
     GB/s' is {"code": "verify.val.nccl", "params": {"peak": 476, "avg": 439}}."""
 
     # Reports written by a newer gpu-procure may carry more fields; reading them must still work.
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(extra="ignore", defer_build=True)
 
     code: str = Field(max_length=200)
     params: dict[str, Param] = Field(default_factory=dict)

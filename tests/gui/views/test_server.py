@@ -49,7 +49,7 @@ def test_a_tower_has_no_rack_reading_and_a_failed_budget_says_why(catalog, polic
 
 
 def _finding(rule: str, family: Family, severity: Severity, *fields: str) -> Finding:
-    return Finding(rule=rule, family=family, severity=severity, step=3, fields=fields, message="")
+    return Finding.of_text("", rule=rule, family=family, severity=severity, step=3, fields=fields)
 
 
 def test_a_rack_finding_colours_the_rack_gauge_only(catalog, policy) -> None:
