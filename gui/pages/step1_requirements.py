@@ -304,7 +304,7 @@ class RequirementsPage(StepPage):
         self.estimate_box.setTitle(self.tr("GPU memory per GPU"))
         self.layout_box.setTitle(self.tr("Parallelism, recipe and serving"))
         self.advice_box.setTitle(self.tr("Cloud or own hardware?"))
-        # each Alt+letter once on the page, none of the menu bar's F, E, V, H (tests/gui/test_mnemonics.py)
+        # each Alt+letter once on the page, none of the menu bar's F, E, V, H (tests/gui/test_main_window_mnemonics.py)
         texts = {
             "workload": self.tr("&Workload:"),
             "mode": self.tr("&Mode:"),

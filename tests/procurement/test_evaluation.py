@@ -20,7 +20,7 @@ from procurement.plan import Plan, load_plan
 from procurement.policy import default_policy
 from procurement.rules import evaluate as findings_only
 from tests.conftest import EXAMPLES
-from tests.procurement.test_rules_parts import CAT, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, workstation_4090
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ from procurement.plan import Redundancy
 from procurement.policy import default_policy
 from procurement.rules import evaluate_family, power
 from procurement.rules.power import power_budget, psus_needed, redundant_units
-from tests.procurement.test_rules_parts import CAT, ids, one, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, ids, one, workstation_4090
 
 POLICY = default_policy()
 DGX_B200_W = 14_300.0  # NVIDIA DGX B200 User Guide: 14.3 kW maximum (catalog nvidia-dgx-b200)
@@ -176,7 +176,7 @@ def test_office_in_china_is_checked_against_a_10_a_socket() -> None:
 
 
 def _two_hgx_nodes(nics: list[dict[str, object]]):  # type: ignore[no-untyped-def]
-    from tests.procurement.test_rules_parts import hgx_node
+    from tests.procurement.rules.test_rules_parts import hgx_node
 
     plan = hgx_node(requirements={"nodes": 2})
     return plan.model_copy(update={"server": plan.server.model_copy(update={"nics": []})}).model_validate(

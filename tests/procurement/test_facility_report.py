@@ -20,8 +20,8 @@ import pytest
 from catalog.loader import Catalog
 from procurement.commands.check import run_check
 from procurement.plan import Plan, save_plan
-from tests.procurement.test_commercial_quote import needs_pdftotext, pdftotext
-from tests.procurement.test_reference_systems import CX7, M2_BOOT, stock
+from tests.procurement.reports.test_quote_commercial import needs_pdftotext, pdftotext
+from tests.procurement.test_evaluation_reference_systems import CX7, M2_BOOT, stock
 
 
 def _b200_pair() -> Plan:

@@ -20,7 +20,7 @@ from catalog.loader import Catalog, load_catalog
 from procurement.plan import Plan, load_plan
 from procurement.rules import evaluate
 from tests.conftest import EXAMPLES
-from tests.procurement.test_rules_parts import CAT, hgx_node, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, hgx_node, workstation_4090
 
 DATA = Path(__file__).parent / "data"
 SNAPSHOT = DATA / "findings_snapshot.json"

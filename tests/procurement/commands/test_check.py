@@ -9,7 +9,7 @@ from pathlib import Path
 
 from procurement.commands.check import FINDING_KEYS, run_check
 from procurement.plan import Plan, save_plan
-from tests.procurement.test_rules_parts import CAT, plan_of, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, plan_of, workstation_4090
 
 
 def check(path: Path, **kw: object) -> tuple[int, str, str]:

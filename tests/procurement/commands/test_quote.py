@@ -12,7 +12,7 @@ from procurement.plan import load_plan, save_plan
 from procurement.policy import default_policy
 from procurement.reports import build_quote
 from tests.conftest import EXAMPLES
-from tests.procurement.test_one_bill_of_materials import EAST, GAMMA, GAMMA_LINES, NORTH, _gross_by_hand
+from tests.procurement.budgets.test_cost_one_bill import EAST, GAMMA, GAMMA_LINES, NORTH, _gross_by_hand
 
 
 def test_import_compare_and_choose_from_the_command_line(tmp_path: Path, catalog, capsys: pytest.CaptureFixture[str]):

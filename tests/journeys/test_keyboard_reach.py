@@ -74,7 +74,7 @@ def _prepare(win, qtbot, index: int) -> None:
         qtbot.keyClick(page.table, Qt.Key.Key_Down)
         assert page.use_button.isEnabled()
     if name == "VerifyPage":
-        from tests.gui.test_step5_verify import _report
+        from tests.gui.pages.test_step5_verify import _report
 
         page.attach([_report("node1", [16, 16]), _report("node2", [16, 16])], "import")
 

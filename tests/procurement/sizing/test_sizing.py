@@ -17,7 +17,7 @@ from procurement.sizing import (
     memory_tier,
     recommend,
 )
-from tests.procurement.test_rules_parts import CAT, plan_of, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, plan_of, workstation_4090
 
 POLICY = default_policy()
 
@@ -229,7 +229,7 @@ def test_derived_defaults_for_an_office_workstation() -> None:
 def test_derived_psu_form_for_a_chassis_without_one_in_the_catalog() -> None:
     from catalog.models import Chassis
     from procurement.sizing.derive import psu_form_for
-    from tests.procurement.test_rules_parts import make_catalog
+    from tests.procurement.rules.test_rules_parts import make_catalog
 
     tower = CAT.get("chassis", "tower-ws")
     rack = CAT.get("chassis", "rack-4u-8gpu")

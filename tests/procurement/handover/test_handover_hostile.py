@@ -21,7 +21,7 @@ from procurement.policy import default_policy
 from procurement.verify.report import GpuRecord, write_report
 from tests.conftest import EXAMPLES, REPO
 from tests.deploy.helpers import cluster_plan
-from tests.handover.test_handover import gpu_uuid, node_report
+from tests.procurement.handover.test_handover import gpu_uuid, node_report
 from tests.procurement.verify.conftest import write_exe
 
 

@@ -247,7 +247,7 @@ def test_export_with_no_system_fonts_at_all(tmp_path: Path, base: Plan) -> None:
     a character no font has is named in a warning and shown as its code point, never dropped silently."""
     plan = tmp_path / "p.gpuplan.yaml"
     save_plan(with_value(base, "quote.vendor.name", "供应商 ئەلى 王𡈼"), plan)
-    env = {**os.environ, "GPU_PROCURE_SYSTEM_FONTS": "0", "PYTHONPATH": str(Path(__file__).parents[2])}
+    env = {**os.environ, "GPU_PROCURE_SYSTEM_FONTS": "0", "PYTHONPATH": str(Path(__file__).parents[3])}
     env.pop("GPU_PROCURE_CJK_FONT", None)
     out = tmp_path / "q.pdf"
     run = subprocess.run([sys.executable, "-m", "procurement.commands.cli", "export", str(plan), "--quote", str(out),
@@ -282,7 +282,7 @@ def test_acceptance_sheet(catalog: Catalog) -> None:
     from procurement.plan import AcceptanceInfo
     from procurement.reports.acceptance_pdf import render_acceptance_pdf
 
-    plan = load_plan(Path(__file__).parent / "data" / "plans" / "v5.gpuplan.yaml", catalog)
+    plan = load_plan(Path(__file__).parents[1] / "data" / "plans" / "v5.gpuplan.yaml", catalog)
     digest = canonical_digest(plan)
     node = {"schema_version": 1, "plan_digest": digest, "host": {"hostname": "gpu-node-07", "dmi_serial": "S2411-0007"},
             "gpus": [{"index": 0, "name": "NVIDIA A100-PCIE-40GB", "serial": "1324021012345",

@@ -105,7 +105,7 @@ def test_tab_leaves_every_table(make_window, qtbot, page_name, attr):
     page = win.page(page_name)
     qtbot.waitUntil(page.isVisible)
     if page_name == "VerifyPage":  # two nodes' reports, so the table has cells to trap the Tab key in
-        from tests.gui.test_step5_verify import _report
+        from tests.gui.pages.test_step5_verify import _report
 
         page.attach([_report("node1", [16, 16]), _report("node2", [16, 16])], "import")
     if attr is None:

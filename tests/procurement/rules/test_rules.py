@@ -15,7 +15,7 @@ from procurement.messages import MESSAGES, languages, translated
 from procurement.plan import Plan
 from procurement.policy import default_policy
 from procurement.rules import evaluate, registry
-from tests.procurement.test_rules_parts import CAT, hgx_node, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, hgx_node, workstation_4090
 
 POLICY = default_policy()
 

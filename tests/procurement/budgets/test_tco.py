@@ -15,7 +15,7 @@ from procurement.evaluation import evaluate
 from procurement.plan import Plan, TcoInputs, load_plan, save_plan, with_value
 from procurement.policy import default_policy
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 POLICY = default_policy()
 
 

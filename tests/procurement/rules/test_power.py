@@ -9,7 +9,7 @@ from procurement.plan import Redundancy
 from procurement.policy import default_policy
 from procurement.rules import evaluate_family, power
 from procurement.rules.power import power_budget, psus_needed, redundant_units
-from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
 
 POLICY = default_policy()
 FAN = 1 + POLICY.fan_power_pct / 100
@@ -210,7 +210,7 @@ def test_transient_peaks_against_psu_tolerance() -> None:
 
 def test_unknown_gpu_watts_are_reported_not_guessed() -> None:
     from catalog.models import Gpu
-    from tests.procurement.test_rules_parts import make_catalog, part
+    from tests.procurement.rules.test_rules_parts import make_catalog, part
 
     h800 = part(
         Gpu,
@@ -234,7 +234,7 @@ def test_unknown_gpu_watts_are_reported_not_guessed() -> None:
 
 def test_parts_without_vendor_watts_use_the_policy_fallback() -> None:
     from catalog.models import MemoryModule, Nic
-    from tests.procurement.test_rules_parts import make_catalog, part
+    from tests.procurement.rules.test_rules_parts import make_catalog, part
 
     dimm = part(MemoryModule, id="rdimm-nopower", memory_type="DDR5", capacity_gib=64, speed_mts=4800, ecc=True,
                 registered=True)
@@ -254,7 +254,7 @@ def test_parts_without_vendor_watts_use_the_policy_fallback() -> None:
 
 def test_unknown_chassis_limits_are_not_guessed() -> None:
     from catalog.models import Chassis
-    from tests.procurement.test_rules_parts import make_catalog, part
+    from tests.procurement.rules.test_rules_parts import make_catalog, part
 
     bare = part(Chassis, id="bare-4u", form="rack", cpu_socket="SP3", cpu_sockets=2, gpu_form_factor="pcie",
                 gpu_slots=8, passive_gpu_ready=True, cooling="air", memory_type="DDR4")

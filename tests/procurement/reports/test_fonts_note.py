@@ -13,7 +13,7 @@ import pytest
 from procurement.reports import fonts as fonts_mod
 from tests.conftest import EXAMPLES
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 
 
 def _export(tmp_path: Path, lang: str, system_fonts: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:

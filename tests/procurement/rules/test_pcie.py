@@ -6,7 +6,7 @@ from procurement.findings import Severity
 from procurement.policy import default_policy
 from procurement.rules import evaluate_family, pcie
 from procurement.rules.pcie import lane_budget
-from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
 
 POLICY = default_policy()
 
@@ -99,7 +99,7 @@ def test_sxm_needs_an_sxm_platform() -> None:
 
 def test_platform_built_for_other_modules() -> None:
     from catalog.models import Gpu
-    from tests.procurement.test_rules_parts import make_catalog, part
+    from tests.procurement.rules.test_rules_parts import make_catalog, part
 
     a100_sxm = part(
         Gpu,
@@ -186,7 +186,7 @@ def test_desktop_m2_drives_beyond_cpu_lanes_go_to_the_chipset() -> None:
 
 def test_sxm_gpus_without_switch_lanes_stay_out_of_the_cpu_budget() -> None:
     from catalog.models import Chassis
-    from tests.procurement.test_rules_parts import make_catalog
+    from tests.procurement.rules.test_rules_parts import make_catalog
 
     hgx = CAT.get("chassis", "hgx-h100-8")
     assert isinstance(hgx, Chassis)
@@ -199,7 +199,7 @@ def test_sxm_gpus_without_switch_lanes_stay_out_of_the_cpu_budget() -> None:
 
 def test_nics_in_an_hgx_platforms_switch_slots_take_no_cpu_lanes() -> None:
     from catalog.models import Chassis
-    from tests.procurement.test_rules_parts import make_catalog
+    from tests.procurement.rules.test_rules_parts import make_catalog
 
     hgx = CAT.get("chassis", "hgx-h100-8")
     assert isinstance(hgx, Chassis)
@@ -222,7 +222,7 @@ def test_nics_in_an_hgx_platforms_switch_slots_take_no_cpu_lanes() -> None:
 
 def test_m2_slots_unknown_checks_only_the_bays() -> None:
     from catalog.models import Chassis
-    from tests.procurement.test_rules_parts import make_catalog
+    from tests.procurement.rules.test_rules_parts import make_catalog
 
     tower = CAT.get("chassis", "tower-ws")
     assert isinstance(tower, Chassis)

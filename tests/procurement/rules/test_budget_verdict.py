@@ -11,7 +11,7 @@ from procurement.policy import default_policy
 from procurement.rules import evaluate
 from procurement.sizing.cloud import cloud_or_own
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 POLICY = default_policy()
 
 

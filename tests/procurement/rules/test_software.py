@@ -5,7 +5,7 @@ from __future__ import annotations
 from procurement.findings import Severity
 from procurement.policy import default_policy
 from procurement.rules import evaluate_family, software
-from tests.procurement.test_rules_parts import CAT, ids, one, plan_of
+from tests.procurement.rules.test_rules_parts import CAT, ids, one, plan_of
 
 POLICY = default_policy()
 
@@ -78,7 +78,7 @@ def test_mig_and_nvlink_on_gpus_without_them() -> None:
 
 def test_mig_unknown_is_an_info_not_an_error() -> None:
     from catalog.models import Gpu
-    from tests.procurement.test_rules_parts import make_catalog
+    from tests.procurement.rules.test_rules_parts import make_catalog
 
     a100 = CAT.get("gpu", "a100-40gb-pcie")
     assert isinstance(a100, Gpu)

@@ -16,7 +16,7 @@ from procurement.plan import Plan, with_value
 from procurement.reports import render_quote_pdf
 from procurement.reports.quote import catalog_price_kind
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 SOURCE = "NVIDIA official suggested retail price in China (test citation)"
 
 

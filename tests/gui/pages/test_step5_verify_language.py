@@ -96,7 +96,7 @@ def test_qt_file_dialog_is_all_chinese_in_the_chinese_ui(qtbot, make_window) -> 
 def test_edit_menu_names_each_step_in_the_current_language(qtbot, make_window) -> None:
     """After switching to Chinese the Edit menu said "Undo 电源数量" (Qt's prefix fixed when the action was
     made), and after switching back "Redo 电源数量": the label of the language the edit was made in."""
-    from tests.gui.test_desktop_defects import _step3
+    from tests.journeys.test_desktop_defects import _step3
 
     win = make_window()
     win.set_language("zh")

@@ -15,7 +15,7 @@ from catalog.loader import Catalog
 from procurement.plan import Plan, TcoInputs, load_plan, with_value
 from procurement.reports import build_quote, issue_quote, render_quote_pdf
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 DAY = dt.date(2026, 12, 1)
 NOTE = "内部备注：院系预算卡号 4711 不得外传"
 
@@ -82,7 +82,7 @@ def test_the_vendor_rfq_never_carries_internal_content(buyer_catalog: Catalog, t
 
 
 def test_terms_not_given_say_so_and_extra_party_rows_only_when_given(buyer_catalog: Catalog) -> None:
-    from tests.procurement.test_reports import text as pypdf_text
+    from tests.procurement.reports.test_quote_and_checklist_pdf import text as pypdf_text
 
     plan = load_plan(EXAMPLES / "personal-research.gpuplan.yaml", buyer_catalog)
     text = pypdf_text(render_quote_pdf(plan, buyer_catalog, lang="en", today=DAY))

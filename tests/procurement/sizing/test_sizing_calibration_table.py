@@ -16,9 +16,9 @@ import pytest
 
 from procurement.sizing.memory import GB, GIB, Case, Parallel, kv_per_token_per_gpu, kv_value_bytes, per_gpu, serving
 from procurement.sizing.presets import preset
-from tests.procurement.test_sizing_calibration import QWEN25_SPEED, qwen_errors
+from tests.procurement.sizing.test_sizing_calibration import QWEN25_SPEED, qwen_errors
 
-DATA = json.loads((Path(__file__).parents[1] / "fixtures" / "sizing" / "calibration.json").read_text())
+DATA = json.loads((Path(__file__).parents[2] / "fixtures" / "sizing" / "calibration.json").read_text())
 MARGIN = 1.20  # resources/policy/default.yaml vram_margin_pct
 
 

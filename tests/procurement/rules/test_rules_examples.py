@@ -12,7 +12,7 @@ from procurement.rules import evaluate
 from procurement.rules.power import power_budget
 from procurement.sizing import apply_defaults, cloud_or_own, derive_defaults, recommend
 from tests.conftest import EXAMPLES
-from tests.procurement import test_rules
+from tests.procurement.rules import test_rules
 
 # fallbacks for parts without a vendor figure (policy): DIMM 10 W, drive 15 W, NIC 40 W; fans 15 % of the parts
 # for rack servers, NVSwitch baseboard 30 % of GPU watts on SXM boards, 150 W base for towers

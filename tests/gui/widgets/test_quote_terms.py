@@ -17,7 +17,7 @@ from gui.controller import PlanController
 from gui.pages.quote_view import QuotePage
 from procurement.plan import load_plan, with_value
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "resources" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "resources" / "examples"
 NOTE = "内部：经费卡号 4711"
 
 pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None, reason="pdftotext (poppler-utils) missing")

@@ -16,9 +16,9 @@ from procurement.findings import Finding
 from procurement.messages import MESSAGES
 from procurement.rules.registry import RULE_FUNCTIONS, RULES_BY_ID, items_for_finding
 
-REPO = Path(__file__).resolve().parents[2]
+REPO = Path(__file__).resolve().parents[3]
 DOC = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
-SNAPSHOT = Path(__file__).parent / "data" / "findings_snapshot.json"
+SNAPSHOT = Path(__file__).parents[1] / "data" / "findings_snapshot.json"
 
 
 def doc_sections() -> dict[str, set[str]]:
@@ -93,7 +93,7 @@ def test_an_untrusted_image_gets_its_finding_on_the_trusted_image_item() -> None
     from procurement.plan import load_plan
     from procurement.rules import evaluate
 
-    data = Path(__file__).parent / "data"
+    data = Path(__file__).parents[1] / "data"
     cat = load_catalog(data_dir=data / "reports_catalog")
     plan = load_plan(data / "reports_plan.gpuplan.yaml", cat)
     assert "SW-IMAGE-UNTRUSTED" not in {f.rule for f in evaluate(plan, cat, None, "en")}

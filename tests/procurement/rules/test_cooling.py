@@ -9,7 +9,7 @@ from procurement.policy import default_policy
 from procurement.rules import cooling, evaluate_family
 from procurement.rules.cooling import heat_budget
 from procurement.rules.power import power_budget
-from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
 
 POLICY = default_policy()
 
@@ -99,7 +99,7 @@ def test_four_dgx_h100_cross_forty_kw_with_the_vendor_maximum(catalog) -> None: 
 
 def test_fan_redundancy_in_a_datacenter() -> None:
     from catalog.models import Chassis
-    from tests.procurement.test_rules_parts import make_catalog
+    from tests.procurement.rules.test_rules_parts import make_catalog
 
     # tower-ws says nothing about fan redundancy (None): an info asking to confirm, never a warning
     plan = plan_of(requirements={"deployment": "datacenter"}, server={"chassis": "tower-ws"})

@@ -25,7 +25,7 @@ from procurement.reports import build_quote, render_checklist_pdf, render_quote_
 from procurement.reports.common import markup, safe_filename
 from procurement.signoff import sign
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parents[1] / "data"
 TODAY = dt.date(2026, 3, 1)
 
 
@@ -397,7 +397,7 @@ def test_quote_without_any_price_says_on_request(plan: Plan, cat: Catalog) -> No
 
 def test_hardware_on_request_never_totals_zero(catalog: Catalog) -> None:
     """Shipped catalog: free software at ¥0.00, every hardware part on request — totals say 询价, not ¥0.00."""
-    plan = load_plan(Path(__file__).resolve().parents[2] / "resources/examples/mid-size-training.gpuplan.yaml",
+    plan = load_plan(Path(__file__).resolve().parents[3] / "resources/examples/mid-size-training.gpuplan.yaml",
                      catalog)
     quote = build_quote(plan, catalog)
     software = [line for line in quote.lines if line.category == "software"]

@@ -7,7 +7,7 @@ import re
 from procurement.findings import Severity
 from procurement.policy import default_policy
 from procurement.rules import balance, evaluate_family
-from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
 
 POLICY = default_policy()
 
@@ -105,7 +105,7 @@ def test_single_thread_hint() -> None:
 
 def test_single_thread_skips_oem_only_parts_and_conflicting_clocks() -> None:
     from catalog.models import Cpu
-    from tests.procurement.test_rules_parts import make_catalog, part
+    from tests.procurement.rules.test_rules_parts import make_catalog, part
 
     def lga1700(pid: str, boost: float, **kw: object) -> Cpu:
         return part(Cpu, id=pid, segment="consumer", socket="LGA1700", cores=24, boost_ghz=boost, tdp_w=125,

@@ -8,7 +8,7 @@ from procurement.findings import Severity
 from procurement.policy import default_policy
 from procurement.rules import budget, evaluate_family, licensing, vram
 from procurement.rules.budget import plan_cost
-from tests.procurement.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
+from tests.procurement.rules.test_rules_parts import CAT, hgx_node, ids, one, plan_of, workstation_4090
 
 POLICY = default_policy()
 # 4 × 15,000 GPUs + 5,000 chassis + 4,000 CPU + 2 × 800 DIMMs + 1 × 3,000 PSU
@@ -116,7 +116,7 @@ def test_export_note_in_the_users_language() -> None:
 
 def test_a_user_catalog_note_in_one_language_is_still_shown() -> None:
     from catalog.models import Gpu
-    from tests.procurement.test_rules_parts import make_catalog
+    from tests.procurement.rules.test_rules_parts import make_catalog
 
     h100 = CAT.get("gpu", "h100-sxm5-80gb")
     assert isinstance(h100, Gpu)
