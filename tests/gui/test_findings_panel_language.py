@@ -25,9 +25,11 @@ REPO = Path(__file__).resolve().parents[2]
 
 def _check_texts(lang: str) -> dict[str, str]:
     """rule -> what `gpu-procure check --lang` prints for it (message, then '→ fix' when there is one)."""
-    run = "import sys; from procurement.cli import main; sys.exit(main(sys.argv[1:]))"
-    out = subprocess.run([sys.executable, "-c", run, "check", "--lang", lang, str(PLAN)], cwd=REPO,
-                         capture_output=True, text=True, encoding="utf-8", check=False).stdout
+    run = "import sys; from procurement.commands.cli import main; sys.exit(main(sys.argv[1:]))"
+    run_ = subprocess.run([sys.executable, "-c", run, "check", "--lang", lang, str(PLAN)], cwd=REPO,
+                         capture_output=True, text=True, encoding="utf-8", check=False)
+    assert run_.returncode in (0, 1, 3) and run_.stdout, run_.stderr
+    out = run_.stdout
     texts: dict[str, str] = {}
     rule = ""
     for line in out.splitlines():
