@@ -364,15 +364,20 @@ def test_gpu_table_link_column_never_says_gen_dash() -> None:
 
 def test_checks_use_the_shared_units_and_version_parser() -> None:
     """One GB constant (catalog.units) and one version parser (catalog.models): verify keeps no copies."""
+    import importlib
     import inspect
+    import pkgutil
 
     from catalog import units
     from procurement.verify import checks
+    from procurement.verify.checks import registry, software
 
-    src = inspect.getsource(checks)
-    assert "1_000_000_000" not in src and "1024 * 1024" not in src
-    assert not hasattr(checks, "GB") and not hasattr(checks, "_ver")
-    assert checks.BYTES_PER_GB is units.BYTES_PER_GB
+    for info in pkgutil.iter_modules(checks.__path__):
+        module = importlib.import_module(f"{checks.__name__}.{info.name}")
+        src = inspect.getsource(module)
+        assert "1_000_000_000" not in src and "1024 * 1024" not in src, info.name
+        assert not hasattr(module, "GB") and not hasattr(module, "_ver"), info.name
+    assert registry.BYTES_PER_GB is units.BYTES_PER_GB
     # a driver string that is not a version is unknown, never compared as 0
-    assert checks.version_or_none("580.105.08") == (580, 105, 8)
-    assert checks.version_or_none("N/A") is None
+    assert software.version_or_none("580.105.08") == (580, 105, 8)
+    assert software.version_or_none("N/A") is None
