@@ -46,7 +46,7 @@ def _gpu_readings(c: Ctx) -> None:
     c.add("GPU-READINGS", "fail", "readings.fail", None, which, gpus=_labels(faulty), which=which)
 
 
-@check("GPU-VISIBLE", "gpu", needs_smi=True)
+@check("GPU-VISIBLE", "gpu", needs_smi=True, item="gpu_model_count")
 def _gpu_visible(c: Ctx) -> None:
     smi = c.smi
     assert smi is not None
@@ -83,7 +83,7 @@ def _part_id(part: Gpu | None) -> str | None:
     return part.id if part is not None else None
 
 
-@check("GPU-MODEL", "gpu", needs_smi=True)
+@check("GPU-MODEL", "gpu", needs_smi=True, item="gpu_model_count")
 def _gpu_model(c: Ctx) -> None:
     gpus = c.gpus
     names = Counter(g.name or "?" for g in gpus)
@@ -117,7 +117,7 @@ def _gpu_model(c: Ctx) -> None:
         c.add("GPU-MODEL", "pass", "gpu_model.inventory", None, actual)
 
 
-@check("GPU-COUNT", "gpu", needs_smi=True)
+@check("GPU-COUNT", "gpu", needs_smi=True, item="gpu_model_count")
 def _gpu_count(c: Ctx) -> None:
     n = len(c.gpus)
     uuids = [g.uuid for g in c.gpus if g.uuid]
@@ -139,7 +139,7 @@ def _gpu_count(c: Ctx) -> None:
         c.add("GPU-COUNT", "warn", "gpu_count.more", want, n, n=n, want=want)
 
 
-@check("GPU-MEMORY", "gpu", needs_smi=True)
+@check("GPU-MEMORY", "gpu", needs_smi=True, item="gpu_vram")
 def _gpu_memory(c: Ctx) -> None:
     gpus, planned = c.gpus, c.planned
     short, unread, judged = [], [], 0
@@ -167,7 +167,7 @@ def _gpu_memory(c: Ctx) -> None:
         c.add("GPU-MEMORY", "skip", "gpu_memory.skip", None, actual)
 
 
-@check("PCIE-WIDTH", "gpu", needs_smi=True)
+@check("PCIE-WIDTH", "gpu", needs_smi=True, item="gpu_model_count")
 def _pcie_width(c: Ctx) -> None:
     gpus, planned = c.gpus, c.planned
     known = [g for g in gpus if g.pcie_width_current is not None and g.pcie_width_max is not None]
@@ -194,7 +194,7 @@ def _pcie_width(c: Ctx) -> None:
         c.add("PCIE-WIDTH", "pass", "pcie_width.pass", expected, expected, n=len(known))
 
 
-@check("PCIE-GEN", "gpu", needs_smi=True)
+@check("PCIE-GEN", "gpu", needs_smi=True, item="gpu_model_count")
 def _pcie_gen(c: Ctx) -> None:
     gpus, planned = c.gpus, c.planned
     known = [g for g in gpus if g.pcie_gen_current is not None and g.pcie_gen_max is not None]
@@ -228,7 +228,7 @@ def _pcie_gen(c: Ctx) -> None:
 # ---------------------------------------------------------------- GPU configuration
 
 
-@check("PERSISTENCE", "gpu", needs_smi=True)
+@check("PERSISTENCE", "gpu", needs_smi=True, item="os_driver")
 def _persistence(c: Ctx) -> None:
     gpus = c.gpus
     off = [g.index for g in gpus if g.persistence_mode is False]
@@ -244,7 +244,7 @@ def _persistence(c: Ctx) -> None:
         c.add("PERSISTENCE", "pass", "persistence.pass", c.v("enabled"), c.v("enabled"))
 
 
-@check("ECC", "gpu", needs_smi=True)
+@check("ECC", "gpu", needs_smi=True, item="gpu_vram")
 def _ecc(c: Ctx) -> None:
     gpus, planned = c.gpus, c.planned
     unread = _missing(gpus, "ecc_enabled")
@@ -273,7 +273,7 @@ def _ecc(c: Ctx) -> None:
         c.add("ECC", "pass", "ecc.pass", c.v("enabled"), c.v("enabled"))
 
 
-@check("POWER-LIMIT", "gpu", needs_smi=True)
+@check("POWER-LIMIT", "gpu", needs_smi=True, item="psu_power")
 def _power_limit(c: Ctx) -> None:
     gpus = c.gpus
     known = [g for g in gpus if g.power_limit_w is not None and g.default_power_limit_w is not None]
@@ -295,7 +295,7 @@ def _power_limit(c: Ctx) -> None:
         c.add("POWER-LIMIT", "pass", "power.pass", f"≥ {defaults}", limits)
 
 
-@check("MIG", "gpu", needs_smi=True)
+@check("MIG", "gpu", needs_smi=True, item="gpu_model_count")
 def _mig(c: Ctx) -> None:
     gpus, plan = c.gpus, c.plan
     needs_mig = plan is not None and plan.requirements.needs_mig

@@ -23,7 +23,7 @@ from procurement.verify.runner import CommandResult
 # ---------------------------------------------------------------- health
 
 
-@check("MEMORY-RETIRED", "health", needs_smi=True)
+@check("MEMORY-RETIRED", "health", needs_smi=True, item="gpu_vram")
 def _memory_retired(c: Ctx) -> None:
     gpus = c.gpus
     pending = [g.index for g in gpus if g.retired_pending or g.remapped_pending]
@@ -47,7 +47,7 @@ def _memory_retired(c: Ctx) -> None:
         c.add("MEMORY-RETIRED", "skip", "retired.skip")
 
 
-@check("ECC-ERRORS", "health", needs_smi=True)
+@check("ECC-ERRORS", "health", needs_smi=True, item="gpu_vram")
 def _ecc_errors(c: Ctx) -> None:
     """Uncorrectable ECC errors since the driver loaded fail a new machine; lifetime ones are a warning."""
     gpus = c.gpus
@@ -239,7 +239,7 @@ def _nvlink_wanted(c: Ctx) -> bool:
     )
 
 
-@check("NVLINK", "gpu", needs_smi=True)
+@check("NVLINK", "gpu", needs_smi=True, item="gpu_model_count")
 def _nvlink(c: Ctx) -> None:
     wanted = _nvlink_wanted(c)
     expected = "NVLink" if wanted else None

@@ -27,7 +27,7 @@ def _model_tokens(name: str) -> list[str]:
     return [tok for tok in re.split(r"[\s()]+", name) if any(ch.isdigit() for ch in tok)]
 
 
-@check("CPU-MODEL", "host")
+@check("CPU-MODEL", "host", item="cpu_cores")
 def _cpu_model(c: Ctx) -> None:
     host, plan = c.facts.host, c.plan
     cpu = c.catalog.typed(Cpu, plan.server.cpu) if plan and plan.server.cpu else None
@@ -45,7 +45,7 @@ def _cpu_model(c: Ctx) -> None:
         c.add("CPU-MODEL", "fail", "cpu_model.fail", cpu.name, host.cpu_model, part=cpu.name)
 
 
-@check("CPU-CORES", "host")
+@check("CPU-CORES", "host", item="cpu_cores")
 def _cpu_cores(c: Ctx) -> None:
     host, plan = c.facts.host, c.plan
     cpu = c.catalog.typed(Cpu, plan.server.cpu) if plan and plan.server.cpu else None
@@ -63,7 +63,7 @@ def _cpu_cores(c: Ctx) -> None:
         c.add("CPU-CORES", "fail", "cpu_cores.fail", expected, actual, have=host.cpu_cores, want=want)
 
 
-@check("RAM", "host")
+@check("RAM", "host", item="ram")
 def _ram(c: Ctx) -> None:
     host, plan = c.facts.host, c.plan
     module = c.catalog.typed(MemoryModule, plan.server.memory.part) if plan and plan.server.memory else None
@@ -85,7 +85,7 @@ def _ram(c: Ctx) -> None:
               module=module.capacity_gib)
 
 
-@check("NVME", "host")
+@check("NVME", "host", item="storage_nvme")
 def _nvme(c: Ctx) -> None:
     host, plan = c.facts.host, c.plan
     nvme = [d for d in host.disks if d.is_nvme]
@@ -179,7 +179,7 @@ def _nic_firmware(c: Ctx) -> None:
         c.add("NIC-FIRMWARE", "pass", "nic_fw.pass", None, actual)
 
 
-@check("NET-SPEED", "network")
+@check("NET-SPEED", "network", item="network")
 def _net_speed(c: Ctx) -> None:
     """Every planned port has its own link up at the planned speed (not: one link somewhere is fast)."""
     want = sorted(_planned_ports(c), reverse=True)
@@ -211,7 +211,7 @@ def _net_speed(c: Ctx) -> None:
         c.add("NET-SPEED", "pass", "net.pass", expected, actual, n=len(want))
 
 
-@check("OS", "host")
+@check("OS", "host", item="os_driver")
 def _os(c: Ctx) -> None:
     host, plan = c.facts.host, c.plan
     os_part = c.catalog.typed(OperatingSystem, plan.software.os) if plan and plan.software.os else None

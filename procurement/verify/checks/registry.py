@@ -200,6 +200,9 @@ class CheckSpec:
     fn: Callable[[Ctx], None]
     needs_smi: bool = False
     """Without a readable nvidia-smi report the check is `unknown` (not run)."""
+    item: str | None = None
+    """The checklist item (procurement.checklist_items) whose machine side the check shows; None: the checklist
+    places it by its id's prefix."""
 
 
 CHECKS: dict[str, CheckSpec] = {}
@@ -208,13 +211,16 @@ CHECKS: dict[str, CheckSpec] = {}
 CheckFn = Callable[[Ctx], None]
 
 
-def check(check_id: str, family: str, needs_smi: bool = False) -> Callable[[CheckFn], CheckFn]:
-    """Declare the function that judges ``check_id`` (one function per id, registered in report order)."""
+def check(
+    check_id: str, family: str, needs_smi: bool = False, item: str | None = None
+) -> Callable[[CheckFn], CheckFn]:
+    """Declare the function that judges ``check_id`` (one function per id, registered in report order), its
+    family and the checklist item it covers."""
 
     def register(fn: CheckFn) -> CheckFn:
         if check_id in CHECKS:
             raise ValueError(f"check {check_id} declared twice")
-        CHECKS[check_id] = CheckSpec(check_id, family, fn, needs_smi)
+        CHECKS[check_id] = CheckSpec(check_id, family, fn, needs_smi, item)
         return fn
 
     return register

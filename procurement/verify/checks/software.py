@@ -18,7 +18,7 @@ from procurement.verify.checks.registry import (
 # ---------------------------------------------------------------- driver, CUDA, containers, frameworks
 
 
-@check("DRIVER-MIN", "software", needs_smi=True)
+@check("DRIVER-MIN", "software", needs_smi=True, item="cuda_gpu")
 def _driver_min(c: Ctx) -> None:
     smi, plan = c.smi, c.plan
     assert smi is not None
@@ -35,7 +35,7 @@ def _driver_min(c: Ctx) -> None:
               need=cuda.min_driver_linux)
 
 
-@check("DRIVER-BRANCH", "software", needs_smi=True)
+@check("DRIVER-BRANCH", "software", needs_smi=True, item="os_driver")
 def _driver_branch(c: Ctx) -> None:
     smi, plan = c.smi, c.plan
     assert smi is not None
@@ -51,7 +51,7 @@ def _driver_branch(c: Ctx) -> None:
         c.add("DRIVER-BRANCH", "warn", "driver_branch.warn", branch.version, smi.driver_version, branch=branch.branch)
 
 
-@check("CUDA-VERSION", "software", needs_smi=True)
+@check("CUDA-VERSION", "software", needs_smi=True, item="cuda_gpu")
 def _cuda_version(c: Ctx) -> None:
     smi, plan = c.smi, c.plan
     assert smi is not None
@@ -69,7 +69,7 @@ def _cuda_version(c: Ctx) -> None:
         c.add("CUDA-VERSION", "fail", "cuda.fail", f"≥ {cuda.version}", smi.cuda_version, cuda=cuda.version)
 
 
-@check("CUDA-TOOLKIT", "software")
+@check("CUDA-TOOLKIT", "software", item="cuda_gpu")
 def _cuda_toolkit(c: Ctx) -> None:
     host, plan = c.facts.host, c.plan
     cuda = c.catalog.cuda(plan.software.cuda) if plan and plan.software.cuda else None
@@ -87,7 +87,7 @@ def _image(c: Ctx) -> ContainerImage | None:
     return c.catalog.typed(ContainerImage, plan.software.image) if plan and plan.software.image else None
 
 
-@check("CONTAINER-RUNTIME", "software")
+@check("CONTAINER-RUNTIME", "software", item="preinstalled_software")
 def _container_runtime(c: Ctx) -> None:
     host = c.facts.host
     image = _image(c)
@@ -108,7 +108,7 @@ def _container_runtime(c: Ctx) -> None:
         c.add("CONTAINER-RUNTIME", "skip", "runtime.optional", None, actual)
 
 
-@check("IMAGE", "software")
+@check("IMAGE", "software", item="preinstalled_software")
 def _image_check(c: Ctx) -> None:
     image = _image(c)
     if image is None:
@@ -122,7 +122,7 @@ def _image_check(c: Ctx) -> None:
         c.add("IMAGE", "warn", "image.missing", image.reference, None, ref=image.reference)
 
 
-@check("FRAMEWORK", "software")
+@check("FRAMEWORK", "software", item="framework_installed")
 def _framework(c: Ctx) -> None:
     host, plan, smi = c.facts.host, c.plan, c.smi
     fw = c.catalog.typed(Framework, plan.software.framework) if plan and plan.software.framework else None
@@ -152,7 +152,7 @@ def _framework(c: Ctx) -> None:
         c.add("FRAMEWORK", "skip", "framework.none", None, host.frameworks_error)
 
 
-@check("BENCHMARK", "load")
+@check("BENCHMARK", "load", item="gpu_model_count")
 def _benchmark(c: Ctx) -> None:
     facts = c.facts
     if facts.benchmark is None:
