@@ -9,6 +9,7 @@ CUDA, containers, framework, the bundled benchmark) and `load` (the acceptance l
 
 from procurement.verify.checks import gpu, health, host, software  # noqa: F401  (register in report order)
 from procurement.verify.checks import load as _load  # noqa: F401  (the load-run checks come last)
+from procurement.verify.checks.gpu import gpu_verdicts
 from procurement.verify.checks.registry import (
     CHECKS,
     CheckSpec,
@@ -17,7 +18,6 @@ from procurement.verify.checks.registry import (
     check,
     evaluate,
     gpu_record,
-    gpu_verdicts,
     match_gpu,
 )
 

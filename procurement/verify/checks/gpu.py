@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import cast
 
+from catalog.loader import Catalog
 from catalog.models import (
     Gpu,
 )
 from procurement import verification_texts  # noqa: F401  (registers the messages)
 from procurement.verify.checks.registry import (
+    CheckFn,
     Ctx,
+    Facts,
     _ecc_required,
     _gpus_label,
     _label,
@@ -21,8 +25,9 @@ from procurement.verify.checks.registry import (
 from procurement.verify.health import (
     lspci_gpus,
 )
-from procurement.verify.report import Coded
-from procurement.verify.smi_xml import SmiGpu
+from procurement.verify.host import HostInfo
+from procurement.verify.report import CheckStatus, Coded, GpuRecord
+from procurement.verify.smi_xml import FIELD_PATHS, SmiGpu, SmiReport
 
 # ---------------------------------------------------------------- GPU inventory
 
@@ -356,3 +361,63 @@ def _vbios(c: Ctx) -> None:
         c.add("VBIOS-CONSISTENT", "skip", "vbios.skip")
     else:
         c.add("VBIOS-CONSISTENT", "pass", "vbios.pass", None, ", ".join(seen))
+
+
+# ---------------------------------------------------------------- per-GPU verdicts (step 5's table, the cluster PDF)
+
+# The checks a single GPU's report fields decide, judged by the same functions as the node report.
+_PER_GPU: tuple[tuple[str, CheckFn], ...] = (
+    ("GPU-READINGS", _gpu_readings),
+    ("PCIE-WIDTH", _pcie_width),
+    ("PCIE-GEN", _pcie_gen),
+    ("PERSISTENCE", _persistence),
+    ("ECC", _ecc),
+    ("GPU-MEMORY", _gpu_memory),
+)
+
+
+def _as_smi_gpu(g: GpuRecord) -> SmiGpu:
+    """A stored GPU record as the parsed nvidia-smi GPU the checks read (the fields a record keeps)."""
+    faults = [tuple(f.split(": ", 1)) if ": " in f else (f, "") for f in g.faults]
+    paths = {p for p, _ in faults}
+    return SmiGpu(
+        index=g.index,
+        bus_id=g.bus_id,
+        name=g.name,
+        uuid=g.uuid,
+        serial=g.serial,
+        memory_total_mib=g.memory_total_mib,
+        pcie_gen_current=g.pcie_gen_current,
+        pcie_gen_max=g.pcie_gen_max,
+        pcie_width_current=g.pcie_width_current,
+        pcie_width_max=g.pcie_width_max,
+        power_limit_w=g.power_limit_w,
+        persistence_mode=g.persistence_mode,
+        ecc_enabled=g.ecc_enabled,
+        temperature_c=g.temperature_c,
+        mig_mode=g.mig_mode,
+        vbios_version=g.vbios_version,
+        board_part_number=g.board_part_number,
+        faults=[(p, v) for p, v in faults],
+        unreadable={name for name, where in FIELD_PATHS.items() if paths.intersection(where)},
+    )
+
+
+def gpu_verdicts(g: SmiGpu | GpuRecord, part: Gpu | None) -> dict[str, CheckStatus]:
+    """Per-GPU pass/fail/warn/unknown of the checks one GPU's report fields decide, by running those checks on
+    that GPU alone (against its own catalog part; no plan). A check with nothing to judge (skip) is left out,
+    and so is a clean GPU-READINGS: readable values say nothing about the GPU by themselves, so a GPU whose
+    report holds no readings at all has no verdict rather than a pass."""
+    gpu = _as_smi_gpu(g) if isinstance(g, GpuRecord) else g
+    facts = Facts(smi=SmiReport(None, None, 1, [gpu]), host=HostInfo(), parts={gpu.index: part})
+    # No plan: no check below reads the catalog (Ctx.planned is None without a plan).
+    ctx = Ctx(facts, None, cast(Catalog, None), "en")
+    out: dict[str, CheckStatus] = {}
+    for check_id, fn in _PER_GPU:
+        ctx.checks.clear()
+        fn(ctx)
+        status = ctx.checks[-1].status if ctx.checks else "skip"
+        if status != "skip" and not (check_id == "GPU-READINGS" and status == "pass"):
+            out[check_id] = status
+    return out
+

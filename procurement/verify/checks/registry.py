@@ -239,36 +239,7 @@ def evaluate(
     return ctx.checks
 
 
-# ---------------------------------------------------------------- per-GPU verdicts (also used by the GUI)
-
-
-def gpu_verdicts(g: SmiGpu | GpuRecord, part: Gpu | None) -> dict[str, CheckStatus]:
-    """Per-GPU pass/fail/warn/unknown for the checks that can be judged from one GPU's report fields."""
-    out: dict[str, CheckStatus] = {}
-    faults = g.faults if isinstance(g, GpuRecord) else [f"{p}: {v}" for p, v in g.faults]
-    if faults:
-        out["GPU-READINGS"] = "fail"
-    if g.pcie_width_current is not None and g.pcie_width_max is not None:
-        short = g.pcie_width_current < g.pcie_width_max or (
-            part is not None and g.pcie_width_max < part.pcie_lanes
-        )
-        out["PCIE-WIDTH"] = "fail" if short else "pass"
-    if g.pcie_gen_current is not None and g.pcie_gen_max is not None:
-        if part is not None and g.pcie_gen_max < part.pcie_gen:
-            out["PCIE-GEN"] = "fail"
-        else:
-            out["PCIE-GEN"] = "warn" if g.pcie_gen_current < g.pcie_gen_max else "pass"
-    if g.persistence_mode is not None:
-        out["PERSISTENCE"] = "pass" if g.persistence_mode else "warn"
-    if g.ecc_enabled is not None:
-        required = _ecc_required(part)
-        out["ECC"] = "pass" if g.ecc_enabled else ("fail" if required else "warn")
-    if part is not None:
-        if g.memory_total_mib is not None:
-            out["GPU-MEMORY"] = "pass" if _memory_ok(g.memory_total_mib, part) else "fail"
-        elif faults:
-            out["GPU-MEMORY"] = "unknown"
-    return out
+# ---------------------------------------------------------------- helpers the check modules share
 
 
 def _ecc_required(part: Gpu | None) -> bool:
@@ -307,4 +278,4 @@ def _planned_ports(c: Ctx) -> list[tuple[float, str]]:
     return out
 
 
-__all__ = ["CHECKS", "CheckSpec", "Ctx", "Facts", "check", "evaluate", "gpu_record", "gpu_verdicts", "match_gpu"]
+__all__ = ["CHECKS", "CheckSpec", "Ctx", "Facts", "check", "evaluate", "gpu_record", "match_gpu"]

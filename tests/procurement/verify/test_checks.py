@@ -381,3 +381,36 @@ def test_checks_use_the_shared_units_and_version_parser() -> None:
     # a driver string that is not a version is unknown, never compared as 0
     assert software.version_or_none("580.105.08") == (580, 105, 8)
     assert software.version_or_none("N/A") is None
+
+
+# gpu_verdicts runs the node report's own check functions on one GPU (issue 25). Before, it re-implemented six
+# of them and disagreed with the report on these GPUs; each case shows the per-GPU verdict and the check agree.
+_FB_TOTAL = "<total>15360 MiB</total>"
+
+
+@pytest.mark.parametrize(
+    ("edit", "check_id", "want"),
+    [
+        # a pending ECC change: the report warns (the mode after the next reset differs); the table said pass
+        (("<pending_ecc>Enabled", "<pending_ecc>Disabled"), "ECC", "warn"),
+        # an unreadable link width: the report says unknown; the table left the check out
+        (("<current_link_width>8x", "<current_link_width>[Unknown Error]"), "PCIE-WIDTH", "unknown"),
+        # unreadable persistence mode and ECC mode: unknown, never silently absent
+        (("<persistence_mode>Disabled", "<persistence_mode>[Unknown Error]"), "PERSISTENCE", "unknown"),
+        (("<current_ecc>Enabled", "<current_ecc>[Unknown Error]"), "ECC", "unknown"),
+        # no memory size at all (no fault marker): against a known part that is unknown; the table left it out
+        ((_FB_TOTAL, ""), "GPU-MEMORY", "unknown"),
+    ],
+)
+def test_per_gpu_verdicts_agree_with_the_node_checks(
+    vcat: Catalog, edit: tuple[str, str], check_id: str, want: str
+) -> None:
+    text = T4_XML.read_text()
+    assert edit[0] in text
+    xml = text.replace(edit[0], edit[1], 1)
+    rep = report(xml, vcat, None)
+    part = vcat.gpu("t4")
+    assert status(rep, check_id) == want
+    assert gpu_verdicts(parse_smi_xml(xml).gpus[0], part).get(check_id) == want
+    if check_id != "ECC" or want != "warn":  # a stored GPU record keeps no pending ECC mode
+        assert gpu_verdicts(rep.gpus[0], part).get(check_id) == want
