@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from procurement.verify import raw
-from procurement.verify.runner import CommandResult, Runner, run_command
+from procurement.verify.collect import raw
+from procurement.verify.collect.runner import CommandResult, Runner, run_command
 
 
 @dataclass
@@ -91,7 +91,7 @@ def probe_host(
     python: str | None = None,
     image: str | None = None,
 ) -> HostInfo:
-    """Collect the host's raw facts (procurement.verify.raw) and parse them: the same path as `verify`."""
+    """Collect the host's raw facts (procurement.verify.collect.raw) and parse them: the same path as `verify`."""
     coll = raw.Collector(str(root), raw_run(runner or (lambda argv, t: run_command(argv, t))), timeout,
                          python=python or default_python())
     facts = raw.new_raw()

@@ -22,12 +22,12 @@ from procurement.verify.checks.registry import (
     _missing,
     check,
 )
-from procurement.verify.health import (
+from procurement.verify.host import HostInfo
+from procurement.verify.parse.health import (
     lspci_gpus,
 )
-from procurement.verify.host import HostInfo
+from procurement.verify.parse.smi_xml import FIELD_PATHS, SmiGpu, SmiReport
 from procurement.verify.report import CheckStatus, Coded, GpuRecord
-from procurement.verify.smi_xml import FIELD_PATHS, SmiGpu, SmiReport
 
 # ---------------------------------------------------------------- GPU inventory
 

@@ -1,6 +1,6 @@
 """The acceptance load-run checks (only when a load run was asked for): DCGM, nvbandwidth, NCCL, gpu_burn,
 the sampled throttle/power/PSU, the state after the load and CUDA's P2P test. The outputs are parsed by
-procurement.verify.load."""
+procurement.verify.parse.load."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ from typing import Any
 from catalog.models import Gpu
 from procurement.verify.checks.health import _nvlink_wanted
 from procurement.verify.checks.registry import Ctx, check
-from procurement.verify.health import LoadFacts
-from procurement.verify.load import (
+from procurement.verify.parse.health import LoadFacts
+from procurement.verify.parse.load import (
     DCGM_EXIT,
     HW_SLOWDOWN_BITS,
     INSTALL,
@@ -466,7 +466,13 @@ def _load_after(c: Ctx) -> None:
     errors beyond the policy's limits, a GPU gone. Before the load they were clean; this is where a marginal
     GPU shows."""
     from procurement.policy import default_policy
-    from procurement.verify.health import NVLINK_COUNTERS, parse_kernel_faults, parse_nvlink_errors, parse_xid, xid_info
+    from procurement.verify.parse.health import (
+        NVLINK_COUNTERS,
+        parse_kernel_faults,
+        parse_nvlink_errors,
+        parse_xid,
+        xid_info,
+    )
     load = c.facts.load
     if load is None:
         return

@@ -22,17 +22,17 @@ from procurement import verification_texts  # noqa: F401  (registers the message
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.verify.health import (
+from procurement.verify.collect.runner import CommandResult
+from procurement.verify.host import HostInfo
+from procurement.verify.parse.health import (
     IbPort,
     KernelFault,
     LoadFacts,
     XidEvent,
 )
-from procurement.verify.host import HostInfo
+from procurement.verify.parse.smi_xml import SmiGpu, SmiReport
+from procurement.verify.parse.topo import Topology
 from procurement.verify.report import CheckRecord, CheckStatus, Coded, GpuRecord, make_check, render_value
-from procurement.verify.runner import CommandResult
-from procurement.verify.smi_xml import SmiGpu, SmiReport
-from procurement.verify.topo import Topology
 
 
 @dataclass

@@ -10,10 +10,10 @@ from catalog.loader import Catalog
 from procurement.plan import Plan
 from procurement.verify.checks import Facts, evaluate, gpu_verdicts, match_gpu
 from procurement.verify.host import HostInfo, probe_host
+from procurement.verify.parse.smi_xml import parse_smi_xml
+from procurement.verify.parse.topo import parse_topo
 from procurement.verify.probe import report_from_outputs
 from procurement.verify.report import VerificationReport
-from procurement.verify.smi_xml import parse_smi_xml
-from procurement.verify.topo import parse_topo
 from tests.procurement.verify.conftest import (
     A100_MIG_XML,
     FIX,

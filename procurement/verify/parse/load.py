@@ -1,5 +1,5 @@
 """The acceptance load run, judged: DCGM diagnostics, nvbandwidth, NCCL all_reduce_perf and a concurrent
-gpu_burn with power/temperature/clock sampling (collected by procurement.verify.raw.run_load)."""
+gpu_burn with power/temperature/clock sampling (collected by procurement.verify.collect.raw.run_load)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from procurement.verify.health import AfterLoad, LoadFacts
+from procurement.verify.parse.health import AfterLoad, LoadFacts
 
 # How to get each tool when it is missing (the check is then unknown, with this hint).
 INSTALL = {
@@ -355,8 +355,8 @@ def load_facts(doc: dict[str, Any]) -> LoadFacts | None:
 def _after_load(doc: dict[str, Any], after: dict[str, Any]) -> AfterLoad:
     """The re-read after the load, parsed: its nvidia-smi report, the kernel-log lines the run added, the AER
     counters and the NVLink error counters."""
-    from procurement.verify.health import new_lines, parse_aer
-    from procurement.verify.smi_xml import SmiParseError, parse_smi_xml
+    from procurement.verify.parse.health import new_lines, parse_aer
+    from procurement.verify.parse.smi_xml import SmiParseError, parse_smi_xml
 
     out = AfterLoad()
     found = after.get("nvidia_smi_q")
