@@ -36,7 +36,7 @@ from catalog.loader import Catalog, load_catalog  # noqa: E402
 from procurement.plan import Plan, load_plan  # noqa: E402
 from procurement.probe import bundle  # noqa: E402
 from procurement.probe.nodes import cyclic_gc_paused, read_node, read_nodes  # noqa: E402
-from procurement.verify import raw as rawmod  # noqa: E402
+from procurement.verify.collect import raw as rawmod  # noqa: E402
 from procurement.verify.merge import merge_reports  # noqa: E402
 from procurement.verify.report import write_report  # noqa: E402
 

@@ -300,36 +300,15 @@ def _sep(lang: Lang) -> str:
 # back to its family, then to the first plan field it points at that an item looks at.
 # ---------------------------------------------------------------- verification → items
 
-# The check ids of `gpu-procure verify` (docs/verify.md) and the item each one shows the machine's side of.
-VERIFY_CHECK_ITEMS: dict[str, str] = {
-    "GPU-MODEL": "gpu_model_count",
-    "GPU-COUNT": "gpu_model_count",
-    "GPU-VISIBLE": "gpu_model_count",
-    "PCIE-WIDTH": "gpu_model_count",
-    "PCIE-GEN": "gpu_model_count",
-    "MIG": "gpu_model_count",
-    "NVLINK": "gpu_model_count",
-    "BENCHMARK": "gpu_model_count",
-    "GPU-MEMORY": "gpu_vram",
-    "ECC": "gpu_vram",
-    "ECC-ERRORS": "gpu_vram",
-    "MEMORY-RETIRED": "gpu_vram",
-    "CPU-CORES": "cpu_cores",
-    "CPU-MODEL": "cpu_cores",
-    "RAM": "ram",
-    "NVME": "storage_nvme",
-    "NET-SPEED": "network",
-    "POWER-LIMIT": "psu_power",
-    "OS": "os_driver",
-    "DRIVER-BRANCH": "os_driver",
-    "PERSISTENCE": "os_driver",
-    "DRIVER-MIN": "cuda_gpu",
-    "CUDA-VERSION": "cuda_gpu",
-    "CUDA-TOOLKIT": "cuda_gpu",
-    "FRAMEWORK": "framework_installed",
-    "IMAGE": "preinstalled_software",
-    "CONTAINER-RUNTIME": "preinstalled_software",
-}
+# The check ids of `gpu-procure verify` (docs/verify.md) and the item each one shows the machine's side of are
+# declared with each check (`@check(..., item=...)` in procurement/verify/checks/); read from its registry.
+def verify_check_items() -> dict[str, str]:
+    """Check id -> the checklist item it covers, as the verify check registry declares them."""
+    from procurement.verify.checks import CHECKS
+
+    return {spec.id: spec.item for spec in CHECKS.values() if spec.item is not None}
+
+
 _CHECK_PREFIXES: tuple[tuple[str, str], ...] = (
     ("gpu_memory", "gpu_vram"),
     ("vram", "gpu_vram"),
@@ -372,8 +351,9 @@ _CHECK_STATUS = {"fail": Status.FAIL, "warn": Status.ATTENTION, "pass": Status.P
 
 def item_for_check(check_id: str) -> str | None:
     """The checklist item a verification check covers ('GPU-COUNT', 'DRIVER-MIN', …), or None."""
-    if check_id.upper() in VERIFY_CHECK_ITEMS:
-        return VERIFY_CHECK_ITEMS[check_id.upper()]
+    items = verify_check_items()
+    if check_id.upper() in items:
+        return items[check_id.upper()]
     norm = check_id.lower().replace("-", "_").replace(".", "_").replace(" ", "_")
     best: tuple[int, str] | None = None
     for prefix, item in _CHECK_PREFIXES:

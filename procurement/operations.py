@@ -156,7 +156,7 @@ def operations_checks(plan: Plan, raw: Mapping[str, Any], lang: Lang = "en") -> 
     ecc: list[bool | None] | None = None
     q = commands.get("nvidia_smi_q")
     if isinstance(q, Mapping) and isinstance(q.get("stdout"), str) and q.get("stdout"):
-        from procurement.verify.smi_xml import parse_smi_xml
+        from procurement.verify.parse.smi_xml import parse_smi_xml
 
         try:
             ecc = [g.ecc_enabled for g in parse_smi_xml(q["stdout"]).gpus]

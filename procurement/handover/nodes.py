@@ -12,7 +12,7 @@ from procurement.messages import Lang
 from procurement.plan import Plan
 from procurement.probe.nodes import MAX_INPUT_BYTES, MAX_RAW_VALUES, expand
 from procurement.safe_io import read_bounded_text
-from procurement.verify import raw as rawmod
+from procurement.verify.collect import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
 from procurement.verify.report import ReportError, parse_report, strict_json
 

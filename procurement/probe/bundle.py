@@ -1,6 +1,6 @@
 """Builds the probe as one runnable zipapp (`make probe`, `gpu-procure probe-bundle DIR`, step 5's button).
 
-The archive holds the standard-library collector (procurement/verify/raw.py, the one `verify` runs), the
+The archive holds the standard-library collector (procurement/verify/collect/raw.py, the one `verify` runs), the
 probe command around it (procurement/probe/probe_main.py) and a three-line `__main__`; it is byte-for-byte the same
 for the same collector (fixed timestamps and order), so two builds can be compared by their digest.
 """
@@ -30,7 +30,7 @@ _EPOCH = (1980, 1, 1, 0, 0, 0)
 
 SOURCES = (
     # (name in the zipapp, package, file): the collector verify uses, and the probe command around it
-    ("gpu_procure_raw.py", "procurement.verify", "raw.py"),
+    ("gpu_procure_raw.py", "procurement.verify.collect", "raw.py"),
     ("gpu_procure_probe.py", "procurement.probe", "probe_main.py"),
 )
 

@@ -15,7 +15,7 @@ from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.probe import texts  # noqa: F401  (registers the messages)
 from procurement.safe_io import InputFileError, read_bounded_text
-from procurement.verify import raw as rawmod
+from procurement.verify.collect import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
 from procurement.verify.report import ReportError, VerificationReport, parse_report, strict_json
 

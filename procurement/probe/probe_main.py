@@ -3,7 +3,7 @@
 
 Runs on the target machine's system python3 with nothing installed and without root (as root it also
 reads the kernel log where dmesg is restricted, and the DMI serial numbers). It judges nothing: the facts
-come from the same collector `gpu-procure verify` uses (procurement/verify/raw.py, shipped beside this file
+come from the same collector `gpu-procure verify` uses (procurement/verify/collect/raw.py, shipped beside this file
 in the zipapp as gpu_procure_raw.py), and `gpu-procure judge` compares them with the plan. Usage:
 
     python3 gpu-procure-probe.pyz [-o FILE] [--load quick|full [--duration S]] [--benchmark] [--timeout S]
@@ -25,7 +25,7 @@ from typing import Any, Dict, Optional, Sequence
 try:  # inside the zipapp
     import gpu_procure_raw as raw
 except ImportError:  # from the source tree / the installed app
-    from procurement.verify import raw
+    from procurement.verify.collect import raw
 
 PROBE_CLI_VERSION = "1.0.0"
 """Version of this command (the collector has its own, raw.PROBE_VERSION; both go into the file)."""

@@ -8,7 +8,7 @@ The GUI's step 5 uses this API:
 - ``load_report(path)`` / ``parse_report(dict)`` read node reports; ``merge_reports(reports, plan)``
   combines them.
 - ``gpu_verdicts(gpu_record, part)`` gives per-GPU pass/fail marks for a table.
-- ``collect(plan, catalog, options)`` returns this machine's raw facts (procurement.verify.raw);
+- ``collect(plan, catalog, options)`` returns this machine's raw facts (procurement.verify.collect.raw);
   ``judge(raw, plan, catalog, policy, lang)`` turns raw facts from any machine into a report
   (docs/verify.md, "Raw facts"). ``CHECKS`` is the declared check registry.
 """

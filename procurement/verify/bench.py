@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from procurement.verify.raw import BENCH_SCRIPT
-from procurement.verify.runner import Runner
+from procurement.verify.collect.raw import BENCH_SCRIPT
+from procurement.verify.collect.runner import Runner
 
 BENCH_TIMEOUT_S = 300.0
 """Wall-clock cap for the whole benchmark child (all GPUs); it is killed after that."""

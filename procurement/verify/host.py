@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from procurement.verify import raw
-from procurement.verify.runner import CommandResult, Runner, run_command
+from procurement.verify.collect import raw
+from procurement.verify.collect.runner import CommandResult, Runner, run_command
 
 
 @dataclass
@@ -91,7 +91,7 @@ def probe_host(
     python: str | None = None,
     image: str | None = None,
 ) -> HostInfo:
-    """Collect the host's raw facts (procurement.verify.raw) and parse them: the same path as `verify`."""
+    """Collect the host's raw facts (procurement.verify.collect.raw) and parse them: the same path as `verify`."""
     coll = raw.Collector(str(root), raw_run(runner or (lambda argv, t: run_command(argv, t))), timeout,
                          python=python or default_python())
     facts = raw.new_raw()
@@ -166,6 +166,25 @@ def _file(doc: dict[str, Any], path: str) -> str | None:
 def host_from_raw(doc: dict[str, Any]) -> HostInfo:
     """The host facts of a doc-facts document (procurement.verify.doc), parsed; absent values stay None."""
     info = HostInfo()
+    _os_from(info, doc)
+    _cpu_from(info, doc)
+    info.memory_gib = parse_meminfo(_file(doc, "/proc/meminfo") or "")
+    if doc.get("edac_mc"):
+        info.memory_ecc = "enabled"
+    lsblk = _cmd(doc, "lsblk")
+    if _ok(lsblk):
+        info.disks = parse_lsblk(_stdout(lsblk))
+    info.net = _net_from(doc)
+    _toolkit_from(info, doc)
+    _docker_from(info, doc)
+    t = doc.get("timeout_s")
+    _frameworks_from(info, _cmd(doc, "frameworks"), float(t) if isinstance(t, int | float) else 30.0)
+    _identity_from(info, doc)
+    return info
+
+
+def _os_from(info: HostInfo, doc: dict[str, Any]) -> None:
+    """Host name, kernel and /etc/os-release."""
     info.hostname = ((_file(doc, "/proc/sys/kernel/hostname") or _file(doc, "/etc/hostname") or "").strip()
                      or None)
     info.kernel = (_file(doc, "/proc/sys/kernel/osrelease") or "").strip() or None
@@ -175,6 +194,10 @@ def host_from_raw(doc: dict[str, Any]) -> HostInfo:
     )
     info.os_id = osr.get("ID")
     info.os_version_id = osr.get("VERSION_ID")
+
+
+def _cpu_from(info: HostInfo, doc: dict[str, Any]) -> None:
+    """The CPU from /proc/cpuinfo; lscpu fills in what it leaves out (ARM servers, containers)."""
     info.cpu_model, info.cpu_sockets, info.cpu_cores, info.cpu_threads = parse_cpuinfo(
         _file(doc, "/proc/cpuinfo") or ""
     )
@@ -185,39 +208,50 @@ def host_from_raw(doc: dict[str, Any]) -> HostInfo:
         info.cpu_sockets = info.cpu_sockets or sockets
         info.cpu_cores = info.cpu_cores or cores
         info.cpu_threads = info.cpu_threads or threads
-    info.memory_gib = parse_meminfo(_file(doc, "/proc/meminfo") or "")
-    if doc.get("edac_mc"):
-        info.memory_ecc = "enabled"
-    lsblk = _cmd(doc, "lsblk")
-    if _ok(lsblk):
-        info.disks = parse_lsblk(_stdout(lsblk))
+
+
+def _net_from(doc: dict[str, Any]) -> list[NetLink]:
+    """The network interfaces (sysfs /sys/class/net, as the collector read them)."""
+    out = []
     for entry in doc.get("net") or []:
         if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
             continue
         speed = _int(entry.get("speed"))
         kind = "infiniband" if str(entry.get("type") or "").strip() == "32" else "ethernet"
         state = entry.get("operstate")
-        info.net.append(NetLink(entry["name"], speed if speed and speed > 0 else None, kind,
-                                state if isinstance(state, str) else None))
+        out.append(NetLink(entry["name"], speed if speed and speed > 0 else None, kind,
+                           state if isinstance(state, str) else None))
+    return out
+
+
+def _toolkit_from(info: HostInfo, doc: dict[str, Any]) -> None:
+    """The CUDA toolkit (nvcc) and the NVIDIA Container Toolkit (nvidia-ctk) versions."""
     nvcc = _cmd(doc, "nvcc")
     if _ok(nvcc):
         m = re.search(r"release (\d+\.\d+)", _stdout(nvcc))
         info.nvcc_version = m.group(1) if m else None
-    docker = _cmd(doc, "docker_version")
-    if _ok(docker) and _stdout(docker).strip():
-        info.docker_version = _stdout(docker).strip().splitlines()[0]
-        rt = _cmd(doc, "docker_runtimes")
-        if _ok(rt):
-            info.docker_nvidia_runtime = "nvidia" in _stdout(rt)
-        image = doc.get("image")
-        if isinstance(image, str) and image:
-            info.images[image] = _ok(_cmd(doc, "docker_image"))
     ctk = _cmd(doc, "nvidia_ctk")
     if _ok(ctk):
         m = re.search(r"(\d+\.\d+\.\d+)", _stdout(ctk))
         info.nvidia_ctk_version = m.group(1) if m else _stdout(ctk).strip()[:40] or None
-    t = doc.get("timeout_s")
-    _frameworks_from(info, _cmd(doc, "frameworks"), float(t) if isinstance(t, int | float) else 30.0)
+
+
+def _docker_from(info: HostInfo, doc: dict[str, Any]) -> None:
+    """Docker's version, whether it has the nvidia runtime, and whether the planned image is present."""
+    docker = _cmd(doc, "docker_version")
+    if not (_ok(docker) and _stdout(docker).strip()):
+        return
+    info.docker_version = _stdout(docker).strip().splitlines()[0]
+    rt = _cmd(doc, "docker_runtimes")
+    if _ok(rt):
+        info.docker_nvidia_runtime = "nvidia" in _stdout(rt)
+    image = doc.get("image")
+    if isinstance(image, str) and image:
+        info.images[image] = _ok(_cmd(doc, "docker_image"))
+
+
+def _identity_from(info: HostInfo, doc: dict[str, Any]) -> None:
+    """The machine id and the DMI serials, vendor and product (firmware placeholders are None)."""
     info.machine_id = (_file(doc, "/etc/machine-id") or "").strip() or None
     for key, path in (("dmi_serial", "/sys/class/dmi/id/product_serial"),
                       ("dmi_uuid", "/sys/class/dmi/id/product_uuid"),
@@ -226,7 +260,6 @@ def host_from_raw(doc: dict[str, Any]) -> HostInfo:
                       ("product", "/sys/class/dmi/id/product_name")):
         value = (_file(doc, path) or "").strip()
         setattr(info, key, value if value and value.casefold() not in _DMI_PLACEHOLDERS else None)
-    return info
 
 
 # Values firmware leaves in DMI fields that identify nothing.

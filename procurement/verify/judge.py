@@ -1,6 +1,6 @@
-"""The judging half of verification: raw facts (procurement.verify.raw) + plan + catalog -> report.
+"""The judging half of verification: raw facts (procurement.verify.collect.raw) + plan + catalog -> report.
 
-`gpu-procure verify` on this machine collects with procurement.verify.raw and judges here; a raw file
+`gpu-procure verify` on this machine collects with procurement.verify.collect.raw and judges here; a raw file
 collected elsewhere (the standalone probe) is judged by the very same function, so identical facts give
 identical reports.
 """
@@ -15,9 +15,11 @@ from catalog.loader import Catalog
 from procurement.messages import Lang, t
 from procurement.plan import Plan, canonical_digest
 from procurement.policy import Policy
-from procurement.verify import raw as rawmod
 from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
-from procurement.verify.health import (
+from procurement.verify.collect import raw as rawmod
+from procurement.verify.collect.runner import CommandResult
+from procurement.verify.host import HostInfo, command_result, host_from_raw
+from procurement.verify.parse.health import (
     ib_ports_from_sysfs,
     parse_aer,
     parse_ibstat,
@@ -25,12 +27,10 @@ from procurement.verify.health import (
     parse_kernel_faults,
     parse_xid,
 )
-from procurement.verify.host import HostInfo, command_result, host_from_raw
-from procurement.verify.load import load_facts
+from procurement.verify.parse.load import load_facts
+from procurement.verify.parse.smi_xml import SmiParseError, SmiReport, parse_smi_xml
+from procurement.verify.parse.topo import Topology, TopoParseError, parse_topo
 from procurement.verify.report import CheckRecord, CheckStatus, Coded, HostRecord, VerificationReport, make_check
-from procurement.verify.runner import CommandResult
-from procurement.verify.smi_xml import SmiParseError, SmiReport, parse_smi_xml
-from procurement.verify.topo import Topology, TopoParseError, parse_topo
 
 
 class RawError(ValueError):
@@ -295,7 +295,7 @@ _HCA = re.compile(r"'?\b((?:mlx\d+|hfi\d+|irdma|bnxt_re|rxe|qedr|efa)[_\w]*)\b'?
 
 def reader_error(res: CommandResult) -> str:
     """'ibstat (mlx5_3): exit 1: <first error line>': the tool, the device its error names, how it ended."""
-    from procurement.verify.load import error_line, exit_text
+    from procurement.verify.parse.load import error_line, exit_text
 
     text = f"{res.stderr}\n{res.stdout}" if res.stderr.strip() else res.stdout
     line = error_line(text)

@@ -11,15 +11,15 @@ from catalog.loader import Catalog
 from catalog.models import ContainerImage
 from procurement.messages import Lang, t
 from procurement.plan import Plan
-from procurement.verify import raw
 from procurement.verify.bench import BENCH_TIMEOUT_S, run_benchmark
 from procurement.verify.checks import Facts
+from procurement.verify.collect import raw
+from procurement.verify.collect.runner import CancelFlag, Runner, run_command
 from procurement.verify.host import HostInfo, default_python, host_from_raw, raw_run
 from procurement.verify.judge import build_report, health_facts, judge
+from procurement.verify.parse.smi_xml import parse_smi_xml
+from procurement.verify.parse.topo import TopoParseError, parse_topo
 from procurement.verify.report import VerificationReport, make_check
-from procurement.verify.runner import CancelFlag, Runner, run_command
-from procurement.verify.smi_xml import parse_smi_xml
-from procurement.verify.topo import TopoParseError, parse_topo
 
 DEFAULT_TIMEOUT_S = 30.0
 
@@ -62,7 +62,7 @@ def collect(
     progress: Callable[[str], None] | None = None,
     cancel: CancelFlag | None = None,
 ) -> dict[str, Any]:
-    """The raw facts of this machine (procurement.verify.raw), with the optional PyTorch benchmark."""
+    """The raw facts of this machine (procurement.verify.collect.raw), with the optional PyTorch benchmark."""
     options = options or ProbeOptions()
     runner: Runner = options.runner or (lambda argv, timeout: run_command(argv, timeout, cancel))
     image = catalog.typed(ContainerImage, plan.software.image) if plan and plan.software.image else None
@@ -113,7 +113,7 @@ def run_probe(
 ) -> VerificationReport:
     """Probe this machine and check it against ``plan`` (None: inventory and health checks).
 
-    Collect (procurement.verify.raw) then judge (procurement.verify.judge): the same path a raw file from
+    Collect (procurement.verify.collect.raw) then judge (procurement.verify.judge): the same path a raw file from
     another machine takes. Safe to call from a worker thread: it touches no GUI state, reports through
     ``progress`` and stops (killing a running program) soon after ``cancel.is_set()`` becomes true,
     raising VerificationCancelled.
@@ -154,7 +154,7 @@ def report_from_outputs(
 ) -> VerificationReport:
     """Build a report from captured outputs (the benchmark, screenshots, saved captures).
 
-    ``health``: raw-facts keys (procurement.verify.raw) for the health checks: `kernel_log`, `pci_aer`,
+    ``health``: raw-facts keys (procurement.verify.collect.raw) for the health checks: `kernel_log`, `pci_aer`,
     `infiniband`, and `commands` (`lspci`, `ibstat`, `fabricmanager`); without them those checks are
     unknown, as on a machine where they could not be read.
     """

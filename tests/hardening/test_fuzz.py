@@ -27,8 +27,8 @@ from procurement.evaluation import evaluate
 from procurement.plan import Plan, PlanError, dump_plan, parse_plan, plan_to_data
 from procurement.policy import default_policy
 from procurement.verification_report import MAX_JSON_VALUES, ReportError, load_report, report_to_dict
+from procurement.verify.parse.smi_xml import SmiParseError, parse_smi_xml
 from procurement.verify.probe import report_from_outputs
-from procurement.verify.smi_xml import SmiParseError, parse_smi_xml
 from tests.conftest import EXAMPLES, NVIDIA_SMI_FIXTURES
 
 BOUND = 200 * 2**20
@@ -198,7 +198,7 @@ def test_fuzzed_user_catalogs_load_or_are_located_errors_within_the_memory_bound
 
 GPU_ELEMENT = re.compile(r"<gpu id=.*?</gpu>\n", re.S)
 LEAF = re.compile(r"<([a-z_0-9]+)>([^<]*)</\1>")
-SMI_LIMIT = 16 * 2**20  # the runner's cap on nvidia-smi's output (procurement/verify/runner.py)
+SMI_LIMIT = 16 * 2**20  # the runner's cap on nvidia-smi's output (procurement/verify/collect/runner.py)
 
 
 @FUZZ

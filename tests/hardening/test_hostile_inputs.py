@@ -265,7 +265,7 @@ def test_verify_load_refuses_a_missing_fifo_or_empty_hostfile_before_running(tmp
 
 
 def test_the_probe_reads_a_hostfile_bounded(tmp_path: Path) -> None:
-    from procurement.verify.raw import cross_node_plan
+    from procurement.verify.collect.raw import cross_node_plan
 
     fifo = tmp_path / "hosts"
     os.mkfifo(fifo)
@@ -415,7 +415,7 @@ def test_a_fresh_cache_of_a_catalog_of_many_files_costs_no_more_than_parsing(
 
 def test_a_node_reporting_more_gpus_than_any_node_has_is_refused_quickly() -> None:
     """96,000 GPUs in a 9 MB raw-facts file took 874 MB and minutes in judge; the XML is refused at 257."""
-    from procurement.verify.smi_xml import MAX_GPUS, SmiParseError, parse_smi_xml
+    from procurement.verify.parse.smi_xml import MAX_GPUS, SmiParseError, parse_smi_xml
 
     fixture = REPO / "tests" / "fixtures" / "nvidia-smi" / "k8s-test-infra_8x-h100-80gb-hbm3_580.105.08_v13.xml"
     xml = fixture.read_text(encoding="utf-8")

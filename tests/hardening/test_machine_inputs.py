@@ -13,9 +13,9 @@ from hypothesis import strategies as st
 
 from procurement.plan import load_plan
 from procurement.verify import ReportError, load_report, merge_reports, parse_report, report_to_dict
+from procurement.verify.parse.smi_xml import SmiParseError, parse_smi_xml
 from procurement.verify.probe import report_from_outputs
 from procurement.verify.report import STATUSES
-from procurement.verify.smi_xml import SmiParseError, parse_smi_xml
 from tests.conftest import EXAMPLES, REPO
 
 CAPTURES = sorted((REPO / "tests" / "fixtures" / "nvidia-smi").glob("*.xml"))

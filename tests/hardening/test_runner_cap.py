@@ -7,8 +7,8 @@ import time
 import tracemalloc
 from pathlib import Path
 
-from procurement.verify import runner
-from procurement.verify.runner import run_command
+from procurement.verify.collect import runner
+from procurement.verify.collect.runner import run_command
 
 
 def test_an_endless_nvidia_smi_is_stopped_at_the_cap(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -42,7 +42,7 @@ def test_a_400_digit_reading_in_nvidia_smi_xml_is_a_parse_error() -> None:
 
     import pytest
 
-    from procurement.verify.smi_xml import SmiParseError, parse_smi_xml
+    from procurement.verify.parse.smi_xml import SmiParseError, parse_smi_xml
     from tests.conftest import NVIDIA_SMI_FIXTURES
 
     xml = (NVIDIA_SMI_FIXTURES / "k8s-test-infra_8x-h100-80gb-hbm3_580.105.08_v13.xml").read_text(encoding="utf-8")

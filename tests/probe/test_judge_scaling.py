@@ -18,7 +18,7 @@ import pytest
 from catalog.loader import Catalog
 from procurement.plan import Plan
 from procurement.probe.nodes import cyclic_gc_paused, read_node, read_nodes
-from procurement.verify import raw as rawmod
+from procurement.verify.collect import raw as rawmod
 from procurement.verify.merge import merge_reports
 from procurement.verify.report import VerificationReport, write_report
 from tests.procurement.verify.conftest import H100_TOPO, H100_XML, h100_plan, make_host_root

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from procurement.probe import probe_main
-from procurement.verify import raw
+from procurement.verify.collect import raw
 
 
 def test_a_hung_dcgmi_cannot_hold_the_probe_past_its_deadline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

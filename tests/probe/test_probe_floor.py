@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from procurement.probe import bundle, probe_main
-from procurement.verify import bench, raw
+from procurement.verify import bench
+from procurement.verify.collect import raw
 from tests.probe.helpers import interpreters, version_of
 
 SRC = Path(probe_main.__file__)

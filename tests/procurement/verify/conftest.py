@@ -32,7 +32,7 @@ from procurement.plan import (
     SoftwareChoice,
     StorageItem,
 )
-from procurement.verify.runner import CommandResult, run_command
+from procurement.verify.collect.runner import CommandResult, run_command
 from tests.conftest import NVIDIA_SMI_FIXTURES
 
 FIX = NVIDIA_SMI_FIXTURES
@@ -410,7 +410,7 @@ def lspci_for(xml: str) -> str:
     """`lspci -nn -D` listing exactly the GPUs of an nvidia-smi capture (by their bus ids)."""
     import re
 
-    from procurement.verify.raw import sysfs_bus_id
+    from procurement.verify.collect.raw import sysfs_bus_id
 
     buses = re.findall(r'<gpu id="([^"]+)"', xml)
     return "".join(_LSPCI_LINE.format(bus=sysfs_bus_id(b)) + "\n" for b in buses)

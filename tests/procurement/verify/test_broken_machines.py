@@ -12,12 +12,12 @@ import pytest
 
 from catalog.loader import Catalog, load_catalog
 from procurement.plan import PartCount
-from procurement.verify import raw as rawmod
+from procurement.verify.collect import raw as rawmod
+from procurement.verify.collect.raw import new_raw, result
+from procurement.verify.collect.runner import CommandResult, run_command
 from procurement.verify.judge import judge
-from procurement.verify.load import parse_all_reduce
+from procurement.verify.parse.load import parse_all_reduce
 from procurement.verify.probe import ProbeOptions, run_probe
-from procurement.verify.raw import new_raw, result
-from procurement.verify.runner import CommandResult, run_command
 from tests.procurement.verify.conftest import (
     ACCEPT,
     H100_TOPO,
@@ -91,7 +91,7 @@ def test_burn_workers_that_die_fail_naming_the_gpus(tmp_path: Path, fake_path: P
 
 
 def test_gpu_burn_deaths_are_read_from_its_progress_line() -> None:
-    from procurement.verify.load import gpu_burn_faults
+    from procurement.verify.parse.load import gpu_burn_faults
 
     deaths = gpu_burn_faults(BURN_ALL_DIED.read_text())
     assert deaths.died == list(range(8)) and deaths.aborted
@@ -195,7 +195,7 @@ def test_nvidia_smi_missing_beside_dcgm_is_not_a_missing_driver(shipped: Catalog
 def test_a_large_kernel_log_keeps_its_newest_end(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A log larger than the cap: the Xid at its end is kept (the head was kept before), with both runners;
     memory stays bounded by the cap."""
-    from procurement.verify import runner as app_runner
+    from procurement.verify.collect import runner as app_runner
 
     monkeypatch.setattr(rawmod, "OUTPUT_CAP_BYTES", 256 * 1024)
     monkeypatch.setattr(app_runner, "MAX_OUTPUT_BYTES", 256 * 1024)
@@ -289,7 +289,7 @@ def _mpi_tag(text: str) -> str:
 
 
 def test_launcher_prefixes_are_stripped_before_parsing() -> None:
-    from procurement.verify.load import strip_launcher_prefixes
+    from procurement.verify.parse.load import strip_launcher_prefixes
 
     plain = NCCL_2NODE_H100.read_text()
     for tagged in (_srun_label(plain), _mpi_tag(plain)):
@@ -415,7 +415,7 @@ def test_the_full_run_adds_the_p2p_test(tmp_path: Path, fake_path: Path, shipped
 
 
 def test_ibv_devinfo_port_states_are_read() -> None:
-    from procurement.verify.health import parse_ibv_devinfo
+    from procurement.verify.parse.health import parse_ibv_devinfo
 
     ports = parse_ibv_devinfo((ACCEPT / "ib/ibv_devinfo-cx6dx-roce-port-down-deepep-60.txt").read_text())
     assert [(p.device, p.port, p.state, p.link_layer, p.firmware) for p in ports] == [

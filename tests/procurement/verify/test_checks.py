@@ -10,10 +10,10 @@ from catalog.loader import Catalog
 from procurement.plan import Plan
 from procurement.verify.checks import Facts, evaluate, gpu_verdicts, match_gpu
 from procurement.verify.host import HostInfo, probe_host
+from procurement.verify.parse.smi_xml import parse_smi_xml
+from procurement.verify.parse.topo import parse_topo
 from procurement.verify.probe import report_from_outputs
 from procurement.verify.report import VerificationReport
-from procurement.verify.smi_xml import parse_smi_xml
-from procurement.verify.topo import parse_topo
 from tests.procurement.verify.conftest import (
     A100_MIG_XML,
     FIX,
@@ -364,15 +364,53 @@ def test_gpu_table_link_column_never_says_gen_dash() -> None:
 
 def test_checks_use_the_shared_units_and_version_parser() -> None:
     """One GB constant (catalog.units) and one version parser (catalog.models): verify keeps no copies."""
+    import importlib
     import inspect
+    import pkgutil
 
     from catalog import units
     from procurement.verify import checks
+    from procurement.verify.checks import registry, software
 
-    src = inspect.getsource(checks)
-    assert "1_000_000_000" not in src and "1024 * 1024" not in src
-    assert not hasattr(checks, "GB") and not hasattr(checks, "_ver")
-    assert checks.BYTES_PER_GB is units.BYTES_PER_GB
+    for info in pkgutil.iter_modules(checks.__path__):
+        module = importlib.import_module(f"{checks.__name__}.{info.name}")
+        src = inspect.getsource(module)
+        assert "1_000_000_000" not in src and "1024 * 1024" not in src, info.name
+        assert not hasattr(module, "GB") and not hasattr(module, "_ver"), info.name
+    assert registry.BYTES_PER_GB is units.BYTES_PER_GB
     # a driver string that is not a version is unknown, never compared as 0
-    assert checks.version_or_none("580.105.08") == (580, 105, 8)
-    assert checks.version_or_none("N/A") is None
+    assert software.version_or_none("580.105.08") == (580, 105, 8)
+    assert software.version_or_none("N/A") is None
+
+
+# gpu_verdicts runs the node report's own check functions on one GPU (issue 25). Before, it re-implemented six
+# of them and disagreed with the report on these GPUs; each case shows the per-GPU verdict and the check agree.
+_FB_TOTAL = "<total>15360 MiB</total>"
+
+
+@pytest.mark.parametrize(
+    ("edit", "check_id", "want"),
+    [
+        # a pending ECC change: the report warns (the mode after the next reset differs); the table said pass
+        (("<pending_ecc>Enabled", "<pending_ecc>Disabled"), "ECC", "warn"),
+        # an unreadable link width: the report says unknown; the table left the check out
+        (("<current_link_width>8x", "<current_link_width>[Unknown Error]"), "PCIE-WIDTH", "unknown"),
+        # unreadable persistence mode and ECC mode: unknown, never silently absent
+        (("<persistence_mode>Disabled", "<persistence_mode>[Unknown Error]"), "PERSISTENCE", "unknown"),
+        (("<current_ecc>Enabled", "<current_ecc>[Unknown Error]"), "ECC", "unknown"),
+        # no memory size at all (no fault marker): against a known part that is unknown; the table left it out
+        ((_FB_TOTAL, ""), "GPU-MEMORY", "unknown"),
+    ],
+)
+def test_per_gpu_verdicts_agree_with_the_node_checks(
+    vcat: Catalog, edit: tuple[str, str], check_id: str, want: str
+) -> None:
+    text = T4_XML.read_text()
+    assert edit[0] in text
+    xml = text.replace(edit[0], edit[1], 1)
+    rep = report(xml, vcat, None)
+    part = vcat.gpu("t4")
+    assert status(rep, check_id) == want
+    assert gpu_verdicts(parse_smi_xml(xml).gpus[0], part).get(check_id) == want
+    if check_id != "ECC" or want != "warn":  # a stored GPU record keeps no pending ECC mode
+        assert gpu_verdicts(rep.gpus[0], part).get(check_id) == want

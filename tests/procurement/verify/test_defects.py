@@ -134,7 +134,7 @@ def test_net_speed_from_a_real_ibstat_with_ports_down() -> None:
     health = healthy(XML)
     health["commands"]["ibstat"] = {"argv": ["ibstat"], "returncode": 0, "stdout": text, "stderr": "",  # type: ignore[index]
                                     "missing": False, "timed_out": False, "cancelled": False, "error": None}
-    from procurement.verify.health import parse_ibstat
+    from procurement.verify.parse.health import parse_ibstat
 
     ports = parse_ibstat(text)
     down = [p.device for p in ports if not p.active]
@@ -256,7 +256,7 @@ def test_gpu_on_the_bus_but_not_driven_fails() -> None:
     rep = judged(XML, h100_plan(), health=health)
     c = rep.check("GPU-PCI-COUNT")
     assert c is not None and c.status == "fail" and "0000:db:00.0" in c.message
-    from procurement.verify.health import lspci_gpus
+    from procurement.verify.parse.health import lspci_gpus
 
     assert len(lspci_gpus((ACCEPT / "lspci/lspci-nn-azure-a100-sxm4-8gpu.txt").read_text())) == 8
 
@@ -370,7 +370,7 @@ def test_gpu_nic_affinity_from_topology() -> None:
 
 def test_nic_firmware_consistency_from_ibstat() -> None:
     """The real ibstat of an H100 node: ConnectX-7 (MT4129) and ConnectX-6 Dx (MT4125) each on one firmware."""
-    from procurement.verify.health import parse_ibstat
+    from procurement.verify.parse.health import parse_ibstat
 
     for name, fw_text in (("ib/ibstat-h100-roce-some-down-polling.txt", "MT4129: 28.39.1002"),
                           ("ib/ibstat-h100-8x400-ib-all-active.txt", "MT4129: 28.41.1000")):
@@ -434,7 +434,7 @@ def _nvlink_errors_health(text: str, rc: int = 0) -> dict[str, object]:
 def test_nvlink_error_counters_against_the_policy() -> None:
     """`nvidia-smi nvlink -e` (a real H100 capture): all zero passes; a link that retransmits fails with the
     GPU and link named; the limits are the policy's (a user file may allow some); unreadable is unknown."""
-    from procurement.verify.health import parse_nvlink_errors
+    from procurement.verify.parse.health import parse_nvlink_errors
 
     text = NVLINK_E.read_text()
     parsed = parse_nvlink_errors(text)
@@ -451,8 +451,8 @@ def test_nvlink_error_counters_against_the_policy() -> None:
     assert bad.actual == "GPU0 link 1 replay 3; GPU0 link 1 crc 12"
     # the user's policy allows some CRC and replay errors: now within it
     from procurement.policy import default_policy
+    from procurement.verify.collect.raw import new_raw, result
     from procurement.verify.judge import judge
-    from procurement.verify.raw import new_raw, result
 
     lenient = default_policy().model_copy(update={"nvlink_crc_errors_max": 20, "nvlink_replay_errors_max": 5})
     doc = new_raw()

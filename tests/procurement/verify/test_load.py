@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from catalog.loader import Catalog, load_catalog
-from procurement.verify.load import parse_all_reduce, parse_dcgm_diag, parse_gpu_burn, parse_nvbandwidth
+from procurement.verify.collect.raw import load_plan
+from procurement.verify.collect.runner import CommandResult
+from procurement.verify.parse.load import parse_all_reduce, parse_dcgm_diag, parse_gpu_burn, parse_nvbandwidth
 from procurement.verify.probe import ProbeOptions, run_probe
-from procurement.verify.raw import load_plan
-from procurement.verify.runner import CommandResult
 from tests.procurement.verify.conftest import (
     ACCEPT,
     H100_TOPO,
@@ -154,8 +154,8 @@ def test_dcgm_json_output_is_read_too() -> None:
 
 def test_the_standalone_probes_load_format_is_judged(vcat: Catalog, shipped: Catalog) -> None:
     """procurement/probe writes load.commands and one `nvidia-smi --query-gpu -l N` record as samples."""
+    from procurement.verify.collect.raw import new_raw, result
     from procurement.verify.judge import judge
-    from procurement.verify.raw import new_raw, result
 
     doc = new_raw()
     doc["commands"]["nvidia_smi_q"] = result(["nvidia-smi", "-q", "-x"], 0, H100_XML.read_text())
@@ -184,8 +184,8 @@ def test_psu_headroom_at_the_measured_draw() -> None:
     from procurement.budgets.power import power_budget
     from procurement.plan import load_plan
     from procurement.policy import default_policy
+    from procurement.verify.collect.raw import new_raw, result
     from procurement.verify.judge import judge
-    from procurement.verify.raw import new_raw, result
     from tests.conftest import EXAMPLES
 
     catalog = load_catalog()
@@ -217,7 +217,7 @@ def test_psu_headroom_at_the_measured_draw() -> None:
 def test_a_pytorch_burn_stands_in_for_a_missing_gpu_burn(tmp_path: Path, fake_path: Path, shipped: Catalog) -> None:
     """No gpu_burn, PyTorch with CUDA on the host: every GPU burns at once through PyTorch, and the per-GPU
     results (iterations, errors against the first product) are judged; one mismatch fails that GPU."""
-    from procurement.verify.raw import TORCH_BURN_SCRIPT
+    from procurement.verify.collect.raw import TORCH_BURN_SCRIPT
 
     assert "threading.Thread" in TORCH_BURN_SCRIPT and "errors += 1" in TORCH_BURN_SCRIPT
     compile(TORCH_BURN_SCRIPT, "torch_burn", "exec")  # the child script is valid Python
@@ -259,7 +259,7 @@ def _hp_psu_lines() -> str:
 
 
 def test_bmc_parsers_read_the_real_outputs() -> None:
-    from procurement.verify.load import PSU_FAULTS, parse_dcmi_power, parse_psu_sensors
+    from procurement.verify.parse.load import PSU_FAULTS, parse_dcmi_power, parse_psu_sensors
 
     assert parse_dcmi_power(DCMI_215.read_text()).watts == 215
     assert parse_dcmi_power((IPMI / "ipmitool-dcmi-power-reading-197w-activated.txt").read_text()).watts == 197
@@ -312,8 +312,8 @@ def test_psu_headroom_with_the_bmc_reading() -> None:
     from procurement.budgets.power import power_budget
     from procurement.plan import load_plan
     from procurement.policy import default_policy
+    from procurement.verify.collect.raw import new_raw, result
     from procurement.verify.judge import judge
-    from procurement.verify.raw import new_raw, result
     from tests.conftest import EXAMPLES
 
     catalog = load_catalog()
@@ -348,7 +348,7 @@ MPI_SLOTS = ACCEPT / "nccl/mpirun-all_reduce_perf-not-enough-slots-fail.txt"
 
 
 def test_cross_node_launch_under_slurm_or_a_hostfile(tmp_path: Path) -> None:
-    from procurement.verify.raw import cross_node_plan
+    from procurement.verify.collect.raw import cross_node_plan
 
     slurm = {"SLURM_JOB_NUM_NODES": "2", "SLURM_NODEID": "0"}
     srun = cross_node_plan("quick", 8, slurm)

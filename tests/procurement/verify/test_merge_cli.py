@@ -13,12 +13,12 @@ from procurement.commands.verify import run_verify
 from procurement.plan import GpuChoice, Plan, canonical_digest, save_plan
 from procurement.verify.bench import run_benchmark
 from procurement.verify.checks import Facts, evaluate, match_gpu
+from procurement.verify.collect.runner import CommandResult
 from procurement.verify.host import HostInfo
 from procurement.verify.merge import merge_reports
+from procurement.verify.parse.smi_xml import parse_smi_xml
 from procurement.verify.probe import report_from_outputs
 from procurement.verify.report import ReportError, VerificationReport, load_report, write_report
-from procurement.verify.runner import CommandResult
-from procurement.verify.smi_xml import parse_smi_xml
 from tests.procurement.verify.conftest import (
     FIX,
     H100_TOPO,

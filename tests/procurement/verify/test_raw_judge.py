@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from catalog.loader import Catalog
-from procurement.verify import raw
+from procurement.verify.collect import raw
 from procurement.verify.judge import RawError, check_raw, judge
 from procurement.verify.probe import ProbeOptions, collect, run_probe
 from procurement.verify.report import report_to_dict

@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from procurement.verify import raw
+from procurement.verify.collect import raw
 from procurement.verify.host import host_from_raw
 
 

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from procurement.verify.bench import BENCH_SCRIPT, run_benchmark
+from procurement.verify.collect.runner import run_command
 from procurement.verify.host import parse_cpuinfo, parse_lsblk, parse_lscpu, parse_meminfo
-from procurement.verify.runner import run_command
-from procurement.verify.smi_xml import SmiParseError, parse_smi_xml
-from procurement.verify.topo import TopoParseError, parse_topo
+from procurement.verify.parse.smi_xml import SmiParseError, parse_smi_xml
+from procurement.verify.parse.topo import TopoParseError, parse_topo
 from tests.procurement.verify.conftest import FIX, T4_XML
 
 T4 = T4_XML.read_text()

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from procurement.verify.runner import run_command
+from procurement.verify.collect.runner import run_command
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="simulates Windows on POSIX")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from procurement.verify.smi_xml import SmiParseError, clean, flag, integer, number, parse_smi_xml
+from procurement.verify.parse.smi_xml import SmiParseError, clean, flag, integer, number, parse_smi_xml
 from tests.procurement.verify.conftest import A100_MIG_XML, FIX, H100_XML, P4_VGPU_XML, T4_XML
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from procurement.verify.collect.runner import run_command
 from procurement.verify.host import (
     parse_cpuinfo,
     parse_lsblk,
@@ -16,8 +17,7 @@ from procurement.verify.host import (
     parse_os_release,
     probe_host,
 )
-from procurement.verify.runner import run_command
-from procurement.verify.topo import TopoParseError, parse_topo
+from procurement.verify.parse.topo import TopoParseError, parse_topo
 from tests.procurement.verify.conftest import FIX, LSBLK, cpuinfo, host_runner, make_host_root, write_exe
 
 

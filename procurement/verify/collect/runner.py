@@ -166,7 +166,7 @@ def _drain(stream: IO[bytes] | None, into: bytearray, limit: int, over: threadin
 
 
 TAIL_PROGRAMS = ("dmesg", "journalctl")
-"""Logs, read from their newest end (the same list as procurement.verify.raw.TAIL_PROGRAMS): of these the
+"""Logs, read from their newest end (the same list as procurement.verify.collect.raw.TAIL_PROGRAMS): of these the
 last MAX_OUTPUT_BYTES are kept and the program runs to its end or its timeout."""
 
 

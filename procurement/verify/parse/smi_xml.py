@@ -401,7 +401,7 @@ def _uncorrectable(counters: ET.Element) -> int | None:
 
 
 # Field -> the elements it is read from (for telling a fault reading from a missing one).
-_FIELD_PATHS: dict[str, tuple[str, ...]] = {
+FIELD_PATHS: dict[str, tuple[str, ...]] = {
     "name": ("product_name",),
     "memory_total_mib": ("fb_memory_usage/total",),
     "pcie_gen_current": ("pci/pci_gpu_link_info/pcie_gen/current_link_gen",),
@@ -457,7 +457,7 @@ def _parse_health(g: ET.Element, gpu: SmiGpu, faults: bool = True) -> None:
     for el in g.iter():
         if el is not g and len(el) == 0 and is_fault(el.text):
             gpu.faults.append((_path_of(g, el), " ".join((el.text or "").split())))
-    for fname, paths in _FIELD_PATHS.items():
+    for fname, paths in FIELD_PATHS.items():
         if any(is_fault(_text(g, p)) for p in paths):
             gpu.unreadable.add(fname)
 

@@ -349,7 +349,7 @@ class AfterLoad:
 
 @dataclass
 class LoadFacts:
-    """What a load run produced (procurement.verify.load fills it from the raw facts)."""
+    """What a load run produced (procurement.verify.parse.load fills it from the raw facts)."""
 
     level: str
     tools: dict[str, Any] = field(default_factory=dict)
