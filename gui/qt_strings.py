@@ -3,7 +3,8 @@
 Qt 6 gave two labels of its file dialog mnemonics ("&Look in:", "Files of &type:"); qtbase_zh_CN still has
 only the old texts, so the Chinese UI showed them in English. Listing them here puts them, in Qt's own
 context, into the app's widget catalogue (resources/locale/<lang>/LC_MESSAGES/gui.po), which the app
-installs after Qt's and so is searched first. tests/journeys/test_desktop_defects.py reads the dialog's labels in Chinese.
+installs after Qt's and so is searched first. tests/journeys/test_desktop_defects.py reads the dialog's labels
+in Chinese.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ in the zipapp as gpu_procure_raw.py), and `gpu-procure judge` compares them with
                                   [--deadline S] [--nvidia-smi PATH] [--image REF] [--python PATH]
 
 This file must stay runnable by Python 3.6: no dataclasses, no `from __future__ import annotations`, no
-subprocess.run(capture_output=...), no walrus; tests/probe checks it with vermin and runs the zipapp under
+subprocess.run(capture_output=...), no walrus; tests/procurement/probe checks it with vermin and runs the zipapp under
 every interpreter found on the machine.
 """
 

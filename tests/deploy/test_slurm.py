@@ -14,7 +14,7 @@ import pytest
 from procurement.probe import bundle
 from tests.conftest import REPO
 from tests.deploy.helpers import cluster_plan
-from tests.probe.helpers import fake_server, oldest_python
+from tests.procurement.probe.helpers import fake_server, oldest_python
 from tests.procurement.verify.conftest import H100_TOPO, H100_XML, write_exe
 
 SBATCH = REPO / "deploy" / "slurm" / "verify.sbatch"

@@ -19,7 +19,7 @@ from procurement.probe import bundle
 from tests.conftest import REPO
 from tests.deploy.helpers import cluster_plan
 from tests.deploy.slurm_cluster import GPUS, NODES, slurm_cluster
-from tests.probe.helpers import fake_server, oldest_python
+from tests.procurement.probe.helpers import fake_server, oldest_python
 from tests.procurement.verify.conftest import H100_TOPO, H100_XML, write_exe
 
 pytestmark = pytest.mark.slow

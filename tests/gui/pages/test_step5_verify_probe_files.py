@@ -17,7 +17,7 @@ from gui.pages.step5_verify import VerifyPage
 from procurement.plan import load_plan
 from procurement.probe import bundle
 from tests.conftest import EXAMPLES
-from tests.probe.helpers import fake_server
+from tests.procurement.probe.helpers import fake_server
 from tests.procurement.verify.conftest import H100_TOPO, H100_XML
 
 

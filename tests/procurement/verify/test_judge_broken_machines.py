@@ -28,7 +28,7 @@ from tests.procurement.verify.conftest import (
     make_host_root,
     write_exe,
 )
-from tests.procurement.verify.test_load import DCGM_PASS, NCCL_2NODE_A100, NCCL_2NODE_H100, fake_tools
+from tests.procurement.verify.checks.test_load import DCGM_PASS, NCCL_2NODE_A100, NCCL_2NODE_H100, fake_tools
 
 BURN_ALL_DIED = ACCEPT / "gpuburn/gpu_burn-8gpu-all-died-no-clients-alive-issue69.txt"
 BURN_T4_DIED = ACCEPT / "gpuburn/gpu_burn-t4-init-error-died-no-clients-alive-issue53.txt"
@@ -265,7 +265,7 @@ def test_a_healthy_node_raises_no_alarm(tmp_path: Path, fake_path: Path, shipped
     """The healthy captures (DCGM, nvbandwidth, NCCL, gpu_burn, nvlink -s/-e, the BMC) through the same fakes:
     nothing fails and nothing is unknown, the re-read after the load included; only LOAD-POWER cannot be judged,
     because this plan has no PSU (the plan's fault, said so)."""
-    from tests.procurement.verify.test_load import DCMI_215, SDR_OK, fake_ipmitool
+    from tests.procurement.verify.checks.test_load import DCMI_215, SDR_OK, fake_ipmitool
 
     fake_tools(fake_path)
     fake_ipmitool(fake_path, DCMI_215, SDR_OK.read_text())
@@ -426,7 +426,7 @@ def test_ibv_devinfo_port_states_are_read() -> None:
 def test_the_re_read_sees_a_gpu_gone_aer_and_nvlink_errors_grown(shipped: Catalog) -> None:
     """After the load: the last GPU no longer answers (its block missing from nvidia-smi -q -x), a fatal AER
     error on the first, and GPU 0 link 0 counting CRC errors it did not have before: each named."""
-    from tests.procurement.verify.test_load import NVLINK_E
+    from tests.procurement.verify.checks.test_load import NVLINK_E
 
     xml = H100_XML.read_text()
     last = xml.rindex("<gpu id=")

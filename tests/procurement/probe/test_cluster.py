@@ -24,7 +24,7 @@ from procurement.probe.cluster import (
 )
 from procurement.probe.nodes import expand, read_node
 from procurement.verify.report import VerificationReport, write_report
-from tests.probe.test_judge_scaling import _nodes, raw_doc  # noqa: F401  (the fixture)
+from tests.procurement.probe.test_probe_judge_scaling import _nodes, raw_doc  # noqa: F401  (the fixture)
 from tests.procurement.verify.conftest import h100_plan
 
 

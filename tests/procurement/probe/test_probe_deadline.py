@@ -14,7 +14,7 @@ from procurement.verify.collect import raw
 def test_a_hung_dcgmi_cannot_hold_the_probe_past_its_deadline(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A dcgmi that never answers (its own limit is 600 s) under --timeout 5 --deadline 6: the probe ends
     within the deadline plus 30 s, records that the deadline stopped dcgmi, and still re-reads after the load."""
-    from tests.probe.helpers import fake_server
+    from tests.procurement.probe.helpers import fake_server
     from tests.procurement.verify.conftest import H100_XML, write_exe
 
     monkeypatch.setattr(raw, "AFTER_RESERVE_S", 2.0)

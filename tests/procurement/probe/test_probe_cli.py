@@ -11,7 +11,7 @@ import pytest
 
 from procurement.commands.cli import main
 from procurement.plan import save_plan
-from tests.probe.helpers import fake_server
+from tests.procurement.probe.helpers import fake_server
 from tests.procurement.verify.conftest import H100_TOPO, H100_XML, T4_XML, h100_plan, make_catalog
 
 

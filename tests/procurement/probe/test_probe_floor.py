@@ -16,7 +16,7 @@ import pytest
 from procurement.probe import bundle, probe_main
 from procurement.verify import bench
 from procurement.verify.collect import raw
-from tests.probe.helpers import interpreters, version_of
+from tests.procurement.probe.helpers import interpreters, version_of
 
 SRC = Path(probe_main.__file__)
 SOURCES = (SRC, Path(raw.__file__))
@@ -81,7 +81,7 @@ def test_the_zipapp_runs_under_every_python_here(tmp_path: Path, python: Path) -
         pytest.skip(f"{python} is Python {v}, below the probe's floor")
     version = f"{v[0]}.{v[1]}"
     pyz = bundle.write_pyz(tmp_path)
-    from tests.probe.helpers import fake_server
+    from tests.procurement.probe.helpers import fake_server
     from tests.procurement.verify.conftest import H100_TOPO, H100_XML
 
     bin_dir, root = fake_server(tmp_path, H100_XML, H100_TOPO)
@@ -113,7 +113,7 @@ def test_unwritable_output_is_exit_2(tmp_path: Path, capsys: pytest.CaptureFixtu
 def test_load_run_and_benchmark_are_verify_s(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """--load quick --duration 1: verify's own load run (each tool where installed, missing ones recorded as
     missing, the GPUs sampled during the burn); --benchmark: verify's PyTorch run, stored as verify stores it."""
-    from tests.probe.helpers import fake_server
+    from tests.procurement.probe.helpers import fake_server
     from tests.procurement.verify.conftest import H100_XML, write_exe
 
     bin_dir, root = fake_server(tmp_path, H100_XML)

@@ -18,8 +18,8 @@ from procurement.commands.judge import run_judge
 from procurement.plan import canonical_digest, with_value
 from procurement.probe.nodes import read_node
 from procurement.verify.report import ReportError, write_report
-from tests.probe.helpers import fake_server
-from tests.probe.test_judge_identity import probe_there
+from tests.procurement.probe.helpers import fake_server
+from tests.procurement.probe.test_probe_judge_identity import probe_there
 from tests.procurement.verify.conftest import H100_TOPO, H100_XML, h100_plan
 
 

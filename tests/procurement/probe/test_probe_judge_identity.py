@@ -16,7 +16,7 @@ from procurement.probe import bundle
 from procurement.probe.nodes import read_node
 from procurement.verify.probe import ProbeOptions, run_probe
 from procurement.verify.report import ReportError, report_to_dict, write_report
-from tests.probe.helpers import fake_server, oldest_python
+from tests.procurement.probe.helpers import fake_server, oldest_python
 from tests.procurement.verify.conftest import FIX, H100_TOPO, H100_XML, T4_XML, h100_plan, smi_error
 
 IMAGE = "nvcr.io/nvidia/pytorch:24.05-py3"
