@@ -18,6 +18,7 @@ from procurement.verify.collect.runner import CommandResult, run_command
 from procurement.verify.judge import judge
 from procurement.verify.parse.load import parse_all_reduce
 from procurement.verify.probe import ProbeOptions, run_probe
+from tests.procurement.verify.checks.test_load import DCGM_PASS, NCCL_2NODE_A100, NCCL_2NODE_H100, fake_tools
 from tests.procurement.verify.conftest import (
     ACCEPT,
     H100_TOPO,
@@ -28,7 +29,6 @@ from tests.procurement.verify.conftest import (
     make_host_root,
     write_exe,
 )
-from tests.procurement.verify.checks.test_load import DCGM_PASS, NCCL_2NODE_A100, NCCL_2NODE_H100, fake_tools
 
 BURN_ALL_DIED = ACCEPT / "gpuburn/gpu_burn-8gpu-all-died-no-clients-alive-issue69.txt"
 BURN_T4_DIED = ACCEPT / "gpuburn/gpu_burn-t4-init-error-died-no-clients-alive-issue53.txt"
