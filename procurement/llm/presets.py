@@ -84,6 +84,13 @@ PRESETS: tuple[ModelSpec, ...] = (
     # DeepSeek-V3 / R1 (MoE with multi-head latent attention) and the R1 distills (Qwen2.5 / Llama shapes)
     _deepseek_v3("deepseek-v3", "DeepSeek-V3 (671B MoE, MLA)", "deepseek-ai/DeepSeek-V3"),
     _deepseek_v3("deepseek-r1", "DeepSeek-R1 (671B MoE, MLA)", "deepseek-ai/DeepSeek-R1"),
+    # DeepSeek-V2-Lite-Chat: MLA without a query latent (q_lora_rank null), 64 routed + 2 shared experts of 1,408,
+    # 6 active, the first layer dense; the model card: "16B total params, 2.4B active" (15.7B in its table)
+    ModelSpec("deepseek-v2-lite", "DeepSeek-V2-Lite (16B MoE, MLA)", layers=27, hidden=2048, heads=16, kv_heads=16,
+              head_dim=128, vocab=102400, intermediate=10944, experts=64, experts_active=6, moe_intermediate=1408,
+              shared_experts=2, shared_intermediate=2 * 1408, dense_layers=1, kv_lora_rank=512,
+              qk_rope_head_dim=64, qk_nope_head_dim=128, v_head_dim=128, max_context=163840,
+              source=HF.format("deepseek-ai/DeepSeek-V2-Lite-Chat"), published_params_b=15.7),
     _qwen2("deepseek-r1-distill-qwen-1.5b", "DeepSeek-R1-Distill-Qwen 1.5B",
            "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B", 28, 1536, 12, 2, 8960, 151936, False, 1.78, 131072),
     _qwen2("deepseek-r1-distill-qwen-7b", "DeepSeek-R1-Distill-Qwen 7B",
@@ -124,6 +131,7 @@ ALIASES: dict[str, str] = {
     "mistral-7b-v0.1": "mistral-7b",
     "mixtral-8x7b-v0.1": "mixtral-8x7b",
     "glm4-9b": "glm-4-9b",
+    "deepseek-v2-lite-chat": "deepseek-v2-lite",
 }
 
 
