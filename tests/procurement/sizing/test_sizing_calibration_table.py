@@ -1,6 +1,7 @@
 """The calibration table: the sizing model against published measurements (tests/fixtures/sizing/README.md
 gives every source). Memory figures must be within 10 % by the median before the margin and never more than
-5 % under after the 20 % margin; KV-cache capacities within ±15 % of what the engine reported.
+5 % under after the 20 % margin; KV-cache capacities within ±15 % of what the engine reported; KV bytes per
+token per GPU equal to the engine's own figures within the rounding of its log.
 
 Run with ``-s`` to see every case, the median and the worst error."""
 
@@ -63,11 +64,27 @@ def serving_cases() -> list[tuple[str, int, float]]:
     return out
 
 
+def kv_per_token_cases() -> list[tuple[str, float, float]]:
+    """(id, estimate / engine's KV bytes per token per GPU − 1, the share the log's rounding allows): the engine
+    states a KV size in GiB (two decimals) for a number of tokens, either what one sequence of the model's
+    max length needs or what it allocated and how many tokens that holds."""
+    out = []
+    for row in DATA["kv_per_token"]:
+        par = Parallel(tp=row["tp"], pp=row["pp"])
+        est = kv_per_token_per_gpu(_model(row["model"]), par, kv_value_bytes(row["kv_dtype"]))
+        measured = row["kv_gib"] * GIB / row["tokens"]
+        out.append((row["id"], est / measured - 1, 0.005 / row["kv_gib"]))
+    return out
+
+
 def test_the_table_is_large_and_covers_the_kinds() -> None:
     assert len(QWEN25_SPEED) + len(DATA["max_context"]) + len(DATA["serving"]) >= 40
     assert {r["engine"] for r in DATA["max_context"]} == {"hf", "unsloth"}
     assert {r["tp"] for r in DATA["serving"]} >= {1, 2, 4}
     assert any(_model(r["model"]).moe for r in DATA["serving"])
+    kv_rows = DATA["kv_per_token"]
+    assert any(_model(r["model"]).mla and r["tp"] > 1 for r in kv_rows)
+    assert any(r["pp"] > 1 for r in kv_rows)
 
 
 def test_memory_median_within_10_percent_before_the_margin() -> None:
@@ -112,3 +129,12 @@ def test_gqa_kv_heads_split_over_tp_and_replicated_beyond() -> None:
     assert per == [2 * 94 * 4 * 128 * 2, 2 * 94 * 2 * 128 * 2, 2 * 94 * 1 * 128 * 2, 2 * 94 * 1 * 128 * 2]
     ds = _model("deepseek-v3")
     assert kv_per_token_per_gpu(ds, Parallel(tp=8), kv_value_bytes("bf16")) == 61 * 576 * 2
+
+
+def test_kv_bytes_per_token_are_the_engines_own() -> None:
+    """MLA keeps the whole latent (512 + 64 values a layer) on every TP rank and PP gives the first stage the
+    extra layer (vLLM get_pp_indices: 27 layers over 2 stages are 14 + 13), as vLLM's own KV figures show."""
+    rows = kv_per_token_cases()
+    for cid, err, rounding in rows:
+        print(f"\n{cid}: KV bytes per token per GPU {err:+.2%} (log rounding ±{rounding:.2%})")
+    assert all(abs(err) <= rounding for _, err, rounding in rows), rows
