@@ -165,6 +165,10 @@ register(
         "vram.note.bad_config": (
             "The pasted config.json does not describe a decoder model; GPU memory is not estimated."
         ),
+        "vram.note.bad_deepspeed": (
+            "The DeepSpeed configuration cannot be read (a ZeRO stage other than 0-3, a bucket size that is not a "
+            "number, an offload device other than cpu, nvme or none); GPU memory is not estimated."
+        ),
         "vram.note.checkpointing": (
             "Gradient checkpointing is on, as in the standard recipe (activations keep only each layer's input)."
         ),
