@@ -193,7 +193,9 @@ register(
         ),
         "BUDGET-OVER.fix": "Use fewer or better-value GPUs, or raise the budget.",
         "BUDGET-RANGE.message": "The budget's minimum {low} is above its maximum {high}.",
-        "BUDGET-RANGE.fix": "Enter the range as minimum – maximum (e.g. 150,000 – 200,000), or leave the minimum empty.",
+        "BUDGET-RANGE.fix": (
+            "Enter the range as minimum – maximum (e.g. 150,000 – 200,000), or leave the minimum empty."
+        ),
         "BUDGET-UNDER.message": (
             "The total including VAT is {total}, {left} under the bottom of the budget range {low}–{high}: the budget "
             "could buy more (more or faster GPUs, more memory, a spare)."
