@@ -118,3 +118,31 @@ def test_a_deepspeed_config_that_cannot_be_read_is_no_estimate(catalog: Catalog)
 
     case, notes = case_for(_plan({"deepspeed_config": {"zero_optimization": {"stage": 7}}}).requirements)
     assert case is None and "vram.note.bad_deepspeed" in notes
+
+
+@pytest.mark.parametrize("attention", ["flash", "eager"])
+def test_step_2s_gpu_count_is_sizes_count(attention: str, catalog: Catalog, tmp_path: Path) -> None:
+    """Step 2 ranks GPUs by the count estimate_vram gives (procurement.sizing.vram): with the options, the count
+    `size` searches for the same case on the same GPU."""
+    from procurement.sizing.vram import estimate_vram
+
+    req = Requirements(workload=Workload.TRAINING, model_preset="llama-3-8b", batch_size=2, sequence_length=4096,
+                       attention=attention, loss_chunks=4)  # type: ignore[arg-type]
+    est = estimate_vram(req, default_policy())
+    gpu = catalog.gpu("h100-sxm5-80gb")
+    assert gpu is not None
+    step2 = est.gpus_needed(gpu.memory_gib * 1.073741824, per_node=8, nodes=1, gpu_name=gpu.name)
+    out, err = io.StringIO(), io.StringIO()
+    size_main(["--model", "llama-3-8b", "--mode", "full", "--batch", "2", "--seq", "4096", "--gpu", "h100-sxm5-80gb",
+               "--gpus", "8", "--attention", attention, "--loss-chunks", "4", "--json"], out, err)
+    assert step2 is not None and step2 == json.loads(out.getvalue())["gpus_needed"], err.getvalue()
+
+
+def test_the_offload_note_names_what_is_offloaded() -> None:
+    from procurement.sizing.vram import estimate_vram
+
+    base = dict(workload=Workload.TRAINING, model_preset="llama-3-8b", gradient_checkpointing=True)
+    only_optimizer = estimate_vram(Requirements(**base, offload_optimizer=True), default_policy())  # type: ignore[arg-type]
+    checkpoints = estimate_vram(Requirements(**base, offload_activations=True), default_policy())  # type: ignore[arg-type]
+    assert "vram.note.offload" in only_optimizer.notes and "vram.note.offload_more" not in only_optimizer.notes
+    assert "vram.note.offload_more" in checkpoints.notes and "vram.note.offload" not in checkpoints.notes
