@@ -56,6 +56,14 @@ def ask_config_json_path(parent: QWidget | None) -> Path | None:
     return Path(path) if path else None
 
 
+def ask_deepspeed_config_path(parent: QWidget | None) -> Path | None:
+    """A DeepSpeed ds_config.json to size the training with; None when the user cancels."""
+    path, _ = QtWidgets.QFileDialog.getOpenFileName(
+        parent, translate("dialogs", "Load a DeepSpeed configuration"), "",
+        translate("dialogs", "DeepSpeed config (*.json);;All files (*)"))
+    return Path(path) if path else None
+
+
 def ask_save_path(parent: QWidget | None, suggested: Path) -> Path | None:
     path, _ = QtWidgets.QFileDialog.getSaveFileName(
         parent, translate("dialogs", "Save plan as"), str(suggested), _plan_filter()

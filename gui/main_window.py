@@ -267,6 +267,7 @@ class MainWindow(QMainWindow):
         ctl.findings_changed.connect(self._update_step_marks)
         ctl.path_changed.connect(self._update_title)
         ctl.undo_stack.cleanChanged.connect(self._update_title)
+        ctl.plan_changed.connect(self._update_title)  # the plan's title is in the window title
         ctl.error.connect(lambda msg: self.statusBar().showMessage(msg, 10_000))
         ctl.set_allowed_signers(self.settings.allowed_signers)  # SSH signatures are checked against it
         ctl.allowed_signers_changed.connect(self._remember_allowed_signers)
@@ -813,7 +814,9 @@ class MainWindow(QMainWindow):
             return
         if not self._stack_alive():
             return
-        self.setWindowTitle(f"{self.document_name()}[*] — gpu-procure")
+        title = window_title_part(self.controller.plan.title)
+        name = f"{title} — {self.document_name()}" if title else self.document_name()
+        self.setWindowTitle(f"{name}[*] — gpu-procure")
         self.setWindowModified(self.controller.dirty)
 
     @property
@@ -957,3 +960,20 @@ def _position_in(order: list[QWidget], focus: QWidget | None) -> int | None:
             return index[id(widget)]
         widget = widget.parentWidget()
     return None
+
+
+TITLE_IN_WINDOW = 80
+"""Characters of the plan's title the window title shows (the rest as …): the title bar and the task bar are short."""
+
+
+def window_title_part(title: str) -> str:
+    """The plan's title as part of the window title: printable (control characters and bidi overrides dropped, as
+    on paper: procurement.reports.common.clean_text), on one line, at most TITLE_IN_WINDOW characters, and isolated
+    (FSI…PDI) so that a right-to-left title does not reorder the file name and the app name after it."""
+    from procurement.reports.common import clean_text
+
+    text = " ".join(clean_text(title).split())
+    if len(text) > TITLE_IN_WINDOW:
+        text = text[: TITLE_IN_WINDOW - 1].rstrip() + "…"
+    text = text.replace("[*]", "[*][*]")  # Qt's modified-mark placeholder: doubled, it is shown as typed
+    return f"\u2068{text}\u2069" if text else ""

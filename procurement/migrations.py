@@ -30,7 +30,7 @@ from typing import Any, Final
 Data = dict[str, Any]
 Step = Callable[[Data], Data]
 
-CURRENT: Final = 11
+CURRENT: Final = 12
 """The schema_version this release writes (procurement.plan.SCHEMA_VERSION is this number)."""
 FIRST: Final = 1
 """The oldest schema_version that still opens."""
@@ -201,4 +201,20 @@ def _v10_to_v11(data: Data) -> Data:
     """v11: ``operations`` (image build choices, host tuning, MIG layout, orchestrator); every choice of an
     older plan is the default (policy defaults, no MIG layout of its own, no orchestrator, ECC and clocks kept)."""
     data.setdefault("operations", {})
+    return data
+
+
+@step(11)
+def _v11_to_v12(data: Data) -> Data:
+    """v12: the budget is a range: ``requirements.budget_min_cny`` (its bottom) joins ``budget_cny``, which keeps
+    its meaning as the most that may be spent (an older plan's single budget is the range's maximum, with no
+    minimum); and the training options `gpu-procure size` takes (attention kernel, chunked loss, sequence
+    parallelism, parameter and activation offload, a DeepSpeed config), each at the value the sizing assumed
+    before (FlashAttention, one loss chunk, no offloads, no config)."""
+    req = data.get("requirements")
+    if isinstance(req, dict):
+        req.setdefault("budget_min_cny", None)
+        for key, value in (("attention", "flash"), ("loss_chunks", 1), ("sequence_parallel", False),
+                           ("offload_params", False), ("offload_activations", False), ("deepspeed_config", None)):
+            req.setdefault(key, value)
     return data

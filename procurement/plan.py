@@ -133,6 +133,7 @@ class Requirements(Doc):
     sequence_length: Annotated[int, Field(ge=1, le=100_000_000)] = 2048
     dataset_gb: Annotated[float, Field(ge=0, le=1e9)] = 0
     budget_cny: Annotated[float, Field(ge=0, le=1e12)] | None = None
+    """The most the buyer may spend (CNY, with VAT), the top of the budget range; None: no budget stated."""
     nodes: Annotated[int, Field(ge=1, le=100_000)] = 1
     usage: Usage = Usage.CONTINUOUS
     data_sensitivity: Sensitivity = Sensitivity.LOW
@@ -163,6 +164,42 @@ class Requirements(Doc):
     utilisation_pct: Annotated[float, Field(ge=0, le=100)] | None = None
     """Share of the service life the servers run at full load, in percent (None: not stated, so the electricity
     cost is unknown). The buyer's own figure: no default is assumed (docs/tco.md)."""
+    # schema_version 12: the bottom of the budget range, and the training options `gpu-procure size` takes
+    budget_min_cny: Annotated[float, Field(ge=0, le=1e12)] | None = None
+    """The least the buyer means to spend (CNY, with VAT): a range 15–20万 is budget_min_cny 150 000 and
+    budget_cny 200 000. None: no lower end (a single budget is its maximum, as before format 12)."""
+    attention: Literal["flash", "sdpa", "eager"] = "flash"
+    """Training's attention kernel: ``eager`` stores the a·s² score matrices, FlashAttention and SDPA do not
+    (`size --attention`)."""
+    loss_chunks: Annotated[int, Field(ge=1, le=65_536)] = 1
+    """Cross-entropy over this many chunks of the sequence (chunked or compiled loss, Liger): only one chunk's
+    logits are live at once (`size --loss-chunks`)."""
+    sequence_parallel: bool = False
+    """Megatron sequence parallelism with tensor parallelism (`size --sequence-parallel`)."""
+    offload_params: bool = False
+    """ZeRO-3 ``offload_param``: the 16-bit weights live in CPU RAM (`size --offload-params`)."""
+    offload_activations: bool = False
+    """Activation checkpoints in CPU RAM (DeepSpeed cpu_checkpointing; needs gradient checkpointing, which it
+    turns on when left to the recipe) (`size --offload-activations`)."""
+    deepspeed_config: dict[str, Any] | None = None
+    """A pasted or loaded ds_config.json (`size --deepspeed-config`): its ZeRO stage, bucket sizes and offloads;
+    checked as the sizing reads it (procurement.sizing.deepspeed)."""
+
+    @model_validator(mode="after")
+    def _offloads(self) -> Requirements:
+        # a minimum above the maximum is not refused here (typed one digit at a time, the maximum passes below
+        # the minimum on its way): the budget rules say it (BUDGET-RANGE), at the field
+        if self.offload_activations and self.gradient_checkpointing is False:
+            raise ValueError("offload_activations moves the activation checkpoints: it needs "
+                             "gradient_checkpointing on (or unset)")
+        if self.deepspeed_config is not None and len(json.dumps(self.deepspeed_config, default=str)) > 1 << 20:
+            raise ValueError("deepspeed_config: larger than 1 MiB, not a DeepSpeed configuration")
+        return self
+
+
+TRAINING_OPTIONS: tuple[str, ...] = ("attention", "loss_chunks", "sequence_parallel", "offload_params",
+                                     "offload_activations", "deepspeed_config")
+"""The requirements fields of format 12 that are `gpu-procure size`'s training options."""
 
 
 class GpuChoice(Doc):
@@ -643,6 +680,12 @@ def canonical_digest(plan: Plan) -> str:
     # which verification reports attached to it recorded)
     data["server"].pop("auto_chosen", None)
     data["requirements"].pop("utilisation_pct", None)
+    # format 12's fields left at their defaults are hashed as before they existed: a plan signed under format 11
+    # keeps its digest (a title was never configuration); set, they are decisions and count
+    defaults = Requirements().model_dump(mode="json")
+    for key in ("budget_min_cny", *TRAINING_OPTIONS):
+        if key in data["requirements"] and data["requirements"][key] == defaults[key]:
+            data["requirements"].pop(key)
     if data.get("operations") == Operations().model_dump(mode="json"):
         data.pop("operations")  # left as it comes: hashed as before the section existed (the version still counts)
     blob = json.dumps(data, sort_keys=True, ensure_ascii=False, separators=(",", ":"))

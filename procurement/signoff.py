@@ -42,7 +42,7 @@ from catalog.loader import Catalog
 from procurement.coded import verbatim
 from procurement.findings import Finding, Severity
 from procurement.messages import MESSAGES, Lang, english, fields_of, plural, register, t
-from procurement.plan import Plan
+from procurement.plan import TRAINING_OPTIONS, Plan, Requirements
 
 Kind = Literal["approval", "acceptance"]
 KINDS: tuple[Kind, ...] = ("approval", "acceptance")
@@ -174,6 +174,13 @@ register(
         "field.requirements.network_gbps": "network between nodes (Gb/s)",
         "field.requirements.concurrent_users": "concurrent users",
         "field.requirements.utilisation_pct": "utilisation (%)",
+        "field.requirements.budget_min_cny": "budget minimum (CNY)",
+        "field.requirements.attention": "attention kernel",
+        "field.requirements.loss_chunks": "loss chunks",
+        "field.requirements.sequence_parallel": "sequence parallelism",
+        "field.requirements.offload_params": "parameter offload",
+        "field.requirements.offload_activations": "activation offload",
+        "field.requirements.deepspeed_config": "DeepSpeed configuration",
         "field.gpu": "GPU choice",
         "field.server": "server configuration",
         "field.server.memory": "memory",
@@ -327,6 +334,7 @@ def approval_content(plan: Plan, catalog: Catalog, waivers: Iterable[Mapping[str
         del out[key]
     for key in [k for k, v in out.items() if v == "" and k.startswith(_V6_OPTIONAL)]:
         del out[key]  # fields new in schema_version 6, left empty: a v5 approval stays valid
+    _drop_v12_defaults(out)
     from procurement.checklist import ITEM_IDS, ChecklistMark
 
     for item_id in sorted({*ITEM_IDS, *plan.checklist}):
@@ -357,6 +365,19 @@ def approval_content(plan: Plan, catalog: Catalog, waivers: Iterable[Mapping[str
     for w in waivers:
         out[f"waiver.{w.get('rule', '')}"] = _text({k: w.get(k) for k in ("reason", "by", "date", "numbers")})
     return out
+
+
+_V12_FIELDS = tuple(f"requirements.{key}" for key in ("budget_min_cny", *TRAINING_OPTIONS))
+
+
+def _drop_v12_defaults(out: Content) -> None:
+    """The fields new in schema_version 12 (budget minimum, training options) left at their defaults are not
+    listed: an approval signed under format 11 stays valid; once set, they are decisions and are signed."""
+    defaults: Content = {}
+    _flatten("requirements", Requirements().model_dump(mode="json"), defaults)
+    for key in [k for k in out if k in _V12_FIELDS or k.startswith(tuple(f + "." for f in _V12_FIELDS))]:
+        if key in defaults and out[key] == defaults[key]:
+            del out[key]
 
 
 def acceptance_content(

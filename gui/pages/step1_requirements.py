@@ -15,7 +15,9 @@ from PySide6.QtWidgets import (
     QFormLayout,
     QGridLayout,
     QGroupBox,
+    QHBoxLayout,
     QLabel,
+    QLineEdit,
     QPushButton,
     QScrollArea,
     QSpinBox,
@@ -42,10 +44,13 @@ from procurement.plan import (
     with_value,
 )
 from procurement.sizing import MODEL_PRESETS
+from procurement.sizing.plan_sizing import effective_mode
 
 R = "requirements."
 NO_VALUE = ""  # combo item data for "not set" (the plan's None), so findData/currentData stay plain text
 SHAPE_FIELDS = ("model_params_b", "layers", "hidden_size", "attention_heads", "kv_heads", "head_dim", "vocab_size")
+TRAINING_CHECKS = ("sequence_parallel", "offload_params", "offload_activations")
+"""Format 12's training options shown as check boxes (with the attention combo, the loss chunks and a ds_config)."""
 OPTIONAL_SPINS = (*SHAPE_FIELDS, "tensor_parallel", "pipeline_parallel", "lora_rank", "concurrent_users",
                   "network_gbps", "utilisation_pct")
 """Spin boxes whose lowest value means 'not set' (None in the plan: unknown, or decided by the sizing)."""
@@ -68,8 +73,18 @@ class RequirementsPage(StepPage):
         self.data_box = QGroupBox(self)
         self.estimate_box = QGroupBox(self)
         self.layout_box = QGroupBox(self)
+        self.training_box = QGroupBox(self)
+        self.training_box.setObjectName("trainingOptions")
         self.advice_box = QGroupBox(self)
         wl = QFormLayout(self.workload_box)
+        # the plan's title (window title, quote and checklist headers): first, what the plan is called
+        self.title_edit = QLineEdit(self)
+        self.title_edit.setObjectName("title")
+        self.title_edit.setMaxLength(500)  # the plan's limit (ShortText)
+        self.labels["title"] = QLabel(self)
+        self.labels["title"].setBuddy(self.title_edit)
+        wl.addRow(self.labels["title"], self.title_edit)
+        self.bind_field("title", self.title_edit)
         for name in ("workload", "mode", "usage", "data_sensitivity", "deployment"):
             self._combo(wl, name)
         # the share of time at full load, for the cost of ownership (docs/tco.md): the buyer's figure, no default
@@ -96,6 +111,13 @@ class RequirementsPage(StepPage):
         self._spin(ml, "sequence_length", QSpinBox, 1, 100_000_000)
         dl = QFormLayout(self.data_box)
         self._spin(dl, "dataset_gb", QDoubleSpinBox, 0, 1e9, decimals=0)
+        # the budget is a range (format 12): its minimum, then its maximum (budget_cny, the single budget of old)
+        self.budget_min = MoneyBox(self)
+        self.budget_min.setObjectName("budget_min_cny")
+        self.labels["budget_min_cny"] = QLabel(self)
+        dl.addRow(self.labels["budget_min_cny"], self.budget_min)
+        self.labels["budget_min_cny"].setBuddy(self.budget_min.spin)
+        self.bind_field(R + "budget_min_cny", self.budget_min)
         self.budget = MoneyBox(self)
         self.budget.setObjectName("budget_cny")
         self.labels["budget_cny"] = QLabel(self)
@@ -123,6 +145,31 @@ class RequirementsPage(StepPage):
         self.checks["offload_optimizer"] = box
         ll.addRow(box)
         self.bind_field(R + "offload_optimizer", box)
+
+        # training options (format 12), as `gpu-procure size` takes them; shown for a training workload
+        tl = QFormLayout(self.training_box)
+        self._combo(tl, "attention")
+        self._spin(tl, "loss_chunks", QSpinBox, 1, 65_536)
+        for name in TRAINING_CHECKS:
+            box = QCheckBox(self)
+            box.setObjectName(name)
+            self.checks[name] = box
+            tl.addRow(box)
+            self.bind_field(R + name, box)
+        self.load_deepspeed = QPushButton(self)
+        self.load_deepspeed.setObjectName("loadDeepspeed")
+        self.clear_deepspeed = QPushButton(self)
+        self.clear_deepspeed.setObjectName("clearDeepspeed")
+        row = QHBoxLayout()
+        row.addWidget(self.load_deepspeed)
+        row.addWidget(self.clear_deepspeed)
+        row.addStretch(1)
+        tl.addRow(row)
+        self.deepspeed_status = QLabel(self)
+        self.deepspeed_status.setObjectName("deepspeedStatus")
+        self.deepspeed_status.setWordWrap(True)
+        tl.addRow(self.deepspeed_status)
+        self.bind_field(R + "deepspeed_config", self.load_deepspeed)
 
         el = QVBoxLayout(self.estimate_box)
         self.total_label = QLabel(self)
@@ -153,9 +200,10 @@ class RequirementsPage(StepPage):
         grid.addWidget(self.data_box, 1, 0)
         grid.addWidget(self.model_box, 0, 1, 2, 1)
         grid.addWidget(self.layout_box, 2, 0, 1, 2)
-        grid.addWidget(self.estimate_box, 3, 0, 1, 2)
-        grid.addWidget(self.advice_box, 4, 0, 1, 2)
-        grid.setRowStretch(5, 1)
+        grid.addWidget(self.training_box, 3, 0, 1, 2)
+        grid.addWidget(self.estimate_box, 4, 0, 1, 2)
+        grid.addWidget(self.advice_box, 5, 0, 1, 2)
+        grid.setRowStretch(6, 1)
         grid.setColumnStretch(0, 1)
         grid.setColumnStretch(1, 1)
         scroll = self.scroll_area = QScrollArea(self)
@@ -178,7 +226,7 @@ class RequirementsPage(StepPage):
         """Tab in reading order: the left column (workload, then data and budget) before the model's fields on
         the right; made in construction order, Tab went through 14 model fields before reaching the budget."""
         chain: list[QWidget] = []
-        for box in (self.workload_box, self.data_box, self.model_box, self.layout_box):
+        for box in (self.workload_box, self.data_box, self.model_box, self.layout_box, self.training_box):
             chain += [w for w in box.findChildren(QWidget)
                       if w.focusPolicy() & Qt.FocusPolicy.TabFocus and w.focusProxy() is None
                       and w.window() is self.window()  # not a combo's popup
@@ -227,7 +275,11 @@ class RequirementsPage(StepPage):
         for name, box in self.checks.items():
             box.toggled.connect(lambda on, n=name: self.edit(R + n, on))
         self.budget.valueChanged.connect(lambda v: self.edit(R + "budget_cny", v, merge=True))
+        self.budget_min.valueChanged.connect(lambda v: self.edit(R + "budget_min_cny", v, merge=True))
+        self.title_edit.textEdited.connect(lambda text: self.edit("title", text, merge=True))
         self.load_config.clicked.connect(self._load_config)
+        self.load_deepspeed.clicked.connect(self._load_deepspeed)
+        self.clear_deepspeed.clicked.connect(lambda: self.edit(R + "deepspeed_config", None))
         self.controller.findings_changed.connect(self.when_on_screen(self._show_estimate))
 
     # ------------------------------------------------------------------ text
@@ -288,6 +340,11 @@ class RequirementsPage(StepPage):
                 (self.tr("FP8"), "fp8"),
                 (self.tr("FP32"), "fp32"),
             ],
+            "attention": [
+                (self.tr("FlashAttention"), "flash"),
+                (self.tr("PyTorch SDPA"), "sdpa"),
+                (self.tr("Eager (stores the score matrices)"), "eager"),
+            ],
             "optimizer": [
                 (self.tr("AdamW"), Optimizer.ADAMW),
                 (self.tr("SGD with momentum"), Optimizer.SGD_MOMENTUM),
@@ -304,6 +361,7 @@ class RequirementsPage(StepPage):
         self.estimate_box.setTitle(self.tr("GPU memory per GPU"))
         self.layout_box.setTitle(self.tr("Parallelism, recipe and serving"))
         self.advice_box.setTitle(self.tr("Cloud or own hardware?"))
+        self.training_box.setTitle(self.tr("Training options (as gpu-procure size takes them)"))
         # each Alt+letter once on the page, none of the menu bar's F, E, V, H (tests/gui/test_main_window_mnemonics.py)
         texts = {
             "workload": self.tr("&Workload:"),
@@ -333,7 +391,11 @@ class RequirementsPage(StepPage):
             "batch_size": self.tr("&Batch size:"),
             "sequence_length": self.tr("Se&quence length:"),
             "dataset_gb": self.tr("&Dataset size:"),
-            "budget_cny": self.tr("Bud&get:"),
+            "budget_cny": self.tr("Bud&get, maximum:"),
+            "budget_min_cny": self.tr("Budget, minimum:"),
+            "title": self.tr("Plan title:"),
+            "attention": self.tr("Attention kernel:"),
+            "loss_chunks": self.tr("Loss chunks:"),
             "nodes": self.tr("&Number of nodes:"),
         }
         for name, text in texts.items():
@@ -354,6 +416,20 @@ class RequirementsPage(StepPage):
         self.spins["network_gbps"].setSpecialValueText(self.tr("from the NICs"))
         self.spins["network_gbps"].setSuffix(" Gb/s")
         self.checks["offload_optimizer"].setText(self.tr("Offload the optimizer state to CPU RAM"))
+        self.title_edit.setPlaceholderText(self.tr("e.g. Lab training server 2026"))
+        self.title_edit.setToolTip(self.tr("Shown in the window title and on the quote and checklist PDFs"))
+        self.budget_min.setToolTip(self.tr("The bottom of the budget range (optional): a total below it is "
+                                           "pointed out, the budget could buy more"))
+        self.budget.setToolTip(self.tr("The most that may be spent, including VAT"))
+        self.spins["loss_chunks"].setToolTip(self.tr("Cross-entropy over this many chunks (chunked or compiled "
+                                                     "loss, Liger); 1 = the whole sequence at once"))
+        self.checks["sequence_parallel"].setText(self.tr("Sequence parallelism (with tensor parallel)"))
+        self.checks["offload_params"].setText(self.tr("Offload the weights to CPU RAM (ZeRO-3)"))
+        self.checks["offload_activations"].setText(self.tr("Offload the activation checkpoints to CPU RAM"))
+        self.load_deepspeed.setText(self.tr("Load ds_config.json…"))
+        self.load_deepspeed.setToolTip(self.tr("Size with a DeepSpeed configuration: its ZeRO stage, buffers "
+                                               "and offloads"))
+        self.clear_deepspeed.setText(self.tr("No DeepSpeed config"))
         self.load_config.setText(self.tr("Load config.json…"))
         self.load_config.setToolTip(self.tr("Size a model from its Hugging Face config.json"))
         self.spins["concurrent_users"].setToolTip(
@@ -399,9 +475,29 @@ class RequirementsPage(StepPage):
                 show_special_text(spin, self.tr("unknown") if known is None else
                                   self.tr("%1 (from the preset)").replace("%1", shortest(known)))
         self.budget.setValue(req.budget_cny)
+        self.budget_min.setValue(req.budget_min_cny)
+        title = self.controller.plan.title
+        if self.title_edit.text() != title:  # not while typing: the cursor stays where it is
+            self.title_edit.setText(title)
         for name, box in self.checks.items():
             box.setChecked(bool(getattr(req, name)))
+        self.training_box.setVisible(effective_mode(req) != TrainingMode.INFERENCE)
+        # the checkpoints can only be offloaded when there are checkpoints (the plan refuses the pair)
+        self.checks["offload_activations"].setEnabled(req.gradient_checkpointing is not False)
+        self.clear_deepspeed.setEnabled(req.deepspeed_config is not None)
+        self._show_deepspeed(req)
         self._show_estimate()
+
+    def _show_deepspeed(self, req: Requirements) -> None:
+        cfg = req.deepspeed_config
+        if cfg is None:
+            self.deepspeed_status.setText(self.tr("No DeepSpeed configuration: the scheme and offloads above."))
+            return
+        zo = cfg.get("zero_optimization")
+        stage = zo.get("stage") if isinstance(zo, dict) else None
+        self.deepspeed_status.setText(
+            self.tr("DeepSpeed configuration loaded: ZeRO stage %1.").replace("%1", str(stage))
+            if stage is not None else self.tr("DeepSpeed configuration loaded (no ZeRO stage in it)."))
 
     def _show_estimate(self) -> None:
         ctl = self.controller
@@ -481,6 +577,26 @@ class RequirementsPage(StepPage):
             self.controller.replace_plan(plan, lambda: self.controller.field_label(R + name))
             return
         self.edit(R + name, new, merge=True)
+
+    def _load_deepspeed(self) -> None:
+        """Ask for a ds_config.json, read it as the sizing does, and store it in the plan (deepspeed_config)."""
+        import json
+
+        from gui import dialogs
+        from procurement.sizing.deepspeed import MAX_BYTES, DeepSpeedConfigError, parse
+
+        path = dialogs.ask_deepspeed_config_path(self)
+        if path is None:
+            return
+        try:
+            if path.stat().st_size > MAX_BYTES:
+                raise DeepSpeedConfigError(self.tr("larger than 1 MiB, not a DeepSpeed configuration"))
+            data = json.loads(path.read_text(encoding="utf-8"))
+            parse(data, 0)
+        except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError and DeepSpeedConfigError too
+            self.deepspeed_status.setText(self.tr("Not loaded: %1").replace("%1", str(exc)))
+            return
+        self.edit(R + "deepspeed_config", data)
 
     def _load_config(self) -> None:
         """Ask for a config.json and take the model's shape from it (stored in the plan as hf_config)."""

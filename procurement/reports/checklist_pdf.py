@@ -27,6 +27,7 @@ from procurement.reports.common import (
     build_pdf,
     make_styles,
     markup,
+    one_line_name,
     policy_and_findings,
     scaled,
     table,
@@ -177,8 +178,8 @@ def render_checklist_pdf(
     digest = canonical_digest(plan)
     st = make_styles(lang)
     story: list[Flowable] = [st.p(t("clpdf.title", lang), st.title)]
-    if plan.title:
-        story.append(st.p(plan.title, st.h2))
+    if plan.title:  # one line whatever it holds (a line break in a title printed a heading of its own)
+        story.append(st.name(plan.title, st.h2))
     head = [
         [st.p(t("clpdf.date", lang), st.cell), st.p(today.isoformat(), st.cell)],
         [st.p(t("report.digest", lang), st.cell), st.p(digest, st.mono)],
@@ -220,5 +221,5 @@ def render_checklist_pdf(
         lang=lang,
         title=t("clpdf.title", lang),
         footer=t("clpdf.footer", lang, digest=digest),
-        subject=plan.title,
+        subject=one_line_name(plan.title),
     )

@@ -48,6 +48,7 @@ from procurement.reports.common import (
     make_styles,
     markup,
     money,
+    one_line_name,
     policy_and_findings,
     scaled,
     table,
@@ -616,8 +617,8 @@ def render_quote_pdf(
     rfq = document == "rfq" or (document == "auto" and not quote.complete)
     title_key = "rfq.title" if rfq else "quote.title"
     story: list[Flowable] = [st.p(t(title_key, lang), st.title)]
-    if plan.title:
-        story.append(st.p(plan.title, st.h2))
+    if plan.title:  # one line whatever it holds (a line break in a title printed a heading of its own)
+        story.append(st.name(plan.title, st.h2))
     days = (quote.valid_until - quote.date).days  # one validity: the issued paper's own, never the plan's setting
     if rfq:
         head = [
@@ -705,7 +706,7 @@ def render_quote_pdf(
         story += [st.section(t("rfq.asks", lang), asks[0]), *asks[1:]]
         footer = t("rfq.footer", lang, number=quote.number, digest=canonical_digest(plan)[:16])
         return build_pdf(story, paper=paper, lang=lang, title=f"{t('rfq.title', lang)} {quote.number}",
-                         footer=footer, subject=plan.title)
+                         footer=footer, subject=one_line_name(plan.title))
 
     lower = not quote.complete  # a sum with an unpriced line is a lower bound, and says so
     label = (lambda key: t(f"{key}.lower", lang)) if lower else (lambda key: t(key, lang))
@@ -769,5 +770,5 @@ def render_quote_pdf(
         lang=lang,
         title=f"{t('quote.title', lang)} {quote.number}",
         footer=footer,
-        subject=plan.title,
+        subject=one_line_name(plan.title),
     )

@@ -1,4 +1,7 @@
-"""Budget rules: the plan's reference cost (per node × nodes) against the buyer's budget.
+"""Budget rules: the plan's reference cost (per node × nodes) against the buyer's budget range.
+
+The budget is a range (format 12): ``requirements.budget_cny`` is its maximum (over it: BUDGET-OVER, as before),
+``requirements.budget_min_cny`` its optional minimum (a complete total under it: BUDGET-UNDER, info).
 
 Prices are the catalog's reference prices (``price_cny`` with date, source, kind and whether VAT is included);
 parts without a price are listed, and the sum is then a lower bound. PSUs that ship with the chassis are in its
@@ -51,6 +54,42 @@ def over_budget(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
             node=yuan(c.gross_total_cny(policy) / c.nodes),
             over=yuan(v.gross_cny - v.budget_cny),
             parts=join_names(x.name for x in v.unpriced),
+        )
+    ]
+
+
+@rule(FAMILY, "BUDGET-RANGE", step=1)
+def budget_range(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
+    """BUDGET-RANGE: the bottom of the budget range is above its top (error): the budget cannot be judged."""
+    req = plan.requirements
+    if req.budget_min_cny is None or req.budget_cny is None or req.budget_min_cny <= req.budget_cny:
+        return []
+    return [make("BUDGET-RANGE", Severity.ERROR, ("requirements.budget_min_cny", "requirements.budget_cny"),
+                 low=yuan(req.budget_min_cny), high=yuan(req.budget_cny))]
+
+
+@rule(FAMILY, "BUDGET-UNDER", step=1)
+def under_budget(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
+    """BUDGET-UNDER: every line is priced and the VAT-inclusive total is below the bottom of the budget range
+    (``requirements.budget_min_cny``): the buyer could afford more (info). Said only of a complete total: a
+    lower bound under the minimum says nothing about the whole."""
+    low, high = plan.requirements.budget_min_cny, plan.requirements.budget_cny
+    if not low or (high is not None and low > high):  # no minimum, or no range (BUDGET-RANGE)
+        return []
+    c = plan_cost(plan, catalog)
+    v = c.verdict(policy)
+    if not v.complete or v.status == "over" or not c.lines or round(v.gross_cny) >= round(low):
+        return []
+    return [
+        make(
+            "BUDGET-UNDER",
+            Severity.INFO,
+            ("requirements.budget_min_cny", "gpu.count"),
+            variant=None if v.budget_cny is not None else "no_max",
+            total=yuan(v.gross_cny),
+            low=yuan(low),
+            high=yuan(v.budget_cny) if v.budget_cny is not None else "",
+            left=yuan(low - v.gross_cny),
         )
     ]
 
@@ -153,6 +192,21 @@ register(
             "policy's price_max_age_days)."
         ),
         "BUDGET-OVER.fix": "Use fewer or better-value GPUs, or raise the budget.",
+        "BUDGET-RANGE.message": "The budget's minimum {low} is above its maximum {high}.",
+        "BUDGET-RANGE.fix": (
+            "Enter the range as minimum – maximum (e.g. 150,000 – 200,000), or leave the minimum empty."
+        ),
+        "BUDGET-UNDER.message": (
+            "The total including VAT is {total}, {left} under the bottom of the budget range {low}–{high}: the budget "
+            "could buy more (more or faster GPUs, more memory, a spare)."
+        ),
+        "BUDGET-UNDER.message.no_max": (
+            "The total including VAT is {total}, {left} under the budget's minimum of {low}: the budget could buy "
+            "more (more or faster GPUs, more memory, a spare)."
+        ),
+        "BUDGET-UNDER.fix": (
+            "Nothing is wrong: consider more GPUs or a larger model's headroom, or lower the budget's minimum."
+        ),
         "BUDGET-UNPRICED.message": "No public reference price (on request) for: {parts}; the total is a lower bound.",
         "BUDGET-UNPRICED.fix": "Ask the vendor, or add company prices in a user catalog directory.",
     }

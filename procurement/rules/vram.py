@@ -103,8 +103,10 @@ def layout(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
 
 @rule(FAMILY, "VRAM-OFFLOAD-RAM", step=3, item="gpu_vram")
 def offload_ram(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
-    """VRAM-OFFLOAD-RAM: the optimizer state offloaded to CPU RAM does not fit the node's memory."""
-    if not plan.requirements.offload_optimizer:
+    """VRAM-OFFLOAD-RAM: what is offloaded to CPU RAM (the optimizer state; with format 12's options also the
+    weights and activation checkpoints, or what a DeepSpeed config offloads) does not fit the node's memory."""
+    req = plan.requirements
+    if not (req.offload_optimizer or req.offload_params or req.offload_activations or req.deepspeed_config):
         return []
     s = size_plan(plan, catalog, policy.vram_margin_pct)
     p = resolve(plan, catalog)
@@ -114,8 +116,9 @@ def offload_ram(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     ram = p.memory.capacity_gib * p.memory_count * GIB_TO_GB
     if need <= ram:
         return []
+    only_optimizer = not (s.case.offload_params or s.case.offload_activations)
     return [make("VRAM-OFFLOAD-RAM", Severity.ERROR, ("server.memory.count", "server.memory.part"),
-                 need=f"{need:,.0f}", ram=f"{ram:,.0f}")]
+                 variant=None if only_optimizer else "more", need=f"{need:,.0f}", ram=f"{ram:,.0f}")]
 
 
 @rule(FAMILY, "VRAM-NO-ESTIMATE", step=1, item="gpu_vram")
@@ -229,6 +232,10 @@ register(
         "VRAM-SERVING.fix": "Add GPUs, use an fp8 KV cache or quantised weights, or shorten the context.",
         "VRAM-OFFLOAD-RAM.message": (
             "The optimizer state offloaded to the CPU needs {need} GB of RAM per node; the node has {ram} GB."
+        ),
+        "VRAM-OFFLOAD-RAM.message.more": (
+            "What is offloaded to the CPU (optimizer state, weights, activation checkpoints) needs {need} GB of RAM "
+            "per node; the node has {ram} GB."
         ),
         "VRAM-OFFLOAD-RAM.fix": "Add RAM, or shard the optimizer with ZeRO instead of offloading it.",
         "vram.per_gpu.message": plural(

@@ -161,18 +161,40 @@ def build_case(req: SizeRequest, spec: ModelSpec) -> Case:
         raise SizeInputError("--offload-activations moves the checkpoints: it needs --checkpointing on")
     batched = (SERVING_PREFILL_TOKENS if req.max_batched_tokens is None else req.max_batched_tokens or None
                ) if mode == "inference" else None
+    case = Case(spec, mode, cast(PrecisionName, precision), req.kv_precision, cast(OptimizerName, optimizer),
+                req.batch, req.seq, checkpointing, rank, targets, max_batched_tokens=batched)
+    return with_training_options(case, TrainingOptions(
+        req.attention, req.loss_chunks, req.sequence_parallel, req.offload_optimizer, req.offload_params,
+        req.offload_activations), deepspeed_settings(req, spec))
+
+
+@dataclass(frozen=True)
+class TrainingOptions:
+    """The training options of `gpu-procure size` (and of a plan's requirements, format 12)."""
+
+    attention: AttentionImpl = "flash"
+    loss_chunks: int = 1
+    sequence_parallel: bool = False
+    offload_optimizer: bool = False
+    offload_params: bool = False
+    offload_activations: bool = False
+
+
+def with_training_options(case: Case, options: TrainingOptions, ds: DeepSpeedSettings | None) -> Case:
+    """``case`` with the training options and a DeepSpeed configuration's buffers and offloads applied: the one
+    place `size` and the plan's sizing (procurement.sizing.plan_sizing) turn the options into the model's case.
+    An offload asked for by the option or by the config is on; offloading activations turns checkpointing on."""
     buffers = ZeroBuffers()
-    offload_opt, offload_params, offload_acts = req.offload_optimizer, req.offload_params, req.offload_activations
-    ds = deepspeed_settings(req, spec)
+    offload_opt, offload_params = options.offload_optimizer, options.offload_params
+    offload_acts = options.offload_activations
     if ds is not None:
         buffers = ds.buffers
         offload_opt, offload_params = offload_opt or ds.offload_optimizer, offload_params or ds.offload_params
         offload_acts = offload_acts or ds.offload_activations
-    return Case(spec, mode, cast(PrecisionName, precision), req.kv_precision, cast(OptimizerName, optimizer),
-                req.batch, req.seq, True if offload_acts else checkpointing, rank, targets,
-                offload_opt, req.sequence_parallel, attention=req.attention,
-                loss_chunks=req.loss_chunks, offload_params=offload_params,
-                offload_activations=offload_acts, zero_buffers=buffers, max_batched_tokens=batched)
+    return replace(case, checkpointing=True if offload_acts else case.checkpointing, offload_optimizer=offload_opt,
+                   sequence_parallel=options.sequence_parallel, attention=options.attention,
+                   loss_chunks=options.loss_chunks, offload_params=offload_params, offload_activations=offload_acts,
+                   zero_buffers=buffers)
 
 
 def deepspeed_settings(req: SizeRequest, spec: ModelSpec) -> DeepSpeedSettings | None:

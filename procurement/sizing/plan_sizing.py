@@ -18,6 +18,9 @@ from procurement.llm.presets import preset
 from procurement.llm.shapes import ALL_LINEAR, ConfigError, ModelSpec, from_hf_config
 from procurement.messages import languages
 from procurement.plan import Optimizer, Plan, Precision, Requirements, TrainingMode, Workload
+from procurement.sizing.deepspeed import DeepSpeedConfigError
+from procurement.sizing.deepspeed import parse as parse_deepspeed
+from procurement.sizing.estimate import TrainingOptions, with_training_options
 from procurement.sizing.hardware import facts_for_gpu
 from procurement.sizing.memory import (
     SERVING_PREFILL_TOKENS,
@@ -111,12 +114,36 @@ def case_for(req: Requirements) -> tuple[Case | None, tuple[str, ...]]:
         batch = max(batch, req.concurrent_users)
     rank = req.lora_rank or (64 if mode == "qlora" else 8)
     targets = tuple(req.lora_targets) if req.lora_targets else ALL_LINEAR
+    ds = None
+    if req.deepspeed_config is not None:
+        try:
+            ds = parse_deepspeed(req.deepspeed_config, spec.hidden)
+        except DeepSpeedConfigError:
+            return None, (*notes, "vram.note.bad_deepspeed")
     case = Case(spec, mode, precision, req.kv_precision, OPTIMIZERS[req.optimizer], batch, req.sequence_length,
-                req.gradient_checkpointing, rank, targets, req.offload_optimizer,
+                req.gradient_checkpointing, rank, targets,
                 # a plan's inference is a serving engine: one chunked prefill of the batched-token budget,
                 # not sequence_length × users tokens at once (docs/sizing.md, "Serving capacity")
                 max_batched_tokens=SERVING_PREFILL_TOKENS if mode == "inference" else None)
+    # the training options as `size` applies them (estimate.with_training_options: one place for both)
+    case = with_training_options(case, training_options(req), ds)
     return case, notes + tuple(extra)
+
+
+def training_options(req: Requirements) -> TrainingOptions:
+    """The requirements' training options (format 12) as `gpu-procure size` takes them."""
+    return TrainingOptions(req.attention, req.loss_chunks, req.sequence_parallel, req.offload_optimizer,
+                           req.offload_params, req.offload_activations)
+
+
+def scheme_for(req: Requirements) -> str | None:
+    """The scheme the requirements fix: their own, else the DeepSpeed config's ZeRO stage (as `size` reads it)."""
+    if req.scheme is not None or req.deepspeed_config is None:
+        return req.scheme
+    try:
+        return parse_deepspeed(req.deepspeed_config, 0).scheme
+    except DeepSpeedConfigError:
+        return None
 
 
 def cluster_for(plan: Plan, catalog: Catalog) -> tuple[Cluster | None, Any]:
@@ -185,7 +212,7 @@ def size_plan(plan: Plan, catalog: Catalog, margin_pct: float) -> PlanSizing | N
     if not case.training and cluster is not None:  # vLLM's batched-token budget and sequences for this GPU
         tokens, seqs = vllm_batch_defaults(cluster.gpu_memory_gb, gpu.name if gpu is not None else "")
         case = replace(case, max_batched_tokens=tokens, max_seqs=seqs)
-    return _size(case, notes, cluster, margin_pct, req.scheme, req.tensor_parallel, req.pipeline_parallel,
+    return _size(case, notes, cluster, margin_pct, scheme_for(req), req.tensor_parallel, req.pipeline_parallel,
                  req.concurrent_users, gpu.memory_bandwidth_gbs if gpu is not None else None,
                  bool(gpu is not None and facts_for_gpu(gpu).fp8), gpu.name if gpu is not None else "")
 

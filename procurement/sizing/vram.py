@@ -110,8 +110,8 @@ def estimate_vram(req: Requirements, policy: Policy) -> VramEstimate:
     mem = per_gpu(case, Parallel(), explain=True)
     comps = tuple(VramComponent(k, v, mem.formulas.get(k, "")) for k, v in mem.breakdown().items() if v > 0)
     extra: tuple[str, ...] = ("vram.note.checkpointing",) if case.training and case.recompute else ()
-    if mem.cpu_offload:
-        extra += ("vram.note.offload",)
+    if mem.cpu_offload:  # the weights or checkpoints too (format 12's options, a DeepSpeed config): said so
+        extra += ("vram.note.offload_more" if case.offload_params or case.offload_activations else "vram.note.offload",)
     users = req.concurrent_users if not case.training else None
     return VramEstimate(mode, case.model.params_b, comps, policy.vram_margin_pct, notes + extra, case, users,
                         req.batch_size)
@@ -165,10 +165,18 @@ register(
         "vram.note.bad_config": (
             "The pasted config.json does not describe a decoder model; GPU memory is not estimated."
         ),
+        "vram.note.bad_deepspeed": (
+            "The DeepSpeed configuration cannot be read (a ZeRO stage other than 0-3, a bucket size that is not a "
+            "number, an offload device other than cpu, nvme or none); GPU memory is not estimated."
+        ),
         "vram.note.checkpointing": (
             "Gradient checkpointing is on, as in the standard recipe (activations keep only each layer's input)."
         ),
         "vram.note.offload": "The optimizer state is offloaded to CPU RAM, not GPU memory.",
+        "vram.note.offload_more": (
+            "Part of the training state (the optimizer state, weights or activation checkpoints, as chosen) is "
+            "offloaded to CPU RAM, not GPU memory."
+        ),
         "vram.note.quantized_training": (
             "INT8/INT4 are for inference or LoRA (QLoRA); full training is estimated as mixed precision."
         ),

@@ -17,7 +17,7 @@ QStandardPaths.setTestModeEnabled(True)  # never touch the real settings or app 
 ASK_FUNCTIONS = ("ask_save_changes", "ask_open_path", "ask_save_path", "ask_export_path", "ask_example",
                  "ask_restore_recovery", "ask_sign_anyway", "ask_overwrite_changed", "show_error", "show_about",
                  "ask_waiver", "ask_replace_hand_chosen", "ask_confirmation", "ask_ssh_key_path",
-                 "ask_allowed_signers_path")
+                 "ask_allowed_signers_path", "ask_deepspeed_config_path")
 
 
 class DialogCalls:

@@ -168,3 +168,62 @@ def test_vram_chart_of_the_8_node_example_compares_one_gpu_with_one_gpu(qtbot, m
     assert chart.bars and all(bar.total == pytest.approx(est.per_gpu_gb) for bar in chart.bars)
     assert all(bar.total < one_gpu_gb for bar in chart.bars)
     assert "of its 85.9 GB (80 GiB): fits" in page.total_label.text()
+
+
+def test_training_options_are_shown_for_training_only(qtbot, make_window) -> None:
+    win = make_window()
+    win.show_page(0)
+    page = win.pages[0]
+    qtbot.waitUntil(page.isVisible)
+    assert win.controller.plan.requirements.workload == Workload.TRAINING
+    assert page.training_box.isVisible()
+    _choose(qtbot, page.combos["workload"], "Inference")
+    assert not page.training_box.isVisible()
+    _choose(qtbot, page.combos["workload"], "Fine-tuning")
+    assert page.training_box.isVisible()
+    _choose(qtbot, page.combos["mode"], "Inference only")
+    assert not page.training_box.isVisible()
+
+
+def test_offloading_checkpoints_needs_checkpointing(qtbot, make_window) -> None:
+    """The plan refuses activation offload with checkpointing off: the box is not offered then."""
+    win = make_window()
+    page = win.pages[0]
+    _choose(qtbot, page.combos["gradient_checkpointing"], "Off")
+    assert not page.checks["offload_activations"].isEnabled()
+    _choose(qtbot, page.combos["gradient_checkpointing"], "On")
+    page.checks["offload_activations"].click()
+    assert win.controller.plan.requirements.offload_activations is True
+
+
+def test_a_deepspeed_config_that_cannot_be_read_is_not_stored(qtbot, make_window, dialog_calls, tmp_path) -> None:
+    win = make_window()
+    page = win.pages[0]
+    bad = tmp_path / "ds_config.json"
+    bad.write_text('{"zero_optimization": {"stage": 5}}', encoding="utf-8")
+    dialog_calls.answer("ask_deepspeed_config_path", bad)
+    page.load_deepspeed.click()
+    assert win.controller.plan.requirements.deepspeed_config is None
+    assert "Not loaded" in page.deepspeed_status.text() and "stage" in page.deepspeed_status.text()
+    good = tmp_path / "good.json"
+    good.write_text('{"zero_optimization": {"stage": 2}}', encoding="utf-8")
+    dialog_calls.answer("ask_deepspeed_config_path", good)
+    page.load_deepspeed.click()
+    assert win.controller.plan.requirements.deepspeed_config == {"zero_optimization": {"stage": 2}}
+    qtbot.waitUntil(lambda: "ZeRO stage 2" in page.deepspeed_status.text())
+    page.clear_deepspeed.click()
+    assert win.controller.plan.requirements.deepspeed_config is None
+
+
+def test_the_title_is_in_the_window_title_printable_and_short(qtbot, make_window) -> None:
+    from gui.main_window import TITLE_IN_WINDOW, window_title_part
+
+    win = make_window()
+    page = win.pages[0]
+    page.title_edit.setFocus()
+    qtbot.keyClicks(page.title_edit, "Lab [*] server")
+    assert win.controller.plan.title == "Lab [*] server"
+    assert "Lab [*] server" in win.windowTitle().replace("[*][*]", "[*]")
+    part = window_title_part("a\nb\x00c\u202e" + "x" * 200)
+    assert part.startswith("\u2068a bc") and part.endswith("…\u2069") and len(part) == TITLE_IN_WINDOW + 2
+    assert "\u202e" not in part and window_title_part("  ") == ""
