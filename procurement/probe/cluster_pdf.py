@@ -135,7 +135,7 @@ def _head(plan: Plan, progress: ClusterProgress, checks: Sequence[CheckRecord], 
     tally = t("cluster.tally", lang, passed=progress.count("pass"), warned=progress.count("warn"),
               failed=progress.count("fail"), unknown=progress.count("unknown"), missing=progress.missing)
     rows = [
-        [st.p(t("cluster.plan", lang), st.cell), st.p(plan.title or "—", st.cell)],
+        [st.p(t("cluster.plan", lang), st.cell), st.name(plan.title or "—", st.cell)],
         [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono)],
         [st.p(t("cluster.created", lang), st.cell), st.p(created, st.cell)],
         [st.p(t("cluster.expected", lang), st.cell), st.p(str(progress.expected), st.cell)],
@@ -256,7 +256,7 @@ def render_cluster_pdf(
                                                                     "cluster.c.rework")),
                             lead=[st.p(t("cluster.signatures.lead", lang), st.small)], whole=True))
     return build_pdf(story, paper=paper, lang=lang, title=t("cluster.title", lang),
-                     footer=t("cluster.footer", lang, digest=canonical_digest(plan)[:16]), subject=plan.title)
+                     footer=t("cluster.footer", lang, digest=canonical_digest(plan)[:16]), subject=one_line_name(plan.title))
 
 
 def state_counts(progress: ClusterProgress) -> dict[NodeState, int]:

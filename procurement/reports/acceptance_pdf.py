@@ -287,7 +287,7 @@ def render_acceptance_pdf(
          st.p(t("acc.quote", lang), st.cell), st.p(quote_number(plan, today), st.cell)],
         [st.p(t("acc.delivery", lang), st.cell), st.p(acc.delivery_date.isoformat() if acc.delivery_date else "—",
                                                        st.cell),
-         st.p(t("acc.plan", lang), st.cell), st.p(plan.title or "—", st.cell)],
+         st.p(t("acc.plan", lang), st.cell), st.name(plan.title or "—", st.cell)],
         [st.p(t("acc.parties", lang), st.cell), st.name(f"{q.buyer.name or '—'} / {q.vendor.name or '—'}", st.cell),
          "", ""],
         [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono), "", ""],
@@ -322,4 +322,4 @@ def render_acceptance_pdf(
     story.append(kept(signoff_block(plan, "acceptance", catalog, st, paper, allowed_signers)))
     return build_pdf(story, paper=paper, lang=lang, title=t("acc.title", lang),
                      footer=t("acc.footer", lang, contract=contract, digest=canonical_digest(plan)[:16]),
-                     subject=plan.title)
+                     subject=one_line_name(plan.title))

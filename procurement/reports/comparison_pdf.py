@@ -231,7 +231,7 @@ def render_comparison_pdf(
     st = make_styles(lang)
     vat_rate = cmp.offers[0].vat_rate_pct if cmp.offers else 13.0
     day = today or dt.date.today()
-    head = table([[st.p(t("cmp.plan", lang), st.cell), st.p(plan.title or "—", st.cell),
+    head = table([[st.p(t("cmp.plan", lang), st.cell), st.name(plan.title or "—", st.cell),
                    st.p(t("cmp.date", lang), st.cell), st.p(day.isoformat(), st.cell)],
                   [st.p(t("report.digest", lang), st.cell), st.p(canonical_digest(plan), st.mono), "", ""]],
                  scaled([14, 46, 14, 26], paper), header_rows=0, font=st.font, extra=[("SPAN", (1, 1), (-1, 1))])
@@ -259,4 +259,4 @@ def render_comparison_pdf(
         story.append(kept(st.section(t("cmp.panel", lang), panel, whole=True)))
     story.append(kept(signoff_block(plan, "approval", catalog, st, paper)))
     return build_pdf(story, paper=paper, lang=lang, title=t("cmp.title", lang),
-                     footer=t("cmp.footer", lang, digest=canonical_digest(plan)[:16]), subject=plan.title)
+                     footer=t("cmp.footer", lang, digest=canonical_digest(plan)[:16]), subject=one_line_name(plan.title))

@@ -1,4 +1,4 @@
-"""The plan's title on the quote and checklist PDFs: one line whatever it holds, printable, in the document's
+"""The plan's title on the quote, checklist, acceptance and comparison PDFs: one line whatever it holds, printable, in the document's
 metadata too; control characters, a 500-character title, CJK and right-to-left text never break the paper."""
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ import pytest
 from catalog.loader import Catalog, load_catalog
 from procurement.plan import Plan, load_plan, with_value
 from procurement.reports import render_checklist_pdf, render_quote_pdf
+from procurement.reports.acceptance_pdf import render_acceptance_pdf
+from procurement.reports.comparison_pdf import render_comparison_pdf
 
 DATA = Path(__file__).parents[1] / "data"
 TODAY = dt.date(2026, 3, 1)
@@ -31,6 +33,10 @@ def plan(cat: Catalog) -> Plan:
 def _render(which: str, plan: Plan, cat: Catalog, lang: str) -> bytes:
     if which == "quote":
         return render_quote_pdf(plan, cat, lang=lang, today=TODAY)  # type: ignore[arg-type]
+    if which == "acceptance":
+        return render_acceptance_pdf(plan, cat, lang=lang, today=TODAY)  # type: ignore[arg-type]
+    if which == "comparison":
+        return render_comparison_pdf(plan, cat, lang=lang, today=TODAY)  # type: ignore[arg-type]
     return render_checklist_pdf(plan, cat, lang=lang, today=TODAY)  # type: ignore[arg-type]
 
 
@@ -40,7 +46,7 @@ def _read(pdf: bytes) -> tuple[str, str]:
     return "\n".join(p.extract_text() for p in reader.pages), str(meta.subject if meta else "")
 
 
-WHICH = ["quote", "checklist"]
+WHICH = ["quote", "checklist", "acceptance", "comparison"]
 
 
 @pytest.mark.parametrize("which", WHICH)
