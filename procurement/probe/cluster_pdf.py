@@ -256,7 +256,8 @@ def render_cluster_pdf(
                                                                     "cluster.c.rework")),
                             lead=[st.p(t("cluster.signatures.lead", lang), st.small)], whole=True))
     return build_pdf(story, paper=paper, lang=lang, title=t("cluster.title", lang),
-                     footer=t("cluster.footer", lang, digest=canonical_digest(plan)[:16]), subject=one_line_name(plan.title))
+                     footer=t("cluster.footer", lang, digest=canonical_digest(plan)[:16]),
+                     subject=one_line_name(plan.title))
 
 
 def state_counts(progress: ClusterProgress) -> dict[NodeState, int]:

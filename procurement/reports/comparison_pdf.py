@@ -259,4 +259,5 @@ def render_comparison_pdf(
         story.append(kept(st.section(t("cmp.panel", lang), panel, whole=True)))
     story.append(kept(signoff_block(plan, "approval", catalog, st, paper)))
     return build_pdf(story, paper=paper, lang=lang, title=t("cmp.title", lang),
-                     footer=t("cmp.footer", lang, digest=canonical_digest(plan)[:16]), subject=one_line_name(plan.title))
+                     footer=t("cmp.footer", lang, digest=canonical_digest(plan)[:16]),
+                     subject=one_line_name(plan.title))

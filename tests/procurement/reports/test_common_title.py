@@ -1,5 +1,6 @@
-"""The plan's title on the quote, checklist, acceptance and comparison PDFs: one line whatever it holds, printable, in the document's
-metadata too; control characters, a 500-character title, CJK and right-to-left text never break the paper."""
+"""The plan's title on the quote, checklist, acceptance and comparison PDFs: one line whatever it holds, printable, in
+the document's metadata too; control characters, a 500-character title, CJK and right-to-left text never break the
+paper."""
 
 from __future__ import annotations
 
