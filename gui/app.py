@@ -94,10 +94,11 @@ def run_app(argv: Sequence[str]) -> int:
             return
         win.policy_path = Path(args.policy) if args.policy else None
         controller = PlanController(catalog, policy, lang=translators, evaluate_now=False)
-        # the rules are imported and the plan evaluated in a worker: the window is usable meanwhile and says
-        # it is checking the plan; an edit before it ends is evaluated at once and the worker's result dropped
-        controller.evaluate_in_background()
         win.attach(controller, RecoveryStore())
+        # then the rules are imported and the plan evaluated in a worker, while the GUI thread waits for input:
+        # the window says it is checking the plan; an edit before it ends is evaluated at once and the worker's
+        # result dropped
+        controller.evaluate_in_background()
         win.show_catalog_warnings(overlay_warnings(catalog))
         handed_over = opener.ready(lambda path: win.open_path(path, ask=True))
         if args.self_test:  # close inside the event loop: a later quit event would end the next loop

@@ -102,8 +102,9 @@ class PlanController(QObject):
         self._eval_timer.timeout.connect(self.reevaluate)
         self._generation = 0
         """Counts the evaluations asked for: a worker's result is applied only if none was asked since."""
-        self.evaluating = False
-        """True while the first evaluation runs in a worker (evaluate_in_background): no findings yet."""
+        self.evaluating = not evaluate_now
+        """True until the first evaluation is applied when it is not made at construction (evaluate_now=False:
+        evaluate_in_background follows), and while it runs in a worker: no findings yet."""
         self._delivery: _Delivery | None = None
         self._worker: threading.Thread | None = None
         if evaluate_now:
