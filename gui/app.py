@@ -93,7 +93,12 @@ def run_app(argv: Sequence[str]) -> int:
             _fatal(translate("app", "The policy file cannot be loaded"), str(exc), args.self_test, win)
             return
         win.policy_path = Path(args.policy) if args.policy else None
-        win.attach(PlanController(catalog, policy, lang=translators), RecoveryStore())
+        controller = PlanController(catalog, policy, lang=translators, evaluate_now=False)
+        win.attach(controller, RecoveryStore())
+        # then the rules are imported and the plan evaluated in a worker, while the GUI thread waits for input:
+        # the window says it is checking the plan; an edit before it ends is evaluated at once and the worker's
+        # result dropped
+        controller.evaluate_in_background()
         win.show_catalog_warnings(overlay_warnings(catalog))
         handed_over = opener.ready(lambda path: win.open_path(path, ask=True))
         if args.self_test:  # close inside the event loop: a later quit event would end the next loop
@@ -109,4 +114,7 @@ def run_app(argv: Sequence[str]) -> int:
 
     win.after_first_paint(load)
     win.show()
-    return app.exec()
+    status = app.exec()
+    if win.controller is not None:
+        win.controller.wait_for_background()
+    return status

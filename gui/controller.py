@@ -2,21 +2,40 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtGui import QUndoCommand, QUndoStack
 
 from catalog.loader import Catalog
 from gui.i18n import Translators
-from procurement.evaluation import Evaluation, evaluate
 from procurement.findings import Finding
 from procurement.messages import Lang
 from procurement.plan import Plan, get_value, load_plan, save_plan, with_value
 from procurement.policy import Policy, default_policy
 from procurement.safe_io import FileStamp, stamp_of
+
+if TYPE_CHECKING:
+    from procurement.evaluation import Evaluation
+
+
+def _evaluate(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> Evaluation:
+    # imported on first use: the rules and the evaluation are the heaviest part of the core, and the first
+    # evaluation of a started window runs in a worker (PlanController.evaluate_in_background)
+    from procurement.evaluation import evaluate
+
+    return evaluate(plan, catalog, policy, lang)
+
+
+class _Delivery(QObject):
+    """Brings a worker's evaluation to the GUI thread (a signal emitted from another thread is queued)."""
+
+    done = Signal(object, object)
+    """(the evaluation or None, the exception or None)."""
 
 
 class _ReplacePlan(QUndoCommand):
@@ -58,7 +77,7 @@ class PlanController(QObject):
     """The allowed-signers file SSH signatures are checked against was chosen or cleared (app settings)."""
 
     def __init__(self, catalog: Catalog, policy: Policy | None = None, lang: Lang | Translators = "zh",
-                 parent: QObject | None = None) -> None:
+                 parent: QObject | None = None, evaluate_now: bool = True) -> None:
         super().__init__(parent)
         self.catalog = catalog
         self.policy = policy or default_policy()
@@ -81,7 +100,15 @@ class PlanController(QObject):
         self._eval_timer.setSingleShot(True)
         self._eval_timer.setInterval(0)  # coalesce a burst of edits into one evaluation
         self._eval_timer.timeout.connect(self.reevaluate)
-        self.reevaluate()
+        self._generation = 0
+        """Counts the evaluations asked for: a worker's result is applied only if none was asked since."""
+        self.evaluating = not evaluate_now
+        """True until the first evaluation is applied when it is not made at construction (evaluate_now=False:
+        evaluate_in_background follows), and while it runs in a worker: no findings yet."""
+        self._delivery: _Delivery | None = None
+        self._worker: threading.Thread | None = None
+        if evaluate_now:
+            self.reevaluate()
 
     def set_allowed_signers(self, path: Path | None) -> None:
         if path != self.allowed_signers:
@@ -135,11 +162,55 @@ class PlanController(QObject):
         self._eval_timer.start()
 
     def reevaluate(self) -> None:
-        # the language only says which language a format-5 waiver's message numbers are read in: the findings
-        # store codes, and every view renders them in the language of the moment
-        self.evaluation = evaluate(self.plan, self.catalog, self.policy, self.lang)
-        self.findings = list(self.evaluation.findings)
+        # the findings store codes, and every view renders them in the language of the moment
+        self._generation += 1
+        self.evaluating = False
+        self._apply(_evaluate(self.plan, self.catalog, self.policy, self.lang))
+
+    def _apply(self, evaluation: Evaluation) -> None:
+        self.evaluation = evaluation
+        self.findings = list(evaluation.findings)
         self.findings_changed.emit()
+
+    def evaluate_in_background(self) -> None:
+        """Evaluate the plan in a worker thread (the started window: importing the rules and evaluating take
+        longer than the window needs to be usable). ``evaluating`` is True and ``findings_changed`` fires now
+        (the views say 'evaluating…'), and again when the result is applied; the window accepts input
+        meanwhile. An edit made before it ends evaluates at once, as always, and the worker's result, of a plan
+        that is no longer the current one, is dropped."""
+        self._generation += 1
+        generation, plan, lang = self._generation, self.plan, self.lang
+        delivery = self._delivery = _Delivery(self)
+        delivery.done.connect(lambda ev, exc: self._delivered(generation, plan, ev, exc))
+        self.evaluating = True
+        self.findings_changed.emit()
+
+        def work() -> None:
+            try:
+                outcome: tuple[Evaluation | None, BaseException | None] = (
+                    _evaluate(plan, self.catalog, self.policy, lang), None)
+            except Exception as exc:  # handed to the GUI thread, which evaluates again there
+                outcome = (None, exc)
+            with contextlib.suppress(RuntimeError):  # the controller was deleted meanwhile: nobody to tell
+                delivery.done.emit(*outcome)
+
+        self._worker = threading.Thread(target=work, name="first-evaluation", daemon=True)
+        self._worker.start()
+
+    def wait_for_background(self, timeout_s: float = 30.0) -> None:
+        """Let a worker's evaluation end (the app does this after its event loop, before it exits)."""
+        if self._worker is not None:
+            self._worker.join(timeout_s)
+
+    def _delivered(self, generation: int, plan: Plan, evaluation: Evaluation | None,
+                   error: BaseException | None) -> None:
+        if generation != self._generation or plan is not self.plan:
+            return  # an edit was evaluated since: this result is of a plan no longer on screen
+        if evaluation is None:  # the worker failed: evaluate here, where a failure is reported as usual
+            self.reevaluate()
+            return
+        self.evaluating = False
+        self._apply(evaluation)
 
     def repaint_findings(self) -> None:
         """After a language switch: the same findings, shown again in the new language (no evaluation)."""

@@ -148,6 +148,11 @@ class FindingsPanel(QWidget):
         return self.tr("Step %1: %2").replace("%1", str(step)).replace("%2", name)
 
     def rebuild(self) -> None:
+        if self.controller.evaluating:  # the started window's first evaluation, in a worker: nothing to say yet
+            self.tree.clear()
+            self._update_buttons()
+            self.summary.setText(self.tr("Checking the plan against the rules…"))
+            return
         findings: list[Finding] = list(self.controller.findings)
         lang = self.controller.lang  # the findings store codes: shown in the language of the moment
         self.tree.clear()

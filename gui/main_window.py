@@ -719,6 +719,14 @@ class MainWindow(QMainWindow):
             for i in range(len(PAGES)):
                 self.step_list.item(i).setText(self.page_label(i))
             return
+        if self.controller.evaluating:  # the first evaluation runs in a worker: no mark is known yet
+            for i in range(len(PAGES)):
+                item = self.step_list.item(i)
+                item.setText(self.page_label(i))
+                item.setData(STATUS_ROLE, "")
+                item.setIcon(QIcon())
+                item.setToolTip(self.tr("Checking the plan…"))
+            return
         from PySide6.QtWidgets import QStyle  # its ~20 enums load here, not before the first paint
 
         from gui.plan_gaps import describe

@@ -34,7 +34,7 @@ from procurement.checklist_items import ITEM_IDS as ITEM_IDS
 from procurement.checklist_items import ITEMS as ITEMS
 from procurement.checklist_items import ItemDef as ItemDef
 from procurement.checklist_items import Which as Which
-from procurement.coded import verbatim
+from procurement.coded import Coded, coded
 from procurement.findings import Finding, Severity, verdict_rank
 from procurement.messages import Lang, plural, register, t
 from procurement.plan import ChecklistMark, Plan
@@ -828,9 +828,9 @@ def item_status_text(item: ChecklistItem, lang: Lang = "zh") -> str:
     return status_label(item.status, lang)
 
 
-def confirmation_findings(plan: Plan, checklists: dict[Which, Checklist], lang: Lang = "zh") -> list[Finding]:
+def confirmation_findings(plan: Plan, checklists: dict[Which, Checklist]) -> list[Finding]:
     """One CHECKLIST-CONFIRMED (info) per automatic item a person confirmed, so that `check` says who vouched
-    for what the app could not decide."""
+    for what the app could not decide. They store codes: shown in the reader's language."""
     out = []
     for item in all_items(checklists):
         mark = plan.checklist.get(item.id)
@@ -838,11 +838,15 @@ def confirmation_findings(plan: Plan, checklists: dict[Which, Checklist], lang: 
             note = mark.note.strip()
             out.append(Finding(rule="CHECKLIST-CONFIRMED", family="checklist", severity=Severity.INFO, step=5,
                                fields=(f"checklist.{item.id}",),
-                               # the item's label is in ``lang`` already: the text is made for one reader
-                               coded_message=verbatim(t("checklist.confirmed_finding", lang, item=item.label,
-                                                        name=item.confirmed_by, note=note)),
+                               coded_message=coded("checklist.confirmed_finding", item=_item_label(item),
+                                                   name=item.confirmed_by, note=note),
                                stated_params=(("item", item.id),)))
     return out
+
+
+def _item_label(item: ChecklistItem) -> Coded:
+    """An item's label in no one language: the code its ``label`` was rendered from."""
+    return coded(f"checklist.item.{item.id}")
 
 
 def all_items(checklists: dict[Which, Checklist]) -> Sequence[ChecklistItem]:

@@ -41,6 +41,12 @@ JOINED = "coded.joined"
 """{"items": […], "sep": …}: values joined with a separator that is the same in every language."""
 BY_LANGUAGE = "coded.by_language"
 """{"<lang>": text, …, "*": text}: a text the catalog or a model gives per language ('*': any other language)."""
+CLAUSES = "coded.clauses"
+"""{"items": […]}: clauses one after another in the reader's language (Chinese separates them with '；', others
+with '; '): the changes of a void sign-off, its signers."""
+SHORT = "coded.short"
+"""{"value": …, "limit": n}: a value on one line (its whitespace collapsed), cut to ``limit`` characters with '…'
+once rendered: the old and new values of a void sign-off."""
 
 
 _set = object.__setattr__
@@ -75,6 +81,14 @@ def joined(items: Iterable[object], sep: str) -> Coded:
     return coded(JOINED, items=list(items), sep=sep)
 
 
+def clauses(items: Iterable[object]) -> Coded:
+    return coded(CLAUSES, items=list(items))
+
+
+def short(value: object, limit: int) -> Coded:
+    return coded(SHORT, value=value, limit=limit)
+
+
 def by_language(texts: Mapping[str, str], other: str = "") -> Coded:
     """A text given per language (``other`` for any language not in ``texts``)."""
     return coded(BY_LANGUAGE, **{**texts, "*": other})
@@ -92,6 +106,10 @@ def render_value(value: object, lang: str) -> object:
         items: Any = params.get("items") or ()
         if code == NAMES:
             return ("、" if lang == "zh" else ", ").join(_text(v, lang) for v in items)
+        if code == CLAUSES:
+            return ("；" if lang == "zh" else "; ").join(_text(v, lang) for v in items)
+        if code == SHORT:
+            return _shortened(_text(params.get("value"), lang), int(str(params.get("limit") or 60)))
         if code == JOINED:
             return str(params.get("sep", "")).join(_text(v, lang) for v in items)
         if code == VERBATIM:
@@ -107,6 +125,11 @@ def render_value(value: object, lang: str) -> object:
     if isinstance(value, list):
         return "; ".join(str(render_value(v, lang)) for v in value)
     return value
+
+
+def _shortened(text: str, limit: int) -> str:
+    one_line = " ".join(text.split())
+    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
 
 
 def render_text(value: Coded, lang: Lang) -> str:

@@ -3,7 +3,8 @@
 ``evaluate(plan, catalog, policy, lang)`` runs every rule once with the parts looked up once and each budget
 computed once; the GUI (gauges, step marks, findings), ``gpu-procure check`` and the reports read the result
 and recompute nothing. ``procurement.rules.evaluate`` stays for callers that only want the findings list. The
-findings store message codes; ``lang`` is the language their serialised form shows (``Finding.shown``).
+findings store message codes; ``lang`` is only the language their serialised form shows (``Finding.shown``):
+no finding, budget, status or waiver decision depends on it.
 """
 
 from __future__ import annotations

@@ -162,115 +162,151 @@ def data_mounts(mounts: str) -> list[tuple[str, str, str, str]]:
     return out
 
 
+class _Checks:
+    """The checks made so far, their messages in ``lang``."""
+
+    def __init__(self, lang: Lang) -> None:
+        self.lang = lang
+        self.out: list[TuningCheck] = []
+
+    def add(self, check_id: str, status: str, key: str, **fields: object) -> None:
+        self.out.append(TuningCheck(check_id, status, t(key, self.lang, **fields)))
+
+    def unread(self, check_id: str, what: str, path: str) -> None:
+        self.add(check_id, "unknown", "tuning.unread", what=what, path=path)
+
+
 def check_host(plan: Plan, files: Mapping[str, str | None], lang: Lang = "en",
                ecc_enabled: list[bool | None] | None = None) -> list[TuningCheck]:
     """The host's tuning against the plan's choices, from the raw facts' files (and nvidia-smi's ECC modes)."""
     c = choices(plan)
-    out: list[TuningCheck] = []
+    out = _Checks(lang)
+    meminfo = files.get("/proc/meminfo")
+    _governor(out, c, files)
+    _swap(out, c, meminfo)
+    _hugepages(out, c, meminfo)
+    _thp(out, c, files)
+    _check_mounts(out, c, files)
+    _nofile(out, c, files)
+    _ecc(out, plan, ecc_enabled)
+    return out.out
 
-    def add(check_id: str, status: str, key: str, **fields: object) -> None:
-        out.append(TuningCheck(check_id, status, t(key, lang, **fields)))
 
-    def unread(check_id: str, what: str, path: str) -> None:
-        add(check_id, "unknown", "tuning.unread", what=what, path=path)
-
-    # CPU governor
+def _governor(out: _Checks, c: dict[str, Choice], files: Mapping[str, str | None]) -> None:
+    """TUNE-GOVERNOR: every CPU's frequency governor is the plan's."""
     if c["cpu_governor"].value == "keep":
-        add("TUNE-GOVERNOR", "skip", "tuning.kept")
+        out.add("TUNE-GOVERNOR", "skip", "tuning.kept")
     else:
         govs = {int(m.group(1)): (v or "").strip() for k, v in files.items() if (m := _GOV.match(k))}
         read = {cpu: g for cpu, g in govs.items() if g}
         if not read or len(read) < len(govs):
-            add("TUNE-GOVERNOR", "unknown", "tuning.governor.unknown")
+            out.add("TUNE-GOVERNOR", "unknown", "tuning.governor.unknown")
         else:
             wrong = sorted({g for g in read.values() if g != c["cpu_governor"].value})
             if wrong:
-                add("TUNE-GOVERNOR", "fail", "tuning.governor.fail", expected=c["cpu_governor"].value,
-                    found=", ".join(f"'{g}'" for g in wrong))
+                out.add("TUNE-GOVERNOR", "fail", "tuning.governor.fail", expected=c["cpu_governor"].value,
+                        found=", ".join(f"'{g}'" for g in wrong))
             else:
-                add("TUNE-GOVERNOR", "pass", "tuning.governor.pass", found=c["cpu_governor"].value, n=len(read))
-    meminfo = files.get("/proc/meminfo")
-    # swap
+                out.add("TUNE-GOVERNOR", "pass", "tuning.governor.pass", found=c["cpu_governor"].value, n=len(read))
+
+
+def _swap(out: _Checks, c: dict[str, Choice], meminfo: str | None) -> None:
+    """TUNE-SWAP: no swap, when the plan turns it off."""
     if c["swap"].value == "keep":
-        add("TUNE-SWAP", "skip", "tuning.kept")
+        out.add("TUNE-SWAP", "skip", "tuning.kept")
     elif meminfo is None or (swap := _meminfo(meminfo, "SwapTotal")) is None:
-        unread("TUNE-SWAP", "SwapTotal", "/proc/meminfo")
+        out.unread("TUNE-SWAP", "SwapTotal", "/proc/meminfo")
     else:
-        add("TUNE-SWAP", "pass" if swap == 0 else "fail", "tuning.swap.pass" if swap == 0 else "tuning.swap.fail",
-            kb=swap)
-    # huge pages (reserved only when the plan says how many)
+        out.add("TUNE-SWAP", "pass" if swap == 0 else "fail", "tuning.swap.pass" if swap == 0 else "tuning.swap.fail",
+                kb=swap)
+
+
+def _hugepages(out: _Checks, c: dict[str, Choice], meminfo: str | None) -> None:
+    """TUNE-HUGEPAGES: the 2 MiB huge pages reserved (only when the plan says how many)."""
     want_pages = c["hugepages_2m"].value
     pages = _meminfo(meminfo, "HugePages_Total") if meminfo else None
     size = _meminfo(meminfo, "Hugepagesize") if meminfo else None
     if want_pages == "keep":
-        add("TUNE-HUGEPAGES", "skip", "tuning.kept")
+        out.add("TUNE-HUGEPAGES", "skip", "tuning.kept")
     elif pages is None or size is None:
-        unread("TUNE-HUGEPAGES", "HugePages_Total", "/proc/meminfo")
+        out.unread("TUNE-HUGEPAGES", "HugePages_Total", "/proc/meminfo")
     else:
         found = pages if size == 2048 else 0
         ok = found == want_pages
-        add("TUNE-HUGEPAGES", "pass" if ok else "fail", "tuning.hugepages.pass" if ok else "tuning.hugepages.fail",
-            found=found, expected=want_pages)
-    # transparent huge pages
+        out.add("TUNE-HUGEPAGES", "pass" if ok else "fail", "tuning.hugepages.pass" if ok else "tuning.hugepages.fail",
+                found=found, expected=want_pages)
+
+
+def _thp(out: _Checks, c: dict[str, Choice], files: Mapping[str, str | None]) -> None:
+    """TUNE-THP: the transparent huge pages mode."""
     thp_want = c["transparent_hugepages"].value
     thp = files.get("/sys/kernel/mm/transparent_hugepage/enabled")
     if thp_want == "keep":
-        add("TUNE-THP", "skip", "tuning.kept")
+        out.add("TUNE-THP", "skip", "tuning.kept")
     elif thp is None or not (m := re.search(r"\[(\w+)\]", thp)):
-        unread("TUNE-THP", "transparent_hugepage", "/sys/kernel/mm/transparent_hugepage/enabled")
+        out.unread("TUNE-THP", "transparent_hugepage", "/sys/kernel/mm/transparent_hugepage/enabled")
     else:
         ok = m.group(1) == thp_want
-        add("TUNE-THP", "pass" if ok else "fail", "tuning.thp.pass" if ok else "tuning.thp.fail",
-            found=m.group(1), expected=thp_want)
-    # data filesystems
+        out.add("TUNE-THP", "pass" if ok else "fail", "tuning.thp.pass" if ok else "tuning.thp.fail",
+                found=m.group(1), expected=thp_want)
+
+
+def _check_mounts(out: _Checks, c: dict[str, Choice], files: Mapping[str, str | None]) -> None:
+    """TUNE-DATA-MOUNT: the data filesystems' type and mount options."""
     mounts = files.get("/proc/mounts")
     fs_want = c["data_fs"].value
     if mounts is None:
-        unread("TUNE-DATA-MOUNT", "mounts", "/proc/mounts")
+        out.unread("TUNE-DATA-MOUNT", "mounts", "/proc/mounts")
     elif not (data := data_mounts(mounts)):
-        add("TUNE-DATA-MOUNT", "unknown", "tuning.mount.none")
+        out.add("TUNE-DATA-MOUNT", "unknown", "tuning.mount.none")
     else:
         allowed = ("xfs", "ext4") if fs_want == "any" else (str(fs_want),)
         bad = False
         for _dev, mnt, fstype, opts in data:
             if fstype not in allowed:
                 bad = True
-                add("TUNE-DATA-MOUNT", "fail", "tuning.mount.fail", mount=mnt,
-                    problem=t("tuning.mount.fstype", lang, fstype=fstype, expected=" / ".join(allowed)))
+                out.add("TUNE-DATA-MOUNT", "fail", "tuning.mount.fail", mount=mnt,
+                        problem=t("tuning.mount.fstype", out.lang, fstype=fstype, expected=" / ".join(allowed)))
             if c["data_mount"].value == "noatime" and "noatime" not in opts.split(","):
                 bad = True
-                add("TUNE-DATA-MOUNT", "fail", "tuning.mount.fail", mount=mnt,
-                    problem=t("tuning.mount.atime", lang, options=opts))
+                out.add("TUNE-DATA-MOUNT", "fail", "tuning.mount.fail", mount=mnt,
+                        problem=t("tuning.mount.atime", out.lang, options=opts))
         if not bad:
-            add("TUNE-DATA-MOUNT", "pass", "tuning.mount.pass", mounts=", ".join(d[1] for d in data),
-                fstype="/".join(sorted({d[2] for d in data})))
-    # open files
+            out.add("TUNE-DATA-MOUNT", "pass", "tuning.mount.pass", mounts=", ".join(d[1] for d in data),
+                    fstype="/".join(sorted({d[2] for d in data})))
+
+
+def _nofile(out: _Checks, c: dict[str, Choice], files: Mapping[str, str | None]) -> None:
+    """TUNE-NOFILE: the open-files limit, soft and hard."""
     limits = files.get("/proc/self/limits")
     want_files = _as_int(c["fd_limit"].value)
     m = re.search(r"^Max open files\s+(\d+|unlimited)\s+(\d+|unlimited)", limits or "", re.M)
     if not m:
-        unread("TUNE-NOFILE", "Max open files", "/proc/self/limits")
+        out.unread("TUNE-NOFILE", "Max open files", "/proc/self/limits")
     else:
         soft, hard = (10**18 if v == "unlimited" else int(v) for v in m.groups())
         if hard < want_files:
-            add("TUNE-NOFILE", "fail", "tuning.nofile.fail", hard=m.group(2), expected=want_files)
+            out.add("TUNE-NOFILE", "fail", "tuning.nofile.fail", hard=m.group(2), expected=want_files)
         elif soft < want_files:
-            add("TUNE-NOFILE", "warn", "tuning.nofile.warn", soft=m.group(1), hard=m.group(2), expected=want_files)
+            out.add("TUNE-NOFILE", "warn", "tuning.nofile.warn", soft=m.group(1), hard=m.group(2), expected=want_files)
         else:
-            add("TUNE-NOFILE", "pass", "tuning.nofile.pass", soft=m.group(1), hard=m.group(2), expected=want_files)
-    # ECC (only when the plan sets it; the verify ECC check judges the catalog's expectation otherwise)
+            out.add("TUNE-NOFILE", "pass", "tuning.nofile.pass", soft=m.group(1), hard=m.group(2), expected=want_files)
+
+
+def _ecc(out: _Checks, plan: Plan, ecc_enabled: list[bool | None] | None) -> None:
+    """TUNE-ECC: the GPUs' ECC mode (only when the plan sets it; the verify ECC check judges the catalog's
+    expectation otherwise)."""
     ecc = plan.operations.host.ecc
     if ecc == "keep":
-        add("TUNE-ECC", "skip", "tuning.kept")
+        out.add("TUNE-ECC", "skip", "tuning.kept")
     elif not ecc_enabled or any(e is None for e in ecc_enabled):
-        unread("TUNE-ECC", "ECC mode", "nvidia-smi -q -x")
+        out.unread("TUNE-ECC", "ECC mode", "nvidia-smi -q -x")
     else:
         want = ecc == "on"
         modes = sorted({"on" if e else "off" for e in ecc_enabled})
         ok = all(e == want for e in ecc_enabled)
-        add("TUNE-ECC", "pass" if ok else "fail", "tuning.ecc.pass" if ok else "tuning.ecc.fail",
-            expected=ecc, found="/".join(modes))
-    return out
+        out.add("TUNE-ECC", "pass" if ok else "fail", "tuning.ecc.pass" if ok else "tuning.ecc.fail",
+                expected=ecc, found="/".join(modes))
 
 
 # ---------------------------------------------------------------- the handover's script

@@ -381,7 +381,8 @@ class Waiver(Doc):
     """The numbers in each of the finding's parameters when it was waived (parameter -> numbers, e.g.
     ``{"draw": "3200"}``), the same in every language: the waiver goes stale when they change."""
     numbers: list[str] = Field(default_factory=list)
-    """Format 5 (and a finding without parameters): the numbers in the finding's message, compared instead."""
+    """Format 5 (and a finding without parameters): the numbers in the finding's message, compared instead (in
+    whichever language they match: the waiver does not record the one it was made in)."""
 
 
 class AcceptanceInfo(Doc):

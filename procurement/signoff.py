@@ -39,7 +39,7 @@ from pydantic import BaseModel
 
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
-from procurement.coded import verbatim
+from procurement.coded import NAMES, Coded, clauses, coded, joined, render_text, render_value, short
 from procurement.findings import Finding, Severity
 from procurement.messages import MESSAGES, Lang, english, fields_of, plural, register, t
 from procurement.plan import TRAINING_OPTIONS, Plan, Requirements
@@ -537,30 +537,35 @@ def model_field_path(path: str, model: type[BaseModel] = Plan) -> tuple[str, dic
 def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
     """'server.memory.count' -> '内存条数'; a path no label covers is shown as 'field <path>', never an error:
     the void reason of a sign-off must always be printable (a test walks every field of the plan model)."""
+    return str(render_value(coded_field_label(path, catalog), lang))
+
+
+def coded_field_label(path: str, catalog: Catalog | None = None) -> Coded:
+    """field_label as a code and its parameters, in no one language (part names are the catalog's)."""
 
     def part_name(part_id: str) -> str:
         part = _find(catalog, part_id) if catalog is not None else None
         return str(getattr(part, "name", None) or part_id)
 
-    def item_name(item_id: str) -> str:
+    def item_name(item_id: str) -> Coded | str:
         key = f"checklist.item.{item_id}"
-        return t(key, lang) if key in MESSAGES else item_id
+        return coded(key) if key in MESSAGES else item_id
 
     head, _, rest = path.partition(".")
     if head == "price" and rest:
-        return t("field.price", lang, part=part_name(rest))
+        return coded("field.price", part=part_name(rest))
     if head == "waiver" and rest:
-        return t("field.waiver", lang, rule=rest)
+        return coded("field.waiver", rule=rest)
     if head == "report" and rest:
-        return t("field.report", lang, n=rest)
+        return coded("field.report", n=rest)
     if head == "offer" and rest:
         if rest.startswith("line."):
             number = rest.removeprefix("line.")
-            return t("field.offer.line", lang, n=int(number) if number.isdigit() else number)
+            return coded("field.offer.line", n=int(number) if number.isdigit() else number)
         if f"field.offer.{rest}" in MESSAGES:
-            return t(f"field.offer.{rest}", lang)
+            return coded(f"field.offer.{rest}")
     if f"field.{path}" in MESSAGES and not fields_of(str(english(f"field.{path}"))):
-        return t(f"field.{path}", lang)  # a field of its own: 'gpu.model', 'notes', 'conclusion', …
+        return coded(f"field.{path}")  # a field of its own: 'gpu.model', 'notes', 'conclusion', …
     found = model_field_path(path)
     if found is not None:
         model_path, params = found
@@ -572,9 +577,9 @@ def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
             if "item" in fields:
                 fields["item"] = item_name(params["item"])
             if "key" in fields and "{key}" not in str(english(key)):
-                return t("field.entry", lang, label=t(key, lang, **fields), key=params["key"])
-            return t(key, lang, **fields)
-    return t("field.unknown", lang, path=path)
+                return coded("field.entry", label=coded(key, **fields), key=params["key"])
+            return coded(key, **fields)
+    return coded("field.unknown", path=path)
 
 
 register(
@@ -662,8 +667,13 @@ def shown_value(path: str, value: str, lang: Lang) -> str:
     """A signed value as the diff in words shows it: in the reader's language where it is a yes/no or a code
     ('pass' -> '合格'), numbers grouped ('56999.5' -> '56,999.50' for money), a waiver as its reason, who and
     when; the signed content itself keeps what it signed."""
+    return str(render_value(coded_value(path, value), lang))
+
+
+def coded_value(path: str, value: str) -> Coded | str:
+    """shown_value in no one language: a code where the value is a yes/no or a code, else the value as shown."""
     if not value:
-        return t("signoff.empty", lang)
+        return coded("signoff.empty")
     head = path.partition(".")[0]
     if head == "waiver":
         try:
@@ -671,13 +681,11 @@ def shown_value(path: str, value: str, lang: Lang) -> str:
         except ValueError:
             data = None
         if isinstance(data, dict):
-            return t("signoff.value.waiver", lang, reason=data.get("reason") or "—", by=data.get("by") or "—",
-                     date=data.get("date") or "—")
+            return coded("signoff.value.waiver", reason=data.get("reason") or "—", by=data.get("by") or "—",
+                         date=data.get("date") or "—")
         return value
     if head == "offer" and path.startswith("offer.line."):
-        for english_words, key in _VAT_WORDS:
-            value = value.replace(english_words, t(key, lang))
-        return value
+        return _vat_words(value)
     if head == "price":
         try:
             return _number(float(value), True)
@@ -687,41 +695,62 @@ def shown_value(path: str, value: str, lang: Lang) -> str:
     model_path = _ACCEPTANCE_FIELDS.get(path) or (found[0] if found else "")
     annotation = _leaf(model_path) if model_path else None
     if annotation is bool and value in ("yes", "no"):
-        return t(f"signoff.value.{value}", lang)
+        return coded(f"signoff.value.{value}")
     if annotation in (float, int):
         try:
             return _number(float(value), model_path.endswith("_cny"))
         except ValueError:
             return value
     key = f"signoff.value.{model_path}.{value}"
-    return t(key, lang) if key in MESSAGES else value
+    return coded(key) if key in MESSAGES else value
 
 
-def _short(value: str, lang: Lang, limit: int = 60) -> str:
-    if not value:
-        return t("signoff.empty", lang)
-    one_line = " ".join(value.split())
-    return one_line if len(one_line) <= limit else one_line[: limit - 1] + "…"
+def _vat_words(value: str) -> Coded | str:
+    """An offer line with its VAT words ('incl. VAT') as codes, the rest as it was signed."""
+    pieces: list[object] = [value]
+    for english_words, key in _VAT_WORDS:
+        split: list[object] = []
+        for piece in pieces:
+            if not isinstance(piece, str) or english_words not in piece:
+                split.append(piece)
+                continue
+            parts = piece.split(english_words)
+            for i, part in enumerate(parts):
+                if i:
+                    split.append(coded(key))
+                split.append(part)
+        pieces = split
+    pieces = [p for p in pieces if p != ""]
+    if len(pieces) == 1 and isinstance(pieces[0], str):
+        return pieces[0]
+    return joined(pieces, "")
+
+
+_SHORT = 60
+"""The longest old or new value a line of the diff in words shows (longer ones end in '…')."""
+
+
+def _changed_line(path: str, old: str, new: str, catalog: Catalog | None) -> Coded:
+    return coded("signoff.changed", field=coded_field_label(path, catalog),
+                 old=short(coded_value(path, old), _SHORT), new=short(coded_value(path, new), _SHORT))
 
 
 def diff_in_words(old: Mapping[str, str], new: Mapping[str, str], lang: Lang = "zh",
                   catalog: Catalog | None = None) -> list[str]:
     """One line per field that changed since signing: '内存条数 16 → 8'. The chosen offer's lines are compared
     by what they say, not by position: a line added at the top is one line added, not every line changed."""
-    lines = []
-    for path in sorted(set(old) | set(new)):
-        if path.startswith("offer.line."):
-            continue
-        a, b = old.get(path, ""), new.get(path, "")
-        if a != b:
-            lines.append(t("signoff.changed", lang, field=field_label(path, lang, catalog),
-                           old=_short(shown_value(path, a, lang), lang), new=_short(shown_value(path, b, lang), lang)))
-    lines += _offer_line_changes(old, new, lang, catalog)
-    return lines
+    return [render_text(line, lang) for line in coded_diff(old, new, catalog)]
 
 
-def _offer_line_changes(old: Mapping[str, str], new: Mapping[str, str], lang: Lang,
-                        catalog: Catalog | None) -> list[str]:
+def coded_diff(old: Mapping[str, str], new: Mapping[str, str], catalog: Catalog | None = None) -> list[Coded]:
+    """diff_in_words as codes and parameters, rendered in the reader's language when shown."""
+    lines = [_changed_line(path, old.get(path, ""), new.get(path, ""), catalog)
+             for path in sorted(set(old) | set(new))
+             if not path.startswith("offer.line.") and old.get(path, "") != new.get(path, "")]
+    return lines + _offer_line_changes(old, new, catalog)
+
+
+def _offer_line_changes(old: Mapping[str, str], new: Mapping[str, str], catalog: Catalog | None) -> list[Coded]:
     """The chosen offer's lines compared by what they say: a line found unchanged anywhere is not a change
     (one line added at the top is not every line changed); what is left is paired by position ('line 3:
     ¥800.00 → ¥900.00'), and the rest listed as added or removed."""
@@ -736,13 +765,11 @@ def _offer_line_changes(old: Mapping[str, str], new: Mapping[str, str], lang: La
     by_key = dict(added)
     for key, text in list(removed):
         if key in by_key:
-            out.append(t("signoff.changed", lang, field=field_label(key, lang, catalog),
-                         old=_short(shown_value(key, text, lang), lang),
-                         new=_short(shown_value(key, by_key.pop(key), lang), lang)))
+            out.append(_changed_line(key, text, by_key.pop(key), catalog))
             removed.remove((key, text))
-    label = t("field.offer.lines", lang)
-    out += [t("signoff.line_removed", lang, field=label, old=_short(shown_value(k, x, lang), lang)) for k, x in removed]
-    out += [t("signoff.line_added", lang, field=label, new=_short(shown_value(k, x, lang), lang))
+    label = coded("field.offer.lines")
+    out += [coded("signoff.line_removed", field=label, old=short(coded_value(k, x), _SHORT)) for k, x in removed]
+    out += [coded("signoff.line_added", field=label, new=short(coded_value(k, x), _SHORT))
             for k, x in added if k in by_key]
     return out
 
@@ -777,8 +804,11 @@ class SigCheck:
     detail: str = ""
 
     def message(self, lang: Lang) -> str:
-        return t(f"signoff.sig.{self.state.value}", lang, principal=self.principal, fingerprint=self.fingerprint,
-                 error=self.detail)
+        return render_text(self.coded(), lang)
+
+    def coded(self) -> Coded:
+        return coded(f"signoff.sig.{self.state.value}", principal=self.principal, fingerprint=self.fingerprint,
+                     error=self.detail)
 
 
 class SshError(RuntimeError):
@@ -787,7 +817,11 @@ class SshError(RuntimeError):
 
 class AllowedSignersError(ValueError):
     """An allowed-signers file that cannot be used: missing, not a regular file, unreadable, too big, empty or
-    not in the ssh-keygen format. The message says which, in the reader's language."""
+    not in the ssh-keygen format. The message says which, in the reader's language; ``coded`` in any."""
+
+    def __init__(self, lang: Lang, key: str, **params: object) -> None:
+        self.coded = coded(key, **params)
+        super().__init__(render_text(self.coded, lang))
 
 
 register(
@@ -832,37 +866,37 @@ def read_allowed_signers(path: Path, lang: Lang = "en") -> AllowedSigners:
     try:
         st = os.stat(path)
     except FileNotFoundError:
-        raise AllowedSignersError(t("signoff.allowed.missing", lang, path=shown)) from None
+        raise AllowedSignersError(lang, "signoff.allowed.missing", path=shown) from None
     except OSError as exc:
-        raise AllowedSignersError(t("signoff.allowed.unreadable", lang, path=shown,
-                                    error=exc.strerror or exc)) from None
+        raise AllowedSignersError(lang, "signoff.allowed.unreadable", path=shown,
+                                  error=str(exc.strerror or exc)) from None
     if not stat.S_ISREG(st.st_mode):
-        raise AllowedSignersError(t("signoff.allowed.not_file", lang, path=shown))
+        raise AllowedSignersError(lang, "signoff.allowed.not_file", path=shown)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
         with os.fdopen(fd, "rb") as fp:
             if not stat.S_ISREG(os.fstat(fp.fileno()).st_mode):  # swapped between the stat and the open
-                raise AllowedSignersError(t("signoff.allowed.not_file", lang, path=shown))
+                raise AllowedSignersError(lang, "signoff.allowed.not_file", path=shown)
             data = fp.read(ALLOWED_SIGNERS_MAX_BYTES + 1)
     except OSError as exc:
-        raise AllowedSignersError(t("signoff.allowed.unreadable", lang, path=shown,
-                                    error=exc.strerror or exc)) from None
+        raise AllowedSignersError(lang, "signoff.allowed.unreadable", path=shown,
+                                  error=str(exc.strerror or exc)) from None
     if len(data) > ALLOWED_SIGNERS_MAX_BYTES:
-        raise AllowedSignersError(t("signoff.allowed.too_big", lang, path=shown, limit=ALLOWED_SIGNERS_MAX_BYTES))
+        raise AllowedSignersError(lang, "signoff.allowed.too_big", path=shown, limit=ALLOWED_SIGNERS_MAX_BYTES)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError:
-        raise AllowedSignersError(t("signoff.allowed.bad_line", lang, path=shown, line=1)) from None
+        raise AllowedSignersError(lang, "signoff.allowed.bad_line", path=shown, line=1) from None
     principals: list[str] = []
     for number, raw in enumerate(text.splitlines(), 1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         if "\x00" in line or _KEY.search(line) is None or len(line.split()) < 3:
-            raise AllowedSignersError(t("signoff.allowed.bad_line", lang, path=shown, line=number))
+            raise AllowedSignersError(lang, "signoff.allowed.bad_line", path=shown, line=number)
         principals += [p for p in line.split()[0].split(",") if p]
     if not principals:
-        raise AllowedSignersError(t("signoff.allowed.empty", lang, path=shown))
+        raise AllowedSignersError(lang, "signoff.allowed.empty", path=shown)
     return AllowedSigners(path, data, tuple(principals))
 
 
@@ -879,14 +913,14 @@ def allowed_signers_arg(text: str) -> AllowedSigners:
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _allowed(allowed_signers: Path | AllowedSigners | None, lang: Lang) -> tuple[AllowedSigners | None, str]:
-    """The allowed signers to check against, or why they cannot be used ('' when none were given)."""
+def _allowed(allowed_signers: Path | AllowedSigners | None) -> tuple[AllowedSigners | None, Coded | None]:
+    """The allowed signers to check against, or why they cannot be used (None when none were given)."""
     if allowed_signers is None or isinstance(allowed_signers, AllowedSigners):
-        return allowed_signers, ""
+        return allowed_signers, None
     try:
-        return read_allowed_signers(allowed_signers, lang), ""
+        return read_allowed_signers(allowed_signers), None
     except AllowedSignersError as exc:
-        return None, str(exc)
+        return None, exc.coded
 
 
 def _ssh_keygen() -> str:
@@ -957,8 +991,9 @@ def ssh_verify(data: bytes, signature: str, principal: str, allowed_signers: Pat
     """Whether ``signature`` is sound over ``data`` (checked with or without an allowed-signers file: a stale
     signature kept beside a recomputed digest is invalid either way) and, with the file, whether it was made
     by the key the file gives ``principal``."""
-    allowed, problem = _allowed(allowed_signers, lang)
-    return _verify(data, signature, principal, allowed.data if allowed is not None else None, problem)
+    allowed, problem = _allowed(allowed_signers)
+    return _verify(data, signature, principal, allowed.data if allowed is not None else None,
+                   render_text(problem, lang) if problem is not None else "")
 
 
 @functools.lru_cache(maxsize=256)
@@ -1050,25 +1085,36 @@ class SignoffStatus:
     kind: Kind
     state: SignoffState
     changes: tuple[str, ...] = ()
-    """What changed since signing, in words ('内存条数：16 → 8'); also when the state is worse than void."""
+    """What changed since signing, in words ('内存条数：16 → 8'), in the language asked for; also when the state is
+    worse than void."""
     signatures: tuple[SigCheck, ...] = ()
     """One per signer with an SSH signature."""
     missing: tuple[str, ...] = ()
     """Signers without an SSH signature, when checked against an allowed-signers file (it may be stripped)."""
     allowed_problem: str = ""
     """Why the allowed-signers file given could not be used ('' when it could, or none was given)."""
+    coded_changes: tuple[Coded, ...] = ()
+    """``changes`` as codes and parameters, in no one language (the SIGNOFF-VOID finding's)."""
+    coded_problem: Coded | None = None
+    """``allowed_problem`` as a code and its parameters."""
 
     def message(self, plan: Plan, lang: Lang) -> str:
+        return render_text(self.coded_message(plan), lang)
+
+    def coded_message(self, plan: Plan) -> Coded:
         so = plan.signoffs.get(self.kind)
-        sep = "；" if lang == "zh" else "; "
-        signers = sep.join(signer_text(s, lang) for s in so.signers) if so else ""
-        return t(f"signoff.state.{self.state.value}", lang, signers=signers,
-                 names=("、" if lang == "zh" else ", ").join(self.missing))
+        return coded(f"signoff.state.{self.state.value}",
+                     signers=clauses(coded_signer(s) for s in so.signers) if so else "",
+                     names=coded(NAMES, items=list(self.missing)))
 
 
 def signer_text(signer: Any, lang: Lang) -> str:
+    return render_text(coded_signer(signer), lang)
+
+
+def coded_signer(signer: Any) -> Coded:
     key = "signoff.signer_role" if signer.role else "signoff.signer"
-    return t(key, lang, name=signer.name, role=signer.role, date=signer.date.isoformat())
+    return coded(key, name=signer.name, role=signer.role, date=signer.date.isoformat())
 
 
 def approval_digest(plan: Plan, catalog: Catalog) -> str:
@@ -1097,7 +1143,8 @@ def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Pa
         return SignoffStatus(kind, SignoffState.UNSIGNED)
     if so.legacy:
         return SignoffStatus(kind, SignoffState.LEGACY)
-    allowed, problem = _allowed(allowed_signers, lang)
+    allowed, problem = _allowed(allowed_signers)
+    problem_text = render_text(problem, lang) if problem is not None else ""
     now = current_content(plan, kind, catalog)
     data = canonical_bytes(kind, so.content)
     checks = tuple(ssh_verify(data, s.ssh_signature, s.ssh_principal or s.name, allowed or allowed_signers, lang)
@@ -1105,7 +1152,7 @@ def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Pa
     # checked against an allowed-signers file, a signer without a signature cannot be verified: the signature may
     # have been stripped (with its principal, so nothing in the file is left to tell), and is an error
     missing = tuple(s.name for s in so.signers if not s.ssh_signature) if allowed is not None else ()
-    changes = tuple(diff_in_words(so.content, now, lang, catalog)) if content_digest(kind, now) != so.digest else ()
+    changes = tuple(coded_diff(so.content, now, catalog)) if content_digest(kind, now) != so.digest else ()
     if any(c.state == SigState.INVALID for c in checks) or content_digest(kind, so.content) != so.digest:
         state = SignoffState.SIGNATURE_INVALID  # the recorded content no longer matches itself: edited by hand
     elif missing:
@@ -1116,8 +1163,9 @@ def signoff_status(plan: Plan, kind: Kind, catalog: Catalog, allowed_signers: Pa
         state = SignoffState.VOID
     else:
         state = SignoffState.VALID
-    return SignoffStatus(kind, state, changes if state != SignoffState.SIGNATURE_INVALID else (), checks, missing,
-                         problem)
+    kept = changes if state != SignoffState.SIGNATURE_INVALID else ()
+    return SignoffStatus(kind, state, tuple(render_text(c, lang) for c in kept), checks, missing, problem_text,
+                         kept, problem)
 
 
 def sign(plan: Plan, kind: Kind, name: str, role: str, catalog: Catalog, date: dt.date | None = None,
@@ -1156,46 +1204,43 @@ def unsign(plan: Plan, kind: Kind) -> Plan:
     return plan.model_copy(update={"signoffs": {k: v for k, v in plan.signoffs.items() if k != kind}})
 
 
-def signoff_findings(plan: Plan, catalog: Catalog, lang: Lang = "zh",
+def signoff_findings(plan: Plan, catalog: Catalog,
                      allowed_signers: Path | AllowedSigners | None = None) -> list[Finding]:
     """A finding per thing that makes a sign-off not hold: SIGNOFF-SIGNATURE (edited after signing),
     SIGNOFF-SIGNATURE-MISSING (a key signer's signature removed), SIGNOFF-UNKNOWN-KEY (signed by another key than
     the signer's), SIGNOFF-ALLOWED-SIGNERS (the file cannot be used) — errors; SIGNOFF-VOID (with the changes in
-    words) and SIGNOFF-LEGACY (needs re-signing) — warnings."""
+    words) and SIGNOFF-LEGACY (needs re-signing) — warnings. They store codes: shown in the reader's language."""
     out: list[Finding] = []
 
-    def add(rule: str, kind: Kind, severity: Severity, message: str, fix: str) -> None:
+    def add(rule: str, kind: Kind, severity: Severity, message: Coded, fix: str) -> None:
         out.append(Finding(rule=rule, family="signoff", severity=severity, step=5, fields=(f"signoffs.{kind}",),
-                           coded_message=verbatim(message), coded_fix=verbatim(fix) if fix else None))
+                           coded_message=message, coded_fix=coded(fix)))
 
     for kind in KINDS:
-        st = signoff_status(plan, kind, catalog, allowed_signers, lang)
-        name = t(f"signoff.kind.{kind}", lang)
+        st = signoff_status(plan, kind, catalog, allowed_signers)
+        name = coded(f"signoff.kind.{kind}")
         so = plan.signoffs.get(kind)
-        if st.allowed_problem and so is not None:
+        if st.coded_problem is not None and so is not None:
             add("SIGNOFF-ALLOWED-SIGNERS", kind, Severity.ERROR,
-                t("signoff.finding.allowed", lang, kind=name, problem=st.allowed_problem),
-                t("signoff.finding.allowed_fix", lang))
+                coded("signoff.finding.allowed", kind=name, problem=st.coded_problem), "signoff.finding.allowed_fix")
         if st.state in (SignoffState.SIGNATURE_INVALID, SignoffState.LEGACY):
             rule = "SIGNOFF-SIGNATURE" if st.state == SignoffState.SIGNATURE_INVALID else "SIGNOFF-LEGACY"
             sev = Severity.ERROR if st.state == SignoffState.SIGNATURE_INVALID else Severity.WARNING
-            add(rule, kind, sev, t("signoff.finding.other", lang, kind=name, state=st.message(plan, lang)),
-                t("signoff.finding.fix", lang))
+            add(rule, kind, sev, coded("signoff.finding.other", kind=name, state=st.coded_message(plan)),
+                "signoff.finding.fix")
             continue
         if st.missing:
             add("SIGNOFF-SIGNATURE-MISSING", kind, Severity.ERROR,
-                t("signoff.finding.other", lang, kind=name, state=t("signoff.state.signature_missing", lang,
-                  names=("、" if lang == "zh" else ", ").join(st.missing))),
-                t("signoff.finding.missing_fix", lang))
+                coded("signoff.finding.other", kind=name,
+                      state=coded("signoff.state.signature_missing", names=coded(NAMES, items=list(st.missing)))),
+                "signoff.finding.missing_fix")
         signed = [s for s in so.signers if s.ssh_signature] if so is not None else []
         for signer, check in zip(signed, st.signatures, strict=False):
             if check.state == SigState.UNKNOWN_KEY:
                 add("SIGNOFF-UNKNOWN-KEY", kind, Severity.ERROR,
-                    t("signoff.finding.key", lang, kind=name, signer=signer.name, check=check.message(lang)),
-                    t("signoff.finding.key_fix", lang))
-        if st.changes:
-            sep = "；" if lang == "zh" else "; "
+                    coded("signoff.finding.key", kind=name, signer=signer.name, check=check.coded()),
+                    "signoff.finding.key_fix")
+        if st.coded_changes:
             add("SIGNOFF-VOID", kind, Severity.WARNING,
-                t("signoff.finding.void", lang, kind=name, changes=sep.join(st.changes)),
-                t("signoff.finding.fix", lang))
+                coded("signoff.finding.void", kind=name, changes=clauses(st.coded_changes)), "signoff.finding.fix")
     return out

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from procurement.coded import Coded, coded
 from procurement.findings import Finding, Severity, Waived
-from procurement.messages import Lang, register, t
+from procurement.messages import Lang, languages, register, t
 from procurement.plan import Plan, Waiver
 
 register(
@@ -27,10 +27,24 @@ _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 
 
 def finding_numbers(finding: Finding, lang: Lang) -> list[str]:
-    """The numbers a finding's message states in ``lang``, sorted (format-5 waivers, and findings without
-    parameters: they stored the numbers of the message as it was shown, so they are compared in the language
-    the findings are shown in)."""
+    """The numbers a finding's message states in ``lang``, sorted (what a format-5 waiver, or one of a finding
+    without parameters, stored: the numbers of the message as it was shown to the person who waived it)."""
     return sorted(n.replace(",", "") for n in _NUMBER.findall(finding.message_text(lang)))
+
+
+def _numbers_changed(waived_at: list[str], finding: Finding) -> tuple[str, str]:
+    """('100 2022 40', '100 2022 80') when a waiver that stored its message's numbers no longer holds, else
+    ('', ''). The numbers were read from the message in the language it was shown in, which the waiver does not
+    record: it holds when they are the numbers of the message in any language ('Oct 2022' in English is
+    '2022 年 10 月' in Chinese), so the decision is the same whichever language the reader uses. When it does
+    not hold, 'now' is the message's numbers in the language closest to what was stored."""
+    if not waived_at:
+        return "", ""
+    shown = [finding_numbers(finding, lang) for lang in ("zh", *(x for x in languages() if x != "zh"))]
+    if waived_at in shown:
+        return "", ""
+    now = min(shown, key=lambda numbers: len(set(numbers) ^ set(waived_at)))  # the first of equals: Chinese
+    return " ".join(waived_at), " ".join(now)
 
 
 def finding_params(finding: Finding) -> dict[str, str]:
@@ -65,11 +79,11 @@ def unwaive(plan: Plan, rule: str) -> Plan:
     return plan.model_copy(update={"waivers": [w for w in plan.waivers if w.rule != rule]})
 
 
-def apply_waivers(plan: Plan, findings: Sequence[Finding], lang: Lang = "zh") -> list[Finding]:
+def apply_waivers(plan: Plan, findings: Sequence[Finding]) -> list[Finding]:
     """``findings`` with the plan's waivers applied: a waived finding keeps its place and severity, says it is
     waived and carries ``waived``; a waiver whose finding no longer fires, or fires with other numbers, adds a
-    WAIVER-STALE warning (and the finding stays unwaived). ``lang``: the language a format-5 waiver's message
-    numbers are read in (finding_numbers)."""
+    WAIVER-STALE warning (and the finding stays unwaived). No language is involved: the decision is the same
+    for every reader."""
     if not plan.waivers:
         return list(findings)
     by_rule = {w.rule: w for w in plan.waivers}
@@ -85,8 +99,7 @@ def apply_waivers(plan: Plan, findings: Sequence[Finding], lang: Lang = "zh") ->
         if w.params or (f.params and not w.numbers):
             old, new = _changed(w.params, finding_params(f))
         else:  # a format-5 waiver, or a finding made without parameters: the message's numbers
-            now = finding_numbers(f, lang)
-            old, new = (" ".join(w.numbers), " ".join(now)) if w.numbers and now != w.numbers else ("", "")
+            old, new = _numbers_changed(w.numbers, f)
         if old or new:
             out.append(f)
             stale.append(_stale(coded("waiver.stale_numbers", rule=f.rule, old=old, new=new), f.step, f.fields))

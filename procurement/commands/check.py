@@ -118,12 +118,13 @@ def run_check(
     from procurement.signoff import signoff_findings
 
     # Every sign-off that no longer holds is a finding of its own (SIGNOFF-*), with what changed in words.
-    signoffs = signoff_findings(plan, catalog, lang, getattr(args, "allowed_signers", None))
+    signoffs = [f.shown(lang) for f in signoff_findings(plan, catalog, getattr(args, "allowed_signers", None))]
     findings += signoffs
     from procurement.checklist import build_checklists, confirmation_findings
 
     # who vouched for an item the app could not decide: shown as a person's confirmation, never as a pass
-    findings += confirmation_findings(plan, build_checklists(plan, catalog, evaluation.findings, policy, lang), lang)
+    checklists = build_checklists(plan, catalog, evaluation.findings, policy, lang)
+    findings += [f.shown(lang) for f in confirmation_findings(plan, checklists)]
     gaps = {step: list(keys) for step, keys in evaluation.incomplete.items()}
     as_json = getattr(args, "json", False)
     if as_json:  # the per-GPU memory breakdown, as one more finding-shaped record (docs/sizing.md)

@@ -267,6 +267,37 @@ def _fmt_qty(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
+def _unknown_parts(quote: VendorQuote, catalog: Catalog, lang: Lang) -> list[str]:
+    """Why the offer's parts cannot all be judged: a substitute the buyer marked unknown, or an offered part id
+    the catalog does not have (empty when every line names a known part)."""
+    reasons: list[str] = []
+    for line in quote.lines:
+        if line.for_part is None:
+            continue
+        if line.substitute_unknown:
+            part = _find(catalog, line.for_part)
+            reasons.append(t("compare.reason.unknown_part", lang, line=line.text or line.for_part,
+                             part=part.name if part else line.for_part))
+        elif line.offered and _find(catalog, line.offered) is None:
+            reasons.append(t("compare.reason.bad_part", lang, pid=line.offered))
+    return reasons
+
+
+def _counted(base_findings: Sequence[Finding], var_findings: Sequence[Finding]) -> list[Finding]:
+    """The variant's findings that count against the offer: every unwaived error, and a warning the plan itself
+    does not have. The budget has its own column: an offer over the budget has not failed the specification
+    (不合规 to a buyer means the vendor's configuration fails it), so the budget family never decides
+    compliance."""
+    base_keys = {_key(f) for f in base_findings}
+    counted: list[Finding] = []
+    for f in var_findings:
+        errs = f.severity == Severity.ERROR and f.waived is None
+        new = _key(f) not in base_keys and f.severity != Severity.INFO and f.waived is None
+        if errs or new:
+            counted.append(f)
+    return [f for f in counted if f.family != "budget"]
+
+
 def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Policy | None = None, *,
                   base: Sequence[Finding] | None = None, lang: Lang = "zh") -> OfferResult:
     """One vendor's offer, priced line by line and checked by the rules on its variant."""
@@ -275,19 +306,8 @@ def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Poli
     pol = policy_or_default(policy)
     vat = pol.vat_rate_pct
     base_findings = list(base) if base is not None else evaluate(plan, catalog, pol, lang)
-    reasons: list[str] = []
-    unknown = False
-    for line in quote.lines:
-        if line.for_part is None:
-            continue
-        if line.substitute_unknown:
-            unknown = True
-            part = _find(catalog, line.for_part)
-            reasons.append(t("compare.reason.unknown_part", lang, line=line.text or line.for_part,
-                             part=part.name if part else line.for_part))
-        elif line.offered and _find(catalog, line.offered) is None:
-            unknown = True
-            reasons.append(t("compare.reason.bad_part", lang, pid=line.offered))
+    reasons = _unknown_parts(quote, catalog, lang)
+    unknown = bool(reasons)
     var = variant(plan, quote)
     var_findings: list[Finding] | None
     try:
@@ -296,17 +316,7 @@ def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Poli
         var_findings = None
         unknown = True
         reasons.append(f"{type(exc).__name__}: {exc}")
-    base_keys = {_key(f) for f in base_findings}
-    counted: list[Finding] = []
-    if var_findings is not None:
-        for f in var_findings:
-            errs = f.severity == Severity.ERROR and f.waived is None
-            new = _key(f) not in base_keys and f.severity != Severity.INFO and f.waived is None
-            if errs or new:
-                counted.append(f)
-    # the budget has its own column: an offer over the budget has not failed the specification (不合规 to a
-    # buyer means the vendor's configuration fails it), so the budget family never decides compliance
-    counted = [f for f in counted if f.family != "budget"]
+    counted = _counted(base_findings, var_findings or [])
     errors = [f for f in counted if f.severity == Severity.ERROR]
     reasons += [t("compare.reason.error", lang, rule=f.rule, message=f.message) for f in errors]
     compliance: Compliance = "fails" if errors else ("unknown" if unknown else "compliant")

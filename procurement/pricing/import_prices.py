@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Generator, Iterable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -626,33 +626,13 @@ def read_prices(path: Path, parts: Iterable[Part], *, kind: Literal["vendor_quot
 def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[object]]], matcher: Matcher, *,
           kind: Literal["vendor_quote", "company"], source: str, date: dt.date | None, includes_vat: bool | None,
           mapping: dict[Field_, int] | None, lang: Lang, default_vat: bool | None = None) -> PriceImport:
-    header: Sequence[object] = ()
-    header_row = 0
-    guessed: dict[Field_, int] = {}
     statements: dict[bool, str] = {}
     info: dict[str, str] = {}
 
     def said(values: Sequence[object]) -> bool:
-        """Note a VAT statement in the row's text cells; True when the row is one."""
-        found = False
-        for value in values:
-            if isinstance(value, str) and len(value) <= 500:
-                verdict = vat_statement(value)
-                if verdict is not None:
-                    statements.setdefault(verdict, value.strip()[:200])
-                    found = True
-        return found
+        return _note_vat_statements(values, statements)
 
-    for number, values in rows:
-        guessed = guess_mapping(values)
-        if _usable(guessed) or (mapping is not None and number == 1):
-            header, header_row = values, number
-            break
-        said(values)  # the rows above the header: 报价单号, 日期 … and often '以上报价含税'
-        for key, text in header_info(values).items():
-            info.setdefault(key, text)
-        if number >= HEADER_ROWS:
-            break
+    header, header_row, guessed = _find_header(rows, mapping, said, info)
     if not header_row:
         raise PriceFileError(path, "prices.error.no_header", sheet=sheet, rows=HEADER_ROWS)
     where = _Where(path, sheet, header)
@@ -665,16 +645,7 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
     get = guessed.get
     c_part, c_name, c_spec, c_qty = get("part"), get("name"), get("spec"), get("qty")
     c_date, c_source, c_vat = get("date"), get("source"), get("vat")
-    column_vat: bool | None
-    # the price column and what it says about VAT: 含税单价 over 不含税单价 over 单价 (then the buyer's choice for
-    # this vendor, the file's statement, the caller's default — settled once the whole file is read)
-    column_named = True
-    if "price_incl" in guessed:
-        c_price, column_vat = guessed["price_incl"], True
-    elif "price_excl" in guessed:
-        c_price, column_vat = guessed["price_excl"], False
-    else:
-        c_price, column_vat, column_named = guessed["price"], None, False
+    c_price, column_vat, column_named = _price_column(guessed)
     flagged: set[int] = set()
 
     def cell(values: Sequence[object], col: int | None) -> object:
@@ -685,26 +656,14 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
     seen: dict[str, int] = {}
     count = 0
     for number, values in rows:
-        first = ""
-        for value in values:
-            if value is not None and value != "":
-                first = _text(value)
-                if first:
-                    break
+        first = _first_text(values)
         if not first:
             continue
         count += 1
         if count > MAX_ROWS:
             raise PriceFileError(path, "prices.error.too_many_rows", sheet=sheet, limit=MAX_ROWS)
         part_text, name_text = _text(cell(values, c_part)), _text(cell(values, c_name))
-        if cell(values, c_price) in (None, ""):
-            noted = header_info(values, colon_only=True) if not (part_text and name_text) else {}
-            if said(values) or noted:  # '以上报价含税', '交货期：4 周' under the lines: notes, not lines
-                for key, text in noted.items():
-                    info.setdefault(key, text)
-                skipped.append(number)
-                continue
-        if _TOTAL_ROW.match(first) or (not part_text and not name_text):
+        if _not_a_line(values, first, part_text, name_text, cell(values, c_price) in (None, ""), said, info):
             skipped.append(number)
             continue
         price = _number(cell(values, c_price), where, number, c_price)
@@ -719,31 +678,14 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
         found, confidence, reason = matcher.match([part_text, name_text], lang)
         part: Part | None = None
         if found is not None:
-            if price is None:
-                confidence, reason = "none", t("prices.reason.unpriced", lang)
-            elif found.id in seen:
-                confidence, reason = "none", t("prices.reason.duplicate", lang, row=seen[found.id])
-            elif price < 0:
-                raise where.error("prices.error.negative", number, c_price, value=price)
-            else:
-                part, seen[found.id] = found, number
+            part, confidence, reason = _taken(found, price, seen, (confidence, reason), lang, where, number, c_price)
         lines.append(PriceLine(
             row=number, part_text=part_text, name_text=name_text, spec_text=_text(cell(values, c_spec)),
             quantity=qty, unit_price_cny=price, includes_vat=vat if vat is not None else column_vat,
             date=line_date, source=line_source or source, part_id=part.id if part is not None else None,
             part_name=part.name if part is not None else "", confidence=confidence, reason=reason))
     statement = next(iter(statements)) if len(statements) == 1 else None  # both said: ambiguous, not guessed
-    reading: VatReading
-    if column_named:
-        reading = "column"
-    elif includes_vat is not None:
-        column_vat, reading = includes_vat, "chosen"
-    elif statement is not None:
-        column_vat, reading = statement, "statement"
-    elif default_vat is not None:
-        column_vat, reading = default_vat, "default"
-    else:
-        reading = "unstated"
+    column_vat, reading = _vat_reading(column_vat, column_named, includes_vat, statement, default_vat)
     lines = [line if line.row in flagged else replace(line, includes_vat=column_vat) for line in lines]
     return PriceImport(path=path, sheet=sheet, header_row=header_row, columns=columns, kind=kind, source=source,
                        lines=tuple(lines), skipped_rows=tuple(skipped),
@@ -751,6 +693,100 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
                        info=info, vat_statement=statement, vat_reading=reading,
                        vat_note=statements.get(statement, "") if statement is not None
                        else "；".join(statements.values()))
+
+
+def _note_vat_statements(values: Sequence[object], statements: dict[bool, str]) -> bool:
+    """Note a VAT statement in the row's text cells (the first text of each verdict); True when the row is one."""
+    found = False
+    for value in values:
+        if isinstance(value, str) and len(value) <= 500:
+            verdict = vat_statement(value)
+            if verdict is not None:
+                statements.setdefault(verdict, value.strip()[:200])
+                found = True
+    return found
+
+
+def _find_header(rows: Iterator[tuple[int, Sequence[object]]], mapping: dict[Field_, int] | None,
+                 said: Callable[[Sequence[object]], bool], info: dict[str, str],
+                 ) -> tuple[Sequence[object], int, dict[Field_, int]]:
+    """The header row (its cells, its number, the columns guessed from it), read from the top of ``rows``
+    (row 0: none within HEADER_ROWS). The rows above it are noted: their VAT statements (``said``) and the
+    quote's number, date … (``info``)."""
+    guessed: dict[Field_, int] = {}
+    for number, values in rows:
+        guessed = guess_mapping(values)
+        if _usable(guessed) or (mapping is not None and number == 1):
+            return values, number, guessed
+        said(values)  # the rows above the header: 报价单号, 日期 … and often '以上报价含税'
+        for key, text in header_info(values).items():
+            info.setdefault(key, text)
+        if number >= HEADER_ROWS:
+            break
+    return (), 0, guessed
+
+
+def _price_column(guessed: dict[Field_, int]) -> tuple[int, bool | None, bool]:
+    """The price column, what its name says about VAT, and whether its name says it: 含税单价 over 不含税单价
+    over 单价 (then the buyer's choice for this vendor, the file's statement, the caller's default — settled
+    once the whole file is read, _vat_reading)."""
+    if "price_incl" in guessed:
+        return guessed["price_incl"], True, True
+    if "price_excl" in guessed:
+        return guessed["price_excl"], False, True
+    return guessed["price"], None, False
+
+
+def _vat_reading(column_vat: bool | None, column_named: bool, includes_vat: bool | None, statement: bool | None,
+                 default_vat: bool | None) -> tuple[bool | None, VatReading]:
+    """Whether the prices include VAT, and what says so: the column's name, the buyer's choice, the file's one
+    statement, the caller's default, or nothing."""
+    if column_named:
+        return column_vat, "column"
+    if includes_vat is not None:
+        return includes_vat, "chosen"
+    if statement is not None:
+        return statement, "statement"
+    if default_vat is not None:
+        return default_vat, "default"
+    return column_vat, "unstated"
+
+
+def _not_a_line(values: Sequence[object], first: str, part_text: str, name_text: str, no_price: bool,
+                said: Callable[[Sequence[object]], bool], info: dict[str, str]) -> bool:
+    """A row below the header that is no price line: a note ('以上报价含税', '交货期：4 周', noted in ``info``
+    and by ``said``), a total, or a row naming no part."""
+    if no_price:
+        noted = header_info(values, colon_only=True) if not (part_text and name_text) else {}
+        if said(values) or noted:
+            for key, text in noted.items():
+                info.setdefault(key, text)
+            return True
+    return bool(_TOTAL_ROW.match(first)) or (not part_text and not name_text)
+
+
+def _first_text(values: Sequence[object]) -> str:
+    """The row's first non-empty cell as text ('' for an empty row)."""
+    for value in values:
+        if value is not None and value != "":
+            first = _text(value)
+            if first:
+                return first
+    return ""
+
+
+def _taken(found: Part, price: Decimal | None, seen: dict[str, int], matched: tuple[Confidence, str], lang: Lang,
+           where: _Where, row: int, col: int) -> tuple[Part | None, Confidence, str]:
+    """The part a matched line prices (noted in ``seen``), or None with why not: a line without a price or a part
+    priced on an earlier row. A negative price refuses the file."""
+    if price is None:
+        return None, "none", t("prices.reason.unpriced", lang)
+    if found.id in seen:
+        return None, "none", t("prices.reason.duplicate", lang, row=seen[found.id])
+    if price < 0:
+        raise where.error("prices.error.negative", row, col, value=price)
+    seen[found.id] = row
+    return found, *matched
 
 
 def import_for_plan(path: Path, plan: Plan, catalog: Catalog, **options: Any) -> PriceImport:

@@ -74,8 +74,8 @@ def evaluate_family(
 
 def evaluate(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: Lang = "zh") -> list[Finding]:
     """All findings for ``plan``, sorted by severity, then step, then rule id. They store codes; ``lang`` is
-    the language their ``message``/``fix`` and serialised form show (Finding.shown), and the one a format-5
-    waiver's message numbers are compared in (procurement.waivers.finding_numbers)."""
+    only the language their ``message``/``fix`` and serialised form show (Finding.shown): no finding, and no
+    waiver's decision, depends on it."""
     pol = policy_or_default(policy)
     findings: list[Finding] = []
     with resolved_once(plan, catalog):
@@ -84,7 +84,7 @@ def evaluate(plan: Plan, catalog: Catalog, policy: Policy | None = None, lang: L
     # The plan's waivers, here so that the app and `check` honour them identically.
     from procurement.waivers import apply_waivers
 
-    findings = apply_waivers(plan, findings, lang)
+    findings = apply_waivers(plan, findings)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.step, f.rule))
     return [f.shown(lang) for f in findings] if lang != "zh" else findings
 

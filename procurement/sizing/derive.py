@@ -264,6 +264,69 @@ def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> 
     return (best[1], best[2]) if best else None
 
 
+def _derive_memory(out: DerivedDefaults, plan: Plan, catalog: Catalog, policy: Policy, lang: Lang,
+                   keep: Collection[str], chosen: tuple[Gpu, int, Chassis, Cpu, int, bool]) -> None:
+    """The memory modules for the GPUs, the chassis and the CPUs chosen (kept when the buyer chose them)."""
+    gpu, count, chassis, cpu, sockets, training = chosen
+    srv = plan.server
+    need_gib = ram_needed_gib(gpu.memory_gib, count, policy)
+    if "memory" in keep and srv.memory is not None:
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.memory", lang),
+                             name=_part_name(catalog, MemoryModule, srv.memory.part)))
+    else:
+        mem = pick_memory(chassis, cpu, sockets, need_gib, catalog, ecc=training and cpu.ecc)
+        if mem is None:
+            out.missing.append(t("derive.no_memory", lang, type=chassis.memory_type))
+        else:
+            module, n = mem
+            out.changes["server.memory"] = {"part": module.id, "count": n}
+            out.reasons.append(
+                t(
+                    "derive.memory",
+                    lang,
+                    n=n,
+                    module=module.name,
+                    total=n * module.capacity_gib,
+                    need=f"{need_gib:g}",
+                )
+            )
+
+
+def _derive_storage(out: DerivedDefaults, plan: Plan, catalog: Catalog, lang: Lang, keep: Collection[str],
+                    chassis: Chassis) -> None:
+    """The drives for the dataset and the workload (kept when the buyer chose them)."""
+    req, srv = plan.requirements, plan.server
+    data_workload = req.workload in (Workload.TRAINING, Workload.FINE_TUNING, Workload.DATA_ANALYSIS)
+    if "storage" in keep and srv.storage:
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.storage", lang),
+                             name=", ".join(_part_name(catalog, Storage, s.part) for s in srv.storage)))
+    else:
+        storage = pick_storage(chassis, req.dataset_gb, data_workload, catalog)
+        out.changes["server.storage"] = storage
+        if storage:
+            out.reasons.append(t("derive.storage", lang, dataset=f"{req.dataset_gb:g}"))
+
+
+def _derive_nics(out: DerivedDefaults, plan: Plan, catalog: Catalog, policy: Policy, lang: Lang,
+                 keep: Collection[str], training: bool) -> None:
+    """The network cards for the nodes and the deployment (kept when the buyer chose them)."""
+    req, srv = plan.requirements, plan.server
+    if "nics" in keep and srv.nics:
+        out.reasons.append(t("derive.kept", lang, what=t("derive.part.nics", lang),
+                             name=", ".join(_part_name(catalog, Nic, n.part) for n in srv.nics)))
+    else:
+        nic = pick_nic(req.nodes, training, policy, catalog)
+        if req.nodes == 1 and req.deployment != "datacenter":
+            out.changes["server.nics"] = []  # office/lab: the board's own network port serves one machine
+            out.reasons.append(t("derive.nic.onboard", lang))
+        elif nic is None:
+            out.missing.append(t("derive.no_nic", lang))
+            out.changes["server.nics"] = []
+        else:
+            out.changes["server.nics"] = [{"part": nic.id, "count": 1}]
+            out.reasons.append(t("derive.nic", lang, nic=nic.name, speed=f"{nic.speed_gbps:g}", nodes=req.nodes))
+
+
 def derive_defaults(
     plan: Plan,
     catalog: Catalog,
@@ -332,50 +395,9 @@ def derive_defaults(
             )
         )
     cpu, sockets = cpu_pick
-    need_gib = ram_needed_gib(gpu.memory_gib, count, policy)
-    if "memory" in keep and srv.memory is not None:
-        out.reasons.append(t("derive.kept", lang, what=t("derive.part.memory", lang),
-                             name=_part_name(catalog, MemoryModule, srv.memory.part)))
-    else:
-        mem = pick_memory(chassis, cpu, sockets, need_gib, catalog, ecc=training and cpu.ecc)
-        if mem is None:
-            out.missing.append(t("derive.no_memory", lang, type=chassis.memory_type))
-        else:
-            module, n = mem
-            out.changes["server.memory"] = {"part": module.id, "count": n}
-            out.reasons.append(
-                t(
-                    "derive.memory",
-                    lang,
-                    n=n,
-                    module=module.name,
-                    total=n * module.capacity_gib,
-                    need=f"{need_gib:g}",
-                )
-            )
-    data_workload = req.workload in (Workload.TRAINING, Workload.FINE_TUNING, Workload.DATA_ANALYSIS)
-    if "storage" in keep and srv.storage:
-        out.reasons.append(t("derive.kept", lang, what=t("derive.part.storage", lang),
-                             name=", ".join(_part_name(catalog, Storage, s.part) for s in srv.storage)))
-    else:
-        storage = pick_storage(chassis, req.dataset_gb, data_workload, catalog)
-        out.changes["server.storage"] = storage
-        if storage:
-            out.reasons.append(t("derive.storage", lang, dataset=f"{req.dataset_gb:g}"))
-    if "nics" in keep and srv.nics:
-        out.reasons.append(t("derive.kept", lang, what=t("derive.part.nics", lang),
-                             name=", ".join(_part_name(catalog, Nic, n.part) for n in srv.nics)))
-    else:
-        nic = pick_nic(req.nodes, training, policy, catalog)
-        if req.nodes == 1 and req.deployment != "datacenter":
-            out.changes["server.nics"] = []  # office/lab: the board's own network port serves one machine
-            out.reasons.append(t("derive.nic.onboard", lang))
-        elif nic is None:
-            out.missing.append(t("derive.no_nic", lang))
-            out.changes["server.nics"] = []
-        else:
-            out.changes["server.nics"] = [{"part": nic.id, "count": 1}]
-            out.reasons.append(t("derive.nic", lang, nic=nic.name, speed=f"{nic.speed_gbps:g}", nodes=req.nodes))
+    _derive_memory(out, plan, catalog, policy, lang, keep, (gpu, count, chassis, cpu, sockets, training))
+    _derive_storage(out, plan, catalog, lang, keep, chassis)
+    _derive_nics(out, plan, catalog, policy, lang, keep, training)
     keep_psu = "psu" in keep and srv.psu.part is not None
     if keep_psu:
         out.reasons.append(t("derive.kept", lang, what=t("derive.part.psu", lang),

@@ -82,13 +82,13 @@ def _choose_language(qtbot: Any, win: Any, lang: str) -> None:
 def test_a_language_switch_shows_the_findings_in_the_other_language_without_evaluating(
         qtbot: Any, make_window: Any, catalog: Any, monkeypatch: Any) -> None:
     calls: list[object] = []
-    real = controller_module.evaluate
+    real = controller_module._evaluate
 
     def counting(*args: Any, **kw: Any) -> Any:
         calls.append(args[0])
         return real(*args, **kw)
 
-    monkeypatch.setattr(controller_module, "evaluate", counting)
+    monkeypatch.setattr(controller_module, "_evaluate", counting)
     win = make_window()
     win.set_language("en")
     win.controller.new(load_plan(PLAN, catalog))

@@ -268,7 +268,7 @@ def test_migrated_signoffs_need_resigning(catalog: Catalog) -> None:
     assert so.legacy and [s.name for s in so.signers] == ["Wang Fang 王芳"]
     st = signoff_status(old, "approval", catalog)
     assert st.state == SignoffState.LEGACY and "需重新签署" in st.message(old, "zh")
-    assert [f.rule for f in signoff_findings(old, catalog, "en")] == ["SIGNOFF-LEGACY"]
+    assert [f.rule for f in signoff_findings(old, catalog)] == ["SIGNOFF-LEGACY"]
 
 
 def test_check_reports_signoffs_text_and_json(plan: Plan, catalog: Catalog, tmp_path: Path,

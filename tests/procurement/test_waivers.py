@@ -31,19 +31,19 @@ def plan(catalog: Catalog) -> Plan:
 def test_waived_shown_not_hidden_and_stale_when_numbers_change(plan: Plan) -> None:
     finding = _f("NET-FABRIC-SLOW", "fastest NIC 25 Gb/s, 100 Gb/s advised")
     waived = waive(plan, finding, "25 GbE is enough for the pilot", "李娜", TODAY)
-    [shown] = apply_waivers(waived, [finding], "en")
+    [shown] = apply_waivers(waived, [finding])
     assert shown.waived is not None and shown.waived.by == "李娜"
     assert "waived: 25 GbE is enough for the pilot — 李娜, 2026-03-02" in shown.message_text("en")
     assert "已豁免：25 GbE is enough for the pilot——李娜，2026-03-02" in shown.message_text("zh")
     # the same rule now fires with other numbers: not waived, and the waiver is flagged stale
     other = _f("NET-FABRIC-SLOW", "fastest NIC 10 Gb/s, 100 Gb/s advised")
-    out = apply_waivers(waived, [other], "en")
+    out = apply_waivers(waived, [other])
     assert out[0].waived is None
     assert [f.rule for f in out] == ["NET-FABRIC-SLOW", "WAIVER-STALE"] and "other numbers" in out[1].message_text("en")
     # the finding no longer fires: the waiver is stale
-    gone = apply_waivers(waived, [], "zh")
+    gone = apply_waivers(waived, [])
     assert [f.rule for f in gone] == ["WAIVER-STALE"] and "已不再出现" in gone[0].message_text("zh")
-    assert apply_waivers(unwaive(waived, "NET-FABRIC-SLOW"), [], "en") == []
+    assert apply_waivers(unwaive(waived, "NET-FABRIC-SLOW"), []) == []
     with pytest.raises(ValueError):
         waive(plan, finding, " ", "李娜")
 
@@ -132,6 +132,38 @@ def test_a_version_5_waiver_still_compares_the_message_numbers(catalog: Catalog)
     assert w.params == {} and w.numbers == ["100", "2022", "40"]
     en = evaluate(plan, catalog, lang="en")
     assert next(f for f in en if f.rule == "LIC-EXPORT").waived is not None
+
+
+def _decisions(findings: list[Finding]) -> list[tuple[str, object, str]]:
+    return [(f.rule, f.waived, f.message_text("en")) for f in findings]
+
+
+@pytest.mark.parametrize("made_in", ["en", "zh"])
+def test_a_version_5_waiver_holds_whatever_the_language_it_was_made_in(catalog: Catalog, made_in: str) -> None:
+    """A format-5 waiver stored the numbers of the message as it was shown: '2022 年 10 月' in Chinese, 'Oct 2022'
+    in English. It holds, and goes stale, the same for every reader, whichever language it was made in."""
+    from procurement.waivers import finding_numbers
+
+    stored = _stored(5, catalog)
+    unwaived = stored.model_copy(update={"waivers": []})
+    [lic] = [f for f in evaluate(unwaived, catalog, lang="zh") if f.rule == "LIC-EXPORT"]
+    numbers = finding_numbers(lic, made_in)  # type: ignore[arg-type]
+    assert finding_numbers(lic, "zh") != finding_numbers(lic, "en"), "the two languages state other numbers"
+    plan = stored.model_copy(update={"waivers": [stored.waivers[0].model_copy(update={"numbers": numbers})]})
+    if made_in == "en":
+        assert plan.waivers == stored.waivers  # the stored file's waiver as it is
+    zh, en = evaluate(plan, catalog, lang="zh"), evaluate(plan, catalog, lang="en")
+    for out in (zh, en):
+        assert "WAIVER-STALE" not in {f.rule for f in out}
+        assert next(f for f in out if f.rule == "LIC-EXPORT").waived is not None
+    assert _decisions(zh) == _decisions(en)
+    # another number than was waived: stale for every reader, saying the same numbers
+    other = plan.model_copy(update={"waivers": [plan.waivers[0].model_copy(update={"numbers": [*numbers, "7"]})]})
+    zh, en = evaluate(other, catalog, lang="zh"), evaluate(other, catalog, lang="en")
+    assert _decisions(zh) == _decisions(en)
+    [stale] = [f for f in en if f.rule == "WAIVER-STALE"]
+    assert next(f for f in en if f.rule == "LIC-EXPORT").waived is None
+    assert f"waived at {' '.join([*numbers, '7'])}, now {' '.join(numbers)}" in stale.message_text("en")
 
 
 def test_every_finding_has_the_same_parameters_in_both_languages(catalog: Catalog) -> None:
