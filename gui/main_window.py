@@ -41,6 +41,7 @@ from gui.pages import PAGES, page_title
 from gui.safe_events import reported
 from gui.settings import Settings
 from procurement.messages import Lang, language_name
+from procurement.terminal import clean_text
 
 if TYPE_CHECKING:
     from gui.autosave import RecoveryStore
@@ -976,10 +977,8 @@ TITLE_IN_WINDOW = 80
 
 def window_title_part(title: str) -> str:
     """The plan's title as part of the window title: printable (control characters and bidi overrides dropped, as
-    on paper: procurement.reports.common.clean_text), on one line, at most TITLE_IN_WINDOW characters, and isolated
+    on paper: procurement.terminal.clean_text), on one line, at most TITLE_IN_WINDOW characters, and isolated
     (FSI…PDI) so that a right-to-left title does not reorder the file name and the app name after it."""
-    from procurement.reports.common import clean_text
-
     text = " ".join(clean_text(title).split())
     if len(text) > TITLE_IN_WINDOW:
         text = text[: TITLE_IN_WINDOW - 1].rstrip() + "…"

@@ -355,7 +355,8 @@ class VerifyPage(StepPage):
         deadline = time.perf_counter() + self.SLICE_S
         for _ in steps:
             if not synchronous and time.perf_counter() > deadline:
-                QTimer.singleShot(0, lambda: self._pump(generation, steps))
+                # the page is the timer's context: a page deleted meanwhile (the window closed) cancels the slice
+                QTimer.singleShot(0, self, lambda: self._pump(generation, steps))
                 return
         self.tables_filled.emit()
 
@@ -625,7 +626,7 @@ class VerifyPage(StepPage):
         """The cluster acceptance report (PDF) of the attached reports, in a worker (as `judge --pdf`)."""
         from procurement.probe.cluster_pdf import render_cluster_pdf
         from procurement.reports import safe_filename
-        from procurement.reports.common import clean_text
+        from procurement.terminal import clean_text
         from procurement.verify.merge import merge_reports as merge
 
         ctl = self.controller

@@ -6,7 +6,6 @@ import errno
 import io
 import os
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
@@ -27,8 +26,9 @@ from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 from procurement.policy import Policy, default_policy
 from procurement.reports.fonts import register_cjk_font, unembedded_note
-from procurement.reports.text import BIDI_CONTROLS, HeadingWithStart, TextParagraph, rich
+from procurement.reports.text import HeadingWithStart, TextParagraph, rich
 from procurement.safe_io import STDOUT, write_files
+from procurement.terminal import clean_text, one_line_name
 
 Paper = Literal["a4", "letter"]
 PAGE_SIZES: dict[str, tuple[float, float]] = {"a4": A4, "letter": LETTER}
@@ -61,43 +61,6 @@ class ExportError(OSError):
 
 
 # ---------------------------------------------------------------- text safety
-
-def _noncharacter(cp: int) -> bool:
-    """U+FDD0..U+FDEF and the last two code points of every plane: never characters, for internal use only."""
-    return 0xFDD0 <= cp <= 0xFDEF or (cp & 0xFFFE) == 0xFFFE
-
-
-def clean_text(text: object) -> str:
-    """User text made printable: control, surrogate, non-characters and bidi overrides dropped, tabs to spaces.
-
-    A code point this Python's Unicode database does not know yet (category Cn, e.g. U+1FAE8 SHAKING FACE of
-    Unicode 15) and private-use characters are kept: a font may have them, and where none has, the paper shows
-    [U+XXXX] and export names them; dropping them lost the character silently."""
-    s = BIDI_CONTROLS.sub("", str(text))
-    out = []
-    for ch in s:
-        if ch == "\n":
-            out.append(ch)
-            continue
-        if ch == "\t":
-            out.append(" ")
-            continue
-        cat = unicodedata.category(ch)
-        if cat in ("Cc", "Cs") or (cat == "Cn" and _noncharacter(ord(ch))):
-            continue
-        out.append(ch)
-    return "".join(out)
-
-
-_LINE_BREAKS = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
-
-
-def one_line_name(text: object) -> str:
-    """A name as one line: every character that breaks a line shown escaped (``\x0a``), as the terminal
-    shows it (procurement.terminal.one_line); the other control characters are dropped by clean_text."""
-    return _LINE_BREAKS.sub(lambda m: f"\\x{ord(m.group()):02x}" if ord(m.group()) < 0x100
-                            else f"\\u{ord(m.group()):04x}", str(text))
-
 
 def markup(text: object) -> str:
     """Escaped paragraph markup of user text: no tags or entities of the user's reach reportlab's parser; each

@@ -18,10 +18,10 @@ from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, ma
 from reportlab.rl_config import _FUZZ
 
 from procurement.reports.fonts import font_chain
+from procurement.terminal import BIDI_CONTROLS
 
 # Bidi formatting characters are dropped: an override (U+202E) in a name would print letters in an order
 # other than the one typed (a "Trojan Source" style spoof); the bidi algorithm orders the text itself.
-BIDI_CONTROLS = re.compile("[\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 _RTL = re.compile("[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]")
 _ARABIC = re.compile("[\u0600-\u06ff\u0750-\u077f\u08a0-\u08ff]")
 

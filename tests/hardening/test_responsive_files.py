@@ -70,7 +70,9 @@ def test_saving_a_plan_with_the_most_node_reports(qtbot, make_window, dialog_cal
         qtbot.waitUntil(lambda: not win.controller.dirty, timeout=60_000)
     assert target.read_text(encoding="utf-8").count("hostname: node") == MOST
     assert (True, "Saving cluster.gpuplan.yaml…") in meter.samples
-    assert not win.busy_bar.isVisible() and win.windowTitle().startswith("cluster.gpuplan.yaml")
+    # the window title names the plan's title, then the file saved to, without the unsaved mark
+    assert not win.busy_bar.isVisible() and " — cluster.gpuplan.yaml" in win.windowTitle()
+    assert not win.isWindowModified()
     _assert_responsive(meter, "save-most-reports")
 
 

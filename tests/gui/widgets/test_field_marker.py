@@ -43,3 +43,33 @@ def test_apply_marks_rows_below_and_lists_above_with_the_worst_finding_first(qtb
     assert row1.toolTip() == "• bays\n  → fewer\n• row 1"  # worst first, the repeated finding once
     assert widgets["server.psu.count"].property(PROPERTY) in (None, "")
     assert markers.apply([], "en") == {} and row1.property(PROPERTY) == ""
+
+
+def test_re_worded_findings_on_many_widgets_are_set_a_slice_per_turn(qtbot, monkeypatch) -> None:
+    """A finding on 'server.storage' of a 500-line plan re-words itself at each edit (it states the lane total):
+    the tints stay, the tooltips change a slice per turn of the event loop and all of them end up right."""
+    import gui.widgets.field_marker as fm
+
+    markers = FieldMarkers()
+    widgets = [QSpinBox() for _ in range(3 * FieldMarkers.TEXT_SLICE + 7)]
+    for i, w in enumerate(widgets):
+        qtbot.addWidget(w)
+        markers.bind(f"server.storage[{i}].count", w)
+
+    def lanes(total: int) -> Finding:
+        return Finding.of_text(rule="PCIE-LANES", family="pcie", severity=Severity.ERROR, step=3,
+                               fields=("server.storage",), message=f"{total} lanes")
+
+    markers.apply([lanes(2000)], "en")
+    qtbot.waitUntil(lambda: markers.pending_texts() == 0)
+    assert all("2000 lanes" in w.toolTip() and w.property(PROPERTY) == "error" for w in widgets)
+    calls = []
+    real = fm.mark_field
+    monkeypatch.setattr(fm, "mark_field", lambda *a, **k: (calls.append(a[0]), real(*a, **k)))
+    markers.apply([lanes(2004)], "en")
+    assert len(calls) == FieldMarkers.TEXT_SLICE, "one slice in the call that applied the findings"
+    qtbot.waitUntil(lambda: markers.pending_texts() == 0)
+    assert all("2004 lanes" in w.toolTip() and "2000" not in w.toolTip() for w in widgets)
+    assert len(calls) == len(widgets), "each widget re-worded once"
+    markers.apply([], "en")  # the finding went away: every tint and pending text cleared at once
+    assert markers.pending_texts() == 0 and all(w.property(PROPERTY) == "" for w in widgets)
