@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from procurement.coded import coded, render_value
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 
@@ -126,6 +127,9 @@ class TuningCheck:
     status: str
     """pass / fail / warn / unknown / skip."""
     message: str
+    code: str = ""
+    """The message's code (procurement.messages) and its parameters: a report stores these, not the text."""
+    params: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
 _GOV = re.compile(r"^/sys/devices/system/cpu/cpu(\d+)/cpufreq/scaling_governor$")
@@ -170,7 +174,8 @@ class _Checks:
         self.out: list[TuningCheck] = []
 
     def add(self, check_id: str, status: str, key: str, **fields: object) -> None:
-        self.out.append(TuningCheck(check_id, status, t(key, self.lang, **fields)))
+        text = t(key, self.lang, **{k: render_value(v, self.lang) for k, v in fields.items()})
+        self.out.append(TuningCheck(check_id, status, text, key, dict(fields)))
 
     def unread(self, check_id: str, what: str, path: str) -> None:
         self.add(check_id, "unknown", "tuning.unread", what=what, path=path)
@@ -266,11 +271,11 @@ def _check_mounts(out: _Checks, c: dict[str, Choice], files: Mapping[str, str | 
             if fstype not in allowed:
                 bad = True
                 out.add("TUNE-DATA-MOUNT", "fail", "tuning.mount.fail", mount=mnt,
-                        problem=t("tuning.mount.fstype", out.lang, fstype=fstype, expected=" / ".join(allowed)))
+                        problem=coded("tuning.mount.fstype", fstype=fstype, expected=" / ".join(allowed)))
             if c["data_mount"].value == "noatime" and "noatime" not in opts.split(","):
                 bad = True
                 out.add("TUNE-DATA-MOUNT", "fail", "tuning.mount.fail", mount=mnt,
-                        problem=t("tuning.mount.atime", out.lang, options=opts))
+                        problem=coded("tuning.mount.atime", options=opts))
         if not bad:
             out.add("TUNE-DATA-MOUNT", "pass", "tuning.mount.pass", mounts=", ".join(d[1] for d in data),
                     fstype="/".join(sorted({d[2] for d in data})))
