@@ -30,7 +30,7 @@ register({
 })
 
 TUNING_IDS = ("TUNE-GOVERNOR", "TUNE-SWAP", "TUNE-HUGEPAGES", "TUNE-THP", "TUNE-DATA-MOUNT", "TUNE-NOFILE",
-              "TUNE-ECC")
+              "TUNE-ECC", "TUNE-CLOCKS")
 """The ids host_tuning.check_host returns, in its order (one record each in the report)."""
 
 _WORST: tuple[CheckStatus, ...] = ("fail", "unknown", "warn", "pass", "skip")
@@ -66,7 +66,8 @@ def _tuning(c: Ctx, check_id: str) -> None:
         _record(c, check_id, "skip", "verify.tune.no_plan", {})
         return
     ecc = [g.ecc_enabled for g in c.gpus] if c.facts.smi is not None else None
-    results = check_host(c.plan, c.facts.files, c.lang, ecc)
+    clocks = [(g.app_clock_memory_mhz, g.app_clock_graphics_mhz) for g in c.gpus] if c.facts.smi is not None else None
+    results = check_host(c.plan, c.facts.files, c.lang, ecc, clocks)
     _place(c, check_id, [(r.status, r.code, dict(r.params)) for r in results if r.id == check_id])
 
 
@@ -103,6 +104,11 @@ def _nofile(c: Ctx) -> None:
 @check("TUNE-ECC", "gpu")
 def _tune_ecc(c: Ctx) -> None:
     _tuning(c, "TUNE-ECC")
+
+
+@check("TUNE-CLOCKS", "gpu")
+def _tune_clocks(c: Ctx) -> None:
+    _tuning(c, "TUNE-CLOCKS")
 
 
 def mig_listing(c: Ctx) -> str | None:

@@ -72,7 +72,7 @@ def _status(rep: VerificationReport) -> dict[str, str]:
 
 def test_the_checks_are_declared_in_report_order() -> None:
     ids = list(CHECKS)
-    assert ids[ids.index("BENCHMARK") + 1:ids.index("BENCHMARK") + 9] == [*TUNING_IDS, "MIG-LAYOUT"]
+    assert ids[ids.index("BENCHMARK") + 1:ids.index("BENCHMARK") + 10] == [*TUNING_IDS, "MIG-LAYOUT"]
 
 
 def test_a_tuned_host_passes(vcat: Catalog) -> None:
@@ -80,7 +80,7 @@ def test_a_tuned_host_passes(vcat: Catalog) -> None:
     assert _status(rep) == {
         "TUNE-GOVERNOR": "pass", "TUNE-SWAP": "pass", "TUNE-HUGEPAGES": "skip", "TUNE-THP": "pass",
         "TUNE-DATA-MOUNT": "pass", "TUNE-NOFILE": "pass", "TUNE-ECC": "skip",
-        "MIG-LAYOUT": "skip"}  # no MIG planned and the listing not collected
+        "TUNE-CLOCKS": "skip", "MIG-LAYOUT": "skip"}  # no MIG planned and the listing not collected
     mounts = _checks(rep)["TUNE-DATA-MOUNT"]
     assert mounts.message == "Data filesystems /data, /scratch: ext4/xfs, mounted noatime"
     assert mounts.code == "tuning.mount.pass"  # stored as its code: rendered in the reader's language
@@ -116,7 +116,8 @@ def test_unreadable_is_unknown_before_and_after_the_setup(vcat: Catalog) -> None
         rep = judge(_raw(files), h100_plan(), vcat, None, "en", after_setup=after_setup)
         assert _status(rep) == {
             "TUNE-GOVERNOR": "unknown", "TUNE-SWAP": "unknown", "TUNE-HUGEPAGES": "skip", "TUNE-THP": "unknown",
-            "TUNE-DATA-MOUNT": "unknown", "TUNE-NOFILE": "unknown", "TUNE-ECC": "skip", "MIG-LAYOUT": "skip"}
+            "TUNE-DATA-MOUNT": "unknown", "TUNE-NOFILE": "unknown", "TUNE-ECC": "skip", "TUNE-CLOCKS": "skip",
+            "MIG-LAYOUT": "skip"}
         assert _checks(rep)["TUNE-SWAP"].message == "SwapTotal: /proc/meminfo could not be read"
     # one CPU's governor unreadable among readable ones: not "every CPU"
     files = tuned_files()
@@ -143,6 +144,27 @@ def test_ecc_is_judged_only_when_the_plan_sets_it(vcat: Catalog) -> None:
     assert after.check("ECC").status == "skip"  # type: ignore[union-attr]
     plan.operations.host.ecc = "on"
     assert _status(judge(_raw(tuned_files()), plan, vcat, None, "en", after_setup=True))["TUNE-ECC"] == "pass"
+
+
+def test_application_clocks_only_when_the_plan_fixes_them(vcat: Catalog) -> None:
+    """The H100 capture's GPUs run their default application clocks, memory 2619 MHz and graphics 1980 MHz."""
+    from procurement.plan import ApplicationClocks
+
+    plan = h100_plan()
+    assert _status(judge(_raw(tuned_files()), plan, vcat, None, "en"))["TUNE-CLOCKS"] == "skip"
+    plan.operations.host.application_clocks = ApplicationClocks(memory_mhz=2619, graphics_mhz=1980)
+    rep = judge(_raw(tuned_files()), plan, vcat, None, "en", after_setup=True)
+    assert _checks(rep)["TUNE-CLOCKS"].status == "pass"
+    plan.operations.host.application_clocks = ApplicationClocks(memory_mhz=2619, graphics_mhz=1755)
+    before = _checks(judge(_raw(tuned_files()), plan, vcat, None, "en"))["TUNE-CLOCKS"]
+    after = _checks(judge(_raw(tuned_files()), plan, vcat, None, "en", after_setup=True))["TUNE-CLOCKS"]
+    assert (before.status, after.status) == ("warn", "fail")
+    assert after.message.startswith("Application clocks: planned memory 2619 MHz, graphics 1755 MHz; found GPU 0: "
+                                    "memory 2619 MHz, graphics 1980 MHz; GPU 1:")
+    # without a readable nvidia-smi report: unknown, never a pass
+    doc = _raw(tuned_files())
+    doc["commands"].pop("nvidia_smi_q")
+    assert _status(judge(doc, plan, vcat, None, "en", after_setup=True))["TUNE-CLOCKS"] == "unknown"
 
 
 def _lgi(text: str, **kw: Any) -> dict[str, Any]:
@@ -224,7 +246,8 @@ def test_raw_facts_of_collector_1_1_still_verify(vcat: Catalog) -> None:
     assert rep.check("GPU-COUNT").status == "pass"  # type: ignore[union-attr]
     assert _status(rep) == {
         "TUNE-GOVERNOR": "unknown", "TUNE-SWAP": "unknown", "TUNE-HUGEPAGES": "skip", "TUNE-THP": "unknown",
-        "TUNE-DATA-MOUNT": "unknown", "TUNE-NOFILE": "unknown", "TUNE-ECC": "skip", "MIG-LAYOUT": "skip"}
+        "TUNE-DATA-MOUNT": "unknown", "TUNE-NOFILE": "unknown", "TUNE-ECC": "skip", "TUNE-CLOCKS": "skip",
+            "MIG-LAYOUT": "skip"}
     assert rep.status != "pass" and rep.exit_code() != 0
 
 
