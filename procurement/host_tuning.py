@@ -11,8 +11,9 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
+from procurement.coded import clauses, coded, render_value
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 
@@ -95,6 +96,9 @@ register({
     "tuning.nofile.fail": "Open files: hard limit {hard} below the planned {expected}",
     "tuning.ecc.pass": "ECC {found} on every GPU, as planned",
     "tuning.ecc.fail": "ECC: planned {expected}, found {found}",
+    "tuning.clocks.pass": "Application clocks memory {memory} MHz, graphics {graphics} MHz on every GPU, as planned",
+    "tuning.clocks.fail": "Application clocks: planned memory {memory} MHz, graphics {graphics} MHz; found {found}",
+    "tuning.clocks.found": "GPU {gpu}: memory {memory} MHz, graphics {graphics} MHz",
     "tuning.kept": "Not tuned: the plan keeps the system's setting",
     "tuning.unread": "{what}: {path} could not be read",
 })
@@ -126,6 +130,9 @@ class TuningCheck:
     status: str
     """pass / fail / warn / unknown / skip."""
     message: str
+    code: str = ""
+    """The message's code (procurement.messages) and its parameters: a report stores these, not the text."""
+    params: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
 
 
 _GOV = re.compile(r"^/sys/devices/system/cpu/cpu(\d+)/cpufreq/scaling_governor$")
@@ -170,15 +177,18 @@ class _Checks:
         self.out: list[TuningCheck] = []
 
     def add(self, check_id: str, status: str, key: str, **fields: object) -> None:
-        self.out.append(TuningCheck(check_id, status, t(key, self.lang, **fields)))
+        text = t(key, self.lang, **{k: render_value(v, self.lang) for k, v in fields.items()})
+        self.out.append(TuningCheck(check_id, status, text, key, dict(fields)))
 
     def unread(self, check_id: str, what: str, path: str) -> None:
         self.add(check_id, "unknown", "tuning.unread", what=what, path=path)
 
 
 def check_host(plan: Plan, files: Mapping[str, str | None], lang: Lang = "en",
-               ecc_enabled: list[bool | None] | None = None) -> list[TuningCheck]:
-    """The host's tuning against the plan's choices, from the raw facts' files (and nvidia-smi's ECC modes)."""
+               ecc_enabled: list[bool | None] | None = None,
+               app_clocks: list[tuple[int | None, int | None]] | None = None) -> list[TuningCheck]:
+    """The host's tuning against the plan's choices, from the raw facts' files (and nvidia-smi's ECC modes and
+    application clocks, (memory MHz, graphics MHz) per GPU)."""
     c = choices(plan)
     out = _Checks(lang)
     meminfo = files.get("/proc/meminfo")
@@ -189,6 +199,7 @@ def check_host(plan: Plan, files: Mapping[str, str | None], lang: Lang = "en",
     _check_mounts(out, c, files)
     _nofile(out, c, files)
     _ecc(out, plan, ecc_enabled)
+    _clocks(out, plan, app_clocks)
     return out.out
 
 
@@ -266,11 +277,11 @@ def _check_mounts(out: _Checks, c: dict[str, Choice], files: Mapping[str, str | 
             if fstype not in allowed:
                 bad = True
                 out.add("TUNE-DATA-MOUNT", "fail", "tuning.mount.fail", mount=mnt,
-                        problem=t("tuning.mount.fstype", out.lang, fstype=fstype, expected=" / ".join(allowed)))
+                        problem=coded("tuning.mount.fstype", fstype=fstype, expected=" / ".join(allowed)))
             if c["data_mount"].value == "noatime" and "noatime" not in opts.split(","):
                 bad = True
                 out.add("TUNE-DATA-MOUNT", "fail", "tuning.mount.fail", mount=mnt,
-                        problem=t("tuning.mount.atime", out.lang, options=opts))
+                        problem=coded("tuning.mount.atime", options=opts))
         if not bad:
             out.add("TUNE-DATA-MOUNT", "pass", "tuning.mount.pass", mounts=", ".join(d[1] for d in data),
                     fstype="/".join(sorted({d[2] for d in data})))
@@ -307,6 +318,23 @@ def _ecc(out: _Checks, plan: Plan, ecc_enabled: list[bool | None] | None) -> Non
         ok = all(e == want for e in ecc_enabled)
         out.add("TUNE-ECC", "pass" if ok else "fail", "tuning.ecc.pass" if ok else "tuning.ecc.fail",
                 expected=ecc, found="/".join(modes))
+
+
+def _clocks(out: _Checks, plan: Plan, app_clocks: list[tuple[int | None, int | None]] | None) -> None:
+    """TUNE-CLOCKS: the GPUs' application clocks (only when the plan fixes them with `nvidia-smi -ac`)."""
+    want = plan.operations.host.application_clocks
+    if want is None:
+        out.add("TUNE-CLOCKS", "skip", "tuning.kept")
+    elif not app_clocks or any(m is None or g is None for m, g in app_clocks):
+        out.unread("TUNE-CLOCKS", "application clocks", "nvidia-smi -q -x")
+    else:
+        wrong = [coded("tuning.clocks.found", gpu=i, memory=m, graphics=g) for i, (m, g) in enumerate(app_clocks)
+                 if (m, g) != (want.memory_mhz, want.graphics_mhz)]
+        if wrong:
+            out.add("TUNE-CLOCKS", "fail", "tuning.clocks.fail", memory=want.memory_mhz, graphics=want.graphics_mhz,
+                    found=clauses(wrong))
+        else:
+            out.add("TUNE-CLOCKS", "pass", "tuning.clocks.pass", memory=want.memory_mhz, graphics=want.graphics_mhz)
 
 
 # ---------------------------------------------------------------- the handover's script

@@ -15,10 +15,11 @@ import re
 import shlex
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import yaml
 
+from procurement.coded import coded, render_value
 from procurement.messages import Lang, register, t
 from procurement.plan import Plan
 
@@ -331,30 +332,37 @@ class MigCheck:
     status: str
     """pass / fail / unknown."""
     message: str
+    code: str = ""
+    """The message's code (procurement.messages) and its parameters: a report stores these, not the text."""
+    params: dict[str, object] = field(default_factory=dict, compare=False, hash=False)
+
+
+def _mig_check(status: str, lang: Lang, code: str, **params: object) -> MigCheck:
+    return MigCheck(status, t(code, lang, **{k: render_value(v, lang) for k, v in params.items()}), code, params)
 
 
 def check_instances(mig: MigPlan | None, text: str | None, lang: Lang = "en") -> list[MigCheck]:
     """The MIG instances found on each GPU against the planned layout (unknown when they cannot be read)."""
-    none = t("mig.check.none", lang)
+    none = coded("mig.check.none")
     try:
         found = parse_instances(text)
     except MigReadError as exc:
-        return [MigCheck("unknown", t("mig.check.unknown", lang, why=str(exc)))]
+        return [_mig_check("unknown", lang, "mig.check.unknown", why=str(exc))]
     if mig is None:
-        listed = "; ".join(f"GPU {g}: {' + '.join(n)}" for g, n in sorted(found.items())) or none
-        return [MigCheck("pass" if not found else "fail", t("mig.check.not_planned", lang, found=listed))]
+        listed: object = "; ".join(f"GPU {g}: {' + '.join(n)}" for g, n in sorted(found.items())) or none
+        return [_mig_check("pass" if not found else "fail", lang, "mig.check.not_planned", found=listed)]
     planned = Counter(mig.layout)
     out: list[MigCheck] = []
     for gpu in range(mig.gpu_count):
         have = Counter(found.get(gpu, []))
-        shown = " + ".join(_largest_first(mig.geometry, have.elements())) or none
+        shown: object = " + ".join(_largest_first(mig.geometry, have.elements())) or none
         want = " + ".join(mig.layout)
         if not have:
-            out.append(MigCheck("fail", t("mig.check.missing_gpu", lang, gpu=gpu, planned=want)))
+            out.append(_mig_check("fail", lang, "mig.check.missing_gpu", gpu=gpu, planned=want))
         elif have == planned:
-            out.append(MigCheck("pass", t("mig.check.pass", lang, gpu=gpu, found=shown)))
+            out.append(_mig_check("pass", lang, "mig.check.pass", gpu=gpu, found=shown))
         else:
-            out.append(MigCheck("fail", t("mig.check.fail", lang, gpu=gpu, found=shown, planned=want)))
+            out.append(_mig_check("fail", lang, "mig.check.fail", gpu=gpu, found=shown, planned=want))
     return out
 
 

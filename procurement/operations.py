@@ -154,16 +154,20 @@ def operations_checks(plan: Plan, raw: Mapping[str, Any], lang: Lang = "en") -> 
     files: Mapping[str, Any] = files_raw if isinstance(files_raw, Mapping) else {}
     commands: Mapping[str, Any] = commands_raw if isinstance(commands_raw, Mapping) else {}
     ecc: list[bool | None] | None = None
+    clocks: list[tuple[int | None, int | None]] | None = None
     q = commands.get("nvidia_smi_q")
     if isinstance(q, Mapping) and isinstance(q.get("stdout"), str) and q.get("stdout"):
         from procurement.verify.parse.smi_xml import parse_smi_xml
 
         try:
-            ecc = [g.ecc_enabled for g in parse_smi_xml(q["stdout"]).gpus]
+            gpus = parse_smi_xml(q["stdout"]).gpus
+            ecc = [g.ecc_enabled for g in gpus]
+            clocks = [(g.app_clock_memory_mhz, g.app_clock_graphics_mhz) for g in gpus]
         except ValueError:
-            ecc = None
+            ecc = clocks = None
     out = [OperationsCheck(c.id, c.status, c.message)
-           for c in check_host(plan, {k: v for k, v in files.items() if isinstance(v, str) or v is None}, lang, ecc)]
+           for c in check_host(plan, {k: v for k, v in files.items() if isinstance(v, str) or v is None}, lang, ecc,
+                               clocks)]
     mig, problems = plan_mig(plan, lang)
     lgi = commands.get("nvidia_smi_mig_lgi")
     if mig is not None or problems or lgi is not None:

@@ -183,6 +183,7 @@ register(
         "verify.ecc.fail": "ECC is off on data-centre GPU {gpus}: run `sudo nvidia-smi -e 1` and reboot.",
         "verify.ecc.warn": "ECC is off, or a change waits for a reboot, on {gpus}.",
         "verify.ecc.skip": "These GPUs do not support ECC.",
+        "verify.ecc.plan_off": "The plan switches ECC off (host tuning): TUNE-ECC judges the mode against it.",
         "verify.power.pass": "Power limits are at or above the default.",
         "verify.power.fail": "Power limit lowered: {which}. Restore it with `sudo nvidia-smi -pl {watts}`.",
         "verify.power.skip": "nvidia-smi reports no power limit.",

@@ -40,6 +40,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--any-plan", action="store_true",
                    help="read judged reports as they were judged, even against another plan (by default a "
                         "judged report must name this plan)")
+    p.add_argument("--after-setup", action="store_true", dest="after_setup",
+                   help="the handover's setup (host-tuning.sh, mig-create.sh) has run: a host not tuned as planned "
+                        "fails (TUNE-*, MIG-LAYOUT) instead of warning")
     p.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(p)
 
@@ -70,7 +73,8 @@ def run_judge(args: argparse.Namespace, catalog: Catalog) -> int:
         except ValueError:
             print(t("probe.judge.bad_since", lang, value=args.since), file=sys.stderr)
             return EXIT_UNUSABLE
-    reports, sources, errors = read_nodes(args.raw, plan, catalog, lang, getattr(args, "any_plan", False), since)
+    reports, sources, errors = read_nodes(args.raw, plan, catalog, lang, getattr(args, "any_plan", False), since,
+                                         bool(getattr(args, "after_setup", False)))
     for line in errors:
         print(t("probe.judge.read_error", lang, error=line), file=sys.stderr)
     if not reports:

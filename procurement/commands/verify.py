@@ -45,6 +45,9 @@ def add_arguments(v: argparse.ArgumentParser) -> None:
                    help="nvidia-smi to run instead of the one on PATH")
     v.add_argument("--merge", type=Path, nargs="+", default=None, metavar="REPORT",
                    help="combine node reports into one table checked against the plan's node count")
+    v.add_argument("--after-setup", action="store_true", dest="after_setup",
+                   help="the handover's setup (host-tuning.sh, mig-create.sh) has run: a host not tuned as planned "
+                   "fails (TUNE-*, MIG-LAYOUT) instead of warning")
     v.add_argument("--lang", choices=languages(), default=None)
     add_catalog_option(v)
 
@@ -121,7 +124,8 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
     timeout = args.timeout if args.timeout and args.timeout > 0 else 30.0
     options = ProbeOptions(nvidia_smi=args.nvidia_smi, timeout=timeout, benchmark=bool(args.benchmark),
                            load=getattr(args, "load", None), duration=getattr(args, "duration", None),
-                           hostfile=getattr(args, "hostfile", None), deadline=getattr(args, "deadline", None))
+                           hostfile=getattr(args, "hostfile", None), deadline=getattr(args, "deadline", None),
+                           after_setup=bool(getattr(args, "after_setup", False)))
     try:
         report = run_probe(plan, catalog, options, lang)
     except VerificationCancelled:

@@ -71,10 +71,12 @@ def _collected(obj: dict[str, object]) -> dt.datetime | None:
 
 
 def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
-              any_plan: bool = True, since: dt.datetime | None = None) -> VerificationReport:
+              any_plan: bool = True, since: dt.datetime | None = None, after_setup: bool = False
+              ) -> VerificationReport:
     """A node's report from a raw-facts file (judged now) or an already judged report, checked against ``plan``:
     its checks must agree with its own GPU list, and (unless ``any_plan``) it must have been judged against this
-    very plan. Raises ReportError naming the file."""
+    very plan. ``after_setup``: raw facts are judged as of a host the handover's setup has tuned (TUNE-*,
+    MIG-LAYOUT fail instead of warning). Raises ReportError naming the file."""
     try:  # the one bounded reader: a FIFO or device is refused, never read (procurement.safe_io)
         text = read_bounded_text(path, MAX_INPUT_BYTES)
     except InputFileError as exc:
@@ -92,7 +94,7 @@ def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
             raise ReportError(t("probe.judge.stale", lang, path=path, collected=obj.get("created") or "?",
                                 since=since.isoformat(timespec="seconds")))
         try:
-            return judge(check_raw(obj, str(path)), plan, catalog, None, lang)
+            return judge(check_raw(obj, str(path)), plan, catalog, None, lang, after_setup)
         except RawError as exc:
             raise ReportError(str(exc)) from None
     if isinstance(obj, dict) and "nodes" in obj:
@@ -159,14 +161,14 @@ def cyclic_gc_paused() -> Iterator[None]:
 
 def read_nodes(
     paths: Sequence[str | Path], plan: Plan | None, catalog: Catalog, lang: Lang, any_plan: bool = True,
-    since: dt.datetime | None = None,
+    since: dt.datetime | None = None, after_setup: bool = False,
 ) -> tuple[list[VerificationReport], list[str], list[str]]:
     """(reports, their source files, one error line per unreadable or untrustworthy file)."""
     reports, sources, errors = [], [], []
     with cyclic_gc_paused():
         for path in expand(paths):
             try:
-                reports.append(read_node(path, plan, catalog, lang, any_plan, since))
+                reports.append(read_node(path, plan, catalog, lang, any_plan, since, after_setup))
                 sources.append(str(path))
             except ReportError as exc:
                 errors.append(str(exc))

@@ -289,6 +289,18 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         facts.fabricmanager = state or (None if cr.missing else "unknown")
 
 
+def tuning_facts(doc: Mapping[str, Any], facts: Facts, after_setup: bool = False) -> None:
+    """The files the host tuning check reads and the MIG listings (absent from a collector before 1.2: those
+    checks are then unknown, or skip where the plan asks nothing of them)."""
+    files = doc.get("files")
+    facts.files = {str(k): v for k, v in files.items() if v is None or isinstance(v, str)} \
+        if isinstance(files, dict) else {}
+    for name, attr in (("nvidia_smi_mig_lgi", "mig_lgi"), ("nvidia_smi_list", "gpu_list")):
+        found = _command(doc, name)
+        setattr(facts, attr, command_result(found) if found is not None else None)
+    facts.after_setup = after_setup
+
+
 _HCA = re.compile(r"'?\b((?:mlx\d+|hfi\d+|irdma|bnxt_re|rxe|qedr|efa)[_\w]*)\b'?")
 """An RDMA adapter's name as the kernel gives it (mlx5_3, irdma0, …)."""
 
@@ -312,9 +324,11 @@ def judge(
     catalog: Catalog,
     policy: Policy | None = None,
     lang: Lang = "zh",
+    after_setup: bool = False,
 ) -> VerificationReport:
     """The report for one machine from its raw facts (no I/O, no programs run); ``policy`` gives the
-    thresholds (PSU headroom for LOAD-POWER), None the shipped policy."""
+    thresholds (PSU headroom for LOAD-POWER), None the shipped policy; ``after_setup``: the handover's
+    setup has run, so a host not tuned as planned fails (TUNE-*, MIG-LAYOUT) instead of warning."""
     check_raw(doc)
     smi, smi_check, error = smi_from_raw(doc, lang)
     topo, topo_error = topo_from_raw(doc) if smi is not None and len(smi.gpus) > 1 else (None, None)
@@ -324,6 +338,7 @@ def judge(
     facts.load = load_facts(dict(doc))
     deadline = doc.get("deadline_s")
     facts.deadline_s = float(deadline) if isinstance(deadline, int | float) else None
+    tuning_facts(doc, facts, after_setup)
     bench = doc.get("benchmark")
     if isinstance(bench, dict):
         if isinstance(bench.get("gpus"), list):
@@ -334,4 +349,5 @@ def judge(
     return build_report(smi, smi_check, error, facts, plan, catalog, lang, policy)
 
 
-__all__ = ["RawError", "build_report", "check_raw", "host_record", "judge", "smi_from_raw", "topo_from_raw"]
+__all__ = ["RawError", "build_report", "check_raw", "host_record", "judge", "smi_from_raw", "topo_from_raw",
+           "tuning_facts"]

@@ -16,7 +16,7 @@ from procurement.verify.checks import Facts
 from procurement.verify.collect import raw
 from procurement.verify.collect.runner import CancelFlag, Runner, run_command
 from procurement.verify.host import HostInfo, default_python, host_from_raw, raw_run
-from procurement.verify.judge import build_report, health_facts, judge
+from procurement.verify.judge import build_report, health_facts, judge, tuning_facts
 from procurement.verify.parse.smi_xml import parse_smi_xml
 from procurement.verify.parse.topo import TopoParseError, parse_topo
 from procurement.verify.report import VerificationReport, make_check
@@ -53,6 +53,8 @@ class ProbeOptions:
     """With a load run: an Open MPI hostfile of the nodes to run NCCL across (Slurm allocations need none)."""
     deadline: float | None = None
     """Seconds the whole run may take (None: raw.default_deadline, the documented durations)."""
+    after_setup: bool = False
+    """The handover's setup has run: a host not tuned as planned fails (TUNE-*, MIG-LAYOUT) instead of warning."""
 
 
 def collect(
@@ -137,7 +139,7 @@ def run_probe(
     except VerificationCancelled:
         raise VerificationCancelled(t("verify.cancelled", lang)) from None
     step("checks")
-    report = judge(doc, plan, catalog, None, lang)
+    report = judge(doc, plan, catalog, None, lang, options.after_setup)
     if progress is not None:
         progress(total, total, t("verify.step.done", lang))
     return report
@@ -155,8 +157,8 @@ def report_from_outputs(
     """Build a report from captured outputs (the benchmark, screenshots, saved captures).
 
     ``health``: raw-facts keys (procurement.verify.collect.raw) for the health checks: `kernel_log`, `pci_aer`,
-    `infiniband`, and `commands` (`lspci`, `ibstat`, `fabricmanager`); without them those checks are
-    unknown, as on a machine where they could not be read.
+    `infiniband`, and `commands` (`lspci`, `ibstat`, `fabricmanager`, `nvidia_smi_mig_lgi`), and `files` for
+    the host tuning; without them those checks are unknown, as on a machine where they could not be read.
     """
     smi = parse_smi_xml(smi_xml)
     topo = None
@@ -174,6 +176,7 @@ def report_from_outputs(
     doc = raw.new_raw()
     doc.update(health or {})
     health_facts(doc, facts)
+    tuning_facts(doc, facts)
     return build_report(smi, check, None, facts, plan, catalog, lang)
 
 

@@ -58,7 +58,7 @@ def test_missing_files_are_unknown_never_pass() -> None:
     results = check_host(Plan(), {})
     assert {r.id: r.status for r in results} == {
         "TUNE-GOVERNOR": "unknown", "TUNE-SWAP": "unknown", "TUNE-HUGEPAGES": "skip", "TUNE-THP": "unknown",
-        "TUNE-DATA-MOUNT": "unknown", "TUNE-NOFILE": "unknown", "TUNE-ECC": "skip"}
+        "TUNE-DATA-MOUNT": "unknown", "TUNE-NOFILE": "unknown", "TUNE-ECC": "skip", "TUNE-CLOCKS": "skip"}
 
 
 def test_crafted_states_fail() -> None:
@@ -185,3 +185,15 @@ def test_script_refuses_unknown_arguments(tmp_path: Path, arg: str) -> None:
     res = subprocess.run(["bash", "-s", "--", arg], input=tuning_script(Plan()), text=True, capture_output=True,
                          env={**os.environ, "GPU_PROCURE_ROOT": str(root)})
     assert res.returncode == 2
+
+
+def test_application_clocks_only_checked_when_planned() -> None:
+    plan = Plan()
+    assert _status(check_host(plan, {}, app_clocks=[(2619, 1980)]), "TUNE-CLOCKS") == ["skip"]
+    plan.operations.host.application_clocks = ApplicationClocks(memory_mhz=2619, graphics_mhz=1980)
+    assert _status(check_host(plan, {}, app_clocks=[(2619, 1980), (2619, 1980)]), "TUNE-CLOCKS") == ["pass"]
+    wrong = [r for r in check_host(plan, {}, app_clocks=[(2619, 1980), (2619, 1755)]) if r.id == "TUNE-CLOCKS"]
+    assert [r.status for r in wrong] == ["fail"] and "GPU 1: memory 2619 MHz, graphics 1755 MHz" in wrong[0].message
+    assert "GPU 0" not in wrong[0].message
+    assert _status(check_host(plan, {}, app_clocks=[(2619, None)]), "TUNE-CLOCKS") == ["unknown"]
+    assert _status(check_host(plan, {}), "TUNE-CLOCKS") == ["unknown"]

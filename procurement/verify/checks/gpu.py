@@ -252,6 +252,9 @@ def _persistence(c: Ctx) -> None:
 @check("ECC", "gpu", needs_smi=True, item="gpu_vram")
 def _ecc(c: Ctx) -> None:
     gpus, planned = c.gpus, c.planned
+    if c.plan is not None and c.plan.operations.host.ecc == "off":
+        c.add("ECC", "skip", "ecc.plan_off")  # asked for: TUNE-ECC judges it against the plan
+        return
     unread = _missing(gpus, "ecc_enabled")
     if all(g.ecc_enabled is None for g in gpus) and not unread:
         c.add("ECC", "skip", "ecc.skip")

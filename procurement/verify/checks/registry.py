@@ -73,6 +73,15 @@ class Facts:
     """The InfiniBand reader (ibstat) that failed: tool, device where it names one, exit and first error line."""
     deadline_s: float | None = None
     """The whole run's deadline (raw `deadline_s`)."""
+    files: dict[str, str | None] = field(default_factory=dict)
+    """The raw facts' files (path -> text, None: unreadable), as the host tuning check reads them."""
+    mig_lgi: CommandResult | None = None
+    """`nvidia-smi mig -lgi` as run (None: not run, e.g. by a collector before 1.2)."""
+    gpu_list: CommandResult | None = None
+    """`nvidia-smi -L` as run (None: not run)."""
+    after_setup: bool = False
+    """The handover's setup (host-tuning.sh, mig-create.sh) is said to have run: a host not tuned as planned
+    fails (`--after-setup`); before it, that is a warning."""
 
 
 # ---------------------------------------------------------------- matching and labels

@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence
 
 KIND = "gpu-procure-raw"
 RAW_SCHEMA_VERSION = 1
-PROBE_VERSION = "1.1"
+PROBE_VERSION = "1.2"
 """Version of this collector; bump it when what is collected changes (the schema version when its shape
 changes incompatibly)."""
 
@@ -308,7 +308,16 @@ HOST_FILES = (
     "sys/class/dmi/id/sys_vendor",
     "sys/class/dmi/id/product_name",
     "proc/driver/nvidia/version",
+    # the handover's host tuning, judged by the TUNE-* checks (procurement/host_tuning.py; collector 1.2 on)
+    "proc/swaps",
+    "proc/mounts",
+    "proc/self/limits",
+    "sys/kernel/mm/transparent_hugepage/enabled",
 )
+MAX_CPUS = 8192
+"""At most this many cpuN directories are read for their cpufreq governor (Linux's NR_CPUS tops out at 8192)."""
+GOVERNOR_READ_BYTES = 256
+"""A scaling_governor file holds one word ('performance\n')."""
 PROGRAMS = ("nvidia-smi", "dcgmi", "nv-hostengine", "nvidia-fabricmanager", "ibstat", "ibv_devinfo")
 _NET_FILES = ("speed", "type", "operstate", "address")
 _IB_PORT_FILES = ("state", "phys_state", "rate", "link_layer")
@@ -446,10 +455,16 @@ class Collector:
         raw["nvidia_smi_path"] = smi
         self.step("topo")
         ngpus = len(re.findall(r"<gpu\s+id=", q.get("stdout") or ""))
+        together = {}  # type: Dict[str, Sequence[str]]
         if ngpus > 1:
-            # the three reads at once, each in its own thread (0.7 s one after another on an 8-GPU node)
-            self.run_together(cmds, {"nvidia_smi_topo": (smi, "topo", "-m"), "nvidia_smi_nvlink": (smi, "nvlink", "-s"),
-                                     "nvidia_smi_nvlink_errors": (smi, "nvlink", "-e")})
+            # the reads at once, each in its own thread (0.7 s one after another on an 8-GPU node)
+            together.update({"nvidia_smi_topo": (smi, "topo", "-m"), "nvidia_smi_nvlink": (smi, "nvlink", "-s"),
+                             "nvidia_smi_nvlink_errors": (smi, "nvlink", "-e")})
+        if ngpus > 0:
+            # the MIG instances (MIG-LAYOUT): `mig -lgi` needs root on some drivers, `-L` lists them without
+            together.update({"nvidia_smi_mig_lgi": (smi, "mig", "-lgi"), "nvidia_smi_list": (smi, "-L")})
+        if together:
+            self.run_together(cmds, together)
         bus_ids = re.findall(r"<gpu\s+id=\"([0-9A-Fa-f:.]+)\"", q.get("stdout") or "")
         raw["pci_aer"] = self.pci_aer(bus_ids)
 
@@ -470,6 +485,7 @@ class Collector:
         files = raw["files"]
         for rel in HOST_FILES:
             files["/" + rel] = self.read(rel)
+        self.cpu_governors(files)
         cmds = raw["commands"]
         cpuinfo = files.get("/proc/cpuinfo") or ""
         if "physical id" not in cpuinfo or "core id" not in cpuinfo or "model name" not in cpuinfo:
@@ -506,6 +522,18 @@ class Collector:
         # which of NVIDIA's tools are installed: nvidia-smi missing beside an installed DCGM is not "no driver"
         raw["programs"] = {name: resolve_program(name) for name in PROGRAMS}
         raw["kernel_log"] = self.kernel_log()
+
+    def cpu_governors(self, files: Dict[str, Any]) -> None:
+        """Each online CPU's cpufreq governor (TUNE-GOVERNOR), null where it has none (a VM, no cpufreq
+        driver). An offline CPU (its `online` file reads 0) has no cpufreq directory and is left out."""
+        base = "sys/devices/system/cpu/"
+        cpus = [n for n in self.listdir(base) if re.match(r"^cpu\d+$", n)]
+        for name in sorted(cpus, key=lambda n: int(n[3:]))[:MAX_CPUS]:
+            online = self.read(base + name + "/online", 16)
+            if online is not None and online.strip() == "0":
+                continue
+            rel = base + name + "/cpufreq/scaling_governor"
+            files["/" + rel] = self.read(rel, GOVERNOR_READ_BYTES)
 
     def kernel_log(self) -> Dict[str, Any]:
         """The kernel log lines that matter for GPUs (Xid, NVRM, AER, NVSwitch, mlx5), the newest kept: the

@@ -72,6 +72,9 @@ class SmiGpu:
     persistence_mode: bool | None = None
     ecc_enabled: bool | None = None
     ecc_pending: bool | None = None
+    app_clock_graphics_mhz: int | None = None
+    """<applications_clocks>: the clocks `nvidia-smi -ac` sets (the default ones unless someone fixed them)."""
+    app_clock_memory_mhz: int | None = None
     ecc_uncorrectable_aggregate: int | None = None
     temperature_c: int | None = None
     mig_mode: bool | None = None
@@ -333,6 +336,8 @@ def _parse_gpu(index: int, g: ET.Element, faults: bool = True) -> SmiGpu:
         persistence_mode=flag(_text(g, "persistence_mode")),
         ecc_enabled=flag(_text(g, "ecc_mode/current_ecc")),
         ecc_pending=flag(_text(g, "ecc_mode/pending_ecc")),
+        app_clock_graphics_mhz=integer(_text(g, "applications_clocks/graphics_clock")),
+        app_clock_memory_mhz=integer(_text(g, "applications_clocks/mem_clock")),
         temperature_c=integer(_text(g, "temperature/gpu_temp")),
         mig_mode=flag(_text(g, "mig_mode/current_mig")),
         mig_pending=flag(_text(g, "mig_mode/pending_mig")),

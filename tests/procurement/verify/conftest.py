@@ -42,6 +42,23 @@ A100_MIG_XML = FIX / "telegraf_a100-sxm4-80gb-mig_535.54.03_v12.xml"
 T4_XML = FIX / "telegraf_tesla-t4_515.105.01_v11.xml"
 P4_VGPU_XML = FIX / "telegraf_grid-p4-1q-vgpu-windows_513.46_v11.xml"
 H100_TOPO = FIX / "topo-m_8x-h100-NV18_spaces.txt"
+TUNED = FIX.parent / "host" / "tuned"
+"""A host as the handover's host-tuning.sh leaves it (tests/fixtures/host/README.md)."""
+TUNED_CPUS = 4
+
+
+def tuned_files(cpus: int = TUNED_CPUS) -> dict[str, str | None]:
+    """The raw facts' files of a tuned host, as the collector (1.2 on) records them: what TUNE-* read."""
+    files: dict[str, str | None] = {
+        "/proc/meminfo": "MemTotal:       1584926720 kB\nSwapTotal:             0 kB\nHugePages_Total:       0\n"
+                         "Hugepagesize:       2048 kB\n",
+        "/proc/swaps": (TUNED / "proc_swaps").read_text(),
+        "/proc/mounts": (TUNED / "proc_mounts").read_text(),
+        "/proc/self/limits": (TUNED / "proc_self_limits").read_text(),
+        "/sys/kernel/mm/transparent_hugepage/enabled": (TUNED / "thp_enabled").read_text(),
+    }
+    files.update({f"/sys/devices/system/cpu/cpu{n}/cpufreq/scaling_governor": "performance\n" for n in range(cpus)})
+    return files
 
 
 # ---------------------------------------------------------------- fake executables
@@ -111,12 +128,19 @@ def make_host_root(
     os_id: str = "ubuntu",
     os_version: str = "22.04",
     cores: int = 96,
+    tuned: bool = True,
 ) -> Path:
     (root / "proc/sys/kernel").mkdir(parents=True, exist_ok=True)
     (root / "proc/sys/kernel/hostname").write_text("node01\n")
     (root / "proc/sys/kernel/osrelease").write_text("5.15.0-105-generic\n")
     (root / "proc/cpuinfo").write_text(cpuinfo("AMD EPYC 9654 96-Core Processor", 2, cores))
     (root / "proc/meminfo").write_text(f"MemTotal:       {mem_kb} kB\nMemFree:        1000 kB\n")
+    if tuned:  # as the handover's host-tuning.sh leaves it: what TUNE-* read
+        for path, text in tuned_files().items():
+            if path == "/proc/meminfo":
+                text = f"MemTotal:       {mem_kb} kB\nMemFree:        1000 kB\n" + (text or "").split("\n", 1)[1]
+            (root / path.lstrip("/")).parent.mkdir(parents=True, exist_ok=True)
+            (root / path.lstrip("/")).write_text(text or "")
     (root / "etc").mkdir(parents=True, exist_ok=True)
     (root / "etc/os-release").write_text(
         f'NAME="Ubuntu"\nVERSION_ID="{os_version}"\nID={os_id}\nPRETTY_NAME="Ubuntu {os_version}.4 LTS"\n'
@@ -421,6 +445,7 @@ def healthy(xml: str, kernel_lines: list[str] | None = None) -> dict[str, object
     capture's GPUs (procurement.verify.probe.report_from_outputs ``health``)."""
     return {
         "kernel_log": {"source": "dmesg", "lines": kernel_lines or [], "truncated": False, "error": None},
+        "files": tuned_files(),
         "commands": {"lspci": {"argv": ["lspci", "-nn", "-D"], "returncode": 0, "stdout": lspci_for(xml),
                                "stderr": "", "missing": False, "timed_out": False, "cancelled": False,
                                "error": None}},
