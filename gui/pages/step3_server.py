@@ -346,10 +346,17 @@ class ServerPage(StepPage):
         side.addWidget(self.gauge_box)
         self.money_box = QGroupBox()
         ml = QVBoxLayout(self.money_box)
-        ml.addWidget(self.money_parts)
+        # the lines scroll inside the box: a server of twenty parts must not make the window taller than 800 px
+        self.money_scroll = QScrollArea(self.money_box)
+        self.money_scroll.setWidgetResizable(True)
+        self.money_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.money_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.money_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.money_scroll.setWidget(self.money_parts)
+        self.money_parts.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        ml.addWidget(self.money_scroll, 1)
         ml.addWidget(self.money_total)
-        side.addWidget(self.money_box)
-        side.addStretch(1)
+        side.addWidget(self.money_box, 1)
 
         top = QHBoxLayout()
         top.addWidget(scroll, 5)
@@ -533,13 +540,14 @@ class ServerPage(StepPage):
         for part in money.parts:
             qty = int(part.qty) if float(part.qty).is_integer() else part.qty
             if part.unit is None:
-                price, where = self.tr("no price"), self.tr("on request")
+                price, where = self.tr("no price"), ""
             else:
                 price = each.replace("%1", yuan_fen(part.unit))
                 where = " · ".join(x for x in (part.kind, part.date.isoformat() if part.date else "") if x) or \
                     self.tr("catalog reference price")
-            rows.append(f"<tr><td>{html.escape(part.name)} × {qty}</td><td align='right'>{html.escape(price)}"
-                        f"</td></tr><tr><td colspan='2' style='color:#616161'>{html.escape(where)}</td></tr>")
+            rows.append(f"<tr><td>{html.escape(part.name)} × {qty}</td><td align='right'>{html.escape(price)}</td></tr>"
+                        + (f"<tr><td colspan='2' style='color:#616161'>{html.escape(where)}</td></tr>" if where
+                           else ""))
         self.money_parts.setText("<table width='100%'>" + "".join(rows) + "</table>")
         total = yuan_fen(money.total)
         if money.complete:
