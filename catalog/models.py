@@ -143,6 +143,9 @@ class Gpu(Part):
     """Export-control or market note in English (shown in English text)."""
     export_note_zh: str = ""
     """The same note in Chinese (shown in Chinese text); the shipped catalog gives both (a test checks)."""
+    blocked_for_china: bool | None = None
+    """True where the export note says the model may not be supplied to China (docs/sources.md "Export-control
+    summary"); None: not stated, or "check the current rules" (the GPU choice then excludes nothing for it)."""
     smi_names: list[str] = Field(default_factory=list)
     acceptance: GpuAcceptance | None = None
     """Expected load-run results, where a source gives them (None: the load checks say unknown)."""

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 from catalog.loader import Catalog
 from catalog.models import Gpu
 from gui.numbers import integer, number, percent
+from procurement.choices import gpu_choices
 from procurement.messages import Lang, t
 from procurement.plan import Plan
 from procurement.policy import Policy
-from procurement.sizing import cloud_or_own, estimate_vram, recommend
+from procurement.sizing import cloud_or_own, estimate_vram
 from procurement.sizing.plan_sizing import size_plan
 
 GIB_IN_GB = 1.073741824  # the estimate is in GB (10^9 B) like the reference formula; GPU memory is GiB
@@ -41,12 +42,23 @@ class VramView:
 class GpuRow:
     gpu: Gpu
     rank: int | None = None
+    """The row's place in step 2's table (1 = first): the sizing's order, the GPUs the rules exclude after the
+    ones they accept (procurement.choices)."""
     fits_count: int | None = None
     """GPUs of this model the estimate needs (None: no estimate, or no platform holds that many)."""
     reasons: list[str] = field(default_factory=list)
     within_budget: bool | None = None
     """The GPUs for this plan (fits_count of them, incl. VAT) within requirements.budget_cny: None when the
     budget, the price or the count is unknown."""
+    excluded_by: tuple[str, ...] = ()
+    """Codes of the findings that rule this GPU out in this plan (empty: the rules accept it)."""
+    exclusion: str = ""
+    """Those findings as 'CODE: message' lines in the plan's language."""
+    per_server: int = 1
+    """gpu.count when this GPU is chosen: the sizing's count for it per server (1 without an estimate)."""
+    sizing_rank: int | None = None
+    """The sizing's own rank, before the rules moved the GPUs they exclude down."""
+    priced: bool = True
 
 
 def vram_for(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> VramView | None:
@@ -84,15 +96,11 @@ def advice_for(plan: Plan, catalog: Catalog, lang: Lang) -> list[str]:
 
 
 def gpu_rows(plan: Plan, catalog: Catalog, policy: Policy, lang: Lang) -> list[GpuRow]:
-    """Every catalog GPU in the recommendation's rank order, with how many fit and why."""
-    rec = recommend(plan.requirements, catalog, policy, lang, limit=None)
-    rows = [
-        # within the budget only for a known count: without an estimate the core prices one GPU per node
-        GpuRow(c.gpu, i + 1, c.gpus_needed if c.fits else None, list(c.reasons),
-               c.within_budget if c.fits and c.gpus_needed is not None else None)
-        for i, c in enumerate(rec.candidates)
+    """Every catalog GPU in step 2's order (procurement.choices: the rules' exclusions below the GPUs they
+    accept, each group in the recommendation's order), with how many fit, why, and what excludes it."""
+    return [
+        GpuRow(c.gpu, c.order, c.fits_count, list(c.reasons), c.within_budget, c.exclusion_codes(),
+               c.exclusion_text(lang), c.per_server, c.rank, c.priced)
+        for c in gpu_choices(plan, catalog, policy, lang)
     ]
-    seen = {r.gpu.id for r in rows}
-    rows += [GpuRow(g) for g in sorted(catalog.all(Gpu), key=lambda g: g.name) if g.id not in seen]
-    return rows
 

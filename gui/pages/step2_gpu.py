@@ -4,9 +4,11 @@ count; compare two or three side by side."""
 from __future__ import annotations
 
 import html
+import time
 from typing import Any
 
-from PySide6.QtCore import QItemSelectionModel, Qt
+from PySide6.QtCore import QItemSelectionModel, Qt, QTimer
+from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -48,6 +50,11 @@ SORTS = (("rank", Qt.SortOrder.AscendingOrder), ("price", Qt.SortOrder.Ascending
          ("memory", Qt.SortOrder.DescendingOrder), ("fp16", Qt.SortOrder.DescendingOrder),
          ("tdp", Qt.SortOrder.AscendingOrder))
 """The "Sort by" choices (column, order): the keyboard's way to what a click on a column heading does."""
+RANK_BUDGET_S = 0.1
+"""A ranking that took longer than this (it evaluates the plan once per GPU) is not redone on every change that
+follows another within ``TYPING_GAP_MS``: it waits until the changes stop."""
+TYPING_GAP_MS = 300
+EXCLUDED_COLOUR = "#9e9e9e"
 
 
 def cost_per(price: float | None, amount: float | None) -> float | None:
@@ -87,6 +94,16 @@ class GpuPage(StepPage):
         super().__init__(controller, parent)
         self.rows: list[GpuRow] = []
         self._table_key: object = None
+        self._rows_key: object = None
+        """The plan without its GPU choice and the language the rows were ranked for (the ranking tries every
+        GPU with its own count, so choosing a GPU or typing its count never re-ranks)."""
+        self._rank_cost_s = 0.0
+        self._ranked_at = -1e9
+        self.rankings = 0
+        """How many times the table was ranked (the debounce's test reads it)."""
+        self.rank_timer = QTimer(self)
+        self.rank_timer.setSingleShot(True)
+        self.rank_timer.setInterval(TYPING_GAP_MS)
         self.heading = QLabel(self)
         self.choice_box = QGroupBox(self)
         self.model_label = QLabel(self)
@@ -214,6 +231,7 @@ class GpuPage(StepPage):
         self.table.horizontalHeader().sortIndicatorChanged.connect(self._sorted)
         self.sort_combo.currentIndexChanged.connect(self._sort_chosen)
         self.controller.findings_changed.connect(self.when_on_screen(self._fill_summary))
+        self.rank_timer.timeout.connect(self._rank_when_typing_stopped)
 
     # ------------------------------------------------------------------ text
     def headers(self) -> list[str]:
@@ -235,6 +253,8 @@ class GpuPage(StepPage):
         """How procurement.sizing.recommend orders the table (its sort key, in words)."""
         return self.tr("Ranked by: holds the memory estimate → known to be within the budget → suits the "
                        "usage → suits the budget class → most FP16 TFLOPS per 10,000 CNY → fewest GPUs. "
+                       "GPUs the rules exclude for this plan (✕: an error, the GeForce licence in a data centre, "
+                       "export control, too many open-air cards) come after the others. "
                        "Click a column to sort by it; unknown values sort last.")
 
     def retranslate(self) -> None:
@@ -284,9 +304,39 @@ class GpuPage(StepPage):
         self._update_compare_tab()
 
     # ------------------------------------------------------------------ plan → widgets
+    def _ranking_key(self) -> object:
+        plan = self.controller.plan
+        return (plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"model": None, "count": 0})}),
+                self.controller.lang)
+
+    def _rank(self) -> None:
+        """Rank every GPU for the plan (procurement.choices through the sizing bridge)."""
+        started = time.monotonic()
+        self.rows = gpu_rows(self.controller.plan, self.controller.catalog, self.controller.policy,
+                             self.controller.lang)
+        self._ranked_at = time.monotonic()
+        self._rank_cost_s = self._ranked_at - started
+        self._rows_key = self._ranking_key()
+        self.rankings += 1
+
+    def ranking_pending(self) -> bool:
+        """The table shows the ranking of an earlier plan until the changes stop (see RANK_BUDGET_S)."""
+        return self.rank_timer.isActive()
+
+    def _rank_when_typing_stopped(self) -> None:
+        if self._rows_key != self._ranking_key():
+            self._rank()
+        self.refresh_now()
+
     def refresh(self) -> None:
         plan = self.controller.plan
-        self.rows = gpu_rows(plan, self.controller.catalog, self.controller.policy, self.controller.lang)
+        if self._rows_key != self._ranking_key():
+            typing = (time.monotonic() - self._ranked_at) * 1000 < TYPING_GAP_MS
+            if self.rows and self._rank_cost_s > RANK_BUDGET_S and (typing or self.rank_timer.isActive()):
+                self.rank_timer.start()  # another change follows the last: rank once they stop
+            else:
+                self.rank_timer.stop()
+                self._rank()
         self.model_combo.clear()
         self.model_combo.addItem(self.tr("(none chosen)"), "")
         for row in self.rows:
@@ -325,8 +375,9 @@ class GpuPage(StepPage):
     def _fill_table(self) -> None:
         chosen = self.controller.plan.gpu.model
         nodes = self.controller.plan.requirements.nodes
-        key = (chosen, self.tr("on request"), nodes,
-               tuple((r.gpu, r.rank, r.fits_count, r.within_budget, tuple(r.reasons)) for r in self.rows))
+        key = (chosen, self.tr("no price"), nodes,
+               tuple((r.gpu, r.rank, r.fits_count, r.within_budget, tuple(r.reasons), r.exclusion, r.priced)
+                     for r in self.rows))
         if key == self._table_key:  # most edits do not change the ranking: keep the table (and its selection)
             return
         self._table_key = key
@@ -334,19 +385,22 @@ class GpuPage(StepPage):
         self.table.setUpdatesEnabled(False)
         self.table.setSortingEnabled(False)
         self.table.setRowCount(len(self.rows))
-        on_request = self.tr("on request")
+        no_price = self.tr("no price")
+        excluded_lead = self.tr("Excluded by the rules for this plan:")
+        grey = QBrush(QColor(EXCLUDED_COLOUR))
         for r, row in enumerate(self.rows):
             g = row.gpu
             per_gib = cost_per(g.price_cny, g.memory_gib)
             per_tflops = cost_per(g.price_cny, g.fp16_tensor_tflops)
+            mark = "✕ " if row.excluded_by else ""
             cells: list[tuple[str, float | None]] = [
                 (integer(row.rank), row.rank),
-                (g.name + ("  ✔" if g.id == chosen else ""), None),
+                (mark + g.name + ("  ✔" if g.id == chosen else ""), None),
                 (number(g.memory_gib), g.memory_gib),
                 (number(g.fp16_tensor_tflops, 1), g.fp16_tensor_tflops),
                 (number(g.fp64_tflops, 2), g.fp64_tflops),
                 (number(g.tdp_w), g.tdp_w),
-                (number(g.price_cny) if g.price_cny is not None else on_request, g.price_cny),
+                (number(g.price_cny) if g.price_cny is not None else no_price, g.price_cny),
                 (number(per_gib), per_gib),
                 (number(per_tflops), per_tflops),
                 (self._fits_text(row.fits_count, nodes), row.fits_count),
@@ -357,8 +411,13 @@ class GpuPage(StepPage):
                 if c != 1:
                     item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if c == 1:
-                    item.setToolTip(f"{g.vendor} · {g.architecture} · {g.memory_type}\n{g.source}\n\n"
+                    item.setToolTip((f"{excluded_lead}\n{row.exclusion}\n\n" if row.excluded_by else "")
+                                    + f"{g.vendor} · {g.architecture} · {g.memory_type}\n{g.source}\n\n"
                                     + "\n".join(row.reasons))
+                elif row.excluded_by:
+                    item.setToolTip(f"{excluded_lead}\n{row.exclusion}")
+                if row.excluded_by:
+                    item.setForeground(grey)
                 self.table.setItem(r, c, item)
         self.table.setSortingEnabled(True)
         self._fit_columns()
@@ -485,13 +544,16 @@ class GpuPage(StepPage):
         if row is None:
             self.details.setText(self.tr("Select a row to see why it ranks where it does."))
             return
-        if ids:
+        if row.excluded_by:
+            lead = self.tr("%1 (#%2) is excluded by the rules for this plan:")
+        elif ids:
             lead = self.tr("Why %1 ranks #%2:") if row.rank else self.tr("%1 is not ranked:")
         else:
             lead = self.tr("Why %1 is at the top (#%2):") if row.rank else self.tr("%1 is not ranked:")
         lead = lead.replace("%1", row.gpu.name).replace("%2", integer(row.rank))
         reasons = row.reasons or [self.tr("no estimate yet: enter the model size in step 1")]
-        self.details.setText("<b>" + html.escape(lead) + "</b> " + html.escape("; ".join(reasons)))
+        excluded = (html.escape(row.exclusion).replace("\n", "<br>") + "<br>") if row.excluded_by else ""
+        self.details.setText("<b>" + html.escape(lead) + "</b> " + excluded + html.escape("; ".join(reasons)))
 
     def _selection_changed(self) -> None:
         ids = self.selected_ids()
@@ -559,9 +621,15 @@ class GpuPage(StepPage):
         super().keyPressEvent(event)
 
     def choose(self, gpu_id: str | None) -> None:
-        """Write gpu.model; a first choice also sets the count the sizing says fits (or 1)."""
-        plan = with_value(self.controller.plan, "gpu.model", gpu_id)
-        if gpu_id is not None and plan.gpu.count == 0:
-            fits = next((r.fits_count for r in self.rows if r.gpu.id == gpu_id), None)
-            plan = with_value(plan, "gpu.count", fits or 1)
+        """Write gpu.model; another GPU also gets the count the sizing gives it (per server), not the count of
+        the GPU chosen before (7 × RTX 4090 D are not 7 × RTX PRO 6000); without an estimate the count stays
+        (1 for a first choice)."""
+        before = self.controller.plan
+        plan = with_value(before, "gpu.model", gpu_id)
+        row = self._row_of(gpu_id) if gpu_id is not None else None
+        if gpu_id is not None and gpu_id != before.gpu.model:
+            if row is not None and row.fits_count:
+                plan = with_value(plan, "gpu.count", row.per_server)
+            elif plan.gpu.count == 0:
+                plan = with_value(plan, "gpu.count", 1)
         self.controller.replace_plan(plan, lambda: self.tr("Choose GPU"))

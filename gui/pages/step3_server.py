@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Collection, Sequence
+from decimal import Decimal
 from itertools import pairwise
 from typing import Any
 
@@ -31,6 +33,7 @@ from gui.widgets.gauge import Gauge
 from gui.widgets.spin import show_value
 from procurement.messages import Lang
 from procurement.plan import Plan, PlanError, Redundancy, StorageRole
+from procurement.pricing.running_total import RunningTotal, running_total
 from procurement.sizing import DerivedDefaults, apply_defaults, derive_defaults
 from procurement.sizing.derive import auto_part_of, describe_replacements, hand_edit, would_replace
 
@@ -61,6 +64,11 @@ def select_data(combo: QComboBox, value: Any) -> None:
     idx = combo.findData(value)
     if idx >= 0:
         combo.setCurrentIndex(idx)
+
+
+def yuan_fen(value: Decimal) -> str:
+    """¥12,999.00: to the fen, as the quote page prints it."""
+    return f"¥{value:,.2f}"
 
 
 def _sorted(parts: Sequence[Part]) -> list[Part]:
@@ -268,6 +276,16 @@ class ServerPage(StepPage):
         self.rack_gauge = Gauge()
         self.gauges = {"power": self.power_gauge, "pcie": self.pcie_gauge, "cooling": self.cooling_gauge,
                        "rack": self.rack_gauge}
+        self.money_parts = QLabel()
+        self.money_parts.setObjectName("moneyParts")
+        self.money_parts.setWordWrap(True)
+        self.money_parts.setTextFormat(Qt.TextFormat.RichText)
+        self.money_total = QLabel()
+        self.money_total.setObjectName("runningTotal")
+        self.money_total.setWordWrap(True)
+        self.money_total.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.money: RunningTotal | None = None
+        """What the money box shows: the evaluation's bill of materials (the quote's lines and total)."""
 
         self._build_layout()
         for path, w in (("server.cpu", self.cpu_combo), ("server.cpu_count", self.cpu_count),
@@ -326,7 +344,19 @@ class ServerPage(StepPage):
         for g in self.gauges.values():
             gl.addWidget(g)
         side.addWidget(self.gauge_box)
-        side.addStretch(1)
+        self.money_box = QGroupBox()
+        ml = QVBoxLayout(self.money_box)
+        # the lines scroll inside the box: a server of twenty parts must not make the window taller than 800 px
+        self.money_scroll = QScrollArea(self.money_box)
+        self.money_scroll.setWidgetResizable(True)
+        self.money_scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.money_scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.money_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.money_scroll.setWidget(self.money_parts)
+        self.money_parts.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        ml.addWidget(self.money_scroll, 1)
+        ml.addWidget(self.money_total)
+        side.addWidget(self.money_box, 1)
 
         top = QHBoxLayout()
         top.addWidget(scroll, 5)
@@ -366,6 +396,7 @@ class ServerPage(StepPage):
         self.nic_box.setTitle(self.tr("Network cards"))
         self.power_box.setTitle(self.tr("Chassis and power"))
         self.gauge_box.setTitle(self.tr("Live budget"))
+        self.money_box.setTitle(self.tr("Cost so far"))
         _set_labels(self.cpu_form, [self.tr("CPU:"), self.tr("Sockets:")])
         _set_labels(self.memory_form, [self.tr("Module:"), self.tr("Modules:"), self.tr("Total:")])
         _set_labels(self.power_form, [self.tr("Chassis:"), self.tr("PSU model:"), self.tr("PSU count:"),
@@ -488,6 +519,50 @@ class ServerPage(StepPage):
         for key, gauge in self.gauges.items():
             r = readings[key]
             gauge.set_values(r.used, r.capacity, states.get(key, "ok"), r.detail, self._unknown_reason(key))
+        cost = evaluation.budgets.cost
+        self._show_money(None if cost is None else running_total(cost, ctl.policy, ctl.lang))
+
+    def _show_money(self, money: RunningTotal | None) -> None:
+        """Each chosen part's unit price with its kind and date, and the running total: the quote's total to the
+        fen, "at least" while a part is unpriced, and no cost verdict before a part is chosen."""
+        self.money = money
+        if money is None:
+            self.money_parts.setText("")
+            self.money_total.setText(self.tr("The cost could not be added up."))
+            return
+        if not money.chosen:
+            self.money_parts.setText("")
+            self.money_total.setText(self.tr("No part chosen yet: nothing to add up."))
+            return
+        gross = money.basis == "gross"
+        each = self.tr("%1 each incl. VAT") if gross else self.tr("%1 each excl. VAT")
+        rows = []
+        for part in money.parts:
+            qty = int(part.qty) if float(part.qty).is_integer() else part.qty
+            if part.unit is None:
+                price, where = self.tr("no price"), ""
+            else:
+                price = each.replace("%1", yuan_fen(part.unit))
+                where = " · ".join(x for x in (part.kind, part.date.isoformat() if part.date else "") if x) or \
+                    self.tr("catalog reference price")
+            rows.append(f"<tr><td>{html.escape(part.name)} × {qty}</td><td align='right'>{html.escape(price)}</td></tr>"
+                        + (f"<tr><td colspan='2' style='color:#616161'>{html.escape(where)}</td></tr>" if where
+                           else ""))
+        self.money_parts.setText("<table width='100%'>" + "".join(rows) + "</table>")
+        total = yuan_fen(money.total)
+        if money.complete:
+            text = self.tr("Total incl. VAT: %1").replace("%1", total)
+        else:
+            text = (self.tr("At least %1 incl. VAT: %2 part(s) have no price yet, so this is a lower bound")
+                    .replace("%1", total).replace("%2", str(money.unpriced)))
+        verdict = money.verdict
+        if verdict is not None and verdict.budget_cny is not None:
+            budget = yuan_fen(Decimal(str(verdict.budget_cny)))
+            words = {"within": self.tr("within the budget of %1"), "over": self.tr("over the budget of %1"),
+                     "unknown": self.tr("not known to be within the budget of %1")}
+            if verdict.status in words:
+                text += " · " + words[verdict.status].replace("%1", budget)
+        self.money_total.setText(text)
 
     def _unknown_reason(self, key: str) -> str:
         """Why a gauge has nothing to compare with, in the buyer's words (instead of a bare dash)."""

@@ -57,6 +57,8 @@ class CostLine:
         return self.total_cny if self.includes_vat else with_vat(self.total_cny, policy)
 
 
+CATEGORY_ORDER = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software", "service")
+"""The order of the groups on the quote (and in step 3's running total)."""
 CENT = Decimal("0.01")
 Basis = Literal["gross", "net"]
 

@@ -29,7 +29,7 @@ from catalog.models import (
     Storage,
 )
 from procurement import part_texts  # noqa: F401  (registers the spec words the quote lines use)
-from procurement.budgets.cost import bill_of_materials
+from procurement.budgets.cost import CATEGORY_ORDER, bill_of_materials
 from procurement.budgets.parts import resolve
 from procurement.checklist import fmt_num
 from procurement.coded import render_value
@@ -37,6 +37,9 @@ from procurement.findings import Finding, Severity
 from procurement.messages import Lang, register, t
 from procurement.plan import IssuedQuote, Plan, canonical_digest
 from procurement.policy import Policy, default_policy
+from procurement.pricing.provenance import PLAN_PRICE_KINDS as PLAN_PRICE_KINDS
+from procurement.pricing.provenance import catalog_price_kind as catalog_price_kind
+from procurement.pricing.provenance import price_kind_text
 from procurement.reports.capitals import capital_amount
 from procurement.reports.common import (
     CENT,
@@ -55,8 +58,7 @@ from procurement.reports.common import (
 )
 from procurement.rules.power import redundancy_label
 
-CATEGORIES = ("gpu", "cpu", "memory", "storage", "network", "power", "chassis", "software", "service")
-PLAN_PRICE_KINDS = ("entered", "vendor_quote", "company")
+CATEGORIES = CATEGORY_ORDER
 RFQ_ASKS = ("prices", "delivery", "warranty", "payment", "invoice", "freight", "validity", "substitutes")
 PARTY_EXTRA = ("phone", "tax_id", "bank", "bank_account")
 """Party fields printed only when either party gives them."""
@@ -124,17 +126,6 @@ register(
         "quote.uom.service": "item",
         "quote.cat.service": "Services and other lines of the chosen offer",
         "quote.total_capitals": "Total in words",
-        "price.kind.entered": "entered by the buyer",
-        "price.kind.vendor_quote": "vendor quote",
-        "price.kind.company": "company price list",
-        # a catalog price's kind in Chinese, from its family and its VAT status (the catalog writes its kinds
-        # and citations in English; the Chinese quote printed them as they are)
-        "price.catalog.msrp": "vendor MSRP",
-        "price.catalog.press": "press report",
-        "price.catalog.other": "catalog reference price",
-        "price.catalog.vat_in": "VAT included",
-        "price.catalog.vat_out": "VAT excluded",
-        "price.catalog.vat_unknown": "VAT status not stated",
         "price.source_line": "{kind}: {source}",
         "price.source_only": "{source}",
         "rfq.title": "Request for quotation",
@@ -302,17 +293,6 @@ _KIND_NAMES = {
 }
 
 
-def catalog_price_kind(kind: str, includes_vat: bool | None, lang: Lang) -> str:
-    """A catalog price's kind in ``lang``: the catalog's own English words in English; in Chinese its family
-    (vendor MSRP, press report, other reference) and its VAT status, from the part's fields."""
-    if lang != "zh":
-        return kind
-    lowered = kind.lower()
-    family = "msrp" if "msrp" in lowered or "retail" in lowered else "press" if "press" in lowered else "other"
-    vat = "vat_unknown" if includes_vat is None else "vat_in" if includes_vat else "vat_out"
-    return f"{t(f'price.catalog.{family}', lang)}（{t(f'price.catalog.{vat}', lang)}）"
-
-
 def price_source_text(kind: str | None, source: str | None, lang: Lang) -> str:
     """The prices table's source cell: the kind in the reader's language and the citation as written (a
     Chinese reader is told it is the original text)."""
@@ -426,8 +406,7 @@ def build_quote(
                 cl.price_source,
                 amount if gross_basis else None,
                 cl.includes_vat if cl.unit_cny is not None else None,
-                t(f"price.kind.{kind}", lang) if kind in PLAN_PRICE_KINDS else
-                (catalog_price_kind(kind, cl.includes_vat, lang) if kind and kind != "reference" else None),
+                price_kind_text(kind, cl.includes_vat, lang),
             )
         )
     lines.sort(key=lambda line: CATEGORIES.index(line.category))  # the quote's order: GPU, CPU, memory …
