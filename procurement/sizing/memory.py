@@ -21,7 +21,8 @@ in flight on the first stage, each of its L/PP layers, so activations per GPU ar
 The loss keeps the logits: s·b·vocab in 16 bits plus the fp32 copy for the cross-entropy.
 
 Inference: weights (int8/int4 quantise the linear layers of the blocks only; embeddings, LM head and the
-MoE router stay 16-bit; GPTQ/AWQ group size 128 adds a 16-bit scale and a 4-bit zero per group),
+MoE router stay 16-bit; GPTQ/AWQ group size 128 adds a 16-bit scale and a 4-bit zero per group; MLA's
+down-projections whole on every TP rank, as vLLM builds them),
 the KV cache (GQA: KV heads; MLA: the compressed latent plus the rotary key; fp8 KV: 1 B), the prefill
 peak (the MLP's gate, up and product tensors plus three hidden-size tensors for the prompt, 16-bit) and a
 framework overhead: the CUDA context and kernels, 1,343 MiB measured with nvidia-smi in the Hugging Face
@@ -263,6 +264,17 @@ def _stage_params(m: ModelSpec, par: Parallel) -> tuple[float, float]:
     return blocks, embed
 
 
+def mla_replicated_params(m: ModelSpec, par: Parallel) -> float:
+    """Block parameters every TP rank keeps whole on the busiest GPU beyond its 1/TP share: vLLM builds MLA's
+    down-projections ``q_a_proj`` (hidden × q_lora_rank) and ``kv_a_proj_with_mqa`` (hidden × (kv_lora_rank +
+    qk_rope_head_dim)) as ``ReplicatedLinear`` (vllm-project/vllm, vllm/model_executor/models/deepseek_v2.py,
+    DeepseekV2Attention), so each rank holds them whole, not the 1/TP the split counts."""
+    if not m.mla or par.tp == 1:
+        return 0.0
+    per_layer = m.hidden * (m.q_lora_rank + m.kv_lora_rank + m.qk_rope_head_dim)
+    return math.ceil(m.layers / par.pp) * per_layer * (1 - 1 / par.tp)
+
+
 def _activation_layer_bytes(m: ModelSpec, case: Case, tp: int, batch: int) -> float:
     """One layer's stored activations for ``batch`` sequences (Korthikanti eq. 1-2), with the attention
     scores 5·a·s²·b / t when the kernel is eager. Korthikanti's 34 bytes per s·b·h are 10 that tensor
@@ -350,10 +362,24 @@ def _prefill_bytes(m: ModelSpec, case: Case, tp: int) -> float:
     tensors for its tokens, 16-bit (the whole prompt of every sequence, or the serving engine's batched-token
     budget); a serving engine also profiles its sampler on ``max_seqs`` rows of fp32 logits."""
     tokens = _prefill_tokens(case)
-    act = tokens * (3 * m.ffn_active / tp + 3 * m.hidden) * 2.0
+    width = 3 * m.ffn_active / tp
+    if case.max_batched_tokens and m.moe:
+        width = max(_fused_moe_width(m, tp), 3 * m.intermediate / tp if m.dense_layers else 0.0)
+    act = tokens * (width + 3 * m.hidden) * 2.0
     if case.max_batched_tokens:
         act += case.max_seqs * m.vocab * SAMPLER_BYTES_PER_LOGIT
     return act
+
+
+def _fused_moe_width(m: ModelSpec, tp: int) -> float:
+    """16-bit values per token an MoE layer holds in a serving engine: vLLM's fused-MoE kernel keeps, for each
+    of the top-k experts a token routes to, one buffer shared by the gate-up output (2 × width / TP) and the
+    down-projection output (hidden, not split over TP) and one of the activated product (width / TP)
+    (``fused_experts_impl``: ``cache13`` of M·top-k × max(N, K), ``intermediate_cache2`` of M·top-k × N/2;
+    vllm-project/vllm, vllm/model_executor/layers/fused_moe/fused_moe.py); the shared experts run as a dense
+    MLP (gate, up, product)."""
+    per_expert = max(2 * m.moe_intermediate / tp, m.hidden) + m.moe_intermediate / tp
+    return m.experts_active * per_expert + 3 * m.shared_intermediate / tp
 
 
 def _zero_buffers(m: ModelSpec, case: Case, par: Parallel, trainable: float, full: bool) -> tuple[float, str]:
@@ -394,6 +420,8 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
         wb = weight_bytes(case.precision)
         quantised = case.precision in ("int8", "int4", "fp8")
         router = m.moe_layers * m.hidden * m.experts / par.pp / par.tp if quantised else 0.0
+        replicated = mla_replicated_params(m, par)
+        blocks += replicated
         eb = 2.0 if quantised else wb
         weights = (blocks - router) * wb + router * 2.0 + embed * eb
         kvb = kv_value_bytes(case.kv_precision)
@@ -408,12 +436,18 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
                         + (VLLM_NON_TORCH_TP_BYTES if par.tp > 1 else VLLM_NON_TORCH_BYTES))
         if explain:
             f["weights"] = (f"{blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
-                            f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else ""))
+                            f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else "")
+                            + (f" (MLA down-projections whole on every rank: +{replicated / 1e9:,.2f} B)"
+                               if replicated else ""))
             f["kv_cache"] = (f"{kv_tok:,.0f} B per token per GPU × {case.seq:,} tokens × {case.batch} "
                              "sequence(s)" + (" (MLA latent, every TP rank keeps it)" if m.mla else ""))
             if case.max_batched_tokens:
-                f["activations"] = (f"one prefill step of {case.max_batched_tokens:,} batched tokens × (3 × "
-                                    f"{m.ffn_active:,} / {par.tp} + 3 × {m.hidden:,}) × 2 B + sampler "
+                width = (f"fused-MoE {m.experts_active} × (max(2 × {m.moe_intermediate:,} / {par.tp}, "
+                         f"{m.hidden:,}) + {m.moe_intermediate:,} / {par.tp})"
+                         + (f" + 3 × {m.shared_intermediate:,} / {par.tp}" if m.shared_intermediate else "")
+                         if m.moe else f"3 × {m.ffn_active:,} / {par.tp}")
+                f["activations"] = (f"one prefill step of {case.max_batched_tokens:,} batched tokens × ({width} + "
+                                    f"3 × {m.hidden:,}) × 2 B + sampler "
                                     f"{case.max_seqs:,} × {m.vocab:,} logits × {SAMPLER_BYTES_PER_LOGIT} B")
                 f["overhead"] = ("CUDA context 1,343 MiB" + (" + NCCL and all-reduce buffers 1.79 GiB + profiled "
                                                               "non-torch 0.45 GiB" if par.tp > 1 else

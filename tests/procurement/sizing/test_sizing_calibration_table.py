@@ -15,7 +15,17 @@ from typing import Any
 
 import pytest
 
-from procurement.sizing.memory import GB, GIB, Case, Parallel, kv_per_token_per_gpu, kv_value_bytes, per_gpu, serving
+from procurement.sizing.memory import (
+    GB,
+    GIB,
+    SERVING_MAX_SEQS,
+    Case,
+    Parallel,
+    kv_per_token_per_gpu,
+    kv_value_bytes,
+    per_gpu,
+    serving,
+)
 from procurement.sizing.presets import preset
 from tests.procurement.sizing.test_sizing_calibration import QWEN25_SPEED, qwen_errors
 
@@ -50,7 +60,8 @@ def serving_cases() -> list[tuple[str, int, float]]:
     out = []
     for row in DATA["serving"]:
         m = _model(row["model"])
-        case = Case(m, "inference", row["precision"], seq=8192, max_batched_tokens=row["batched_tokens"])
+        case = Case(m, "inference", row["precision"], seq=8192, max_batched_tokens=row["batched_tokens"],
+                    max_seqs=row.get("max_seqs", SERVING_MAX_SEQS))
         par = Parallel(tp=row["tp"])
         srv = serving(case, par, row["gpu_gib"] * GIB / GB, row["utilization"])
         if "kv_tokens" in row:
@@ -80,7 +91,7 @@ def kv_per_token_cases() -> list[tuple[str, float, float]]:
 def test_the_table_is_large_and_covers_the_kinds() -> None:
     assert len(QWEN25_SPEED) + len(DATA["max_context"]) + len(DATA["serving"]) >= 40
     assert {r["engine"] for r in DATA["max_context"]} == {"hf", "unsloth"}
-    assert {r["tp"] for r in DATA["serving"]} >= {1, 2, 4}
+    assert {r["tp"] for r in DATA["serving"]} >= {1, 2, 4, 8}
     assert any(_model(r["model"]).moe for r in DATA["serving"])
     kv_rows = DATA["kv_per_token"]
     assert any(_model(r["model"]).mla and r["tp"] > 1 for r in kv_rows)
@@ -138,3 +149,17 @@ def test_kv_bytes_per_token_are_the_engines_own() -> None:
     for cid, err, rounding in rows:
         print(f"\n{cid}: KV bytes per token per GPU {err:+.2%} (log rounding ±{rounding:.2%})")
     assert all(abs(err) <= rounding for _, err, rounding in rows), rows
+
+
+def test_serving_profile_counts_the_fused_moe_buffers_and_the_replicated_mla_projections() -> None:
+    """vLLM's fused-MoE kernel holds, per token and routed expert, a buffer of the hidden size (the down-projection
+    output, not split over TP) beside the gate-up product; and MLA's down-projections are whole on every TP rank
+    (docs/sizing.md, "Serving capacity"). DeepSeek-R1 at TP8, one 8,192-token step."""
+    m = _model("deepseek-r1")
+    case = Case(m, "inference", "fp8", seq=8192, max_batched_tokens=8192, max_seqs=1)
+    mem = per_gpu(case, Parallel(tp=8))
+    routed = 8192 * 8 * (7168 + 2048 / 8) * 2  # top-8 experts: max(2 × 2,048 / 8, 7,168) + 2,048 / 8 values each
+    assert mem.activations * GB >= routed
+    split = per_gpu(case, Parallel(tp=1)).weights * GB
+    replicated = 61 * 7168 * (1536 + 512 + 64)  # q_a_proj + kv_a_proj_with_mqa, 1 B each in fp8
+    assert mem.weights * GB - split / 8 == pytest.approx(replicated * 7 / 8, rel=1e-6)
