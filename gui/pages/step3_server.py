@@ -522,6 +522,9 @@ class ServerPage(StepPage):
         cost = evaluation.budgets.cost
         self._show_money(None if cost is None else running_total(cost, ctl.policy, ctl.lang))
 
+    MONEY_ROWS = 40
+    """Rows of the running total's part list; the rest are counted in one row (the total adds up every line)."""
+
     def _show_money(self, money: RunningTotal | None) -> None:
         """Each chosen part's unit price with its kind and date, and the running total: the quote's total to the
         fen, "at least" while a part is unpriced, and no cost verdict before a part is chosen."""
@@ -536,9 +539,19 @@ class ServerPage(StepPage):
             return
         gross = money.basis == "gross"
         each = self.tr("%1 each incl. VAT") if gross else self.tr("%1 each excl. VAT")
-        rows = []
+        # lines of the same part at the same price show as one row with their quantities added (500 storage lines
+        # of one drive laid out as 1 000 rich-text rows took 0.4-0.6 s per edit); past MONEY_ROWS the rest are
+        # counted, and the total below still adds up every line
+        grouped: dict[tuple[str, object, object, object], list[Any]] = {}
         for part in money.parts:
-            qty = int(part.qty) if float(part.qty).is_integer() else part.qty
+            key = (part.name, part.unit, part.kind, part.date)
+            if key in grouped:
+                grouped[key][1] += part.qty
+            else:
+                grouped[key] = [part, part.qty]
+        rows = []
+        for part, qty_sum in list(grouped.values())[: self.MONEY_ROWS]:
+            qty = int(qty_sum) if float(qty_sum).is_integer() else qty_sum
             if part.unit is None:
                 price, where = self.tr("no price"), ""
             else:
@@ -548,6 +561,10 @@ class ServerPage(StepPage):
             rows.append(f"<tr><td>{html.escape(part.name)} × {qty}</td><td align='right'>{html.escape(price)}</td></tr>"
                         + (f"<tr><td colspan='2' style='color:#616161'>{html.escape(where)}</td></tr>" if where
                            else ""))
+        if len(grouped) > self.MONEY_ROWS:
+            more = self.tr("… and %1 more part(s), in the total and on the quote").replace(
+                "%1", str(len(grouped) - self.MONEY_ROWS))
+            rows.append(f"<tr><td colspan='2'>{html.escape(more)}</td></tr>")
         self.money_parts.setText("<table width='100%'>" + "".join(rows) + "</table>")
         total = yuan_fen(money.total)
         if money.complete:
