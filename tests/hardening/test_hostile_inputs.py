@@ -239,6 +239,28 @@ def test_size_config_errors_are_exit_2_with_the_line(tmp_path: Path) -> None:
     assert "character device" in no_traceback(cli("size", "--config", "/dev/zero", "--lang", "en", timeout=20))
 
 
+def test_size_deepspeed_config_is_read_bounded(tmp_path: Path) -> None:
+    """--deepspeed-config checked stat's size and then read the file: a FIFO (0 bytes, no writer) hung
+    ``size`` and /dev/zero read forever. Now the one bounded JSON reader refuses both unread, within seconds."""
+    fifo = tmp_path / "ds_config.json"
+    os.mkfifo(fifo)
+    base = ("size", "--model", "llama-2-7b", "--mode", "full", "--gpus", "8", "--lang", "en", "--deepspeed-config")
+    for path, word in ((fifo, "FIFO"), (Path("/dev/zero"), "character device"),
+                       (tmp_path / "missing.json", "No such file")):
+        started = time.monotonic()
+        err = no_traceback(cli(*base, path, timeout=20))
+        assert time.monotonic() - started < 15
+        assert f"--deepspeed-config: {path}" in err and word in err and "not a DeepSpeed configuration" in err, err
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"zero_optimization": {"stage": 3},\n "zero_optimization": {"stage": 1}}', encoding="utf-8")
+    err = no_traceback(cli(*base, twice, timeout=20))
+    assert f"{twice}:2: zero_optimization:" in err and "given twice" in err, err
+    good = tmp_path / "good.json"
+    good.write_text('{"zero_optimization": {"stage": 3}}', encoding="utf-8")
+    done = cli(*base, good, timeout=60)
+    assert done.returncode == 3 and "ZeRO-3" in done.stdout, (done.stdout, done.stderr[-2000:])  # 3: no GPU given
+
+
 def test_a_real_config_still_sizes(tmp_path: Path) -> None:
     path = tmp_path / "config.json"
     path.write_text(json.dumps({**LLAMA, "head_dim": None}), encoding="utf-8")
