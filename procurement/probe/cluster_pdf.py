@@ -242,13 +242,14 @@ def render_cluster_pdf(
     story.append(st.section(t("cluster.problems", lang), body, lead=lead))
     if progress.missing or progress.unexpected:
         if progress.named:
-            text = ", ".join(progress.missing_names) or "—"
+            text = ", ".join(one_line_name(n) for n in progress.missing_names) or "—"
         else:
             text = t("cluster.missing.unnamed", lang, want=progress.expected, got=progress.received,
                      n=progress.missing)
         lines = [st.p(text, st.body)]
         if progress.unexpected:
-            lines.append(st.p(t("cluster.unexpected", lang, names=", ".join(progress.unexpected)), st.body))
+            unexpected = ", ".join(one_line_name(n) for n in progress.unexpected)
+            lines.append(st.p(t("cluster.unexpected", lang, names=unexpected), st.body))
         story.append(st.section(t("cluster.missing", lang), lines[0], lead=lines[1:]))
     # the acceptance team's own conclusion, signed and dated on paper beside the automatic verdict above
     story.append(st.section(t("cluster.signatures", lang),

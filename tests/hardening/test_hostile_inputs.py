@@ -6,6 +6,7 @@ checks the exit status 2 and a message naming the file, line or field — never 
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import os
@@ -375,6 +376,34 @@ def test_a_node_name_with_a_line_break_stays_on_its_line_in_the_cluster_pdf() ->
     assert one_line_name("n1\nFAKE: all passed\r\x85\u2029") == "n1\\x0aFAKE: all passed\\x0d\\x85\\u2029"
     st = make_styles("en")
     assert "\n" not in st.name("n1\nFAKE").text and "<br" not in st.name("n1\nFAKE").text
+
+
+def test_a_reported_host_name_and_a_signer_stay_on_their_lines_in_the_checklist_pdf() -> None:
+    """The checklist's verification table printed a report's hostname as a paragraph: 'node1\r\nFAKE: all
+    passed' gave a line of its own (CR, ESC and U+202E were dropped, the line break kept). The hostname, GPU
+    names and versions, the waiver's author and the signer's name and role are names now: one line each."""
+    from catalog.loader import load_catalog
+    from procurement.plan import Plan, load_plan
+    from procurement.reports import render_checklist_pdf
+    from procurement.signoff import sign
+    from procurement.verify.report import load_report, report_to_dict
+
+    catalog = load_catalog()
+    report = report_to_dict(load_report(REPO / "tests" / "fixtures" / "verify" / "report-v1-8x-h100.json"))
+    report["host"]["hostname"] = "node1\r\nFAKE: all passed\u202e\x1b[2Jx"
+    for g in report["gpus"]:
+        g["name"] = "H100\nFAKE GPU line"
+    data = load_plan(PLAN, catalog).model_dump(mode="json")
+    data["verification"] = [report]
+    plan = sign(Plan.model_validate(data), "approval", "Wang\nFAKE SIGNER", "buyer\u2028FAKE ROLE", catalog,
+                date=dt.date(2026, 3, 1), lang="en")
+    pdf = render_checklist_pdf(plan, catalog, findings=[], lang="en")
+    text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert not re.search(r"^\s*FAKE", text, re.MULTILINE), [line for line in text.splitlines() if "FAKE" in line]
+    flat = text.replace("\n", "")
+    assert "node1\\x0d\\x0aFAKE:" in flat and "H100\\x0aFAKE GPU line" in flat  # the cell may wrap after
+    assert "Wang\\x0aFAKE SIGNER" in flat and "buyer\\u2028FAKE ROLE" in flat
+    assert "\x1b" not in text and "\u202e" not in text
 
 
 # -- verify --merge with a 10 MB host name ---------------------------------------------------------------
