@@ -111,7 +111,12 @@ def sighted(directory: Path, sighting: str) -> bool:
         pass
     try:
         directory.mkdir(parents=True, exist_ok=True)
-        mark.write_bytes(sighting.encode())
+        # a new file or nothing: never written through a link planted under the name
+        fd = os.open(mark, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+        try:
+            os.write(fd, sighting.encode())
+        finally:
+            os.close(fd)
     except OSError as exc:
         log.debug("catalog sighting not written to %s: %s", directory, exc)
         return False

@@ -271,3 +271,13 @@ def test_sightings_are_kept_to_a_few(cache: Path, data: Path) -> None:
         load_catalog(data_dir=data)
     assert len(list(cache.glob(f"*{precompiled.SIGHTING_SUFFIX}"))) <= precompiled.MAX_SIGHTINGS
     assert _entries(cache) == []
+
+
+def test_a_sighting_is_never_written_through_a_planted_link(cache: Path, data: Path, tmp_path: Path) -> None:
+    target = tmp_path / "victim"
+    load_catalog(data_dir=data)
+    (mark,) = cache.glob(f"*{precompiled.SIGHTING_SUFFIX}")
+    mark.unlink()
+    mark.symlink_to(target)  # dangling: the name exists, the file it points to does not
+    assert len(load_catalog(data_dir=data)) > 0
+    assert not target.exists()
