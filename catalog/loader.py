@@ -298,9 +298,12 @@ def _read_directory(paths: list[Path], overlay: bool, cache: Path | None, proble
         read.append((path, raw, text))
     ok = [r for r in read if not isinstance(r, str)]
     clean = len(ok) == len(read)
-    key = precompiled.entry_key([(p.name, raw) for p, raw, _ in ok], "overlay" if overlay else "shipped") \
-        if cache is not None and clean else ""
-    stored = precompiled.load(cache, key) if cache is not None and clean else None
+    kind = "overlay" if overlay else "shipped"
+    # the first load of a listing leaves a sighting and does the work of no cache (catalog/precompiled.py)
+    cached = cache is not None and clean and precompiled.sighted(
+        cache, precompiled.sighting_key([(str(p), len(raw)) for p, raw, _ in ok], kind))
+    key = precompiled.entry_key([(p.name, raw) for p, raw, _ in ok], kind) if cached else ""
+    stored = precompiled.load(cache, key) if cache is not None and cached else None
     if isinstance(stored, list) and len(stored) == len(ok):
         return [_File(_Source(_display(path), text), items) for (path, _, text), items in zip(ok, stored, strict=True)]
     files: list[_File] = []
@@ -319,7 +322,7 @@ def _read_directory(paths: list[Path], overlay: bool, cache: Path | None, proble
         parsed = _validate_file(_Source(display, text), data, overlay)
         clean = clean and parsed.clean
         files.append(parsed)
-    if cache is not None and clean:
+    if cache is not None and cached and clean:
         precompiled.store(cache, key, [f.items for f in files])
     return files
 

@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from platformdirs import PlatformDirs
+if TYPE_CHECKING:
+    from platformdirs import PlatformDirs
 
 APP_NAME = "gpu-procure"
 
@@ -23,6 +25,8 @@ catalog's entries (~130 KB), so it holds many catalog versions and overlays but 
 
 
 def _dirs() -> PlatformDirs:
+    from platformdirs import PlatformDirs  # on first use: pruning the cache needs no platformdirs (8-10 ms)
+
     return PlatformDirs(APP_NAME, appauthor=False)
 
 
@@ -45,6 +49,8 @@ def recovery_dir() -> Path:
 
 def legacy_recovery_dir() -> Path:
     """Where 0.1.0 kept recovery copies (Qt's AppDataLocation with organisation and app both "gpu-procure")."""
+    from platformdirs import PlatformDirs
+
     return Path(PlatformDirs(APP_NAME, appauthor=False, roaming=True).user_data_dir) / APP_NAME / "recovery"
 
 

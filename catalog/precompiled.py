@@ -10,6 +10,13 @@ One entry per directory, not per file: a fresh per-file cache of a 3,000-file us
 files and cost more than parsing them (issue 31); a directory is written once, after a load that found no
 problem in it (a directory with problems is read afresh every time, so its messages are always current).
 
+And not on the first load: hashing every byte and pickling every part made the first load with an empty
+cache 1.2-1.4 x slower than no cache at all (issue 31, bench/bench_catalog_cache.py), for a directory that
+may never be loaded again (a one-off ``catalog check``). The first load of a directory only leaves a
+*sighting*: a tiny file named after the directory's listing (its files' paths and sizes, no contents), so it
+hashes no content and pickles nothing, the work of no cache. A load that finds the sighting hashes the
+files, and writes the entry when there is none; the load after it reads the entry.
+
 An entry is a pickle, read back with an unpickler that builds only the catalog's own classes, dates and
 plain containers: a damaged or foreign file is ignored with a log line, never run and never a crash.
 """
@@ -34,6 +41,9 @@ log = logging.getLogger(__name__)
 
 FORMAT = b"gpu-procure precompiled catalog 1"
 SUFFIX = ".catalog.pickle"
+SIGHTING_SUFFIX = ".catalog.seen"
+MAX_SIGHTINGS = 64
+"""Sightings kept (the most recently used): each listing loaded once, an edited file giving another."""
 MAX_ENTRY_BYTES = 256 * 1024 * 1024
 
 # What an entry may contain besides the catalog's own classes (catalog.models, catalog.loader).
@@ -80,6 +90,40 @@ def entry_key(files: Sequence[tuple[str, bytes]], kind: str) -> str:
         h.update(f"{name}\0{len(raw)}\0".encode())
         h.update(raw)
     return h.hexdigest()
+
+
+def sighting_key(files: Sequence[tuple[str, int]], kind: str) -> str:
+    """The name of a directory's listing: its files' paths and sizes (``(path, size)`` each), no contents."""
+    h = hashlib.sha256(FORMAT + b" sighting\0" + kind.encode() + b"\0")
+    for name, size in files:
+        h.update(f"{name}\0{size}\0".encode("utf-8", "surrogateescape"))
+    return h.hexdigest()
+
+
+def sighted(directory: Path, sighting: str) -> bool:
+    """Whether the listing ``sighting`` was loaded before (then its entry is worth looking up and writing);
+    the first time, the sighting is left for the next load and False returned. No error if unwritable."""
+    mark = directory / f"{sighting}{SIGHTING_SUFFIX}"
+    try:
+        os.utime(mark)  # seen before: and recently used again, so pruning keeps it
+        return True
+    except OSError:
+        pass
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+        # a new file or nothing: never written through a link planted under the name
+        fd = os.open(mark, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0), 0o644)
+        try:
+            os.write(fd, sighting.encode())
+        finally:
+            os.close(fd)
+    except OSError as exc:
+        log.debug("catalog sighting not written to %s: %s", directory, exc)
+        return False
+    from catalog.paths import prune
+
+    prune(directory, MAX_SIGHTINGS * len(sighting), f"*{SIGHTING_SUFFIX}", keep=mark)
+    return False
 
 
 def load(directory: Path, key: str) -> Any | None:

@@ -255,8 +255,50 @@ def locate_node(node: Any, loc: Sequence[str | int]) -> int | None:
 
 
 def locate(text: str, loc: Sequence[str | int]) -> int | None:
-    """1-based line of the node at ``loc`` (keys and list indexes), or of its deepest existing parent."""
+    """1-based line of the node at ``loc`` (keys and list indexes), or of its deepest existing parent.
+    Composes the whole text: for many locations in one text use a :class:`Locator`."""
     return locate_node(compose(text), loc)
+
+
+class Locator:
+    """The lines of many locations in one text: the text composed once, and each mapping's keys indexed the
+    first time a location passes through it. Locating each of 1,000 unknown checklist ids with
+    :func:`locate` composed a plan 1,000 times (40 s in ``check``, issue 31); this is linear in the text
+    plus the locations. Gives the same lines as :func:`locate`."""
+
+    def __init__(self, text: str) -> None:
+        self._root = compose(text)
+        self._keys: dict[int, dict[str, tuple[Any, Any]]] = {}
+
+    def _index(self, node: Any) -> dict[str, tuple[Any, Any]]:
+        index = self._keys.get(id(node))
+        if index is None:
+            index = {}
+            for k, v in node.value:
+                value = getattr(k, "value", None)
+                if isinstance(value, str):
+                    index.setdefault(value, (k, v))  # the first of a key written twice, as locate_node
+            self._keys[id(node)] = index
+        return index
+
+    def line(self, loc: Sequence[str | int]) -> int | None:
+        node = self._root
+        if node is None:
+            return None
+        line: int = node.start_mark.line + 1
+        for key in loc:
+            if isinstance(node, yaml.MappingNode):
+                found = self._index(node).get(str(key))
+                if found is None:
+                    return line
+                line = found[0].start_mark.line + 1
+                node = found[1]
+            elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
+                node = node.value[key]
+                line = node.start_mark.line + 1
+            else:
+                return line
+        return line
 
 
 def format_loc(loc: Sequence[str | int]) -> str:

@@ -9,7 +9,7 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
-from catalog.yamlsource import YamlError, format_loc, locate, parse_yaml, read_yaml
+from catalog.yamlsource import Locator, YamlError, format_loc, locate, parse_yaml, read_yaml
 
 
 class Policy(BaseModel):
@@ -113,9 +113,10 @@ def _validate(data: dict[object, object], text: str, where: str | Path) -> Polic
     try:
         return Policy.model_validate(data)
     except ValidationError as exc:
+        lines = Locator(text)  # composed once for all the errors
         raise PolicyError(
             "\n".join(
-                f"{where}:{locate(text, tuple(e['loc'])[:1])}: {format_loc(tuple(e['loc']))}: "
+                f"{where}:{lines.line(tuple(e['loc'])[:1])}: {format_loc(tuple(e['loc']))}: "
                 f"{'unknown threshold' if e['type'] == 'extra_forbidden' else e['msg']}"
                 for e in exc.errors(include_url=False)
             )

@@ -580,20 +580,16 @@ class RequirementsPage(StepPage):
 
     def _load_deepspeed(self) -> None:
         """Ask for a ds_config.json, read it as the sizing does, and store it in the plan (deepspeed_config)."""
-        import json
-
         from gui import dialogs
-        from procurement.sizing.deepspeed import MAX_BYTES, DeepSpeedConfigError, parse
+        from procurement.sizing.deepspeed import DeepSpeedConfigError, parse, read_config
 
         path = dialogs.ask_deepspeed_config_path(self)
         if path is None:
             return
         try:
-            if path.stat().st_size > MAX_BYTES:
-                raise DeepSpeedConfigError(self.tr("larger than 1 MiB, not a DeepSpeed configuration"))
-            data = json.loads(path.read_text(encoding="utf-8"))
+            data = read_config(path)  # bounded: a FIFO or /dev/zero picked in the dialog is refused, not read
             parse(data, 0)
-        except (OSError, UnicodeDecodeError, ValueError) as exc:  # JSONDecodeError and DeepSpeedConfigError too
+        except DeepSpeedConfigError as exc:
             self.deepspeed_status.setText(self.tr("Not loaded: %1").replace("%1", str(exc)))
             return
         self.edit(R + "deepspeed_config", data)

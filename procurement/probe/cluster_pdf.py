@@ -155,11 +155,13 @@ def _check_rows(rows_in: Sequence[tuple[str | None, CheckRecord]], st: Styles, p
     extra: list[tuple[object, ...]] = []
     at = 2 if by_node else 1
     for node, c in rows_in:
-        evidence = f"{check_expected(c, lang) or '—'} / {check_actual(c, lang) or '—'}"  # in the reader's language
+        # in the reader's language, and one line: a node's value (a hostname listed in NODE-RESULTS) may hold
+        # a line break, and 'rogue\nFAKE: every node passed' printed a line of its own
+        evidence = one_line_name(f"{check_expected(c, lang) or '—'} / {check_actual(c, lang) or '—'}")
         r = len(rows)
         cells = [st.p(c.id, st.cell), st.p(status_label(c.status, lang), st.cell),
                  st.p(f"{evidence}\n{check_message(c, lang)}", st.cell)]
-        rows.append([st.p(node or "", st.cell), *cells] if by_node else cells)
+        rows.append([st.name(node or "", st.cell), *cells] if by_node else cells)
         extra.append(("BACKGROUND", (at, r), (at, r), _BG.get(c.status, STATUS_BG["unknown"])))
     widths = [14, 20, 10, 56] if by_node else [22, 10, 68]
     return table(rows, scaled(widths, paper), font=st.font, extra=extra)
@@ -184,9 +186,9 @@ def _nodes(progress: ClusterProgress, st: Styles, paper: Paper) -> Flowable:
             names[g.name or "?"] = names.get(g.name or "?", 0) + 1
         counts = rep.counts()
         rows.append([
-            st.name(n.name, st.cell), st.p(state_label(n.state, lang), st.cell), st.p(serial, st.mono),
-            st.p(", ".join(f"{c}× {nm}" for nm, c in names.items()) or "—", st.cell),
-            st.p(f"{rep.driver_version or '—'} / {rep.cuda_version or '—'}", st.cell),
+            st.name(n.name, st.cell), st.p(state_label(n.state, lang), st.cell), st.name(serial, st.mono),
+            st.name(", ".join(f"{c}× {nm}" for nm, c in names.items()) or "—", st.cell),
+            st.name(f"{rep.driver_version or '—'} / {rep.cuda_version or '—'}", st.cell),
             st.p("/".join(str(counts[s]) for s in ("pass", "fail", "warn", "unknown")), st.cell),
         ])
     return table(rows, scaled([14, 10, 22, 26, 14, 14], paper), font=st.font, extra=extra)
@@ -202,10 +204,10 @@ def _gpus(progress: ClusterProgress, catalog: Catalog, st: Styles, paper: Paper)
             state, why = gpu_verdict(g, catalog)
             r = len(rows)
             extra.append(("BACKGROUND", (3, r), (3, r), _BG.get(state, STATUS_BG["unknown"])))
-            rows.append([st.name(n.name if i == 0 else "", st.cell), st.p(f"{g.index}: {g.name or '—'}", st.cell),
-                         st.p(f"{g.serial or '—'}\n{g.uuid or '—'}", st.mono),
+            rows.append([st.name(n.name if i == 0 else "", st.cell), st.name(f"{g.index}: {g.name or '—'}", st.cell),
+                         st.p(f"{one_line_name(g.serial or '—')}\n{one_line_name(g.uuid or '—')}", st.mono),
                          st.p(status_label(state, lang), st.cell),
-                         st.p("\n".join([why, *g.faults]).strip(), st.cell)])
+                         st.p("\n".join(one_line_name(x) for x in [why, *g.faults]).strip(), st.cell)])
     return table(rows, scaled([13, 25, 32, 10, 20], paper), font=st.font, extra=extra)
 
 
@@ -242,13 +244,14 @@ def render_cluster_pdf(
     story.append(st.section(t("cluster.problems", lang), body, lead=lead))
     if progress.missing or progress.unexpected:
         if progress.named:
-            text = ", ".join(progress.missing_names) or "—"
+            text = ", ".join(one_line_name(n) for n in progress.missing_names) or "—"
         else:
             text = t("cluster.missing.unnamed", lang, want=progress.expected, got=progress.received,
                      n=progress.missing)
         lines = [st.p(text, st.body)]
         if progress.unexpected:
-            lines.append(st.p(t("cluster.unexpected", lang, names=", ".join(progress.unexpected)), st.body))
+            unexpected = ", ".join(one_line_name(n) for n in progress.unexpected)
+            lines.append(st.p(t("cluster.unexpected", lang, names=unexpected), st.body))
         story.append(st.section(t("cluster.missing", lang), lines[0], lead=lines[1:]))
     # the acceptance team's own conclusion, signed and dated on paper beside the automatic verdict above
     story.append(st.section(t("cluster.signatures", lang),

@@ -149,11 +149,12 @@ def _checks(plan: Plan, st: Styles, paper: Paper) -> Flowable:
             status = str(c.get("status") or "skip")
             # the values and the message in the reader's language, from their codes (procurement.verification_report)
             expected, actual = values_of(dict(c), lang)
-            evidence = " / ".join(x or "—" for x in (expected, actual))
+            # one line: the measured value comes from the node ('580\nFAKE: passed' printed a line of its own)
+            evidence = one_line_name(" / ".join(x or "—" for x in (expected, actual)))
             msg = message_of(dict(c), lang)
             r = len(rows)
             rows.append([st.name(_get(host, "hostname"), st.cell), st.name(_get(c, "id"), st.cell),
-                         st.p(t(f"acc.result.{status}", lang) if status in bg else status, st.cell),
+                         st.name(t(f"acc.result.{status}", lang) if status in bg else status, st.cell),
                          st.p(f"{evidence}\n{msg}".strip(), st.cell)])
             extra.append(("BACKGROUND", (2, r), (2, r), bg.get(status, STATUS_BG["unknown"])))
     return table(rows, scaled([14, 22, 10, 54], paper), font=st.font, extra=extra)

@@ -141,10 +141,12 @@ def _verification_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
         count = {k: sum(1 for c in checks if c.get("status") == k) for k in ("pass", "fail", "warn")}
         rows.append(
             [
-                st.p(host.get("hostname") or "—", st.cell),  # type: ignore[union-attr]
-                st.p(report.get("created") or "—", st.cell),
-                st.p(", ".join(f"{n} × {name}" for name, n in names.items()) or "—", st.cell),
-                st.p(f"{report.get('driver_version') or '—'} / {report.get('cuda_version') or '—'}", st.cell),
+                # names and versions come from the node's report: one line each, whatever they hold (a
+                # hostname 'node1\r\nFAKE: all passed' printed a row of its own)
+                st.name(host.get("hostname") or "—", st.cell),  # type: ignore[union-attr]
+                st.name(report.get("created") or "—", st.cell),
+                st.name(", ".join(f"{n} × {name}" for name, n in names.items()) or "—", st.cell),
+                st.name(f"{report.get('driver_version') or '—'} / {report.get('cuda_version') or '—'}", st.cell),
                 st.p(t("clpdf.v.counts", lang, p=count["pass"], f=count["fail"], w=count["warn"]), st.cell),
             ]
         )
@@ -156,7 +158,8 @@ def waivers_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
     lang = st.lang
     rows: list[list[object]] = [[st.p(t(f"clpdf.w.{c}", lang), st.cell_head) for c in ("rule", "reason", "by")]]
     for w in plan.waivers:
-        rows.append([st.p(w.rule, st.cell), st.p(w.reason, st.cell), st.p(f"{w.by}, {w.date.isoformat()}", st.cell)])
+        rows.append([st.p(w.rule, st.cell), st.p(w.reason, st.cell),
+                     st.name(f"{w.by}, {w.date.isoformat()}", st.cell)])
     return table(rows, scaled([25, 50, 25], paper), font=st.font)
 
 

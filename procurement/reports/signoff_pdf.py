@@ -82,7 +82,8 @@ def signoff_block(plan: Plan, kind: Kind, catalog: Catalog, st: Styles, paper: P
     checks = list(status.signatures)
     ssh_rows: list[int] = []
     for s in signers:
-        rows.append([st.p(s.role or "—", st.cell), st.p(s.name, st.cell), st.p(s.date.isoformat(), st.cell), "", ""])
+        rows.append([st.name(s.role or "—", st.cell), st.name(s.name, st.cell), st.p(s.date.isoformat(), st.cell),
+                     "", ""])
         if s.ssh_signature:
             # the SSH signature's key and whether it holds, on a line of its own: a fingerprint is one token
             check = checks.pop(0) if checks else None

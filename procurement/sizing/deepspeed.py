@@ -10,12 +10,12 @@ Read: ``zero_optimization.stage``, the bucket sizes (``reduce_bucket_size``, ``a
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from procurement.json_input import JsonInputError, read_json
 from procurement.sizing.memory import SchemeName, ZeroBuffers
 
 MAX_BYTES = 1 << 20
@@ -89,14 +89,16 @@ def parse(cfg: Any, hidden: int) -> DeepSpeedSettings:
                              bool(ac.get("cpu_checkpointing", False)))
 
 
-def read(path: str | Path, hidden: int) -> DeepSpeedSettings:
-    p = Path(path)
+def read_config(path: str | Path) -> Any:
+    """The parsed ds_config file ``path``, read with the one bounded JSON reader: a FIFO or a device is
+    refused unread (``stat`` says 0 bytes for both, and reading one hung ``size`` and step 1's Load button),
+    at most MAX_BYTES are read, and duplicate keys, NaN and runaway nesting are refused with the line."""
     try:
-        if p.stat().st_size > MAX_BYTES:
-            raise DeepSpeedConfigError(f"{p}: larger than {MAX_BYTES} bytes, not a DeepSpeed configuration")
-        cfg = json.loads(p.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise DeepSpeedConfigError(f"{p}: {exc.strerror or exc}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise DeepSpeedConfigError(f"{p}: not JSON ({exc})") from None
-    return parse(cfg, hidden)
+        return read_json(path, limit=MAX_BYTES, max_depth=16)
+    except JsonInputError as exc:
+        raise DeepSpeedConfigError(f"{exc}; not a DeepSpeed configuration") from None
+
+
+def read(path: str | Path, hidden: int) -> DeepSpeedSettings:
+    """The ZeRO settings of the ds_config file ``path`` (read by :func:`read_config`)."""
+    return parse(read_config(path), hidden)

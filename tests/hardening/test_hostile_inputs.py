@@ -6,6 +6,7 @@ checks the exit status 2 and a message naming the file, line or field — never 
 
 from __future__ import annotations
 
+import datetime as dt
 import io
 import json
 import os
@@ -239,6 +240,28 @@ def test_size_config_errors_are_exit_2_with_the_line(tmp_path: Path) -> None:
     assert "character device" in no_traceback(cli("size", "--config", "/dev/zero", "--lang", "en", timeout=20))
 
 
+def test_size_deepspeed_config_is_read_bounded(tmp_path: Path) -> None:
+    """--deepspeed-config checked stat's size and then read the file: a FIFO (0 bytes, no writer) hung
+    ``size`` and /dev/zero read forever. Now the one bounded JSON reader refuses both unread, within seconds."""
+    fifo = tmp_path / "ds_config.json"
+    os.mkfifo(fifo)
+    base = ("size", "--model", "llama-2-7b", "--mode", "full", "--gpus", "8", "--lang", "en", "--deepspeed-config")
+    for path, word in ((fifo, "FIFO"), (Path("/dev/zero"), "character device"),
+                       (tmp_path / "missing.json", "No such file")):
+        started = time.monotonic()
+        err = no_traceback(cli(*base, path, timeout=20))
+        assert time.monotonic() - started < 15
+        assert f"--deepspeed-config: {path}" in err and word in err and "not a DeepSpeed configuration" in err, err
+    twice = tmp_path / "twice.json"
+    twice.write_text('{"zero_optimization": {"stage": 3},\n "zero_optimization": {"stage": 1}}', encoding="utf-8")
+    err = no_traceback(cli(*base, twice, timeout=20))
+    assert f"{twice}:2: zero_optimization:" in err and "given twice" in err, err
+    good = tmp_path / "good.json"
+    good.write_text('{"zero_optimization": {"stage": 3}}', encoding="utf-8")
+    done = cli(*base, good, timeout=60)
+    assert done.returncode == 3 and "ZeRO-3" in done.stdout, (done.stdout, done.stderr[-2000:])  # 3: no GPU given
+
+
 def test_a_real_config_still_sizes(tmp_path: Path) -> None:
     path = tmp_path / "config.json"
     path.write_text(json.dumps({**LLAMA, "head_dim": None}), encoding="utf-8")
@@ -355,6 +378,34 @@ def test_a_node_name_with_a_line_break_stays_on_its_line_in_the_cluster_pdf() ->
     assert "\n" not in st.name("n1\nFAKE").text and "<br" not in st.name("n1\nFAKE").text
 
 
+def test_a_reported_host_name_and_a_signer_stay_on_their_lines_in_the_checklist_pdf() -> None:
+    """The checklist's verification table printed a report's hostname as a paragraph: 'node1\r\nFAKE: all
+    passed' gave a line of its own (CR, ESC and U+202E were dropped, the line break kept). The hostname, GPU
+    names and versions, the waiver's author and the signer's name and role are names now: one line each."""
+    from catalog.loader import load_catalog
+    from procurement.plan import Plan, load_plan
+    from procurement.reports import render_checklist_pdf
+    from procurement.signoff import sign
+    from procurement.verify.report import load_report, report_to_dict
+
+    catalog = load_catalog()
+    report = report_to_dict(load_report(REPO / "tests" / "fixtures" / "verify" / "report-v1-8x-h100.json"))
+    report["host"]["hostname"] = "node1\r\nFAKE: all passed\u202e\x1b[2Jx"
+    for g in report["gpus"]:
+        g["name"] = "H100\nFAKE GPU line"
+    data = load_plan(PLAN, catalog).model_dump(mode="json")
+    data["verification"] = [report]
+    plan = sign(Plan.model_validate(data), "approval", "Wang\nFAKE SIGNER", "buyer\u2028FAKE ROLE", catalog,
+                date=dt.date(2026, 3, 1), lang="en")
+    pdf = render_checklist_pdf(plan, catalog, findings=[], lang="en")
+    text = "\n".join(p.extract_text() for p in pypdf.PdfReader(io.BytesIO(pdf)).pages)
+    assert not re.search(r"^\s*FAKE", text, re.MULTILINE), [line for line in text.splitlines() if "FAKE" in line]
+    flat = text.replace("\n", "")
+    assert "node1\\x0d\\x0aFAKE:" in flat and "H100\\x0aFAKE GPU line" in flat  # the cell may wrap after
+    assert "Wang\\x0aFAKE SIGNER" in flat and "buyer\\u2028FAKE ROLE" in flat
+    assert "\x1b" not in text and "\u202e" not in text
+
+
 # -- verify --merge with a 10 MB host name ---------------------------------------------------------------
 
 def test_a_10_mb_host_name_is_merged_in_seconds(tmp_path: Path) -> None:
@@ -410,6 +461,8 @@ def test_a_fresh_cache_of_a_catalog_of_many_files_costs_no_more_than_parsing(
     assert len(load_catalog([user])) == plain
     fresh_s = time.perf_counter() - started
     assert fresh_s < 2 * plain_s + 0.5, (fresh_s, plain_s)
+    assert not list(cache.glob(f"*{precompiled.SUFFIX}"))  # the first load writes no entry (a sighting only)
+    assert len(load_catalog([user])) == plain
     assert len(list(cache.glob(f"*{precompiled.SUFFIX}"))) == 2  # the shipped directory and this one
 
 

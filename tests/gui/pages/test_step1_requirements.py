@@ -215,6 +215,21 @@ def test_a_deepspeed_config_that_cannot_be_read_is_not_stored(qtbot, make_window
     assert win.controller.plan.requirements.deepspeed_config is None
 
 
+def test_a_fifo_picked_as_the_deepspeed_config_is_refused_not_read(qtbot, make_window, dialog_calls,
+                                                                   tmp_path) -> None:
+    """A FIFO with no writer (stat: 0 bytes) hung the window on Load: the bounded reader refuses it unread."""
+    import os
+
+    win = make_window()
+    page = win.pages[0]
+    fifo = tmp_path / "ds_config.json"
+    os.mkfifo(fifo)
+    dialog_calls.answer("ask_deepspeed_config_path", fifo)
+    page.load_deepspeed.click()
+    assert win.controller.plan.requirements.deepspeed_config is None
+    assert "Not loaded" in page.deepspeed_status.text() and "FIFO" in page.deepspeed_status.text()
+
+
 def test_the_title_is_in_the_window_title_printable_and_short(qtbot, make_window) -> None:
     from gui.main_window import TITLE_IN_WINDOW, window_title_part
 

@@ -212,3 +212,22 @@ def test_nodes_addressed_by_ip_are_matched_by_the_address_they_were_copied_from(
     # one of them silent: named by its address
     p = cluster_progress(reports[:1], plan, names, sources[:1])
     assert p.missing_names == ["10.0.0.12"]
+
+
+def test_unexpected_and_missing_node_names_stay_on_their_lines(tmp_path: Path, raw_doc: dict[str, Any],  # noqa: F811
+                                                               vcat: Catalog) -> None:
+    """A report's hostname reaches the 'not in the node list' line: 'x\\nFAKE: …' printed a line of its own."""
+    from procurement.probe.cluster_pdf import render_cluster_pdf
+    from procurement.verify.merge import merge_reports
+
+    plan = h100_plan(requirements={"nodes": 2})
+    paths = _nodes(tmp_path, raw_doc, 2, plan, vcat, judged=False)
+    reports = [read_node(p, plan, vcat, "en") for p in paths]
+    reports[1].host.hostname = "rogue\nFAKE: every node passed"
+    out = tmp_path / "cluster.pdf"
+    out.write_bytes(render_cluster_pdf(merge_reports(reports, plan, "en"), plan, vcat,
+                                       names=["gpu0000", "gpu0001"], lang="en"))
+    text = pdf_text(out)
+    assert "rogue\\x0aFAKE:" in text, [line for line in text.splitlines() if "FAKE" in line]
+    assert not any(line.strip().startswith("FAKE") for line in text.splitlines()), \
+        [line for line in text.splitlines() if "FAKE" in line]

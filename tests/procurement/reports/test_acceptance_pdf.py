@@ -113,3 +113,13 @@ def test_no_blank_signature_row_for_a_party_that_signed(cluster: Plan, catalog: 
     assert approval.count("使用部门") == 2 and approval.count("资产管理") == 0 and "供应商代表" in approval
     acceptance = text.split("到货验收签署", 1)[1]  # not signed yet: a row for every party
     assert all(party in acceptance for party in ("使用部门", "资产管理", "供应商代表"))
+
+
+def test_a_measured_value_with_a_line_break_stays_in_its_cell(cluster: Plan, catalog: Catalog) -> None:
+    """The checks table printed a report's measured value as text: '8\\nFAKE: all passed' gave a line of its own."""
+    checks = [{"id": "GPU-COUNT", "status": "pass", "expected": "8", "actual": "8\nFAKE: all passed",
+               "message": "8 of 8"}]
+    plan = with_value(cluster, "verification", [_node(cluster, 1, checks)])
+    text = _text(render_acceptance_pdf(plan, catalog, findings=[], lang="en", today=DAY))
+    assert "8 / 8\\x0aFAKE:" in text, [line for line in text.splitlines() if "FAKE" in line]
+    assert not any(line.strip().startswith("FAKE") for line in text.splitlines())
