@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from decimal import Decimal
 from itertools import pairwise
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from PySide6.QtCore import QCoreApplication, Qt
 from PySide6.QtGui import QColor
@@ -48,7 +49,7 @@ _VOLTAGE_ORDER: tuple[str, ...] = ("200-240", "220", "230", "240", "200-208", "1
 """The input-voltage choices in the order shown (procurement.facility.VOLTAGE_BANDS)."""
 
 
-def fill_part_combo(combo: QComboBox, choices: Sequence[PartChoice], current: str | None, none_text: str) -> None:
+def fill_part_combo(combo: QComboBox, choices: tuple[PartChoice, ...], current: str | None, none_text: str) -> None:
     """Part choices as items (data = part id, text and tooltip from the presenter; one that does not fit the
     plan is greyed), a first 'none' item, and ``current`` selected. A current id the catalog does not know
     stays visible (marked) instead of silently vanishing."""
@@ -62,13 +63,17 @@ def fill_part_combo(combo: QComboBox, choices: Sequence[PartChoice], current: st
     if current is not None and combo.findData(current) < 0:
         combo.addItem(translate("ServerPage", "%1 (not in the catalog)").replace("%1", current), current)
     combo.setCurrentIndex(max(0, combo.findData(current)))
-    # what the combo shows, so that a refresh that would show the same leaves it alone (500 storage rows)
-    combo.setProperty("shown", (tuple(choices), current, none_text))
+    _SHOWN[combo] = (choices, current, none_text)
 
 
-def refill_part_combo(combo: QComboBox, choices: Sequence[PartChoice], current: str | None, none_text: str) -> None:
+_SHOWN: WeakKeyDictionary[QComboBox, tuple[tuple[PartChoice, ...], str | None, str]] = WeakKeyDictionary()
+"""What each part combo was last filled with, so that a refresh that would show the same leaves it alone (a
+refresh of 500 storage rows compares 500 of these: the same items are the same tuple, compared by identity)."""
+
+
+def refill_part_combo(combo: QComboBox, choices: tuple[PartChoice, ...], current: str | None, none_text: str) -> None:
     """fill_part_combo, unless the combo already shows exactly these choices with ``current`` selected."""
-    if combo.property("shown") != (tuple(choices), current, none_text) or combo.currentData() != current:
+    if _SHOWN.get(combo) != (choices, current, none_text) or combo.currentData() != current:
         fill_part_combo(combo, choices, current, none_text)
 
 
@@ -116,11 +121,16 @@ class _PartRows(QWidget):
             self._make_row(len(self.rows))
         # Only widgets that show something else than the plan are set: an edit of one of 500 storage lines
         # re-set all 500 rows (and re-translated their 2 000 role items), ~90 ms on the GUI thread per edit.
+        # The list's items are built once per refresh (per row only where the row's part does not fit).
+        base = self._page.choices(self._kind, None)
+        offered = {c.id for c in base}
+        none_text = translate("ServerPage", "— choose —")
         for (role, combo, count, _remove), item in zip(self.rows, items, strict=True):
             if role is not None and role.currentData() != item.get("role"):
                 select_data(role, item.get("role"))
-            refill_part_combo(combo, self._page.choices(self._kind, item["part"]), item["part"],
-                              translate("ServerPage", "— choose —"))
+            part = item["part"]
+            choices = base if part in offered else self._page.choices(self._kind, part)
+            refill_part_combo(combo, choices, part, none_text)
             wanted = int(item.get("count", 1))
             show_value(count, wanted)
         self._grid.addWidget(self.add_button, len(self.rows), 0)
@@ -519,11 +529,13 @@ class ServerPage(StepPage):
             self.auto_label.setText(self.tr("Changed since auto-configure; it had proposed:") + "\n" + reasons)
 
     def tab_chain(self) -> list[QWidget]:
-        """Tab order as the page reads: Auto-configure, chassis and power, CPU, memory, then each storage and
-        network row before its own Add button (rows added later join the chain in place, not at its end)."""
-        chain: list[QWidget] = [self.auto_button, self.chassis_combo, self.psu_combo, self.psu_count,
-                                self.redundancy_combo, self.voltage_combo, self.rack_limit, self.servers_per_rack,
-                                self.cpu_combo, self.cpu_count, self.memory_combo, self.memory_count]
+        """Tab order as the page reads: Auto-configure, "Show incompatible parts" (above the lists it widens),
+        chassis and power, CPU, memory, then each storage and network row before its own Add button (rows added
+        later join the chain in place, not at its end)."""
+        chain: list[QWidget] = [self.auto_button, self.show_incompatible, self.chassis_combo, self.psu_combo,
+                                self.psu_count, self.redundancy_combo, self.voltage_combo, self.rack_limit,
+                                self.servers_per_rack, self.cpu_combo, self.cpu_count, self.memory_combo,
+                                self.memory_count]
         for rows in (self.storage_rows, self.nic_rows):
             for row in rows.rows:
                 chain += [w for w in row if w is not None]

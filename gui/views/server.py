@@ -177,9 +177,10 @@ class PartChoice:
 
 def part_choices(fits: Sequence[Fit], lang: Lang, show_incompatible: bool,
                  current: str | None = None) -> tuple[PartChoice, ...]:
-    """The items of a part list: the parts that fit (procurement.compatibility), then, marked with why not, the
-    ones that do not, all of them when ``show_incompatible`` and otherwise only ``current`` (the plan's own
-    choice is always listed, never silently swapped for another). Each group in vendor and name order."""
+    """The items of a part list: the parts that fit (procurement.compatibility), then the ones that do not,
+    greyed and marked with why not (after the name, so that typing a name still finds its item): all of them
+    when ``show_incompatible``, otherwise only ``current`` (the plan's own choice is always listed, never
+    silently swapped for another). Each group in vendor and name order."""
     ordered = sorted(fits, key=lambda f: (f.part.vendor, f.part.name))
     out = []
     for f in ordered:
@@ -225,7 +226,7 @@ register(
         "parts.cooling.air": "air-cooled",
         "parts.cooling.liquid": "liquid-cooled",
         "parts.psu_bays": plural("{bays} PSU bay", "{bays} PSU bays", "bays"),
-        "parts.incompatible": "✕ {name} — {reason}",
+        "parts.incompatible": "{name} — ✕ {reason}",
         "parts.incompatible.tooltip": "{part}\nDoes not fit what is chosen: {reason}",
     }
 )
