@@ -19,7 +19,7 @@ is known, so unknown stays offered.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -175,12 +175,6 @@ def offer(plan: Plan, catalog: Catalog, kind: Kind, policy: Policy | None = None
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return fits
-
-
-def fits_of(plan: Plan, catalog: Catalog, kind: Kind, policy: Policy | None = None) -> Callable[[str], Fit | None]:
-    """A lookup by part id over ``offer`` (None for an id the catalog does not have)."""
-    by_id = {f.part.id: f for f in offer(plan, catalog, kind, policy)}
-    return by_id.get
 
 
 _TEXTS: dict[str, Source] = {
