@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import html
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection
 from decimal import Decimal
 from itertools import pairwise
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from PySide6.QtCore import QCoreApplication, Qt
+from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
+    QCheckBox,
     QComboBox,
     QDoubleSpinBox,
     QFormLayout,
@@ -25,12 +28,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from catalog.models import Chassis, Cpu, MemoryModule, Nic, Part, Psu, Storage
+from catalog.models import Chassis, MemoryModule
 from gui.controller import PlanController
 from gui.pages.base import StepPage
-from gui.views.server import GaugeReading, describe_part, gauge_readings, gauge_states
+from gui.views.server import GaugeReading, PartChoice, gauge_readings, gauge_states, part_choices
 from gui.widgets.gauge import Gauge
 from gui.widgets.spin import show_value
+from procurement.compatibility import Fit, Kind, offer
 from procurement.messages import Lang
 from procurement.plan import Plan, PlanError, Redundancy, StorageRole
 from procurement.pricing.running_total import RunningTotal, running_total
@@ -45,19 +49,32 @@ _VOLTAGE_ORDER: tuple[str, ...] = ("200-240", "220", "230", "240", "200-208", "1
 """The input-voltage choices in the order shown (procurement.facility.VOLTAGE_BANDS)."""
 
 
-def fill_part_combo(combo: QComboBox, parts: Sequence[Part], current: str | None, none_text: str,
-                    lang: Lang) -> None:
-    """Catalog parts as items (data = part id, text from the presenter), a first 'none' item, and ``current``
-    selected. A current id the catalog does not know stays visible (marked) instead of silently vanishing."""
+def fill_part_combo(combo: QComboBox, choices: tuple[PartChoice, ...], current: str | None, none_text: str) -> None:
+    """Part choices as items (data = part id, text and tooltip from the presenter; one that does not fit the
+    plan is greyed), a first 'none' item, and ``current`` selected. A current id the catalog does not know
+    stays visible (marked) instead of silently vanishing."""
     combo.clear()
     combo.addItem(none_text, None)
-    for part in parts:
-        text = describe_part(part, lang)
-        combo.addItem(text, part.id)
-        combo.setItemData(combo.count() - 1, text, Qt.ItemDataRole.ToolTipRole)
+    for choice in choices:
+        combo.addItem(choice.text, choice.id)
+        combo.setItemData(combo.count() - 1, choice.tooltip, Qt.ItemDataRole.ToolTipRole)
+        if not choice.fits:
+            combo.setItemData(combo.count() - 1, QColor("#757575"), Qt.ItemDataRole.ForegroundRole)
     if current is not None and combo.findData(current) < 0:
         combo.addItem(translate("ServerPage", "%1 (not in the catalog)").replace("%1", current), current)
     combo.setCurrentIndex(max(0, combo.findData(current)))
+    _SHOWN[combo] = (choices, current, none_text)
+
+
+_SHOWN: WeakKeyDictionary[QComboBox, tuple[tuple[PartChoice, ...], str | None, str]] = WeakKeyDictionary()
+"""What each part combo was last filled with, so that a refresh that would show the same leaves it alone (a
+refresh of 500 storage rows compares 500 of these: the same items are the same tuple, compared by identity)."""
+
+
+def refill_part_combo(combo: QComboBox, choices: tuple[PartChoice, ...], current: str | None, none_text: str) -> None:
+    """fill_part_combo, unless the combo already shows exactly these choices with ``current`` selected."""
+    if _SHOWN.get(combo) != (choices, current, none_text) or combo.currentData() != current:
+        fill_part_combo(combo, choices, current, none_text)
 
 
 def select_data(combo: QComboBox, value: Any) -> None:
@@ -71,16 +88,12 @@ def yuan_fen(value: Decimal) -> str:
     return f"¥{value:,.2f}"
 
 
-def _sorted(parts: Sequence[Part]) -> list[Part]:
-    return sorted(parts, key=lambda p: (p.vendor, p.name))
-
-
 # ---------------------------------------------------------------- rows of storage / NICs
 
 class _PartRows(QWidget):
     """Editable rows of (role?, part, count, remove) for a list in the plan (server.storage / server.nics)."""
 
-    def __init__(self, page: ServerPage, path: str, kind: type[Part], with_role: bool) -> None:
+    def __init__(self, page: ServerPage, path: str, kind: Kind, with_role: bool) -> None:
         super().__init__(page)
         self._page, self._path, self._kind, self._with_role = page, path, kind, with_role
         self._grid = QGridLayout(self)
@@ -95,7 +108,6 @@ class _PartRows(QWidget):
 
     def refresh(self) -> None:
         items = self.items()
-        parts = _sorted(self._page.controller.catalog.all(self._kind))
         while len(self.rows) > len(items):
             for w in self.rows.pop():
                 if w is not None:
@@ -109,12 +121,16 @@ class _PartRows(QWidget):
             self._make_row(len(self.rows))
         # Only widgets that show something else than the plan are set: an edit of one of 500 storage lines
         # re-set all 500 rows (and re-translated their 2 000 role items), ~90 ms on the GUI thread per edit.
+        # The list's items are built once per refresh (per row only where the row's part does not fit).
+        base = self._page.choices(self._kind, None)
+        offered = {c.id for c in base}
+        none_text = translate("ServerPage", "— choose —")
         for (role, combo, count, _remove), item in zip(self.rows, items, strict=True):
             if role is not None and role.currentData() != item.get("role"):
                 select_data(role, item.get("role"))
-            if combo.count() != len(parts) + 1 or combo.currentData() != item["part"]:
-                fill_part_combo(combo, parts, item["part"], translate("ServerPage", "— choose —"),
-                                self._page.controller.lang)
+            part = item["part"]
+            choices = base if part in offered else self._page.choices(self._kind, part)
+            refill_part_combo(combo, choices, part, none_text)
             wanted = int(item.get("count", 1))
             show_value(count, wanted)
         self._grid.addWidget(self.add_button, len(self.rows), 0)
@@ -181,11 +197,12 @@ class _PartRows(QWidget):
         self._page.set_field(f"{self._path}[{i}].{key}", value, merge=merge)
 
     def add_row(self) -> None:
-        parts = _sorted(self._page.controller.catalog.all(self._kind))
-        if not parts:
+        # the first part the list offers: one that fits the chosen chassis where there is one
+        choices = self._page.choices(self._kind, None)
+        if not choices:
             return
         items = self.items()
-        new: dict[str, Any] = {"part": parts[0].id, "count": 1}
+        new: dict[str, Any] = {"part": choices[0].id, "count": 1}
         if self._with_role:
             taken = {i.get("role") for i in items}
             role = next((r.value for r in StorageRole if r.value not in taken), StorageRole.DATA.value)
@@ -256,8 +273,12 @@ class ServerPage(StepPage):
         for combo in (self.cpu_combo, self.memory_combo, self.chassis_combo, self.psu_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(16)
-        self.storage_rows = _PartRows(self, "server.storage", Storage, with_role=True)
-        self.nic_rows = _PartRows(self, "server.nics", Nic, with_role=False)
+        self.show_incompatible = QCheckBox()
+        self.show_incompatible.setObjectName("showIncompatible")
+        self._choices: dict[Kind, tuple[tuple[Fit, ...], Lang, bool, tuple[PartChoice, ...]]] = {}
+        """Per kind, the items last built and what they were built from (the fits, the language, the box)."""
+        self.storage_rows = _PartRows(self, "server.storage", "storage", with_role=True)
+        self.nic_rows = _PartRows(self, "server.nics", "nic", with_role=False)
         self.auto_button = QPushButton()
         self.auto_hint = QLabel()
         self.auto_hint.setObjectName("autoHint")
@@ -306,6 +327,8 @@ class ServerPage(StepPage):
     def _build_layout(self) -> None:
         body = QWidget()
         col = QVBoxLayout(body)
+        # above the lists it widens: the lists offer the parts that fit what is chosen, this adds the rest
+        col.addWidget(self.show_incompatible)
         self.cpu_box = QGroupBox()
         self.cpu_form = QFormLayout(self.cpu_box)
         self.cpu_form.addRow(QLabel(), self.cpu_combo)
@@ -385,6 +408,7 @@ class ServerPage(StepPage):
             lambda v: self.set_field("server.rack_power_limit_kw", v or None, merge=True))
         self.servers_per_rack.valueChanged.connect(lambda v: self.set_field("server.servers_per_rack", v, merge=True))
         self.auto_button.clicked.connect(self.auto_configure)
+        self.show_incompatible.toggled.connect(lambda _on: self.refresh_now())  # what is listed, not the plan
         self.controller.findings_changed.connect(self.when_on_screen(self._update_gauges))
 
     # -- language
@@ -416,6 +440,10 @@ class ServerPage(StepPage):
         self.rack_limit.setSpecialValueText(self.tr("not set"))
         self.memory_count.setPrefix("× ")
         self.auto_button.setText(self.tr("Auto-configure"))
+        self.show_incompatible.setText(self.tr("Show incompatible parts"))
+        self.show_incompatible.setToolTip(self.tr("The lists offer the parts that fit what is already chosen (the "
+                                                  "GPU, the chassis, the CPU); this adds the others, each marked "
+                                                  "with why it does not fit"))
         self.auto_hint.setText(self.tr("Choose a GPU in step 2 first: auto-configure builds the server around it."))
         self.auto_button.setToolTip(self.tr("Fill CPU, memory, storage, network, chassis and PSUs from the GPU "
                                             "choice and the requirements (one undo step)"))
@@ -429,11 +457,11 @@ class ServerPage(StepPage):
     # -- plan → widgets
     def refresh(self) -> None:
         srv = self.controller.plan.server
-        cat, lang = self.controller.catalog, self.controller.lang
-        fill_part_combo(self.cpu_combo, _sorted(cat.all(Cpu)), srv.cpu, self.tr("— choose a CPU —"), lang)
+        cat = self.controller.catalog
+        refill_part_combo(self.cpu_combo, self.choices("cpu", srv.cpu), srv.cpu, self.tr("— choose a CPU —"))
         show_value(self.cpu_count, srv.cpu_count or 1)
-        fill_part_combo(self.memory_combo, _sorted(cat.all(MemoryModule)),
-                        srv.memory.part if srv.memory else None, self.tr("— choose memory —"), lang)
+        memory = srv.memory.part if srv.memory else None
+        refill_part_combo(self.memory_combo, self.choices("memory", memory), memory, self.tr("— choose memory —"))
         self.memory_count.setEnabled(srv.memory is not None)
         show_value(self.memory_count, srv.memory.count if srv.memory else 1)
         mod = cat.typed(MemoryModule, srv.memory.part) if srv.memory else None
@@ -442,10 +470,10 @@ class ServerPage(StepPage):
                                       .replace("%2", self.tr("ECC") if mod.ecc else self.tr("no ECC")))
         else:
             self.memory_total.setText("—")
-        fill_part_combo(self.chassis_combo, _sorted(cat.all(Chassis)), srv.chassis, self.tr("— choose a chassis —"),
-                        lang)
-        fill_part_combo(self.psu_combo, _sorted(cat.all(Psu)), srv.psu.part, self.tr("— the chassis' own PSUs —"),
-                        lang)
+        refill_part_combo(self.chassis_combo, self.choices("chassis", srv.chassis), srv.chassis,
+                          self.tr("— choose a chassis —"))
+        refill_part_combo(self.psu_combo, self.choices("psu", srv.psu.part), srv.psu.part,
+                          self.tr("— the chassis' own PSUs —"))
         show_value(self.psu_count, srv.psu.count)
         select_data(self.redundancy_combo, srv.psu.redundancy.value)
         select_data(self.voltage_combo, srv.input_voltage)
@@ -468,6 +496,24 @@ class ServerPage(StepPage):
                 self.error_label.setText("\n".join(derived.missing))
             self._show_auto_summary()
 
+    def choices(self, kind: Kind, current: str | None) -> tuple[PartChoice, ...]:
+        """What the list of ``kind`` offers: the parts that fit the plan's choices, plus (marked) the others when
+        "Show incompatible parts" is ticked, and always ``current``. The fits are kept per chosen parts in the
+        core (procurement.compatibility.offer) and the items per fits and language here: an edit elsewhere on
+        the page, of 500 storage rows too, recomputes nothing."""
+        ctl = self.controller
+        fits = offer(ctl.plan, ctl.catalog, kind, ctl.policy)
+        show = self.show_incompatible.isChecked()
+        kept = self._choices.get(kind)
+        if kept is not None and kept[0] is fits and kept[1:3] == (ctl.lang, show):
+            base = kept[3]
+        else:
+            base = part_choices(fits, ctl.lang, show)
+            self._choices[kind] = (fits, ctl.lang, show, base)
+        if current is None or any(c.id == current for c in base):
+            return base
+        return part_choices(fits, ctl.lang, show, current)
+
     def _show_auto_summary(self) -> None:
         """Auto-configure's reasons, marked as out of date once the server differs from what it proposed
         (a manual edit, or Undo past it): they no longer describe the plan."""
@@ -483,11 +529,13 @@ class ServerPage(StepPage):
             self.auto_label.setText(self.tr("Changed since auto-configure; it had proposed:") + "\n" + reasons)
 
     def tab_chain(self) -> list[QWidget]:
-        """Tab order as the page reads: Auto-configure, chassis and power, CPU, memory, then each storage and
-        network row before its own Add button (rows added later join the chain in place, not at its end)."""
-        chain: list[QWidget] = [self.auto_button, self.chassis_combo, self.psu_combo, self.psu_count,
-                                self.redundancy_combo, self.voltage_combo, self.rack_limit, self.servers_per_rack,
-                                self.cpu_combo, self.cpu_count, self.memory_combo, self.memory_count]
+        """Tab order as the page reads: Auto-configure, "Show incompatible parts" (above the lists it widens),
+        chassis and power, CPU, memory, then each storage and network row before its own Add button (rows added
+        later join the chain in place, not at its end)."""
+        chain: list[QWidget] = [self.auto_button, self.show_incompatible, self.chassis_combo, self.psu_combo,
+                                self.psu_count, self.redundancy_combo, self.voltage_combo, self.rack_limit,
+                                self.servers_per_rack, self.cpu_combo, self.cpu_count, self.memory_combo,
+                                self.memory_count]
         for rows in (self.storage_rows, self.nic_rows):
             for row in rows.rows:
                 chain += [w for w in row if w is not None]

@@ -9,7 +9,7 @@ as the core writes them (thousands with ',', a '.' for the decimals), which is h
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,6 +20,7 @@ from procurement.findings import Finding, Severity
 from procurement.messages import Lang, plural, register, t
 
 if TYPE_CHECKING:
+    from procurement.compatibility import Fit
     from procurement.evaluation import Budgets
 
 UNKNOWN = "—"
@@ -164,6 +165,38 @@ def describe_part(part: Part, lang: Lang) -> str:
     return f"{part.name} — {', '.join(s for s in specs if s)}" if specs else part.name
 
 
+@dataclass(frozen=True)
+class PartChoice:
+    """One item of a part list on step 3: the part id, its text and tooltip, and whether it fits the plan."""
+
+    id: str
+    text: str
+    tooltip: str
+    fits: bool
+
+
+def part_choices(fits: Sequence[Fit], lang: Lang, show_incompatible: bool,
+                 current: str | None = None) -> tuple[PartChoice, ...]:
+    """The items of a part list: the parts that fit (procurement.compatibility), then the ones that do not,
+    greyed and marked with why not (after the name, so that typing a name still finds its item): all of them
+    when ``show_incompatible``, otherwise only ``current`` (the plan's own choice is always listed, never
+    silently swapped for another). Each group in vendor and name order."""
+    ordered = sorted(fits, key=lambda f: (f.part.vendor, f.part.name))
+    out = []
+    for f in ordered:
+        if f.fits:
+            text = describe_part(f.part, lang)
+            out.append(PartChoice(f.part.id, text, text, True))
+    for f in ordered:
+        if f.fits or not (show_incompatible or f.part.id == current):
+            continue
+        reason = f.reason(lang)
+        out.append(PartChoice(f.part.id, t("parts.incompatible", lang, name=f.part.name, reason=reason),
+                              t("parts.incompatible.tooltip", lang, part=describe_part(f.part, lang),
+                                reason=reason), False))
+    return tuple(out)
+
+
 def _capacity(gb: float) -> str:
     return f"{_short(gb / 1000)} TB" if gb >= 1000 else f"{_short(gb)} GB"
 
@@ -193,5 +226,7 @@ register(
         "parts.cooling.air": "air-cooled",
         "parts.cooling.liquid": "liquid-cooled",
         "parts.psu_bays": plural("{bays} PSU bay", "{bays} PSU bays", "bays"),
+        "parts.incompatible": "{name} — ✕ {reason}",
+        "parts.incompatible.tooltip": "{part}\nDoes not fit what is chosen: {reason}",
     }
 )

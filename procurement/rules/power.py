@@ -186,7 +186,7 @@ def psu_form(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     PSU bays take (error; checked only where both are known from the catalog's sources)."""
     parts = resolve(plan, catalog)
     ch, psu = parts.chassis, parts.psu
-    if ch is None or psu is None or ch.psu_form is None or psu.form == ch.psu_form:
+    if ch is None or psu is None or ch.psu_form is None or psu.form is None or psu.form == ch.psu_form:
         return []
     return [
         make(

@@ -36,7 +36,8 @@ def test_choices_are_written_to_the_plan_with_key_specs_in_the_items(page, catal
     page.cpu_count.setValue(2)
     assert ctl.plan.server.cpu_count == 2
 
-    mem = next(m for m in catalog.all(MemoryModule) if m.ecc)
+    # a module the CPU takes: the list offers only those (procurement.compatibility)
+    mem = next(m for m in catalog.all(MemoryModule) if m.ecc and m.memory_type in cpu.memory_type)
     choose(page.memory_combo, mem.id)
     page.memory_count.setValue(16)
     assert ctl.plan.server.memory is not None
@@ -47,7 +48,7 @@ def test_choices_are_written_to_the_plan_with_key_specs_in_the_items(page, catal
 
     chassis = catalog.all(Chassis)[0]
     choose(page.chassis_combo, chassis.id)
-    psu = catalog.all(Psu)[0]
+    psu = next(p for p in catalog.all(Psu) if chassis.psu_form in (None, p.form))
     choose(page.psu_combo, psu.id)
     page.psu_count.setValue(2)
     page.redundancy_combo.setCurrentIndex(page.redundancy_combo.findData("n+1"))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QPoint, Qt
+from PySide6.QtTest import QTest
 
 from gui.controller import PlanController
 from gui.pages.step3_server import ServerPage
@@ -23,6 +24,10 @@ def page(qtbot, catalog, policy):
 
 def _choose_chassis_by_hand(page: ServerPage, part_id: str) -> None:
     combo = page.chassis_combo
+    if combo.findData(part_id) < 0:
+        # the 4U8G takes cards up to 2 slots wide, the RTX 4090 is 3: listed once the buyer asks for the rest
+        QTest.mouseClick(page.show_incompatible, Qt.MouseButton.LeftButton,
+                         pos=page.show_incompatible.rect().bottomLeft() + QPoint(8, -4))
     idx = combo.findData(part_id)
     assert idx >= 0
     combo.setCurrentIndex(idx)  # what picking it in the list does
