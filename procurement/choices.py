@@ -10,7 +10,8 @@ else, and what it adds to the findings of the plan without a GPU decides:
 - so do the warnings whose rule says the GPU cannot be used as planned (``EXCLUDING_WARNINGS``): the GeForce
   driver licence forbids data-centre deployment, more open-air cards than one chassis cools (the sizing already
   finds no chassis for them, sizing/derive.py), and a model the catalog marks as blocked for China
-  (``Gpu.blocked_for_china``; the app quotes in CNY for buyers in China). They stay warnings in the checklist so
+  (``Gpu.blocked_for_china``; the app quotes in CNY for buyers in China), or one whose total processing
+  performance needs a US licence for China (LIC-EXPORT-TPP, ECCN 3A090.a). They stay warnings in the checklist so
   that saved and signed plans keep their verdicts; here they only order the table.
 
 Passing GPUs keep the sizing's order; excluded ones follow, in the same order, with the findings that exclude
@@ -72,6 +73,8 @@ def _excludes(finding: Finding, gpu: Gpu) -> bool:
         return True
     if finding.rule == "LIC-EXPORT":
         return gpu.blocked_for_china is True
+    if finding.rule == "LIC-EXPORT-TPP":  # no note, but its TPP needs a US licence for China (ECCN 3A090.a)
+        return True
     return finding.rule in EXCLUDING_WARNINGS
 
 

@@ -98,7 +98,8 @@ def test_geforce_in_a_datacenter() -> None:
         ("rtx-4090", "LIC-EXPORT"),
         ("h100-sxm5-80gb", "LIC-EXPORT"),
         ("rtx-4090-d", "LIC-CHINA-MARKET"),
-        ("a100-40gb-pcie", None),
+        # the fixture A100 has no note, but 312 dense FP16 TFLOPS × 16 = 4992 ≥ 4800 (ECCN 3A090.a)
+        ("a100-40gb-pcie", "LIC-EXPORT-TPP"),
     ],
 )
 def test_export_notes(gpu: str, rule: str | None) -> None:
