@@ -52,6 +52,12 @@ register({
     "ops.tuning.default": "default",
     "ops.tuning.ecc_off": "ECC is switched off because the plan asks for it. {warning}",
     "ops.tuning.clocks": "Application clocks are fixed because the plan asks for it. {warning}",
+    "ops.tuning.verify": (
+        "Once host-tuning.sh (and mig-create.sh) have run, verify as after the setup, so that a host left untuned "
+        "fails TUNE-* and MIG-LAYOUT instead of warning: `gpu-procure verify --after-setup` on a node, "
+        "`gpu-procure judge DIR --after-setup` on raw facts, `AFTER_SETUP=1` for deploy/slurm/verify.sh, "
+        "`-e after_setup=true` for deploy/ansible/verify.yml, or step 5's \"Judge as after setup\" box."
+    ),
     "ops.mig": "MIG",
     "ops.mig.layout": "{layout}. mig-create.sh creates it; mig-parted.yaml is the same layout for nvidia-mig-parted.",
     "ops.mig.problem": "The layout cannot be applied as it is: {problem}",
@@ -98,6 +104,7 @@ def operations_readme(plan: Plan, catalog: Catalog, lang: Lang = "en", today: dt
         out += ["", t("ops.tuning.ecc_off", lang, warning=t("tuning.warning.ecc", lang))]
     if host.application_clocks is not None:
         out += ["", t("ops.tuning.clocks", lang, warning=t("tuning.warning.clocks", lang))]
+    out += ["", t("ops.tuning.verify", lang)]
     mig, problems = plan_mig(plan, lang)
     if mig is not None or problems:
         out += _section(t("ops.mig", lang))

@@ -40,6 +40,9 @@ def test_every_example_gets_valid_operations_files(example: str, catalog: Catalo
     readme = files["operations/README.md"]
     assert "## Host tuning" in readme and "## Framework settings" in readme
     assert "| cpu_governor | performance | default |" in readme
+    # how to judge the machines once the setup has run: each wrapper's own after-setup option
+    assert "`gpu-procure judge DIR --after-setup`" in readme and "`AFTER_SETUP=1`" in readme
+    assert "`-e after_setup=true`" in readme
     for path, text in files.items():
         if path.endswith(".sh"):
             subprocess.run([_tool("shellcheck"), "-s", "bash", "-"], input=text, text=True, check=True)
