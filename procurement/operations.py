@@ -7,17 +7,15 @@ each is for and where each command and default comes from (docs/operations.md).
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
 
 from catalog.loader import Catalog
 from procurement.dockerfile import DOCKERIGNORE, dockerfile_for_plan, image_name, image_tags
 from procurement.framework_settings import settings_markdown
-from procurement.host_tuning import FILES, check_host, choices, trade_off, tuning_script
+from procurement.host_tuning import choices, trade_off, tuning_script
 from procurement.kubernetes import kubernetes_files
 from procurement.messages import Lang, register, t
-from procurement.mig import check_instances, create_script, mig_parted_config, plan_mig
+from procurement.mig import create_script, mig_parted_config, plan_mig
 from procurement.plan import Plan
 
 # Where each lifecycle command comes from (docs/operations.md, "Image lifecycle").
@@ -54,6 +52,12 @@ register({
     "ops.tuning.default": "default",
     "ops.tuning.ecc_off": "ECC is switched off because the plan asks for it. {warning}",
     "ops.tuning.clocks": "Application clocks are fixed because the plan asks for it. {warning}",
+    "ops.tuning.verify": (
+        "Once host-tuning.sh (and mig-create.sh) have run, verify as after the setup, so that a host left untuned "
+        "fails TUNE-* and MIG-LAYOUT instead of warning: `gpu-procure verify --after-setup` on a node, "
+        "`gpu-procure judge DIR --after-setup` on raw facts, `AFTER_SETUP=1` for deploy/slurm/verify.sh, "
+        "`-e after_setup=true` for deploy/ansible/verify.yml, or step 5's \"Judge as after setup\" box."
+    ),
     "ops.mig": "MIG",
     "ops.mig.layout": "{layout}. mig-create.sh creates it; mig-parted.yaml is the same layout for nvidia-mig-parted.",
     "ops.mig.problem": "The layout cannot be applied as it is: {problem}",
@@ -100,6 +104,7 @@ def operations_readme(plan: Plan, catalog: Catalog, lang: Lang = "en", today: dt
         out += ["", t("ops.tuning.ecc_off", lang, warning=t("tuning.warning.ecc", lang))]
     if host.application_clocks is not None:
         out += ["", t("ops.tuning.clocks", lang, warning=t("tuning.warning.clocks", lang))]
+    out += ["", t("ops.tuning.verify", lang)]
     mig, problems = plan_mig(plan, lang)
     if mig is not None or problems:
         out += _section(t("ops.mig", lang))
@@ -129,52 +134,4 @@ def operations_files(plan: Plan, catalog: Catalog, nodes: Sequence[str], lang: L
     return files
 
 
-# ---------------------------------------------------------------- verify: the same choices, judged on the node
-
-MIG_COMMAND = ("nvidia-smi", "mig", "-lgi")
-"""What the probe runs for the MIG check (its raw facts keep it under commands['nvidia_smi_mig_lgi'])."""
-CPUFREQ = "/sys/devices/system/cpu/cpu{n}/cpufreq/scaling_governor"
-"""Read for every cpuN directory the probe lists under /sys/devices/system/cpu (besides host_tuning.FILES)."""
-
-
-@dataclass(frozen=True)
-class OperationsCheck:
-    id: str
-    status: str
-    message: str
-
-
-def operations_checks(plan: Plan, raw: Mapping[str, Any], lang: Lang = "en") -> list[OperationsCheck]:
-    """The host tuning and MIG checks from a node's raw facts (the probe's JSON: ``files`` and ``commands``).
-
-    A file or command the raw facts lack makes its check unknown. ECC modes come from the parsed nvidia-smi
-    report when the raw facts hold one.
-    """
-    files_raw, commands_raw = raw.get("files"), raw.get("commands")
-    files: Mapping[str, Any] = files_raw if isinstance(files_raw, Mapping) else {}
-    commands: Mapping[str, Any] = commands_raw if isinstance(commands_raw, Mapping) else {}
-    ecc: list[bool | None] | None = None
-    clocks: list[tuple[int | None, int | None]] | None = None
-    q = commands.get("nvidia_smi_q")
-    if isinstance(q, Mapping) and isinstance(q.get("stdout"), str) and q.get("stdout"):
-        from procurement.verify.parse.smi_xml import parse_smi_xml
-
-        try:
-            gpus = parse_smi_xml(q["stdout"]).gpus
-            ecc = [g.ecc_enabled for g in gpus]
-            clocks = [(g.app_clock_memory_mhz, g.app_clock_graphics_mhz) for g in gpus]
-        except ValueError:
-            ecc = clocks = None
-    out = [OperationsCheck(c.id, c.status, c.message)
-           for c in check_host(plan, {k: v for k, v in files.items() if isinstance(v, str) or v is None}, lang, ecc,
-                               clocks)]
-    mig, problems = plan_mig(plan, lang)
-    lgi = commands.get("nvidia_smi_mig_lgi")
-    if mig is not None or problems or lgi is not None:
-        text = lgi.get("stdout") if isinstance(lgi, Mapping) else None
-        out += [OperationsCheck("MIG-LAYOUT", c.status, c.message) for c in check_instances(mig, text, lang)]
-    return out
-
-
-__all__ = ["CPUFREQ", "FILES", "MIG_COMMAND", "OperationsCheck", "operations_checks", "operations_files",
-           "operations_readme"]
+__all__ = ["operations_files", "operations_readme"]

@@ -10,11 +10,18 @@
 #   PLAN         plan to judge against        (default: none: inventory and health checks only)
 #   REPORTS      this run's shared directory  (default: ./gpu-procure-<date>-<time>, new for every run)
 #   GPU_PROCURE  how to run gpu-procure here  (default: gpu-procure)
+#   AFTER_SETUP  1 once the handover's setup (operations/host-tuning.sh, mig-create.sh) has run: a host not
+#                tuned as planned fails (judge --after-setup) instead of warning (default: empty, as delivered)
 # Exit status: the judge's (0 pass, 1 a check failed, 2 unusable input, 3 unknown); 2 when sbatch fails.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 REPORTS=${REPORTS:-$PWD/gpu-procure-$(date +%Y%m%d-%H%M%S)}
 GPU_PROCURE=${GPU_PROCURE:-gpu-procure}
+case "${AFTER_SETUP:-}" in
+  ''|0) after_setup=() ;;
+  1) after_setup=(--after-setup) ;;
+  *) echo "verify.sh: AFTER_SETUP=${AFTER_SETUP} is not 1 or 0 (1: the handover's setup has run)" >&2; exit 2 ;;
+esac
 if [ -e "$REPORTS/raw" ]; then
   echo "verify.sh: $REPORTS/raw exists: each run needs its own REPORTS (facts of an earlier run are not judged)" >&2
   exit 2
@@ -28,4 +35,4 @@ if [ ! -d "$REPORTS/raw" ]; then
 fi
 echo "verify.sh: job ended with status $collected; judging $REPORTS/raw here"
 # shellcheck disable=SC2086  # GPU_PROCURE may be a command with arguments ("python3 -m procurement.commands.cli")
-$GPU_PROCURE judge "$REPORTS/raw" ${PLAN:+--plan "$PLAN"} --json "$REPORTS/cluster.json"
+$GPU_PROCURE judge "$REPORTS/raw" ${PLAN:+--plan "$PLAN"} ${after_setup[@]+"${after_setup[@]}"} --json "$REPORTS/cluster.json"

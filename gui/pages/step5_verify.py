@@ -13,6 +13,7 @@ from PySide6.QtCore import QCoreApplication, QSysInfo, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor, QFontDatabase, QGuiApplication
 from PySide6.QtWidgets import (
     QAbstractItemView,
+    QCheckBox,
     QComboBox,
     QGroupBox,
     QHBoxLayout,
@@ -84,13 +85,15 @@ class _Flag:
 
 
 def run_local_verification(plan: Plan, catalog: Catalog, lang: Lang, progress: workers.Progress,
-                           cancelled: workers.Cancelled) -> dict[str, Any]:
-    """Probe this machine and check it against ``plan``; the report as a JSON object. Runs in a worker."""
+                           cancelled: workers.Cancelled, after_setup: bool = False) -> dict[str, Any]:
+    """Probe this machine and check it against ``plan``; the report as a JSON object. Runs in a worker.
+    ``after_setup``: as `verify --after-setup`, a host not tuned as planned fails (TUNE-*, MIG-LAYOUT)."""
     def step(i: int, total: int, label: str) -> None:
         progress(round(100 * i / max(total, 1)), label)
 
     try:
-        report = run_probe(plan, catalog, ProbeOptions(), lang, progress=step, cancel=_Flag(cancelled))
+        report = run_probe(plan, catalog, ProbeOptions(after_setup=after_setup), lang, progress=step,
+                           cancel=_Flag(cancelled))
     except VerificationCancelled:
         raise workers.JobCancelled from None
     return report_to_dict(report)
@@ -101,10 +104,10 @@ def load_report_file(path: Path) -> dict[str, Any]:
     return report_to_dict(load_report(path))
 
 
-def read_node_file(path: Path, plan: Plan, catalog: Catalog, lang: Lang) -> dict[str, Any]:
-    """A node's report from a probe's raw facts (judged now against ``plan``) or a judged report file;
-    raises ValueError (ReportError) naming the file."""
-    return report_to_dict(read_node(path, plan, catalog, lang))
+def read_node_file(path: Path, plan: Plan, catalog: Catalog, lang: Lang, after_setup: bool = False) -> dict[str, Any]:
+    """A node's report from a probe's raw facts (judged now against ``plan``, ``after_setup`` as `judge
+    --after-setup`) or a judged report file (its verdicts kept); raises ValueError (ReportError) naming the file."""
+    return report_to_dict(read_node(path, plan, catalog, lang, after_setup=after_setup))
 
 
 def with_reports(plan: Plan, new: list[dict[str, Any]]) -> Plan:
@@ -163,6 +166,9 @@ class VerifyPage(StepPage):
         self.remove_button.setEnabled(False)
         self.clear_button = QPushButton()
         self.export_button = QPushButton()
+        # How the handover's host tuning is judged: before its setup a mismatch warns, after it fails (a page
+        # setting, as `verify`'s and `judge`'s --after-setup: the plan stores no verify options)
+        self.after_setup_box = QCheckBox()
         # What to run on the target machines (the exact lines, with this plan's path), and how far it has come.
         self.target_box = QGroupBox()
         self.nodes_label = QLabel()
@@ -245,6 +251,7 @@ class VerifyPage(StepPage):
         outer.setContentsMargins(0, 0, 0, 0)
         self.add_heading(outer)
         outer.addLayout(target_row)
+        outer.addWidget(self.after_setup_box)
         outer.addWidget(self.target_box)
         outer.addLayout(local_row)
         outer.addWidget(self.progress)
@@ -266,6 +273,7 @@ class VerifyPage(StepPage):
         self.clear_button.clicked.connect(self.clear_reports)
         self.export_button.clicked.connect(self.export_cluster_report)
         self.copy_button.clicked.connect(self.copy_command)
+        self.after_setup_box.toggled.connect(lambda _on: self.update_command())
         self.nodes_edit.textChanged.connect(self._on_nodes_changed)
         self.method_combo.currentIndexChanged.connect(lambda _i: self.update_command())
         self.controller.path_changed.connect(self.update_command)
@@ -281,6 +289,13 @@ class VerifyPage(StepPage):
                                            "the probe, run it there and import its output.")
                                    .replace("%1", _this_host()))
         self.cancel_button.setText(self.tr("Cancel"))
+        self.after_setup_box.setText(self.tr("&Judge as after setup (tuning mismatches fail)"))
+        self.after_setup_box.setToolTip(self.tr(
+            "Tick once the handover's setup (host-tuning.sh, mig-create.sh) has run on the machines: a host not "
+            "tuned as the plan says then fails TUNE-* and MIG-LAYOUT instead of warning (what could not be read "
+            "stays unknown). Applies to the next run on this machine, to raw facts imported from now on and to "
+            "the judge line below (--after-setup). Reports already attached, and reports judged elsewhere "
+            "(gpu-procure verify --json), keep the verdict they were judged with."))
         self.import_button.setText(self.tr("Import reports…"))
         self.import_button.setToolTip(self.tr("Raw facts written by the probe, or reports written by "
                                               "`gpu-procure verify --json`, one per node"))
@@ -417,12 +432,16 @@ class VerifyPage(StepPage):
     def method(self) -> str:
         return str(self.method_combo.currentData())
 
+    def after_setup(self) -> bool:
+        """Judge as of a host the handover's setup has tuned (`--after-setup`): tuning mismatches fail."""
+        return self.after_setup_box.isChecked()
+
     def update_command(self) -> None:
         """The lines to run for the chosen way, with this plan's file, the node list and the saved probe."""
         ctl = self.controller
         text = target_commands(self.method(), ctl.plan, ctl.catalog, ctl.path, lang=ctl.lang,  # type: ignore[arg-type]
                                nodes=self.nodes_edit.text() if not self._names_error else "",
-                               probe_dir=self._probe_dir)
+                               probe_dir=self._probe_dir, after_setup=self.after_setup())
         if self.command_view.toPlainText() != text:
             self.command_view.setPlainText(text)
         notes = []
@@ -530,8 +549,9 @@ class VerifyPage(StepPage):
         if self.job is not None and self.job.is_running():
             return
         plan, catalog, lang = self.controller.plan, self.controller.catalog, self.controller.lang
-        runner = self._runner
-        self.job = workers.Job(lambda progress, cancelled: runner(plan, catalog, lang, progress, cancelled))
+        runner, after_setup = self._runner, self.after_setup()
+        self.job = workers.Job(lambda progress, cancelled: runner(plan, catalog, lang, progress, cancelled,
+                                                                  after_setup))
         self.job.progress.connect(self._on_progress)
         self.job.succeeded.connect(self._on_report)
         self.job.failed.connect(self._on_failed)
@@ -681,6 +701,7 @@ class VerifyPage(StepPage):
 
     def _import_paths(self, paths: list[Path]) -> None:
         plan, catalog, lang = self.controller.plan, self.controller.catalog, self.controller.lang
+        after_setup = self.after_setup()
 
         def read_all(progress: workers.Progress) -> tuple[list[dict[str, Any]], list[str], Plan | str | None]:
             good: list[dict[str, Any]] = []
@@ -689,7 +710,7 @@ class VerifyPage(StepPage):
                 for i, path in enumerate(paths):
                     progress(round(100 * i / len(paths)), path.name)
                     try:
-                        good.append(read_node_file(path, plan, catalog, lang))
+                        good.append(read_node_file(path, plan, catalog, lang, after_setup))
                     except ValueError as exc:
                         problems.append(str(exc))
                 # the plan with them attached, validated here too: 120 reports took 0.1 s on the GUI thread

@@ -226,11 +226,13 @@ def probe_args(plan: Plan, catalog: Catalog) -> list[str]:
 
 def target_commands(method: Method, plan: Plan, catalog: Catalog, plan_path: str | PurePath | None, *,
                     lang: Lang = "zh", nodes: str = "",
-                    probe_dir: str | PurePath | None = None, reports_dir: str = "reports") -> str:
+                    probe_dir: str | PurePath | None = None, reports_dir: str = "reports",
+                    after_setup: bool = False) -> str:
     """The shell lines to copy: run the probe on the target(s), bring the JSON back, judge it here.
 
     ``plan_path`` is the plan file on this computer (the judge line names it; None: not saved yet, the line
-    says PLAN); ``nodes`` is the node list as pdsh/clush take it; ``probe_dir`` where the probe was saved.
+    says PLAN); ``nodes`` is the node list as pdsh/clush take it; ``probe_dir`` where the probe was saved;
+    ``after_setup``: the judge line judges as of tuned hosts (`--after-setup`: TUNE-*, MIG-LAYOUT fail).
     """
     probe = str(PurePath(probe_dir) / PROBE) if probe_dir is not None else PROBE
     plan_arg = _q(str(plan_path)) if plan_path is not None else "PLAN.gpuplan"
@@ -242,15 +244,16 @@ def target_commands(method: Method, plan: Plan, catalog: Catalog, plan_path: str
     run = 'RUN=$(date +%Y%m%d-%H%M%S)'
     remote = "/tmp/gpu-procure-$RUN.json"
     out = f"{_q(reports_dir.rstrip('/'))}-$RUN/"
+    setup = " --after-setup" if after_setup else ""
     # --since: raw facts collected before this run began are refused, whatever their name
-    judge = f'gpu-procure judge {out} --since "$RUN" --plan {plan_arg} --json cluster.json --pdf cluster.pdf'
+    judge = f'gpu-procure judge {out} --since "$RUN" --plan {plan_arg}{setup} --json cluster.json --pdf cluster.pdf'
     probe_line = f'"{_dq(f"python3 /tmp/{PROBE} -q{extra} -o ")}{remote}"'
 
     if method == "one":
         return "\n".join([
             "# " + t("probe.cmd.on_target", lang, probe=PROBE),
             f'python3 {PROBE} -q{extra} -o "$(hostname -s).json"',
-            "# " + t("probe.cmd.then_import", lang, judge=f"gpu-procure judge FILE.json --plan {plan_arg}"),
+            "# " + t("probe.cmd.then_import", lang, judge=f"gpu-procure judge FILE.json --plan {plan_arg}{setup}"),
         ])
     if method == "clush":  # -S: exit with the worst node's status, so a node whose probe failed is not passed
         return "\n".join([

@@ -87,6 +87,39 @@ def test_playbook_collects_with_script_and_judges_on_the_controller(tmp_path: Pa
     assert len([p for p in reports.iterdir() if p.is_dir()]) == 2  # a directory of its own again
 
 
+@pytest.mark.slow
+def test_after_setup_reaches_the_judge(tmp_path: Path) -> None:
+    """-e after_setup=true (the handover's setup has run): the judge fails the host left in powersave; by
+    default (as delivered) it warns."""
+    bin_dir, root = fake_server(tmp_path, H100_XML, H100_TOPO)
+    governor = root / "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+    assert governor.read_text() == "performance\n"
+    governor.write_text("powersave\n")
+    (tmp_path / "inventory.ini").write_text(
+        f"node7 ansible_connection=local ansible_python_interpreter={sys.executable}\n")
+    reports = tmp_path / "reports"
+    extra: dict[str, object] = {
+        "probe_pyz": str(bundle.write_pyz(tmp_path)),
+        "probe_python": str(oldest_python()),
+        "probe_args": f"--root {shlex.quote(str(root))} --python {shlex.quote(str(bin_dir / 'fakepython'))}",
+        "reports_dir": str(reports),
+        "plan": str(cluster_plan(tmp_path, nodes=1)),
+        "gpu_procure_cmd": f"{sys.executable} -m procurement.commands.cli",
+    }
+
+    def governor_check(*plain: str) -> str:
+        res = run_playbook(tmp_path, extra, "judge_ok_codes=[0,1]", *plain)
+        assert res.returncode == 0, res.stdout[-4000:] + res.stderr[-2000:]
+        latest = sorted(p for p in reports.iterdir() if p.is_dir())[-1]
+        merged = json.loads((latest / "cluster.json").read_text())
+        (node,) = merged["nodes"]
+        return next(c["status"] for c in node["checks"] if c["id"] == "TUNE-GOVERNOR")
+
+    assert governor_check() == "warn"
+    assert governor_check("after_setup=true") == "fail"  # the plain -e form: a string, read as a boolean
+    assert governor_check("after_setup=false") == "warn"
+
+
 def test_the_role_uses_only_tasks_that_need_no_python_on_the_host() -> None:
     import yaml
 

@@ -268,3 +268,34 @@ def test_the_lines_step_5_shows_run_on_the_real_engines(world: dict[str, object]
     run_lines(lines, world)
     assert reports(world) == ["gpu-procure-RUN.json.gpu01", "gpu-procure-RUN.json.gpu02"]
     judged(world)
+
+
+@pytest.mark.parametrize("method", ["pdsh", "clush"])
+def test_step_5s_after_setup_lines_fail_an_untuned_node(world: dict[str, object], method: str) -> None:
+    """Step 5's "Judge as after setup" box puts --after-setup in the judge line: run on the real engines, the
+    judge fails the node left in powersave, where the lines without it warn (a host as delivered)."""
+    from catalog.loader import load_catalog
+    from procurement.plan import load_plan
+    from procurement.probe.cluster import target_commands
+
+    work = Path(world["work"])  # type: ignore[arg-type]
+    governor = Path(world["log"]).parent / "nodes/gpu01/root/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"  # type: ignore[arg-type]
+    assert governor.read_text() == "performance\n"
+    governor.write_text("powersave\n")
+    catalog = load_catalog()
+    plan_path = work / "plan.gpuplan.yaml"
+    seen = {}
+    for after_setup in (False, True):
+        text = target_commands(method, load_plan(plan_path, catalog), catalog, plan_path.name,  # type: ignore[arg-type]
+                               nodes="gpu[01-02]", probe_dir=".", after_setup=after_setup)
+        lines = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+        assert ("--after-setup" in lines[-1]) == after_setup and lines[-1].startswith("gpu-procure judge")
+        run_lines(lines, world)
+        merged = judged(world)
+        seen[after_setup] = {n["host"]["hostname"]: next(c["status"] for c in n["checks"]  # type: ignore[index]
+                                                         if c["id"] == "TUNE-GOVERNOR")
+                             for n in merged["nodes"]}  # type: ignore[union-attr]
+        for folder in work.glob("reports-*"):  # the next run brings back its own facts only
+            shutil.rmtree(folder)
+        (work / "cluster.json").unlink()
+    assert seen == {False: {"gpu01": "warn", "gpu02": "pass"}, True: {"gpu01": "fail", "gpu02": "pass"}}

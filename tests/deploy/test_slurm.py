@@ -107,3 +107,61 @@ def test_the_script_is_valid_bash_and_asks_slurm_for_whole_nodes() -> None:
     assert "#SBATCH --exclusive" in text and "#SBATCH --ntasks-per-node=1" in text
     assert subprocess.run(["bash", "-n", str(SBATCH)], capture_output=True, timeout=30).returncode == 0
     assert os.access(SBATCH, os.X_OK)
+
+
+VERIFY_SH = REPO / "deploy" / "slurm" / "verify.sh"
+# sbatch --wait [options] script: runs the script here (with the job's environment the cluster fixture sets)
+FAKE_SBATCH = r"""#!/bin/bash
+echo "sbatch $*" >> "$SRUN_LOG"
+for a; do script=$a; done
+exec bash "$script"
+"""
+
+
+def _untune(tmp_path: Path) -> None:
+    """gpu01 as delivered: one CPU left in powersave (the plan's governor is performance)."""
+    governor = tmp_path / "gpu01/root/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor"
+    assert governor.read_text() == "performance\n"
+    governor.write_text("powersave\n")
+
+
+def _governor(cluster_json: Path) -> dict[str, tuple[str, str]]:
+    merged = json.loads(cluster_json.read_text())
+    return {n["host"]["hostname"]: next((c["status"], c["message"]) for c in n["checks"] if c["id"] == "TUNE-GOVERNOR")
+            for n in merged["nodes"]}
+
+
+@pytest.mark.parametrize("script", ["verify.sbatch", "verify.sh"])
+def test_after_setup_reaches_the_judge(tmp_path: Path, cluster: dict[str, str], script: str) -> None:
+    """AFTER_SETUP=1 (the handover's setup has run) makes the judge fail an untuned host; unset, as delivered,
+    it warns; anything else is refused before a job runs."""
+    _untune(tmp_path)
+    if script == "verify.sh":
+        bin_dir = Path(cluster["PATH"].split(":")[0])
+        (bin_dir / "sbatch").write_text(FAKE_SBATCH)
+        (bin_dir / "sbatch").chmod(0o755)
+        judge_cmd = cluster["JUDGE"]
+
+        def run(env: dict[str, str], name: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+            reports = tmp_path / name
+            env = dict(env, REPORTS=str(reports), GPU_PROCURE=judge_cmd)
+            res = subprocess.run(["bash", str(VERIFY_SH), "-N", "2"], env=env, cwd=tmp_path, capture_output=True,
+                                 text=True, timeout=300)
+            return res, reports / "cluster.json"
+    else:
+        def run(env: dict[str, str], name: str) -> tuple[subprocess.CompletedProcess[str], Path]:
+            env = dict(env, REPORTS=str(tmp_path / name))
+            return sbatch(env, tmp_path), tmp_path / name / "cluster.json"
+
+    res, before = run(cluster, "before")
+    assert _governor(before)["gpu01"][0] == "warn", res.stdout + res.stderr
+    assert "not tuned yet" in _governor(before)["gpu01"][1]
+    assert _governor(before)["gpu02"][0] == "pass"
+    res, after = run(dict(cluster, AFTER_SETUP="1"), "after")
+    status, message = _governor(after)["gpu01"]
+    assert status == "fail" and message.startswith("CPU governor: expected 'performance', found ") \
+        and "powersave" in message and "not tuned yet" not in message, res.stdout + res.stderr
+    assert res.returncode == 1
+    res, _ = run(dict(cluster, AFTER_SETUP="yes please"), "refused")
+    assert res.returncode == 2 and "AFTER_SETUP=yes please is not 1 or 0" in res.stderr
+    assert not (tmp_path / "refused").exists()

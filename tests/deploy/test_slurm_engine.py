@@ -126,6 +126,13 @@ def test_verify_sh_collects_on_every_node_and_judges_here(tmp_path: Path, constr
     again = subprocess.run(["bash", str(VERIFY), "-N", "2"], cwd=tmp_path, env=env, capture_output=True, text=True,
                            timeout=60)
     assert again.returncode == 2 and "its own REPORTS" in again.stderr
+    # once the handover's setup has run, AFTER_SETUP=1 reaches the judge here: gpu01, left in powersave, fails
+    (tmp_path / "gpu01/root/sys/devices/system/cpu/cpu1/cpufreq/scaling_governor").write_text("powersave\n")
+    after = subprocess.run(["bash", str(VERIFY), "-N", "2"], cwd=tmp_path, capture_output=True, text=True,
+                           env=dict(env, LOAD="", AFTER_SETUP="1", REPORTS=str(tmp_path / "run2")), timeout=120)
+    governors = {n["host"]["hostname"]: next(c["status"] for c in n["checks"] if c["id"] == "TUNE-GOVERNOR")
+                 for n in json.loads((tmp_path / "run2" / "cluster.json").read_text())["nodes"]}
+    assert governors == {"gpu01": "fail", "gpu02": "pass"}, after.stdout + after.stderr
 
 
 @pytest.mark.parametrize("site", ["plain", "constrained"])

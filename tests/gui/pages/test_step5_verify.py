@@ -94,7 +94,7 @@ def test_a_slow_probe_keeps_the_window_responsive_and_cancel_stops_it(qtbot, cat
     started = threading.Event()
     stopped = threading.Event()
 
-    def slow_probe(plan, catalog, lang, progress, cancelled) -> dict[str, Any]:
+    def slow_probe(plan, catalog, lang, progress, cancelled, after_setup) -> dict[str, Any]:
         started.set()
         step = 0
         while not cancelled():  # a probe that would take forever unless cancelled
