@@ -31,7 +31,7 @@ from PySide6.QtWidgets import (
 from catalog.models import Chassis, MemoryModule
 from gui.controller import PlanController
 from gui.pages.base import StepPage
-from gui.views.server import GaugeReading, PartChoice, gauge_readings, gauge_states, part_choices
+from gui.views.server import GaugeReading, PartChoice, cord_figures, gauge_readings, gauge_states, part_choices
 from gui.widgets.gauge import Gauge
 from gui.widgets.spin import show_value
 from procurement.compatibility import Fit, Kind, offer
@@ -297,6 +297,11 @@ class ServerPage(StepPage):
         self.rack_gauge = Gauge()
         self.gauges = {"power": self.power_gauge, "pcie": self.pcie_gauge, "cooling": self.cooling_gauge,
                        "rack": self.rack_gauge}
+        # amps and VA per cord at the site voltage, shared and after failover: what an electrician wires for
+        self.cord_figures = QLabel()
+        self.cord_figures.setObjectName("cordFigures")
+        self.cord_figures.setWordWrap(True)
+        self.cord_figures.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.money_parts = QLabel()
         self.money_parts.setObjectName("moneyParts")
         self.money_parts.setWordWrap(True)
@@ -366,6 +371,7 @@ class ServerPage(StepPage):
         gl = QVBoxLayout(self.gauge_box)
         for g in self.gauges.values():
             gl.addWidget(g)
+        gl.insertWidget(1, self.cord_figures)  # under the power gauge
         side.addWidget(self.gauge_box)
         self.money_box = QGroupBox()
         ml = QVBoxLayout(self.money_box)
@@ -567,6 +573,9 @@ class ServerPage(StepPage):
         for key, gauge in self.gauges.items():
             r = readings[key]
             gauge.set_values(r.used, r.capacity, states.get(key, "ok"), r.detail, self._unknown_reason(key))
+        cords = cord_figures(evaluation.budgets, ctl.lang)
+        self.cord_figures.setText(cords)
+        self.cord_figures.setVisible(bool(cords))
         cost = evaluation.budgets.cost
         self._show_money(None if cost is None else running_total(cost, ctl.policy, ctl.lang))
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from catalog.models import Chassis, Cpu, MemoryModule, Nic, Part, Psu, Storage
 from procurement import part_texts  # noqa: F401  (the quote's spec words: cores, GPU positions, tower/rack)
-from procurement.facility_summary import rack_lines, server_line
+from procurement.facility_summary import cord_lines, rack_lines, server_line
 from procurement.findings import Finding, Severity
 from procurement.messages import Lang, plural, register, t
 
@@ -66,7 +66,7 @@ def gauge_readings(budgets: Budgets, lang: Lang, tower: bool = False) -> dict[st
                    required=_n(pb.required_w), usable=_n(pb.usable_w))]
         server = server_line(pb, lang)
         if server is not None:
-            lines.append(server)
+            lines += [server, *cord_lines(pb, lang, stops=True)]
         out["power"] = GaugeReading(pb.draw_w, pb.usable_w or None, "\n".join(lines))
         rack = pb.rack
         if rack is not None and not tower:
@@ -97,6 +97,15 @@ def gauge_readings(budgets: Budgets, lang: Lang, tower: bool = False) -> dict[st
                                       t("gauge.airflow", lang, heat=_n(hb.heat_w), need=_n(hb.required_cfm),
                                         have=_n(hb.chassis_cfm)))
     return out
+
+
+def cord_figures(budgets: Budgets, lang: Lang) -> str:
+    """Per cord at the site voltage: amps and VA with every PSU sharing, then with the redundant units failed,
+    one line each, in the words and digits of `check`, the quote, the RFQ and the checklist
+    (procurement.facility_summary.cord_lines over the power budget; nothing recomputed here). Empty when there
+    is nothing to sign: no wall power, no GPU or CPU, or no PSU count."""
+    pb = budgets.power
+    return "" if pb is None else "\n".join(cord_lines(pb, lang, stops=True))
 
 
 def gauge_states(findings: Iterable[Finding]) -> dict[str, str]:
