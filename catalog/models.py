@@ -112,6 +112,24 @@ class GpuAcceptance(BaseModel):
     """Where each figure comes from (a repository file or a public thread)."""
 
 
+class RackScale(BaseModel):
+    """A GPU sold only inside a rack-scale system (GB200/GB300 NVL72): the rack, not a server, is what is bought.
+    The app configures servers part by part and cannot build one; a plan of such a GPU is answered with the
+    rack's own facts (PCIE-GPU-RACK-SCALE)."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid")
+    system: str = Field(min_length=1)
+    """The rack as the vendor names it ("GB200 NVL72")."""
+    gpus_per_rack: PositiveInt
+    cpus_per_rack: PositiveInt
+    """Grace CPUs in the rack."""
+    rack_kw: Positive
+    """About how much one rack draws."""
+    cooling: Literal["liquid"]
+    """The NVL72 racks are liquid-cooled; another kind would need its own wording in PCIE-GPU-RACK-SCALE."""
+    source: str = Field(min_length=1)
+
+
 class Gpu(Part):
     kind: ClassVar[str] = "gpu"
 
@@ -147,9 +165,11 @@ class Gpu(Part):
     """True where the export note says the model may not be supplied to China (docs/sources.md "Export-control
     summary"); None: not stated, or "check the current rules" (the GPU choice then excludes nothing for it)."""
     smi_names: list[str] = Field(default_factory=list)
+    """Names nvidia-smi prints for this model (used to match a delivered machine to the catalog)."""
     acceptance: GpuAcceptance | None = None
     """Expected load-run results, where a source gives them (None: the load checks say unknown)."""
-    """Names nvidia-smi prints for this model (used to match a delivered machine to the catalog)."""
+    rack_scale: RackScale | None = None
+    """Set where the GPU is sold only as part of a rack-scale system (None: servers take it)."""
 
     def export_note_for(self, lang: str) -> str:
         """The export note in the user's language (the other language's only where a user catalog gives one)."""

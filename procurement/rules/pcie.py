@@ -189,6 +189,35 @@ def form_factor(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     return []
 
 
+@rule(FAMILY, "PCIE-GPU-RACK-SCALE", step=2, item="gpu_model_count")
+def rack_scale(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
+    """PCIE-GPU-RACK-SCALE: a GPU sold only inside a rack-scale system (GB200/GB300 NVL72, the catalog's
+    ``rack_scale``). The app builds servers part by part; eight of these in a "server" would be given power,
+    cooling and lane figures of a machine that does not exist, so the plan is answered with the rack's own
+    facts instead: racks for the GPUs asked for, and about how much they draw."""
+    p = resolve(plan, catalog)
+    if p.gpu is None or p.gpu.rack_scale is None or plan.gpu.count <= 0:
+        return []
+    rs = p.gpu.rack_scale
+    total = plan.gpu.count * plan.requirements.nodes
+    racks = math.ceil(total / rs.gpus_per_rack)
+    return [
+        make(
+            "PCIE-GPU-RACK-SCALE",
+            Severity.ERROR,
+            ("gpu.model", "gpu.count"),
+            gpu=p.gpu.name,
+            system=rs.system,
+            gpus=rs.gpus_per_rack,
+            cpus=rs.cpus_per_rack,
+            kw=f"{rs.rack_kw:,.0f}",
+            total=total,
+            racks=racks,
+            total_kw=f"{racks * rs.rack_kw:,.0f}",
+        )
+    ]
+
+
 @rule(FAMILY, "PCIE-CPU-SOCKET", "PCIE-CPU-COUNT", "PCIE-CPU-SOCKETS-UNKNOWN", step=3, item="cpu_cores")
 def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-CPU-SOCKET (CPU socket ≠ board socket) and PCIE-CPU-COUNT (more CPUs than sockets or than
@@ -336,6 +365,25 @@ register(
         "PCIE-FORM-FACTOR.fix": "SXM GPUs need an SXM/HGX platform; PCIe cards need a PCIe GPU server.",
         "PCIE-GPU-UNSUPPORTED.message": "{chassis} is built for {supported} only, not {gpu}.",
         "PCIE-GPU-UNSUPPORTED.fix": "Choose a GPU the platform supports, or another platform.",
+        "PCIE-GPU-RACK-SCALE.message": plural(
+            (
+                "{gpu} is sold only inside the {system} rack ({gpus} GPUs and {cpus} Grace CPUs, liquid-cooled, "
+                "about {kw} kW per rack), not in a server this app configures part by part: the power, cooling "
+                "and PCIe figures of such a server would be wrong. {total} GPUs take {racks} rack, about "
+                "{total_kw} kW."
+            ),
+            (
+                "{gpu} is sold only inside the {system} rack ({gpus} GPUs and {cpus} Grace CPUs, liquid-cooled, "
+                "about {kw} kW per rack), not in a server this app configures part by part: the power, cooling "
+                "and PCIe figures of such a server would be wrong. {total} GPUs take {racks} racks, about "
+                "{total_kw} kW."
+            ),
+            "racks",
+        ),
+        "PCIE-GPU-RACK-SCALE.fix": (
+            "Plan the racks from the vendor's rack specification (power per rack, the coolant supply), or choose "
+            "an HGX server GPU (B200, B300) that this app configures."
+        ),
         "PCIE-CPU-SOCKET.message": "{cpu} uses socket {socket}; {chassis} has {board}.",
         "PCIE-CPU-SOCKET.fix": "Choose a CPU for the board's socket.",
         "PCIE-CPU-COUNT.message": plural(
