@@ -124,7 +124,9 @@ class RackScale(BaseModel):
     cpus_per_rack: PositiveInt
     """Grace CPUs in the rack."""
     rack_kw: Positive
-    """About how much one rack draws."""
+    """About how much one rack draws (where the sources disagree, the lowest of them)."""
+    rack_kw_max: Positive | None = None
+    """Where the sources disagree, the highest figure: both are shown, as a range (None: they agree)."""
     cooling: Literal["liquid"]
     """The NVL72 racks are liquid-cooled; another kind would need its own wording in PCIE-GPU-RACK-SCALE."""
     source: str = Field(min_length=1)

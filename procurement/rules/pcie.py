@@ -194,7 +194,8 @@ def rack_scale(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-GPU-RACK-SCALE: a GPU sold only inside a rack-scale system (GB200/GB300 NVL72, the catalog's
     ``rack_scale``). The app builds servers part by part; eight of these in a "server" would be given power,
     cooling and lane figures of a machine that does not exist, so the plan is answered with the rack's own
-    facts instead: racks for the GPUs asked for, and about how much they draw."""
+    facts instead: racks for the GPUs asked for, and about how much they draw (a range where the sources
+    disagree on a rack's power)."""
     p = resolve(plan, catalog)
     if p.gpu is None or p.gpu.rack_scale is None or plan.gpu.count <= 0:
         return []
@@ -210,10 +211,11 @@ def rack_scale(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
             system=rs.system,
             gpus=rs.gpus_per_rack,
             cpus=rs.cpus_per_rack,
-            kw=f"{rs.rack_kw:,.0f}",
+            kw=f"{rs.rack_kw:,.0f}" if rs.rack_kw_max is None else f"{rs.rack_kw:,.0f}–{rs.rack_kw_max:,.0f}",
             total=total,
             racks=racks,
-            total_kw=f"{racks * rs.rack_kw:,.0f}",
+            total_kw=(f"{racks * rs.rack_kw:,.0f}" if rs.rack_kw_max is None
+                      else f"{racks * rs.rack_kw:,.0f}–{racks * rs.rack_kw_max:,.0f}"),
         )
     ]
 

@@ -190,8 +190,9 @@ def test_b300_modules_only_in_a_b300_chassis(catalog: Catalog) -> None:
 
 @pytest.mark.parametrize("gpu", ["gb200", "gb300"])
 def test_nvl72_gpus_are_answered_as_the_racks_they_are_sold_in(gpu: str, catalog: Catalog) -> None:
-    # GB200/GB300 NVL72: 72 GPUs and 36 Grace CPUs per liquid-cooled rack of about 120 kW (catalog rack_scale
-    # sources). Eight in a "server" had no error: a machine that does not exist got power and cooling figures.
+    # GB200/GB300 NVL72: 72 GPUs and 36 Grace CPUs per liquid-cooled rack of about 120 kW, the GB300's 120-140 kW
+    # (catalog rack_scale sources). Eight in a "server" had no error: a machine that does not exist got power and
+    # cooling figures.
     def plan(nodes: int) -> Plan:
         return Plan.model_validate({"requirements": {"workload": "training", "nodes": nodes,
                                                      "deployment": "datacenter"},
@@ -199,14 +200,16 @@ def test_nvl72_gpus_are_answered_as_the_racks_they_are_sold_in(gpu: str, catalog
 
     f = findings(plan(16), catalog)["PCIE-GPU-RACK-SCALE"]
     system = gpu.upper() + " NVL72"
+    # GB300: ~120 kW (introl) against Supermicro's ~132-140 kW typical: the sources disagree, both ends shown
+    kw, two = ("120", "240") if gpu == "gb200" else ("120–140", "240–280")
     assert f.severity == Severity.ERROR and f.step == 2
     # 16 nodes × 8 = 128 GPUs: ceil(128 / 72) = 2 racks, 2 × 120 kW
-    assert (f"is sold only inside the {system} rack (72 GPUs and 36 Grace CPUs, liquid-cooled, about 120 kW per "
-            "rack)") in f.message
-    assert "128 GPUs take 2 racks, about 240 kW." in f.message
+    assert (f"is sold only inside the {system} rack (72 GPUs and 36 Grace CPUs, liquid-cooled, about {kw} kW "
+            "per rack)") in f.message
+    assert f"128 GPUs take 2 racks, about {two} kW." in f.message
     one = findings(plan(9), catalog)["PCIE-GPU-RACK-SCALE"]  # 72 GPUs: one rack
-    assert "72 GPUs take 1 rack, about 120 kW." in one.message
+    assert f"72 GPUs take 1 rack, about {kw} kW." in one.message
     zh = {x.rule: x for x in evaluate(plan(16), catalog, POLICY, "zh").findings}["PCIE-GPU-RACK-SCALE"]
-    assert f"只随 {system} 整机柜出售" in zh.message and "需要 2 个机柜，约 240 kW" in zh.message
+    assert f"只随 {system} 整机柜出售" in zh.message and f"需要 2 个机柜，约 {two} kW" in zh.message
     # an HGX GPU in a server is not a rack-scale part
     assert "PCIE-GPU-RACK-SCALE" not in findings(dgx_b300(), catalog)
