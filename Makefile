@@ -22,8 +22,10 @@ system-deps:
 run: system-deps $(STAMP)
 	$(BIN)/gpu-procure
 
+# One worker per core, each test file whole on one worker (module fixtures, and the timing tests of a file
+# run side by side with other files, never with themselves).
 test: system-deps $(STAMP)
-	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest
+	QT_QPA_PLATFORM=offscreen $(BIN)/python -m pytest -n auto --dist loadfile
 
 bench: system-deps $(STAMP)
 	@for f in bench/bench_*.py; do echo "== $$f"; QT_QPA_PLATFORM=offscreen $(BIN)/python $$f || exit 1; done
