@@ -144,7 +144,9 @@ class Gpu(Part):
     fp32_tflops: Positive | None = None
     fp16_tensor_tflops: Positive | None = None
     """Dense FP16/BF16 tensor TFLOPS (FP32 accumulate on GeForce)."""
-    bf16: bool = True
+    bf16: bool | None = None
+    """BF16 arithmetic on the tensor cores (compute capability 8.0 and later, docs/sources.md §A3): True/False
+    where sourced; None: not known (a plan in pure BF16 then gets VRAM-BF16-UNKNOWN, never silence)."""
     fp64_tflops: NonNegative | None = None
     tdp_w: Positive | None = None
     """None only where no source gives it (the rules then say so and use policy's fallback)."""
@@ -458,6 +460,22 @@ class ContainerImage(Part):
     min_driver_linux: str | None = None
     base_os: str | None = None
     python: str | None = None
+    bundles_cuda: bool | None = None
+    """Whether the image ships the CUDA libraries. ``false`` only where the image's own documentation says it has
+    none (a CPU base such as Miniconda or Jupyter's scipy-notebook: CUDA comes from packages installed on top, so no
+    CUDA version or driver floor is missing); ``null``: not recorded, and an unrecorded ``cuda`` is then unknown."""
+    bundles_framework: bool | None = None
+    """Whether the image ships a deep-learning framework. ``false`` only where the image's documentation says it
+    has none (NVIDIA's CUDA base images, CPU bases): the Dockerfile installs the plan's framework, pinned, on top;
+    ``null``: not recorded, and an unrecorded ``framework`` is then unknown."""
+
+    @model_validator(mode="after")
+    def _contents_agree(self) -> ContainerImage:
+        if self.bundles_cuda is False and (self.cuda or self.min_driver_linux):
+            raise ValueError("bundles_cuda: false, but a cuda version or min_driver_linux is given")
+        if self.bundles_framework is False and self.framework:
+            raise ValueError("bundles_framework: false, but a framework is given")
+        return self
 
 
 PART_TYPES: tuple[type[Part], ...] = (

@@ -184,10 +184,15 @@ register(
         "checklist.r.image_untrusted": "{ref} is not from an official publisher registry ({publisher})",
         "checklist.r.await_person": "awaiting a reviewer's check",
         "checklist.r.person_ok": "confirmed by a reviewer",
+        "checklist.r.needs_name": (
+            "ticked without a name: what the app knows is incomplete, so a tick needs the confirming person's name "
+            "and a note"
+        ),
         "checklist.r.finding": "{sev}: {msg}",
         "checklist.r.verified": "measured: {actual}",
         "checklist.r.verified_gpus": "GPUs: {gpus}",
         "checklist.r.unknown_value": "unknown",
+        "checklist.r.none_value": "none",
     }
 )
 
@@ -211,7 +216,10 @@ class ChecklistItem:
     """What the delivered machine really has, from the attached verification reports ('' if none)."""
     fields: tuple[str, ...] = ()
     confirmed_by: str = ""
-    """Who confirmed an automatic item the app cannot decide (status CONFIRMED)."""
+    """Who confirmed an item the app cannot decide (status CONFIRMED)."""
+    needs_confirmation: bool = False
+    """A person's item whose automatic evidence is unknown: a tick counts only with the confirming person's name
+    and a note (procurement.checklist.confirm), and then shows as confirmed by them, never as a pass."""
 
 
 @dataclass(frozen=True)
@@ -679,15 +687,21 @@ class _Eval:
     def preinstalled_software(self) -> tuple[Status, list[str]]:
         if self.image is None:
             return Status.UNKNOWN, [_not_chosen("image", self.lang)]
-        unknown = self.t("unknown_value")
-        fw = self.catalog.typed(Framework, self.image.framework) if self.image.framework else None
-        return Status.PASS, [
+        from procurement.rules.software import image_unknowns
+
+        unknown, none = self.t("unknown_value"), self.t("none_value")
+        img = self.image
+        fw = self.catalog.typed(Framework, img.framework) if img.framework else None
+        missing = image_unknowns(img, self.plan.software.framework, self.catalog)
+        # what the catalog does not record is unknown (SW-IMAGE-UNKNOWN says which); what the image's own
+        # documentation says it lacks is none, and comes from what is installed on top
+        return Status.UNKNOWN if missing else Status.PASS, [
             self.t(
                 "image_contents",
-                ref=self.image.reference,
-                cuda=self.image.cuda or unknown,
-                fw=fw.name if fw else unknown,
-                py=self.image.python or unknown,
+                ref=img.reference,
+                cuda=img.cuda or (none if img.bundles_cuda is False else unknown),
+                fw=fw.name if fw else (none if img.bundles_framework is False else unknown),
+                py=img.python or unknown,
             )
         ]
 
@@ -740,15 +754,21 @@ def _build_checklists(
         status, reason = getattr(ev, d.id)()
         mark = plan.checklist.get(d.id)
         checked = bool(mark and mark.checked)
+        related = by_item.get(d.id, [])
+        evidence_unknown = False
         if d.person and status != Status.FAIL:
-            # The plan shows nothing wrong; only a person can say it is done.
-            if checked:
+            # The plan shows nothing wrong; only a person can say it is done. Where the app's own evidence is
+            # unknown (an image whose CUDA and framework the catalog does not record), a bare tick proves nothing:
+            # it stays unknown until a named person confirms it with a note (below), shown as confirmed by them.
+            evidence_unknown = status == Status.UNKNOWN or any(
+                states_unknown(f) and f.waived is None and f.severity != Severity.ERROR for f in related)
+            if checked and not evidence_unknown:
                 status = Status.PASS
                 reason = [*reason, ev.t("person_ok")]
             else:
                 status = Status.UNKNOWN
-                reason = [*reason, ev.t("await_person")]
-        related = by_item.get(d.id, [])
+                named = bool(mark and mark.by.strip() and mark.note.strip())
+                reason = [*reason, ev.t("needs_name" if checked and not named else "await_person")]
         for f in related:
             unknown = states_unknown(f)
             if f.waived is not None:
@@ -765,10 +785,11 @@ def _build_checklists(
                     t(f"severity.{f.severity.value}", lang)
                 reason.append(t("checklist.r.finding", lang, sev=sev, msg=msg))
         confirmed_by = ""
-        if not d.person and status == Status.UNKNOWN and checked and mark and mark.by and mark.note.strip():
+        if status == Status.UNKNOWN and checked and mark and mark.by.strip() and mark.note.strip():
             # only a named person with a note lifts an unknown, and it shows as confirmed, never as a pass
-            status, confirmed_by = Status.CONFIRMED, mark.by
-            reason = [*reason, t("checklist.r.confirmed_by", lang, name=mark.by, note=mark.note.strip())]
+            status, confirmed_by = Status.CONFIRMED, mark.by.strip()
+            reason = [r for r in reason if r not in (ev.t("await_person"), ev.t("needs_name"))]
+            reason = [*reason, t("checklist.r.confirmed_by", lang, name=mark.by.strip(), note=mark.note.strip())]
         vtext = ""
         v = verified.get(d.id)
         if v is not None:
@@ -793,6 +814,7 @@ def _build_checklists(
                 verified=vtext,
                 fields=d.fields,
                 confirmed_by=confirmed_by if status == Status.CONFIRMED else "",
+                needs_confirmation=evidence_unknown,
             )
         )
     return {which: Checklist(which, t(f"checklist.{which}", lang), tuple(items)) for which, items in out.items()}

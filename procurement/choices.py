@@ -11,7 +11,8 @@ else, and what it adds to the findings of the plan without a GPU decides:
   driver licence forbids data-centre deployment, more open-air cards than one chassis cools (the sizing already
   finds no chassis for them, sizing/derive.py), and a model the catalog marks as blocked for China
   (``Gpu.blocked_for_china``; the app quotes in CNY for buyers in China), or one whose total processing
-  performance needs a US licence for China (LIC-EXPORT-TPP, ECCN 3A090.a). They stay warnings in the checklist so
+  performance needs a US licence for China (LIC-EXPORT-TPP, ECCN 3A090.a), and a GPU without BF16 for a plan in
+  BF16/FP16 (VRAM-BF16-UNSUPPORTED: it runs only as FP16 there). They stay warnings in the checklist so
   that saved and signed plans keep their verdicts; here they only order the table.
 
 Passing GPUs keep the sizing's order; excluded ones follow, in the same order, with the findings that exclude
@@ -31,7 +32,7 @@ from procurement.plan import Plan, with_value
 from procurement.policy import Policy
 from procurement.sizing import recommend
 
-EXCLUDING_WARNINGS = frozenset({"LIC-GEFORCE-DATACENTER", "COOLING-OPEN-AIR"})
+EXCLUDING_WARNINGS = frozenset({"LIC-GEFORCE-DATACENTER", "COOLING-OPEN-AIR", "VRAM-BF16-UNSUPPORTED"})
 """Warnings that rule a GPU out of the choice (see the module docstring); LIC-EXPORT only for a blocked model."""
 
 

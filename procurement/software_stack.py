@@ -38,6 +38,10 @@ register({
     "stack.image_fill": "{field}: {value} from the image {image}",
     "stack.image_mismatch": "{field}: the plan has {plan_value}, the image {image} contains {image_value}",
     "stack.image_unknown": "The image {image} does not record its {field}: check the image's release notes",
+    "stack.image_none": (
+        "The image {image} holds no {field} (per its source in the catalog): it comes from what is installed on "
+        "top"
+    ),
     "stack.image_driver_low": "Driver: the plan's {plan_value} is older than the image {image} needs ({need})",
     "stack.framework_image": "{framework}: contained in the image {image}",
     "stack.cuda_image": "CUDA {cuda}: contained in the image {image}",
@@ -106,9 +110,11 @@ def image_fill(plan: Plan, catalog: Catalog, image_id: str, lang: Lang = "zh") -
         return name[:1].upper() + name[1:] if start else name
 
     def decide(path: str, current: str | None, proposed_id: str | None, proposed_text: str,
-               same: bool) -> None:
+               same: bool, absent: bool = False) -> None:
         if proposed_id is None:
-            notes.append(t("stack.image_unknown", lang, image=image.reference, field=field_name(path)))
+            # none inside (bundles_cuda / bundles_framework: false) is a fact; not recorded is unknown
+            notes.append(t("stack.image_none" if absent else "stack.image_unknown", lang, image=image.reference,
+                           field=field_name(path)))
         elif current is None:
             changes[path] = proposed_id
             notes.append(t("stack.image_fill", lang, field=field_name(path, start=True), image=image.reference,
@@ -127,19 +133,21 @@ def image_fill(plan: Plan, catalog: Catalog, image_id: str, lang: Lang = "zh") -
     plan_cuda = catalog.cuda(sw.cuda) if sw.cuda else None
     same_cuda = plan_cuda is not None and image.cuda is not None and \
         major_minor(plan_cuda.version) == major_minor(image.cuda)
-    decide("software.cuda", sw.cuda, cuda.id if cuda else None, f"CUDA {image.cuda}", same_cuda)
+    decide("software.cuda", sw.cuda, cuda.id if cuda else None, f"CUDA {image.cuda}", same_cuda,
+           absent=image.bundles_cuda is False)
 
     fw = catalog.typed(Framework, image.framework) if image.framework else None
     decide("software.framework", sw.framework, fw.id if fw else None, fw.name if fw else "",
-           sw.framework == (fw.id if fw else None))
+           sw.framework == (fw.id if fw else None), absent=image.bundles_framework is False)
 
     need = image.min_driver_linux or (cuda.min_driver_linux if cuda else None)
     driver = _oldest_driver_meeting(catalog, need)
     plan_driver = catalog.typed(DriverBranch, sw.driver) if sw.driver else None
     meets = plan_driver is not None and need is not None and \
         (version(plan_driver.version) or (0,)) >= (version(need) or (0,))
-    decide("software.driver", sw.driver, driver.id if driver else None,
-           f"{driver.name} (≥ {need})" if driver else "", meets)
+    if image.bundles_cuda is not False:  # no CUDA inside: the image asks no driver of its own
+        decide("software.driver", sw.driver, driver.id if driver else None,
+               f"{driver.name} (≥ {need})" if driver else "", meets)
     return ImageFill(changes, tuple(notes), tuple(mismatches))
 
 
@@ -195,10 +203,11 @@ def recommend_stack(plan: Plan, catalog: Catalog, policy: Policy | None = None,
         if image_fw is not None:
             frameworks = [image_fw]
         else:
-            reasons.append(t("stack.image_unknown", lang, image=image.reference,
-                             field=t("stack.field.framework", lang)))
+            reasons.append(t("stack.image_none" if image.bundles_framework is False else "stack.image_unknown",
+                             lang, image=image.reference, field=t("stack.field.framework", lang)))
         if image_cuda is None:
-            reasons.append(t("stack.image_unknown", lang, image=image.reference, field=t("stack.field.cuda", lang)))
+            reasons.append(t("stack.image_none" if image.bundles_cuda is False else "stack.image_unknown", lang,
+                             image=image.reference, field=t("stack.field.cuda", lang)))
     base = _with_software(plan, os=os_part.id if os_part else plan.software.os, image=None)
     for fw in frameworks:
         cudas = [c for c in (_cuda_for_version(catalog, v) for v in fw.cuda_versions) if c is not None]

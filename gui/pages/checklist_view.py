@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 from typing import Any
 
-from PySide6.QtCore import QDate, QRect, Qt, Signal
+from PySide6.QtCore import QDate, QRect, Qt, QTimer, Signal
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import (
     QAbstractItemView,
@@ -489,7 +489,8 @@ class ChecklistPage(StepPage):
                     done.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsUserCheckable
                                   | Qt.ItemFlag.ItemIsSelectable)
                     done.setCheckState(Qt.CheckState.Checked if item.checked else Qt.CheckState.Unchecked)
-                    done.setToolTip(self.tr("Tick when you have checked this yourself"))
+                    done.setToolTip(self.tr("The app cannot decide this: ticking it asks for your name and a note")
+                                    if item.needs_confirmation else self.tr("Tick when you have checked this yourself"))
                     note.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsEditable
                                   | Qt.ItemFlag.ItemIsSelectable)
                     note.setToolTip(self.tr("Double-click to write a note"))
@@ -578,11 +579,35 @@ class ChecklistPage(StepPage):
         item_id = _cell(table, row, COL_ITEM).data(Qt.ItemDataRole.UserRole)
         checked = _cell(table, row, COL_DONE).checkState() == Qt.CheckState.Checked
         note = _cell(table, row, COL_NOTE).text()
+        item = next((i for i in self.checklists[which].items if i.id == item_id), None) \
+            if which in self.checklists else None
+        before = self.controller.plan.checklist.get(item_id)
+        if cell.column() == COL_DONE and checked and item is not None and item.needs_confirmation \
+                and not (before is not None and before.checked):
+            # what the app knows is unknown: a tick is a person's confirmation, with their name and a note; asked
+            # once the click is over (a modal dialog inside the table's own signal would rebuild the table under it)
+            QTimer.singleShot(0, lambda: self._confirm_tick(which, item))
+            return
+        by = before.by if before is not None and checked else ""  # editing the note keeps who confirmed
         try:
-            self.controller.set_value(f"checklist.{item_id}", {"checked": checked, "note": note},
+            self.controller.set_value(f"checklist.{item_id}", {"checked": checked, "note": note, "by": by},
                                       text=self.tr("Checklist: %1").replace("%1", _cell(table, row, COL_ITEM).text()))
         except PlanError as exc:
             self.status_label.setText(str(exc))
+
+    def _confirm_tick(self, which: Which, item: ChecklistItem) -> None:
+        """The tick on an item whose automatic evidence is unknown: ask who confirms it and how; cancelled, the
+        tick goes back."""
+        ctl = self.controller
+        answer = dialogs.ask_confirmation(self, item.label, item.reason)
+        if answer is not None:
+            try:
+                after = confirm(ctl.plan, item.id, answer[0], answer[1], ctl.lang)
+            except ValueError as exc:
+                self.status_label.setText(str(exc))
+            else:
+                ctl.replace_plan(after, lambda: self.tr("Confirm %1").replace("%1", item.label))
+        self._reselect(which, item.id)
 
     def choose_allowed_signers(self) -> None:
         path = dialogs.ask_allowed_signers_path(self)

@@ -9,7 +9,7 @@ C5), MIG/NVLink per GPU (A2). No thresholds of its own.
 from __future__ import annotations
 
 from catalog.loader import Catalog
-from catalog.models import CudaRelease, Framework, Gpu, Segment
+from catalog.models import ContainerImage, CudaRelease, Framework, Gpu, Segment
 from procurement.coded import Coded, coded, names
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import register
@@ -231,6 +231,43 @@ def image(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     return out
 
 
+def image_unknowns(img: ContainerImage, framework: str | None, catalog: Catalog) -> list[str]:
+    """What the catalog does not record about image ``img`` that a plan with ``framework`` relies on: 'cuda' (the
+    CUDA version inside), 'driver' (the minimum driver it needs) and 'framework' (which release of the plan's
+    framework it holds). An image whose documentation says it has no CUDA (``bundles_cuda: false``) misses no
+    CUDA or driver fact; one with no framework (``bundles_framework: false``) gets the plan's framework installed,
+    pinned, by the Dockerfile; a plan without a framework asks nothing of the image's."""
+    out = []
+    if img.bundles_cuda is not False:
+        if not img.cuda:
+            out.append("cuda")
+        image_cuda = catalog.cuda(img.cuda) if img.cuda else None
+        if not (img.min_driver_linux or (image_cuda.min_driver_linux if image_cuda else None)):
+            out.append("driver")  # the floor SW-IMAGE-DRIVER compares with: unknown, so not compared
+    if framework and not img.framework and img.bundles_framework is not False:
+        out.append("framework")
+    return out
+
+
+@rule(FAMILY, "SW-IMAGE-UNKNOWN", step=4, item="preinstalled_software")
+def image_contents(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
+    """SW-IMAGE-UNKNOWN (warning): the catalog does not record the image's CUDA version, driver floor or the
+    framework release inside, so whether it runs on this driver and holds the plan's framework is unknown, never a
+    pass (docs/sources.md §C4: NGC 23.05's contents are not in the reference). The fix names catalog images of the
+    plan's framework whose contents are all recorded."""
+    img = resolve(plan, catalog).image
+    framework = plan.software.framework
+    missing = image_unknowns(img, framework, catalog) if img is not None else []
+    if img is None or not missing:
+        return []
+    known = sorted(i.reference for i in catalog.all(ContainerImage)
+                   if i.trusted and i.framework and i.framework == framework
+                   and not image_unknowns(i, framework, catalog))
+    return [make("SW-IMAGE-UNKNOWN", Severity.WARNING, ("software.image",), variant="alt" if known else None,
+                 image=img.reference, facts=names(coded(f"sw.image_fact.{m}") for m in missing),
+                 alternatives=names(known))]
+
+
 @rule(FAMILY, "SW-OS-DRIVER", "SW-OS-CUDA", step=4, item="os_driver")
 def os_support(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """SW-OS-DRIVER (OS not in the driver installation guide) and SW-OS-CUDA (CUDA newer than the OS gets)."""
@@ -385,6 +422,21 @@ register(
             "Use an image from NVIDIA NGC, Docker Official Images or the framework's own organisation; if this one is "
             "required, check its digest and where it was built."
         ),
+        "SW-IMAGE-UNKNOWN.message": (
+            "The catalog does not record {facts} of image {image}: whether it runs on this driver and holds what the "
+            "plan needs is unknown."
+        ),
+        "SW-IMAGE-UNKNOWN.fix": (
+            "Choose an image whose contents the catalog records, or have a named person confirm them from the image's "
+            "release notes on the checklist item \"Pre-installed software meets development needs\"."
+        ),
+        "SW-IMAGE-UNKNOWN.fix.alt": (
+            "Choose an image whose contents the catalog records ({alternatives}), or have a named person confirm them "
+            "from the image's release notes on the checklist item \"Pre-installed software meets development needs\"."
+        ),
+        "sw.image_fact.cuda": "the CUDA version",
+        "sw.image_fact.driver": "the minimum driver",
+        "sw.image_fact.framework": "the framework release",
         "SW-IMAGE-CUDA.message": (
             "Image {image} brings CUDA {image_cuda}, not the chosen CUDA {cuda}; inside the container the image's CUDA "
             "is used."

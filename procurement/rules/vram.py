@@ -14,7 +14,7 @@ from catalog.loader import Catalog
 from procurement.coded import Coded, by_language, coded, joined
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import plural, register
-from procurement.plan import Plan, Workload
+from procurement.plan import Plan, Precision, Workload
 from procurement.policy import Policy
 from procurement.rules.base import GIB_TO_GB, make, resolve
 from procurement.rules.registry import rule
@@ -99,6 +99,21 @@ def layout(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
               "VRAM-SERVING": ("requirements.concurrent_users", "gpu.count", "gpu.model")}
     return [make(cid, severity[cid], fields[cid], **kw)
             for cid, kw in s.checks]
+
+
+@rule(FAMILY, "VRAM-BF16-UNSUPPORTED", "VRAM-BF16-UNKNOWN", step=1, item="gpu_vram")
+def bf16(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
+    """VRAM-BF16-UNSUPPORTED (warning): the plan's 16-bit precision ("BF16/FP16", ``precision: bf16``) on a GPU
+    without BF16 (Pascal, Volta, Turing: docs/sources.md §A3) runs as FP16 there; VRAM-BF16-UNKNOWN (warning):
+    the catalog does not say whether the GPU has BF16. As VRAM-FP8-UNSUPPORTED for FP8, but a warning: the
+    precision also stands for FP16, which these GPUs run (the GPU choice ranks them below those with BF16,
+    procurement/choices.py); with or without a model size, the precision alone decides."""
+    gpu = resolve(plan, catalog).gpu
+    if gpu is None or plan.requirements.precision != Precision.BF16 or gpu.bf16 is True:
+        return []
+    cid = "VRAM-BF16-UNSUPPORTED" if gpu.bf16 is False else "VRAM-BF16-UNKNOWN"
+    return [make(cid, Severity.WARNING, ("requirements.precision", "gpu.model"), gpu=gpu.name,
+                 cc=gpu.compute_capability)]
 
 
 @rule(FAMILY, "VRAM-OFFLOAD-RAM", step=3, item="gpu_vram")
@@ -225,6 +240,20 @@ register(
             "{gpu} does not support FP8 (compute capability 8.9 or later: Ada, Hopper, Blackwell)."
         ),
         "VRAM-FP8-UNSUPPORTED.fix": "Use BF16/mixed precision or a GPU with FP8.",
+        "VRAM-BF16-UNSUPPORTED.message": (
+            "{gpu} (compute capability {cc}) has no BF16 (it needs compute capability 8.0 or later: Ampere, Ada, "
+            "Hopper, Blackwell): BF16 is only emulated there, far slower, so the plan's 16-bit precision runs as "
+            "FP16, whose narrower range can overflow a model trained in BF16."
+        ),
+        "VRAM-BF16-UNSUPPORTED.fix": (
+            "Choose a GPU with BF16, or plan for FP16: check that the model runs in FP16, and train in mixed "
+            "precision with loss scaling."
+        ),
+        "VRAM-BF16-UNKNOWN.message": "The catalog does not say whether {gpu} (compute capability {cc}) has BF16.",
+        "VRAM-BF16-UNKNOWN.fix": (
+            "Check the GPU's datasheet (BF16 needs compute capability 8.0 or later) and record it as bf16 in the "
+            "catalog, or use FP16 mixed precision."
+        ),
         "VRAM-SERVING.message": (
             "{users} concurrent users of {seq} tokens do not fit: the KV cache holds {tokens} tokens, about {conc} "
             "concurrent requests over {replicas} replicas."

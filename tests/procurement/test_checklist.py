@@ -13,6 +13,7 @@ from procurement.checklist import (
     NBSP,
     Status,
     build_checklists,
+    confirm,
     fmt_num,
     item_for_check,
     items_for_finding,
@@ -168,7 +169,17 @@ def test_person_judged_items_follow_the_tick(plan: Plan, cat: Catalog) -> None:
     assert it["image_trusted"].note.startswith("已核对镜像摘要")
     ticked = mark(plan, "preinstalled_software", True, "ok")
     assert ticked.checklist["image_trusted"].checked  # other marks kept
-    assert items(ticked, cat)["preinstalled_software"].status == Status.PASS
+    # the fixture image records no driver floor: what it holds is unknown, so a bare tick proves nothing
+    bare = items(ticked, cat)["preinstalled_software"]
+    assert bare.status == Status.UNKNOWN and bare.needs_confirmation and "未填写确认人" in bare.reason
+    named = items(confirm(plan, "preinstalled_software", "王工", "核对了 24.05 发布说明"), cat)["preinstalled_software"]
+    assert named.status == Status.CONFIRMED and named.confirmed_by == "王工" and "未填写确认人" not in named.reason
+    # with the image's contents recorded, the tick is the person's pass
+    image = cat.parts["image"]["ngc-pytorch-24.05"]
+    known = Catalog(parts={k: dict(v) for k, v in cat.parts.items()})
+    known.parts["image"][image.id] = image.model_copy(update={"min_driver_linux": "545"})
+    it_known = items(ticked, known)["preinstalled_software"]
+    assert it_known.status == Status.PASS and not it_known.needs_confirmation
     fixed = with_value(plan, "software.cuda", "cuda-12.4")
     fixed = with_value(fixed, "software.driver", None)
     assert items(fixed, cat)["framework_installed"].status == Status.UNKNOWN  # no fault: waits for a person

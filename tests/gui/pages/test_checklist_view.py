@@ -39,7 +39,7 @@ def test_both_checklists_show_every_item_with_a_status(page):
     assert all(sw.item(r, COL_STATUS).data(Qt.ItemDataRole.UserRole) != "pass" for r in range(sw.rowCount()))
 
 
-def test_a_person_ticks_an_item_and_writes_a_note(page):
+def test_a_person_ticks_an_item_and_writes_a_note(page, qtbot, dialog_calls):
     ctl = page.controller
     table = page.tables["software"]
     row = page.item_row("software", "image_trusted")
@@ -48,7 +48,18 @@ def test_a_person_ticks_an_item_and_writes_a_note(page):
     hw_row = page.item_row("hardware", "psu_power")
     assert not page.tables["hardware"].item(hw_row, COL_DONE).flags() & Qt.ItemFlag.ItemIsUserCheckable
 
+    # no image chosen: nothing the app knows backs a tick, so it asks who confirms it (cancelled: no tick)
+    dialog_calls.answer("ask_confirmation", None)
     table.item(row, COL_DONE).setCheckState(Qt.CheckState.Checked)
+    qtbot.waitUntil(lambda: dialog_calls.names() == ["ask_confirmation"])
+    assert "image_trusted" not in ctl.plan.checklist
+    row = page.item_row("software", "image_trusted")
+    assert table.item(row, COL_DONE).checkState() == Qt.CheckState.Unchecked
+
+    ctl.set_value("software.image", "ngc-pytorch-24.05")  # a trusted image: the tick is the person's own check
+    row = page.item_row("software", "image_trusted")
+    table.item(row, COL_DONE).setCheckState(Qt.CheckState.Checked)
+    assert dialog_calls.names() == ["ask_confirmation"]
     assert ctl.plan.checklist["image_trusted"].checked is True
     row = page.item_row("software", "image_trusted")
     table.item(row, COL_NOTE).setText("pulled from nvcr.io, digest checked")
@@ -62,6 +73,7 @@ def test_a_person_ticks_an_item_and_writes_a_note(page):
 def test_sign_off_is_valid_until_the_plan_changes(page, qtbot, catalog, dialog_calls):
     dialog_calls.answer("ask_sign_anyway", True)  # the plan still has unknown items
     ctl = page.controller
+    ctl.set_value("software.image", "ngc-pytorch-24.05")  # the item ticked below has its evidence
     box = page.signoffs["approval"]
     assert "does not prove who signed" in box.covers_label.text()  # honest wording on screen
     box.name_edit.setText("Wang Li")

@@ -35,3 +35,13 @@ def test_a_plan_edited_since_the_evaluation_is_marked_from_its_own_status(catalo
     edited = _with_report(plan, "pass", "fail")
     marks = step_marks(edited, evaluation, evaluation.findings)  # the old evaluation is not of this plan
     assert marks[5].state == "error" and marks[5].failed_checks == 1
+
+
+def test_step_4_is_not_ok_for_an_image_whose_contents_are_unknown(catalog, policy) -> None:
+    """PyTorch 2.1 on NGC 23.05 had step 4's ✓ although the catalog records neither the image's CUDA, its driver
+    floor nor the PyTorch inside; an image with recorded contents gets it."""
+    plan = load_plan(EXAMPLES / "mid-size-training.gpuplan.yaml", catalog)
+    mark = step_marks(plan, evaluate(plan, catalog, policy, "en"), ())[4]
+    assert mark.state == "warning" and mark.findings >= 1
+    known = with_value(plan, "software.image", "pytorch-2.1.0-cuda12.1-runtime")
+    assert step_marks(known, evaluate(known, catalog, policy, "en"), ())[4].state == "ok"

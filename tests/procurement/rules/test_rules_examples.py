@@ -29,17 +29,18 @@ FINDINGS = {
     "mid-size-training": {
         "LIC-EXPORT", "VRAM-SHARDING", "BUDGET-UNPRICED", "COOLING-FAN-REDUNDANCY-UNKNOWN",
         "COOLING-AIRFLOW-UNKNOWN", "POWER-ESTIMATED-WATTS",
+        "SW-IMAGE-UNKNOWN",  # NGC 23.05: CUDA, driver floor and the PyTorch inside are not in the reference (C4)
     },
     "personal-research": {
         "LIC-EXPORT", "BALANCE-ECC", "BALANCE-SINGLE-THREAD", "BUDGET-UNPRICED", "POWER-ESTIMATED-WATTS",
         "BUDGET-PRICE-AGE",  # the RTX 4090's reference price dates from 2023-12-28
     },
 }
-# the only warnings left: the export note on each GPU, on the consumer platform no ECC for training, and the
-# age of the RTX 4090's 2023 reference price
+# the only warnings left: the export note on each GPU, on the consumer platform no ECC for training, the
+# age of the RTX 4090's 2023 reference price, and the NGC 23.05 image whose contents the catalog does not know
 WARNINGS = {
     "llm-cluster-node": {"LIC-EXPORT"},
-    "mid-size-training": {"LIC-EXPORT"},
+    "mid-size-training": {"LIC-EXPORT", "SW-IMAGE-UNKNOWN"},
     "personal-research": {"LIC-EXPORT", "BALANCE-ECC", "BUDGET-PRICE-AGE"},
 }
 

@@ -33,6 +33,8 @@ SRC = {"vendor": "test", "source": "docs/sources.md (test fixture)"}
 
 def part(cls: type[Part], **kw: Any) -> Any:
     kw.setdefault("name", kw["id"])
+    if cls is Gpu:  # BF16 from compute capability 8.0, as the shipped catalog has it (docs/sources.md §A3)
+        kw.setdefault("bf16", tuple(int(x) for x in str(kw["compute_capability"]).split(".")) >= (8, 0))
     return cls.model_validate({**SRC, **kw})
 
 
