@@ -54,9 +54,17 @@ _CATALOG_MODULES = ("catalog.models", "catalog.loader", "catalog.compat")
 
 
 class _CatalogUnpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, classes: frozenset[tuple[str, str]] = frozenset()) -> None:
+        super().__init__(file)
+        self._classes = classes
+
     def find_class(self, module: str, name: str) -> Any:
         if (module, name) in _ALLOWED:
             return super().find_class(module, name)
+        if (module, name) in self._classes:
+            found = super().find_class(module, name)
+            if isinstance(found, type):
+                return found
         if module in _CATALOG_MODULES:
             found = super().find_class(module, name)
             if isinstance(found, type):  # a class to build, never a function to call
@@ -126,8 +134,9 @@ def sighted(directory: Path, sighting: str) -> bool:
     return False
 
 
-def load(directory: Path, key: str) -> Any | None:
-    """The entry stored under ``key``, or None when there is none (or it is unreadable: then logged)."""
+def load(directory: Path, key: str, classes: frozenset[tuple[str, str]] = frozenset()) -> Any | None:
+    """The entry stored under ``key``, or None when there is none (or it is unreadable: then logged).
+    ``classes``: (module, name) of classes beyond the catalog's that the entry may hold (the policy's model)."""
     entry = directory / f"{key}{SUFFIX}"
     try:
         blob = read_bounded(entry, MAX_ENTRY_BYTES)
@@ -137,7 +146,7 @@ def load(directory: Path, key: str) -> Any | None:
     except OSError:
         return None  # not there yet (or unreadable): the files are read and the entry written
     try:
-        value = _CatalogUnpickler(io.BytesIO(blob)).load()
+        value = _CatalogUnpickler(io.BytesIO(blob), classes).load()
         if not (isinstance(value, tuple) and len(value) == 2 and value[0] == key):
             raise ValueError("not an entry for this key")
     except Exception as exc:  # any damage at all (pickle raises many kinds): parse the files instead

@@ -11,6 +11,7 @@ from PySide6.QtCore import QCoreApplication
 from PySide6.QtGui import QFont, QFontDatabase
 from PySide6.QtWidgets import QApplication
 
+from gui import pyside_hook  # noqa: F401  (first: the modules imported after it are checked the quick way)
 from gui.file_open import GpuProcureApp, plan_opener
 from gui.i18n import Translators, system_lang
 from gui.icon import DESKTOP_ID, app_icon

@@ -15,7 +15,7 @@ from catalog.loader import Catalog
 from gui.i18n import Translators
 from procurement.findings import Finding
 from procurement.messages import Lang
-from procurement.plan import Plan, get_value, load_plan, save_plan, with_value
+from procurement.plan import Plan, blank_plan, get_value, load_plan, save_plan, with_value
 from procurement.policy import Policy, default_policy
 from procurement.safe_io import FileStamp, stamp_of
 
@@ -84,7 +84,7 @@ class PlanController(QObject):
         self.language = lang if isinstance(lang, Translators) else Translators(lang)
         """The app's one owner of the current language (the window's, once attached)."""
         self.language.listen(self.repaint_findings)
-        self.plan = Plan()
+        self.plan = blank_plan()  # Plan(), without building a validator per part (procurement/plan.py)
         self.path: Path | None = None
         self.stamp: FileStamp | None = None  # the file as opened or last saved here
         self.findings: list[Finding] = []

@@ -34,7 +34,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from gui import dialogs
+from gui import dialogs, pyside_hook  # noqa: F401  (pyside_hook: quicker imports from here on)
 from gui.document import Document, examples_dir
 from gui.i18n import Translators
 from gui.pages import PAGES, page_title

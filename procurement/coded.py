@@ -28,8 +28,10 @@ class Coded(BaseModel):
 
 Param = Scalar | Coded | list[Scalar | Coded]
 """A message parameter: a plain value (numbers, names, versions: the same in every language), a coded value, or
-a list of them (shown joined with '; ')."""
-Coded.model_rebuild()
+a list of them (shown joined with '; ').
+
+No ``Coded.model_rebuild()`` here: pydantic resolves ``Param`` from this module when ``Coded`` is first
+validated (defer_build); building it at import cost ~40 ms of the app's start (issue 25)."""
 
 
 # Codes that are not messages but ways of putting values together, each rendered by its function below.
