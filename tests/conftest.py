@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -85,3 +86,27 @@ def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Co
         terminalreporter.section("skips not allowed in CI (a tool that make test should install is missing)")
         for line in _disallowed_skips:
             terminalreporter.write_line(line)
+
+
+@pytest.fixture(autouse=True)
+def _app_language_back_to_english() -> Iterator[None]:
+    """Each test starts in English whatever the one before it switched to: a test that installs a language
+    through its own gui.i18n.Translators (not make_window's) would otherwise leave Qt's translators in the
+    application for the next test in the same process, and which test comes next depends on the order (one
+    worker of `make test` runs other files than the serial order puts before it)."""
+    yield
+    import sys
+
+    if "PySide6.QtCore" not in sys.modules:
+        return
+    from PySide6.QtCore import QCoreApplication, QEvent, QLocale, QTranslator
+
+    app = QCoreApplication.instance()
+    if app is None:
+        return
+    leftover = app.findChildren(QTranslator)
+    for tr in leftover:
+        app.removeTranslator(tr)
+    QLocale.setDefault(QLocale(QLocale.Language.English, QLocale.Country.UnitedStates))
+    if leftover:
+        QCoreApplication.sendPostedEvents(None, QEvent.Type.LanguageChange)
