@@ -37,7 +37,7 @@ def _data() -> dict[str, Any]:
 def _refused(data: dict[str, Any], lang: str = "en") -> tuple[str, str]:
     text = yaml.safe_dump(data, allow_unicode=True, sort_keys=False)
     with pytest.raises(PlanError) as raised:
-        parse_plan(text, "big.gpuplan", lang=lang)  # type: ignore[arg-type]
+        parse_plan(text, "big.gpuplan", lang=lang)
     return str(raised.value), text
 
 
