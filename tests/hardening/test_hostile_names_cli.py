@@ -49,7 +49,7 @@ def assert_clean(out: str, shown: bool = True) -> None:
 
 
 @pytest.fixture(scope="module")
-def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Path]]:
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     d = tmp_path_factory.mktemp("hostile")
     raw: dict[str, Any] = json.loads(RAW.read_text(encoding="utf-8"))
     raw["files"]["/proc/sys/kernel/hostname"] = "node01" + HOSTILE + "\n"
@@ -109,8 +109,8 @@ def _node_commands(d: Path) -> dict[str, list[str]]:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("command", list(_node_commands(Path())))
-def test_a_hostile_node_prints_escaped_on_one_line(hostile: dict[str, Path], command: str, lang: str) -> None:
-    d = Path(str(hostile))
+def test_a_hostile_node_prints_escaped_on_one_line(hostile: Path, command: str, lang: str) -> None:
+    d = hostile
     if command.startswith("judge --json"):
         for name in ("r1", "r2"):
             run("judge", str(d / "raw.json"), "--json", str(d / f"{name}.json"))
@@ -136,8 +136,8 @@ def _plan_commands(d: Path) -> dict[str, list[str]]:
 
 
 @pytest.mark.parametrize("command", list(_plan_commands(Path())))
-def test_hostile_plan_catalog_price_and_config_names_print_escaped(hostile: dict[str, Path], command: str) -> None:
-    d = Path(str(hostile))
+def test_hostile_plan_catalog_price_and_config_names_print_escaped(hostile: Path, command: str) -> None:
+    d = hostile
     for lang in ("en", "zh"):
         argv = _plan_commands(d)[command]
         rc, out = run(*argv, *(["--lang", lang] if argv[0] != "catalog" else []))
