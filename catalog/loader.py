@@ -416,8 +416,9 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
         _add_file(parsed, cat, problems, None)
     for directory in overlay_dirs:
         directory = Path(directory)
-        if not directory.is_dir():
-            problems.append(f"{directory}: user catalog directory does not exist")
+        if not directory.is_dir():  # a FIFO or a file given as the directory is there, but is no directory
+            why = "is not a directory" if os.path.lexists(directory) else "does not exist"
+            problems.append(f"{directory}: user catalog directory {why}")
             continue
         report = OverlayReport(directory)
         prices: list[_Price] = []

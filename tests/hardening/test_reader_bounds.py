@@ -173,6 +173,8 @@ def test_every_command_refuses_a_fifo_a_device_or_a_huge_file_unread(
     assert rc == 2, (command, rc, out[-1500:])
     assert "Traceback" not in out
     assert Path(bad).name in out, out[-1500:]  # the file is named
+    if command == "check --catalog":  # it is there: it is no directory (it said "does not exist")
+        assert "user catalog directory is not a directory" in out, out
     within_bounds(peak, seconds)
 
 
