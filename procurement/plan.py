@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import json
 import re
@@ -32,7 +33,7 @@ from procurement.facility import VoltageBand
 from procurement.llm.presets import preset
 from procurement.messages import Lang, register, t
 from procurement.migrations import CURRENT, FIRST, MigrationError, migrate
-from procurement.safe_io import FileStamp, stamp_of, write_file
+from procurement.safe_io import FileStamp, WriteError, stamp_of, write_file
 from procurement.verification_report import MERGED_KIND, ReportError, VerificationReport, migrate_report
 
 SCHEMA_VERSION: Final = CURRENT
@@ -64,6 +65,9 @@ MAX_SIGNED_FIELDS = MAX_YAML_VALUES // 2
 MAX_REPORTS_IN_PLAN = 1_000
 """Reports a plan may hold, however small each (a one-GPU report holds about 150 values): a thousand
 malformed entries are a thousand error lines, not 100,000."""
+MAX_OFFER_LINES = 5_000
+"""Lines of one vendor's quote. The app writes each with its 8 fields (17 values): 10,000 lines, the earlier cap,
+were a plan the app saved and could not open again (170,000 values, past MAX_YAML_VALUES)."""
 MAX_CONFIG_JSON = 1 << 20
 """A pasted configuration (``hf_config``, ``deepspeed_config``) is at most 1 MiB as JSON: a model's
 config.json or a ds_config.json is a few kilobytes."""
@@ -540,7 +544,7 @@ class VendorQuote(Doc):
     """付款方式 as the vendor states it."""
     document: ShortText = ""
     """The name of the vendor's document it was read from (a file name, kept as text)."""
-    lines: list[OfferLine] = Field(default_factory=list, max_length=10_000)
+    lines: list[OfferLine] = Field(default_factory=list, max_length=MAX_OFFER_LINES)
 
 
 class Plan(Doc):
@@ -680,6 +684,10 @@ def _dump(data: Any) -> str:
 
 
 def dump_plan(plan: Plan) -> str:
+    return _dump_counted(plan)[0]
+
+
+def _dump_counted(plan: Plan) -> tuple[str, int]:
     """The canonical YAML text of a plan (deterministic: save → load → save is byte-identical).
 
     The attached reports are dumped one at a time and each one's data is dropped once written: one whole-plan
@@ -687,17 +695,21 @@ def dump_plan(plan: Plan) -> str:
     after an autosave) a tree of every value of 160 reports. The text is the same as one ``safe_dump`` of the
     whole plan (tests/hardening/test_fuzz.py compares them)."""
     if not plan.verification or list(Plan.model_fields)[-2:] != ["verification", "notes"]:
-        return _dump(plan_to_data(plan))
+        whole = plan_to_data(plan)
+        return _dump(whole), _count_values(whole, MAX_YAML_VALUES)
     # one C call of pydantic's over all reports held the GIL 70-110 ms (the window waited): a report at a time
     data = plan.model_dump(mode="json", exclude={"verification"})
+    count = _count_values(data, MAX_YAML_VALUES) + 2  # and the key verification: with its list
     notes = data.pop("notes")
     parts = [_dump(data), "verification:\n"]
     del data
     for report in plan.verification:
         # a top-level list of one: the same "- " lines as inside the mapping; its data is freed before the next
-        parts.append(_dump([report.model_dump(mode="json")]))
+        one = report.model_dump(mode="json")
+        count += _count_values(one, MAX_YAML_VALUES)
+        parts.append(_dump([one]))
     parts.append(_dump({"notes": notes}))
-    return "".join(parts)
+    return "".join(parts), count
 
 
 _NOT_CONFIGURATION = ("signoffs", "waivers", "acceptance", "verification", "notes", "checklist", "quote", "title",
@@ -868,6 +880,11 @@ register(
         ),
         "plan.err.too_many_entries": "{actual_length} entries, more than the {max_length} this list may hold",
         "plan.err.config_too_large": "larger than 1 MiB as JSON: not a model configuration",
+        "plan.err.too_many_values": (
+            "the plan would hold more than {limit} values, more than a plan file may hold: it would not open "
+            "again; remove vendor quote lines, prices or attached reports (keep reports as files and merge them "
+            "with 'verify --merge')"
+        ),
         "plan.err.unknown_ref": "unknown {kind} '{pid}' (not in the catalog)",
         "plan.err.unknown_preset": "unknown model preset '{pid}' (mistyped?)",
         "plan.err.unknown_item": "unknown checklist item '{pid}'",
@@ -900,9 +917,18 @@ last was cut off (a copy or download that did not finish, a full disk). Without 
 complete line opened silently, its missing sections filled with defaults. Hand-written plans have neither."""
 
 
+class PlanTooLargeError(WriteError):
+    """A plan that, written, would be a file no reader opens (more than MAX_YAML_VALUES values)."""
+
+
 def plan_file_text(plan: Plan) -> str:
-    """What a plan file holds: :func:`dump_plan` between the start and end lines."""
-    return PLAN_FILE_START + dump_plan(plan) + PLAN_FILE_END
+    """What a plan file holds: :func:`dump_plan` between the start and end lines. Raises PlanTooLargeError (an
+    OSError, as every failed save) for a plan that would not open again: each list within its cap, a plan could
+    still add up past the file's values (10,000 prices and 2,000 offer lines)."""
+    text, count = _dump_counted(plan)
+    if count > MAX_YAML_VALUES:
+        raise PlanTooLargeError(errno.EFBIG, t("plan.err.too_many_values", "en", limit=f"{MAX_YAML_VALUES:,}"))
+    return PLAN_FILE_START + text + PLAN_FILE_END
 
 
 def _check_whole(text: str, path: str | Path, lang: Lang) -> None:
@@ -915,7 +941,10 @@ def save_plan(plan: Plan, path: str | Path, *, expect: FileStamp | None = None, 
     """Save with the safe writer; ``backup`` keeps the previous file as NAME.bak; ``expect`` (the stamp taken
     when the file was opened) raises safe_io.FileChangedError when someone else saved it since. Returns the
     stamp of what was written, for the next save."""
-    data = plan_file_text(plan).encode("utf-8")
+    try:
+        data = plan_file_text(plan).encode("utf-8")
+    except PlanTooLargeError as exc:
+        raise PlanTooLargeError(exc.errno, exc.strerror, str(path)) from None  # named as every failed save
     write_file(path, data, expect=expect, backup=backup)
     stamp = stamp_of(path, data)
     assert stamp is not None

@@ -5,22 +5,28 @@ none: only the file's 150,000-value limit stopped them, with a message that name
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
 import yaml
 from pydantic import ValidationError
 
+from catalog.yamlsource import MAX_YAML_VALUES
 from procurement.plan import (
     MAX_CHECKLIST_MARKS,
+    MAX_OFFER_LINES,
     MAX_REPORTS_IN_PLAN,
     MAX_SIGNED_FIELDS,
     MAX_SIGNERS,
     MAX_WAIVERS,
     Plan,
     PlanError,
+    PlanTooLargeError,
     SignOff,
+    load_plan,
     parse_plan,
+    save_plan,
 )
 from tests.conftest import EXAMPLES, REPO
 
@@ -176,3 +182,68 @@ def test_the_caps_are_documented() -> None:
                   f"at most {MAX_SIGNED_FIELDS:,}", f"at most {MAX_REPORTS_IN_PLAN:,}", "1 MiB"):
         assert words in doc, words
 
+
+
+def _quote(n: int) -> list[dict[str, Any]]:
+    return [{"vendor": "A", "lines": [{"text": f"line {i}", "unit_price_cny": i} for i in range(n)]}]
+
+
+def test_a_quote_at_the_line_cap_saved_by_the_app_opens_again(tmp_path: Path) -> None:
+    """10,000 lines, the earlier cap, were read, and the plan the app then wrote (each line with its 8 fields,
+    170,000 values) did not open again."""
+    data = _data()
+    data["vendor_quotes"] = _quote(MAX_OFFER_LINES)
+    plan = parse_plan(yaml.safe_dump(data, sort_keys=False), "big.gpuplan")
+    save_plan(plan, tmp_path / "big.gpuplan")
+    assert len(load_plan(tmp_path / "big.gpuplan").vendor_quotes[0].lines) == MAX_OFFER_LINES
+    data["vendor_quotes"] = _quote(MAX_OFFER_LINES + 1)
+    said, _ = _refused(data)
+    assert f"vendor_quotes[0].lines: {MAX_OFFER_LINES + 1} entries, more than the {MAX_OFFER_LINES}" in said
+
+
+def test_a_plan_that_would_not_open_again_is_not_saved(tmp_path: Path) -> None:
+    """Each list within its cap, together past the file's values: the save is refused naming the file and why,
+    and the file on disk is left as it was (sign says so and exits 2)."""
+    data = _data()
+    data["prices"] = {f"part-{i}": {"price_cny": i} for i in range(10_000)}  # 120,000 values once written
+    data["vendor_quotes"] = _quote(2_000)  # 34,000
+    text = yaml.safe_dump(data, sort_keys=False)
+    plan = parse_plan(text, "big.gpuplan")  # read: the file itself is compact
+    path = tmp_path / "big.gpuplan"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(PlanTooLargeError) as raised:
+        save_plan(plan, path)
+    assert raised.value.filename == str(path)
+    assert f"more than {MAX_YAML_VALUES:,} values" in str(raised.value.strerror) and "would not open" in str(
+        raised.value.strerror)
+    assert path.read_text(encoding="utf-8") == text
+    import contextlib
+    import io
+
+    from procurement.commands.cli import main
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+        rc = main(["sign", "--kind", "approval", "--name", "x", str(path), "--lang", "en"])
+    assert rc == 2 and "would not open again" in err.getvalue() and "Traceback" not in err.getvalue()
+    assert path.read_text(encoding="utf-8") == text
+
+
+def test_importing_a_quote_longer_than_the_plan_keeps_is_a_located_error(tmp_path: Path) -> None:
+    """`quote import` of a 6,000-line file was a pydantic traceback once the lines reached VendorQuote."""
+    import contextlib
+    import io
+
+    from procurement.commands.cli import main
+
+    plan = tmp_path / "p.gpuplan"
+    plan.write_text(EXAMPLE.read_text(encoding="utf-8"), encoding="utf-8")
+    sheet = tmp_path / "q.csv"
+    sheet.write_text("型号,单价\n" + "".join(f"part {i},{100 + i}\n" for i in range(MAX_OFFER_LINES + 1)),
+                     encoding="utf-8")
+    for lang, words in (("en", "q.csv: more than 5,000 lines"), ("zh", "q.csv: 超过 5,000 行")):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
+            rc = main(["quote", "import", "--vendor", "V", str(plan), str(sheet), "--lang", lang])
+        assert rc == 2 and words in err.getvalue() and "Traceback" not in err.getvalue(), err.getvalue()
+    assert plan.read_text(encoding="utf-8") == EXAMPLE.read_text(encoding="utf-8")

@@ -282,17 +282,19 @@ def test_an_xlsx_at_the_default_row_cap_is_refused_within_the_bounds(tmp_path: P
     within_bounds(peak, seconds)
 
 
-def test_a_csv_at_the_20000_line_cap_reads_within_the_bounds(tmp_path: Path) -> None:
+def test_a_price_list_at_the_20000_line_cap_reads_within_the_bounds(tmp_path: Path) -> None:
     path = tmp_path / "prices.csv"
     path.write_bytes(b"part,price\n" + b"".join(b"RTX 4090 24GB,%d\n" % (12000 + i) for i in range(20_000)))
     said, peak, seconds = measured_alone(
         "from procurement.pricing.import_prices import read_prices\n"
-        f"result = len(read_prices({str(path)!r}, []).lines)")
+        f"result = len(read_prices({str(path)!r}, [], kind='company').lines)")
     assert said == "20000"
     within_bounds(peak, seconds)
     path.write_bytes(path.read_bytes() + b"one more,1\n")
     with pytest.raises(PriceFileError, match="more than 20000 rows"):
-        read_prices(path, [])
+        read_prices(path, [], kind="company")
+    with pytest.raises(PriceFileError, match="more than 5,000 lines: more than a plan keeps of one vendor's quote"):
+        read_prices(path, [], kind="vendor_quote")  # the plan keeps 5,000 lines of one vendor's quote
 
 
 # ---------------------------------------------------------------- raw facts with huge arrays
