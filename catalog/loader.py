@@ -26,7 +26,7 @@ from catalog.models import (
     Part,
 )
 from catalog.plausible import implausible
-from catalog.yamlsource import YamlError, cache_dir, compose, format_loc, locate_node, parse_yaml, read_raw_text
+from catalog.yamlsource import Locator, YamlError, cache_dir, format_loc, parse_yaml, read_raw_text
 
 P = TypeVar("P", bound=Part)
 
@@ -81,13 +81,12 @@ class _Source:
 
     display: str
     text: str
-    _node: Any = None
-    _composed: bool = False
+    _locator: Locator | None = None
 
     def line(self, loc: tuple[str | int, ...]) -> int | None:
-        if not self._composed:
-            self._node, self._composed = compose(self.text), True
-        return locate_node(self._node, loc)
+        if self._locator is None:  # composed the first time a message needs a line
+            self._locator = Locator(self.text)
+        return self._locator.line(loc)
 
     def where(self, loc: tuple[str | int, ...]) -> str:
         line = self.line(loc)
@@ -417,8 +416,9 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
         _add_file(parsed, cat, problems, None)
     for directory in overlay_dirs:
         directory = Path(directory)
-        if not directory.is_dir():
-            problems.append(f"{directory}: user catalog directory does not exist")
+        if not directory.is_dir():  # a FIFO or a file given as the directory is there, but is no directory
+            why = "is not a directory" if os.path.lexists(directory) else "does not exist"
+            problems.append(f"{directory}: user catalog directory {why}")
             continue
         report = OverlayReport(directory)
         prices: list[_Price] = []

@@ -232,39 +232,17 @@ def compose(text: str) -> Any:
         return None
 
 
-def locate_node(node: Any, loc: Sequence[str | int]) -> int | None:
-    """1-based line of the node at ``loc`` below ``node``, or of its deepest existing parent."""
-    if node is None:
-        return None
-    line: int = node.start_mark.line + 1
-    for key in loc:
-        if isinstance(node, yaml.MappingNode):
-            for k, v in node.value:
-                if getattr(k, "value", None) == str(key):
-                    line = k.start_mark.line + 1
-                    node = v
-                    break
-            else:
-                return line
-        elif isinstance(node, yaml.SequenceNode) and isinstance(key, int) and 0 <= key < len(node.value):
-            node = node.value[key]
-            line = node.start_mark.line + 1
-        else:
-            return line
-    return line
-
-
 def locate(text: str, loc: Sequence[str | int]) -> int | None:
     """1-based line of the node at ``loc`` (keys and list indexes), or of its deepest existing parent.
-    Composes the whole text: for many locations in one text use a :class:`Locator`."""
-    return locate_node(compose(text), loc)
+    Composes the whole text: for many locations in one text use a :class:`Locator` (this is one, used once)."""
+    return Locator(text).line(loc)
 
 
 class Locator:
     """The lines of many locations in one text: the text composed once, and each mapping's keys indexed the
     first time a location passes through it. Locating each of 1,000 unknown checklist ids with
     :func:`locate` composed a plan 1,000 times (40 s in ``check``, issue 31); this is linear in the text
-    plus the locations. Gives the same lines as :func:`locate`."""
+    plus the locations. The one walk of a composed file: :func:`locate` and the catalog's lines use it."""
 
     def __init__(self, text: str) -> None:
         self._root = compose(text)
@@ -277,7 +255,7 @@ class Locator:
             for k, v in node.value:
                 value = getattr(k, "value", None)
                 if isinstance(value, str):
-                    index.setdefault(value, (k, v))  # the first of a key written twice, as locate_node
+                    index.setdefault(value, (k, v))  # the first of a key written twice
             self._keys[id(node)] = index
         return index
 

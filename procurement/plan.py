@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import errno
 import hashlib
 import json
 import re
@@ -32,7 +33,7 @@ from procurement.facility import VoltageBand
 from procurement.llm.presets import preset
 from procurement.messages import Lang, register, t
 from procurement.migrations import CURRENT, FIRST, MigrationError, migrate
-from procurement.safe_io import FileStamp, stamp_of, write_file
+from procurement.safe_io import FileStamp, WriteError, stamp_of, write_file
 from procurement.verification_report import MERGED_KIND, ReportError, VerificationReport, migrate_report
 
 SCHEMA_VERSION: Final = CURRENT
@@ -49,6 +50,27 @@ and a dozen adapters, each line with a count; 10,000 lines were read, checked an
 a minute before anything said the file was wrong (issue 31)."""
 Text = Annotated[str, Field(max_length=20_000)]
 ShortText = Annotated[str, Field(max_length=500)]
+PartRef = Annotated[str, Field(max_length=80)]
+"""A catalog id as the plan names it (catalog ids are at most 80 characters): a longer one is no part."""
+MAX_CHECKLIST_MARKS = 1_000
+"""Marks ``checklist`` may hold: this version knows a dozen items; a thousand leaves room for a newer one's
+and for a file's mistyped ids, each said on its own line (docs/plan-format.md)."""
+MAX_WAIVERS = 1_000
+"""Waivers one plan may hold: one per rule is all that counts (the sign-off lists them by rule), and there
+are a few hundred rules."""
+MAX_SIGNERS = 100
+"""Signers of one sign-off: each person signs once (a second signature replaces the first)."""
+MAX_SIGNED_FIELDS = MAX_YAML_VALUES // 2
+"""Fields a sign-off's ``content`` may hold: each is a key and a value, so a plan file holds no more."""
+MAX_REPORTS_IN_PLAN = 1_000
+"""Reports a plan may hold, however small each (a one-GPU report holds about 150 values): a thousand
+malformed entries are a thousand error lines, not 100,000."""
+MAX_OFFER_LINES = 5_000
+"""Lines of one vendor's quote. The app writes each with its 8 fields (17 values): 10,000 lines, the earlier cap,
+were a plan the app saved and could not open again (170,000 values, past MAX_YAML_VALUES)."""
+MAX_CONFIG_JSON = 1 << 20
+"""A pasted configuration (``hf_config``, ``deepspeed_config``) is at most 1 MiB as JSON: a model's
+config.json or a ds_config.json is a few kilobytes."""
 
 
 def _types(annotation: Any) -> set[Any]:
@@ -125,7 +147,7 @@ class Requirements(Doc):
     workload: Workload = Workload.TRAINING
     mode: TrainingMode | None = None
     """None: implied by the workload (training → full training, fine-tuning → full fine-tune…)."""
-    model_preset: str | None = None
+    model_preset: PartRef | None = None
     model_params_b: Annotated[float, Field(ge=0, le=100_000)] | None = None
     layers: Annotated[int, Field(ge=1, le=100_000)] | None = None
     hidden_size: Annotated[int, Field(ge=1, le=10_000_000)] | None = None
@@ -156,7 +178,7 @@ class Requirements(Doc):
     gradient_checkpointing: bool | None = None
     """None: the recipe's default (on for LoRA/QLoRA, off for full training)."""
     lora_rank: Annotated[int, Field(ge=1, le=65_536)] | None = None
-    lora_targets: list[LoraTarget] | None = None
+    lora_targets: list[LoraTarget] | None = Field(default=None, max_length=len(typing.get_args(LoraTarget)))
     """None: every linear layer of the blocks (the QLoRA recipe)."""
     kv_precision: Literal["bf16", "fp8", "fp32"] = "bf16"
     offload_optimizer: bool = False
@@ -189,6 +211,13 @@ class Requirements(Doc):
     """A pasted or loaded ds_config.json (`size --deepspeed-config`): its ZeRO stage, bucket sizes and offloads;
     checked as the sizing reads it (procurement.sizing.deepspeed)."""
 
+    @field_validator("hf_config")
+    @classmethod
+    def _config_size(cls, value: dict[str, Any] | None) -> dict[str, Any] | None:
+        if value is not None and len(json.dumps(value, default=str)) > MAX_CONFIG_JSON:
+            raise PydanticCustomError("config_too_large", "larger than 1 MiB as JSON: not a model configuration")
+        return value
+
     @model_validator(mode="after")
     def _offloads(self) -> Requirements:
         # a minimum above the maximum is not refused here (typed one digit at a time, the maximum passes below
@@ -196,7 +225,7 @@ class Requirements(Doc):
         if self.offload_activations and self.gradient_checkpointing is False:
             raise ValueError("offload_activations moves the activation checkpoints: it needs "
                              "gradient_checkpointing on (or unset)")
-        if self.deepspeed_config is not None and len(json.dumps(self.deepspeed_config, default=str)) > 1 << 20:
+        if self.deepspeed_config is not None and len(json.dumps(self.deepspeed_config, default=str)) > MAX_CONFIG_JSON:
             raise ValueError("deepspeed_config: larger than 1 MiB, not a DeepSpeed configuration")
         return self
 
@@ -209,12 +238,12 @@ TRAINING_OPTIONS: tuple[str, ...] = ("attention", "loss_chunks", "sequence_paral
 class GpuChoice(Doc):
     """Step 2 (GPU选型)."""
 
-    model: str | None = None
+    model: PartRef | None = None
     count: Count = 0
 
 
 class PartCount(Doc):
-    part: str
+    part: PartRef
     count: Count = 1
 
 
@@ -227,7 +256,7 @@ class StorageRole(StrEnum):
 
 class StorageItem(Doc):
     role: StorageRole
-    part: str
+    part: PartRef
     count: Count = 1
 
 
@@ -247,7 +276,7 @@ class Redundancy(StrEnum):
 
 
 class PsuChoice(Doc):
-    part: str | None = None
+    part: PartRef | None = None
     count: Count = 0
     redundancy: Redundancy = Redundancy.NONE
 
@@ -266,8 +295,8 @@ class ServerConfig(Doc):
     def _voltage_as_text(cls, v: object) -> object:
         return str(v) if isinstance(v, int) and not isinstance(v, bool) else v  # 220 written without quotes
 
-    chassis: str | None = None
-    cpu: str | None = None
+    chassis: PartRef | None = None
+    cpu: PartRef | None = None
     cpu_count: Annotated[int, Field(ge=0, le=16)] = 1
     memory: PartCount | None = None
     storage: list[StorageItem] = Field(default_factory=list, max_length=MAX_PART_LINES)
@@ -278,7 +307,7 @@ class ServerConfig(Doc):
     high line). Version-1 plans' 'high'/'low' are migrated to 200-240 / 100-127."""
     rack_power_limit_kw: Annotated[float, Field(gt=0, le=10_000)] | None = None
     servers_per_rack: Annotated[int, Field(ge=1, le=1000)] = 1
-    auto_chosen: list[AutoPart] = Field(default_factory=list)
+    auto_chosen: list[AutoPart] = Field(default_factory=list, max_length=len(typing.get_args(AutoPart)))
     """The parts whose current choice Auto-configure made (schema_version 6); every other part that is set was
     chosen by hand (or in an older file, by whoever wrote it), and Auto-configure asks before replacing it."""
 
@@ -286,11 +315,11 @@ class ServerConfig(Doc):
 class SoftwareChoice(Doc):
     """Step 4 (镜像选择)."""
 
-    os: str | None = None
-    driver: str | None = None
-    cuda: str | None = None
-    framework: str | None = None
-    image: str | None = None
+    os: PartRef | None = None
+    driver: PartRef | None = None
+    cuda: PartRef | None = None
+    framework: PartRef | None = None
+    image: PartRef | None = None
 
 
 # schema_version 11: what happens after delivery (procurement/host_tuning.py, mig.py, kubernetes.py, dockerfile.py)
@@ -366,9 +395,9 @@ class SignOff(Doc):
 
     digest: str = Field(pattern=r"^[0-9a-f]{64}$")
     """SHA-256 of the signed content (procurement.signoff.content_digest): an integrity check, not a signature."""
-    content: dict[str, str] = Field(default_factory=dict)
+    content: dict[str, str] = Field(default_factory=dict, max_length=MAX_SIGNED_FIELDS)
     """The signed content, field by field, so that what changed since signing can be said in words."""
-    signers: list[Signer] = Field(min_length=1)
+    signers: list[Signer] = Field(min_length=1, max_length=MAX_SIGNERS)
     legacy: bool = False
     """Migrated from a plan format whose digest covered other content: it cannot be checked and needs re-signing."""
 
@@ -376,7 +405,7 @@ class SignOff(Doc):
 class Waiver(Doc):
     """A finding accepted on purpose: by whom, when and why (a decision someone signs, not a hidden warning)."""
 
-    rule: str = Field(pattern=r"^[A-Z0-9]+(-[A-Z0-9]+)+$")
+    rule: str = Field(pattern=r"^[A-Z0-9]+(-[A-Z0-9]+)+$", max_length=80)
     reason: Annotated[str, Field(min_length=1, max_length=20_000)]
     by: Annotated[str, Field(min_length=1, max_length=500)]
     date: dt.date
@@ -384,7 +413,7 @@ class Waiver(Doc):
         default_factory=dict, max_length=200)
     """The numbers in each of the finding's parameters when it was waived (parameter -> numbers, e.g.
     ``{"draw": "3200"}``), the same in every language: the waiver goes stale when they change."""
-    numbers: list[str] = Field(default_factory=list)
+    numbers: list[Annotated[str, Field(max_length=2_000)]] = Field(default_factory=list, max_length=200)
     """Format 5 (and a finding without parameters): the numbers in the finding's message, compared instead (in
     whichever language they match: the waiver does not record the one it was made in)."""
 
@@ -515,7 +544,7 @@ class VendorQuote(Doc):
     """付款方式 as the vendor states it."""
     document: ShortText = ""
     """The name of the vendor's document it was read from (a file name, kept as text)."""
-    lines: list[OfferLine] = Field(default_factory=list, max_length=10_000)
+    lines: list[OfferLine] = Field(default_factory=list, max_length=MAX_OFFER_LINES)
 
 
 class Plan(Doc):
@@ -528,9 +557,10 @@ class Plan(Doc):
     gpu: GpuChoice = Field(default_factory=GpuChoice)
     server: ServerConfig = Field(default_factory=ServerConfig)
     software: SoftwareChoice = Field(default_factory=SoftwareChoice)
-    checklist: dict[str, ChecklistMark] = Field(default_factory=dict)
+    checklist: dict[Annotated[str, Field(max_length=80)], ChecklistMark] = Field(
+        default_factory=dict, max_length=MAX_CHECKLIST_MARKS)
     signoffs: dict[SignOffKind, SignOff] = Field(default_factory=dict)
-    waivers: list[Waiver] = Field(default_factory=list)
+    waivers: list[Waiver] = Field(default_factory=list, max_length=MAX_WAIVERS)
     acceptance: AcceptanceInfo = Field(default_factory=AcceptanceInfo)
     quote: QuoteInfo = Field(default_factory=QuoteInfo)
     tco: TcoInputs = Field(default_factory=TcoInputs)
@@ -542,7 +572,7 @@ class Plan(Doc):
     chosen_vendor: ShortText | None = None
     """The vendor whose offer the buyer chose (one of ``vendor_quotes``): the offer the approval sign-off covers."""
     operations: Operations = Field(default_factory=Operations)
-    verification: list[VerificationReport] = Field(default_factory=list)
+    verification: list[VerificationReport] = Field(default_factory=list, max_length=MAX_REPORTS_IN_PLAN)
     """Verification reports as written by `gpu-procure verify --json` (procurement.verification_report; older
     report versions are brought up to the current one as they are read)."""
     notes: Text = ""
@@ -561,6 +591,9 @@ class Plan(Doc):
     def _reports(cls, reports: Any) -> Any:
         if not isinstance(reports, list):
             return reports
+        if len(reports) > MAX_REPORTS_IN_PLAN:  # before each one is migrated
+            raise PydanticCustomError("too_long", "{actual_length} entries, more than {max_length}",
+                                      {"actual_length": len(reports), "max_length": MAX_REPORTS_IN_PLAN})
         # a plan file may hold MAX_YAML_VALUES values: 300 attached 8-GPU reports (161 700 values) were
         # saved, and the saved plan then did not open again
         count = _count_values(reports, MAX_REPORT_VALUES_IN_PLAN)
@@ -674,6 +707,10 @@ def _dump(data: Any) -> str:
 
 
 def dump_plan(plan: Plan) -> str:
+    return _dump_counted(plan)[0]
+
+
+def _dump_counted(plan: Plan) -> tuple[str, int]:
     """The canonical YAML text of a plan (deterministic: save → load → save is byte-identical).
 
     The attached reports are dumped one at a time and each one's data is dropped once written: one whole-plan
@@ -681,17 +718,21 @@ def dump_plan(plan: Plan) -> str:
     after an autosave) a tree of every value of 160 reports. The text is the same as one ``safe_dump`` of the
     whole plan (tests/hardening/test_fuzz.py compares them)."""
     if not plan.verification or list(Plan.model_fields)[-2:] != ["verification", "notes"]:
-        return _dump(plan_to_data(plan))
+        whole = plan_to_data(plan)
+        return _dump(whole), _count_values(whole, MAX_YAML_VALUES)
     # one C call of pydantic's over all reports held the GIL 70-110 ms (the window waited): a report at a time
     data = plan.model_dump(mode="json", exclude={"verification"})
+    count = _count_values(data, MAX_YAML_VALUES) + 2  # and the key verification: with its list
     notes = data.pop("notes")
     parts = [_dump(data), "verification:\n"]
     del data
     for report in plan.verification:
         # a top-level list of one: the same "- " lines as inside the mapping; its data is freed before the next
-        parts.append(_dump([report.model_dump(mode="json")]))
+        one = report.model_dump(mode="json")
+        count += _count_values(one, MAX_YAML_VALUES)
+        parts.append(_dump([one]))
     parts.append(_dump({"notes": notes}))
-    return "".join(parts)
+    return "".join(parts), count
 
 
 _NOT_CONFIGURATION = ("signoffs", "waivers", "acceptance", "verification", "notes", "checklist", "quote", "title",
@@ -770,8 +811,9 @@ _PYDANTIC_ZH = {
     "enum": "plan.err.choice", "literal_error": "plan.err.choice",
     "plan_reports_too_large": "plan.err.reports_too_large",
     "too_long": "plan.err.too_many_entries",
+    "config_too_large": "plan.err.config_too_large",
 }
-_OWN_WORDS = frozenset({"too_long"})
+_OWN_WORDS = frozenset({"too_long", "config_too_large"})
 """Kinds said in the app's own words in every language (pydantic's 'List should have at most 500 items after
 validation, not 10000' says neither what a line is nor why)."""
 _KNOWN_ITEMS = frozenset(ITEM_IDS)
@@ -786,6 +828,8 @@ def _pydantic_msg(err: Any, lang: Lang) -> str:
     fields = {k: ctx.get(k, "") for k in ("ge", "gt", "le", "lt", "expected", "limit", "reports", "max_length",
                                           "actual_length")}
     fields["expected"] = str(fields["expected"]).replace(" or ", " 或 ")
+    if err["type"] == "too_long" and fields["actual_length"] is None:  # a mapping: pydantic stops counting
+        fields["actual_length"] = len(err["input"]) if hasattr(err.get("input"), "__len__") else "?"
     return t(key, lang, **fields)
 
 
@@ -858,6 +902,12 @@ register(
             "keep the reports as files and merge them with 'verify --merge'"
         ),
         "plan.err.too_many_entries": "{actual_length} entries, more than the {max_length} this list may hold",
+        "plan.err.config_too_large": "larger than 1 MiB as JSON: not a model configuration",
+        "plan.err.too_many_values": (
+            "the plan would hold more than {limit} values, more than a plan file may hold: it would not open "
+            "again; remove vendor quote lines, prices or attached reports (keep reports as files and merge them "
+            "with 'verify --merge')"
+        ),
         "plan.err.unknown_ref": "unknown {kind} '{pid}' (not in the catalog)",
         "plan.err.unknown_preset": "unknown model preset '{pid}' (mistyped?)",
         "plan.err.unknown_item": "unknown checklist item '{pid}'",
@@ -890,9 +940,18 @@ last was cut off (a copy or download that did not finish, a full disk). Without 
 complete line opened silently, its missing sections filled with defaults. Hand-written plans have neither."""
 
 
+class PlanTooLargeError(WriteError):
+    """A plan that, written, would be a file no reader opens (more than MAX_YAML_VALUES values)."""
+
+
 def plan_file_text(plan: Plan) -> str:
-    """What a plan file holds: :func:`dump_plan` between the start and end lines."""
-    return PLAN_FILE_START + dump_plan(plan) + PLAN_FILE_END
+    """What a plan file holds: :func:`dump_plan` between the start and end lines. Raises PlanTooLargeError (an
+    OSError, as every failed save) for a plan that would not open again: each list within its cap, a plan could
+    still add up past the file's values (10,000 prices and 2,000 offer lines)."""
+    text, count = _dump_counted(plan)
+    if count > MAX_YAML_VALUES:
+        raise PlanTooLargeError(errno.EFBIG, t("plan.err.too_many_values", "en", limit=f"{MAX_YAML_VALUES:,}"))
+    return PLAN_FILE_START + text + PLAN_FILE_END
 
 
 def _check_whole(text: str, path: str | Path, lang: Lang) -> None:
@@ -905,7 +964,10 @@ def save_plan(plan: Plan, path: str | Path, *, expect: FileStamp | None = None, 
     """Save with the safe writer; ``backup`` keeps the previous file as NAME.bak; ``expect`` (the stamp taken
     when the file was opened) raises safe_io.FileChangedError when someone else saved it since. Returns the
     stamp of what was written, for the next save."""
-    data = plan_file_text(plan).encode("utf-8")
+    try:
+        data = plan_file_text(plan).encode("utf-8")
+    except PlanTooLargeError as exc:
+        raise PlanTooLargeError(exc.errno, exc.strerror, str(path)) from None  # named as every failed save
     write_file(path, data, expect=expect, backup=backup)
     stamp = stamp_of(path, data)
     assert stamp is not None

@@ -74,15 +74,23 @@ class FileStamp:
     sha256: str
 
 
+def _digest(path: str | Path, size: int) -> str:
+    """SHA-256 of the regular file ``path`` of ``size`` bytes; '' for one larger than any file the app reads
+    (DEFAULT_LIMIT), which is not read: a stamp of a 10 GB file read all of it into memory first."""
+    if size > DEFAULT_LIMIT:
+        return ""
+    return hashlib.sha256(read_bounded(path, DEFAULT_LIMIT)).hexdigest()
+
+
 def stamp_of(path: str | Path, data: bytes | None = None) -> FileStamp | None:
-    """The stamp of ``path`` now (``data``: its content, when the caller has just read it); None if absent."""
+    """The stamp of ``path`` now (``data``: its content, when the caller has just read it); None if absent.
+    InputFileError (an OSError) for a FIFO, device or directory, which is never read."""
     try:
         st = os.stat(path)
     except FileNotFoundError:
         return None
-    if data is None:
-        data = read_bounded(path, max(DEFAULT_LIMIT, st.st_size))
-    return FileStamp(st.st_size, st.st_mtime_ns, hashlib.sha256(data).hexdigest())
+    digest = _digest(path, st.st_size) if data is None else hashlib.sha256(data).hexdigest()
+    return FileStamp(st.st_size, st.st_mtime_ns, digest)
 
 
 def _changed_since(real: str, expect: FileStamp) -> bool:
@@ -95,7 +103,11 @@ def _changed_since(real: str, expect: FileStamp) -> bool:
     if st.st_size != expect.size:
         return True
     # same size, other time (touched, or rewritten with the same length): the content decides
-    return hashlib.sha256(read_bounded(real, max(DEFAULT_LIMIT, st.st_size))).hexdigest() != expect.sha256
+    try:
+        digest = _digest(real, st.st_size)
+    except InputFileError:
+        return True  # replaced by a FIFO or device, or grew past the limit as it was read
+    return not digest or digest != expect.sha256  # too large to read: changed, to be safe
 
 
 _UMASK_LOCK = threading.Lock()

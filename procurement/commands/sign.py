@@ -53,7 +53,10 @@ def run(args: argparse.Namespace) -> int:
             if not locked:
                 print(t("sign.locked", lang, path=args.plan), file=sys.stderr)
                 return ExitStatus.UNUSABLE
-            stamp = stamp_of(args.plan)  # taken before reading: a write in between fails the save below
+            try:
+                stamp = stamp_of(args.plan)  # taken before reading: a write in between fails the save below
+            except OSError:
+                stamp = None  # a FIFO, a device, a directory: load_plan says what it is, and nothing is read
             try:
                 plan = load_plan(args.plan, catalog, lang)
             except PlanError as exc:

@@ -24,7 +24,7 @@ from catalog.loader import Catalog
 from catalog.models import Part
 from procurement.budgets.parts import resolve
 from procurement.messages import Lang, plural, register, t
-from procurement.plan import EnteredPrice, Plan
+from procurement.plan import MAX_OFFER_LINES, EnteredPrice, Plan
 from procurement.pricing import sheets
 
 MAX_FILE_BYTES = 32 * 1024 * 1024
@@ -60,6 +60,7 @@ register({
         "model name column (型号, 品名, Part number, Model…) are needed"
     ),
     "prices.error.too_many_rows": "more than {limit} rows: not a price list this program reads",
+    "prices.error.too_many_quote_lines": "more than {limit} lines: more than a plan keeps of one vendor's quote",
     "prices.imported": plural("{n} price imported from {file}", "{n} prices imported from {file}", "n"),
     "prices.error.too_big": "the file has {size} bytes, over the limit of {limit}",
     "prices.error.unreadable": "cannot be read: {reason}",
@@ -662,6 +663,9 @@ def _read(path: Path, sheet: str | None, rows: Iterator[tuple[int, Sequence[obje
         count += 1
         if count > MAX_ROWS:
             raise PriceFileError(path, "prices.error.too_many_rows", sheet=sheet, limit=MAX_ROWS)
+        if count > MAX_OFFER_LINES and kind == "vendor_quote":  # the plan keeps no more of one vendor's lines
+            raise PriceFileError(path, "prices.error.too_many_quote_lines", sheet=sheet,
+                                 limit=f"{MAX_OFFER_LINES:,}")
         part_text, name_text = _text(cell(values, c_part)), _text(cell(values, c_name))
         if _not_a_line(values, first, part_text, name_text, cell(values, c_price) in (None, ""), said, info):
             skipped.append(number)
