@@ -98,12 +98,30 @@ def _qty(value: float) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
+_ROW_INDEX: dict[int, tuple[OfferResult, dict[OfferRow, int]]] = {}
+"""Each offer's row positions, by the offer's identity (the offer is kept with its map, so an id is never
+reused while it is here): a lookup by ``rows.index`` per cell made a 5,000-line comparison quadratic."""
+
+
+def _row_index(o: OfferResult) -> dict[OfferRow, int]:
+    held = _ROW_INDEX.get(id(o))
+    if held is None or held[0] is not o:
+        if len(_ROW_INDEX) > 64:
+            _ROW_INDEX.clear()
+        index: dict[OfferRow, int] = {}
+        for i, r in enumerate(o.rows):
+            index.setdefault(r, i)  # the first equal row, as rows.index gives
+        held = _ROW_INDEX[id(o)] = (o, index)
+    return held[1]
+
+
 def _amount(o: OfferResult, row: OfferRow) -> tuple[Decimal | None, bool]:
     """The row's amount as the offer adds it up (one computation: procurement/budgets/cost.py ``add_up``) and
     whether it includes VAT."""
-    if o.money is None or row not in o.rows:
+    at = None if o.money is None else _row_index(o).get(row)
+    if o.money is None or at is None:
         return _d(row.gross_cny(o.vat_rate_pct)), True
-    return o.money.amounts[o.rows.index(row)], o.money.basis == "gross"
+    return o.money.amounts[at], o.money.basis == "gross"
 
 
 def _cell(row: OfferRow | None, o: OfferResult, lang: Lang) -> str:
