@@ -9,13 +9,13 @@ from typing import Any
 from catalog.models import Gpu
 from procurement.verify.checks.health import _nvlink_wanted
 from procurement.verify.checks.registry import Ctx, check
-from procurement.verify.parse.health import LoadFacts
 from procurement.verify.parse.load import (
     DCGM_EXIT,
     HW_SLOWDOWN_BITS,
     INSTALL,
     PSU_FAULTS,
     SW_THERMAL_BIT,
+    LoadFacts,
     NcclResult,
     _out,
     corruption_line,
@@ -466,13 +466,8 @@ def _load_after(c: Ctx) -> None:
     errors beyond the policy's limits, a GPU gone. Before the load they were clean; this is where a marginal
     GPU shows."""
     from procurement.policy import default_policy
-    from procurement.verify.parse.health import (
-        NVLINK_COUNTERS,
-        parse_kernel_faults,
-        parse_nvlink_errors,
-        parse_xid,
-        xid_info,
-    )
+    from procurement.verify.parse.kernel_log import parse_kernel_faults, parse_xid, xid_info
+    from procurement.verify.parse.nvlink import NVLINK_COUNTERS, parse_nvlink_errors
     load = c.facts.load
     if load is None:
         return
