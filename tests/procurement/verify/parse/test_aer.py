@@ -6,7 +6,8 @@ from procurement.verify.parse.aer import parse_aer
 
 
 def test_the_total_line_is_read() -> None:
-    text = "RxErr 0\nBadTLP 2\nBadDLLP 1\nRollover 0\nTimeout 0\nNonFatalErr 0\nCorrIntErr 0\nHeaderOF 0\nTOTAL_ERR_COR 3\n"
+    text = ("RxErr 0\nBadTLP 2\nBadDLLP 1\nRollover 0\nTimeout 0\nNonFatalErr 0\nCorrIntErr 0\nHeaderOF 0\n"
+            "TOTAL_ERR_COR 3\n")
     assert parse_aer(text) == 3
     assert parse_aer("TOTAL_ERR_FATAL 0\n") == 0
 

@@ -1,4 +1,5 @@
-"""procurement/verify/parse/ibv_devinfo.py on a real `ibv_devinfo` (tests/fixtures/acceptance/ib, sources in its README)."""
+"""procurement/verify/parse/ibv_devinfo.py on a real `ibv_devinfo`
+(tests/fixtures/acceptance/ib, sources in its README)."""
 
 from __future__ import annotations
 

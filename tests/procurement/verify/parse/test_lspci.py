@@ -1,4 +1,5 @@
-"""procurement/verify/parse/lspci.py on a real `lspci -nn -D` (tests/fixtures/acceptance/lspci, sources in its README)."""
+"""procurement/verify/parse/lspci.py on a real `lspci -nn -D`
+(tests/fixtures/acceptance/lspci, sources in its README)."""
 
 from __future__ import annotations
 
