@@ -19,14 +19,11 @@ from procurement.verify.checks import Facts, evaluate, gpu_record, match_gpu
 from procurement.verify.collect import raw as rawmod
 from procurement.verify.collect.runner import CommandResult
 from procurement.verify.host import HostInfo, command_result, host_from_raw
-from procurement.verify.parse.health import (
-    ib_ports_from_sysfs,
-    parse_aer,
-    parse_ibstat,
-    parse_ibv_devinfo,
-    parse_kernel_faults,
-    parse_xid,
-)
+from procurement.verify.parse.aer import parse_aer
+from procurement.verify.parse.ibstat import parse_ibstat
+from procurement.verify.parse.ibv_devinfo import parse_ibv_devinfo
+from procurement.verify.parse.infiniband import ib_ports_from_sysfs
+from procurement.verify.parse.kernel_log import parse_kernel_faults, parse_xid
 from procurement.verify.parse.load import load_facts
 from procurement.verify.parse.smi_xml import SmiParseError, SmiReport, parse_smi_xml
 from procurement.verify.parse.topo import Topology, TopoParseError, parse_topo

@@ -23,9 +23,7 @@ from procurement.verify.checks.registry import (
     check,
 )
 from procurement.verify.host import HostInfo
-from procurement.verify.parse.health import (
-    lspci_gpus,
-)
+from procurement.verify.parse.lspci import lspci_gpus
 from procurement.verify.parse.smi_xml import FIELD_PATHS, SmiGpu, SmiReport
 from procurement.verify.report import CheckStatus, Coded, GpuRecord
 

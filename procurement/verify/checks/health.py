@@ -162,7 +162,7 @@ def _pcie_errors(c: Ctx) -> None:
 @check("XID", "health", needs_smi=True)
 def _xid(c: Ctx) -> None:
     """Xid events in the kernel log, each with NVIDIA's meaning and the action it calls for."""
-    from procurement.verify.parse.health import xid_info
+    from procurement.verify.parse.kernel_log import xid_info
 
     events = c.facts.xid
     if events is None:
@@ -281,7 +281,7 @@ def _nvlink_output(c: Ctx, check_id: str, key: str, res: CommandResult | None) -
 @check("NVLINK-LINKS", "gpu", needs_smi=True)
 def _nvlink_links(c: Ctx) -> None:
     """`nvidia-smi nvlink -s`: every GPU's links up, as many and as fast as on the other GPUs."""
-    from procurement.verify.parse.health import NvlinkGpu, parse_nvlink_status
+    from procurement.verify.parse.nvlink import NvlinkGpu, parse_nvlink_status
 
     out = _nvlink_output(c, "NVLINK-LINKS", "nvlink_links", c.facts.nvlink)
     if out is None:
@@ -318,7 +318,7 @@ def _nvlink_errors(c: Ctx) -> None:
     """`nvidia-smi nvlink -e`: Replay, Recovery and CRC error counts per link against the policy's limits
     (a degrading link retransmits, retrains and corrupts before it goes down)."""
     from procurement.policy import default_policy
-    from procurement.verify.parse.health import NVLINK_COUNTERS, parse_nvlink_errors
+    from procurement.verify.parse.nvlink import NVLINK_COUNTERS, parse_nvlink_errors
 
     out = _nvlink_output(c, "NVLINK-ERRORS", "nvlink_errors", c.facts.nvlink_errors)
     if out is None:

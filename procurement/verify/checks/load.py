@@ -4,18 +4,19 @@ procurement.verify.parse.load."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from catalog.models import Gpu
 from procurement.verify.checks.health import _nvlink_wanted
 from procurement.verify.checks.registry import Ctx, check
-from procurement.verify.parse.health import LoadFacts
 from procurement.verify.parse.load import (
     DCGM_EXIT,
     HW_SLOWDOWN_BITS,
     INSTALL,
     PSU_FAULTS,
     SW_THERMAL_BIT,
+    LoadFacts,
     NcclResult,
     _out,
     corruption_line,
@@ -465,14 +466,6 @@ def _load_after(c: Ctx) -> None:
     the bus that the load provoked, new uncorrectable ECC errors or pending retirements, AER errors, NVLink
     errors beyond the policy's limits, a GPU gone. Before the load they were clean; this is where a marginal
     GPU shows."""
-    from procurement.policy import default_policy
-    from procurement.verify.parse.health import (
-        NVLINK_COUNTERS,
-        parse_kernel_faults,
-        parse_nvlink_errors,
-        parse_xid,
-        xid_info,
-    )
     load = c.facts.load
     if load is None:
         return
@@ -480,81 +473,125 @@ def _load_after(c: Ctx) -> None:
     if after is None:
         c.add("LOAD-AFTER", "unknown", "load.after.not_read", c.v("none"), None)
         return
-    fails: list[str] = []
-    warns: list[str] = []
-    unread: list[str] = []
-    before = {(g.bus_id or str(g.index)).lower(): g for g in c.gpus}
+    found = _AfterFound()
+    for reader in (_after_smi, _after_kernel, _after_aer, _after_nvlink):
+        reader(c, after, found)
+    items = found.fails + found.warns
+    which = "; ".join(items[:8]) + (" …" if len(items) > 8 else "")
+    if found.fails:
+        c.add("LOAD-AFTER", "fail", "load.after.fail", c.v("none"), which, which=which, n=len(items))
+    elif found.unread:
+        c.add("LOAD-AFTER", "unknown", "load.after.unread", c.v("none"), which or None,
+              what="; ".join(found.unread))
+    elif found.warns:
+        c.add("LOAD-AFTER", "warn", "load.after.warn", c.v("none"), which, which=which, n=len(items))
+    else:
+        c.add("LOAD-AFTER", "pass", "load.after.pass", c.v("none"), c.v("none"))
+
+
+@dataclass
+class _AfterFound:
+    """What the re-read after the load found, in words: failures, things worth a look, what it could not read."""
+
+    fails: list[str] = field(default_factory=list)
+    warns: list[str] = field(default_factory=list)
+    unread: list[str] = field(default_factory=list)
+
+
+_GPU_AFTER_FAILS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("grown", ("ecc_uncorrectable_volatile",), "uncorrectable ECC errors"),
+    ("new", ("retired_pending", "remapped_pending"), "page retirement / row remapping pending"),
+    ("new", ("remapped_failure",), "row remapping failed"),
+    ("grown", ("retired_pages",), "retired pages"),
+)
+"""What fails a GPU after the load, in this order: (how, the SmiGpu fields, the words). grown: the count is higher
+than before ('uncorrectable ECC errors 0 → 2'); new: a flag set now that was not before (or the GPU is new)."""
+_HW_SLOWDOWNS = ("hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown")
+
+
+def _gpu_after(label: str, g: Any, b: Any, found: _AfterFound) -> None:
+    """One GPU after the load (``g``) against itself before it (``b``; None: not seen before)."""
+    for how, fields, words in _GPU_AFTER_FAILS:
+        if how == "grown":
+            was, now = ((getattr(b, fields[0]) or 0) if b else 0), getattr(g, fields[0])
+            if (now or 0) > was:
+                found.fails.append(f"{label}: {words} {was} → {now}")
+        elif any(getattr(g, f) for f in fields) and not (b and any(getattr(b, f) for f in fields)):
+            found.fails.append(f"{label}: {words}")
+    new_faults = [f for f in g.faults if not b or f not in b.faults]
+    if new_faults:
+        found.fails.append(f"{label}: " + ", ".join(f"{p} = {v}" for p, v in new_faults[:3]))
+    # still slowed down in hardware once the load is over, or PCIe replays the load added: worth a look
+    # (LOAD-THROTTLE judges the samples taken during the burn)
+    slow = [r for r in _HW_SLOWDOWNS if g.throttle.get(r) and not (b and b.throttle.get(r))]
+    if slow:
+        found.warns.append(f"{label}: {', '.join(slow)} after the load")
+    if b is not None and b.replay_counter is not None and (g.replay_counter or 0) > b.replay_counter:
+        found.warns.append(f"{label}: PCIe replays {b.replay_counter} → {g.replay_counter}")
+
+
+def _after_smi(c: Ctx, after: Any, found: _AfterFound) -> None:
+    """nvidia-smi -q -x after the load: a GPU gone, and each GPU against itself before the load."""
     if after.smi is None:
         if after.smi_deadline:
-            unread.append("nvidia-smi -q -x (the run's deadline)")
+            found.unread.append("nvidia-smi -q -x (the run's deadline)")
         else:
-            fails.append(after.smi_error or "nvidia-smi -q -x gave no report")
-    else:
-        now = {(g.bus_id or str(g.index)).lower(): g for g in after.smi.gpus}
-        gone = [b for b in before if b not in now]
-        if gone:
-            fails.append("GPUs gone after the load: " + ", ".join(_lbl(before[b]) for b in gone))
-        for bus, g in now.items():
-            b = before.get(bus)
-            label = _lbl(g)
-            vol_b = (b.ecc_uncorrectable_volatile or 0) if b else 0
-            if (g.ecc_uncorrectable_volatile or 0) > vol_b:
-                fails.append(f"{label}: uncorrectable ECC errors {vol_b} → {g.ecc_uncorrectable_volatile}")
-            if (g.retired_pending or g.remapped_pending) and not (b and (b.retired_pending or b.remapped_pending)):
-                fails.append(f"{label}: page retirement / row remapping pending")
-            if g.remapped_failure and not (b and b.remapped_failure):
-                fails.append(f"{label}: row remapping failed")
-            if (g.retired_pages or 0) > ((b.retired_pages or 0) if b else 0):
-                fails.append(f"{label}: retired pages {(b.retired_pages or 0) if b else 0} → {g.retired_pages}")
-            new_faults = [f for f in g.faults if not b or f not in b.faults]
-            if new_faults:
-                fails.append(f"{label}: " + ", ".join(f"{p} = {v}" for p, v in new_faults[:3]))
-            # still slowed down in hardware once the load is over, or PCIe replays the load added: worth a look
-            # (LOAD-THROTTLE judges the samples taken during the burn)
-            slow = [r for r in ("hw_slowdown", "hw_thermal_slowdown", "hw_power_brake_slowdown")
-                    if g.throttle.get(r) and not (b and b.throttle.get(r))]
-            if slow:
-                warns.append(f"{label}: {', '.join(slow)} after the load")
-            if b is not None and b.replay_counter is not None and (g.replay_counter or 0) > b.replay_counter:
-                warns.append(f"{label}: PCIe replays {b.replay_counter} → {g.replay_counter}")
+            found.fails.append(after.smi_error or "nvidia-smi -q -x gave no report")
+        return
+    before = {(g.bus_id or str(g.index)).lower(): g for g in c.gpus}
+    now = {(g.bus_id or str(g.index)).lower(): g for g in after.smi.gpus}
+    gone = [b for b in before if b not in now]
+    if gone:
+        found.fails.append("GPUs gone after the load: " + ", ".join(_lbl(before[b]) for b in gone))
+    for bus, g in now.items():
+        _gpu_after(_lbl(g), g, before.get(bus), found)
+
+
+def _after_kernel(c: Ctx, after: Any, found: _AfterFound) -> None:
+    """The kernel-log lines the run added: an Xid (fail or warn by its meaning), a GPU fallen off the bus."""
+    from procurement.verify.parse.kernel_log import parse_kernel_faults, parse_xid, xid_info
+
     if after.kernel_new is None:
-        unread.append(f"kernel log ({after.kernel_error})")
-    else:
-        for e in parse_xid(after.kernel_new):
-            info = xid_info(e.code)
-            (fails if info.severity == "fail" else warns).append(f"{e.bus} Xid {e.code}: {info.meaning}")
-        for f in parse_kernel_faults(after.kernel_new):
-            fails.append(f"{f.bus}: {f.text}")
+        found.unread.append(f"kernel log ({after.kernel_error})")
+        return
+    for e in parse_xid(after.kernel_new):
+        info = xid_info(e.code)
+        (found.fails if info.severity == "fail" else found.warns).append(f"{e.bus} Xid {e.code}: {info.meaning}")
+    for f in parse_kernel_faults(after.kernel_new):
+        found.fails.append(f"{f.bus}: {f.text}")
+
+
+def _after_aer(c: Ctx, after: Any, found: _AfterFound) -> None:
+    """AER counters that grew during the load (a correctable one is worth a look, the others fail)."""
     for bus, counts in after.aer.items():
         old = c.facts.aer.get(bus)
         if old is None:
             continue  # not readable before the load: nothing to compare with
         for kind in ("fatal", "nonfatal", "correctable"):
             if old.get(kind) is not None and (counts.get(kind) or 0) > (old.get(kind) or 0):
-                (warns if kind == "correctable" else fails).append(
+                (found.warns if kind == "correctable" else found.fails).append(
                     f"{bus} AER {kind} {old.get(kind) or 0} → {counts.get(kind)}")
-    if after.nvlink_errors is not None:
-        policy = c.policy or default_policy()
-        limits = {"replay": policy.nvlink_replay_errors_max, "recovery": policy.nvlink_recovery_errors_max,
-                  "crc": policy.nvlink_crc_errors_max}
-        prior = {g.index: g.links for g in parse_nvlink_errors(c.facts.nvlink_errors.stdout)} if (
-            c.facts.nvlink_errors is not None and c.facts.nvlink_errors.ok) else {}
-        for g in parse_nvlink_errors(after.nvlink_errors) if prior else []:  # nothing to compare with: no claim
-            for link, counters in sorted(g.links.items()):
-                for key in NVLINK_COUNTERS:
-                    grown = counters.get(key, 0) - prior.get(g.index, {}).get(link, {}).get(key, 0)
-                    if key in counters and grown > limits[key]:
-                        fails.append(f"GPU{g.index} link {link} {key} +{grown}")
-    items = fails + warns
-    which = "; ".join(items[:8]) + (" …" if len(items) > 8 else "")
-    if fails:
-        c.add("LOAD-AFTER", "fail", "load.after.fail", c.v("none"), which, which=which, n=len(items))
-    elif unread:
-        c.add("LOAD-AFTER", "unknown", "load.after.unread", c.v("none"), which or None, what="; ".join(unread))
-    elif warns:
-        c.add("LOAD-AFTER", "warn", "load.after.warn", c.v("none"), which, which=which, n=len(items))
-    else:
-        c.add("LOAD-AFTER", "pass", "load.after.pass", c.v("none"), c.v("none"))
+
+
+def _after_nvlink(c: Ctx, after: Any, found: _AfterFound) -> None:
+    """NVLink error counters that grew during the load beyond the policy's limits (nothing read before the load:
+    nothing to compare with, no claim)."""
+    from procurement.policy import default_policy
+    from procurement.verify.parse.nvlink import NVLINK_COUNTERS, parse_nvlink_errors
+
+    if after.nvlink_errors is None:
+        return
+    policy = c.policy or default_policy()
+    limits = {"replay": policy.nvlink_replay_errors_max, "recovery": policy.nvlink_recovery_errors_max,
+              "crc": policy.nvlink_crc_errors_max}
+    prior = {g.index: g.links for g in parse_nvlink_errors(c.facts.nvlink_errors.stdout)} if (
+        c.facts.nvlink_errors is not None and c.facts.nvlink_errors.ok) else {}
+    for g in parse_nvlink_errors(after.nvlink_errors) if prior else []:
+        for link, counters in sorted(g.links.items()):
+            for key in NVLINK_COUNTERS:
+                grown = counters.get(key, 0) - prior.get(g.index, {}).get(link, {}).get(key, 0)
+                if key in counters and grown > limits[key]:
+                    found.fails.append(f"GPU{g.index} link {link} {key} +{grown}")
 
 
 def _lbl(g: Any) -> str:

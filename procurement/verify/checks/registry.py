@@ -24,12 +24,9 @@ from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.verify.collect.runner import CommandResult
 from procurement.verify.host import HostInfo
-from procurement.verify.parse.health import (
-    IbPort,
-    KernelFault,
-    LoadFacts,
-    XidEvent,
-)
+from procurement.verify.parse.infiniband import IbPort
+from procurement.verify.parse.kernel_log import KernelFault, XidEvent
+from procurement.verify.parse.load import LoadFacts
 from procurement.verify.parse.smi_xml import SmiGpu, SmiReport
 from procurement.verify.parse.topo import Topology
 from procurement.verify.report import CheckRecord, CheckStatus, Coded, GpuRecord, make_check, render_value

@@ -8,7 +8,7 @@ could not be read stays `unknown` either way, and what the plan keeps as the sys
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from procurement.coded import Coded, clauses, coded, render_value
 from procurement.host_tuning import check_host
@@ -28,10 +28,6 @@ register({
     "verify.mig_layout.not_judged": "The plan has no MIG layout and the MIG instances could not be read: {why}",
     "verify.mig_layout.plan_problem": "The plan's MIG layout cannot be checked: {problem}",
 })
-
-TUNING_IDS = ("TUNE-GOVERNOR", "TUNE-SWAP", "TUNE-HUGEPAGES", "TUNE-THP", "TUNE-DATA-MOUNT", "TUNE-NOFILE",
-              "TUNE-ECC", "TUNE-CLOCKS")
-"""The ids host_tuning.check_host returns, in its order (one record each in the report)."""
 
 _WORST: tuple[CheckStatus, ...] = ("fail", "unknown", "warn", "pass", "skip")
 
@@ -71,44 +67,26 @@ def _tuning(c: Ctx, check_id: str) -> None:
     _place(c, check_id, [(r.status, r.code, dict(r.params)) for r in results if r.id == check_id])
 
 
-@check("TUNE-GOVERNOR", "host")
-def _governor(c: Ctx) -> None:
-    _tuning(c, "TUNE-GOVERNOR")
+_TUNING_CHECKS: tuple[tuple[str, str], ...] = (
+    ("TUNE-GOVERNOR", "host"), ("TUNE-SWAP", "host"), ("TUNE-HUGEPAGES", "host"), ("TUNE-THP", "host"),
+    ("TUNE-DATA-MOUNT", "host"), ("TUNE-NOFILE", "host"), ("TUNE-ECC", "gpu"), ("TUNE-CLOCKS", "gpu"),
+)
+"""(check id, family) of each result host_tuning.check_host returns, in its order: one record each in the
+report, each id registered once by the loop below."""
+TUNING_IDS = tuple(check_id for check_id, _ in _TUNING_CHECKS)
+"""The ids host_tuning.check_host returns, in its order (one record each in the report)."""
 
 
-@check("TUNE-SWAP", "host")
-def _swap(c: Ctx) -> None:
-    _tuning(c, "TUNE-SWAP")
+def _tuning_check(check_id: str) -> Callable[[Ctx], None]:
+    def judge(c: Ctx) -> None:
+        _tuning(c, check_id)
+
+    judge.__name__ = judge.__qualname__ = "_" + check_id.lower().replace("-", "_")
+    return judge
 
 
-@check("TUNE-HUGEPAGES", "host")
-def _hugepages(c: Ctx) -> None:
-    _tuning(c, "TUNE-HUGEPAGES")
-
-
-@check("TUNE-THP", "host")
-def _thp(c: Ctx) -> None:
-    _tuning(c, "TUNE-THP")
-
-
-@check("TUNE-DATA-MOUNT", "host")
-def _data_mount(c: Ctx) -> None:
-    _tuning(c, "TUNE-DATA-MOUNT")
-
-
-@check("TUNE-NOFILE", "host")
-def _nofile(c: Ctx) -> None:
-    _tuning(c, "TUNE-NOFILE")
-
-
-@check("TUNE-ECC", "gpu")
-def _tune_ecc(c: Ctx) -> None:
-    _tuning(c, "TUNE-ECC")
-
-
-@check("TUNE-CLOCKS", "gpu")
-def _tune_clocks(c: Ctx) -> None:
-    _tuning(c, "TUNE-CLOCKS")
+for _id, _family in _TUNING_CHECKS:
+    check(_id, _family)(_tuning_check(_id))
 
 
 def mig_listing(c: Ctx) -> str | None:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
-
-from procurement.verify.parse.health import AfterLoad, LoadFacts
 
 # How to get each tool when it is missing (the check is then unknown, with this hint).
 INSTALL = {
@@ -24,6 +22,33 @@ INSTALL = {
     "ipmitool": "install the ipmitool package (apt install ipmitool / dnf install ipmitool), load the ipmi_si "
     "and ipmi_devintf kernel modules so /dev/ipmi0 exists, and run as root",
 }
+
+
+@dataclass
+class AfterLoad:
+    """The health counters read again after the load (raw `load.after`), parsed by the judge."""
+
+    smi: Any = None
+    """SmiReport of `nvidia-smi -q -x` after the load (None: it gave none, see ``smi_error``)."""
+    smi_error: str | None = None
+    smi_deadline: bool = False
+    """nvidia-smi was not run or was stopped because the run's deadline had come."""
+    kernel_new: list[str] | None = None
+    """Kernel-log lines that appeared during the run (None: the log could not be read after the load)."""
+    kernel_error: str | None = None
+    aer: dict[str, dict[str, int | None]] = field(default_factory=dict)
+    nvlink_errors: str | None = None
+    """`nvidia-smi nvlink -e` output after the load (None: not read)."""
+
+
+@dataclass
+class LoadFacts:
+    """What a load run produced (procurement.verify.parse.load fills it from the raw facts)."""
+
+    level: str
+    tools: dict[str, Any] = field(default_factory=dict)
+    after: AfterLoad | None = None
+    """The re-read after the load (None: the raw facts have none, e.g. an older collector's)."""
 
 
 # ---------------------------------------------------------------- parsers (real outputs in tests/fixtures/acceptance)
@@ -355,7 +380,8 @@ def load_facts(doc: dict[str, Any]) -> LoadFacts | None:
 def _after_load(doc: dict[str, Any], after: dict[str, Any]) -> AfterLoad:
     """The re-read after the load, parsed: its nvidia-smi report, the kernel-log lines the run added, the AER
     counters and the NVLink error counters."""
-    from procurement.verify.parse.health import new_lines, parse_aer
+    from procurement.verify.parse.aer import parse_aer
+    from procurement.verify.parse.kernel_log import new_lines
     from procurement.verify.parse.smi_xml import SmiParseError, parse_smi_xml
 
     out = AfterLoad()

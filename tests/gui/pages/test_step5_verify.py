@@ -33,14 +33,8 @@ def _report(host: str, widths: list[int], created: str = "2026-11-30T10:00:00+00
 
 
 @pytest.fixture
-def page(qtbot, catalog, policy):
-    ctl = PlanController(catalog, policy, lang="en")
-    page = VerifyPage(ctl)
-    qtbot.addWidget(page)
-    yield page
-    if page.job is not None:
-        page.job.cancel()
-    assert workers.wait_for_jobs(10_000)
+def page(verify_page):
+    return verify_page()
 
 
 def _column(table, col: int) -> list[str]:

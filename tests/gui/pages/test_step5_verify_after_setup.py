@@ -11,7 +11,6 @@ import pytest
 from PySide6.QtCore import QPoint, Qt
 
 from gui import workers
-from gui.controller import PlanController
 from gui.pages import step5_verify
 from gui.pages.step5_verify import VerifyPage
 from procurement.plan import load_plan
@@ -35,15 +34,8 @@ def _untuned_raw() -> dict[str, Any]:
 
 
 @pytest.fixture
-def page(qtbot, catalog, policy):
-    ctl = PlanController(catalog, policy, lang="en")
-    ctl.replace_plan(load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog), "open")
-    page = VerifyPage(ctl)
-    qtbot.addWidget(page)
-    yield page
-    if page.job is not None:
-        page.job.cancel()
-    assert workers.wait_for_jobs(10_000)
+def page(verify_page, catalog):
+    return verify_page(load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog))
 
 
 def _tick(qtbot, page: VerifyPage) -> None:

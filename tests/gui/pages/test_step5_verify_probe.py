@@ -11,8 +11,6 @@ import pytest
 from PySide6.QtCore import Qt, QTimer
 
 from gui import workers
-from gui.controller import PlanController
-from gui.pages.step5_verify import VerifyPage
 from procurement.plan import Plan
 from tests.conftest import NVIDIA_SMI_FIXTURES
 
@@ -36,15 +34,9 @@ def bin_dir(tmp_path, monkeypatch) -> Path:
 
 
 @pytest.fixture
-def page(qtbot, catalog, policy):
-    ctl = PlanController(catalog, policy, lang="en")
-    ctl.new(Plan.model_validate({"gpu": {"model": "h100-sxm5-80gb", "count": 8}}))
-    page = VerifyPage(ctl)
-    qtbot.addWidget(page)
-    yield page
-    if page.job is not None:
-        page.job.cancel()
-    assert workers.wait_for_jobs(30_000)
+def page(verify_page):
+    return verify_page(Plan.model_validate({"gpu": {"model": "h100-sxm5-80gb", "count": 8}}), new=True,
+                       wait_ms=30_000)
 
 
 def test_a_hanging_nvidia_smi_leaves_the_window_responsive_and_cancel_kills_it(page, qtbot, bin_dir, tmp_path):

@@ -12,8 +12,6 @@ import pytest
 from PySide6.QtCore import Qt
 
 from gui import workers
-from gui.controller import PlanController
-from gui.pages.step5_verify import VerifyPage
 from procurement.plan import load_plan
 from procurement.probe import bundle
 from tests.conftest import EXAMPLES
@@ -22,13 +20,8 @@ from tests.procurement.verify.conftest import H100_TOPO, H100_XML
 
 
 @pytest.fixture
-def page(qtbot, catalog, policy):
-    ctl = PlanController(catalog, policy, lang="en")
-    ctl.replace_plan(load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog), "open")
-    page = VerifyPage(ctl)
-    qtbot.addWidget(page)
-    yield page
-    assert workers.wait_for_jobs(10_000)
+def page(verify_page, catalog):
+    return verify_page(load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml", catalog))
 
 
 def test_save_the_probe_writes_a_runnable_probe(page, qtbot, tmp_path: Path, monkeypatch) -> None:

@@ -414,15 +414,6 @@ def test_the_full_run_adds_the_p2p_test(tmp_path: Path, fake_path: Path, shipped
             assert p2p.actual == "GPU2→GPU5"
 
 
-def test_ibv_devinfo_port_states_are_read() -> None:
-    from procurement.verify.parse.health import parse_ibv_devinfo
-
-    ports = parse_ibv_devinfo((ACCEPT / "ib/ibv_devinfo-cx6dx-roce-port-down-deepep-60.txt").read_text())
-    assert [(p.device, p.port, p.state, p.link_layer, p.firmware) for p in ports] == [
-        ("mlx5_12", "1", "DOWN", "Ethernet", "22.38.1900")]
-    assert not ports[0].active
-
-
 def test_the_re_read_sees_a_gpu_gone_aer_and_nvlink_errors_grown(shipped: Catalog) -> None:
     """After the load: the last GPU no longer answers (its block missing from nvidia-smi -q -x), a fatal AER
     error on the first, and GPU 0 link 0 counting CRC errors it did not have before: each named."""

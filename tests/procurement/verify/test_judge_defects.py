@@ -128,21 +128,6 @@ def test_net_speed_needs_every_planned_link_not_one() -> None:
     assert status(judged(XML, plan, cat, health=health), "NET-SPEED") == "pass"
 
 
-def test_net_speed_from_a_real_ibstat_with_ports_down() -> None:
-    """The real ibstat of an H100 node with RoCE ports down (gpud test data), read when sysfs is absent."""
-    text = (ACCEPT / "ib/ibstat-h100-roce-some-down-polling.txt").read_text()
-    health = healthy(XML)
-    health["commands"]["ibstat"] = {"argv": ["ibstat"], "returncode": 0, "stdout": text, "stderr": "",  # type: ignore[index]
-                                    "missing": False, "timed_out": False, "cancelled": False, "error": None}
-    from procurement.verify.parse.health import parse_ibstat
-
-    ports = parse_ibstat(text)
-    down = [p.device for p in ports if not p.active]
-    assert sorted(down) == ["mlx5_11", "mlx5_5"] and all(p.link_layer == "Ethernet" for p in ports)
-    ib_ok = parse_ibstat((ACCEPT / "ib/ibstat-h100-8x400-ib-all-active.txt").read_text())
-    assert sum(1 for p in ib_ok if p.active and p.rate_gbps == 400 and p.link_layer == "InfiniBand") == 8
-
-
 def test_failing_topology_on_an_nvlink_plan_is_unknown(tmp_path: Path, fake_path: Path, vcat: Catalog) -> None:
     """On an SXM/NVLink plan a failing `nvidia-smi topo -m` was a silent skip."""
     smi_replay(fake_path, H100_XML, topo=None)  # topo -m prints an error and exits 3
@@ -256,9 +241,6 @@ def test_gpu_on_the_bus_but_not_driven_fails() -> None:
     rep = judged(XML, h100_plan(), health=health)
     c = rep.check("GPU-PCI-COUNT")
     assert c is not None and c.status == "fail" and "0000:db:00.0" in c.message
-    from procurement.verify.parse.health import lspci_gpus
-
-    assert len(lspci_gpus((ACCEPT / "lspci/lspci-nn-azure-a100-sxm4-8gpu.txt").read_text())) == 8
 
 
 # ---------------------------------------------------------------- merging
@@ -370,8 +352,6 @@ def test_gpu_nic_affinity_from_topology() -> None:
 
 def test_nic_firmware_consistency_from_ibstat() -> None:
     """The real ibstat of an H100 node: ConnectX-7 (MT4129) and ConnectX-6 Dx (MT4125) each on one firmware."""
-    from procurement.verify.parse.health import parse_ibstat
-
     for name, fw_text in (("ib/ibstat-h100-roce-some-down-polling.txt", "MT4129: 28.39.1002"),
                           ("ib/ibstat-h100-8x400-ib-all-active.txt", "MT4129: 28.41.1000")):
         text = (ACCEPT / name).read_text()
@@ -384,8 +364,6 @@ def test_nic_firmware_consistency_from_ibstat() -> None:
         assert fw_text in (fw.actual or "")
     # one ConnectX-7 left on an older firmware
     text = (ACCEPT / "ib/ibstat-h100-8x400-ib-all-active.txt").read_text().replace("28.41.1000", "28.36.1010", 1)
-    ports = parse_ibstat(text)
-    assert {p.ca_type for p in ports} >= {"MT4129"}
     health = healthy(XML)
     health["commands"]["ibstat"] = {"argv": ["ibstat"], "returncode": 0, "stdout": text, "stderr": "",  # type: ignore[index]
                                     "missing": False, "timed_out": False, "cancelled": False, "error": None}
@@ -434,12 +412,7 @@ def _nvlink_errors_health(text: str, rc: int = 0) -> dict[str, object]:
 def test_nvlink_error_counters_against_the_policy() -> None:
     """`nvidia-smi nvlink -e` (a real H100 capture): all zero passes; a link that retransmits fails with the
     GPU and link named; the limits are the policy's (a user file may allow some); unreadable is unknown."""
-    from procurement.verify.parse.health import parse_nvlink_errors
-
     text = NVLINK_E.read_text()
-    parsed = parse_nvlink_errors(text)
-    assert [g.index for g in parsed] == [0] and sorted(parsed[0].links) == [0, 1, 17]
-    assert parsed[0].links[17] == {"replay": 0, "recovery": 0, "crc": 0}
     ok = judged(XML, h100_plan(), health=_nvlink_errors_health(text)).check("NVLINK-ERRORS")
     assert ok is not None and ok.status == "pass", ok
     assert ok.expected == "replay ≤ 0, recovery ≤ 0, crc ≤ 0" and "3 NVLink links" in ok.message
