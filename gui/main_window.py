@@ -678,13 +678,22 @@ class MainWindow(QMainWindow):
     def field_label(self, path: str) -> str | None:
         """The visible label of the field that edits ``path`` ("PSU count"), for the Edit menu's undo text;
         None when no built page shows one."""
+        from PySide6.QtCore import Qt
+
         for page in self.built_pages():
-            if page is None or path not in page.markers.paths():
+            if page is None or not page.markers.bound(path):
                 continue
             widget = page.markers.widget_for(path)
-            for label in page.findChildren(QLabel):
-                if widget is not None and label.buddy() is widget and label.text():
-                    return label.text().replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip(":： ")
+            # a label's buddy sits beside it: look at the children of the widget's parents, not at every label
+            # of the page (a walk of step 3 with 500 storage rows was 12 ms of each edit)
+            parent = widget.parentWidget() if widget is not None else None
+            while widget is not None and parent is not None:
+                for label in parent.findChildren(QLabel, "", Qt.FindChildOption.FindDirectChildrenOnly):
+                    if label.buddy() is widget and label.text():
+                        return label.text().replace("&&", "\0").replace("&", "").replace("\0", "&").rstrip(":： ")
+                if parent is page:
+                    break
+                parent = parent.parentWidget()
         return None
 
     def page(self, class_name: str) -> StepPage | None:

@@ -44,6 +44,7 @@ class StepPage(QWidget):
         self.markers = FieldMarkers()
         self.refreshing = False
         self.stale = False
+        self._keys_routed = False
         self.page_heading: QLabel | None = None
         controller.plan_changed.connect(self.request_refresh)
         if self.follows_findings:
@@ -109,8 +110,12 @@ class StepPage(QWidget):
         finally:
             self.refreshing = False
             blocker.unblock()
-        route_undo_to_plan(self)  # spin boxes a refresh added (storage rows) included
-        tab_leaves_tables(self)  # tables a refresh added (checklist sections) included
+        if not self._keys_routed:
+            # once, for the widgets the page built; a row added later routes its own spin box (route_spin):
+            # these two walks of the whole page were 23 ms of each edit on step 3 with 500 storage rows
+            self._keys_routed = True
+            route_undo_to_plan(self)
+            tab_leaves_tables(self)
 
     # -- editing
     def edit(self, path: str, value: Any, merge: bool = False) -> bool:

@@ -34,6 +34,7 @@ from gui.pages.base import StepPage
 from gui.views.server import GaugeReading, PartChoice, cord_figures, gauge_readings, gauge_states, part_choices
 from gui.widgets.gauge import Gauge
 from gui.widgets.spin import show_value
+from gui.widgets.undo_keys import route_spin
 from procurement.compatibility import Fit, Kind, offer
 from procurement.messages import Lang
 from procurement.plan import Plan, PlanError, Redundancy, StorageRole
@@ -173,6 +174,7 @@ class _PartRows(QWidget):
         count = QSpinBox(self)
         count.setRange(0, 64)
         count.valueChanged.connect(lambda v, w=count: self._edit_cell(w, "count", v, merge=True))
+        route_spin(count)  # Undo/Redo keys go to the plan (the page routes only the widgets it was built with)
         remove = QToolButton(self)
         remove.setText("✕")
         remove.clicked.connect(lambda _c=False, w=remove: self._remove(w))

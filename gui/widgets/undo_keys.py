@@ -31,13 +31,19 @@ _FILTER: PlanUndoKeys | None = None
 
 def route_undo_to_plan(root: QWidget) -> None:
     """Install the filter on every spin box under ``root`` that does not have it yet (cheap to repeat)."""
+    for spin in root.findChildren(QAbstractSpinBox):
+        route_spin(spin)
+
+
+def route_spin(spin: QAbstractSpinBox) -> None:
+    """Install the filter on one spin box (a row a page adds after it was built: walking the page for new
+    spin boxes at every refresh was 11 ms per edit on step 3 with 500 storage rows)."""
     global _FILTER
     if _FILTER is None:
         _FILTER = PlanUndoKeys()
-    for spin in root.findChildren(QAbstractSpinBox):
-        if not spin.property(_ROUTED):
-            spin.installEventFilter(_FILTER)
-            spin.setProperty(_ROUTED, True)
+    if not spin.property(_ROUTED):
+        spin.installEventFilter(_FILTER)
+        spin.setProperty(_ROUTED, True)
 
 
 def tab_leaves_tables(root: QWidget) -> None:
