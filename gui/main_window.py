@@ -14,11 +14,12 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar, overload
 
-from PySide6.QtCore import QEvent, QEventLoop, QLocale, QSize, QTimer, Signal
+from PySide6.QtCore import QEvent, QEventLoop, QLocale, QSize, Qt, QTimer, Signal
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent, QGuiApplication, QIcon, QKeySequence, QPaintEvent
 from PySide6.QtWidgets import (
     QApplication,
     QDockWidget,
+    QFrame,
     QHBoxLayout,
     QLabel,
     QListWidget,
@@ -157,7 +158,16 @@ class MainWindow(QMainWindow):
 
         central = QWidget(self)
         right = QVBoxLayout()
-        right.addWidget(self.stack, 1)
+        # the pages scroll inside the window where it is smaller than a page wants: the GPU table or the quote
+        # made the window at least 1,096 px wide, wider than a 1024×768 screen (the stack keeps its pages as
+        # children, so a page still knows when it is the current one)
+        self.page_scroll = QScrollArea(self)
+        self.page_scroll.setObjectName("pageScroll")
+        self.page_scroll.setWidgetResizable(True)
+        self.page_scroll.setFrameShape(QFrame.Shape.NoFrame)
+        self.page_scroll.setFocusPolicy(Qt.FocusPolicy.NoFocus)  # Tab goes from field to field
+        self.page_scroll.setWidget(self.stack)
+        right.addWidget(self.page_scroll, 1)
         buttons = QHBoxLayout()
         buttons.addStretch(1)
         buttons.addWidget(self.back_button)

@@ -145,9 +145,8 @@ class StepPage(QWidget):
             return False
         parent = widget.parentWidget()
         while parent is not None and parent is not self.window():
-            if isinstance(parent, QScrollArea):
+            if isinstance(parent, QScrollArea):  # the page's own, then the window's around the pages
                 parent.ensureWidgetVisible(widget)
-                break
             parent = parent.parentWidget()
         (widget.focusProxy() or widget).setFocus()
         return True

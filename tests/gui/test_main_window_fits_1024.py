@@ -1,0 +1,78 @@
+"""The window fits a 1024×768 screen (a laptop or a projector in a meeting room): every step, in both languages,
+with a plan that fills every page; what does not fit scrolls inside the window instead of pushing it wider."""
+
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSize, Qt
+from PySide6.QtTest import QTest
+from PySide6.QtWidgets import QAbstractScrollArea, QApplication, QScrollArea, QWidget
+
+from procurement.plan import load_plan
+from tests.conftest import EXAMPLES
+
+SCREEN = QSize(1024, 768)
+FRAME = QSize(0, 48)
+"""A title bar and a task bar take about this much of a 768-pixel screen (Windows 10/11 at 100 %: 31 + 40 px;
+GNOME's top bar 32 px)."""
+
+pytestmark = pytest.mark.qt_log_ignore("This plugin does not support propagateSizeHints")
+
+
+def _ancestor_scrolls(widget: QWidget) -> list[QAbstractScrollArea]:
+    found = []
+    parent = widget.parentWidget()
+    while parent is not None:
+        if isinstance(parent, QAbstractScrollArea):
+            found.append(parent)
+        parent = parent.parentWidget()
+    return found
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_step_fits_1024x768(qtbot, make_window, lang: str) -> None:
+    win = make_window()
+    win.named_actions[f"lang_{lang}"].trigger()
+    win.controller.new(load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml"))
+    room = SCREEN - FRAME
+    for index in range(len(win.pages)):
+        win.show_page(index)
+        QApplication.processEvents()
+        hint = win.minimumSizeHint().expandedTo(win.minimumSize())
+        assert hint.width() <= room.width() and hint.height() <= room.height(), (index, hint)
+    win.resize(room)
+    qtbot.waitUntil(lambda: win.size() == room)
+    for index in range(len(win.pages)):
+        win.show_page(index)
+        QApplication.processEvents()
+        assert win.size() == room, (index, win.size())  # showing a page did not grow the window
+
+
+def test_a_field_far_down_or_right_is_scrolled_into_view_by_tab(qtbot, make_window) -> None:
+    """A keyboard user at 1024×768 tabs to a control beyond the visible part of a page: it scrolls into view."""
+    win = make_window()
+    win.controller.new(load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml"))
+    room = SCREEN - FRAME
+    win.resize(room)
+    qtbot.waitUntil(lambda: win.size() == room)
+    win.show_page(0)
+    page = win.pages[0]
+    first = page.combos["workload"]
+    first.setFocus(Qt.FocusReason.TabFocusReason)
+    qtbot.waitUntil(first.hasFocus)
+    seen = 0
+    for _ in range(60):
+        QTest.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)
+        widget = QApplication.focusWidget()
+        if widget is None or widget.window() is not win:
+            break
+        if widget is win.back_button or widget is win.next_button:
+            break
+        for area in _ancestor_scrolls(widget):
+            if not isinstance(area, QScrollArea) or area.widget() is None:
+                continue
+            view = area.viewport()
+            centre = widget.mapTo(view, widget.rect().center())  # a field wider than the view shows its middle
+            assert view.rect().contains(centre), (widget, area, centre, view.rect())
+        seen += 1
+    assert seen >= 10
