@@ -104,6 +104,31 @@ class PageList(Sequence["StepPage"]):
         return (self[i] for i in range(len(PAGES)))
 
 
+class PageStack(QStackedWidget):
+    """The pages, sized by the one on screen and never by a height for the width: a QStackedWidget answers for
+    every page, and a scroll area takes a widget's height for its width as the least height it may have, so the
+    window's scroll area gave step 3 (757 px wanted for its wrapped texts, 545 px needed) a scroll bar at 1280×800
+    although the page scrolls its own form."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.currentChanged.connect(lambda _i: self.updateGeometry())
+
+    def sizeHint(self) -> QSize:  # Qt override
+        page = self.currentWidget()
+        return page.sizeHint() if page is not None else super().sizeHint()
+
+    def minimumSizeHint(self) -> QSize:  # Qt override
+        page = self.currentWidget()
+        return page.minimumSizeHint() if page is not None else super().minimumSizeHint()
+
+    def hasHeightForWidth(self) -> bool:  # Qt override
+        return False
+
+    def heightForWidth(self, width: int) -> int:  # Qt override
+        return -1
+
+
 class MainWindow(QMainWindow):
     """The application window. It owns no plan logic: it routes user actions to the controller and pages."""
 
@@ -135,7 +160,7 @@ class MainWindow(QMainWindow):
         self.step_list.setSpacing(2)
         self.step_list.setMaximumWidth(200)
         self.step_list.setMinimumWidth(150)
-        self.stack = QStackedWidget(self)
+        self.stack = PageStack(self)
         self.loading_label: QLabel | None = QLabel(self)
         self.loading_page: QWidget | None = QWidget(self)
         centred = QHBoxLayout()

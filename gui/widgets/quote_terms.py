@@ -187,6 +187,10 @@ class TcoEditor(_Editor):
         self.kwh_source = QLineEdit()
         self.pue = _spin(0.99, 5, 2, 0.05)
         self.pue_choice = QComboBox()
+        # the published figures are long ("1.58 — Uptime Institute survey 2023 …"): the box elides them and its
+        # list opens as wide as they need; sized to the longest, it made the quote page 768 px wide at least
+        self.pue_choice.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.pue_choice.setMinimumContentsLength(16)
         self.pue_choice.addItem("", None)
         for value, _source in PUE_CHOICES:
             self.pue_choice.addItem("", value)

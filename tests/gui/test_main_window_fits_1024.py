@@ -76,3 +76,19 @@ def test_a_field_far_down_or_right_is_scrolled_into_view_by_tab(qtbot, make_wind
             assert view.rect().contains(centre), (widget, area, centre, view.rect())
         seen += 1
     assert seen >= 10
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1280x800_no_step_scrolls_the_window(qtbot, make_window, lang: str) -> None:
+    """Where the window has room, the pages fit it: the window's scroll bars stay hidden (step 3 and step 5 had a
+    vertical one: the stack took a page's height for its width, 757 px of wrapped text, as its least height)."""
+    win = make_window()
+    win.named_actions[f"lang_{lang}"].trigger()
+    win.controller.new(load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml"))
+    win.resize(QSize(1280, 800))
+    qtbot.waitUntil(lambda: win.size() == QSize(1280, 800))
+    for index in range(len(win.pages)):
+        win.show_page(index)
+        QApplication.processEvents()
+        bars = win.page_scroll.verticalScrollBar(), win.page_scroll.horizontalScrollBar()
+        assert not any(bar.isVisible() for bar in bars), (index, [bar.maximum() for bar in bars])
