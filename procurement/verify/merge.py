@@ -136,26 +136,44 @@ def merge_reports(
                                         lang))
 
     n = len(set(keys))
+    _node_count(plan, n, add)
+    _node_unique(hostnames, keys, n, add)
     if plan is not None:
-        want = plan.requirements.nodes
-        if n == want:
-            add("NODE-COUNT", "pass", "node_count.pass", want, n)
-        elif n < want:
-            add("NODE-COUNT", "fail", "node_count.fail", want, n, n=n, want=want)
-        else:
-            add("NODE-COUNT", "warn", "node_count.more", want, n, n=n, want=want)
-    else:
+        _plan_identity(plan, reports, names, add, lang)
+    _gpu_identity(reports, names, add)
+    _node_results(reports, names, add, lang)
+    if plan is not None and plan.requirements.nodes > 1:
+        _cross_node(reports, names, plan.requirements.nodes, add)
+    _same_across_nodes(reports, add, lang)
+    return merged
+
+
+def _node_count(plan: Plan | None, n: int, add: Any) -> None:
+    """NODE-COUNT: the distinct machines reported against the plan's node count."""
+    if plan is None:
         add("NODE-COUNT", "skip", "node_count.no_plan", None, n, n=n)
+        return
+    want = plan.requirements.nodes
+    if n == want:
+        add("NODE-COUNT", "pass", "node_count.pass", want, n)
+    elif n < want:
+        add("NODE-COUNT", "fail", "node_count.fail", want, n, n=n, want=want)
+    else:
+        add("NODE-COUNT", "warn", "node_count.more", want, n, n=n, want=want)
+
+
+def _node_unique(hostnames: Sequence[str], keys: Sequence[str], n: int, add: Any) -> None:
+    """NODE-UNIQUE: the host names of machines reported more than once."""
     dupe_keys = {k for k, c in Counter(keys).items() if c > 1}
     dupes = sorted({nm for nm, k in zip(hostnames, keys, strict=True) if k in dupe_keys})
     if dupes:
         add("NODE-UNIQUE", "warn", "duplicate", None, ", ".join(dupes), names=", ".join(dupes))
     else:
         add("NODE-UNIQUE", "pass", "unique", None, n)
-    if plan is not None:
-        _plan_identity(plan, reports, names, add, lang)
-    _gpu_identity(reports, names, add)
-    # Every node that is not a pass is named, whatever else is wrong with other nodes.
+
+
+def _node_results(reports: Sequence[VerificationReport], names: Sequence[str], add: Any, lang: Lang) -> None:
+    """NODE-RESULTS: every node that is not a pass is named, whatever else is wrong with other nodes."""
     errored = [nm for nm, r in zip(names, reports, strict=True) if r.error is not None]
     failed = [nm for nm, r in zip(names, reports, strict=True)
               if r.error is None and r.overall() == "fail"]
@@ -176,8 +194,10 @@ def merge_reports(
             detail=t("verify.merge.nodes.unknown_list", lang, nodes=", ".join(unknown)))
     else:
         add("NODE-RESULTS", "pass", "nodes.pass", None, len(reports))
-    if plan is not None and plan.requirements.nodes > 1:
-        _cross_node(reports, names, plan.requirements.nodes, add)
+
+
+def _same_across_nodes(reports: Sequence[VerificationReport], add: Any, lang: Lang) -> None:
+    """NODE-SAME-DRIVER, NODE-SAME-GPUS, NODE-SAME-VBIOS: one value across the nodes that could be read."""
     for check_id, what, values in (
         ("NODE-SAME-DRIVER", "driver", [r.driver_version for r in reports if r.error is None]),
         ("NODE-SAME-GPUS", "gpus", [gpu_summary(r) for r in reports if r.error is None]),
@@ -197,7 +217,6 @@ def merge_reports(
             )
         elif distinct:
             add(check_id, "pass", "same.pass", None, distinct[0], what=label)
-    return merged
 
 
 _WORST = {"fail": 3, "unknown": 2, "warn": 1, "pass": 0}

@@ -21,7 +21,7 @@ import subprocess
 import sys
 import threading
 import time
-from typing import Any, Callable, Dict, List, Optional, Sequence
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 KIND = "gpu-procure-raw"
 RAW_SCHEMA_VERSION = 1
@@ -151,13 +151,10 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
     writes more is stopped there (error), except the logs of TAIL_PROGRAMS, of which the newest end is kept
     (`dropped_bytes` says how much of the start was left out)."""
     args = [str(a) for a in argv]
-    if not args:
-        return result(args, missing=True)
-    exe = args[0] if os.sep in args[0] else shutil.which(args[0])
-    if exe is None or not os.path.isfile(exe):
-        return result(args, missing=True)
-    if not os.access(exe, os.X_OK):
-        return result(args, missing=True, error=exe + " is not executable")
+    found = _executable(args)
+    if isinstance(found, dict):
+        return found
+    exe = found
     try:
         proc = subprocess.Popen(
             [exe] + args[1:], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -168,18 +165,51 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
     tail = keeps_tail(args)
     out, err = _Capture(OUTPUT_CAP_BYTES, tail), _Capture(OUTPUT_CAP_BYTES, tail)
     over = threading.Event()
-    readers = [threading.Thread(target=_drain, args=(stream, cap, over))
+    readers = _start_readers(proc, out, err, over)
+    deadline = time.monotonic() + max(0.0, timeout)
+    timed_out, cancelled = _wait(proc, deadline, cancel, over)
+    _stop_readers(proc, readers)
+    res = result(args, proc.returncode, out.data().decode("utf-8", "replace"),
+                 err.data().decode("utf-8", "replace"), timed_out=timed_out, cancelled=cancelled,
+                 error=("{}: output larger than {} MiB; stopped".format(exe, OUTPUT_CAP_BYTES // (1024 * 1024))
+                        if over.is_set() else None))
+    if out.dropped or err.dropped:
+        res["dropped_bytes"] = out.dropped + err.dropped
+    return res
+
+
+def _executable(args: List[str]) -> Union[str, RunResult]:
+    """The program to start: argv[0] as given when it has a path separator, else looked up on PATH; or the
+    result of a program that is missing or not executable."""
+    if not args:
+        return result(args, missing=True)
+    exe = args[0] if os.sep in args[0] else shutil.which(args[0])
+    if exe is None or not os.path.isfile(exe):
+        return result(args, missing=True)
+    if not os.access(exe, os.X_OK):
+        return result(args, missing=True, error=exe + " is not executable")
+    return exe
+
+
+def _start_readers(proc: Any, out: "_Capture", err: "_Capture", stop: Any) -> List[threading.Thread]:
+    """One daemon thread per output stream, reading it into its capture as it comes."""
+    readers = [threading.Thread(target=_drain, args=(stream, cap, stop))
                for stream, cap in ((proc.stdout, out), (proc.stderr, err))]
     for th in readers:
         th.daemon = True
         th.start()
-    deadline = time.monotonic() + max(0.0, timeout)
-    timed_out = cancelled = False
+    return readers
+
+
+def _wait(proc: Any, deadline: float, cancel: Any, over: Any) -> Tuple[bool, bool]:
+    """Wait for the program to end; kill its group when its output is over the cap, on cancel or at the
+    deadline. Returns (timed_out, cancelled)."""
     while True:
         try:
             proc.wait(timeout=max(0.0, min(0.05, deadline - time.monotonic())))
-            break
+            return False, False
         except subprocess.TimeoutExpired:
+            timed_out = cancelled = False
             if over.is_set():
                 pass
             elif cancel is not None and cancel.is_set():
@@ -193,7 +223,10 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
-            break
+            return timed_out, cancelled
+
+
+def _stop_readers(proc: Any, readers: List[threading.Thread]) -> None:
     for th in readers:
         th.join(5)  # a grandchild that escaped the group may hold the pipes: do not wait for it
     for stream in (proc.stdout, proc.stderr):
@@ -202,13 +235,6 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
                 stream.close()
         except OSError:
             pass
-    res = result(args, proc.returncode, out.data().decode("utf-8", "replace"),
-                 err.data().decode("utf-8", "replace"), timed_out=timed_out, cancelled=cancelled,
-                 error=("{}: output larger than {} MiB; stopped".format(exe, OUTPUT_CAP_BYTES // (1024 * 1024))
-                        if over.is_set() else None))
-    if out.dropped or err.dropped:
-        res["dropped_bytes"] = out.dropped + err.dropped
-    return res
 
 
 def ok(res: Optional[RunResult]) -> bool:

@@ -74,13 +74,10 @@ def run_command(
     it started) is killed, not only the first process.
     """
     args = tuple(str(a) for a in argv)
-    if not args:
-        return CommandResult(args, missing=True)
-    exe = args[0] if os.sep in args[0] else shutil.which(args[0])
-    if exe is None or not os.path.isfile(exe):
-        return CommandResult(args, missing=True)
-    if not os.access(exe, os.X_OK):
-        return CommandResult(args, missing=True, error=f"{exe} is not executable")
+    found = _executable(args)
+    if isinstance(found, CommandResult):
+        return found
+    exe = found
     try:
         proc = subprocess.Popen(  # fixed argv, no shell
             (exe, *args[1:]),
@@ -93,22 +90,70 @@ def run_command(
     except OSError as exc:
         return CommandResult(args, error=f"{exe}: {exc.strerror or exc}")
     deadline = time.monotonic() + max(0.0, timeout)
-    timed_out = cancelled = False
     over = threading.Event()
     tail = os.path.basename(args[0]) in TAIL_PROGRAMS
     buffers = (bytearray(), bytearray())
     dropped = [0, 0]
+    readers = _start_readers(proc, buffers, dropped, tail, over)
+    timed_out, cancelled = _wait(proc, deadline, cancel, over)
+    _stop_readers(proc, readers)
+    if tail:
+        _keep_tails(buffers, dropped)
+    return CommandResult(
+        args,
+        returncode=proc.returncode,
+        stdout=bytes(buffers[0]).decode("utf-8", errors="replace"),
+        stderr=bytes(buffers[1]).decode("utf-8", errors="replace"),
+        timed_out=timed_out,
+        cancelled=cancelled,
+        error=(f"{exe}: output larger than {MAX_OUTPUT_BYTES // (1024 * 1024)} MiB; stopped"
+               if over.is_set() else None),
+        dropped_bytes=sum(dropped),
+    )
+
+
+def _executable(args: tuple[str, ...]) -> str | CommandResult:
+    """The program to start: argv[0] as given when it has a slash, else looked up on PATH; or the result
+    of a program that is missing or not executable."""
+    if not args:
+        return CommandResult(args, missing=True)
+    exe = args[0] if os.sep in args[0] else shutil.which(args[0])
+    if exe is None or not os.path.isfile(exe):
+        return CommandResult(args, missing=True)
+    if not os.access(exe, os.X_OK):
+        return CommandResult(args, missing=True, error=f"{exe} is not executable")
+    return exe
+
+
+def _start_readers(
+    proc: subprocess.Popen[bytes],
+    buffers: tuple[bytearray, bytearray],
+    dropped: list[int],
+    tail: bool,
+    over: threading.Event,
+) -> list[threading.Thread]:
+    """One thread per output stream, reading it as it comes: its head up to MAX_OUTPUT_BYTES (then ``over``
+    is set), or of a log its tail."""
     readers = [threading.Thread(target=_drain_tail if tail else _drain,
                                 args=(stream, buf, MAX_OUTPUT_BYTES, over) if not tail else (stream, buf, i, dropped),
                                 daemon=True)
                for i, (stream, buf) in enumerate(((proc.stdout, buffers[0]), (proc.stderr, buffers[1])))]
     for reader in readers:
         reader.start()
+    return readers
+
+
+def _wait(
+    proc: subprocess.Popen[bytes], deadline: float, cancel: CancelFlag | None, over: threading.Event
+) -> tuple[bool, bool]:
+    """Wait for the program to end; kill its group when its output is over the cap, on cancel or at the
+    deadline. Returns (timed_out, cancelled)."""
     while True:
         try:
             proc.wait(timeout=max(0.0, min(_POLL_S, deadline - time.monotonic())))
-            break
+            return False, False
         except subprocess.TimeoutExpired:
+            timed_out = cancelled = False
             if over.is_set():
                 pass
             elif cancel is not None and cancel.is_set():
@@ -122,28 +167,24 @@ def run_command(
                 proc.wait(timeout=5)
             except subprocess.TimeoutExpired:
                 pass
-            break
+            return timed_out, cancelled
+
+
+def _stop_readers(proc: subprocess.Popen[bytes], readers: list[threading.Thread]) -> None:
     for reader in readers:
         reader.join(timeout=5)  # a grandchild that escaped the group may hold the pipes: do not wait for it
     for stream in (proc.stdout, proc.stderr):
         with contextlib.suppress(OSError):
             if stream is not None:
                 stream.close()
+
+
+def _keep_tails(buffers: tuple[bytearray, bytearray], dropped: list[int]) -> None:
+    """Of a log, the last MAX_OUTPUT_BYTES of each stream (_drain_tail trims only in large steps)."""
     for i, buf in enumerate(buffers):
-        if tail and len(buf) > MAX_OUTPUT_BYTES:
+        if len(buf) > MAX_OUTPUT_BYTES:
             dropped[i] += len(buf) - MAX_OUTPUT_BYTES
             del buf[: len(buf) - MAX_OUTPUT_BYTES]
-    return CommandResult(
-        args,
-        returncode=proc.returncode,
-        stdout=bytes(buffers[0]).decode("utf-8", errors="replace"),
-        stderr=bytes(buffers[1]).decode("utf-8", errors="replace"),
-        timed_out=timed_out,
-        cancelled=cancelled,
-        error=(f"{exe}: output larger than {MAX_OUTPUT_BYTES // (1024 * 1024)} MiB; stopped"
-               if over.is_set() else None),
-        dropped_bytes=sum(dropped),
-    )
 
 
 def _drain(stream: IO[bytes] | None, into: bytearray, limit: int, over: threading.Event) -> None:

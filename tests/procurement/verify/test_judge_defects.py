@@ -304,6 +304,17 @@ def test_node_results_lists_every_failed_and_unknown_node() -> None:
     assert "gpu01" not in res.message
 
 
+def test_node_results_is_unknown_when_no_node_failed_but_one_is_unknown() -> None:
+    """Nothing failed, one node has an unknown: NODE-RESULTS is unknown (never a pass) and names that node."""
+    ok = _node("gpu01", "1" * 32)
+    unknown = _node("gpu02", "2" * 32)
+    unknown = unknown.model_copy(update={"checks": [c.model_copy(update={"status": "unknown"}) if c.id == "XID"
+                                                    else c for c in unknown.checks]})
+    res = {c.id: c for c in merge_reports([ok, unknown], None, "en").checks}["NODE-RESULTS"]
+    assert res.status == "unknown" and res.actual == "gpu02"
+    assert "gpu02" in res.message and "gpu01" not in res.message
+
+
 def test_json_is_written_when_the_plan_is_unreadable(tmp_path: Path, vcat: Catalog) -> None:
     bad = tmp_path / "bad.gpuplan.yaml"
     bad.write_text("schema_version: 1\ngpu:\n  count: -3\n")

@@ -62,6 +62,21 @@ def test_topo_garbage() -> None:
         parse_topo("No devices were found\n")
 
 
+def test_topo_blank_lines_before_the_first_row_are_skipped() -> None:
+    """A pasted copy with an empty line under the header still gives the whole matrix; an empty line
+    after the rows ends it."""
+    lines = (FIX / "topo-m_8x-h100-NV18_spaces.txt").read_text().splitlines()
+    topo = parse_topo("\n".join([lines[0], "", "   ", *lines[1:]]))
+    assert len(topo.links) == 8 * 7 and topo.nvlink_summary() == "NV18"
+
+
+def test_topo_header_without_rows() -> None:
+    """The header alone (output cut after its first line) is not a matrix."""
+    header = (FIX / "topo-m_8x-h100-NV18_spaces.txt").read_text().splitlines()[0]
+    with pytest.raises(TopoParseError, match="no rows"):
+        parse_topo(header + "\n\n")
+
+
 # ---------------------------------------------------------------- runner
 
 
