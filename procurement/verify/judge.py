@@ -222,6 +222,23 @@ def topo_from_raw(doc: Mapping[str, Any]) -> tuple[Topology | None, str | None]:
 
 def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
     """The kernel log's Xid events, AER counters, IB ports, lspci and the Fabric Manager service."""
+    _kernel_log_facts(doc, facts)
+    _aer_facts(doc, facts)
+    _ib_facts(doc, facts)
+    _lspci_facts(doc, facts)
+    nvlink = _command(doc, "nvidia_smi_nvlink")
+    facts.nvlink = command_result(nvlink) if nvlink is not None else None
+    nvlink_errors = _command(doc, "nvidia_smi_nvlink_errors")
+    facts.nvlink_errors = command_result(nvlink_errors) if nvlink_errors is not None else None
+    fm = _command(doc, "fabricmanager")
+    if fm is not None:
+        cr = command_result(fm)
+        state = cr.stdout.strip().splitlines()[0] if cr.stdout.strip() else ""
+        facts.fabricmanager = state or (None if cr.missing else "unknown")
+
+
+def _kernel_log_facts(doc: Mapping[str, Any], facts: Facts) -> None:
+    """Xid events and kernel faults from the kernel log, or why it could not be read."""
     log = doc.get("kernel_log")
     if isinstance(log, dict) and log.get("source") and isinstance(log.get("lines"), list) and \
             log.get("read_lines") != 0:
@@ -233,6 +250,10 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
     else:
         why = log.get("error") if isinstance(log, dict) else None
         facts.kernel_log_error = str(why) if why else Coded(code="verify.val.kernel_log_not_collected")
+
+
+def _aer_facts(doc: Mapping[str, Any], facts: Facts) -> None:
+    """The PCIe AER counters of each bus address that has any."""
     aer = doc.get("pci_aer")
     if isinstance(aer, dict):
         for bus, entry in aer.items():
@@ -243,6 +264,10 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
                 }
                 if any(v is not None for v in counts.values()):
                     facts.aer[str(bus)] = counts
+
+
+def _ib_facts(doc: Mapping[str, Any], facts: Facts) -> None:
+    """InfiniBand ports: from sysfs, else ibstat (with ibv_devinfo filling in what a failing ibstat missed)."""
     sysfs = doc.get("infiniband")
     ibstat = command_result(_command(doc, "ibstat"))
     if isinstance(sysfs, list) and sysfs:
@@ -265,6 +290,10 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
             facts.ib_ports += [p for p in parse_ibv_devinfo(ibv.stdout) if (p.device, p.port) not in seen]
     elif isinstance(sysfs, list):
         facts.ib_ports = []  # sysfs was read and has no InfiniBand devices
+
+
+def _lspci_facts(doc: Mapping[str, Any], facts: Facts) -> None:
+    """The lspci listing, or why there is none."""
     lspci = command_result(_command(doc, "lspci"))
     if lspci.ok and not lspci.stdout.strip():
         facts.lspci_error = "lspci -nn -D exited 0 but printed nothing"
@@ -275,15 +304,6 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
             Coded(code="verify.val.lspci_missing") if lspci.missing
             else f"lspci: {lspci.error or (lspci.stderr.strip()[:200] or f'exit {lspci.returncode}')}"
         )
-    nvlink = _command(doc, "nvidia_smi_nvlink")
-    facts.nvlink = command_result(nvlink) if nvlink is not None else None
-    nvlink_errors = _command(doc, "nvidia_smi_nvlink_errors")
-    facts.nvlink_errors = command_result(nvlink_errors) if nvlink_errors is not None else None
-    fm = _command(doc, "fabricmanager")
-    if fm is not None:
-        cr = command_result(fm)
-        state = cr.stdout.strip().splitlines()[0] if cr.stdout.strip() else ""
-        facts.fabricmanager = state or (None if cr.missing else "unknown")
 
 
 def tuning_facts(doc: Mapping[str, Any], facts: Facts, after_setup: bool = False) -> None:

@@ -12,10 +12,12 @@ import pytest
 
 from catalog.loader import Catalog, load_catalog
 from procurement.plan import PartCount
+from procurement.verify.checks import Facts
 from procurement.verify.collect import raw as rawmod
 from procurement.verify.collect.raw import new_raw, result
 from procurement.verify.collect.runner import CommandResult, run_command
-from procurement.verify.judge import judge
+from procurement.verify.host import HostInfo
+from procurement.verify.judge import health_facts, judge
 from procurement.verify.parse.load import parse_all_reduce
 from procurement.verify.probe import ProbeOptions, run_probe
 from tests.procurement.verify.checks.test_load import DCGM_PASS, NCCL_2NODE_A100, NCCL_2NODE_H100, fake_tools
@@ -344,6 +346,24 @@ def test_an_ibstat_that_panics_on_one_hca_is_named_not_a_missing_nic(shipped: Ca
     both["infiniband"] = []
     ports = judge(both, plan, shipped, None, "en").check("NIC-PORTS")
     assert ports is not None and ports.status == "unknown" and ports.actual == "1" and "mlx5_8" in ports.message
+
+
+def test_ibv_devinfo_of_a_load_run_adds_the_hcas_a_panicking_ibstat_did_not_reach() -> None:
+    """ibstat printed four CAs and panicked; the load run's ibv_devinfo saw another HCA: its port is added,
+    the ports ibstat printed are kept once, and the reader error stays."""
+    panic = IBSTAT_PANIC.read_text().splitlines()[-1] + "\n"
+    text = IBSTAT_ACTIVE.read_text()
+    doc = _doc(ibstat=result(["ibstat"], 255, text[:text.index("CA 'mlx5_6'")], panic))
+    doc["infiniband"] = []
+    ibv = (ACCEPT / "ib/ibv_devinfo-cx6dx-roce-port-down-deepep-60.txt").read_text()
+    facts = Facts(smi=None, host=HostInfo())
+    health_facts(doc, facts)
+    printed = [(p.device, p.port) for p in facts.ib_ports or []]
+    doc["load"] = {"tools": {"ibv_devinfo": result(["ibv_devinfo"], 0, ibv)}}
+    facts = Facts(smi=None, host=HostInfo())
+    health_facts(doc, facts)
+    assert [(p.device, p.port) for p in facts.ib_ports or []] == [*printed, ("mlx5_12", "1")]
+    assert printed and facts.ib_reader_error is not None
 
 
 # ---------------------------------------------------------------- (8) one deadline for the whole run
