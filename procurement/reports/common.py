@@ -214,6 +214,8 @@ class _Rows(Generic[Item]):
             i = start + at
             self.heights[i] = h
             self.built[i] = (cells, self.built[i][1])
+        # its next layout (the split) takes them as given, as reportlab gives the parts of a split table theirs
+        tbl._argH = list(tbl._rowHeights)
 
 
 class LongTable(Flowable):
