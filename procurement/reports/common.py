@@ -6,11 +6,11 @@ import errno
 import io
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Generic, Literal, TypeVar
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, LETTER
@@ -133,11 +133,14 @@ def table(
     header_rows: int = 1,
     extra: Sequence[tuple[Any, ...]] = (),
     font: str,
+    heights: Sequence[float | None] | None = None,
 ) -> Table:
-    """A grid table whose header repeats on every page and whose tall rows may split across pages."""
+    """A grid table whose header repeats on every page and whose tall rows may split across pages (``heights``:
+    rows' heights already known, None where they are to be measured)."""
     tbl = Table(
         list(map(list, rows)),
         colWidths=list(widths),
+        rowHeights=list(heights) if heights is not None else None,
         repeatRows=header_rows,
         splitByRow=1,
         splitInRow=1,
@@ -157,6 +160,152 @@ def table(
         cmds.append(("BACKGROUND", (0, 0), (-1, header_rows - 1), HEAD_BG))
     tbl.setStyle(TableStyle(cmds + list(extra)))
     return tbl
+
+
+Cmd = tuple[Any, ...]
+Item = TypeVar("Item")
+LONG_TABLE_WINDOW = 64
+"""Body rows handed to reportlab at a time by ``long_table``: more than a page holds (a row is at least 16 pt,
+a frame under 740 pt), so each page is split from one window."""
+
+
+class _Rows(Generic[Item]):
+    """The rows of a long table, built on demand from their items and forgotten once printed; each row's
+    height is kept once measured (the column widths are fixed, so it does not change)."""
+
+    def __init__(self, header: Sequence[Sequence[Any]], header_extra: Sequence[Cmd], items: Sequence[Item],
+                 build: Callable[[Item], tuple[list[Any], Sequence[Cmd]]], widths: Sequence[float], font: str) -> None:
+        self.header = [list(r) for r in header]
+        self.header_extra = list(header_extra)
+        self.items = items
+        self.build = build
+        self.widths = list(widths)
+        self.font = font
+        self.built: dict[int, tuple[list[Any], Sequence[Cmd]]] = {}
+        self.heights: dict[int, float] = {}
+
+    def forget_before(self, start: int) -> None:
+        for i in [i for i in self.built if i < start]:
+            del self.built[i]
+            self.heights.pop(i, None)
+
+    def table(self, start: int, end: int) -> Table:
+        """One reportlab table: the header, then items ``start`` to ``end`` (their style commands moved to
+        their rows in it)."""
+        hdr = len(self.header)
+        rows = list(self.header)
+        extra = list(self.header_extra)
+        known: list[float | None] = [None] * hdr
+        for at, i in enumerate(range(start, end), hdr):
+            if i not in self.built:
+                self.built[i] = self.build(self.items[i])
+            cells, cmds = self.built[i]
+            rows.append(cells)
+            extra += [(c[0], (c[1][0], at), (c[2][0], at), *c[3:]) for c in cmds]
+            known.append(self.heights.get(i))
+        # the heights measured in an earlier window are given; the others are measured in this one
+        return table(rows, self.widths, header_rows=hdr, extra=extra, font=self.font, heights=known)
+
+    def measured(self, tbl: Table, start: int) -> None:
+        """Keeps the rows' heights and their cells as the table prepared them (a cell measured is a tuple of
+        flowables: only then can reportlab split the row within itself, as it splits a row of one table)."""
+        hdr = len(self.header)
+        for at, (h, cells) in enumerate(zip(tbl._rowHeights[hdr:], tbl._cellvalues[hdr:], strict=True)):
+            i = start + at
+            self.heights[i] = h
+            self.built[i] = (cells, self.built[i][1])
+        # its next layout (the split) takes them as given, as reportlab gives the parts of a split table theirs
+        tbl._argH = list(tbl._rowHeights)
+
+
+class LongTable(Flowable):
+    """A table of many rows laid out as reportlab lays out one table (the header repeated on each page, a row
+    taller than the space left split within it), but handed to reportlab a window of rows at a time: split page
+    by page, one reportlab table of 5,000 rows was measured whole and then copied and re-measured its remaining
+    rows at every page (a 5,000-line quote took 10-20 s and 200 MB), and every row's paragraphs lived to the end.
+
+    Its rows are items ``start`` to the end; ``pending`` is the rest of a window (to item ``end``) whose top
+    ``partial`` rows are the remainders of rows split within themselves, printed before item ``start``."""
+
+    def __init__(self, rows: _Rows[Any], start: int, pending: Table | None = None, partial: int = 0,
+                 end: int = 0) -> None:
+        super().__init__()
+        self.rows = rows
+        self.start = start
+        self.pending = pending
+        self.partial = partial
+        self.end = end if pending is not None else min(len(rows.items), start + LONG_TABLE_WINDOW)
+        self._tbl: Table | None = pending
+
+    def _table(self) -> Table:
+        if self._tbl is None:
+            self._tbl = self.rows.table(self.start, self.end)
+        return self._tbl
+
+    def _more(self) -> bool:
+        """Items after this window: then the table goes on past the page, whatever the window measures."""
+        return self.end < len(self.rows.items)
+
+    def wrap(self, aw: float, ah: float) -> tuple[float, float]:
+        while True:
+            tbl = self._table()
+            canv = getattr(self, "canv", None)
+            w, h = tbl.wrapOn(canv, aw, ah) if canv is not None else tbl.wrap(aw, ah)
+            if self.pending is None:
+                self.rows.measured(tbl, self.start)
+                if h <= ah and self._more():  # shorter rows than a window is sized for: a larger window
+                    self.end = min(len(self.rows.items), self.start + 2 * (self.end - self.start))
+                    self._tbl = None
+                    continue
+            self.width, self.height = w, (max(h, ah + 1) if self._more() else h)
+            self._wrapped = (aw, ah)
+            return self.width, self.height
+
+    def split(self, aw: float, ah: float) -> list[Flowable]:
+        if getattr(self, "_wrapped", None) != (aw, ah):
+            self.wrap(aw, ah)
+        tbl = self._table()
+        canv = getattr(self, "canv", None)
+        parts = tbl.splitOn(canv, aw, ah) if canv is not None else tbl.split(aw, ah)
+        if len(parts) == 1 and self._more():  # a window of remainders that fits (rows taller than two pages)
+            return [tbl, LongTable(self.rows, self.end)]
+        if len(parts) != 2:
+            return list(parts)
+        first, rest = parts
+        hdr = len(self.rows.header)
+        n0 = len(first._cellvalues) - hdr  # the rows here, the last perhaps only its top part
+        within = len(first._cellvalues) + len(rest._cellvalues) - hdr > len(tbl._cellvalues)
+        if within:  # the last row here was split within itself: its remainder heads the next page
+            start, partial = self.start + max(0, n0 - self.partial), 1 + max(0, self.partial - n0)
+        else:
+            start, partial = self.start + max(0, n0 - self.partial), max(0, self.partial - n0)
+        self.rows.forget_before(start)
+        if not self._more():
+            return [first, rest]  # the table's last window: reportlab's own remainder
+        if partial:
+            return [first, LongTable(self.rows, start, rest, partial, self.end)]
+        return [first, LongTable(self.rows, start)]
+
+    def draw(self) -> None:  # the whole window fits, and it is the table's last
+        self._table().drawOn(self.canv, 0, 0)
+
+
+def long_table(
+    header: Sequence[Sequence[Any]],
+    items: Sequence[Item],
+    build: Callable[[Item], tuple[list[Any], Sequence[Cmd]]],
+    widths: Sequence[float],
+    *,
+    header_extra: Sequence[Cmd] = (),
+    font: str,
+) -> Flowable:
+    """``table`` of the header rows and a row per item, each row built by ``build`` (its cells and its style
+    commands, with row 0 for its own row) only when its page is laid out: the same pages as one table, in time
+    and memory that grow with the rows (LongTable)."""
+    rows = _Rows(header, header_extra, items, build, widths, font)
+    if len(items) <= LONG_TABLE_WINDOW:
+        return rows.table(0, len(items))
+    return LongTable(rows, 0)
 
 
 FRAME_PADDING = 6  # SimpleDocTemplate's frame pads each side by 6 pt

@@ -22,6 +22,7 @@ from procurement.reports.common import (
     Paper,
     Styles,
     build_pdf,
+    long_table,
     make_styles,
     money,
     one_line_name,
@@ -145,32 +146,35 @@ def _lines_table(cmp: Comparison, offers: Sequence[OfferResult], st: Styles, pap
     lang = st.lang
     head = [st.p(t("cmp.col.line", lang), st.cell_head), st.p(t("cmp.col.qty", lang), st.cell_head),
             *(st.name(o.vendor, st.cell_head) for o in offers)]
-    rows: list[list[object]] = [head]
-    extra: list[tuple[object, ...]] = []
     first = cmp.offers[0] if cmp.offers else None
     plan_rows = [r for r in first.rows if r.path is not None] if first else []
-    for base in plan_rows:
-        r = len(rows)
-        cells: list[object] = [st.name(base.name, st.cell), st.p(_qty(base.quantity), st.cell)]
-        for col, o in enumerate(offers, 2):
+    # a row per plan line, then each vendor's extra lines, one row per line, in the vendor's column
+    items: list[tuple[int, OfferRow, OfferResult | None]] = [(0, base, None) for base in plan_rows]
+    items += [(col, row, o) for col, o in enumerate(offers, 2) for row in o.rows if row.path is None]
+
+    def item_row(item: tuple[int, OfferRow, OfferResult | None]) -> tuple[list[object], list[tuple[object, ...]]]:
+        """One row (built when its page is laid out) and its cells' backgrounds."""
+        col, base, offer = item
+        if offer is not None:
+            cells: list[object] = [
+                st.p(t("cmp.extra_of", lang, vendor=one_line_name(offer.vendor), text=one_line_name(base.name)),
+                     st.cell),
+                st.p(_qty(base.quantity), st.cell)]
+            cells += [st.p(_cell(base, offer, lang) if c == col else "", st.cell) for c in range(2, 2 + len(offers))]
+            return cells, []
+        extra: list[tuple[object, ...]] = []
+        cells = [st.name(base.name, st.cell), st.p(_qty(base.quantity), st.cell)]
+        for c, o in enumerate(offers, 2):
             row = next((x for x in o.rows if x.path == base.path), None)
             cells.append(st.p(_cell(row if row is None or row.quoted else None, o, lang), st.cell))
             if row is None or row.unit_cny is None:
-                extra.append(("BACKGROUND", (col, r), (col, r), STATUS_BG["unknown"]))
+                extra.append(("BACKGROUND", (c, 0), (c, 0), STATUS_BG["unknown"]))
             elif row.substitution != "none":
-                extra.append(("BACKGROUND", (col, r), (col, r), STATUS_BG["attention"]))
-        rows.append(cells)
-    # extra lines: each vendor's own, one row per line, in the vendor's column
-    for col, o in enumerate(offers, 2):
-        for row in (x for x in o.rows if x.path is None):
-            cells = [st.p(t("cmp.extra_of", lang, vendor=one_line_name(o.vendor), text=one_line_name(row.name)),
-                          st.cell),
-                     st.p(_qty(row.quantity), st.cell)]
-            cells += [st.p(_cell(row, o, lang) if c == col else "", st.cell)
-                      for c in range(2, 2 + len(offers))]
-            rows.append(cells)
+                extra.append(("BACKGROUND", (c, 0), (c, 0), STATUS_BG["attention"]))
+        return cells, extra
+
     widths = scaled([26, 7, *([67 / max(1, len(offers))] * len(offers))], paper)
-    return table(rows, widths, font=st.font, extra=extra)
+    return long_table([head], items, item_row, widths, font=st.font)
 
 
 def _sum_cell(o: OfferResult, lang: Lang, *, gross: bool) -> str:

@@ -6,7 +6,7 @@ import datetime as dt
 from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Literal
+from typing import Any, Literal
 
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
@@ -48,6 +48,7 @@ from procurement.reports.common import (
     Styles,
     build_pdf,
     frame_width,
+    long_table,
     make_styles,
     markup,
     money,
@@ -634,41 +635,51 @@ def render_quote_pdf(
             return f"quote.col.{c}_gross"
         return f"quote.col.{c}"
 
-    rows: list[list[object]] = [[st.p(t(head_key(c), lang), st.cell_head) for c in cols]]
+    header: list[list[object]] = [[st.p(t(head_key(c), lang), st.cell_head) for c in cols]]
     widths = scaled([5, 24, 27, 5, 6, 16, 17], paper)
-    extra: list[tuple[object, ...]] = []
+    group: list[tuple[object, ...]] = [("SPAN", (0, 0), (-1, 0)), ("BACKGROUND", (0, 0), (-1, 0), GROUP_BG)]
+    items: list[tuple[object, ...]] = []  # ("cat", category) | ("line", n, line) | ("inside", n, included part)
     n = 0
     bom = bill_of_materials(plan, catalog)
+    by_category: dict[str, list[QuoteLine]] = {}
+    for line in quote.lines:
+        by_category.setdefault(line.category, []).append(line)
     for cat in CATEGORIES:
-        cat_lines = [line for line in quote.lines if line.category == cat]
+        cat_lines = by_category.get(cat, [])
         inside = [inc for inc in bom.included if cat == "power"] if rfq else []
         if not cat_lines and not inside:
             continue
-        r = len(rows)
-        rows.append([st.p(t(f"quote.cat.{cat}", lang), st.cell_head), "", "", "", "", "", ""])
-        extra += [("SPAN", (0, r), (-1, r)), ("BACKGROUND", (0, r), (-1, r), GROUP_BG)]
+        items.append(("cat", cat))
         for line in cat_lines:
             n += 1
-            rows.append(
-                [
-                    st.p(str(n), st.cell_right),
-                    st.name(line.name, st.cell),
-                    st.p(line.spec, st.cell),
-                    st.p(t(f"quote.uom.{line.category}", lang), st.cell),
-                    st.p(str(line.qty), st.cell_right),
-                    # the vendor-facing request leaves the price cells for the vendor to fill in
-                    "" if rfq else money_cell(money(line.unit_price, lang, on_request), widths[5], st),
-                    "" if rfq else money_cell(money(line.amount, lang, on_request), widths[6], st),
-                ]
-            )
+            items.append(("line", n, line))
         for inc in inside:  # the RFQ names the PSUs that ship in the chassis: the vendor supplies them with it
             n += 1
-            rows.append([st.p(str(n), st.cell_right), st.p(inc.part.name, st.cell),
-                         st.p(_spec(inc.part, lang), st.cell), st.p(t("quote.uom.power", lang), st.cell),
-                         st.p(str(inc.count * quote.nodes), st.cell_right),
-                         st.p(t("rfq.included_in", lang, chassis=inc.inside), st.cell), ""])
-            extra.append(("SPAN", (5, len(rows) - 1), (6, len(rows) - 1)))
-    story.append(st.section(t("quote.items", lang), table(rows, widths, font=st.font, extra=extra)))
+            items.append(("inside", n, inc))
+
+    def item_row(item: tuple[Any, ...]) -> tuple[list[object], Sequence[tuple[object, ...]]]:
+        """One row of the line items (built when its page is laid out) and its style."""
+        if item[0] == "cat":
+            return [st.p(t(f"quote.cat.{item[1]}", lang), st.cell_head), "", "", "", "", "", ""], group
+        if item[0] == "line":
+            _, no, line = item
+            return [
+                st.p(str(no), st.cell_right),
+                st.name(line.name, st.cell),
+                st.p(line.spec, st.cell),
+                st.p(t(f"quote.uom.{line.category}", lang), st.cell),
+                st.p(str(line.qty), st.cell_right),
+                # the vendor-facing request leaves the price cells for the vendor to fill in
+                "" if rfq else money_cell(money(line.unit_price, lang, on_request), widths[5], st),
+                "" if rfq else money_cell(money(line.amount, lang, on_request), widths[6], st),
+            ], ()
+        _, no, inc = item
+        return [st.p(str(no), st.cell_right), st.p(inc.part.name, st.cell),
+                st.p(_spec(inc.part, lang), st.cell), st.p(t("quote.uom.power", lang), st.cell),
+                st.p(str(inc.count * quote.nodes), st.cell_right),
+                st.p(t("rfq.included_in", lang, chassis=inc.inside), st.cell), ""], [("SPAN", (5, 0), (6, 0))]
+
+    story.append(st.section(t("quote.items", lang), long_table(header, items, item_row, widths, font=st.font)))
     story.append(Spacer(1, 6))
 
     from procurement.facility_summary import facility_section  # amps per cord, VA, BTU/h, the PDU (one model)

@@ -9,9 +9,11 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
+from weakref import WeakKeyDictionary
 from xml.sax.saxutils import escape
 
 from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
@@ -241,6 +243,9 @@ def _width(u: Any, max_width: float) -> float:
 def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: bool) -> ParaLines:
     """Lines of ``frags`` broken at spaces and around CJK characters, never inside a token (a part number,
     'SHA-256', a digest); a token longer than a whole line is cut, preferably after / - _ . :"""
+    one = _one_line(frags, max_widths, calc_bounds)
+    if one is not None:
+        return one
     chars: list[Any] = []
     for f in frags:
         text = _frag_text(f)
@@ -328,6 +333,37 @@ def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: 
     return ParaLines(kind=1, lines=lines)
 
 
+def _one_line(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: bool) -> ParaLines | None:
+    """The lines ``token_split`` makes of left-to-right text whose every line (between line breaks) is one run
+    that fits its line whole (most cells of a table: a number, an amount, 'unit ¥1.00<br/>incl. VAT ¥1.13'),
+    made without breaking the text into characters; None for any other."""
+    lines: list[Any] = []
+    run: list[Any] = []  # the line being made: its text (one fragment at most), then its line break
+    for f in [*frags, None]:
+        if f is not None and not hasattr(f, "lineBreak"):
+            text = _frag_text(f)
+            if run or not text or hasattr(f, "cbDefn") or "\n" in text or _RTL.search(text):
+                return None
+            run.append(cjkU(text, f, "utf8"))
+            continue
+        if f is None:
+            if not run:
+                break
+            if _space(run[0][-1]):
+                return None  # the last line's end spaces are dropped: the long way
+        elif _frag_text(f) or hasattr(f, "cbDefn"):
+            return None
+        limit = max_widths[min(len(lines), len(max_widths) - 1)]
+        used = float(run[0].width) if run else 0.0
+        if used > limit + _FUZZ - 1e-6:  # clear of the limit, where summing per character could decide otherwise
+            return None
+        if f is not None:
+            run.append(cjkU("", f, "utf8"))
+        lines.append(makeCJKParaLine(run, limit, used, limit - used, f is not None, calc_bounds))
+        run = []
+    return ParaLines(kind=1, lines=lines) if lines else None
+
+
 def _bidi_levels(chars: Sequence[Any]) -> bool:
     """Resolve the Unicode bidi embedding levels of a paragraph (UAX #9 up to I2, left-to-right base) and attach
     each to its character; False (nothing attached) when the paragraph has no right-to-left character."""
@@ -388,8 +424,26 @@ def _ended_hard(line: Any) -> bool:
     return bool(getattr(line, "lineBreak", False))
 
 
+_PLAIN = re.compile(r"[^\s<>&]+(?: [^\s<>&]+)*")
+"""Markup that is plain text the parser keeps as it is: no tag, no entity, no space to collapse."""
+_PLAIN_FRAG: WeakKeyDictionary[Any, Any] = WeakKeyDictionary()
+"""Per style, the fragment the parser makes of plain text (its text replaced for each paragraph)."""
+
+
 class TextParagraph(Paragraph):
     """A paragraph broken by ``token_split`` (the style's wordWrap must be 'CJK')."""
+
+    def __init__(self, text: Any, style: Any = None, bulletText: Any = None, frags: Any = None,
+                 **kw: Any) -> None:
+        if (frags is None and bulletText is None and style is not None and isinstance(text, str)
+                and getattr(style, "bulletText", None) is None and _PLAIN.fullmatch(text)):
+            # plain text (most table cells: a number, an amount, a unit) is not run through the markup parser,
+            # which takes most of a short paragraph's time: it would make the same one fragment
+            probe = _PLAIN_FRAG.get(style)
+            if probe is None:
+                probe = _PLAIN_FRAG[style] = Paragraph("x", style).frags[0]
+            frags = [probe.clone(text=text, link=[], us_lines=[])]
+        super().__init__(text, style, bulletText, frags, **kw)
 
     def breakLinesCJK(self, maxWidths: Any) -> Any:
         if not isinstance(maxWidths, list | tuple):
