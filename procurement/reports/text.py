@@ -13,7 +13,6 @@ from weakref import WeakKeyDictionary
 from xml.sax.saxutils import escape
 
 from reportlab.lib.textsplit import ALL_CANNOT_END, ALL_CANNOT_START
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Flowable, Paragraph
 from reportlab.platypus.doctemplate import ActionFlowable
 from reportlab.platypus.paragraph import ParaLines, _handleBulletWidth, cjkU, makeCJKParaLine
