@@ -685,6 +685,8 @@ class MainWindow(QMainWindow):
     def focusNextPrevChild(self, next: bool) -> bool:  # Qt override
         from PySide6.QtCore import Qt
 
+        from gui.pages.base import focus_on_screen
+
         order = self.tab_order()
         focus = QApplication.focusWidget()
         index = _position_in(order, focus)
@@ -695,12 +697,8 @@ class MainWindow(QMainWindow):
             candidate = order[(index + step * k) % len(order)]
             target = candidate.focusProxy() or candidate
             if target.isVisible() and target.isEnabled() and target.focusPolicy() & Qt.FocusPolicy.TabFocus:
-                target.setFocus(Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
-                area = target.parentWidget()
-                while area is not None:  # scroll the control into view (Qt's own Tab does this for us)
-                    if isinstance(area, QScrollArea):
-                        area.ensureWidgetVisible(target)
-                    area = area.parentWidget()
+                # scroll the control into view too (Qt's own Tab does that for us)
+                focus_on_screen(target, Qt.FocusReason.TabFocusReason if next else Qt.FocusReason.BacktabFocusReason)
                 return True
         return super().focusNextPrevChild(next)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QEvent, QSignalBlocker
+from PySide6.QtCore import QCoreApplication, QEvent, QSignalBlocker, Qt
 from PySide6.QtGui import QShowEvent
 from PySide6.QtWidgets import QBoxLayout, QLabel, QScrollArea, QStackedWidget, QWidget
 
@@ -16,6 +16,26 @@ from gui.widgets.undo_keys import route_undo_to_plan, tab_leaves_tables
 
 if TYPE_CHECKING:
     from gui.controller import PlanController
+
+
+def scroll_into_view(widget: QWidget) -> None:
+    """Scroll every scroll area ``widget`` sits in (a page's own, then the window's around the pages) so that it
+    shows: at 1024×768 a field a finding or the Tab key goes to may be below the fold or right of it.
+
+    A page just shown has its layouts still pending (its height is not yet what it will be): they are done first,
+    or the area scrolls to where the widget was."""
+    QCoreApplication.sendPostedEvents(None, QEvent.Type.LayoutRequest)
+    area = widget.parentWidget()
+    while area is not None:
+        if isinstance(area, QScrollArea):
+            area.ensureWidgetVisible(widget)
+        area = area.parentWidget()
+
+
+def focus_on_screen(widget: QWidget, reason: Qt.FocusReason = Qt.FocusReason.OtherFocusReason) -> None:
+    """Give ``widget`` (or its focus proxy) the keyboard focus and scroll it into view."""
+    scroll_into_view(widget)
+    (widget.focusProxy() or widget).setFocus(reason)
 
 
 class StepPage(QWidget):
@@ -143,12 +163,7 @@ class StepPage(QWidget):
         widget = self.markers.widget_for(path)
         if widget is None:
             return False
-        parent = widget.parentWidget()
-        while parent is not None and parent is not self.window():
-            if isinstance(parent, QScrollArea):  # the page's own, then the window's around the pages
-                parent.ensureWidgetVisible(widget)
-            parent = parent.parentWidget()
-        (widget.focusProxy() or widget).setFocus()
+        focus_on_screen(widget)
         return True
 
     # -- plumbing

@@ -28,7 +28,7 @@ from PySide6.QtWidgets import (
 
 from gui import dialogs, workers
 from gui.controller import PlanController
-from gui.pages.base import StepPage
+from gui.pages.base import StepPage, focus_on_screen
 from procurement.checklist import (
     WHICH,
     Checklist,
@@ -616,15 +616,15 @@ class ChecklistPage(StepPage):
 
     def focus_field(self, path: str) -> bool:
         if path.startswith("acceptance"):
-            self.acceptance_box.contract_edit.setFocus()
+            focus_on_screen(self.acceptance_box.contract_edit)
             return True
         if not path.startswith(("checklist", "signoffs")):
             return False
         which = "software" if "software" in path else "hardware"
         if path.startswith("signoffs"):
-            self.signoffs["acceptance" if "acceptance" in path else "approval"].name_edit.setFocus()
+            focus_on_screen(self.signoffs["acceptance" if "acceptance" in path else "approval"].name_edit)
         else:
-            self.tables[which].setFocus()  # type: ignore[index]
+            focus_on_screen(self.tables[which])  # type: ignore[index]
         return True
 
     # -- output

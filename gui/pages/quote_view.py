@@ -35,7 +35,7 @@ from PySide6.QtWidgets import (
 from gui import workers
 from gui.controller import PlanController
 from gui.numbers import percent
-from gui.pages.base import StepPage
+from gui.pages.base import StepPage, focus_on_screen
 from gui.widgets.money import million_text
 from gui.widgets.spin import show_value
 from procurement.messages import t
@@ -596,7 +596,7 @@ class QuotePage(StepPage):
             return False
         if path.startswith(("quote.buyer", "quote.vendor")):
             self.details_tabs.setCurrentIndex(1)  # the parties' tab
-        widget.setFocus()
+        focus_on_screen(widget)
         return True
 
     # -- output

@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from catalog.models import Chassis, MemoryModule
 from gui.controller import PlanController
-from gui.pages.base import StepPage
+from gui.pages.base import StepPage, focus_on_screen
 from gui.views.server import GaugeReading, PartChoice, cord_figures, gauge_readings, gauge_states, part_choices
 from gui.widgets.gauge import Gauge
 from gui.widgets.spin import show_value
@@ -670,8 +670,7 @@ class ServerPage(StepPage):
             widget = self.bound.get(path)
         if widget is None:
             return False
-        self.scroll_area.ensureWidgetVisible(widget)
-        widget.setFocus()
+        focus_on_screen(widget)
         return True
 
     def set_field(self, path: str, value: Any, merge: bool = False, text: str | None = None) -> bool:

@@ -92,3 +92,35 @@ def test_at_1280x800_no_step_scrolls_the_window(qtbot, make_window, lang: str) -
         QApplication.processEvents()
         bars = win.page_scroll.verticalScrollBar(), win.page_scroll.horizontalScrollBar()
         assert not any(bar.isVisible() for bar in bars), (index, [bar.maximum() for bar in bars])
+
+
+def _revealed(widget: QWidget) -> bool:
+    """Whether ``widget``'s centre is inside the view of every scroll area it sits in."""
+    for area in _ancestor_scrolls(widget):
+        if isinstance(area, QScrollArea) and area.widget() is not None:
+            view = area.viewport()
+            if not view.rect().contains(widget.mapTo(view, widget.rect().center())):
+                return False
+    return True
+
+
+@pytest.mark.parametrize("path", ["signoffs.acceptance.name", "acceptance.contract", "server.storage.0.count",
+                                  "quote.buyer.name"])
+def test_a_finding_far_down_puts_its_field_on_screen_at_1024x768(qtbot, make_window, path: str) -> None:
+    """Going to a finding's field at 1024×768 scrolls the field into view in the page and in the window: the
+    cursor is not left in a field the buyer cannot see (the checklist's sign-off and contract fields sit below
+    the fold; their page gave them focus without scrolling)."""
+    win = make_window()
+    win.controller.new(load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml"))
+    room = SCREEN - FRAME
+    win.resize(room)
+    qtbot.waitUntil(lambda: win.size() == room)
+    owner = next(i for i, page in enumerate(win.pages) if page.focus_field(path))
+    win.show_page(0)
+    QApplication.processEvents()
+    win.show_page(owner)
+    assert win.pages[owner].focus_field(path)
+    QApplication.processEvents()
+    focused = QApplication.focusWidget()
+    assert focused is not None and focused.window() is win
+    assert _revealed(focused), (path, focused)
