@@ -252,84 +252,93 @@ def token_split(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: 
             chars.extend(cjkU(c, f, "utf8") for c in text)
         else:
             chars.append(cjkU(text, f, "utf8"))
-    bidi = _bidi_levels(chars)
     units: list[list[Any]] = []
     for u in chars:
         if units and _joins(units[-1][-1], u):
             units[-1].append(u)
         else:
             units.append([u])
+    breaker = _Breaker(max_widths, calc_bounds, bidi=_bidi_levels(chars))
+    for unit in _glue_units(units):
+        breaker.add(unit)
+    if breaker.line:
+        breaker.emit(False)
+    return ParaLines(kind=1, lines=breaker.lines)
 
-    units = _glue_units(units)
 
-    lines: list[Any] = []
-    line: list[Any] = []
-    used = 0.0
+class _Breaker:
+    """The lines being made of a paragraph's units (glyph runs that stay together), one unit at a time."""
 
-    def limit() -> float:
-        return max_widths[min(len(lines), len(max_widths) - 1)]
+    def __init__(self, max_widths: Sequence[float], calc_bounds: bool, bidi: bool) -> None:
+        self.max_widths, self.calc_bounds, self.bidi = max_widths, calc_bounds, bidi
+        self.lines: list[Any] = []
+        self.line: list[Any] = []
+        self.used = 0.0
 
-    def emit(hard: bool) -> None:
-        nonlocal line, used
+    def limit(self) -> float:
+        return self.max_widths[min(len(self.lines), len(self.max_widths) - 1)]
+
+    def emit(self, hard: bool) -> None:
+        line = self.line
         while line and _space(line[-1]) and not hard:
-            used -= _width(line.pop(), limit())
-        shown = visual_line(line) if bidi else line
-        lines.append(makeCJKParaLine(shown, limit(), used, limit() - used, hard, calc_bounds))
-        line, used = [], 0.0
+            self.used -= _width(line.pop(), self.limit())
+        shown = visual_line(line) if self.bidi else line
+        self.lines.append(makeCJKParaLine(shown, self.limit(), self.used, self.limit() - self.used, hard,
+                                          self.calc_bounds))
+        self.line, self.used = [], 0.0
 
-    for unit in units:
+    def start(self, unit: list[Any], width: float) -> None:
+        """``unit`` on a fresh line (the current one, if any, ended)."""
+        if self.line:
+            self.emit(False)
+        self.line, self.used = list(unit), width
+
+    def add(self, unit: list[Any]) -> None:
         first = unit[0]
         if len(unit) == 1 and hasattr(first.frag, "lineBreak"):
-            line.append(first)
-            emit(True)
-            continue
-        if not line and _space(first) and lines and not _ended_hard(lines[-1]):
-            continue  # no space at the start of a wrapped line
-        w = sum(_width(u, limit()) for u in unit)
-        if used + w <= limit() + _FUZZ:
-            line += unit
-            used += w
-            continue
-        if _space(first):
-            emit(False)
-            continue
-        if line and w <= limit() + _FUZZ:
-            emit(False)
-            line, used = list(unit), w
-            continue
-        if _word(unit):
+            self.line.append(first)
+            self.emit(True)
+            return
+        if not self.line and _space(first) and self.lines and not _ended_hard(self.lines[-1]):
+            return  # no space at the start of a wrapped line
+        w = sum(_width(u, self.limit()) for u in unit)
+        if self.used + w <= self.limit() + _FUZZ:
+            self.line += unit
+            self.used += w
+        elif _space(first):
+            self.emit(False)
+        elif (self.line and w <= self.limit() + _FUZZ) or _word(unit):
             # A word is never cut ('Unknow' / 'n'): on a line of its own it may run past a too-narrow column,
             # which the documents size so that it does not happen.
-            if line:
-                emit(False)
-            line, used = list(unit), w
-            continue
-        # Longer than the rest of the line: start it on a fresh line unless it would not fit there either.
-        if line and used > 0.75 * limit():
-            emit(False)
+            self.start(unit, w)
+        else:
+            self.cut(unit)
+
+    def cut(self, unit: list[Any]) -> None:
+        """A token longer than the rest of the line: started on a fresh line unless it would not fit there
+        either, and cut where it must, preferably after / - _ . :"""
+        if self.line and self.used > 0.75 * self.limit():
+            self.emit(False)
         rest = list(unit)
         while rest:
-            room = limit() - used
+            room = self.limit() - self.used
             take, width = 0, 0.0
-            while take < len(rest) and width + _width(rest[take], limit()) <= room + _FUZZ:
-                width += _width(rest[take], limit())
+            while take < len(rest) and width + _width(rest[take], self.limit()) <= room + _FUZZ:
+                width += _width(rest[take], self.limit())
                 take += 1
             if take == len(rest):
-                line += rest
-                used += width
-                break
+                self.line += rest
+                self.used += width
+                return
             cut = max((i + 1 for i in range(take) if rest[i] in _BREAK_AFTER_IN_LONG), default=0)
             if cut > take // 2:
                 take = cut
-            if take == 0 and not line:
+            if take == 0 and not self.line:
                 take = 1  # a single glyph wider than the line still has to go somewhere
-            line += rest[:take]
-            used += sum(_width(u, limit()) for u in rest[:take])
+            self.line += rest[:take]
+            self.used += sum(_width(u, self.limit()) for u in rest[:take])
             rest = rest[take:]
-            emit(False)
-    if line:
-        emit(False)
-    return ParaLines(kind=1, lines=lines)
+            self.emit(False)
 
 
 def _one_line(frags: Sequence[Any], max_widths: Sequence[float], calc_bounds: bool) -> ParaLines | None:
