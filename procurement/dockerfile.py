@@ -296,6 +296,72 @@ def _requirements_lines(lang: Lang) -> list[str]:
             "#     pip install --no-cache-dir --require-hashes -r /tmp/requirements.lock", ""]
 
 
+def _build_stage_lines(base_ref: str, chosen: Mirror | None, pm: PackageManager, framework: Framework,
+                       image: ContainerImage, cuda: CudaRelease | None, lang: Lang) -> list[str]:
+    """The build stage of a multi-stage Dockerfile: the framework installed into a virtual environment in the
+    devel image, which the final (runtime) stage copies."""
+    build_ref = with_flavour(base_ref, "devel")
+    out = ["", _comment(t("dockerfile.stage.build", lang, ref=build_ref)), _from(build_ref, chosen, "build"),
+           "ENV PIP_NO_CACHE_DIR=1", ""]
+    if chosen is not None:
+        out += _mirror_lines(chosen, pm, lang)
+    out += ["# hadolint ignore=DL3008", *_package_block(pm, ["python3", "python3-pip", "python3-venv"]), "",
+            _comment(t("dockerfile.venv", lang)), "RUN python3 -m venv /opt/venv",
+            'ENV PATH="/opt/venv/bin:${PATH}"', ""]
+    out += _framework_lines(framework, image, cuda, lang)
+    out += _requirements_lines(lang)
+    out += [_comment(t("dockerfile.stage.final", lang, ref=base_ref))]
+    return out
+
+
+def _caution_lines(image: ContainerImage, base_ref: str, pinned: bool, lang: Lang) -> list[str]:
+    """What the header warns of: a base not pinned by digest, a publisher not trusted."""
+    out = [] if pinned else [_comment(t("dockerfile.unpinned", lang, ref=base_ref))]
+    if not image.trusted:
+        out.append(_comment(t("dockerfile.untrusted", lang, publisher=image.publisher)))
+    return out
+
+
+def _label_line(base_ref: str, image: ContainerImage, tags: ImageTags | None) -> str:
+    labels = [f'org.opencontainers.image.base.name="{base_ref}"']
+    if image.cuda:
+        labels.append(f'com.nvidia.cuda.version="{image.cuda}"')
+    if tags is not None:
+        labels.append(f'org.opencontainers.image.version="{tags.version}"')
+    return "LABEL " + " \\\n      ".join(labels)
+
+
+def _user_lines(pm: PackageManager, lang: Lang) -> list[str]:
+    """The unprivileged user the container runs as."""
+    out = [_comment(t("dockerfile.user", lang))]
+    if pm == "apt":
+        out.append(f"RUN groupadd --gid {APP_UID} {APP_USER} \\\n"
+                   f" && useradd --uid {APP_UID} --gid {APP_UID} --create-home --shell /bin/bash {APP_USER}")
+    else:
+        out.append(f"RUN groupadd --gid {APP_UID} {APP_USER} \\\n"
+                   f" && useradd --uid {APP_UID} --gid {APP_UID} --create-home {APP_USER}")
+    # numeric: Kubernetes' runAsNonRoot can only verify a numeric user (hadolint DL3066)
+    out += [_comment(t("dockerfile.user_numeric", lang, user=APP_USER)), f"USER {APP_UID}:{APP_UID}",
+            f"WORKDIR /home/{APP_USER}", ""]
+    return out
+
+
+def _closing_lines(tags: ImageTags | None, name: str, lang: Lang) -> list[str]:
+    """The health check, the tag scheme's build commands and the command."""
+    out = [_comment(t("dockerfile.healthcheck", lang)),
+           # the shell form maps every failure of nvidia-smi to 1, the one "unhealthy" status Docker defines
+           # (Dockerfile reference, HEALTHCHECK: 2 is reserved), which the exec form cannot (hadolint DL3025)
+           "# hadolint ignore=DL3025",
+           "HEALTHCHECK --interval=60s --timeout=10s --start-period=30s --retries=3 \\",
+           "    CMD nvidia-smi --query-gpu=name --format=csv,noheader || exit 1", ""]
+    if tags is not None:
+        out += [_comment(t("dockerfile.tags", lang, version=tags.ref(), envs=", ".join(tags.environments))),
+                f"#   docker build -t {tags.ref()} .",
+                *[f"#   docker tag {tags.ref()} {tags.ref(env)}" for env in tags.environments]]
+    out += [_comment(t("dockerfile.run", lang, name=tags.ref() if tags else name)), 'CMD ["bash"]', ""]
+    return out
+
+
 def generate_dockerfile(image: ContainerImage, framework: Framework | None = None,
                         cuda: CudaRelease | None = None, title: str = "", lang: Lang = "zh",
                         mirror: str | None = None, flavour: Literal["runtime", "devel"] | None = None,
@@ -318,10 +384,7 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
     name = image_name(title)
     out: list[str] = ["# syntax=docker/dockerfile:1",
                       _comment(t("dockerfile.header", lang, title=title or name))]
-    if not ref.pinned:
-        out.append(_comment(t("dockerfile.unpinned", lang, ref=base_ref)))
-    if not image.trusted:
-        out.append(_comment(t("dockerfile.untrusted", lang, publisher=image.publisher)))
+    out += _caution_lines(image, base_ref, ref.pinned, lang)
 
     repo = ref.name.rsplit("/", 1)[-1]
     # A framework image (nvcr.io/nvidia/pytorch, tensorflow/tensorflow…) ships its framework and Python even
@@ -340,27 +403,12 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
     if flavour_now in ("runtime", "devel"):
         out += ["", _comment(t(f"dockerfile.flavour.{flavour_now}", lang))]
     if staged:
-        build_ref = with_flavour(base_ref, "devel")
-        out += ["", _comment(t("dockerfile.stage.build", lang, ref=build_ref)), _from(build_ref, chosen, "build"),
-                "ENV PIP_NO_CACHE_DIR=1", ""]
-        if chosen is not None:
-            out += _mirror_lines(chosen, pm, lang)
-        out += ["# hadolint ignore=DL3008", *_package_block(pm, ["python3", "python3-pip", "python3-venv"]), "",
-                _comment(t("dockerfile.venv", lang)), "RUN python3 -m venv /opt/venv",
-                'ENV PATH="/opt/venv/bin:${PATH}"', ""]
         assert framework is not None
-        out += _framework_lines(framework, image, cuda, lang)
-        out += _requirements_lines(lang)
-        out += [_comment(t("dockerfile.stage.final", lang, ref=base_ref))]
+        out += _build_stage_lines(base_ref, chosen, pm, framework, image, cuda, lang)
     else:
         out.append("")
     out += [_comment(t("dockerfile.base", lang, ref=base_ref)), _from(base_ref, chosen), ""]
-    labels = [f'org.opencontainers.image.base.name="{base_ref}"']
-    if image.cuda:
-        labels.append(f'com.nvidia.cuda.version="{image.cuda}"')
-    if tags is not None:
-        labels.append(f'org.opencontainers.image.version="{tags.version}"')
-    out.append("LABEL " + " \\\n      ".join(labels))
+    out.append(_label_line(base_ref, image, tags))
     out += ["", "ENV PYTHONDONTWRITEBYTECODE=1 \\", "    PYTHONUNBUFFERED=1 \\", "    PIP_NO_CACHE_DIR=1", ""]
 
     if chosen is not None:
@@ -388,27 +436,8 @@ def generate_dockerfile(image: ContainerImage, framework: Framework | None = Non
         out += _framework_lines(framework, image, cuda, lang)
     if not staged:
         out += _requirements_lines(lang)
-    out += [_comment(t("dockerfile.user", lang))]
-    if pm == "apt":
-        out.append(f"RUN groupadd --gid {APP_UID} {APP_USER} \\\n"
-                   f" && useradd --uid {APP_UID} --gid {APP_UID} --create-home --shell /bin/bash {APP_USER}")
-    else:
-        out.append(f"RUN groupadd --gid {APP_UID} {APP_USER} \\\n"
-                   f" && useradd --uid {APP_UID} --gid {APP_UID} --create-home {APP_USER}")
-    # numeric: Kubernetes' runAsNonRoot can only verify a numeric user (hadolint DL3066)
-    out += [_comment(t("dockerfile.user_numeric", lang, user=APP_USER)), f"USER {APP_UID}:{APP_UID}",
-            f"WORKDIR /home/{APP_USER}", ""]
-    out += [_comment(t("dockerfile.healthcheck", lang)),
-            # the shell form maps every failure of nvidia-smi to 1, the one "unhealthy" status Docker defines
-            # (Dockerfile reference, HEALTHCHECK: 2 is reserved), which the exec form cannot (hadolint DL3025)
-            "# hadolint ignore=DL3025",
-            "HEALTHCHECK --interval=60s --timeout=10s --start-period=30s --retries=3 \\",
-            "    CMD nvidia-smi --query-gpu=name --format=csv,noheader || exit 1", ""]
-    if tags is not None:
-        out += [_comment(t("dockerfile.tags", lang, version=tags.ref(), envs=", ".join(tags.environments))),
-                f"#   docker build -t {tags.ref()} .",
-                *[f"#   docker tag {tags.ref()} {tags.ref(env)}" for env in tags.environments]]
-    out += [_comment(t("dockerfile.run", lang, name=tags.ref() if tags else name)), 'CMD ["bash"]', ""]
+    out += _user_lines(pm, lang)
+    out += _closing_lines(tags, name, lang)
     return "\n".join(out)
 
 
