@@ -11,12 +11,18 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import sys
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, languages, register, t
 from procurement.plan import Plan, PlanError, load_plan, save_plan
+
+if TYPE_CHECKING:
+    from catalog.loader import Catalog
+    from procurement.pricing.compare import LineProposal
 
 register(
     {
@@ -77,9 +83,6 @@ def _save(plan: Plan, path: Path, lang: Lang) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from procurement.pricing.compare import choose, compare, propose_lines, quote_from, with_quote
-    from procurement.pricing.import_prices import PriceFileError, import_for_plan
-
     lang: Lang = args.lang or default_lang()
     catalog = catalog_for(args)
     try:
@@ -88,33 +91,52 @@ def run(args: argparse.Namespace) -> int:
         print(t("quotecmd.bad_plan", lang, error=exc), file=sys.stderr)
         return ExitStatus.UNUSABLE
     if args.action == "choose":
-        vendors = [q.vendor for q in plan.vendor_quotes]
-        if args.vendor not in vendors:
-            print(t("quotecmd.no_vendor", lang, vendor=args.vendor, vendors=", ".join(vendors) or "—"),
-                  file=sys.stderr)
-            return ExitStatus.UNUSABLE
-        if not _save(choose(plan, args.vendor), args.plan, lang):
-            return ExitStatus.UNUSABLE
-        print(t("quotecmd.chosen", lang, vendor=args.vendor, path=args.plan))
-        return ExitStatus.OK
+        return _choose(args, plan, lang)
     if args.action == "compare":
-        offers = compare(plan, catalog, lang=lang)
-        if not offers.offers:
-            print(t("quotecmd.none", lang))
-        for o in offers.offers:
-            marks = []
-            if o.vendor in offers.lowest:
-                marks.append(t("compare.lowest", lang))
-            if o.vendor == offers.chosen:
-                marks.append(t("compare.chosen", lang))
-            total = (t("quotecmd.sum.total", lang, total=o.gross_cny) if o.complete
-                     else t("quotecmd.sum.lower", lang, total=o.gross_cny, n=len(o.unpriced)))
-            print(t("quotecmd.offer", lang, vendor=o.vendor, sum=total,
-                    compliance=t(f"compare.compliance.{o.compliance}", lang),
-                    budget=t(f"quotecmd.budget.{o.verdict().status}", lang), marks="".join(f" · {m}" for m in marks)))
-        if offers.offers:
-            print(offers.conclusion(lang))
-        return ExitStatus.OK
+        return _compare(plan, catalog, lang)
+    return _import(args, plan, catalog, lang)
+
+
+def _choose(args: argparse.Namespace, plan: Plan, lang: Lang) -> int:
+    from procurement.pricing.compare import choose
+
+    vendors = [q.vendor for q in plan.vendor_quotes]
+    if args.vendor not in vendors:
+        print(t("quotecmd.no_vendor", lang, vendor=args.vendor, vendors=", ".join(vendors) or "—"),
+              file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    if not _save(choose(plan, args.vendor), args.plan, lang):
+        return ExitStatus.UNUSABLE
+    print(t("quotecmd.chosen", lang, vendor=args.vendor, path=args.plan))
+    return ExitStatus.OK
+
+
+def _compare(plan: Plan, catalog: Catalog, lang: Lang) -> int:
+    from procurement.pricing.compare import compare
+
+    offers = compare(plan, catalog, lang=lang)
+    if not offers.offers:
+        print(t("quotecmd.none", lang))
+    for o in offers.offers:
+        marks = []
+        if o.vendor in offers.lowest:
+            marks.append(t("compare.lowest", lang))
+        if o.vendor == offers.chosen:
+            marks.append(t("compare.chosen", lang))
+        total = (t("quotecmd.sum.total", lang, total=o.gross_cny) if o.complete
+                 else t("quotecmd.sum.lower", lang, total=o.gross_cny, n=len(o.unpriced)))
+        print(t("quotecmd.offer", lang, vendor=o.vendor, sum=total,
+                compliance=t(f"compare.compliance.{o.compliance}", lang),
+                budget=t(f"quotecmd.budget.{o.verdict().status}", lang), marks="".join(f" · {m}" for m in marks)))
+    if offers.offers:
+        print(offers.conclusion(lang))
+    return ExitStatus.OK
+
+
+def _import(args: argparse.Namespace, plan: Plan, catalog: Catalog, lang: Lang) -> int:
+    from procurement.pricing.compare import propose_lines, quote_from, with_quote
+    from procurement.pricing.import_prices import PriceFileError, import_for_plan
+
     vat = {"incl": True, "excl": False, None: None}[args.vat]
     try:
         date = dt.date.fromisoformat(args.date) if args.date else None
@@ -127,6 +149,30 @@ def run(args: argparse.Namespace) -> int:
         print(exc.message(lang), file=sys.stderr)
         return ExitStatus.UNUSABLE
     proposals = propose_lines(result, plan, catalog, lang)
+    _print_proposals(proposals, catalog, lang)
+    print(t("quotecmd.vat", lang, reading=t(f"quotecmd.vat.{result.vat_reading}", lang, note=result.vat_note)))
+    info = result.info
+    quote = quote_from(proposals, args.vendor, number=(args.number or info.get("number", ""))[:500],
+                       date=date or _document_date(info.get("date")),
+                       delivery=info.get("delivery", ""), warranty=info.get("warranty", ""),
+                       payment_terms=info.get("payment", ""), document=args.file.name[:500])
+    if not _save(with_quote(plan, quote), args.plan, lang):
+        return ExitStatus.UNUSABLE
+    print(t("quotecmd.attached", lang, vendor=args.vendor, n=len(quote.lines), path=args.plan))
+    return ExitStatus.OK
+
+
+def _document_date(text: str | None) -> dt.date | None:
+    """The date the vendor's document gives (2026-03-01 or 2026/03/01), if it reads as one."""
+    if not text:
+        return None
+    try:
+        return dt.date.fromisoformat(text.replace("/", "-"))
+    except ValueError:
+        return None
+
+
+def _print_proposals(proposals: Sequence[LineProposal], catalog: Catalog, lang: Lang) -> None:
     names = {p.id: p.name for by_id in catalog.parts.values() for p in by_id.values()}
     for p in proposals:
         if p.for_part is None:
@@ -137,18 +183,3 @@ def run(args: argparse.Namespace) -> int:
         else:
             print(t("quotecmd.line", lang, row=p.row, text=p.text, part=names.get(p.for_part, p.for_part),
                     confidence=p.confidence))
-    note = result.vat_note
-    print(t("quotecmd.vat", lang, reading=t(f"quotecmd.vat.{result.vat_reading}", lang, note=note)))
-    info = result.info
-    if date is None and info.get("date"):
-        try:
-            date = dt.date.fromisoformat(info["date"].replace("/", "-"))
-        except ValueError:
-            date = None
-    quote = quote_from(proposals, args.vendor, number=(args.number or info.get("number", ""))[:500], date=date,
-                       delivery=info.get("delivery", ""), warranty=info.get("warranty", ""),
-                       payment_terms=info.get("payment", ""), document=args.file.name[:500])
-    if not _save(with_quote(plan, quote), args.plan, lang):
-        return ExitStatus.UNUSABLE
-    print(t("quotecmd.attached", lang, vendor=args.vendor, n=len(quote.lines), path=args.plan))
-    return ExitStatus.OK
