@@ -735,6 +735,57 @@ def states_unknown(finding: Finding) -> bool:
     return finding.rule.endswith("-UNKNOWN") or "-UNKNOWN-" in finding.rule
 
 
+def _person_says(ev: _Eval, status: Status, reason: list[str], mark: ChecklistMark | None,
+                 related: list[Finding]) -> tuple[Status, list[str], bool]:
+    """A person's item that the plan shows nothing wrong with: only a person can say it is done. Where the app's
+    own evidence is unknown (an image whose CUDA and framework the catalog does not record), a bare tick proves
+    nothing: it stays unknown until a named person confirms it with a note, shown as confirmed by them.
+    Returns the status, the reason and whether the evidence is unknown."""
+    evidence_unknown = status == Status.UNKNOWN or any(
+        states_unknown(f) and f.waived is None and f.severity != Severity.ERROR for f in related)
+    checked = bool(mark and mark.checked)
+    if checked and not evidence_unknown:
+        return Status.PASS, [*reason, ev.t("person_ok")], evidence_unknown
+    named = bool(mark and mark.by.strip() and mark.note.strip())
+    return Status.UNKNOWN, [*reason, ev.t("needs_name" if checked and not named else "await_person")], \
+        evidence_unknown
+
+
+def _with_findings(status: Status, reason: list[str], related: list[Finding], lang: Lang) -> Status:
+    """The item's status after its findings (their words appended to ``reason``)."""
+    for f in related:
+        unknown = states_unknown(f)
+        if f.waived is not None:
+            pass  # accepted on purpose: listed in the reason (its message says so), the status unchanged
+        elif f.severity == Severity.ERROR:
+            status = Status.FAIL
+        elif unknown:  # what the item rests on is unknown: never a pass, whatever the finding's severity
+            status = worse(status, Status.UNKNOWN)
+        elif f.severity == Severity.WARNING:
+            status = worse(status, Status.ATTENTION)
+        if f.severity != Severity.INFO or unknown:
+            msg = f.message_text(lang).rstrip().rstrip("。.")  # the items' facts are joined with '；'
+            sev = t("checklist.status.unknown", lang) if unknown and f.severity != Severity.ERROR else \
+                t(f"severity.{f.severity.value}", lang)
+            reason.append(t("checklist.r.finding", lang, sev=sev, msg=msg))
+    return status
+
+
+def _with_verification(status: Status, v: _Verified | None, person: bool, sep: str, lang: Lang) -> tuple[Status, str]:
+    """The item's status after what the delivered machine showed (``v``: its verification, if any), and the
+    words for what was measured."""
+    if v is None:
+        return status, ""
+    vtext = t("checklist.r.verified", lang, actual=sep.join(v.actual)) if v.actual else ""
+    if v.status == Status.FAIL:
+        return Status.FAIL, vtext
+    if v.status == Status.ATTENTION:
+        return worse(status, Status.ATTENTION), vtext
+    if v.status == Status.PASS and person and status == Status.UNKNOWN:
+        return Status.PASS, vtext  # the machine shows it installed and working
+    return status, vtext
+
+
 def _build_checklists(
     plan: Plan, catalog: Catalog, findings: Iterable[Finding] | None, policy: Policy, lang: Lang
 ) -> dict[Which, Checklist]:
@@ -757,49 +808,15 @@ def _build_checklists(
         related = by_item.get(d.id, [])
         evidence_unknown = False
         if d.person and status != Status.FAIL:
-            # The plan shows nothing wrong; only a person can say it is done. Where the app's own evidence is
-            # unknown (an image whose CUDA and framework the catalog does not record), a bare tick proves nothing:
-            # it stays unknown until a named person confirms it with a note (below), shown as confirmed by them.
-            evidence_unknown = status == Status.UNKNOWN or any(
-                states_unknown(f) and f.waived is None and f.severity != Severity.ERROR for f in related)
-            if checked and not evidence_unknown:
-                status = Status.PASS
-                reason = [*reason, ev.t("person_ok")]
-            else:
-                status = Status.UNKNOWN
-                named = bool(mark and mark.by.strip() and mark.note.strip())
-                reason = [*reason, ev.t("needs_name" if checked and not named else "await_person")]
-        for f in related:
-            unknown = states_unknown(f)
-            if f.waived is not None:
-                pass  # accepted on purpose: listed in the reason (its message says so), the status unchanged
-            elif f.severity == Severity.ERROR:
-                status = Status.FAIL
-            elif unknown:  # what the item rests on is unknown: never a pass, whatever the finding's severity
-                status = worse(status, Status.UNKNOWN)
-            elif f.severity == Severity.WARNING:
-                status = worse(status, Status.ATTENTION)
-            if f.severity != Severity.INFO or unknown:
-                msg = f.message_text(lang).rstrip().rstrip("。.")  # the items' facts are joined with '；'
-                sev = t("checklist.status.unknown", lang) if unknown and f.severity != Severity.ERROR else \
-                    t(f"severity.{f.severity.value}", lang)
-                reason.append(t("checklist.r.finding", lang, sev=sev, msg=msg))
+            status, reason, evidence_unknown = _person_says(ev, status, reason, mark, related)
+        status = _with_findings(status, reason, related, lang)
         confirmed_by = ""
         if status == Status.UNKNOWN and checked and mark and mark.by.strip() and mark.note.strip():
             # only a named person with a note lifts an unknown, and it shows as confirmed, never as a pass
             status, confirmed_by = Status.CONFIRMED, mark.by.strip()
             reason = [r for r in reason if r not in (ev.t("await_person"), ev.t("needs_name"))]
             reason = [*reason, t("checklist.r.confirmed_by", lang, name=mark.by.strip(), note=mark.note.strip())]
-        vtext = ""
-        v = verified.get(d.id)
-        if v is not None:
-            vtext = t("checklist.r.verified", lang, actual=sep.join(v.actual)) if v.actual else ""
-            if v.status == Status.FAIL:
-                status = Status.FAIL
-            elif v.status == Status.ATTENTION:
-                status = worse(status, Status.ATTENTION)
-            elif v.status == Status.PASS and d.person and status == Status.UNKNOWN:
-                status = Status.PASS  # the machine shows it installed and working
+        status, vtext = _with_verification(status, verified.get(d.id), d.person, sep, lang)
         out[d.which].append(
             ChecklistItem(
                 id=d.id,
