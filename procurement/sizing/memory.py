@@ -407,6 +407,53 @@ def _zero_buffers(m: ModelSpec, case: Case, par: Parallel, trainable: float, ful
                f"{4 if full else 2} B")
 
 
+def _inference_per_gpu(case: Case, par: Parallel, blocks: float, embed: float, overhead: float,
+                       f: dict[str, str], explain: bool) -> PerGpu:
+    """per_gpu for serving: weights, the KV cache, one prefill step's activations and the engine's overhead."""
+    m = case.model
+    wb = weight_bytes(case.precision)
+    quantised = case.precision in ("int8", "int4", "fp8")
+    router = m.moe_layers * m.hidden * m.experts / par.pp / par.tp if quantised else 0.0
+    replicated = mla_replicated_params(m, par)
+    blocks += replicated
+    eb = 2.0 if quantised else wb
+    weights = (blocks - router) * wb + router * 2.0 + embed * eb
+    kvb = kv_value_bytes(case.kv_precision)
+    kv_tok = kv_per_token_per_gpu(m, par, kvb)
+    kv = kv_tok * case.seq * case.batch
+    act = _prefill_bytes(m, case, par.tp)
+    outside = 0.0
+    if case.max_batched_tokens:  # a serving engine: the CUDA context and NCCL, made before its profile,
+        # lie outside vLLM's budget; the profile's growth outside PyTorch and the CUDA graphs come out of it
+        outside = CUDA_CONTEXT_BYTES + (VLLM_NCCL_BYTES if par.tp > 1 else 0.0)
+        overhead = (outside + CUDA_GRAPH_BYTES
+                    + (VLLM_NON_TORCH_TP_BYTES if par.tp > 1 else VLLM_NON_TORCH_BYTES))
+    if explain:
+        f["weights"] = (f"{blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
+                        f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else "")
+                        + (f" (MLA down-projections whole on every rank: +{replicated / 1e9:,.2f} B)"
+                           if replicated else ""))
+        f["kv_cache"] = (f"{kv_tok:,.0f} B per token per GPU × {case.seq:,} tokens × {case.batch} "
+                         "sequence(s)" + (" (MLA latent, every TP rank keeps it)" if m.mla else ""))
+        if case.max_batched_tokens:
+            width = (f"fused-MoE {m.experts_active} × (max(2 × {m.moe_intermediate:,} / {par.tp}, "
+                     f"{m.hidden:,}) + {m.moe_intermediate:,} / {par.tp})"
+                     + (f" + 3 × {m.shared_intermediate:,} / {par.tp}" if m.shared_intermediate else "")
+                     if m.moe else f"3 × {m.ffn_active:,} / {par.tp}")
+            f["activations"] = (f"one prefill step of {case.max_batched_tokens:,} batched tokens × ({width} + "
+                                f"3 × {m.hidden:,}) × 2 B + sampler "
+                                f"{case.max_seqs:,} × {m.vocab:,} logits × {SAMPLER_BYTES_PER_LOGIT} B")
+            f["overhead"] = ("CUDA context 1,343 MiB" + (" + NCCL and all-reduce buffers 1.79 GiB + profiled "
+                                                          "non-torch 0.45 GiB" if par.tp > 1 else
+                                                          " + profiled non-torch 0.25 GiB")
+                             + " + CUDA graphs 0.5 GiB per GPU (vLLM start-up logs)")
+        else:
+            f["activations"] = (f"prefill peak {case.seq:,} × {case.batch} tokens × (3 × {m.ffn_active:,} / "
+                                f"{par.tp} + 3 × {m.hidden:,}) × 2 B")
+    return PerGpu(weights / GB, 0.0, 0.0, act / GB, kv / GB, overhead / GB, formulas=f,
+                  outside_budget=outside / GB)
+
+
 def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
     """Memory on the busiest GPU for ``case`` laid out as ``par`` (with the arithmetic when ``explain``:
     the scheme search needs only the numbers)."""
@@ -417,47 +464,7 @@ def per_gpu(case: Case, par: Parallel, explain: bool = False) -> PerGpu:
     if explain:
         f["overhead"] = "CUDA context and kernels 1,343 MiB per GPU (Hugging Face, Model training anatomy)"
     if not case.training:
-        wb = weight_bytes(case.precision)
-        quantised = case.precision in ("int8", "int4", "fp8")
-        router = m.moe_layers * m.hidden * m.experts / par.pp / par.tp if quantised else 0.0
-        replicated = mla_replicated_params(m, par)
-        blocks += replicated
-        eb = 2.0 if quantised else wb
-        weights = (blocks - router) * wb + router * 2.0 + embed * eb
-        kvb = kv_value_bytes(case.kv_precision)
-        kv_tok = kv_per_token_per_gpu(m, par, kvb)
-        kv = kv_tok * case.seq * case.batch
-        act = _prefill_bytes(m, case, par.tp)
-        outside = 0.0
-        if case.max_batched_tokens:  # a serving engine: the CUDA context and NCCL, made before its profile,
-            # lie outside vLLM's budget; the profile's growth outside PyTorch and the CUDA graphs come out of it
-            outside = CUDA_CONTEXT_BYTES + (VLLM_NCCL_BYTES if par.tp > 1 else 0.0)
-            overhead = (outside + CUDA_GRAPH_BYTES
-                        + (VLLM_NON_TORCH_TP_BYTES if par.tp > 1 else VLLM_NON_TORCH_BYTES))
-        if explain:
-            f["weights"] = (f"{blocks / 1e9:,.2f} B block params × {wb:.3g} B + {embed / 1e9:,.2f} B "
-                            f"embedding/head params × {eb:g} B" + (" (not quantised)" if quantised else "")
-                            + (f" (MLA down-projections whole on every rank: +{replicated / 1e9:,.2f} B)"
-                               if replicated else ""))
-            f["kv_cache"] = (f"{kv_tok:,.0f} B per token per GPU × {case.seq:,} tokens × {case.batch} "
-                             "sequence(s)" + (" (MLA latent, every TP rank keeps it)" if m.mla else ""))
-            if case.max_batched_tokens:
-                width = (f"fused-MoE {m.experts_active} × (max(2 × {m.moe_intermediate:,} / {par.tp}, "
-                         f"{m.hidden:,}) + {m.moe_intermediate:,} / {par.tp})"
-                         + (f" + 3 × {m.shared_intermediate:,} / {par.tp}" if m.shared_intermediate else "")
-                         if m.moe else f"3 × {m.ffn_active:,} / {par.tp}")
-                f["activations"] = (f"one prefill step of {case.max_batched_tokens:,} batched tokens × ({width} + "
-                                    f"3 × {m.hidden:,}) × 2 B + sampler "
-                                    f"{case.max_seqs:,} × {m.vocab:,} logits × {SAMPLER_BYTES_PER_LOGIT} B")
-                f["overhead"] = ("CUDA context 1,343 MiB" + (" + NCCL and all-reduce buffers 1.79 GiB + profiled "
-                                                              "non-torch 0.45 GiB" if par.tp > 1 else
-                                                              " + profiled non-torch 0.25 GiB")
-                                 + " + CUDA graphs 0.5 GiB per GPU (vLLM start-up logs)")
-            else:
-                f["activations"] = (f"prefill peak {case.seq:,} × {case.batch} tokens × (3 × {m.ffn_active:,} / "
-                                    f"{par.tp} + 3 × {m.hidden:,}) × 2 B")
-        return PerGpu(weights / GB, 0.0, 0.0, act / GB, kv / GB, overhead / GB, formulas=f,
-                      outside_budget=outside / GB)
+        return _inference_per_gpu(case, par, blocks, embed, overhead, f, explain)
 
     z = par.zero
     d = par.dp
