@@ -209,6 +209,35 @@ def recommend_stack(plan: Plan, catalog: Catalog, policy: Policy | None = None,
             reasons.append(t("stack.image_none" if image.bundles_cuda is False else "stack.image_unknown", lang,
                              image=image.reference, field=t("stack.field.cuda", lang)))
     base = _with_software(plan, os=os_part.id if os_part else plan.software.os, image=None)
+    found = _first_accepted(base, frameworks, image_cuda, cc, catalog, policy)
+    if found is None:
+        return Recommendation(values, (*reasons, t("stack.none", lang, gpu=gpu.name)))
+    fw, cuda, driver, candidate = found
+    values.update({"software.framework": fw.id, "software.cuda": cuda.id, "software.driver": driver.id})
+    if image is not None and image_fw is not None:
+        reasons.append(t("stack.framework_image", lang, framework=fw.name, image=image.reference))
+    else:
+        reasons.append(t("stack.framework", lang, framework=fw.name, gpu=gpu.name, cc=gpu.compute_capability))
+    os_cap = (t("stack.os_cap", lang, os=os_part.name, max=os_part.max_cuda)
+              if os_part is not None and os_part.max_cuda else "")
+    if image is not None and image_cuda is not None:
+        reasons.append(t("stack.cuda_image", lang, cuda=image.cuda, image=image.reference))
+    else:
+        reasons.append(t("stack.cuda", lang, cuda=cuda.version, framework=fw.name, gpu=gpu.name, os_cap=os_cap))
+    reasons.append(t("stack.driver", lang, driver=driver.name, cuda=cuda.version, need=cuda.min_driver_linux))
+    proposed = _image_for(candidate, catalog, policy, plan.software.image)
+    if proposed is not None:
+        values["software.image"] = proposed.id
+        if proposed.id != plan.software.image:
+            reasons.append(t("stack.image", lang, image=proposed.reference, framework=fw.name, cuda=proposed.cuda))
+    return Recommendation(values, tuple(reasons))
+
+
+def _first_accepted(base: Plan, frameworks: list[Framework], image_cuda: CudaRelease | None,
+                    cc: tuple[int, int] | None, catalog: Catalog, policy: Policy | None,
+                    ) -> tuple[Framework, CudaRelease, DriverBranch, Plan] | None:
+    """The newest framework release, then the newest CUDA line for the GPU's compute capability, then the
+    oldest driver that the software rules accept (with the plan they make), or None."""
     for fw in frameworks:
         cudas = [c for c in (_cuda_for_version(catalog, v) for v in fw.cuda_versions) if c is not None]
         if image_cuda is not None:
@@ -220,32 +249,9 @@ def recommend_stack(plan: Plan, catalog: Catalog, policy: Policy | None = None,
                 continue
             for driver in _drivers_ascending(catalog):
                 candidate = _with_software(base, framework=fw.id, cuda=cuda.id, driver=driver.id)
-                if _blocking(candidate, catalog, policy):
-                    continue
-                values.update({"software.framework": fw.id, "software.cuda": cuda.id,
-                               "software.driver": driver.id})
-                if image is not None and image_fw is not None:
-                    reasons.append(t("stack.framework_image", lang, framework=fw.name, image=image.reference))
-                else:
-                    reasons.append(t("stack.framework", lang, framework=fw.name, gpu=gpu.name,
-                                     cc=gpu.compute_capability))
-                os_cap = (t("stack.os_cap", lang, os=os_part.name, max=os_part.max_cuda)
-                          if os_part is not None and os_part.max_cuda else "")
-                if image is not None and image_cuda is not None:
-                    reasons.append(t("stack.cuda_image", lang, cuda=image.cuda, image=image.reference))
-                else:
-                    reasons.append(t("stack.cuda", lang, cuda=cuda.version, framework=fw.name, gpu=gpu.name,
-                                     os_cap=os_cap))
-                reasons.append(t("stack.driver", lang, driver=driver.name, cuda=cuda.version,
-                                 need=cuda.min_driver_linux))
-                proposed = _image_for(candidate, catalog, policy, plan.software.image)
-                if proposed is not None:
-                    values["software.image"] = proposed.id
-                    if proposed.id != plan.software.image:
-                        reasons.append(t("stack.image", lang, image=proposed.reference, framework=fw.name,
-                                         cuda=proposed.cuda))
-                return Recommendation(values, tuple(reasons))
-    return Recommendation(values, (*reasons, t("stack.none", lang, gpu=gpu.name)))
+                if not _blocking(candidate, catalog, policy):
+                    return fw, cuda, driver, candidate
+    return None
 
 
 def _image_for(candidate: Plan, catalog: Catalog, policy: Policy | None, current: str | None) -> ContainerImage | None:
