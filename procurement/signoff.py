@@ -542,44 +542,56 @@ def field_label(path: str, lang: Lang, catalog: Catalog | None = None) -> str:
 
 def coded_field_label(path: str, catalog: Catalog | None = None) -> Coded:
     """field_label as a code and its parameters, in no one language (part names are the catalog's)."""
-
-    def part_name(part_id: str) -> str:
-        part = _find(catalog, part_id) if catalog is not None else None
-        return str(getattr(part, "name", None) or part_id)
-
-    def item_name(item_id: str) -> Coded | str:
-        key = f"checklist.item.{item_id}"
-        return coded(key) if key in MESSAGES else item_id
-
     head, _, rest = path.partition(".")
-    if head == "price" and rest:
-        return coded("field.price", part=part_name(rest))
-    if head == "waiver" and rest:
+    prefixed = _prefixed_label(head, rest, catalog) if rest else None
+    if prefixed is not None:
+        return prefixed
+    if f"field.{path}" in MESSAGES and not fields_of(str(english(f"field.{path}"))):
+        return coded(f"field.{path}")  # a field of its own: 'gpu.model', 'notes', 'conclusion', …
+    return _model_label(path, catalog) or coded("field.unknown", path=path)
+
+
+def _part_name(catalog: Catalog | None, part_id: str) -> str:
+    part = _find(catalog, part_id) if catalog is not None else None
+    return str(getattr(part, "name", None) or part_id)
+
+
+def _prefixed_label(head: str, rest: str, catalog: Catalog | None) -> Coded | None:
+    """The label of a path that is not a plan field but names one thing: 'price.<part>', 'waiver.<rule>',
+    'report.<n>', 'offer.<what>'."""
+    if head == "price":
+        return coded("field.price", part=_part_name(catalog, rest))
+    if head == "waiver":
         return coded("field.waiver", rule=rest)
-    if head == "report" and rest:
+    if head == "report":
         return coded("field.report", n=rest)
-    if head == "offer" and rest:
+    if head == "offer":
         if rest.startswith("line."):
             number = rest.removeprefix("line.")
             return coded("field.offer.line", n=int(number) if number.isdigit() else number)
         if f"field.offer.{rest}" in MESSAGES:
             return coded(f"field.offer.{rest}")
-    if f"field.{path}" in MESSAGES and not fields_of(str(english(f"field.{path}"))):
-        return coded(f"field.{path}")  # a field of its own: 'gpu.model', 'notes', 'conclusion', …
+    return None
+
+
+def _model_label(path: str, catalog: Catalog | None) -> Coded | None:
+    """The label of a field of the plan model ('server.storage[1].count', 'prices.<part>.date'), or None."""
     found = model_field_path(path)
-    if found is not None:
-        model_path, params = found
-        key = f"field.{model_path}"
-        if key in MESSAGES:
-            fields: dict[str, object] = {**params}
-            if "part" in fields:
-                fields["part"] = part_name(params["part"])
-            if "item" in fields:
-                fields["item"] = item_name(params["item"])
-            if "key" in fields and "{key}" not in str(english(key)):
-                return coded("field.entry", label=coded(key, **fields), key=params["key"])
-            return coded(key, **fields)
-    return coded("field.unknown", path=path)
+    if found is None:
+        return None
+    model_path, params = found
+    key = f"field.{model_path}"
+    if key not in MESSAGES:
+        return None
+    fields: dict[str, object] = {**params}
+    if "part" in fields:
+        fields["part"] = _part_name(catalog, params["part"])
+    if "item" in fields:
+        item_key = f"checklist.item.{params['item']}"
+        fields["item"] = coded(item_key) if item_key in MESSAGES else params["item"]
+    if "key" in fields and "{key}" not in str(english(key)):
+        return coded("field.entry", label=coded(key, **fields), key=params["key"])
+    return coded(key, **fields)
 
 
 register(
