@@ -298,6 +298,28 @@ def _counted(base_findings: Sequence[Finding], var_findings: Sequence[Finding]) 
     return [f for f in counted if f.family != "budget"]
 
 
+def _quoted_row(path: str, plan_part: str, name: str, needed: float, line: OfferLine, catalog: Catalog,
+                lang: Lang) -> OfferRow:
+    """The row of a plan part the vendor quoted (``line``), with what differs: no price, another quantity, a
+    substitute."""
+    notes: list[str] = []
+    if line.unit_price_cny is None:
+        notes.append(t("compare.line.unpriced", lang))
+    if line.quantity is not None and abs(line.quantity - needed) > 1e-9:
+        notes.append(t("compare.line.qty", lang, quoted=_fmt_qty(line.quantity), needed=needed))
+    sub: Substitution = "none"
+    offered_name = ""
+    if line.substitute_unknown:
+        sub, offered_name = "unknown", line.text
+        notes.append(t("compare.sub.unknown", lang, text=line.text))
+    elif line.offered and line.offered != line.for_part:
+        part = _find(catalog, line.offered)
+        sub, offered_name = "catalog", part.name if part else line.offered
+        notes.append(t("compare.sub.catalog", lang, name=offered_name))
+    return OfferRow(path, plan_part, name, needed, line.unit_price_cny, line.with_vat, quoted=True,
+                    substitution=sub, offered_name=offered_name, text=line.text, notes=tuple(notes))
+
+
 def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Policy | None = None, *,
                   base: Sequence[Finding] | None = None, lang: Lang = "zh") -> OfferResult:
     """One vendor's offer, priced line by line and checked by the rules on its variant."""
@@ -347,23 +369,7 @@ def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Poli
             rows.append(OfferRow(cl.path, cl.part_id, name, needed, None, None, quoted=False,
                                  notes=(t("compare.line.not_quoted", lang),)))
             continue
-        line = found
-        notes: list[str] = []
-        if line.unit_price_cny is None:
-            notes.append(t("compare.line.unpriced", lang))
-        if line.quantity is not None and abs(line.quantity - needed) > 1e-9:
-            notes.append(t("compare.line.qty", lang, quoted=_fmt_qty(line.quantity), needed=needed))
-        sub: Substitution = "none"
-        offered_name = ""
-        if line.substitute_unknown:
-            sub, offered_name = "unknown", line.text
-            notes.append(t("compare.sub.unknown", lang, text=line.text))
-        elif line.offered and line.offered != line.for_part:
-            part = _find(catalog, line.offered)
-            sub, offered_name = "catalog", part.name if part else line.offered
-            notes.append(t("compare.sub.catalog", lang, name=offered_name))
-        rows.append(OfferRow(cl.path, plan_part, name, needed, line.unit_price_cny, line.with_vat, quoted=True,
-                             substitution=sub, offered_name=offered_name, text=line.text, notes=tuple(notes)))
+        rows.append(_quoted_row(cl.path, plan_part, name, needed, found, catalog, lang))
     for line in quote.lines:
         if line.for_part is None:
             qty = line.quantity if line.quantity is not None else 1.0
