@@ -16,7 +16,7 @@ from procurement.probe.cluster import HostlistError, cluster_progress, expand_ho
 from procurement.probe.nodes import cyclic_gc_paused, parse_since, read_nodes
 from procurement.verify.merge import MergedReport, merge_reports, write_merged
 from procurement.verify.render import render_merged, render_report
-from procurement.verify.report import write_report
+from procurement.verify.report import VerificationReport, write_report
 
 EXIT_OK, EXIT_FAIL, EXIT_UNUSABLE = ExitStatus.OK, ExitStatus.FAILED, ExitStatus.UNUSABLE
 
@@ -83,20 +83,9 @@ def run_judge(args: argparse.Namespace, catalog: Catalog) -> int:
     single = len(reports) == 1 and not errors and not any(Path(p).is_dir() for p in args.raw)
     with cyclic_gc_paused():
         merged = merge_reports(reports, plan, lang, sources)
-    if single:
-        report = reports[0]
-        print(render_report(report, lang))
-        code = report.exit_code()
-        if args.json_out is not None:
-            if not _write(lambda: write_report(report, args.json_out), args.json_out, lang):
-                return EXIT_UNUSABLE
-    else:
-        print(render_merged(merged, lang))
-        if args.json_out is not None and not _write(lambda: write_merged(merged, args.json_out),
-                                                    args.json_out, lang):
-            return EXIT_UNUSABLE
-        code = merged.exit_code()
-        code = max(code, EXIT_FAIL) if errors and code == EXIT_OK else code
+    code = _show(reports[0] if single else None, merged, args.json_out, bool(errors), lang)
+    if code is None:
+        return EXIT_UNUSABLE
     if args.pdf is not None and plan is not None:
         progress = cluster_progress(merged.nodes, plan, names, merged.sources)
         if progress.missing_names:
@@ -105,6 +94,22 @@ def run_judge(args: argparse.Namespace, catalog: Catalog) -> int:
         if not _write_pdf(merged, plan, catalog, names, args.pdf, lang):
             return EXIT_UNUSABLE
     return code
+
+
+def _show(report: VerificationReport | None, merged: MergedReport, json_out: Path | None, read_errors: bool,
+          lang: Lang) -> int | None:
+    """Print the one node's report (``report``) or the merged one, write it as JSON where asked; the exit
+    status, or None when the JSON could not be written."""
+    if report is not None:
+        print(render_report(report, lang))
+        if json_out is not None and not _write(lambda: write_report(report, json_out), json_out, lang):
+            return None
+        return report.exit_code()
+    print(render_merged(merged, lang))
+    if json_out is not None and not _write(lambda: write_merged(merged, json_out), json_out, lang):
+        return None
+    code = merged.exit_code()
+    return max(code, EXIT_FAIL) if read_errors and code == EXIT_OK else code
 
 
 def _write_pdf(merged: MergedReport, plan: Plan, catalog: Catalog, names: list[str], path: Path,
