@@ -20,6 +20,7 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable
+from itertools import pairwise
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -61,7 +62,7 @@ def answer_ms(act: Callable[[], object]) -> float:
         time.sleep(0.001)
     timer.stop()
     stamps.append((time.perf_counter(), _run_delay()))
-    gaps = [max(0.0, (b[0] - a[0]) - (b[1] - a[1])) for a, b in zip(stamps, stamps[1:], strict=False)]
+    gaps = [max(0.0, (b[0] - a[0]) - (b[1] - a[1])) for a, b in pairwise(stamps)]
     return max(gaps) * 1000
 
 
