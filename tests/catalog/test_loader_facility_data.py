@@ -46,3 +46,19 @@ def test_vendor_system_maxima(catalog: Catalog) -> None:
     psu = catalog.typed(Psu, "nvidia-dgx-b300-3200w")
     assert psu is not None and psu.rated_w_high_line == 3200 and psu.low_line == "unsupported"
     assert psu.efficiency is None  # no 80 PLUS class published (docs/sources.md §D4)
+
+
+def test_dgx_a100_from_nvidias_user_guide(catalog: Catalog) -> None:
+    # NVIDIA DGX A100 System User Guide DU-09821-001_v01, 1.1.1-1.1.4 (docs/sources.md D11): '6U Rackmount',
+    # DIMMs '16 (base config) 32 (optional)', two M.2 OS and up to eight U.2 data drives, '6.5 kW max.',
+    # '3000W @200-240 V, 16 A' each, 3+3; no 80 PLUS class; 840 CFM only 'at 80% fan PWM'
+    a100 = catalog.typed(Chassis, "nvidia-dgx-a100")
+    assert a100 is not None and a100.rack_units == 6 and a100.max_system_power_w == 6500
+    assert (a100.dimm_slots, a100.drive_bays, a100.m2_slots) == (32, 8, 2)
+    assert a100.psu_included == "nvidia-dgx-a100-3000w" and a100.psu_included_count == a100.psu_bays == 6
+    assert a100.airflow_cfm is None and "80% fan PWM" in a100.notes
+    psu = catalog.typed(Psu, "nvidia-dgx-a100-3000w")
+    assert psu is not None and psu.rated_w_high_line == 3000 and psu.low_line == "unsupported"
+    assert psu.efficiency is None and "DU-09821-001" in psu.source
+    h100 = catalog.typed(Psu, "nvidia-dgx-h100-3300w")
+    assert h100 is not None and h100.efficiency is None and "250VAC, 20A" in h100.notes

@@ -105,6 +105,7 @@ def test_psu_forms_and_low_line(catalog: Catalog) -> None:
     assert isinstance(tower, Chassis) and tower.psu_form == "atx"
     assert psus["supermicro-2000w-titanium"].low_line == "rated"  # 1000 W at 100-127 V (docs/sources.md §D1)
     assert psus["nvidia-dgx-h100-3300w"].low_line == "unsupported"  # 200-240 V only
+    assert psus["nvidia-dgx-a100-3000w"].low_line == "unsupported"  # 200-240 V only (DGX A100 User Guide)
     assert psus["corsair-hx1500i"].low_line == "unknown"
 
 

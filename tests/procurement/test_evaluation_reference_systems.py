@@ -113,6 +113,16 @@ def test_four_dgx_h100_per_rack_are_the_vendors_air_cooled_design(catalog: Catal
     assert "reference design" not in beyond.message
 
 
+def test_dgx_a100_on_100_127_v_is_refused(catalog: Catalog) -> None:
+    # NVIDIA DGX A100 System User Guide, 1.1.3 Power Specifications: input '200-240 volts AC' only (each supply
+    # '3000W @200-240 V, 16 A'); a plan on North-American 120 V outlets could not be powered at all
+    plan = DGX["DGX A100"][0]()
+    low = plan.model_copy(update={"server": plan.server.model_copy(update={"input_voltage": "100-127"})})
+    f = findings(low, catalog)["POWER-LOW-LINE-UNSUPPORTED"]
+    assert f.severity == Severity.ERROR and "NVIDIA DGX A100 power supply 3000 W" in f.message
+    assert "POWER-LOW-LINE-UNSUPPORTED" not in findings(plan, catalog)
+
+
 def test_dgx_a100_fabric_is_shown_beside_the_hgx_reference(catalog: Catalog) -> None:
     f = findings(DGX["DGX A100"][0](), catalog)["BALANCE-FABRIC-RAILS"]
     assert f.severity == Severity.INFO
