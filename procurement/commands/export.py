@@ -24,7 +24,8 @@ from procurement.reports.checklist_pdf import render_checklist_pdf
 from procurement.reports.common import ExportError, Paper, write_pdfs
 from procurement.reports.comparison_pdf import render_comparison_pdf
 from procurement.reports.fonts import FontNotFoundError, unembedded_warning
-from procurement.reports.quote import build_quote, issue_quote, render_quote_pdf
+from procurement.reports.quote import build_quote, issue_quote
+from procurement.reports.quote_pdf import render_quote_pdf
 from procurement.reports.text import collect_missing, describe_missing
 from procurement.signoff import allowed_signers_arg
 

@@ -32,7 +32,8 @@ from procurement.reports.common import (
     scaled,
     table,
 )
-from procurement.reports.quote import findings_table, open_findings
+from procurement.reports.quote import open_findings
+from procurement.reports.quote_pdf import findings_table
 from procurement.reports.signoff_pdf import kept, signoff_block
 from procurement.signoff import AllowedSigners
 
