@@ -132,6 +132,7 @@ def test_the_build_writes_a_template_with_source_references(tmp_path: Path) -> N
             assert f'"{key}"' in text or f"'{key}'" in text or english in text, (key, filename, line)
     # registered in the module that prints it, and found where the quote page reads it by name
     assert {f for f, _ in entries["quote.number"].locations} == {"procurement/reports/quote.py",
+                                                                 "procurement/reports/quote_pdf.py",
                                                                  "gui/pages/quote_view.py"}
     assert "python-brace-format" in entries["derive.kept"].flags
     po = i18n_build.read_po(i18n_build.po_path("zh", i18n_build.CORE, locale), "zh")
