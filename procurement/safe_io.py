@@ -11,7 +11,8 @@ Writing (:func:`write_file`, :func:`write_files`):
 - refused: device files, FIFOs, sockets and directories (``-`` writes to standard output where the caller
   allows a stream), the input file of the same command, and a read-only file (no write bit: even root is
   asked to change the mode first);
-- ``backup=True`` keeps one ``NAME.bak`` of the previous content (plans);
+- ``backup=True`` keeps one ``NAME.bak`` of the previous content (plans; :func:`backup_path`: a 252-255-byte
+  name is shortened to take the suffix);
 - ``expect`` (a :class:`FileStamp` taken when the file was opened) raises :class:`FileChangedError` when the
   file changed on disk since, so the GUI can ask before overwriting another window's or program's edits;
 - temporary files are removed on every path; those a killed process left behind (named with its pid) are
@@ -26,6 +27,7 @@ from __future__ import annotations
 import contextlib
 import errno
 import hashlib
+import logging
 import os
 import re
 import secrets
@@ -162,6 +164,19 @@ _NAME_MAX = 255
 _TMP_EXTRA = len(".") + len(f".{2**22}.") + 8 + len(".tmp")  # the pid is at most 7 digits on Linux
 
 
+def _head(raw: bytes, size: int) -> bytes:
+    """The first ``size`` bytes of a name, never half a UTF-8 character."""
+    head = raw[:size]
+    if len(head) == len(raw):
+        return head
+    while head and head[-1] & 0x80:  # back off to the last ASCII byte or a character's first byte, and drop that
+        lead = head[-1] & 0xC0 == 0xC0  # one too
+        head = head[:-1]
+        if lead:
+            break
+    return head
+
+
 def _temp_stem(name: str) -> str:
     """``name`` as it appears in its temporary files' names: itself where the whole temporary name fits in
     255 bytes, else its first bytes and a hash of all of it (a 241-255-byte plan name could not be written)."""
@@ -169,13 +184,17 @@ def _temp_stem(name: str) -> str:
     if len(raw) + _TMP_EXTRA <= _NAME_MAX:
         return name
     digest = hashlib.sha256(raw).hexdigest()[:12]
-    head = raw[:_NAME_MAX - _TMP_EXTRA - len(digest) - 1]
-    while head and head[-1] & 0x80:  # never half a UTF-8 character: back off to the last ASCII byte or a
-        lead = head[-1] & 0xC0 == 0xC0   # character's first byte, and drop that one too
-        head = head[:-1]
-        if lead:
-            break
-    return os.fsdecode(head) + "~" + digest
+    return os.fsdecode(_head(raw, _NAME_MAX - _TMP_EXTRA - len(digest) - 1)) + "~" + digest
+
+
+def backup_path(path: str | Path) -> str:
+    """Where ``backup=True`` keeps the previous content of ``path``: NAME.bak, or for a name too long to take
+    four more bytes (252-255 bytes), the name shortened at a character boundary so that its ``.bak`` fits."""
+    head, name = os.path.split(os.fspath(path))
+    raw = os.fsencode(name)
+    if len(raw) + len(".bak") <= _NAME_MAX:
+        return os.fspath(path) + ".bak"
+    return os.path.join(head, os.fsdecode(_head(raw, _NAME_MAX - len(".bak"))) + ".bak")
 
 
 def remove_stale_temps(directory: str | Path, name: str) -> int:
@@ -356,9 +375,12 @@ def _finish(p: _Plan) -> None:
     if p.saved_old is None:
         return
     if p.backup:
-        with contextlib.suppress(OSError):
-            os.replace(p.saved_old, p.real + ".bak")
+        try:
+            os.replace(p.saved_old, backup_path(p.real))
             p.saved_old = None
+        except OSError as exc:  # the new content is in place; say that the previous one could not be kept
+            logging.getLogger(__name__).warning("%s: the previous content was not kept as %s: %s", p.real,
+                                                backup_path(p.real), exc.strerror or exc)
     with contextlib.suppress(OSError):
         if p.saved_old is not None:
             os.unlink(p.saved_old)

@@ -22,6 +22,7 @@ from catalog.loader import load_catalog
 from procurement.handover.generate import NodeFacts, build_handover
 from procurement.plan import load_plan, save_plan
 from procurement.policy import default_policy
+from procurement.safe_io import backup_path
 from procurement.verify.report import GpuRecord, report_to_dict
 from tests.conftest import EXAMPLES, REPO
 from tests.deploy.helpers import cluster_plan
@@ -412,11 +413,6 @@ def test_export_and_plan_writes_take_names_up_to_255_bytes(tmp_path: Path, size:
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([pdf, plan.name])  # no temporary left
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a plan name of 252-255 bytes gets no NAME.bak (ENAMETOOLONG, suppressed) "
-    "although the window promises 'the previous file is kept as NAME.bak'",
-)
 def test_saving_a_plan_of_a_253_byte_name_keeps_the_previous_file(tmp_path: Path) -> None:
     plan = load_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml")
     target = tmp_path / ("p" * 240 + ".gpuplan.yaml")
@@ -424,4 +420,12 @@ def test_saving_a_plan_of_a_253_byte_name_keeps_the_previous_file(tmp_path: Path
     save_plan(plan.model_copy(update={"title": "second"}), target, backup=True)  # the window's save
     assert load_plan(target).title == "second"
     kept = [p for p in tmp_path.iterdir() if p != target]
-    assert kept and any("first" in p.read_text() for p in kept), "the previous plan was dropped, and not said"
+    assert [p.name for p in kept] == [Path(backup_path(target)).name]  # the name shortened to take ".bak"
+    assert kept[0].name.endswith(".bak") and len(kept[0].name.encode()) == 255
+    assert load_plan(kept[0]).title == "first"
+    # a 255-byte name of Chinese characters: cut at a character boundary, never half a character
+    wide = tmp_path / ("方" * 85)  # 3 bytes each
+    save_plan(plan.model_copy(update={"title": "first"}), wide, backup=True)
+    save_plan(plan.model_copy(update={"title": "second"}), wide, backup=True)
+    bak = Path(backup_path(wide))
+    assert bak.name == "方" * 83 + ".bak" and load_plan(bak).title == "first"
