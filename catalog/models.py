@@ -241,6 +241,23 @@ class StorageKind(StrEnum):
     HDD = "hdd"
 
 
+DriveBay = Literal["u2", "e1s", "e3s", "sata", "sata_2.5", "sata_3.5"]
+"""What a drive bay (or a board's drive connector) takes: 'u2' a 2.5-inch NVMe drive (U.2/U.3), 'e1s'/'e3s' an
+EDSFF NVMe drive, 'sata' a SATA/SAS drive of a size the source does not state (a board's SATA port), 'sata_2.5'
+and 'sata_3.5' a SATA/SAS drive of that size."""
+
+DRIVE_FITS_BAY: dict[str, tuple[str, ...]] = {
+    "u2": ("u2",),
+    "e1s": ("e1s",),
+    "e3s": ("e3s",),
+    "sata_2.5": ("sata_2.5", "sata"),
+    "sata_3.5": ("sata_3.5", "sata"),
+}
+"""The bays each kind of drive (Storage.bay, M.2 aside) goes into. Not assumed: a U.2 drive in a SATA bay (the
+backplane must be wired for NVMe), a SATA drive in a U.2 bay (only tri-mode backplanes take both), a 3.5-inch
+drive in a 2.5-inch bay."""
+
+
 class Storage(Part):
     kind: ClassVar[str] = "storage"
 
@@ -251,6 +268,22 @@ class Storage(Part):
     pcie_lanes: NonNegativeInt = 0
     power_w: Positive | None = None
     """Maximum (active) power; None where no vendor figure was found (rules use the policy fallback)."""
+
+    @property
+    def bay(self) -> str:
+        """What it plugs into, from its form and interface: 'm2', or a key of DRIVE_FITS_BAY; '' when the form
+        names none of them (the bay rules then claim nothing)."""
+        form = self.form.lower()
+        if "m.2" in form:
+            return "m2"
+        for mark, bay in (("u.2", "u2"), ("u.3", "u2"), ("e1.s", "e1s"), ("e3.s", "e3s")):
+            if mark in form:
+                return bay
+        if "nvme" in self.interface.lower():
+            return ""  # an NVMe drive of another form (an add-in card): no bay
+        if "3.5" in form:
+            return "sata_3.5"
+        return "sata_2.5" if "2.5" in form else ""
 
 
 class NicAcceptance(BaseModel):
@@ -364,6 +397,10 @@ class Chassis(Part):
     psu_form: PsuForm | None = None
     """The PSU form its bays take ('atx' or 'server'); None: not known."""
     drive_bays: NonNegativeInt | None = None
+    """Bays (or, in a tower whose case is not sourced, none known: None) for drives other than M.2."""
+    drive_bay_kinds: dict[DriveBay, NonNegativeInt] | None = None
+    """What those bays take, by kind (DriveBay), where the vendor says; in a tower the board's drive connectors
+    (its SATA ports, a U.2 port) while the case's bays are not known. None: not known."""
     m2_slots: NonNegativeInt | None = None
     """M.2 slots on the board; None: not known."""
     pcie_switch_lanes: NonNegativeInt = 0

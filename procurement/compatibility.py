@@ -59,7 +59,10 @@ CHECKS: Mapping[Kind, tuple[tuple[Rule, frozenset[str]], ...]] = {
     "cpu": ((pcie.cpu_socket, frozenset({"PCIE-CPU-SOCKET"})),),
     "memory": ((balance.memory_fit, frozenset({"BALANCE-MEMORY-TYPE"})),),
     "psu": ((power.psu_form, frozenset({"POWER-PSU-FORM"})),),
-    "storage": ((pcie.drive_bays, frozenset({"PCIE-DRIVE-BAYS"})),),
+    "storage": (
+        (pcie.drive_bays, frozenset({"PCIE-DRIVE-BAYS"})),
+        (pcie.drive_form, frozenset({"PCIE-DRIVE-FORM"})),
+    ),
     "nic": (),
 }
 """The rule functions that guard each kind's fit, and which of their rule ids mean 'does not fit' (the others
@@ -190,5 +193,6 @@ _TEXTS: dict[str, Source] = {
     "compat.psu.POWER-PSU-FORM": "{form}; the chassis takes {takes}",
     "compat.storage.PCIE-DRIVE-BAYS.m2": "the chassis has no M.2 slot",
     "compat.storage.PCIE-DRIVE-BAYS.bay": "the chassis has no drive bay",
+    "compat.storage.PCIE-DRIVE-FORM": "needs a {needs} bay; the chassis takes {takes}",
 }
 register(_TEXTS)

@@ -14,11 +14,14 @@ platform runs at half its host bandwidth.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
+from typing import Any
 
 from catalog.loader import Catalog
-from catalog.models import GpuFormFactor
+from catalog.models import DRIVE_FITS_BAY, GpuFormFactor
 from procurement.budgets.lanes import LaneBudget as LaneBudget  # re-exported: procurement.budgets is its home
 from procurement.budgets.lanes import LaneDevice, lane_budget
+from procurement.coded import coded, names
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import plural, register
 from procurement.plan import Plan
@@ -264,12 +267,11 @@ def cpu_socket(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
 @rule(FAMILY, "PCIE-DRIVE-BAYS", step=3, item="storage_nvme")
 def drive_bays(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """PCIE-DRIVE-BAYS: more M.2 drives than M.2 slots, or more other drives than drive bays (each side
-    checked only where the chassis' count is known)."""
+    checked only where the chassis' count is known; PCIE-DRIVE-BAYS-UNKNOWN says where it is not)."""
     p = resolve(plan, catalog)
     if p.chassis is None or not p.storage:
         return []
-    m2 = sum(s.item.count for s in p.storage if "m.2" in s.part.form.lower())
-    other = sum(s.item.count for s in p.storage if "m.2" not in s.part.form.lower())
+    m2, other = _m2_and_other(p.storage)
     bays, slots = p.chassis.drive_bays, p.chassis.m2_slots
     m2_ok = slots is None or m2 <= slots  # an unknown count is not guessed
     other_ok = bays is None or other <= bays
@@ -287,6 +289,79 @@ def drive_bays(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
             chassis=p.chassis.name,
         )
     ]
+
+
+def _m2_and_other(storage: Sequence[Any]) -> tuple[int, int]:
+    m2 = sum(s.item.count for s in storage if s.part.bay == "m2")
+    return m2, sum(s.item.count for s in storage) - m2
+
+
+@rule(FAMILY, "PCIE-DRIVE-BAYS-UNKNOWN", step=3, item="storage_nvme")
+def drive_bays_unknown(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
+    """PCIE-DRIVE-BAYS-UNKNOWN: drives are planned where the chassis' M.2 slots or drive bays are not in the
+    catalog, so whether they fit was not checked (a warning: unknown is never a pass)."""
+    p = resolve(plan, catalog)
+    if p.chassis is None or not p.storage:
+        return []
+    m2, other = _m2_and_other(p.storage)
+    unknown: list[Any] = []
+    if m2 and p.chassis.m2_slots is None:
+        unknown.append(coded("PCIE-DRIVE-BAYS-UNKNOWN.m2", n=m2))
+    if other and p.chassis.drive_bays is None:
+        unknown.append(coded("PCIE-DRIVE-BAYS-UNKNOWN.bays", n=other))
+    if not unknown:
+        return []
+    return [
+        make(
+            "PCIE-DRIVE-BAYS-UNKNOWN",
+            Severity.WARNING,
+            ("server.storage", "server.chassis"),
+            chassis=p.chassis.name,
+            what=unknown[0] if len(unknown) == 1 else coded("PCIE-DRIVE-BAYS-UNKNOWN.both", m2=unknown[0],
+                                                            bays=unknown[1]),
+        )
+    ]
+
+
+@rule(FAMILY, "PCIE-DRIVE-FORM", step=3, item="storage_nvme")
+def drive_form(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
+    """PCIE-DRIVE-FORM: a drive whose form or interface (U.2 NVMe, EDSFF, 2.5- or 3.5-inch SATA/SAS) the
+    chassis' bays do not take, or more of one kind than it has bays for (error; checked only where the bays'
+    kinds are known: catalog/models.py DRIVE_FITS_BAY says what goes where)."""
+    p = resolve(plan, catalog)
+    ch = p.chassis
+    if ch is None or not p.storage or ch.drive_bay_kinds is None:
+        return []
+    kinds = ch.drive_bay_kinds
+    need: dict[str, tuple[int, str, str]] = {}
+    for s in p.storage:
+        bay = s.part.bay
+        if bay in ("m2", ""):
+            continue
+        n, name, form = need.get(bay, (0, s.part.name, s.part.form))
+        need[bay] = (n + s.item.count, name, form)
+    takes = names(coded("PCIE-DRIVE-FORM.bay", n=n, kind=coded(f"drive.bay.{k}")) for k, n in kinds.items() if n)
+    out: list[Finding] = []
+    for bay, (n, name, form) in need.items():
+        room = sum(kinds.get(k, 0) for k in DRIVE_FITS_BAY[bay])  # type: ignore[call-overload]
+        if n <= room:
+            continue
+        out.append(
+            make(
+                "PCIE-DRIVE-FORM",
+                Severity.ERROR,
+                ("server.storage", "server.chassis"),
+                variant="count" if room else None,
+                chassis=ch.name,
+                takes=takes if kinds and any(kinds.values()) else coded("drive.bay.none"),
+                count=n,
+                drive=name,
+                form=form,
+                needs=coded(f"drive.bay.{bay}"),
+                room=room,
+            )
+        )
+    return out
 
 
 
@@ -413,5 +488,37 @@ register(
             "bays",
         ),
         "PCIE-DRIVE-BAYS.fix": "Use larger drives so fewer are needed, or another chassis.",
+        "PCIE-DRIVE-BAYS-UNKNOWN.message": (
+            "{chassis}: its {what} are not in the catalog, so whether the planned drives fit is unknown."
+        ),
+        "PCIE-DRIVE-BAYS-UNKNOWN.m2": plural("M.2 slots (for {n} M.2 drive)", "M.2 slots (for {n} M.2 drives)", "n"),
+        "PCIE-DRIVE-BAYS-UNKNOWN.bays": plural("drive bays (for {n} drive)", "drive bays (for {n} drives)", "n"),
+        "PCIE-DRIVE-BAYS-UNKNOWN.both": "{m2} and {bays}",
+        "PCIE-DRIVE-BAYS-UNKNOWN.fix": (
+            "Have the vendor confirm in writing the drive bays and M.2 slots (how many, which size and interface), "
+            "or choose a chassis whose bays are known."
+        ),
+        "PCIE-DRIVE-FORM.message": plural(
+            "{chassis} takes {takes}: {count} × {drive} ({form}) needs a {needs} bay.",
+            "{chassis} takes {takes}: {count} × {drive} ({form}) need {needs} bays.",
+            "count",
+        ),
+        "PCIE-DRIVE-FORM.message.count": plural(
+            "{chassis} takes {takes}: {count} × {drive} ({form}) is more than its {room} {needs} bays.",
+            "{chassis} takes {takes}: {count} × {drive} ({form}) are more than its {room} {needs} bays.",
+            "count",
+        ),
+        "PCIE-DRIVE-FORM.fix": (
+            "Choose drives of a form the chassis takes (an M.2 drive where it has M.2 slots), fewer larger drives, "
+            "or a chassis with {needs} bays."
+        ),
+        "PCIE-DRIVE-FORM.bay": "{n} × {kind}",
+        "drive.bay.u2": "2.5-inch NVMe (U.2/U.3)",
+        "drive.bay.e1s": "E1.S NVMe",
+        "drive.bay.e3s": "E3.S NVMe",
+        "drive.bay.sata": "SATA/SAS",
+        "drive.bay.sata_2.5": "2.5-inch SATA/SAS",
+        "drive.bay.sata_3.5": "3.5-inch SATA/SAS",
+        "drive.bay.none": "no drive bays",
     }
 )

@@ -16,6 +16,7 @@ from typing import Any
 
 from catalog.loader import Catalog
 from catalog.models import (
+    DRIVE_FITS_BAY,
     Chassis,
     Cpu,
     Gpu,
@@ -179,31 +180,36 @@ def pick_memory(
     return best[4], best[5]
 
 
-def _nvme(catalog: Catalog, m2: bool) -> list[Storage]:
+def _nvme(catalog: Catalog, m2: bool, chassis: Chassis | None = None) -> list[Storage]:
+    """NVMe drives, M.2 or not; not M.2: only those the chassis' bays are known to take, where it says."""
+    kinds = chassis.drive_bay_kinds if chassis is not None else None
     return [
         s
         for s in catalog.all(Storage)
-        if s.storage_kind == StorageKind.NVME and ("m.2" in s.form.lower()) == m2
+        if s.storage_kind == StorageKind.NVME and (s.bay == "m2") == m2
+        and (m2 or kinds is None or any(kinds.get(k, 0) for k in DRIVE_FITS_BAY.get(s.bay, ())))  # type: ignore[call-overload]
     ]
 
 
 def pick_storage(
     chassis: Chassis, dataset_gb: float, data_workload: bool, catalog: Catalog
 ) -> list[dict[str, Any]]:
-    """A system NVMe drive and, for data workloads, NVMe data drives holding the dataset."""
+    """A system NVMe drive and, for data workloads, NVMe data drives holding the dataset: in bays the chassis
+    takes (a board with SATA ports and M.2 slots only gets M.2 drives)."""
     out: list[dict[str, Any]] = []
     m2_slots = chassis.m2_slots or 0  # an unknown M.2 count plans no M.2 drives
     use_m2 = m2_slots > 0 and bool(_nvme(catalog, True))
-    system = _nvme(catalog, use_m2) or _nvme(catalog, not use_m2)
+    system = _nvme(catalog, use_m2, chassis) or _nvme(catalog, not use_m2, chassis)
     if system:
         drive = min(system, key=lambda s: (s.capacity_gb, *_price_key(s)))
         out.append({"role": "system", "part": drive.id, "count": 1})
     if data_workload:  # BALANCE-NVME-DATA wants an NVMe data drive even before the dataset size is known
-        data_m2 = chassis.drive_bays == 0 and m2_slots > 0
-        pool = _nvme(catalog, data_m2) or _nvme(catalog, not data_m2)
+        no_bays = chassis.drive_bays == 0 or not _nvme(catalog, False, chassis)
+        data_m2 = no_bays and m2_slots > 0
+        pool = _nvme(catalog, data_m2, chassis) or _nvme(catalog, not data_m2, chassis)
         if data_m2:
             limit = max(m2_slots - (1 if use_m2 else 0), 1)
-        else:  # unknown bay count: no cap (the vendor confirms)
+        else:  # unknown bay count: no cap (PCIE-DRIVE-BAYS-UNKNOWN asks the vendor)
             limit = max(chassis.drive_bays, 1) if chassis.drive_bays is not None else 10_000
         best = None
         for s in pool:

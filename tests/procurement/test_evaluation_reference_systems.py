@@ -63,7 +63,7 @@ def dgx_b300(*, nodes: int = 2, per_rack: int = 1, volts: str = "230") -> Plan:
     # the catalog has no ConnectX-8 yet: eight ConnectX-7 stand in for the DGX B300's eight ConnectX-8 cards
     return stock("nvidia-dgx-b300", "b300", "xeon-6776p", "micron-ddr5-4800-rdimm-64gb", 32, CX7, "n+n",
                  [{"role": "system", "part": "samsung-pm9a3-1.92tb-m2", "count": 2},
-                  {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 8}],
+                  {"role": "data", "part": "samsung-pm9a3-3.84tb-e1s", "count": 8}],
                  nodes=nodes, per_rack=per_rack, volts=volts)
 
 

@@ -30,6 +30,7 @@ FINDINGS = {
         "LIC-EXPORT", "VRAM-SHARDING", "BUDGET-UNPRICED", "COOLING-FAN-REDUNDANCY-UNKNOWN",
         "COOLING-AIRFLOW-UNKNOWN", "POWER-ESTIMATED-WATTS",
         "SW-IMAGE-UNKNOWN",  # NGC 23.05: CUDA, driver floor and the PyTorch inside are not in the reference (C4)
+        "PCIE-DRIVE-BAYS-UNKNOWN",  # the AS-4124GS-TNR's drive bays are not in the catalog's sources
     },
     "personal-research": {
         "LIC-EXPORT", "BALANCE-ECC", "BALANCE-SINGLE-THREAD", "BUDGET-UNPRICED", "POWER-ESTIMATED-WATTS",
@@ -40,7 +41,7 @@ FINDINGS = {
 # age of the RTX 4090's 2023 reference price, and the NGC 23.05 image whose contents the catalog does not know
 WARNINGS = {
     "llm-cluster-node": {"LIC-EXPORT"},
-    "mid-size-training": {"LIC-EXPORT", "SW-IMAGE-UNKNOWN"},
+    "mid-size-training": {"LIC-EXPORT", "SW-IMAGE-UNKNOWN", "PCIE-DRIVE-BAYS-UNKNOWN"},
     "personal-research": {"LIC-EXPORT", "BALANCE-ECC", "BUDGET-PRICE-AGE"},
 }
 
