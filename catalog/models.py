@@ -330,6 +330,9 @@ class Psu(Part):
     Titanium: 2000 W at 220-240 V, 1800 W over 200-240 V); None: the 200-240 V rating applies."""
     efficiency: str | None = None
     """80 PLUS class; None where the vendor's sheet does not state it."""
+    systems: list[str] = Field(default_factory=list)
+    """Chassis ids whose own PSU module this is (a DGX's or a PowerEdge's power supply, from its user guide):
+    it fits those and no other chassis. Empty: a part sold on its own, for any chassis of its form."""
 
     @model_validator(mode="before")
     @classmethod

@@ -136,6 +136,8 @@ def _reason(kind: Kind, finding: Finding) -> Coded:
     code = f"compat.{kind}.{finding.rule}"
     if finding.rule == "PCIE-DRIVE-BAYS":
         code += ".m2" if params.get("m2") else ".bay"
+    elif finding.rule == "POWER-PSU-FORM" and "systems" in params:
+        code += ".system"
     return coded(code, **params) if code in _TEXTS else finding.coded_message or coded(finding.rule)
 
 
@@ -191,6 +193,7 @@ _TEXTS: dict[str, Source] = {
     ),
     "compat.memory.BALANCE-MEMORY-TYPE": "{type}; the platform takes {other_type}",
     "compat.psu.POWER-PSU-FORM": "{form}; the chassis takes {takes}",
+    "compat.psu.POWER-PSU-FORM.system": "the power supply of {systems} only",
     "compat.storage.PCIE-DRIVE-BAYS.m2": "the chassis has no M.2 slot",
     "compat.storage.PCIE-DRIVE-BAYS.bay": "the chassis has no drive bay",
     "compat.storage.PCIE-DRIVE-FORM": "needs a {needs} bay; the chassis takes {takes}",

@@ -23,7 +23,7 @@ from procurement.budgets.power import PowerItem as PowerItem
 from procurement.budgets.power import power_budget, psus_needed
 from procurement.budgets.power import psu_unit_w as psu_unit_w
 from procurement.budgets.power import redundant_units as redundant_units
-from procurement.coded import Coded, coded
+from procurement.coded import Coded, coded, names
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import plural, register
 from procurement.plan import Plan, Redundancy
@@ -180,12 +180,29 @@ def psu_bays(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     ]
 
 
+def _chassis_name(catalog: Catalog, chassis_id: str) -> str:
+    part = catalog.get("chassis", chassis_id)
+    return part.name if part is not None else chassis_id
+
+
 @rule(FAMILY, "POWER-PSU-FORM", step=3, item="psu_power")
 def psu_form(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
     """POWER-PSU-FORM: the PSU's form (ATX desktop unit or hot-swap server module) is not what the chassis'
     PSU bays take (error; checked only where both are known from the catalog's sources)."""
     parts = resolve(plan, catalog)
     ch, psu = parts.chassis, parts.psu
+    if ch is not None and psu is not None and psu.systems and ch.id not in psu.systems:
+        return [  # one system's own module (a DGX's, a PowerEdge's): it fits no other chassis
+            make(
+                "POWER-PSU-FORM",
+                Severity.ERROR,
+                ("server.psu.part", "server.chassis"),
+                variant="system",
+                psu=psu.name,
+                chassis=ch.name,
+                systems=names(_chassis_name(catalog, c) for c in psu.systems),
+            )
+        ]
     if ch is None or psu is None or ch.psu_form is None or psu.form is None or psu.form == ch.psu_form:
         return []
     return [
@@ -553,6 +570,12 @@ register(
         ),
         "POWER-PSU-FORM.message": "PSU {psu} is {form}, but the PSU bays of {chassis} take {takes}.",
         "POWER-PSU-FORM.fix": "Choose a PSU of the form the chassis takes.",
+        "POWER-PSU-FORM.message.system": (
+            "PSU {psu} is the power supply module of {systems} only; it does not fit {chassis}."
+        ),
+        "POWER-PSU-FORM.fix.system": (
+            "Choose the PSU the chassis' vendor specifies for it, or a PSU sold for any chassis of its form."
+        ),
         "power.form.atx": "an ATX desktop unit",
         "power.form.server": "a hot-swap server module",
         "POWER-LOW-LINE-DERATED.message": (

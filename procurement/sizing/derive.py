@@ -180,6 +180,11 @@ def pick_memory(
     return best[4], best[5]
 
 
+_BAY_RANK = {"m2": 0, "u2": 0, "sata_2.5": 1, "sata_3.5": 1, "e1s": 2, "e3s": 2}
+"""Where a chassis' bay kinds are not known: the common 2.5-inch U.2 form before the EDSFF rulers, which only
+servers built for them take."""
+
+
 def _nvme(catalog: Catalog, m2: bool, chassis: Chassis | None = None) -> list[Storage]:
     """NVMe drives, M.2 or not; not M.2: only those the chassis' bays are known to take, where it says."""
     kinds = chassis.drive_bay_kinds if chassis is not None else None
@@ -201,7 +206,7 @@ def pick_storage(
     use_m2 = m2_slots > 0 and bool(_nvme(catalog, True))
     system = _nvme(catalog, use_m2, chassis) or _nvme(catalog, not use_m2, chassis)
     if system:
-        drive = min(system, key=lambda s: (s.capacity_gb, *_price_key(s)))
+        drive = min(system, key=lambda s: (s.capacity_gb, _BAY_RANK.get(s.bay, 3), *_price_key(s)))
         out.append({"role": "system", "part": drive.id, "count": 1})
     if data_workload:  # BALANCE-NVME-DATA wants an NVMe data drive even before the dataset size is known
         no_bays = chassis.drive_bays == 0 or not _nvme(catalog, False, chassis)
@@ -217,7 +222,7 @@ def pick_storage(
             if n > limit:
                 continue
             cost = (s.price_cny or 0) * n
-            key = (s.price_cny is None, cost, n, s.id)
+            key = (s.price_cny is None, cost, n, _BAY_RANK.get(s.bay, 3), s.id)
             if best is None or key < best[0]:
                 best = (key, s, n)
         if best:
@@ -246,7 +251,7 @@ def psu_form_for(chassis: Chassis) -> str:
 
 def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> tuple[Psu, int] | None:
     """The platform's own PSU where it ships one, else the model of the chassis' PSU form (ATX or server)
-    needing the fewest units within the bays."""
+    needing the fewest units within the bays (never another system's own module: Psu.systems)."""
     draw = power_budget(plan, catalog, policy).draw_w
     red = plan.server.psu.redundancy
     band = plan.server.input_voltage
@@ -255,6 +260,8 @@ def pick_psu(plan: Plan, chassis: Chassis, catalog: Catalog, policy: Policy) -> 
     form = psu_form_for(chassis)
     for psu in options:
         if psu is None or (psu.id != chassis.psu_included and psu.form not in (form, None)):
+            continue
+        if psu.systems and chassis.id not in psu.systems:  # another system's own module (POWER-PSU-FORM)
             continue
         unit = psu_unit_w(psu, band)
         if not unit:

@@ -97,3 +97,24 @@ def test_sata_drives_use_the_sata_bays_and_an_unknown_m2_count_is_said(catalog: 
     both = rules(plan("nvidia-dgx-h100", ("samsung-pm9a3-1.92tb-m2", 2), (U2, 8)), catalog)
     message = both["PCIE-DRIVE-BAYS-UNKNOWN"].message_text("en")
     assert "M.2 slots (for 2 M.2 drives) and drive bays (for 8 drives)" in message
+
+
+def test_a_systems_own_psu_module_fits_that_system_only(catalog: Catalog) -> None:
+    """The journey's Auto-configure put the Dell XE9680's PSU module in a Supermicro SYS-221GE-NR."""
+    from procurement.rules.power import psu_form
+
+    policy = default_policy()
+    dell_in_sm = Plan.model_validate({"server": {"chassis": "supermicro-sys-221ge-nr",
+                                                 "psu": {"part": "dell-xe9680-3200w", "count": 2}}})
+    (f,) = psu_form(dell_in_sm, catalog, policy)
+    assert f.rule == "POWER-PSU-FORM" and f.severity == Severity.ERROR
+    assert "is the power supply module of Dell PowerEdge XE9680" in f.message_text("en")
+    assert "专用的电源模块" in f.message_text("zh")
+    home = Plan.model_validate({"server": {"chassis": "dell-poweredge-xe9680",
+                                           "psu": {"part": "dell-xe9680-3200w", "count": 6}}})
+    assert psu_form(home, catalog, policy) == []
+    offered = {x.part.id: x.reason("en") for x in offer(Plan.model_validate(
+        {"server": {"chassis": "supermicro-sys-221ge-nr"}}), catalog, "psu")}
+    assert offered["dell-xe9680-3200w"].startswith("the power supply of Dell PowerEdge XE9680")
+    assert offered["nvidia-dgx-h100-3300w"].startswith("the power supply of NVIDIA DGX H100")
+    assert offered["supermicro-3000w"] == ""
