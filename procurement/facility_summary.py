@@ -114,8 +114,8 @@ def cord_lines(b: PowerBudget, lang: Lang, stops: bool = False) -> list[str]:
     out = [t("facility.cords", lang, cords=b.psu_count, amps=_n(b.amps_per_cord_shared, 1),
              va=_n(s.va_per_cord(b.psu_count)), volts=f"{s.volts:g}")]
     if b.redundant_units and b.amps_per_cord is not None:
-        out.append(t("facility.failover", lang, spare=b.redundant_units, cords=b.cords_after_failover,
-                     amps=_n(b.amps_per_cord, 1)))
+        key = "facility.failover.one" if b.cords_after_failover == 1 else "facility.failover"
+        out.append(t(key, lang, spare=b.redundant_units, cords=b.cords_after_failover, amps=_n(b.amps_per_cord, 1)))
     return out if stops else [line.rstrip(".。") for line in out]  # reasons are joined with "; "
 
 
@@ -143,6 +143,11 @@ register(
         "facility.failover": plural(
             "With {spare} redundant PSU failed: {cords} cords carry {amps} A each.",
             "With {spare} redundant PSUs failed: {cords} cords carry {amps} A each.",
+            "spare",
+        ),
+        "facility.failover.one": plural(
+            "With {spare} redundant PSU failed: the one cord left carries {amps} A.",
+            "With {spare} redundant PSUs failed: the one cord left carries {amps} A.",
             "spare",
         ),
         "facility.rack": plural(

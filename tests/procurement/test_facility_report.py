@@ -89,3 +89,21 @@ def test_checklist_power_item_carries_the_cord_currents(catalog: Catalog) -> Non
     item = next(i for c in lists.values() for i in c.items if i.id == "psu_power")
     assert "Per cord (6 PSU cords sharing): 13.2 A, 2,648 VA at 200 V" in item.reason
     assert "With 1 redundant PSU failed: 5 cords carry 15.9 A each" in item.reason
+
+
+def test_one_cord_left_is_said_in_the_singular(catalog: Catalog) -> None:
+    """Two PSUs in N+1 leave one cord: "1 cords carry" was printed on step 3, in check and in the PDFs."""
+    from procurement.budgets.power import power_budget
+    from procurement.facility_summary import cord_lines
+    from procurement.plan import Plan
+    from procurement.policy import default_policy
+
+    plan = Plan.model_validate({
+        "gpu": {"model": "a100-pcie-40gb", "count": 2},
+        "server": {"chassis": "supermicro-sys-221ge-nr", "cpu": "xeon-platinum-8480plus", "cpu_count": 2,
+                   "psu": {"part": "supermicro-3000w", "count": 2, "redundancy": "n+1"}}})
+    budget = power_budget(plan, catalog, default_policy())
+    lines = {lang: " ".join(cord_lines(budget, lang, stops=True)) for lang in ("en", "zh")}
+    assert "With 1 redundant PSU failed: the one cord left carries" in lines["en"], lines["en"]
+    assert "cords carry" not in lines["en"]
+    assert "剩下的 1 根电源线承载" in lines["zh"], lines["zh"]
