@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from procurement.budgets.power import PowerBudget
+from procurement.coded import coded
 from procurement.messages import Lang, plural, register, t
 
 if TYPE_CHECKING:
@@ -94,7 +95,7 @@ def rack_lines(b: PowerBudget, lang: Lang) -> list[str]:
     if r is None or server_line(b, lang) is None:
         return []
     lines = [t("facility.rack", lang, servers=r.servers_per_rack, kw=_n(r.rack_kw, 1), btu=_n(r.rack_btu_h),
-               racks=r.racks_needed)]
+               racks=coded("facility.racks", n=r.racks_needed))]
     rating = f"{r.pdu_rating_amps}" if r.pdu_rating_amps is not None else t("facility.pdu_over", lang)
     if r.pdu_phases == 3:
         lines.append(t(f"facility.pdu3.{r.connection}", lang, v_ll=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1),
@@ -111,7 +112,8 @@ def cord_lines(b: PowerBudget, lang: Lang, stops: bool = False) -> list[str]:
     s = b.system
     if s is None or not _has_load(b) or not b.psu_count or b.amps_per_cord_shared is None:
         return []
-    out = [t("facility.cords", lang, cords=b.psu_count, amps=_n(b.amps_per_cord_shared, 1),
+    out = [t("facility.cords.one" if b.psu_count == 1 else "facility.cords", lang, cords=b.psu_count,
+             amps=_n(b.amps_per_cord_shared, 1),
              va=_n(s.va_per_cord(b.psu_count)), volts=f"{s.volts:g}")]
     if b.redundant_units and b.amps_per_cord is not None:
         key = "facility.failover.one" if b.cords_after_failover == 1 else "facility.failover"
@@ -140,6 +142,7 @@ register(
             "Per server: {wall} W at the wall ({basis}), {va} VA, {btu} BTU/h; {amps} A at {volts} V (PF {pf})."
         ),
         "facility.cords": "Per cord ({cords} PSU cords sharing): {amps} A, {va} VA at {volts} V.",
+        "facility.cords.one": "The one PSU cord: {amps} A, {va} VA at {volts} V.",
         "facility.failover": plural(
             "With {spare} redundant PSU failed: {cords} cords carry {amps} A each.",
             "With {spare} redundant PSUs failed: {cords} cords carry {amps} A each.",
@@ -151,10 +154,11 @@ register(
             "spare",
         ),
         "facility.rack": plural(
-            "Per rack: {servers} server, {kw} kW, {btu} BTU/h; {racks} rack(s) for the nodes.",
-            "Per rack: {servers} servers, {kw} kW, {btu} BTU/h; {racks} rack(s) for the nodes.",
+            "Per rack: {servers} server, {kw} kW, {btu} BTU/h; {racks} for the nodes.",
+            "Per rack: {servers} servers, {kw} kW, {btu} BTU/h; {racks} for the nodes.",
             "servers",
         ),
+        "facility.racks": plural("{n} rack", "{n} racks", "n"),
         "facility.pdu3.ln": (
             "PDU: three-phase {v_ll} V line-to-line, servers line-to-neutral; cords per phase {spread}; most "
             "loaded line {amps} A (balanced {balanced} A) → {rating} A PDU per feed."

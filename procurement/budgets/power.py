@@ -291,7 +291,7 @@ def _power_budget(plan: Plan, policy: Policy, parts: Parts) -> PowerBudget:
         rack_kw=rack.rack_kw,
         rack_limit_kw=plan.server.rack_power_limit_kw,
         system=system,
-        rack=rack,
+        rack=None if ch is not None and ch.form == "tower" else rack,  # a tower stands alone: no rack, no PDU
         cords_after_failover=max(count - spare, 0),
         upper_bound_w=upper,
     )
