@@ -161,7 +161,7 @@ def ask_replace_hand_chosen(parent: QWidget | None, lines: list[str]) -> bool | 
 def ask_sign_anyway(parent: QWidget | None, failed: int, unknown: int) -> bool:
     """Before signing a checklist that still has failing or undecided items: sign anyway?"""
     text = (
-        translate("dialogs", "%1 item(s) fail and %2 are unknown on this checklist. A signature says the "
+        translate("dialogs", "Items on this checklist: %1 failing, %2 unknown. A signature says the "
                   "plan was reviewed as it is. Sign anyway?")
         .replace("%1", str(failed))
         .replace("%2", str(unknown))

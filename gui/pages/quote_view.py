@@ -450,8 +450,10 @@ class QuotePage(StepPage):
         elif quote.unpriced:
             # some parts have no price: the sum is a floor, not the quote's total
             totals = (self.tr("Priced subtotal (incomplete) %1 · VAT %2 on it %3 · not a final total: "
-                              "%4 part(s) are priced on request")
-                      .replace("%1", _money(quote.subtotal, on_request)).replace("%2", vat_rate)
+                              "1 part is priced on request") if len(quote.unpriced) == 1 else
+                      self.tr("Priced subtotal (incomplete) %1 · VAT %2 on it %3 · not a final total: "
+                              "%4 parts are priced on request"))
+            totals = (totals.replace("%1", _money(quote.subtotal, on_request)).replace("%2", vat_rate)
                       .replace("%3", _money(quote.vat, on_request)).replace("%4", str(len(quote.unpriced))))
         else:
             short = (f"{quote.total_wan:,.2f} 万元" if ctl.lang == "zh" else million_text(float(quote.total)))

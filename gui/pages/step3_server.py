@@ -621,15 +621,18 @@ class ServerPage(StepPage):
                         + (f"<tr><td colspan='2' style='color:#616161'>{html.escape(where)}</td></tr>" if where
                            else ""))
         if len(grouped) > self.MONEY_ROWS:
-            more = self.tr("… and %1 more part(s), in the total and on the quote").replace(
-                "%1", str(len(grouped) - self.MONEY_ROWS))
+            left = len(grouped) - self.MONEY_ROWS
+            more = (self.tr("… and 1 more part, in the total and on the quote") if left == 1 else
+                    self.tr("… and %1 more parts, in the total and on the quote").replace("%1", str(left)))
             rows.append(f"<tr><td colspan='2'>{html.escape(more)}</td></tr>")
         self.money_parts.setText("<table width='100%'>" + "".join(rows) + "</table>")
         total = yuan_fen(money.total)
         if money.complete:
             text = self.tr("Total incl. VAT: %1").replace("%1", total)
         else:
-            text = (self.tr("At least %1 incl. VAT: %2 part(s) have no price yet, so this is a lower bound")
+            text = (self.tr("At least %1 incl. VAT: 1 part has no price yet, so this is a lower bound")
+                    .replace("%1", total) if money.unpriced == 1 else
+                    self.tr("At least %1 incl. VAT: %2 parts have no price yet, so this is a lower bound")
                     .replace("%1", total).replace("%2", str(money.unpriced)))
         verdict = money.verdict
         if verdict is not None and verdict.budget_cny is not None:

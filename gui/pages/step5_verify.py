@@ -693,8 +693,9 @@ class VerifyPage(StepPage):
         except OSError as exc:
             workers.show_error(self, title, f"{folder}: {exc.strerror or exc}")
             return
-        text = self.tr("Handover for %n accepted node(s) written to %1.", "", len(result.accepted)).replace(
-            "%1", str(folder))
+        text = (self.tr("Handover for the accepted node written to %1.") if len(result.accepted) == 1 else
+                self.tr("Handover for %2 accepted nodes written to %1.").replace("%2", str(len(result.accepted))))
+        text = text.replace("%1", str(folder))
         if left_out:
             text += " " + self.tr("Left out:") + " " + left_out.replace("\n", "; ")
         self.status_label.setText(text)

@@ -90,7 +90,7 @@ def test_handover_files_for_the_accepted_nodes(page, qtbot, tmp_path: Path, monk
     assert (folder / "nodes/gpu01/setup.sh").is_file() and not (folder / "nodes/gpu02").exists()
     assert "gpu01:9400" in (folder / "prometheus/prometheus.yml").read_text()
     text = page.status_label.text()
-    assert "1 accepted node" in text and "gpu02: failed: PCIE-WIDTH" in text
+    assert "Handover for the accepted node written to" in text and "gpu02: failed: PCIE-WIDTH" in text
 
 
 def test_handover_with_no_accepted_node_says_why(page, qtbot, tmp_path: Path, monkeypatch) -> None:
