@@ -357,6 +357,11 @@ register(
         "verify.merge.nodes.fail": "These nodes have failed checks: {nodes}.",
         "verify.merge.nodes.error": "These nodes could not be verified: {nodes}.",
         "verify.merge.same.pass": "Every node has the same {what}.",
+        "verify.merge.same.unknown": plural(
+            "The {what} of {n} node could not be read, so whether every node has the same is unknown.",
+            "The {what} of {n} nodes could not be read, so whether every node has the same is unknown.",
+            "n",
+        ),
         "verify.merge.same.warn": "The nodes differ in {what}: {values}.",
         "verify.merge.plan.pass": "Every node was verified against this plan.",
         "verify.merge.plan.fail": (

@@ -197,24 +197,22 @@ def _node_results(reports: Sequence[VerificationReport], names: Sequence[str], a
 
 
 def _same_across_nodes(reports: Sequence[VerificationReport], add: Any, lang: Lang) -> None:
-    """NODE-SAME-DRIVER, NODE-SAME-GPUS, NODE-SAME-VBIOS: one value across the nodes that could be read."""
+    """NODE-SAME-DRIVER, NODE-SAME-GPUS, NODE-SAME-VBIOS: one value across the nodes. A node whose value could
+    not be read is not counted as equal: different known values warn, else any unread value is unknown."""
+    readable = [r for r in reports if r.error is None]
     for check_id, what, values in (
-        ("NODE-SAME-DRIVER", "driver", [r.driver_version for r in reports if r.error is None]),
-        ("NODE-SAME-GPUS", "gpus", [gpu_summary(r) for r in reports if r.error is None]),
-        ("NODE-SAME-VBIOS", "vbios", [vbios_summary(r) for r in reports if r.error is None and r.gpus]),
+        ("NODE-SAME-DRIVER", "driver", [(r.driver_version, r.driver_version is not None) for r in readable]),
+        ("NODE-SAME-GPUS", "gpus", [(gpu_summary(r), bool(r.gpus)) for r in readable]),
+        ("NODE-SAME-VBIOS", "vbios", [(vbios_summary(r), all(g.vbios_version for g in r.gpus))
+                                      for r in readable if r.gpus]),
     ):
         label = t(f"verify.merge.what.{what}", lang)
-        distinct = sorted({v or "-" for v in values})
+        distinct = sorted({v or "-" for v, known in values if known})
+        unread = sum(1 for _v, known in values if not known)
         if len(distinct) > 1:
-            add(
-                check_id,
-                "warn",
-                "same.warn",
-                None,
-                " | ".join(distinct),
-                what=label,
-                values=" | ".join(distinct),
-            )
+            add(check_id, "warn", "same.warn", None, " | ".join(distinct), what=label, values=" | ".join(distinct))
+        elif unread:
+            add(check_id, "unknown", "same.unknown", None, distinct[0] if distinct else None, what=label, n=unread)
         elif distinct:
             add(check_id, "pass", "same.pass", None, distinct[0], what=label)
 
