@@ -48,7 +48,8 @@ class Buyer:
         keep = os.environ.get("GPU_PROCURE_JOURNEY_SHOTS")  # a folder to keep the screenshots in, to look at
         self.shots = Path(keep) / folder.name if keep and shots is not None else shots
         self.worst_ms: list[tuple[float, str]] = []
-        for name in ("ask_export_path", "ask_open_paths"):  # a real file dialog would hang the run: answer or fail
+        # a real file dialog would hang the run: each is answered by the journey, or fails it
+        for name in ("ask_export_path", "ask_open_paths", "ask_directory"):
             self.answer_worker(name, _unexpected(name))
 
     def answer_worker(self, name: str, value: Any) -> None:
@@ -196,6 +197,21 @@ class Buyer:
         except Exception:
             raise AssertionError(f"not saved: {self.dialogs.names()} {self.win.statusBar().currentMessage()!r} "
                                  f"{QApplication.focusWidget()!r} {QApplication.activeModalWidget()!r}") from None
+        return path
+
+    def open_plan(self, path: Path) -> None:
+        """Ctrl+O, the open dialog answered with ``path``."""
+        self.dialogs.answer("ask_open_path", path)
+        self.key(self.win, Qt.Key.Key_O, Qt.KeyboardModifier.ControlModifier, "open")
+        self.qtbot.waitUntil(lambda: self.win.controller.path == path, timeout=10_000)
+
+    def save_copy_as(self, name: str) -> Path:
+        """Ctrl+Shift+S: the plan saved under a new name in the journey's folder."""
+        path = self.folder / name
+        self.dialogs.answer("ask_save_path", path)
+        self.key(self.win, Qt.Key.Key_S, Qt.KeyboardModifier.ControlModifier | Qt.KeyboardModifier.ShiftModifier,
+                 "save as")
+        self.qtbot.waitUntil(path.exists, timeout=10_000)
         return path
 
     def export(self, button: QAbstractButton, name: str, done: Callable[[], bool] | None = None) -> Path:
