@@ -616,6 +616,10 @@ class GpuPage(StepPage):
     def keyPressEvent(self, event: Any) -> None:
         # Enter on a row uses it, as a double-click does (the table itself ignores Enter when not editing)
         if event.key() in (Qt.Key.Key_Return, Qt.Key.Key_Enter) and self.table.hasFocus():
+            row = self.table.currentRow()
+            if not self.selected_ids() and row >= 0 and not self.table.isRowHidden(row):
+                # Tab into the table puts the cursor on a row without selecting it: Enter uses that row
+                self.table.selectRow(row)
             self.use_selected()
             return
         super().keyPressEvent(event)

@@ -185,6 +185,61 @@ class Buyer:
         with self._timed(what or f"key {key}"):
             QTest.keyClick(widget, key, modifier)
 
+    # ---------------------------------------------------------------- the keyboard alone
+    def tab_to(self, widget: QWidget, limit: int = 120) -> None:
+        """Press Tab until ``widget`` (or the spin box or combo it is inside) has the focus, as a keyboard user
+        does; fails when Tab never reaches it."""
+        def focused() -> bool:
+            f = QApplication.focusWidget()
+            return f is not None and (f is widget or widget.isAncestorOf(f) or f.focusProxy() is widget)
+
+        for _ in range(limit):
+            if focused():
+                return
+            target = QApplication.focusWidget() or self.win
+            self.key(target, Qt.Key.Key_Tab, what="Tab")
+        raise AssertionError(f"Tab never reached {widget.objectName() or widget!r}")
+
+    def keys_type(self, widget: QWidget, text: str) -> None:
+        """Tab to the field, Ctrl+A, type, Tab out: no mouse."""
+        self.tab_to(widget)
+        target = QApplication.focusWidget()
+        assert target is not None
+        with self._timed(f"type into {widget.objectName() or type(widget).__name__}"):
+            QTest.keyClick(target, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+            for ch in text:
+                if ch.isascii():
+                    QTest.keyClicks(target, ch)
+                else:
+                    event = QInputMethodEvent("", [])
+                    event.setCommitString(ch)
+                    QApplication.sendEvent(target, event)
+            QTest.keyClick(target, Qt.Key.Key_Tab)
+
+    def keys_choose(self, combo: QComboBox, data: Any) -> None:
+        """Tab to the combo and walk to the entry with the arrow keys (a closed combo changes on Up/Down)."""
+        target = combo.findData(data)
+        assert target >= 0, (combo.objectName(), data)
+        self.tab_to(combo)
+        key = Qt.Key.Key_Down if target > combo.currentIndex() else Qt.Key.Key_Up
+        for _ in range(abs(target - combo.currentIndex())):
+            self.key(combo, key, what=f"choose {data}")
+        assert combo.currentIndex() == target, combo.currentText()
+
+    def keys_press(self, button: QAbstractButton) -> None:
+        """Tab to the button and press Space."""
+        self.tab_to(button)
+        self.key(button, Qt.Key.Key_Space, what=f"press {button.objectName() or button.text()}")
+
+    def keys_step(self, number: int) -> Any:
+        """Ctrl+<number>: the window's shortcut to a step (1-5), the checklist (6) or the quote (7)."""
+        key = getattr(Qt.Key, f"Key_{number}")
+        self.key(self.win, key, Qt.KeyboardModifier.ControlModifier, f"Ctrl+{number}")
+        self.qtbot.waitUntil(lambda: self.win.current_index() == number - 1, timeout=5000)
+        page = self.win.page_at(number - 1)
+        self.qtbot.waitUntil(page.isVisible, timeout=5000)
+        return page
+
     # ---------------------------------------------------------------- files
     def save_as(self, name: str) -> Path:
         """Ctrl+S on a new plan: the save dialog is answered with ``name`` in the journey's folder."""
