@@ -50,6 +50,18 @@ and a dozen adapters, each line with a count; 10,000 lines were read, checked an
 a minute before anything said the file was wrong (issue 31)."""
 Text = Annotated[str, Field(max_length=20_000)]
 ShortText = Annotated[str, Field(max_length=500)]
+_BREAKS = re.compile("[\t\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]+")
+_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def one_line(value: str) -> str:
+    """A one-line field as typed or pasted into the window: line breaks and tabs become one space, the other
+    control characters and the bidi embedding/override/isolate controls go. A title pasted from a mail kept its
+    CR/LF and an escape sequence in the plan and the window title. (A file's own text is kept as written: the
+    PDFs and the terminal show its line breaks escaped, procurement/terminal.py.)"""
+    return _CONTROLS.sub("", _BREAKS.sub(" ", value))
+
+
 PartRef = Annotated[str, Field(max_length=80)]
 """A catalog id as the plan names it (catalog ids are at most 80 characters): a longer one is no part."""
 MAX_CHECKLIST_MARKS = 1_000

@@ -41,6 +41,7 @@ from procurement.plan import (
     TrainingMode,
     Usage,
     Workload,
+    one_line,
     with_value,
 )
 from procurement.sizing import MODEL_PRESETS
@@ -276,7 +277,8 @@ class RequirementsPage(StepPage):
             box.toggled.connect(lambda on, n=name: self.edit(R + n, on))
         self.budget.valueChanged.connect(lambda v: self.edit(R + "budget_cny", v, merge=True))
         self.budget_min.valueChanged.connect(lambda v: self.edit(R + "budget_min_cny", v, merge=True))
-        self.title_edit.textEdited.connect(lambda text: self.edit("title", text, merge=True))
+        # one line: a title pasted with line breaks or escape sequences keeps none of them
+        self.title_edit.textEdited.connect(lambda text: self.edit("title", one_line(text), merge=True))
         self.load_config.clicked.connect(self._load_config)
         self.load_deepspeed.clicked.connect(self._load_deepspeed)
         self.clear_deepspeed.clicked.connect(lambda: self.edit(R + "deepspeed_config", None))

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (
 
 from gui.controller import PlanController
 from gui.widgets.spin import show_value
-from procurement.plan import PlanError
+from procurement.plan import PlanError, one_line
 
 TERM_FIELDS = ("delivery", "warranty", "payment", "freight")
 PUE_CHOICES: tuple[tuple[float, str], ...] = (
@@ -112,8 +112,8 @@ class QuoteTermsEditor(_Editor):
         issued_row.addWidget(self.new_number)
         self.form.addRow(QLabel(), issued_row)
         self.form.addRow(self.error)
-        for path, edit in self.edits.items():
-            edit.textEdited.connect(lambda text, p=path: self.set(p, text))
+        for path, edit in self.edits.items():  # one-line fields: a pasted line break or escape is not kept
+            edit.textEdited.connect(lambda text, p=path: self.set(p, one_line(text)))
         self.invoice.currentIndexChanged.connect(lambda _i: self.set("quote.invoice", self.invoice.currentData(),
                                                                      merge=False))
         self.new_number.clicked.connect(self.issue_new_number)
@@ -234,7 +234,7 @@ class TcoEditor(_Editor):
         for path, (box, unset) in self.numbers.items():
             box.valueChanged.connect(lambda v, p=path, u=unset: self.set(p, None if v <= u else v, merge=False))
         for path, edit in self.sources.items():
-            edit.textEdited.connect(lambda text, p=path: self.set(p, text))
+            edit.textEdited.connect(lambda text, p=path: self.set(p, one_line(text)))
         self.pue_choice.activated.connect(self._pue_chosen)
 
     def retranslate(self) -> None:

@@ -143,6 +143,18 @@ class Buyer:
                     QApplication.sendEvent(line, event)
             QTest.keyClick(line, Qt.Key.Key_Tab)
 
+    def paste(self, box: QWidget, text: str) -> None:
+        """Click into a line edit, select all, paste ``text`` from the clipboard (Ctrl+V), Tab out: how text with
+        line breaks or control characters arrives (from a mail, a web page)."""
+        self.visible(box)
+        assert isinstance(box, QLineEdit), box
+        QApplication.clipboard().setText(text)
+        with self._timed(f"paste into {box.objectName() or type(box).__name__}"):
+            QTest.mouseClick(box, LEFT)
+            QTest.keyClick(box, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
+            QTest.keyClick(box, Qt.Key.Key_V, Qt.KeyboardModifier.ControlModifier)
+            QTest.keyClick(box, Qt.Key.Key_Tab)
+
     def choose(self, combo: QComboBox, data: Any) -> None:
         """Open the combo with a click, walk to the entry whose data is ``data`` with the arrow keys, Enter."""
         target = combo.findData(data)
