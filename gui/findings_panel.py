@@ -170,7 +170,7 @@ class FindingsPanel(QWidget):
             self.tr("Errors: %1 · warnings: %2 · hints: %3 — click one to go to its field.")
             .replace("%1", str(counts[Severity.ERROR]))
             .replace("%2", str(counts[Severity.WARNING]))
-            .replace("%3", str(counts[Severity.INFO])), still])))
+            .replace("%3", str(counts[Severity.INFO])), self._verification_line(), still])))
         for sev in Severity:
             group = [f for f in findings if f.severity == sev]
             if not group:
@@ -193,6 +193,20 @@ class FindingsPanel(QWidget):
                     item.setToolTip(0, f"{f.rule}\n{message}\n{fix}".strip())
         self.tree.expandAll()
         self._update_buttons()
+
+    def _verification_line(self) -> str:
+        """Step 5's mark also reads the attached verification reports, which are no findings: say what they
+        found, so 'Errors: 0' beside a red step 5 is explained (issue 26)."""
+        evaluation = self.controller.evaluation
+        step = evaluation.steps.get(5) if evaluation is not None else None
+        if step is None or step.failed_checks is None or step.worst is None:
+            return ""
+        if step.failed_checks == 0:
+            return self.tr("Step 5: the verification reports are not all passed (see step 5).")
+        if step.failed_checks == 1:
+            return self.tr("Step 5: 1 check failed in the verification reports (see step 5).")
+        return self.tr("Step 5: %1 checks failed in the verification reports (see step 5).").replace(
+            "%1", str(step.failed_checks))
 
     def finding_items(self) -> list[QTreeWidgetItem]:
         out: list[QTreeWidgetItem] = []

@@ -76,6 +76,9 @@ def test_eight_nodes_accepted_after_a_repair_and_reimports(
     assert len(rows) == 8 and rows["gpu03"] == ("fail", "PCIE-WIDTH")
     win.controller.wait_for_background()
     qtbot.waitUntil(lambda: win.step_status(4) == "error", timeout=5000)
+    # the findings' counts say why step 5 is red (the reports are no findings): never a bare "Errors: 0"
+    said = {"en": "Step 5: 1 check failed in the verification reports", "zh": "验证报告中有 1 项检查不通过"}[lang]
+    qtbot.waitUntil(lambda: said in win.findings_panel.summary.text(), timeout=5000)
     buyer.shot(f"{lang}-5-one-failed")
 
     # gpu03 repaired and probed again: its newer report replaces the failed one
@@ -90,6 +93,8 @@ def test_eight_nodes_accepted_after_a_repair_and_reimports(
     assert all(status == "pass" for status, _ in _rows(page).values())
     win.controller.wait_for_background()
     qtbot.waitUntil(lambda: win.step_status(4) not in ("error", "warning"), timeout=5000)
+    summary = win.findings_panel.summary.text()
+    assert "Step 5" not in summary and "第 5 步：验证" not in summary
     buyer.shot(f"{lang}-5-accepted")
 
     report = buyer.export(page.export_button, "acceptance.pdf")
