@@ -148,6 +148,7 @@ class Buyer:
         line breaks or control characters arrives (from a mail, a web page)."""
         self.visible(box)
         assert isinstance(box, QLineEdit), box
+        # what the person copied elsewhere (a mail, a web page): the clipboard, not a widget, is set here
         QApplication.clipboard().setText(text)
         with self._timed(f"paste into {box.objectName() or type(box).__name__}"):
             QTest.mouseClick(box, LEFT)
