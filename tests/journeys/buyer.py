@@ -134,13 +134,7 @@ class Buyer:
         with self._timed(f"type into {box.objectName() or type(box).__name__}"):
             QTest.mouseClick(line, LEFT)
             QTest.keyClick(line, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-            for ch in text:
-                if ch.isascii():
-                    QTest.keyClicks(line, ch)
-                else:  # as an input method commits a character (QTest's key clicks are ASCII only)
-                    event = QInputMethodEvent("", [])
-                    event.setCommitString(ch)
-                    QApplication.sendEvent(line, event)
+            _keys(line, text)
             QTest.keyClick(line, Qt.Key.Key_Tab)
 
     def paste(self, box: QWidget, text: str) -> None:
@@ -172,6 +166,16 @@ class Buyer:
             QTest.keyClick(view, Qt.Key.Key_Return)
         self.qtbot.waitUntil(lambda: not view.isVisible(), timeout=3000)
         assert combo.currentIndex() == target, (combo.objectName(), combo.currentText())
+
+    def take_first_ranked_gpu(self) -> str:
+        """Step 2: wait for the ranking, click its first row, press "Use the selected GPU"; the GPU's id."""
+        page = self.go(1)
+        self.qtbot.waitUntil(lambda: not page.ranking_pending() and page.table.rowCount() > 0, timeout=10_000)
+        first: str = page.visible_ids()[0]
+        self.click_row(page.table, 0)
+        self.click(page.use_button)
+        self.qtbot.waitUntil(lambda: self.win.controller.plan.gpu.model == first, timeout=5000)
+        return first
 
     def click(self, button: QAbstractButton, what: str = "") -> None:
         self.visible(button)
@@ -220,13 +224,7 @@ class Buyer:
         assert target is not None
         with self._timed(f"type into {widget.objectName() or type(widget).__name__}"):
             QTest.keyClick(target, Qt.Key.Key_A, Qt.KeyboardModifier.ControlModifier)
-            for ch in text:
-                if ch.isascii():
-                    QTest.keyClicks(target, ch)
-                else:
-                    event = QInputMethodEvent("", [])
-                    event.setCommitString(ch)
-                    QApplication.sendEvent(target, event)
+            _keys(target, text)
             QTest.keyClick(target, Qt.Key.Key_Tab)
 
     def keys_choose(self, combo: QComboBox, data: Any) -> None:
@@ -291,6 +289,18 @@ class Buyer:
         if done is not None:
             self.qtbot.waitUntil(done, timeout=60_000)
         return path
+
+
+def _keys(target: QWidget, text: str) -> None:
+    """Type ``text`` into ``target``: ASCII as key presses, any other character as an input method commits it
+    (a Chinese IME, an Arabic layout's digits: QTest's key clicks are ASCII only)."""
+    for ch in text:
+        if ch.isascii():
+            QTest.keyClicks(target, ch)
+        else:
+            event = QInputMethodEvent("", [])
+            event.setCommitString(ch)
+            QApplication.sendEvent(target, event)
 
 
 def _unexpected(name: str) -> Callable[..., Any]:

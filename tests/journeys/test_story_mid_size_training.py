@@ -54,12 +54,7 @@ def test_mid_size_training_server_from_an_empty_plan_to_the_quote_and_checklist(
     buyer.shot(f"{lang}-1-requirements")
 
     # step 2: the first-ranked GPU is one the app itself accepts for this plan
-    p2 = buyer.go(1)
-    qtbot.waitUntil(lambda: not p2.ranking_pending() and p2.table.rowCount() > 0, timeout=10_000)
-    first = p2.visible_ids()[0]
-    buyer.click_row(p2.table, 0)
-    buyer.click(p2.use_button)
-    qtbot.waitUntil(lambda: win.controller.plan.gpu.model == first, timeout=5000)
+    first = buyer.take_first_ranked_gpu()
     gpu = catalog.typed(Gpu, first)
     assert gpu is not None and win.controller.plan.gpu.count >= 1
     buyer.shot(f"{lang}-2-gpu")

@@ -44,12 +44,7 @@ def test_personal_box_on_a_budget_prices_add_up_from_step_3_to_the_quote(
     assert win.controller.plan.requirements.budget_cny == 50_000
     buyer.shot(f"{lang}-1-requirements")
 
-    p2 = buyer.go(1)
-    qtbot.waitUntil(lambda: not p2.ranking_pending() and p2.table.rowCount() > 0, timeout=10_000)
-    first = p2.visible_ids()[0]
-    buyer.click_row(p2.table, 0)
-    buyer.click(p2.use_button)
-    qtbot.waitUntil(lambda: win.controller.plan.gpu.model == first, timeout=5000)
+    first = buyer.take_first_ranked_gpu()
     win.controller.wait_for_background()
     blocking = [f for f in evaluate(win.controller.plan, catalog, win.controller.policy, "en").findings
                 if f.severity == Severity.ERROR and f.family in ("licensing", "cooling", "vram")]
