@@ -181,8 +181,55 @@ def reload_catalogues() -> None:
 
 
 def language_name(lang: Lang) -> str:
-    """The language's name in itself ('中文', 'English'), from its own catalogue."""
-    return t("language.name", lang)
+    """The language's name in itself ('中文', 'English'), from its own catalogue.
+
+    The window's language menu names every language before its first paint: a catalogue not read yet is not
+    parsed whole for that one message (4 ms of the start for the 3,000-entry Chinese catalogue), its entry
+    is looked up in the compiled file (``mo_lookup``); anything unusual falls back to the whole catalogue."""
+    key = "language.name"
+    if lang != SOURCE_LANG and lang not in _CATALOGUES and (key, lang) not in _PLAIN:
+        for d in locale_dirs():
+            mo = d / lang / "LC_MESSAGES" / f"{DOMAIN}.mo"
+            if mo.is_file():
+                found = mo_lookup(mo, f"{key}\x04{MESSAGES[key]}")
+                if found is not None:
+                    _PLAIN[key, lang] = found
+                break
+    return t(key, lang)
+
+
+def mo_lookup(path: Path, msgid: str) -> str | None:
+    """One message of a compiled GNU catalogue, found with two byte searches (the original string, then its
+    entry in the table of originals) instead of parsing every entry; None when the file is not such a
+    catalogue or lacks ``msgid`` (the caller then reads the whole catalogue)."""
+    import struct
+
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    if len(data) < 20:
+        return None
+    order = {0x950412DE: "<", 0xDE120495: ">"}.get(struct.unpack("<I", data[:4])[0])
+    if order is None:
+        return None
+    count, originals, translations = struct.unpack(order + "3I", data[8:20])
+    target = msgid.encode("utf-8")
+    table_end = originals + 8 * count
+    at = data.find(b"\0" + target + b"\0", table_end) + 1  # strings are NUL-terminated, after the tables
+    while at > 0:
+        entry = struct.pack(order + "2I", len(target), at)
+        row = data.find(entry, originals, table_end)
+        while row >= 0 and (row - originals) % 8:
+            row = data.find(entry, row + 1, table_end)
+        if row >= 0:
+            try:
+                length, offset = struct.unpack_from(order + "2I", data, translations + (row - originals))
+                return data[offset:offset + length].decode("utf-8")
+            except (struct.error, UnicodeDecodeError):
+                return None
+        at = data.find(b"\0" + target + b"\0", at) + 1
+    return None
 
 
 def default_lang() -> Lang:
