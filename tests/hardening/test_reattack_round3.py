@@ -453,6 +453,68 @@ def test_size_config_refuses_what_no_model_is_through_the_entry_point(tmp_path: 
     refused(entry("size", "--config", path, "--gpu-memory-gb", "80", "--lang", "en"), str(path), words)
 
 
+def _flag_defect(reason: str) -> pytest.MarkDecorator:
+    return pytest.mark.xfail(strict=True, reason=reason)
+
+
+SHAPE = ("--layers", "80", "--hidden", "8192", "--gpu-memory-gb", "80")
+PRESET = ("--model", "llama-2-7b", "--gpu-memory-gb", "80")
+SIZE_FLAGS = [
+    pytest.param((*SHAPE, "--params-b", "70", "--head-dim", "0"), "--head-dim", id="head-dim 0"),
+    pytest.param((*SHAPE, "--params-b", "70", "--heads", "0"), "--heads", id="heads 0"),
+    pytest.param((*PRESET, "--utilization", "nan"), "--utilization", id="utilization NaN"),
+    pytest.param(
+        (*SHAPE, "--params-b", "nan"),
+        "--params-b",
+        id="params-b NaN",
+        marks=_flag_defect(
+            "size --params-b nan is a ValueError traceback (cannot convert float NaN to integer), exit 1"
+        ),
+    ),
+    pytest.param(
+        (*SHAPE, "--params-b", "inf"),
+        "--params-b",
+        id="params-b inf",
+        marks=_flag_defect("size --params-b inf is an OverflowError traceback, exit 1"),
+    ),
+    pytest.param(
+        (*SHAPE, "--params-b", "1e30"),
+        "--params-b",
+        id="params-b 1e30",
+        marks=_flag_defect(
+            "size --params-b 1e30 is sized (exit 1), where config.json's 1e30 is 'not a model that exists'"
+        ),
+    ),
+    pytest.param(
+        (*SHAPE, "--params-b", "70", "--heads", "64", "--kv-heads", "128"),
+        "--kv-heads",
+        id="kv-heads over heads",
+        marks=_flag_defect(
+            "size --heads 64 --kv-heads 128 is sized (exit 1), where config.json's "
+            "num_key_value_heads over num_attention_heads is refused"
+        ),
+    ),
+    pytest.param(
+        ("--model", "llama-2-7b", "--gpu-memory-gb", "nan"),
+        "--gpu-memory-gb",
+        id="gpu-memory NaN",
+        marks=_flag_defect("size --gpu-memory-gb nan (and 1e300) is a ValueError traceback, exit 1"),
+    ),
+    pytest.param(
+        (*PRESET, "--margin-pct", "nan"),
+        "--margin-pct",
+        id="margin NaN",
+        marks=_flag_defect("size --margin-pct nan is used: 'with the nan% margin nan GB', exit 1"),
+    ),
+]
+
+
+@pytest.mark.parametrize(("argv", "flag"), SIZE_FLAGS)
+def test_size_flags_refuse_what_no_model_or_gpu_is(argv: tuple[str, ...], flag: str) -> None:
+    """The command-line twins of the config.json checks."""
+    refused(entry("size", *argv, "--lang", "en"), flag)
+
+
 @pytest.mark.xfail(
     strict=True,
     reason="quote import --vendor of 501 characters or more is a traceback (pydantic ValidationError: vendor "
