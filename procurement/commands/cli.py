@@ -58,6 +58,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     word = first_word(args_list)
     if word is not None and word not in BY_NAME:
         return _unknown(word, parser)
+    head = args_list[: args_list.index("--")] if "--" in args_list else args_list
+    dashed = next((a for a in head if a.startswith("--") and a.endswith("=--")), None)
+    if dashed is not None:  # Python's argparse reads '--OPT=--' as an empty list, a traceback in the command
+        option = dashed.split("=", 1)[0]
+        parser.error(f"argument {option}: '--' is not a value (give the value, or leave the option out)")
     args = parser.parse_args(args_list)
     if args.command is None:
         parser.print_help()

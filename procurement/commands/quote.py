@@ -12,13 +12,14 @@ import argparse
 import datetime as dt
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from procurement.commands import add_catalog_option, catalog_for
 from procurement.exit_status import ExitStatus
 from procurement.messages import Lang, default_lang, languages, register, t
-from procurement.plan import Plan, PlanError, load_plan, save_plan
+from procurement.plan import Plan, PlanError, load_plan, one_line, save_plan
 
 if TYPE_CHECKING:
     from catalog.loader import Catalog
@@ -41,6 +42,9 @@ register(
         "quotecmd.attached": "attached the quote of {vendor} ({n} lines) to {path}",
         "quotecmd.chosen": "chose the offer of {vendor}: its prices, substitutes and terms are the quote's ({path})",
         "quotecmd.no_vendor": "no quote from '{vendor}' in the plan (it has: {vendors})",
+        "quotecmd.bad_vendor": (
+            "--vendor: the vendor's name must be 1 to {limit} characters on one line ({given} given)"
+        ),
         "quotecmd.offer": "{vendor}: {sum} · {compliance} · budget: {budget}{marks}",
         "quotecmd.sum.total": "total incl. VAT ¥{total:,.2f}",
         "quotecmd.sum.lower": "priced lines incl. VAT ¥{total:,.2f} (a lower bound: {n} unpriced)",
@@ -138,6 +142,11 @@ def _import(args: argparse.Namespace, plan: Plan, catalog: Catalog, lang: Lang) 
     from procurement.pricing.import_prices import PriceFileError, import_for_plan
 
     vat = {"incl": True, "excl": False, None: None}[args.vat]
+    vendor = one_line(args.vendor).strip()
+    if not vendor or len(vendor) > VENDOR_MAX:  # the plan's limit: said here, not a traceback from the model
+        print(t("quotecmd.bad_vendor", lang, limit=VENDOR_MAX, given=len(vendor)), file=sys.stderr)
+        return ExitStatus.UNUSABLE
+    args.vendor = vendor
     try:
         date = dt.date.fromisoformat(args.date) if args.date else None
     except ValueError:
@@ -162,6 +171,11 @@ def _import(args: argparse.Namespace, plan: Plan, catalog: Catalog, lang: Lang) 
     return ExitStatus.OK
 
 
+def _shortened(text: str) -> str:
+    one = " ".join(text.split())
+    return one if len(one) <= LINE_TEXT_SHOWN else one[: LINE_TEXT_SHOWN - 1] + "…"
+
+
 def _document_date(text: str | None) -> dt.date | None:
     """The date the vendor's document gives (2026-03-01 or 2026/03/01), if it reads as one."""
     if not text:
@@ -172,8 +186,16 @@ def _document_date(text: str | None) -> dt.date | None:
         return None
 
 
+LINE_TEXT_SHOWN = 120
+"""Characters of a vendor's line printed per proposal: a line of 30,000 characters named by 5,000 rows printed
+150 MB (issue 31); the plan keeps 500 of each, the terminal a readable line."""
+VENDOR_MAX = 500
+"""A vendor's name, as the plan keeps it (plan.VendorQuote.vendor)."""
+
+
 def _print_proposals(proposals: Sequence[LineProposal], catalog: Catalog, lang: Lang) -> None:
     names = {p.id: p.name for by_id in catalog.parts.values() for p in by_id.values()}
+    proposals = [replace(p, text=_shortened(p.text)) for p in proposals]
     for p in proposals:
         if p.for_part is None:
             print(t("quotecmd.line.extra", lang, row=p.row, text=p.text))

@@ -70,6 +70,15 @@ def _collected(obj: dict[str, object]) -> dt.datetime | None:
     return when if when.tzinfo is not None else when.replace(tzinfo=dt.timezone.utc)
 
 
+def _cutoff(since: dt.datetime) -> dt.datetime:
+    """The earliest collection time taken as this run's: ``since`` less the clock skew allowed between nodes
+    (a --since within that skew of the first representable time is that time: no OverflowError traceback)."""
+    try:
+        return since - SINCE_SKEW
+    except OverflowError:
+        return dt.datetime.min.replace(tzinfo=dt.timezone.utc)
+
+
 def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
               any_plan: bool = True, since: dt.datetime | None = None, after_setup: bool = False
               ) -> VerificationReport:
@@ -89,7 +98,7 @@ def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
     obj = strict_json(text, str(path), max_values=MAX_RAW_VALUES)
     if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
         collected = _collected(obj)
-        if since is not None and (collected is None or collected < since - SINCE_SKEW):
+        if since is not None and (collected is None or collected < _cutoff(since)):
             # a file an earlier run left on the node, brought back as this run's facts
             raise ReportError(t("probe.judge.stale", lang, path=path, collected=obj.get("created") or "?",
                                 since=since.isoformat(timespec="seconds")))

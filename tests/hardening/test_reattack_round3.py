@@ -199,13 +199,6 @@ def _fan_out(tmp: Path, chars: int, rows: int) -> Path:
     return path
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="quote import prints every line's text in full, however long: a 53 KB XLSX whose one "
-    "30,000-character shared string is named by 5,000 rows (the line cap) printed 150 MB to standard output "
-    "and took 9.4-11.9 s, exit 0, though the plan keeps 500 characters of each line; 1,000 rows (run here, "
-    "to stay quick) print 30 MB",
-)
 def test_one_long_shared_string_named_by_every_row_is_not_printed_for_each(plan_file: Path, tmp_path: Path) -> None:
     plan = tmp_path / "p.gpuplan.yaml"
     shutil.copy(plan_file, plan)
@@ -515,12 +508,6 @@ def test_size_flags_refuse_what_no_model_or_gpu_is(argv: tuple[str, ...], flag: 
     refused(entry("size", *argv, "--lang", "en"), flag)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="quote import --vendor of 501 characters or more is a traceback (pydantic ValidationError: vendor "
-    "'String should have at most 500 characters', raised by VendorQuote in pricing/compare.py quote_from), "
-    "exit 1, instead of exit 2 naming the option; quote choose says 'no quote from' for the same name",
-)
 def test_quote_import_refuses_a_vendor_name_over_500_characters(plan_file: Path, tmp_path: Path) -> None:
     plan, prices = tmp_path / "p.gpuplan.yaml", tmp_path / "quote.csv"
     shutil.copy(plan_file, plan)
@@ -530,12 +517,6 @@ def test_quote_import_refuses_a_vendor_name_over_500_characters(plan_file: Path,
     assert plan.read_bytes() == plan_file.read_bytes()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="judge --since 0001-01-01T00:00:00+12:00 (a time less than the allowed clock skew after "
-    "datetime.min) is an OverflowError traceback, exit 1: procurement/probe/nodes.py read_node computes "
-    "since - SINCE_SKEW",
-)
 def test_judge_since_at_the_start_of_the_calendar_is_not_a_traceback() -> None:
     run = entry("judge", "--since", "0001-01-01T00:00:00+12:00", RAW, "--lang", "en")
     said = run.out + run.err
@@ -543,12 +524,6 @@ def test_judge_since_at_the_start_of_the_calendar_is_not_a_traceback() -> None:
     assert run.rc in (0, 1, 2, 3) and run.seconds < SECONDS
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="an option given as '--OPTION=--' reaches the command as [] (Python 3.11 argparse drops the '--' "
-    "and skips the option's type): handover --power-limit=-- is a TypeError traceback in planned_power_w, "
-    "size --gpus=-- a TypeError in the sizing; exit 1",
-)
 @pytest.mark.parametrize("command", ["handover --power-limit=--", "size --gpus=--"])
 def test_an_option_value_of_double_dash_is_a_usage_error(
     cluster: dict[str, Path], tmp_path: Path, command: str
