@@ -18,7 +18,8 @@ Writing (:func:`write_file`, :func:`write_files`):
 - temporary files are removed on every path; those a killed process left behind (named with its pid) are
   removed by the next write to the same file;
 - :func:`write_files` is all-or-nothing: every temporary file is written before the first rename, and a
-  failed rename puts back what was renamed before it;
+  failed rename puts back what was renamed before it; :func:`write_tree` adds the folders, and removes the
+  ones it made when the write fails;
 - every error is a :class:`WriteError` (an OSError) that names the target, never the temporary file.
 """
 
@@ -393,6 +394,31 @@ def _cleanup(p: _Plan) -> None:
             with contextlib.suppress(OSError):
                 os.unlink(name)
     p.tmp = p.saved_old = None
+
+
+def write_tree(directory: str | Path, files: Sequence[tuple[str, bytes | bytearray]], *,
+               inputs: Sequence[str | Path] = ()) -> None:
+    """Write ``files`` (paths relative to ``directory``) all or none, with the folders they need: folders made
+    here are removed again when the write fails (a full disk left a handover's empty folders behind, and the
+    next run, with the space freed, was refused as 'not empty')."""
+    root = Path(directory)
+    made: list[Path] = []
+    try:
+        for rel, _ in files:
+            missing = []
+            parent = (root / rel).parent
+            while not parent.exists():
+                missing.append(parent)
+                parent = parent.parent
+            for folder in reversed(missing):
+                folder.mkdir()
+                made.append(folder)
+        write_files([(root / rel, data) for rel, data in files], inputs=inputs)
+    except BaseException:
+        for folder in reversed(made):  # innermost first; one that holds something else stays
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
 
 
 def write_files(items: Sequence[tuple[str | Path, bytes | bytearray]], *, inputs: Sequence[str | Path] = (),

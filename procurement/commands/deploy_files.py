@@ -10,7 +10,7 @@ from pathlib import Path
 
 from procurement.exit_status import ExitStatus
 from procurement.messages import default_lang, register, t
-from procurement.safe_io import write_files
+from procurement.safe_io import write_tree
 
 register({
     "deploy_files.written": "gpu-procure deploy-files: {n} files in {path}",
@@ -66,9 +66,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         if directory.exists() and any(directory.iterdir()) and not args.force:
             raise FileExistsError(errno.EEXIST, "not empty (--force writes into it)")
-        for rel, _ in files:
-            (directory / rel).parent.mkdir(parents=True, exist_ok=True)
-        write_files([(directory / rel, data) for rel, data in files])
+        write_tree(directory, files)
         for rel, _ in files:
             if rel.endswith(EXECUTABLE):
                 (directory / rel).chmod(0o755)

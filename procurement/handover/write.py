@@ -9,7 +9,7 @@ from pathlib import Path
 from procurement.handover.generate import Handover
 from procurement.messages import Lang, t
 from procurement.probe import texts  # noqa: F401  (registers the messages)
-from procurement.safe_io import write_files
+from procurement.safe_io import write_tree
 from procurement.terminal import one_line
 
 
@@ -32,12 +32,11 @@ def summary(h: Handover, lang: Lang) -> str:
 
 
 def write_all(directory: Path, files: dict[str, str], force: bool, inputs: Sequence[Path] = ()) -> None:
-    """All files or none (procurement.safe_io.write_files), never over an input; scripts made executable."""
+    """All files or none, folders too (procurement.safe_io.write_tree), never over an input; scripts made
+    executable."""
     if directory.exists() and any(directory.iterdir()) and not force:
         raise FileExistsError(errno.EEXIST, f"{directory} is not empty (--force writes into it)")
-    for rel in files:
-        (directory / rel).parent.mkdir(parents=True, exist_ok=True)
-    write_files([(directory / rel, text.encode("utf-8")) for rel, text in files.items()], inputs=list(inputs))
+    write_tree(directory, [(rel, text.encode("utf-8")) for rel, text in files.items()], inputs=list(inputs))
     for rel in files:
         if rel.endswith(".sh"):
             (directory / rel).chmod(0o755)

@@ -561,13 +561,6 @@ def _tree(folder: Path) -> list[str]:
     return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.exists() else []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="a handover or deploy-files that runs out of space leaves its empty folders behind (handover: "
-    "nodes/gpu01, nodes/gpu02, operations, prometheus, made by write_all before write_files; deploy-files: "
-    "slurm, ansible/roles/...), so the next run, with the space freed, is refused: 'not empty (--force "
-    "writes into it)'",
-)
 @pytest.mark.parametrize("command", ["handover", "deploy-files"])
 def test_a_full_disk_leaves_nothing_and_the_command_can_be_run_again(
     cluster: dict[str, Path], tmp_path: Path, command: str
