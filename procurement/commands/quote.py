@@ -105,6 +105,8 @@ def _choose(args: argparse.Namespace, plan: Plan, lang: Lang) -> int:
     from procurement.pricing.compare import choose
 
     vendors = [q.vendor for q in plan.vendor_quotes]
+    if args.vendor not in vendors:  # a name as import stored it (one line: its line breaks became spaces)
+        args.vendor = next((v for v in vendors if v == one_line(args.vendor).strip()), args.vendor)
     if args.vendor not in vendors:
         print(t("quotecmd.no_vendor", lang, vendor=args.vendor, vendors=", ".join(vendors) or "—"),
               file=sys.stderr)

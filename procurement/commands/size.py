@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import sys
 from dataclasses import fields
@@ -178,8 +179,11 @@ def run_size(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | 
     try:
         if not 0 < args.utilization <= 1:
             raise SizeInputError("--utilization must be in (0, 1]")
-        if margin < 0:
-            raise SizeInputError("--margin-pct must not be negative")
+        if not (math.isfinite(margin) and 0 <= margin <= 1000):
+            raise SizeInputError("--margin-pct must be a number from 0 to 1000")
+        for flag, value in (("--gpu-memory-gb", args.gpu_memory_gb), ("--network-gbps", args.network_gbps)):
+            if value is not None and not (math.isfinite(value) and 0 < value <= 1e6):
+                raise SizeInputError(f"{flag} must be a number above 0 and at most 1,000,000")
         r = compute(request_from(args), margin)
     except SizeInputError as exc:
         print(f"gpu-procure size: {exc}", file=err)

@@ -308,11 +308,11 @@ def from_hf_config(cfg: Mapping[str, Any], model_id: str = "custom", name: str |
     )
     if spec.mla and not (spec.qk_rope_head_dim and spec.v_head_dim and spec.qk_nope_head_dim):
         raise ConfigError("an MLA config.json needs qk_rope_head_dim, qk_nope_head_dim and v_head_dim")
-    _check_possible(spec)
+    check_possible(spec)
     return spec
 
 
-def _check_possible(spec: ModelSpec) -> None:
+def check_possible(spec: ModelSpec) -> None:
     """ConfigError for shapes no model has: no head width, more KV heads than heads, more active experts than
     experts, more dense layers than layers, or a parameter count beyond MAX_PARAMS."""
     if not spec.mla and spec.head_dim < 1:

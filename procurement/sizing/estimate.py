@@ -4,12 +4,21 @@ docs/sizing.md). Figures are GB (10^9 bytes)."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Literal, cast
 
 from procurement.llm.presets import MODELS, preset
-from procurement.llm.shapes import ALL_LINEAR, ATTENTION_TARGETS, ConfigError, ModelSpec, read_hf_config
+from procurement.llm.shapes import (
+    ALL_LINEAR,
+    ATTENTION_TARGETS,
+    MAX_PARAMS,
+    ConfigError,
+    ModelSpec,
+    check_possible,
+    read_hf_config,
+)
 from procurement.sizing.deepspeed import DeepSpeedConfigError, DeepSpeedSettings
 from procurement.sizing.deepspeed import read as read_deepspeed
 from procurement.sizing.memory import (
@@ -98,6 +107,10 @@ def model_spec(req: SizeRequest) -> tuple[ModelSpec, list[str]]:
     return shape_from_flags(req, notes), notes
 
 
+FLAG_MAX = 1 << 30
+"""The largest layer count, width, head count or vocabulary a shape flag takes (config.json's own bound)."""
+
+
 def shape_from_flags(req: SizeRequest, notes: list[str]) -> ModelSpec:
     """A ModelSpec from --params-b/--layers/--hidden/… (the MLP width solved from the parameter count)."""
     if not (req.layers and req.hidden):
@@ -105,8 +118,11 @@ def shape_from_flags(req: SizeRequest, notes: list[str]) -> ModelSpec:
                              "with --params-b or --intermediate")
     for name in ("layers", "hidden", "heads", "kv_heads", "head_dim", "vocab", "intermediate"):
         v = getattr(req, name)
-        if v is not None and v <= 0:
-            raise SizeInputError(f"--{name.replace('_', '-')} must be positive")
+        if v is not None and not 0 < v <= FLAG_MAX:
+            raise SizeInputError(f"--{name.replace('_', '-')} must be a whole number from 1 to {FLAG_MAX:,}")
+    if req.params_b is not None and not (math.isfinite(req.params_b) and 0 < req.params_b <= MAX_PARAMS / 1e9):
+        raise SizeInputError(f"--params-b must be above 0 and at most {MAX_PARAMS / 1e9:,.0f} (billions): "
+                             "no model that exists is larger")
     head_dim = req.head_dim or (req.hidden // req.heads if req.heads else 128)
     heads = req.heads or max(req.hidden // head_dim, 1)
     if not req.heads:
@@ -124,9 +140,17 @@ def shape_from_flags(req: SizeRequest, notes: list[str]) -> ModelSpec:
         inter = int(rest / (3 * req.hidden * req.layers))
         if inter <= 0:
             raise SizeInputError("--params-b is too small for these --layers/--hidden/--vocab")
-    return ModelSpec("custom", f"custom {req.params_b or ''}B".replace(" B", ""), req.layers, req.hidden,
+    spec = ModelSpec("custom", f"custom {req.params_b or ''}B".replace(" B", ""), req.layers, req.hidden,
                      heads, kv, head_dim, vocab, inter, source="command-line shape",
                      published_params_b=req.params_b)
+    try:  # the shape flags are held to what config.json is: a model that can exist
+        check_possible(replace(spec, vocab=spec.vocab or 1))  # no --vocab is said as a lower bound, not refused
+    except ConfigError as exc:  # said with the flag's name, not config.json's
+        text = str(exc)
+        for key, flag in (("num_key_value_heads", "--kv-heads"), ("head_dim", "--head-dim"), ("vocab_size", "--vocab")):
+            text = text.replace(key, flag)
+        raise SizeInputError(text) from None
+    return spec
 
 
 def build_case(req: SizeRequest, spec: ModelSpec) -> Case:
