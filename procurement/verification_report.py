@@ -232,13 +232,16 @@ def write_report(report: VerificationReport, path: str | Path, inputs: Sequence[
     write_file(path, report_to_json(report).encode("utf-8", "backslashreplace"), inputs=inputs, allow_stdout=True)
 
 
+MERGED_NOT_NODE = ("{where}: a merged cluster report, not one node's report (merge the node reports it was made "
+                   "from instead)")
+
+
 def parse_report(data: Any, where: str = "<report>") -> VerificationReport:
     """Validate a report object (e.g. one stored in Plan.verification)."""
     if not isinstance(data, dict):
         raise ReportError(f"{where}: not a verification report (expected a JSON object)")
     if data.get("kind") == MERGED_KIND or "nodes" in data:
-        raise ReportError(f"{where}: a merged cluster report, not one node's report (merge the node reports "
-                          "it was made from instead)")
+        raise ReportError(MERGED_NOT_NODE.format(where=where))
     if data.get("kind") == "gpu-procure-raw":
         raise ReportError(f"{where}: raw facts, not a judged report (judge them first: `gpu-procure judge`)")
     data = migrate_report(data, where)
@@ -286,6 +289,8 @@ def load_report(path: str | Path) -> VerificationReport:
         raise ReportError(f"{path}: cannot read ({exc.strerror or exc})") from None
     except UnicodeDecodeError:
         raise ReportError(f"{path}: not a UTF-8 text file") from None
+    if is_merged(text):  # said as what it is, before a value cap sized for one node's report refuses it
+        raise ReportError(MERGED_NOT_NODE.format(where=path))
     return parse_report(_json_of(text, str(path)), str(path))
 
 
@@ -312,6 +317,46 @@ def _json_of(text: str, where: str, max_values: int | None = MAX_JSON_VALUES) ->
 
 strict_json = _json_of
 """Strict JSON for every report-like file (node reports, raw facts): see ``_json_of``."""
+
+_MERGED_NODES = '\n  "nodes": ['
+"""Where the merged report's node list starts, as ``verify --merge --json`` writes it (indent 2)."""
+
+
+def is_merged(text: str) -> bool:
+    """Whether ``text`` is a merged cluster report: its kind stands in its first lines (read before any cap)."""
+    return f'"kind": "{MERGED_KIND}"' in text[:4096]
+
+
+def merged_nodes(text: str, where: str) -> tuple[Any, list[str]] | None:
+    """A merged cluster report read node by node: (its top level, nodes left out, through the strict reader;
+    each node's JSON text). One node is held to one report's value cap, not the whole file: the cap refused
+    the tool's own report of 180 nodes, while a 2,048-node cluster is merged. None when the text is not laid
+    out as the tool writes it (it is then read whole, under the cap)."""
+    start = text.find(_MERGED_NODES)
+    if not is_merged(text) or start < 0:
+        return None
+    decoder = json.JSONDecoder()
+    pos = _skip_space(text, start + len(_MERGED_NODES))
+    nodes: list[str] = []
+    while not text.startswith("]", pos):
+        try:
+            _value, stop = decoder.raw_decode(text, pos)  # one node's objects, dropped at once
+        except json.JSONDecodeError:
+            return None
+        nodes.append(text[pos:stop])
+        pos = _skip_space(text, stop)
+        if text.startswith(",", pos):
+            pos = _skip_space(text, pos + 1)
+        elif not text.startswith("]", pos):
+            return None
+    top = _json_of(text[:start] + '\n  "nodes": []' + text[pos + 1:], where)
+    return top, nodes
+
+
+def _skip_space(text: str, pos: int) -> int:
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
 
 
 # ---------------------------------------------------------------- shown in the reader's language

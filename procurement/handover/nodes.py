@@ -12,6 +12,7 @@ from procurement.messages import Lang
 from procurement.plan import Plan
 from procurement.probe.nodes import MAX_INPUT_BYTES, MAX_RAW_VALUES, expand
 from procurement.safe_io import read_bounded_text
+from procurement.verification_report import merged_nodes
 from procurement.verify.collect import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
 from procurement.verify.report import ReportError, parse_report, strict_json
@@ -25,7 +26,14 @@ def read_nodes(paths: Sequence[Path], plan: Plan, catalog: Catalog, lang: Lang) 
         try:
             # the one bounded reader and JSON reader: a FIFO refused unread, NaN, duplicate keys and runaway
             # nesting or integers located errors
-            obj = strict_json(read_bounded_text(path, MAX_INPUT_BYTES), str(path), max_values=MAX_RAW_VALUES)
+            text = read_bounded_text(path, MAX_INPUT_BYTES)
+            merged = merged_nodes(text, str(path))
+            if merged is not None:  # the tool's own cluster report: node by node, each under one report's cap
+                for i, node in enumerate(merged[1]):
+                    where = f"{path}: nodes[{i}]"
+                    nodes.append(NodeFacts(parse_report(strict_json(node, where), where), f"{path}#{i}"))
+                continue
+            obj = strict_json(text, str(path), max_values=MAX_RAW_VALUES)
             if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
                 doc = check_raw(obj, str(path))
                 nodes.append(NodeFacts(judge(doc, plan, catalog, None, lang), str(path), slowdown_thresholds(doc)))

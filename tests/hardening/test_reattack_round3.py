@@ -341,13 +341,6 @@ def test_raw_facts_whose_nvidia_smi_lists_96000_gpus_are_judged_within_the_bound
     assert not out.exists()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the value caps refuse the tool's own output: the cluster report `verify --merge --json` writes for "
-    "400 nodes (6 MB, the repository's 8-GPU report per node) is refused by `verify --merge` ('more than "
-    "100,000 values', from about 180 nodes) and by `handover` ('more than 200,000 values', from about 360), "
-    "though docs/handover.md takes cluster reports and docs/probe.md merges 2,048 nodes",
-)
 def test_a_cluster_report_the_tool_wrote_for_400_nodes_is_read_back(plan_file: Path, tmp_path: Path) -> None:
     from tests.hardening.test_merge_memory import _node_files
 
@@ -362,6 +355,9 @@ def test_a_cluster_report_the_tool_wrote_for_400_nodes_is_read_back(plan_file: P
     for run in (again, handed):
         assert "values; refused before parsing" not in run.err, run.err[-500:]
         assert run.peak_mb < PEAK_MB and run.seconds < SECONDS, (run.peak_mb, run.seconds)
+    # verify --merge says what the file is (merge its node reports); handover reads every node of it
+    assert again.rc == 2 and "a merged cluster report, not one node's report" in again.err, again.err[-500:]
+    assert "node0000" in handed.err and "node0398" in handed.err, handed.err[-500:]
 
 
 # -- 4. values silently accepted before, refused now, through the command line ----------------------------------
