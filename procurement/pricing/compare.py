@@ -31,6 +31,7 @@ register({
     "compare.compliance.compliant": "compliant",
     "compare.compliance.fails": "fails",
     "compare.compliance.unknown": "compliance unknown",
+    "compare.reason.nothing": "no line of the offer prices a part of the plan",
     "compare.reason.error": "{rule}: {message}",
     "compare.reason.unknown_part": (
         "'{line}' substitutes a part the catalog does not know for {part}: the rules cannot check it"
@@ -329,6 +330,8 @@ def compare_offer(plan: Plan, quote: VendorQuote, catalog: Catalog, policy: Poli
     vat = pol.vat_rate_pct
     base_findings = list(base) if base is not None else evaluate(plan, catalog, pol, lang)
     reasons = _unknown_parts(quote, catalog, lang)
+    if not any(line.for_part is not None for line in quote.lines):  # an empty file, or only extras: it offers
+        reasons.append(t("compare.reason.nothing", lang))           # none of the plan's parts, not a pass
     unknown = bool(reasons)
     var = variant(plan, quote)
     var_findings: list[Finding] | None
