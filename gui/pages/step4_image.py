@@ -24,10 +24,10 @@ from catalog.models import ContainerImage, CudaRelease, DriverBranch, Framework,
 from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
+from procurement import rules
 from procurement.dockerfile import MIRRORS, dockerfile_for_plan, image_tags
 from procurement.findings import Severity
 from procurement.plan import PlanError, atomic_write, with_value
-from procurement.rules import evaluate
 from procurement.software_stack import apply_values, image_fill, recommend_stack
 
 CONFLICT_MARK = "⚠"
@@ -94,7 +94,7 @@ def option_conflicts(controller: PlanController, path: str, options: list[Part])
                 candidate = with_value(plan, path, part.id)
             except PlanError:
                 continue
-        findings = evaluate(candidate, controller.catalog, controller.policy, controller.lang)
+        findings = rules.evaluate(candidate, controller.catalog, controller.policy, controller.lang)
         reasons = [f.message_text(controller.lang) for f in findings
                    if f.severity != Severity.INFO and f.family in ("software", "licensing") and path in f.fields]
         if reasons:
