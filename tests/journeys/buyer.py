@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -51,6 +52,16 @@ class Buyer:
         # a real file dialog would hang the run: each is answered by the journey, or fails it
         for name in ("ask_export_path", "ask_open_paths", "ask_directory"):
             self.answer_worker(name, _unexpected(name))
+
+    @classmethod
+    def start(cls, make_window: Callable[..., Any], qtbot: Any, dialog_calls: Any, folder: Path, lang: str,
+              shots: bool = False, size: tuple[int, int] | None = (1280, 900)) -> Buyer:
+        """A fresh window at ``size``, switched to ``lang`` by its View → Language action, and its buyer."""
+        win = make_window()
+        if size is not None:
+            win.resize(*size)
+        win.named_actions[f"lang_{lang}"].trigger()
+        return cls(win, qtbot, dialog_calls, folder, shots=folder / "shots" if shots else None)
 
     def answer_worker(self, name: str, value: Any) -> None:
         """Answer the pages' own questions (gui/workers.py ask_…) with ``value`` (a callable gets the args)."""
@@ -307,6 +318,11 @@ def _unexpected(name: str) -> Callable[..., Any]:
     def fail(*args: Any) -> Any:
         raise AssertionError(f"unexpected dialog {name}{args[1:]!r}")
     return fail
+
+
+def yuan_amounts(text: str) -> list[float]:
+    """Every ¥ amount in ``text``, in order ('¥18,998.00' → 18998.0): the money a PDF's text prints."""
+    return [float(m.replace(",", "")) for m in re.findall(r"¥\s?(\d[\d,]*(?:\.\d+)?)", text)]
 
 
 def pdf_text(path: Path) -> str:

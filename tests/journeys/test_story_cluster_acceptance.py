@@ -41,10 +41,8 @@ def _rows(page) -> dict[str, tuple[str, str]]:  # type: ignore[no-untyped-def]
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_eight_nodes_accepted_after_a_repair_and_reimports(
         make_window, qtbot, dialog_calls, tmp_path: Path, catalog, lang: str) -> None:
-    win = make_window()
-    win.resize(1280, 900)
-    win.named_actions[f"lang_{lang}"].trigger()
-    buyer = Buyer(win, qtbot, dialog_calls, tmp_path, shots=tmp_path / "shots")
+    buyer = Buyer.start(make_window, qtbot, dialog_calls, tmp_path, lang, shots=True)
+    win = buyer.win
     buyer.open_plan(EXAMPLES / "llm-cluster-node.gpuplan.yaml")
     saved = buyer.save_copy_as("集群 A.gpuplan.yaml")  # never over the shipped example
     assert win.controller.path == saved and win.controller.plan.requirements.nodes == 8

@@ -23,12 +23,10 @@ def test_a_purchase_from_an_empty_plan_with_the_keyboard_alone(
     def no_mouse(*_a: Any, **_k: Any) -> None:
         raise AssertionError("a mouse event in the keyboard-only story")
 
-    win = make_window()
-    win.resize(1280, 900)
-    win.named_actions[f"lang_{lang}"].trigger()
+    buyer = Buyer.start(make_window, qtbot, dialog_calls, tmp_path, lang)
+    win = buyer.win
     monkeypatch.setattr(QTest, "mouseClick", no_mouse)
     monkeypatch.setattr(QTest, "mouseDClick", no_mouse)
-    buyer = Buyer(win, qtbot, dialog_calls, tmp_path)
 
     p1 = buyer.keys_step(1)
     buyer.keys_type(p1.title_edit, TITLE[lang])

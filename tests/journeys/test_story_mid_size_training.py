@@ -32,10 +32,8 @@ def _yuan(text: str) -> list[int]:
 @pytest.mark.parametrize("lang", ["zh", "en"])
 def test_mid_size_training_server_from_an_empty_plan_to_the_quote_and_checklist(
         make_window, qtbot, dialog_calls, tmp_path: Path, catalog, lang: str) -> None:
-    win = make_window()
-    win.resize(1280, 900)
-    win.named_actions[f"lang_{lang}"].trigger()  # View → Language
-    buyer = Buyer(win, qtbot, dialog_calls, tmp_path, shots=tmp_path / "shots")
+    buyer = Buyer.start(make_window, qtbot, dialog_calls, tmp_path, lang, shots=True)
+    win = buyer.win
 
     # step 1: what the buyer knows
     p1 = buyer.go(0)

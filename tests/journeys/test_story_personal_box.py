@@ -7,7 +7,6 @@ the money on step 3, in the quote PDF (its lines added up by script) and in `che
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -16,22 +15,17 @@ import yaml
 from catalog.models import Storage
 from procurement.evaluation import evaluate
 from procurement.findings import Severity
-from tests.journeys.buyer import Buyer, check_json, pdf_text
+from tests.journeys.buyer import Buyer, check_json, pdf_text, yuan_amounts
 
 TITLE = {"zh": "个人 LoRA 工作站", "en": "Personal LoRA workstation"}
 
-
-def _amounts(text: str) -> list[float]:
-    return [float(m.replace(",", "")) for m in re.findall(r"¥\s?(\d[\d,]*(?:\.\d+)?)", text)]
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_personal_box_on_a_budget_prices_add_up_from_step_3_to_the_quote(
         make_window, qtbot, dialog_calls, tmp_path: Path, catalog, lang: str) -> None:
-    win = make_window()
-    win.resize(1280, 900)
-    win.named_actions[f"lang_{lang}"].trigger()
-    buyer = Buyer(win, qtbot, dialog_calls, tmp_path, shots=tmp_path / "shots")
+    buyer = Buyer.start(make_window, qtbot, dialog_calls, tmp_path, lang, shots=True)
+    win = buyer.win
 
     p1 = buyer.go(0)
     buyer.type(p1.title_edit, TITLE[lang])
@@ -77,7 +71,7 @@ def test_personal_box_on_a_budget_prices_add_up_from_step_3_to_the_quote(
     # the quote's money, added up by script: each line's amount, their sum, the VAT split of the sum
     text = pdf_text(quote)
     body = text.split("\f")[0] + text.split("\f")[1] if "\f" in text else text
-    rows = [_amounts(line) for line in body.splitlines()]
+    rows = [yuan_amounts(line) for line in body.splitlines()]
     line_amounts = [r[-1] for r in rows if len(r) >= 2]
     assert line_amounts, text
     priced = round(sum(line_amounts), 2)
@@ -85,7 +79,7 @@ def test_personal_box_on_a_budget_prices_add_up_from_step_3_to_the_quote(
     assert priced in figures, (priced, figures)  # the priced lines' sum is printed
     assert any(round(a + b, 2) == priced for a in figures for b in figures if a != b), figures  # net + VAT
     # step 3 said the same lower bound while configuring, and check --json says it too
-    assert _amounts(step3_money)[0] == priced, step3_money
+    assert yuan_amounts(step3_money)[0] == priced, step3_money
     budget = {f["rule"]: f for f in check_json(saved)}
     assert f"¥{priced:,.0f}" in str(budget["BUDGET-UNKNOWN"]["message"]), budget.get("BUDGET-UNKNOWN")
     # a tower on an office desk: no rack and no PDU in the facility section, one cord in the singular

@@ -23,9 +23,8 @@ HOSTILE = "Lab box\r\nFAKE: all checks passed\u202e\x1b[2J"
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_unsaved_work_survives_a_crash_a_cut_file_is_refused_and_hostile_text_stays_text(
         make_window, qtbot, dialog_calls, tmp_path: Path, catalog, lang: str) -> None:
-    win = make_window()
-    win.named_actions[f"lang_{lang}"].trigger()
-    buyer = Buyer(win, qtbot, dialog_calls, tmp_path)
+    buyer = Buyer.start(make_window, qtbot, dialog_calls, tmp_path, lang, size=None)
+    win = buyer.win
     win.autosave_timer.setInterval(0)
 
     # work typed into a plan never saved, autosaved; then the app dies (no save, no clean close)

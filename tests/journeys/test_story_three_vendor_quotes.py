@@ -9,7 +9,6 @@ chosen vendor's parts (the substitute GPU it offered)."""
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
@@ -18,13 +17,10 @@ import yaml
 from gui.widgets import vendor_compare
 from tests.conftest import EXAMPLES
 from tests.gui.widgets.test_vendor_compare import EAST, GAMMA_HEADER, GAMMA_LINES, NORTH, _xlsx
-from tests.journeys.buyer import Buyer, check_json, pdf_text
+from tests.journeys.buyer import Buyer, check_json, pdf_text, yuan_amounts
 
 VENDORS = ("华东科技", "North Computing", "Gamma")
 
-
-def _amounts(text: str) -> list[float]:
-    return [float(m.replace(",", "")) for m in re.findall(r"¥\s?(\d[\d,]*\.\d\d)", text)]
 
 
 def _confirm(buyer: Buyer, fill):  # type: ignore[no-untyped-def]
@@ -48,10 +44,8 @@ def _terms(buyer: Buyer, d, vendor: str, number: str, delivery: str) -> None:  #
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_three_quotes_compared_one_chosen_and_issued_as_the_quote(
         make_window, qtbot, dialog_calls, tmp_path: Path, catalog, lang: str) -> None:
-    win = make_window()
-    win.resize(1280, 900)
-    win.named_actions[f"lang_{lang}"].trigger()
-    buyer = Buyer(win, qtbot, dialog_calls, tmp_path)
+    buyer = Buyer.start(make_window, qtbot, dialog_calls, tmp_path, lang)
+    win = buyer.win
     buyer.open_plan(EXAMPLES / "mid-size-training.gpuplan.yaml")
     saved = buyer.save_copy_as("比价.gpuplan.yaml")
 
@@ -105,9 +99,9 @@ def test_three_quotes_compared_one_chosen_and_issued_as_the_quote(
 
     text = pdf_text(quote)
     assert VENDORS[1] in text and "2 weeks" in text
-    amounts = _amounts(text)
+    amounts = yuan_amounts(text)
     assert north_total in amounts, (north_total, amounts)  # the quote's total is the chosen offer's
-    lines = [_amounts(line) for line in text.splitlines()]
+    lines = [yuan_amounts(line) for line in text.splitlines()]
     line_amounts = [a[-1] for a in lines if len(a) >= 2]
     lines_sum = round(sum(line_amounts), 2)  # North quoted before VAT: the lines are net, the total gross
     assert lines_sum in amounts and any(round(lines_sum + vat, 2) == north_total for vat in amounts), amounts
