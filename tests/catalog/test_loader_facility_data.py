@@ -38,14 +38,25 @@ def test_vendor_system_maxima(catalog: Catalog) -> None:
     assert catalog.typed(Chassis, "nvidia-dgx-h100").max_system_power_w == 10200  # type: ignore[union-attr]
     b200 = catalog.typed(Chassis, "nvidia-dgx-b200")
     assert b200 is not None and b200.max_system_power_w == 14300 and b200.rack_units == 10
-    # DGX B300 User Guide: '10 RU', '14.5 kW' max, '12 x 3.2 kW' PSUs in N+N at 200-240 VAC
+    # Introduction to NVIDIA DGX B300 Systems, Power Specifications: '15 kW system max.', twelve supplies of
+    # '3.3 kW @ 200-240 V, 16 A' in N+N; '10 RU' (its earlier reading, 14.5 kW and 3.2 kW, is the power consumption
+    # figure and an older rating)
     b300 = catalog.typed(Chassis, "nvidia-dgx-b300")
-    assert b300 is not None and b300.max_system_power_w == 14500 and b300.rack_units == 10
+    assert b300 is not None and b300.max_system_power_w == 15000 and b300.rack_units == 10
     assert b300.gpus_supported == ["b300"] and b300.baseboard == "hgx-b300-8" and b300.cpu_socket == "LGA4710"
     assert b300.psu_included == "nvidia-dgx-b300-3200w" and b300.psu_included_count == b300.psu_bays == 12
     psu = catalog.typed(Psu, "nvidia-dgx-b300-3200w")
-    assert psu is not None and psu.rated_w_high_line == 3200 and psu.low_line == "unsupported"
+    assert psu is not None and psu.rated_w_high_line == 3300 and psu.low_line == "unsupported"
     assert psu.efficiency is None  # no 80 PLUS class published (docs/sources.md §D4)
+
+
+def test_dgx_hopper_drive_bays(catalog: Catalog) -> None:
+    # NVIDIA DGX BasePOD reference architecture, core components: the DGX H200 and H100 have 'Two 1.92 TB M.2 NVMe
+    # drives for DGX OS, eight 3.84 TB U.2 NVMe drives for storage/cache'
+    for chassis_id in ("nvidia-dgx-h100", "nvidia-dgx-h200"):
+        chassis = catalog.typed(Chassis, chassis_id)
+        assert chassis is not None and chassis.drive_bays == 8, chassis_id
+        assert chassis.drive_bay_kinds == {"u2": 8} and chassis.m2_slots == 2, chassis_id
 
 
 def test_dgx_a100_from_nvidias_user_guide(catalog: Catalog) -> None:

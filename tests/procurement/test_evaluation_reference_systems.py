@@ -5,9 +5,10 @@ the vendor's design where the two differ.
 Published figures (catalog chassis sources): DGX A100 6.5 kW, six 3 kW PSUs of which three are redundant
 (pcnews.ru from NVIDIA's documentation); DGX H100 and DGX H200 10.2 kW, six 3.3 kW PSUs in 4+2 (NVIDIA DGX
 H100/H200 User Guide); DGX B200 14.3 kW, six 3.3 kW in 5+1 (NVIDIA DGX B200 User Guide); SuperPOD: four DGX
-H100 per air-cooled rack, 40.8 kW (NVIDIA DGX SuperPOD Data Center Design, DGX H100); DGX B300 14.5 kW, twelve
-3.2 kW PSUs in N+N, 10 RU (NVIDIA DGX B300 User Guide), four per standard AC rack (SuperPOD B300 XDR reference
-architecture).
+H100 per air-cooled rack, 40.8 kW (NVIDIA DGX SuperPOD Data Center Design, DGX H100); DGX B300 15 kW system
+maximum, twelve 3.3 kW PSUs in N+N, 10 RU (NVIDIA DGX B300 User Guide), four per standard AC rack (SuperPOD B300
+XDR reference architecture). Drives as shipped: two M.2 OS drives and eight U.2 (DGX A100, H100, H200, B200) or
+E1.S (B300) data drives (NVIDIA DGX BasePOD reference architecture, core components).
 """
 
 from __future__ import annotations
@@ -51,9 +52,9 @@ DGX = {
         "n+n", [{"role": "system", "part": "samsung-pm9a3-960gb-u2", "count": 2},
                 {"role": "data", "part": "samsung-pm9a3-3.84tb-u2", "count": 4}]), 6500.0),
     "DGX H100": (lambda: stock("nvidia-dgx-h100", "h100-sxm5-80gb", "xeon-platinum-8480c",
-                               "micron-ddr5-4800-rdimm-64gb", 32, CX7, "n+2", U2_BOOT), 10200.0),
+                               "micron-ddr5-4800-rdimm-64gb", 32, CX7, "n+2", M2_BOOT), 10200.0),
     "DGX H200": (lambda: stock("nvidia-dgx-h200", "h200-sxm-141gb", "xeon-platinum-8480c",
-                               "micron-ddr5-4800-rdimm-64gb", 32, CX7, "n+2", U2_BOOT), 10200.0),
+                               "micron-ddr5-4800-rdimm-64gb", 32, CX7, "n+2", M2_BOOT), 10200.0),
     "DGX B200": (lambda: stock("nvidia-dgx-b200", "b200", "xeon-platinum-8570", "micron-ddr5-4800-rdimm-64gb", 32,
                                CX7, "n+1", M2_BOOT), 14300.0),
 }
@@ -101,7 +102,7 @@ def test_ram_rule_and_vendor_design_side_by_side(name: str, ram: str, vram: str,
 
 def test_four_dgx_h100_per_rack_are_the_vendors_air_cooled_design(catalog: Catalog) -> None:
     plan = stock("nvidia-dgx-h100", "h100-sxm5-80gb", "xeon-platinum-8480c", "micron-ddr5-4800-rdimm-64gb", 32,
-                 CX7, "n+2", U2_BOOT, nodes=4, per_rack=4)
+                 CX7, "n+2", M2_BOOT, nodes=4, per_rack=4)
     f = findings(plan, catalog)["COOLING-LIQUID"]
     # explained, not silenced: the room must still remove 40.8 kW by air, as NVIDIA's design assumes
     assert f.severity == Severity.WARNING and f.message.startswith("40.8 kW per rack")
@@ -169,24 +170,24 @@ def test_xe9680_3_plus_3_power_brakes_by_design_rather_than_falls_short(catalog:
 
 
 def test_stock_dgx_b300_plans_for_the_user_guides_maximum_with_its_cords_and_rack(catalog: Catalog) -> None:
-    # NVIDIA DGX B300 User Guide: 14.5 kW max, twelve 3.2 kW PSUs in N+N at 200-240 V, 10 RU; SuperPOD B300 XDR
+    # NVIDIA DGX B300 User Guide: '15 kW system max.', twelve 3.3 kW PSUs in N+N at 200-240 V, 10 RU; SuperPOD B300 XDR
     # reference architecture: four DGX B300 per standard AC rack (~56 kW)
     e = evaluate(dgx_b300(nodes=4, per_rack=4), catalog, POLICY, "en")
     errors = [f"{f.rule}: {f.message}" for f in e.findings if f.severity == Severity.ERROR]
     assert errors == []
     power = e.budgets.power
-    assert power is not None and power.ac_w == 14_500.0 and power.system is not None
-    # the model from the parts is NVIDIA's 19 kW estimated peak, not the 14.5 kW (tests/procurement/test_facility.py)
+    assert power is not None and power.ac_w == 15_000.0 and power.system is not None
+    # the model from the parts is NVIDIA's 19 kW estimated peak, not the 15 kW (tests/procurement/test_facility.py)
     assert abs(power.system.at_class("titanium").model_ac_w / 19_000 - 1) <= 0.05
-    # 14.5 kW at 230 V, PF 0.9: 70.0 A per server, 5.8 A per cord over twelve cords, 11.7 A on the six left
-    assert power.system.amps == pytest.approx(14_500 / (230 * 0.9), abs=0.05)
-    assert power.system.amps_per_cord(12) == pytest.approx(5.84, abs=0.01)
-    assert power.system.amps_per_cord(6) == pytest.approx(11.67, abs=0.01)
+    # 15 kW at 230 V, PF 0.9: 72.5 A per server, 6.0 A per cord over twelve cords, 12.1 A on the six left
+    assert power.system.amps == pytest.approx(15_000 / (230 * 0.9), abs=0.05)
+    assert power.system.amps_per_cord(12) == pytest.approx(6.04, abs=0.01)
+    assert power.system.amps_per_cord(6) == pytest.approx(12.08, abs=0.01)
     by_rule = {f.rule: f for f in e.findings}
-    rack = by_rule["COOLING-LIQUID"]  # 58 kW: the policy's 40 kW line, shown beside NVIDIA's air-cooled design
-    assert rack.severity == Severity.WARNING and rack.message.startswith("58.0 kW per rack")
+    rack = by_rule["COOLING-LIQUID"]  # 60 kW: the policy's 40 kW line, shown beside NVIDIA's air-cooled design
+    assert rack.severity == Severity.WARNING and rack.message.startswith("60.0 kW per rack")
     assert "within the vendor's air-cooled reference design" in rack.message and "DGX B300" in rack.message
-    # the cords: six PSUs carry the 14.5 kW when the six redundant ones are lost (N+N), within a C19/C20 cord
+    # the cords: six PSUs carry the 15 kW when the six redundant ones are lost (N+N), within a C19/C20 cord
     assert "POWER-CORD-AMPS" not in by_rule
 
 

@@ -89,14 +89,27 @@ def test_u2_bays_counted_by_kind(catalog: Catalog, n: int, expected: set[str]) -
 def test_sata_drives_use_the_sata_bays_and_an_unknown_m2_count_is_said(catalog: Catalog) -> None:
     assert rules(plan("supermicro-sys-821ge-tnhr", (HDD, 3)), catalog) == {}
     assert "PCIE-DRIVE-FORM" in rules(plan("supermicro-sys-821ge-tnhr", (HDD, 4)), catalog)
-    # the DGX H100's bays are not in the catalog: U.2 drives there are unknown, not passed and not refused
-    dgx = rules(plan("nvidia-dgx-h100", (U2, 8)), catalog)
-    assert set(dgx) == {"PCIE-DRIVE-BAYS-UNKNOWN"}
-    no_m2 = catalog.typed(Chassis, "nvidia-dgx-h100")
-    assert no_m2 is not None and no_m2.m2_slots is None
-    both = rules(plan("nvidia-dgx-h100", ("samsung-pm9a3-1.92tb-m2", 2), (U2, 8)), catalog)
+    # the AS-4124GS-TNR's bays and M.2 slots are not in the catalog: U.2 drives there are unknown, not passed and
+    # not refused
+    unknown = "supermicro-as-4124gs-tnr"
+    found = rules(plan(unknown, (U2, 8)), catalog)
+    assert set(found) == {"PCIE-DRIVE-BAYS-UNKNOWN"}
+    no_m2 = catalog.typed(Chassis, unknown)
+    assert no_m2 is not None and no_m2.m2_slots is None and no_m2.drive_bays is None
+    both = rules(plan(unknown, ("samsung-pm9a3-1.92tb-m2", 2), (U2, 8)), catalog)
     message = both["PCIE-DRIVE-BAYS-UNKNOWN"].message_text("en")
     assert "M.2 slots (for 2 M.2 drives) and drive bays (for 8 drives)" in message
+
+
+def test_dgx_h100_as_shipped_and_one_drive_too_many(catalog: Catalog) -> None:
+    # NVIDIA DGX BasePOD reference architecture: two M.2 NVMe OS drives and eight U.2 NVMe data drives
+    assert rules(plan("nvidia-dgx-h100", ("samsung-pm9a3-1.92tb-m2", 2), (U2, 8)), catalog) == {}
+    ninth = rules(plan("nvidia-dgx-h100", ("samsung-pm9a3-1.92tb-m2", 2), (U2, 9)), catalog)
+    assert set(ninth) == {"PCIE-DRIVE-BAYS", "PCIE-DRIVE-FORM"}
+    assert "are more than its 8 2.5-inch NVMe (U.2/U.3) bays" in ninth["PCIE-DRIVE-FORM"].message_text("en")
+    third_m2 = rules(plan("nvidia-dgx-h100", ("samsung-pm9a3-1.92tb-m2", 3), (U2, 8)), catalog)
+    assert "PCIE-DRIVE-BAYS" in third_m2
+    assert "3 M.2 drives for 2 M.2 slots" in third_m2["PCIE-DRIVE-BAYS"].message_text("en")
 
 
 def test_a_systems_own_psu_module_fits_that_system_only(catalog: Catalog) -> None:
