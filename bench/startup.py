@@ -4,6 +4,9 @@ Both are whole processes (interpreter start, imports, window, first paint, exit)
 the median wall time and the peak resident memory (ru_maxrss of that child, from os.wait4) are compared.
 Targets (issues 7 and 25): app <= 1.5x the minimal program's time to first paint, <= 2x its time to ready (exit,
 after what the app loads right after the first paint, the first evaluation included) and <= 2x its peak memory.
+A third program, the floor, is the minimal window followed by the Qt-free core's own start work (the catalog, the
+policy, a new plan and its first evaluation: pydantic models, every rule) and nothing of the app's GUI; its ratio
+is what any front end on this core pays to be ready, and the app's ready time minus the floor's is the GUI's share.
 'Usable' (reported, no target) is the moment the window has its plan and takes input, while the first evaluation
 may still run in a worker.
 
@@ -31,16 +34,22 @@ WALL_TARGET, READY_TARGET, MEMORY_TARGET = 1.5, 2.0, 2.0
 # Run first in both processes: quits the event loop right after the first paint event of a QMainWindow.
 # It hooks QApplication.exec, so it measures the same moment however the app's --self-test is written.
 # Both programs import QtWidgets anyway, so importing it here first costs neither of them extra.
+# The filter sits on the shown main windows only, not on the application: an application-wide Python filter
+# hands every event of every object to Python, and the first time an object of a class Python has not seen yet
+# passes, PySide6 builds the Python types (and their enums) of every class of its module - 154 enums, ~55 ms,
+# before the app's first paint, and none in the minimal window, whose few objects are all known (2026-12-06).
+# Neither program installs such a filter itself, so it measured the instrument, not the app.
 PROBE = r"""
 import sys
 from PySide6.QtCore import QEvent, QObject, QTimer
-from PySide6.QtWidgets import QApplication, QMainWindow, QWidget
+from PySide6.QtWidgets import QApplication, QMainWindow
 
 class _FirstPaint(QObject):
     def eventFilter(self, obj, event):
-        if (event.type() == QEvent.Type.Paint and isinstance(obj, QWidget)
-                and isinstance(obj.window(), QMainWindow)):
-            QApplication.instance().removeEventFilter(self)
+        if event.type() == QEvent.Type.Paint and self.watched:
+            for window in self.watched:
+                window.removeEventFilter(self)
+            self.watched = []
             import time
             print("FIRST_PAINT", time.time(), flush=True)  # wall clock: the parent started the clock
             QTimer.singleShot(0, QApplication.quit)
@@ -48,9 +57,12 @@ class _FirstPaint(QObject):
 
 _exec = QApplication.exec
 _filter = _FirstPaint()
+_filter.watched = []
 
 def _exec_until_first_paint(*_args):  # app.exec() binds the app; QApplication.exec is static
-    QApplication.instance().installEventFilter(_filter)
+    _filter.watched = [w for w in QApplication.topLevelWidgets() if isinstance(w, QMainWindow) and w.isVisible()]
+    for window in _filter.watched:
+        window.installEventFilter(_filter)
     return _exec()
 
 QApplication.exec = _exec_until_first_paint
@@ -64,6 +76,17 @@ window.resize(1000, 700)
 window.show()
 sys.exit(app.exec())
 """
+
+# The minimal window, then what the app's core must do before its first verdict, without a widget of the app: the
+# shipped catalog, the default policy, a new plan, one evaluation. The same calls as gui/app.py's load() and the
+# plan controller's first evaluation, in the same order.
+FLOOR = MINIMAL.replace("sys.exit(app.exec())", r"""status = app.exec()
+from catalog.loader import load_catalog
+from procurement.evaluation import evaluate
+from procurement.plan import blank_plan
+from procurement.policy import default_policy
+evaluate(blank_plan(), load_catalog([]), default_policy(), "en")
+sys.exit(status)""")
 
 # The app as `gpu-procure` runs it, but without --self-test: the probe ends it after its first paint. It also
 # prints when the window has its plan attached and accepts input (USABLE); the first evaluation may still run in
@@ -142,6 +165,8 @@ class Summary:
     runs: int
     minimal: Stats
     app: Stats
+    floor: Stats | None = None
+    """The minimal window plus the core's start work (None when not measured)."""
 
     @property
     def wall_ratio(self) -> float:
@@ -159,6 +184,11 @@ class Summary:
         return self.app.usable_s_median / self.minimal.wall_s_median
 
     @property
+    def floor_ratio(self) -> float:
+        """The core's floor: the minimal window plus the catalog, policy, plan and first evaluation, to its exit."""
+        return self.floor.wall_s_median / self.minimal.wall_s_median if self.floor else 0.0
+
+    @property
     def memory_ratio(self) -> float:
         return self.app.maxrss_mib_median / self.minimal.maxrss_mib_median
 
@@ -173,7 +203,7 @@ class Summary:
 
     def to_json(self) -> dict[str, object]:
         return {**asdict(self), "wall_ratio": self.wall_ratio, "ready_ratio": self.ready_ratio,
-                "usable_ratio": self.usable_ratio,
+                "usable_ratio": self.usable_ratio, "floor_ratio": self.floor_ratio,
                 "memory_ratio": self.memory_ratio,
                 "cpu_ratio": self.cpu_ratio, "load_average": os.getloadavg(),
                 "targets": {"wall_ratio": WALL_TARGET, "ready_ratio": READY_TARGET,
@@ -187,15 +217,18 @@ def _stats(runs: list[Run]) -> Stats:
 
 
 def measure(n: int, timeout_s: float) -> Summary:
-    """Alternate the two programs n times, after one unmeasured run of each to warm the page cache."""
+    """Alternate the three programs n times, after one unmeasured run of each to warm the page cache."""
     run_once(MINIMAL, timeout_s)
+    run_once(FLOOR, timeout_s)
     run_once(APP, timeout_s)
     minimal: list[Run] = []
+    floor: list[Run] = []
     app: list[Run] = []
     for _ in range(n):
         minimal.append(run_once(MINIMAL, timeout_s))
+        floor.append(run_once(FLOOR, timeout_s))
         app.append(run_once(APP, timeout_s))
-    return Summary(n, _stats(minimal), _stats(app))
+    return Summary(n, _stats(minimal), _stats(app), _stats(floor))
 
 
 def report(s: Summary) -> str:
@@ -212,6 +245,9 @@ def report(s: Summary) -> str:
         f"  first-paint ratio {s.wall_ratio:.2f} x (target <= {WALL_TARGET}) {verdict(s.wall_ratio, WALL_TARGET)}",
         f"  ready ratio  {s.ready_ratio:.2f} x (target <= {READY_TARGET}; catalog and step 1 loaded after the "
         f"first paint) {verdict(s.ready_ratio, READY_TARGET)}",
+        *([f"  floor ratio  {s.floor_ratio:.2f} x (the minimal window, then the core's catalog, policy, new plan and "
+           f"first evaluation, no app widget: {s.floor.wall_s_median:.3f} s; the app's GUI adds "
+           f"{a.wall_s_median - s.floor.wall_s_median:+.3f} s to it)"] if s.floor else []),
         f"  usable ratio {s.usable_ratio:.2f} x (the window with its plan, accepting input; the first evaluation may "
         f"still run in a worker — 'ready' waits for it)",
         f"  memory ratio {s.memory_ratio:.2f} x (target <= {MEMORY_TARGET}) "
