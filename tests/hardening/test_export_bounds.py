@@ -9,7 +9,11 @@ row's paragraphs lived until the end. Now the rows are laid out a window at a ti
 Measured in a subprocess: the peak is the process's own resident high-water mark (VmHWM: the interpreter, the
 imports and the catalog included, so above the render's traced peak; a traced run is eight times slower);
 the time is the export's wall time less the time the process was runnable but not given a CPU (the kernel's
-run delay: this machine's two cores are shared with other sessions' tests)."""
+run delay: this machine's two cores are shared with other sessions' tests). The 10 s are for the machine the
+bound was set on; on a slower one (2026-12-06: the same code at e8bc7b9 took 8.6-10.7 s, a bare PySide6 window
+1.6-2.2x longer to paint than two days before) the bound is the 500-line export of the same run grown linearly
+to 5,000 lines, with 10 % slack: slower cores make both slower, while the old quadratic layout (each page split
+re-measuring the remaining rows) grew 5,000 lines far past ten times 500."""
 
 from __future__ import annotations
 
@@ -33,6 +37,8 @@ from tests.conftest import EXAMPLES, REPO
 
 PEAK_MB = 200
 SECONDS = 10.0
+LINEAR_SLACK = 1.1
+"""The big export may take this times (its lines / the small one's) the small export's time in the same run."""
 GROWTH_MB = 40
 """How much more the process may peak at for 5,000 lines than for 500 (it was ~90 MB before)."""
 
@@ -104,8 +110,9 @@ def test_a_vendor_quote_at_the_line_cap_exports_within_the_bounds(tmp_path: Path
     few, quote, comparison = _export([(str(small), "quote", str(tmp_path / "small.pdf")),
                                       (str(big), "quote", str(quote_pdf)),
                                       (str(big), "comparison", str(cmp_pdf))], tmp_path)
+    linear = LINEAR_SLACK * (few["wall"] - few["waited"]) * MAX_OFFER_LINES / 500
     for r in (quote, comparison):
-        assert r["wall"] - r["waited"] < SECONDS, r
+        assert r["wall"] - r["waited"] < max(SECONDS, linear), (r, few)
         assert r["hwm"] < PEAK_MB, r
     assert quote["hwm"] - few["hwm"] < GROWTH_MB, (few["hwm"], quote["hwm"])  # the rows are not all kept
 
