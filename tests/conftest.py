@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
@@ -57,6 +59,57 @@ def policy():
     from procurement.policy import default_policy
 
     return default_policy()
+
+
+def _nobody() -> tuple[int, int]:
+    try:
+        import pwd
+
+        entry = pwd.getpwnam("nobody")
+        return entry.pw_uid, entry.pw_gid
+    except (ImportError, KeyError):
+        return 65534, 65534
+
+
+@contextmanager
+def unprivileged() -> Iterator[None]:
+    """Run the block with the effective ids of 'nobody' when the tests run as root (CI does): root ignores
+    file permissions, so a read-only folder would test nothing and the test would have to be skipped. The
+    real ids stay root's, so the block ends back as root. Use it on a folder from ``open_tmp``."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        yield
+        return
+    uid, gid = _nobody()
+    os.setegid(gid)
+    os.seteuid(uid)
+    try:
+        yield
+    finally:
+        os.seteuid(0)
+        os.setegid(0)
+
+
+def unprivileged_child() -> dict[str, object]:
+    """``subprocess.run`` arguments that start the child as 'nobody' when the tests run as root (else none):
+    for a script whose refusal to run unprivileged must be seen. Its files belong in ``open_tmp``."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return {}
+    uid, gid = _nobody()
+    return {"user": uid, "group": gid, "extra_groups": []}
+
+
+@pytest.fixture
+def open_tmp() -> Iterator[Path]:
+    """A temporary folder that 'nobody' can reach (mode 0755; tmp_path's parents are root's own, mode 0700)."""
+    folder = Path(tempfile.mkdtemp(prefix="gpu-procure-test-open-"))
+    folder.chmod(0o755)
+    try:
+        yield folder
+    finally:
+        for sub in [folder, *folder.rglob("*")]:
+            if sub.is_dir() and not sub.is_symlink():
+                sub.chmod(0o755)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 # Skips that say why a check did not run on this machine. In CI (CI=true) only the first kind is allowed: a

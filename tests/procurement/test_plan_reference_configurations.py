@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from procurement.plan import (
     save_plan,
     unknown_references,
 )
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, unprivileged
 
 NAMES = ["mid-size-training", "personal-research", "llm-cluster-node", "dl-training-platform",
          "realtime-inference-cluster"]
@@ -238,18 +239,20 @@ def test_a_failing_rename_leaves_the_old_file(tmp_path: Path, monkeypatch: pytes
     assert [p.name for p in tmp_path.iterdir()] == ["plan.gpuplan.yaml"], "the temporary file is removed"
 
 
-@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root ignores directory permissions")
-def test_a_read_only_directory_leaves_the_old_file(tmp_path: Path, catalog: Catalog) -> None:
-    target = tmp_path / "plan.gpuplan.yaml"
+def test_a_read_only_directory_leaves_the_old_file(open_tmp: Path, catalog: Catalog) -> None:
+    target = open_tmp / "plan.gpuplan.yaml"
     save_plan(load_plan(_example("personal-research"), catalog), target)
     before = target.read_bytes()
-    tmp_path.chmod(0o555)
+    new = load_plan(_example("mid-size-training"), catalog)
+    open_tmp.chmod(0o555)
     try:
-        with pytest.raises(PermissionError):
-            save_plan(load_plan(_example("mid-size-training"), catalog), target)
+        with unprivileged(), pytest.raises(OSError, match="Permission denied") as raised:  # root: no permissions
+            save_plan(new, target)
+        assert raised.value.errno == errno.EACCES and raised.value.filename == str(target)
         assert target.read_bytes() == before
+        assert [p.name for p in open_tmp.iterdir()] == ["plan.gpuplan.yaml"]
     finally:
-        tmp_path.chmod(0o755)
+        open_tmp.chmod(0o755)
 
 
 def test_a_directory_refusing_new_files_leaves_the_old_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,

@@ -18,7 +18,7 @@ from procurement.handover.generate import NodeFacts, build_handover, slowdown_th
 from procurement.plan import Plan, canonical_digest, load_plan
 from procurement.policy import default_policy
 from procurement.verify.report import CheckRecord, GpuRecord, HostRecord, VerificationReport, write_report
-from tests.conftest import EXAMPLES
+from tests.conftest import EXAMPLES, unprivileged_child
 from tests.deploy.helpers import cluster_plan
 from tests.procurement.verify.conftest import A100_MIG_XML, H100_XML, T4_XML, write_exe
 
@@ -97,8 +97,9 @@ def test_slowdown_thresholds_from_real_captures(xml: Path, want: list[int | None
     assert slowdown_thresholds(raw) == want
 
 
-def test_setup_script_dry_run(tmp_path: Path, plan: Plan, catalog: Catalog) -> None:
+def test_setup_script_dry_run(open_tmp: Path, plan: Plan, catalog: Catalog) -> None:
     h = build_handover([NodeFacts(node_report(plan, "gpu01", n=2), "a")], plan, catalog, default_policy())
+    tmp_path = open_tmp  # nobody must read the script below
     script = tmp_path / "setup.sh"
     script.write_text(h.files["nodes/gpu01/setup.sh"])
     assert subprocess.run(["bash", "-n", str(script)], capture_output=True, timeout=30).returncode == 0
@@ -118,11 +119,11 @@ def test_setup_script_dry_run(tmp_path: Path, plan: Plan, catalog: Catalog) -> N
     assert f"ExecStart=/usr/bin/env nvidia-smi -i {u1} -pl 700" in out
     assert "+ docker run -d --name dcgm-exporter" in out and "-p 9400:9400" in out
     assert "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS, gauge" in out
-    # not root, not dry: refuses
+    # not root, not dry: refuses before anything runs (the tests' root runs it as nobody)
     res = subprocess.run(["bash", str(script)], capture_output=True, text=True, timeout=30,
-                         env={"PATH": f"{bin_dir}:/usr/bin:/bin"})
-    if os.geteuid() != 0:
-        assert res.returncode == 2 and "run as root" in res.stderr
+                         env={"PATH": f"{bin_dir}:/usr/bin:/bin"}, **unprivileged_child())  # type: ignore[call-overload]
+    assert res.returncode == 2 and "setup.sh: run as root on gpu01" in res.stderr, res.stderr
+    assert "called" not in res.stderr and res.stdout == ""
 
 
 def test_power_limit_override_and_unknown(plan: Plan, catalog: Catalog) -> None:
