@@ -311,10 +311,20 @@ def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:
     # a field is a value inside the message: a newline or escape in a part name, a hostname or an error line
     # from a report must not start a forged line of output (procurement.terminal)
     if fields:
-        fields = {k: one_line(v) if isinstance(v, str) else v for k, v in fields.items()}
+        fields = {k: one_line(v) if isinstance(v, str) else _coded_text(v, lang) for k, v in fields.items()}
         for sub in _SUBPHRASES.get(key, ()):
             fields[_SUBPHRASE + sub.split(_SUBPHRASE, 1)[1]] = template(sub, lang, fields).format(**fields)
     return text.format(**fields) if fields else text
+
+
+def _coded_text(value: object, lang: Lang) -> object:
+    """A coded field (procurement.coded, which imports this module) as its text in ``lang``; else the value.
+    Without this a coded counted phrase printed as "code='facility.racks' params={'n': 8}"."""
+    if type(value).__name__ != "Coded":
+        return value
+    from procurement.coded import render_value
+
+    return one_line(str(render_value(value, lang)))
 
 
 def translated(key: str, lang: Lang) -> bool:

@@ -45,12 +45,23 @@ def test_check_text_shows_amps_per_cord_va_btu_and_the_pdu(tmp_path: Path, catal
             "79.4 A at 200 V (PF 0.9).") in out
     assert "Per cord (6 PSU cords sharing): 13.2 A, 2,648 VA at 200 V." in out
     assert "With 1 redundant PSU failed: 5 cords carry 15.9 A each." in out
-    assert "Per rack: 2 servers, 28.6 kW, 97,583 BTU/h" in out
+    assert "Per rack: 2 servers, 28.6 kW, 97,583 BTU/h; 1 rack for the nodes." in out  # the whole line, words
     assert "PDU: three-phase 200 V, servers line-to-line; cords per line pair 4/4/4; most loaded line 91.7 A" in out
     assert "→ 125 A PDU per feed." in out
     assert out.rstrip().splitlines()[-1].endswith("info.")  # the counts stay the last line
     zh = _check(path, catalog, lang="zh")
     assert "== 机房条件（电力、电源线、散热） ==" in zh and "每根电源线（6 根分担）：13.2 A" in zh
+    assert "每机柜：2 台服务器，28.6 kW，97,583 BTU/h；节点共需 1 个机柜。" in zh
+    assert "code=" not in out + zh and "params=" not in out + zh
+
+
+def test_racks_for_many_nodes_are_counted_in_words(tmp_path: Path, catalog: Catalog) -> None:
+    # five nodes two to a rack: three racks (the counted phrase was printed as its code and parameters)
+    path = tmp_path / "b200.gpuplan.yaml"
+    save_plan(stock("nvidia-dgx-b200", "b200", "xeon-platinum-8570", "micron-ddr5-4800-rdimm-64gb", 32, CX7,
+                    "n+1", M2_BOOT, nodes=5, per_rack=2, volts="200-208"), path)
+    assert "Per rack: 2 servers, 28.6 kW, 97,583 BTU/h; 3 racks for the nodes." in _check(path, catalog)
+    assert "节点共需 3 个机柜。" in _check(path, catalog, lang="zh")
 
 
 def test_check_json_carries_the_figures_as_data(tmp_path: Path, catalog: Catalog) -> None:

@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import io
 import json
+import re
 from pathlib import Path
 
+import pytest
+
+from catalog.loader import Catalog
 from procurement.commands.check import FINDING_KEYS, run_check
 from procurement.plan import Plan, save_plan
+from tests.conftest import EXAMPLES
 from tests.procurement.rules.test_rules_parts import CAT, plan_of, workstation_4090
 
 
@@ -126,3 +131,22 @@ def test_default_language_and_the_real_cli(tmp_path: Path, monkeypatch, capsys) 
     monkeypatch.setenv("LANG", "C.UTF-8")
     assert main(["check", str(EXAMPLES / "personal-research.gpuplan.yaml")]) == 0
     assert "== 3 Server configuration ==" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("example", sorted(EXAMPLES.glob("*.gpuplan.yaml")), ids=lambda p: p.name.split(".")[0])
+def test_no_message_of_a_shipped_example_prints_a_code_or_a_placeholder(example: Path, lang: str,
+                                                                         catalog: Catalog) -> None:
+    # every text is rendered in the reader's language: a coded value passed where a plain one was expected
+    # printed "code='facility.racks' params={'n': 8}", an unfilled field would print "{racks}"
+    outputs = []
+    for as_json in (False, True):
+        out, err = io.StringIO(), io.StringIO()
+        args = argparse.Namespace(plan=example, json=as_json, lang=lang, policy=None)
+        assert run_check(args, catalog, out, err) in (0, 1, 3)
+        outputs += [out.getvalue(), err.getvalue()]
+    text, text_err, raw, raw_err = outputs
+    messages = " ".join(f"{f['message']} {f.get('fix') or ''}" for f in json.loads(raw))
+    for shown in (text, text_err, messages, raw_err):
+        assert "code=" not in shown and "params=" not in shown
+        assert re.search(r"\{[a-z_#]+\}", shown) is None, re.search(r".{40}\{[a-z_#]+\}.{20}", shown)
