@@ -322,6 +322,11 @@ def yuan(cny: float) -> str:
     return f"¥{round(cny):,}"
 
 
+def yuan_fen(cny: float | Decimal) -> str:
+    """Yuan and fen, grouped: a share of a total that must multiply back to it ('¥199,667.38 per node × 8')."""
+    return f"¥{fen(cny):,.2f}"
+
+
 def with_vat(cny: float, policy: Policy) -> float:
     return cny * (1 + policy.vat_rate_pct / 100)
 

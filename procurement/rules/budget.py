@@ -20,7 +20,7 @@ from catalog.loader import Catalog
 # re-exported: procurement.budgets.cost is their home
 from procurement.budgets.cost import CostBreakdown as CostBreakdown
 from procurement.budgets.cost import CostLine as CostLine
-from procurement.budgets.cost import plan_cost, yuan
+from procurement.budgets.cost import plan_cost, yuan, yuan_fen
 from procurement.findings import Family, Finding, Severity
 from procurement.messages import plural, register
 from procurement.plan import Plan
@@ -51,7 +51,7 @@ def over_budget(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
             vat=f"{policy.vat_rate_pct:g}",
             budget=yuan(v.budget_cny),
             nodes=c.nodes,
-            node=yuan(c.gross_total_cny(policy) / c.nodes),
+            node=yuan_fen(c.money(policy).gross / c.nodes),
             over=yuan(v.gross_cny - v.budget_cny),
             parts=join_names(x.name for x in v.unpriced),
         )
@@ -159,7 +159,7 @@ def price_age(plan: Plan, catalog: Catalog, policy: Policy) -> list[Finding]:
 register(
     {
         "BUDGET-OVER.message": (
-            "The reference total including {vat}% VAT is {total} ({net} before VAT = {node} per node × {nodes}), "
+            "The reference total including {vat}% VAT is {total} ({node} per node × {nodes}; {net} before VAT), "
             "{over} over the budget of {budget} (budgets include VAT)."
         ),
         "BUDGET-OVER.message.lower_bound": (

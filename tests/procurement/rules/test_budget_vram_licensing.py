@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import re
+from decimal import Decimal
+
 import pytest
 
 from procurement.findings import Severity
@@ -42,6 +45,9 @@ def test_over_budget() -> None:
     # two nodes: 2 × 73,600 × 1.13 = 166,336 > 90,000
     f2 = one(run(budget, with_budget(workstation_4090(), 90_000, nodes=2)), "BUDGET-OVER")
     assert "¥166,336" in f2.message and "¥76,336 over" in f2.message
+    # the share per node is of the same VAT-inclusive total (it was that total / 2 beside "before VAT"):
+    # 83,168 × 2 = 166,336; before VAT 147,200 = 2 × 73,600
+    assert "(¥83,168.00 per node × 2; ¥147,200 before VAT)" in f2.message
     zh = one(evaluate_family(budget, with_budget(workstation_4090(), 70_000), CAT, POLICY, "zh"), "BUDGET-OVER")
     assert "含税参考总价 ¥83,168" in zh.message and "超过含税预算 ¥70,000，超出 ¥13,168" in zh.message
 
@@ -126,3 +132,18 @@ def test_a_user_catalog_note_in_one_language_is_still_shown() -> None:
     plan = plan_of(requirements={"deployment": "lab"}, gpu={"model": "h100-site", "count": 1})
     found = evaluate_family(licensing, plan, make_catalog(only_zh), POLICY, "en")
     assert one(found, "LIC-EXPORT").message.endswith("需许可证")
+
+
+@pytest.mark.parametrize("nodes", [3, 7, 8])
+def test_the_share_per_node_multiplies_back_to_the_total(nodes: int) -> None:
+    # what a buyer checks by hand: share × nodes is the VAT-inclusive total, and net × 1.13 is that total too
+    plan = with_budget(workstation_4090(), 1_000, nodes=nodes)
+    f = one(run(budget, plan), "BUDGET-OVER")
+    m = re.search(r"total including 13% VAT is ¥([\d,]+) \(¥([\d,.]+) per node × (\d+); ¥([\d,]+) before VAT\)",
+                  f.message)
+    assert m, f.message
+    total, share, n, net = (Decimal(g.replace(",", "")) for g in m.groups())
+    assert n == nodes and abs(share * n - total) < 1  # the total is printed in whole yuan
+    assert abs(net * Decimal("1.13") - total) <= Decimal("0.01") * nodes + 1
+    zh = one(evaluate_family(budget, plan, CAT, POLICY, "zh"), "BUDGET-OVER")
+    assert f"（每节点 ¥{m.group(2)} × {nodes} 台；不含税 ¥{m.group(4)}，另加 13% 增值税）" in zh.message
