@@ -41,6 +41,7 @@ from procurement.plan import ChecklistMark, Plan
 from procurement.policy import Policy, default_policy
 from procurement.rules.registry import items_for_finding
 from procurement.sizing.plan_sizing import size_plan
+from procurement.terminal import prose
 from procurement.verification_report import message_of, values_of
 
 WHICH: tuple[Which, ...] = ("hardware", "software")
@@ -815,7 +816,7 @@ def _build_checklists(
             # only a named person with a note lifts an unknown, and it shows as confirmed, never as a pass
             status, confirmed_by = Status.CONFIRMED, mark.by.strip()
             reason = [r for r in reason if r not in (ev.t("await_person"), ev.t("needs_name"))]
-            reason = [*reason, t("checklist.r.confirmed_by", lang, name=mark.by.strip(), note=mark.note.strip())]
+            reason = [*reason, t("checklist.r.confirmed_by", lang, name=prose(mark.by), note=prose(mark.note))]
         status, vtext = _with_verification(status, verified.get(d.id), d.person, sep, lang)
         out[d.which].append(
             ChecklistItem(

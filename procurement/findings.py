@@ -11,6 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, computed_field
 from catalog.compat import StrEnum
 from procurement.coded import Coded, render_text, render_value, verbatim
 from procurement.messages import Lang, register, t
+from procurement.terminal import prose
 from procurement.verification_report import VerificationReport
 
 
@@ -104,7 +105,7 @@ class Finding(BaseModel):
         text = render_text(self.coded_message, lang)
         w = self.waived
         if w is not None:
-            text = text.rstrip() + t("waiver.shown", lang, reason=w.reason, by=w.by, date=w.date)
+            text = text.rstrip() + t("waiver.shown", lang, reason=prose(w.reason), by=prose(w.by), date=w.date)
         return text
 
     def fix_text(self, lang: Lang) -> str:

@@ -29,6 +29,14 @@ def one_line(text: str) -> str:
     return _IN_LINE.sub(_escape, text)
 
 
+def prose(text: str) -> str:
+    """Text a person wrote (a note, a term, a price's source, a waiver's reason) set inside a sentence: its line
+    breaks and runs of white space as one space. A two-line note is one clause, not '\\x0a' between its lines
+    (what :func:`one_line`, applied by the messages to every field, would show); other control characters are
+    left for it to escape."""
+    return " ".join(text.split())
+
+
 def clean_output(text: str) -> str:
     """``text`` for a terminal: newlines and tabs kept, every other control character escaped."""
     return _IN_TEXT.sub(_escape, text)

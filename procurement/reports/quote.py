@@ -38,6 +38,7 @@ from procurement.pricing.provenance import PLAN_PRICE_KINDS as PLAN_PRICE_KINDS
 from procurement.pricing.provenance import catalog_price_kind as catalog_price_kind
 from procurement.pricing.provenance import price_kind_text
 from procurement.rules.power import redundancy_label
+from procurement.terminal import prose
 
 CATEGORIES = CATEGORY_ORDER
 RFQ_ASKS = ("prices", "delivery", "warranty", "payment", "invoice", "freight", "validity", "substitutes")
@@ -279,8 +280,8 @@ def price_source_text(kind: str | None, source: str | None, lang: Lang) -> str:
     Chinese reader is told it is the original text)."""
     if not source:
         return kind or "—"
-    return t("price.source_line", lang, kind=kind, source=source) if kind else \
-        t("price.source_only", lang, source=source)
+    return t("price.source_line", lang, kind=kind, source=prose(source)) if kind else \
+        t("price.source_only", lang, source=prose(source))
 
 
 def pct(rate: Decimal) -> str:

@@ -49,6 +49,7 @@ from procurement.reports.quote import (
     price_source_text,
     rfq_power_text,
 )
+from procurement.terminal import prose
 
 
 def _party_table(plan: Plan, st: Styles, paper: Paper) -> Flowable:
@@ -85,7 +86,7 @@ def _term_value(plan: Plan, key: str, lang: Lang) -> str:
 def _wanted(plan: Plan, ask: str, lang: Lang) -> str:
     """What the buyer asks for on an RFQ line, where the plan states it (delivery within 30 days …)."""
     value = _term_value(plan, ask, lang) if ask in TERMS else ""
-    return t("rfq.wanted", lang, value=value) if value else ""
+    return t("rfq.wanted", lang, value=prose(value)) if value else ""
 
 
 def _terms_table(plan: Plan, quote: Quote, st: Styles, paper: Paper) -> Flowable:

@@ -244,3 +244,39 @@ def test_typed_into_the_window_and_exported(qtbot, make_window, tmp_path: Path, 
     pdf = target.read_bytes()
     _no_injection(pdf, render_quote_pdf(base, catalog, findings=[], lang="en", today=TODAY))
     assert _flat(typed) in _flat(_text(pdf))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_line_breaks_a_person_typed_read_as_spaces_inside_a_sentence(catalog: Catalog, base: Plan, lang: str,
+                                                                     tmp_path: Path) -> None:
+    """A delivery term, a price's source, a confirmation note and a waiver's reason typed on two lines are set
+    inside a sentence (the RFQ's 'the buyer asks for: …', the prices' sources, the checklist's 'confirmed by
+    …: …', a waived finding): one space between the lines, not the '\\x0a' the messages show for a forged line
+    break in a name."""
+    from procurement.evaluation import evaluate
+    from procurement.policy import default_policy
+    from procurement.waivers import waive
+
+    plan = with_value(base, "quote.delivery", "within 30 days\nfrom signing")
+    plan = with_value(plan, "prices", {"h100-sxm5-80gb": {"price_cny": 250_000, "kind": "vendor_quote",
+                                                          "source": "Vendor A quote\nno. 17"}})
+    plan = plan.model_copy(update={"checklist": {
+        "cooling": ChecklistMark(checked=True, note="airflow confirmed\nby the vendor", by="Zhang\nSan")}})
+    finding = next(f for f in evaluate(plan, catalog, default_policy(), lang).findings if f.severity.value != "info")
+    plan = waive(plan, finding, "accepted by the lab\nfor this quarter", "Li", TODAY)
+    texts = [_flat_spaces(_text(render_quote_pdf(plan, catalog, lang=lang, today=TODAY, document="rfq"))),  # type: ignore[arg-type]
+             _flat_spaces(_text(render_quote_pdf(plan, _PRICED.setdefault(id(catalog), every_part_priced()),  # type: ignore[arg-type]
+                                                 lang=lang, today=TODAY))),
+             _flat_spaces(_text(render_checklist_pdf(plan, catalog, lang=lang, today=TODAY)))]  # type: ignore[arg-type]
+    rfq, quote, checklist = texts
+    assert "within 30 days from signing" in rfq
+    assert "Vendor A quote no. 17" in quote
+    assert "airflow confirmed by the vendor" in checklist and "Zhang San" in checklist
+    waived = next(f for f in evaluate(plan, catalog, default_policy(), lang).findings if f.waived is not None)
+    assert "accepted by the lab for this quarter" in waived.message_text(lang)
+    for text in [*texts, waived.message_text(lang)]:
+        assert "\\x0a" not in text
+
+
+def _flat_spaces(text: str) -> str:
+    return re.sub(r"\s+", " ", text.replace(NBSP, " "))
