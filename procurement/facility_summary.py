@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from procurement.budgets.power import PowerBudget
-from procurement.coded import coded
+from procurement.coded import coded, names
 from procurement.messages import Lang, plural, register, t
 
 if TYPE_CHECKING:
     from catalog.loader import Catalog
+    from procurement.facility import RackPlan
     from procurement.plan import Plan
     from procurement.policy import Policy
 
@@ -27,6 +28,19 @@ def _has_load(b: PowerBudget) -> bool:
     return any(i.key in ("gpu", "cpu") and i.count > 0 for i in b.items)
 
 
+def _not_counted(b: PowerBudget) -> list[str]:
+    """The chosen parts whose power is not known, when the wall figure is modelled from the parts (a vendor's
+    published maximum covers them): the figures are then a lower bound."""
+    if b.system is None or b.system.from_vendor:
+        return []
+    return [i.label for i in b.unknown]
+
+
+def _cords_known(r: RackPlan) -> bool:
+    """Whether the rack's cords are known (a PSU is chosen): else only the balanced current is."""
+    return sum(r.cords_per_phase) > 0
+
+
 def facility_figures(b: PowerBudget) -> dict[str, object] | None:
     """The figures as data (None: no wall power known, no GPU or CPU chosen)."""
     s = b.system
@@ -35,6 +49,8 @@ def facility_figures(b: PowerBudget) -> dict[str, object] | None:
     out: dict[str, object] = {
         "wall_w": round(s.ac_w, 1),
         "wall_from_vendor_max": s.from_vendor,
+        "lower_bound": bool(_not_counted(b)),
+        "not_counted": _not_counted(b),
         "va": round(s.va, 1),
         "btu_h": round(s.btu_h),
         "volts": s.volts,
@@ -60,7 +76,7 @@ def facility_figures(b: PowerBudget) -> dict[str, object] | None:
             "connection": r.connection if r.pdu_phases == 3 else None,
             "pdu_amps": round(r.pdu_amps, 2),
             "balanced_amps": round(r.balanced_amps, 2),
-            "cords_per_phase": list(r.cords_per_phase),
+            "cords_per_phase": list(r.cords_per_phase) if _cords_known(r) else None,
             "pdu_rating_amps": r.pdu_rating_amps,
         }
     return out
@@ -83,8 +99,10 @@ def server_line(b: PowerBudget, lang: Lang) -> str | None:
     s = b.system
     if s is None or s.ac_w <= 0 or not _has_load(b):
         return None
-    basis = t("facility.basis.vendor" if s.from_vendor else "facility.basis.model", lang,
-              eff=f"{100 * s.efficiency:.0f}")
+    missing = _not_counted(b)
+    basis = t("facility.basis.vendor" if s.from_vendor else
+              "facility.basis.model.lower" if missing else "facility.basis.model", lang,
+              eff=f"{100 * s.efficiency:.0f}", parts=names(missing))
     return t("facility.server", lang, wall=_n(s.ac_w), va=_n(s.va), btu=_n(s.btu_h), amps=_n(s.amps, 1),
              volts=f"{s.volts:g}", pf=f"{s.power_factor:g}", basis=basis)
 
@@ -97,7 +115,10 @@ def rack_lines(b: PowerBudget, lang: Lang) -> list[str]:
     lines = [t("facility.rack", lang, servers=r.servers_per_rack, kw=_n(r.rack_kw, 1), btu=_n(r.rack_btu_h),
                racks=coded("facility.racks", n=r.racks_needed))]
     rating = f"{r.pdu_rating_amps}" if r.pdu_rating_amps is not None else t("facility.pdu_over", lang)
-    if r.pdu_phases == 3:
+    if r.pdu_phases == 3 and not _cords_known(r):  # no PSU yet: the balanced current, the least it can be
+        lines.append(t(f"facility.pdu3.{r.connection}.balanced", lang, v_ll=_n(r.pdu_volts),
+                       balanced=_n(r.balanced_amps, 1), rating=rating))
+    elif r.pdu_phases == 3:
         lines.append(t(f"facility.pdu3.{r.connection}", lang, v_ll=_n(r.pdu_volts), amps=_n(r.pdu_amps, 1),
                        spread="/".join(str(c) for c in r.cords_per_phase), rating=rating,
                        balanced=_n(r.balanced_amps, 1)))
@@ -138,6 +159,9 @@ register(
     {
         "facility.basis.vendor": "the vendor's published maximum",
         "facility.basis.model": "modelled from the parts, PSU efficiency {eff}%",
+        "facility.basis.model.lower": (
+            "modelled from the parts, PSU efficiency {eff}%; at least this: the power of {parts} is not known"
+        ),
         "facility.server": (
             "Per server: {wall} W at the wall ({basis}), {va} VA, {btu} BTU/h; {amps} A at {volts} V (PF {pf})."
         ),
@@ -166,6 +190,15 @@ register(
         "facility.pdu3.ll": (
             "PDU: three-phase {v_ll} V, servers line-to-line; cords per line pair {spread}; most loaded line "
             "{amps} A (balanced {balanced} A) → {rating} A PDU per feed."
+        ),
+        "facility.pdu3.ln.balanced": (
+            "PDU: three-phase {v_ll} V line-to-line, servers line-to-neutral; the cords are not known until a PSU "
+            "is chosen: {balanced} A per line if they are spread evenly, more if not → at least a {rating} A PDU "
+            "per feed."
+        ),
+        "facility.pdu3.ll.balanced": (
+            "PDU: three-phase {v_ll} V, servers line-to-line; the cords are not known until a PSU is chosen: "
+            "{balanced} A per line if they are spread evenly, more if not → at least a {rating} A PDU per feed."
         ),
         "facility.pdu1": "PDU: single-phase {volts} V, {amps} A → {rating} A PDU per feed.",
         "facility.pdu_over": "more than 125",

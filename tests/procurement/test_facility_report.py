@@ -20,6 +20,7 @@ import pytest
 from catalog.loader import Catalog
 from procurement.commands.check import run_check
 from procurement.plan import Plan, save_plan
+from tests.conftest import EXAMPLES
 from tests.procurement.reports.test_quote_commercial import needs_pdftotext, pdftotext
 from tests.procurement.test_evaluation_reference_systems import CX7, M2_BOOT, stock
 
@@ -118,3 +119,40 @@ def test_one_cord_left_is_said_in_the_singular(catalog: Catalog) -> None:
     assert "With 1 redundant PSU failed: the one cord left carries" in lines["en"], lines["en"]
     assert "cords carry" not in lines["en"]
     assert "剩下的 1 根电源线承载" in lines["zh"], lines["zh"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_without_a_psu_the_pdu_says_the_cords_are_not_known(lang: str, catalog: Catalog) -> None:
+    # the shipped realtime example has no PSU yet: there are no cords to spread over the phases, so the PDU
+    # line gives the balanced current as the least it can be (it printed "cords per line pair 0/0/0; most
+    # loaded line 3.1 A" as if that were known)
+    path = EXAMPLES / "realtime-inference-cluster.gpuplan.yaml"
+    out = _check(path, catalog, lang=lang)
+    assert "0/0/0" not in out
+    if lang == "en":
+        assert ("the cords are not known until a PSU is chosen: 3.1 A per line if they are spread evenly, more "
+                "if not → at least a 16 A PDU per feed.") in out
+    else:
+        assert "选定电源之前电源线数未知：均匀分配时每线 3.1 A，不均匀时更高 → 每路至少 16 A PDU。" in out
+    fig = next(o for o in json.loads(_check(path, catalog, json=True)) if o["rule"] == "POWER-FACILITY")["figures"]
+    assert fig["psus"] == 0 and fig["amps_per_cord"] is None and fig["rack"]["cords_per_phase"] is None
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_part_of_unknown_power_makes_the_figures_a_lower_bound(lang: str, catalog: Catalog,
+                                                                 tmp_path: Path) -> None:
+    # the dl-training example's 2 × EPYC 7B13 have no power in the catalog (POWER-UNKNOWN-WATTS): the wall
+    # figure modelled from the other parts is the least the server draws, and the facility lines say so
+    path = EXAMPLES / "dl-training-platform.gpuplan.yaml"
+    out = _check(path, catalog, lang=lang)
+    assert "POWER-UNKNOWN-WATTS" in out
+    said = ("at least this: the power of AMD EPYC 7B13 is not known" if lang == "en"
+            else "AMD EPYC 7B13 的功耗未知，实际只会更高")
+    server = next(line for line in out.splitlines() if said in line)
+    assert "1,806 W" in server
+    fig = next(o for o in json.loads(_check(path, catalog, json=True)) if o["rule"] == "POWER-FACILITY")["figures"]
+    assert fig["lower_bound"] is True and fig["not_counted"] == ["AMD EPYC 7B13"]
+    save_plan(_b200_pair(), tmp_path / "b200.gpuplan.yaml")
+    stock_b200 = json.loads(_check(tmp_path / "b200.gpuplan.yaml", catalog, json=True))
+    b200 = next(o for o in stock_b200 if o["rule"] == "POWER-FACILITY")["figures"]
+    assert b200["lower_bound"] is False and b200["not_counted"] == []  # the vendor's maximum covers every part
