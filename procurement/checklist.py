@@ -123,8 +123,10 @@ register(
         ),
         "checklist.r.vram_have": "{per} GiB per GPU, {total} GiB in total",
         "checklist.r.vram_per_gpu": plural(
-            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPU as {scheme}), {per} GiB per GPU",
-            "each GPU needs {need} GiB ({need_gb} GB with the margin; {gpus} GPUs as {scheme}), {per} GiB per GPU",
+            "each GPU needs {need} GiB ({need_gb} GB, {margin_gb} GB with the margin; {gpus} GPU as {scheme}), {per} "
+            "GiB per GPU",
+            "each GPU needs {need} GiB ({need_gb} GB, {margin_gb} GB with the margin; {gpus} GPUs as {scheme}), "
+            "{per} GiB per GPU",
             "gpus",
         ),
         "checklist.r.vram_no_estimate": "no memory estimate yet (enter the model size)",
@@ -461,11 +463,13 @@ class _Eval:
                 self.t("vram_have", per=_gib(per), total=_gib(total)),
                 self.t("vram_no_estimate"),
             ]
-        need_gb = sized.with_margin_gb
-        status = Status.PASS if sized.fits else Status.FAIL
-        # GB beside GiB: the VRAM finding and step 1's estimate speak in GB
+        need_gb = sized.memory.total
+        status = Status.PASS if sized.fits else Status.FAIL  # judged with the margin
+        # GB beside GiB: the VRAM finding and step 1's estimate speak in GB ('needs 32.3 GB (38.8 GB with the
+        # margin)'); the need in GiB is the same 32.3 GB, not the figure with the margin
         return status, [self.t("vram_per_gpu", need=_gib(need_gb / GIB_TO_GB), need_gb=f"{need_gb:,.1f}",
-                               per=_gib(per), scheme=sized.parallel.label(), gpus=sized.parallel.gpus)]
+                               margin_gb=f"{sized.with_margin_gb:,.1f}", per=_gib(per),
+                               scheme=sized.parallel.label(), gpus=sized.parallel.gpus)]
 
     def cpu_cores(self) -> tuple[Status, list[str]]:
         if self.cpu is None:

@@ -3,6 +3,7 @@ test_signoff.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -313,8 +314,9 @@ def test_vram_item_gives_the_memory_per_gpu_in_gib_and_in_gb(catalog: Catalog) -
     item = items(plan, catalog, lang="en")["gpu_vram"]
     assert item.status == Status.PASS
     text = plain(item.reason)
-    need_gb = sized.with_margin_gb
-    assert f"each GPU needs {fmt_num(round(need_gb / 1.073741824, 1))} GiB ({need_gb:,.1f} GB" in text
+    need_gb = sized.memory.total  # the need; the fit is judged with the margin
+    assert (f"each GPU needs {fmt_num(round(need_gb / 1.073741824, 1))} GiB ({need_gb:,.1f} GB, "
+            f"{sized.with_margin_gb:,.1f} GB with the margin") in text
     assert f"4 GPUs as {sized.parallel.label()}" in text and "TP2 + PP2" in text and "40 GiB per GPU" in text
     # two of the four A100s cannot hold a 7B full fine-tune per GPU, although 80 GiB > the old 145 GB / 2
     two = plan.model_copy(update={"gpu": plan.gpu.model_copy(update={"count": 2})})
@@ -352,3 +354,26 @@ def test_a_highest_cuda_that_is_not_a_version_is_unknown_not_a_failure(plan: Pla
     item = items(typo, cat, lang="en")["os_driver"]
     assert item.status == Status.UNKNOWN
     assert 'its highest CUDA "12.x" is not a version' in item.reason
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("example", ["mid-size-training", "dl-training-platform", "llm-cluster-node"])
+def test_the_checklist_memory_need_is_the_findings_need(example: str, lang: str) -> None:
+    # the VRAM finding says 'needs 32.3 GB (38.8 GB with the margin)'; the checklist said 'needs 36.1 GiB
+    # (38.8 GB with the margin)', its GiB being the figure with the margin. Now: the need in GiB is the same
+    # 32.3 GB, and the figure with the margin is the finding's.
+    from procurement.evaluation import evaluate
+
+    cat = load_catalog()
+    plan = load_plan(Path(__file__).resolve().parents[2] / "resources" / "examples" / f"{example}.gpuplan.yaml", cat)
+    ev = evaluate(plan, cat, default_policy(), "en")
+    vram = next(f for f in ev.findings if f.rule in ("VRAM-SHARDING", "VRAM-FITS", "VRAM-TOTAL"))
+    m = re.search(r"needs ([\d,.]+) GB \(([\d,.]+) GB with the margin\)", vram.message_text("en"))
+    assert m, vram.message_text("en")
+    need_gb, margin_gb = (float(g.replace(",", "")) for g in m.groups())
+    item = next(i for i in build_checklists(plan, cat, ev.findings, lang=lang)["hardware"].items if i.id == "gpu_vram")
+    gib = float(re.search(r"([\d,.]+) GiB", item.reason).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert gib * 1.073741824 == pytest.approx(need_gb, abs=0.1), item.reason
+    shown = (f"{need_gb:,.1f} GB, {margin_gb:,.1f} GB with the margin" if lang == "en"
+             else f"{need_gb:,.1f} GB，含余量 {margin_gb:,.1f} GB")
+    assert shown in item.reason, item.reason
