@@ -223,14 +223,16 @@ def render_quote_pdf(
         by_category.setdefault(line.category, []).append(line)
     for cat in CATEGORIES:
         cat_lines = by_category.get(cat, [])
-        inside = [inc for inc in bom.included if cat == "power"] if rfq else []
+        inside = [inc for inc in bom.included if cat == "power"]
         if not cat_lines and not inside:
             continue
         items.append(("cat", cat))
         for line in cat_lines:
             n += 1
             items.append(("line", n, line))
-        for inc in inside:  # the RFQ names the PSUs that ship in the chassis: the vendor supplies them with it
+        # the PSUs that ship in the chassis are a numbered line of both the request and the quote (priced with the
+        # chassis): a vendor answering the request by line number meets the same numbers on the buyer's quote
+        for inc in inside:
             n += 1
             items.append(("inside", n, inc))
 

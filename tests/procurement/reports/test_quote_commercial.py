@@ -192,3 +192,41 @@ def test_an_issued_quote_states_one_validity(buyer_catalog: Catalog, tmp_path: P
     text = pdftotext(render_quote_pdf(plan, buyer_catalog, lang="zh", today=DAY + dt.timedelta(days=2)), tmp_path)
     assert "有效期至 2026-12-31（30 天）" in text and "报价有效期 30 天（至 2026-12-31）" in text
     assert "90 天" not in text
+
+
+def _numbered(text: str, names: dict[str, str]) -> dict[int, str]:
+    """Line number → the parts whose name starts with its first three words, in a pdftotext -layout."""
+    out: dict[int, str] = {}
+    for m in re.finditer(r"^\s+(\d+) (\S+ \S+ \S+)", text, re.MULTILINE):
+        parts = " ".join(sorted(k for k, name in names.items() if name == m.group(2)))
+        if parts:  # a line item (not a numbered note, not a part named in fewer than three words)
+            out[int(m.group(1))] = parts
+    return out
+
+
+@needs_pdftotext
+@pytest.mark.parametrize("example", ["mid-size-training", "llm-cluster-node"])
+def test_the_request_and_the_quote_number_the_same_lines_alike(example: str, tmp_path: Path,
+                                                                 catalog: Catalog) -> None:
+    # the PSUs that ship in the chassis were line 8 of the request and no line of the priced quote, so the
+    # quote's line 8 was the chassis: a vendor answering by line number was matched to the wrong item
+    from procurement.budgets.cost import bill_of_materials
+    from procurement.reports import render_quote_pdf
+    from tests.conftest import EXAMPLES, every_part_priced
+
+    plan = load_plan(EXAMPLES / f"{example}.gpuplan.yaml", catalog)
+    bom = bill_of_materials(plan, catalog)
+    assert bom.included, "the example's chassis ships with its PSUs"
+    names = {line.part_id: " ".join(line.name.split()[:3]) for line in bom.lines}
+    names |= {inc.part.id: " ".join(inc.part.name.split()[:3]) for inc in bom.included}
+    rfq = _numbered(_layout(render_quote_pdf(plan, catalog, lang="en", document="rfq"), tmp_path), names)
+    quote = _numbered(_layout(render_quote_pdf(plan, every_part_priced(), lang="en"), tmp_path), names)
+    assert rfq == quote and len(quote) >= 8
+    assert bom.included[0].part.id in quote.values()
+
+
+def _layout(pdf: bytes, tmp_path: Path) -> str:
+    path = tmp_path / "doc.pdf"
+    path.write_bytes(pdf)
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True,
+                          check=True).stdout
