@@ -90,6 +90,13 @@ class Tco:
         return self.purchase_cny + (self.electricity_cny or 0.0)
 
     @property
+    def own_yuan(self) -> int:
+        """``own_cny`` as printed: the sum of the terms each in whole yuan, as they are printed beside it, so that
+        'Purchase ¥34,161' and 'Electricity ¥33,276' add up to the '¥67,437' under them (the exact sum,
+        67,437.58, rounds to 67,438)."""
+        return round(self.purchase_cny) + (round(self.electricity_cny) if self.electricity_cny is not None else 0)
+
+    @property
     def cloud_cny(self) -> float | None:
         """Renting the same number of GPUs for the same hours over the same life (None: an input unknown)."""
         if self.cloud_gpu_hour_cny is None or self.utilisation_pct is None or self.life_years is None:
@@ -169,12 +176,12 @@ def describe_tco(tco: Tco, lang: Lang) -> list[str]:
         lines.append(t("tco.cloud", lang, years=years, gpus=tco.gpus, cost=yuan(tco.cloud_cny),
                        util=_num(tco.utilisation_pct or 0), price=_num(tco.cloud_gpu_hour_cny or 0)))
     if tco.complete:
-        lines.append(t("tco.total", lang, years=years, cost=yuan(tco.own_cny)))
+        lines.append(t("tco.total", lang, years=years, cost=yuan(tco.own_yuan)))
     else:
         why = [t(f"tco.term.{m}", lang) for m in tco.missing]
         # without a service life there is no "over N years" to state (never '? years')
         key = "tco.lower" if tco.life_years is not None else "tco.lower.no_life"
-        lines.append(t(key, lang, years=years, cost=yuan(tco.own_cny), terms=_join(why, lang)))
+        lines.append(t(key, lang, years=years, cost=yuan(tco.own_yuan), terms=_join(why, lang)))
     return lines
 
 

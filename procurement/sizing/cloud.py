@@ -63,7 +63,7 @@ def cloud_or_own(plan: Plan, catalog: Catalog, lang: Lang = "zh", policy: Policy
     rent = tco.cloud_cny
     if rent is not None and plan.gpu.count:
         years = f"{tco.life_years:g}" if tco.life_years is not None else "?"
-        figures = {"own": yuan(tco.own_cny), "rent": yuan(rent), "years": years,
+        figures = {"own": yuan(tco.own_yuan), "rent": yuan(rent), "years": years,
                    "util": f"{tco.utilisation_pct or 0:g}", "gpus": tco.gpus}
         if tco.complete:
             (cloud if rent < tco.own_cny else own).append(

@@ -153,3 +153,21 @@ def test_no_budget_verdict_before_a_part_is_chosen(catalog) -> None:
     for lang in ("zh", "en"):
         text = " ".join(cloud_or_own(plan, catalog, lang).reasons)
         assert "within the" not in text and "在预算" not in text and "0.0 万元" not in text, text
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_printed_terms_add_up_to_the_printed_sum(lang: str) -> None:
+    # purchase ¥34,161.16 and electricity ¥33,276.42 were printed ¥34,161 + ¥33,276 = ¥67,438, each figure
+    # rounded on its own (the exact sum 67,437.58): a procurement officer adding the lines finds ¥67,437
+    import re
+
+    from procurement.budgets.tco import describe_tco
+
+    t = _tco(purchase_cny=34_161.16, servers=1, pue=1.0, utilisation_pct=100.0, life_years=1.0,
+             kwh_price=33_276.42 / 8_760)
+    assert t.electricity_cny == pytest.approx(33_276.42)
+    lines = describe_tco(t, lang)  # type: ignore[arg-type]
+    shown = [int(m.replace(",", "")) for line in lines for m in re.findall(r"¥([\d,]+)", line)[:1]]
+    purchase, electricity, total = shown
+    assert (purchase, electricity) == (34_161, 33_276) and total == purchase + electricity == 67_437
+    assert t.own_cny == pytest.approx(67_437.58)  # the data keep the exact sum (check --json)
