@@ -112,9 +112,10 @@ def add_up(items: Iterable[PricedItem], vat_rate_pct: float) -> Money:
             units.append(None)
             amounts.append(None)
             continue
-        unit = fen(item.unit_cny)
-        if basis == "gross" and not item.includes_vat:
-            unit = fen(unit * factor)
+        price = Decimal(str(item.unit_cny))
+        # rounded to the fen once: a price before VAT with fractions of a fen (4,479.99552 from a spreadsheet) is
+        # ¥5,062.39 with 13 % VAT, not ¥4,480.00 × 1.13 = ¥5,062.40
+        unit = fen(price * factor) if basis == "gross" and not item.includes_vat else fen(price)
         units.append(unit)
         amounts.append(fen(unit * Decimal(str(item.qty))))
     total = sum((a for a in amounts if a is not None), Decimal(0))

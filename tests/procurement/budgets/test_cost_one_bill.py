@@ -344,3 +344,19 @@ def test_the_rfq_names_every_psu_redundancy_a_plan_can_hold(attached: Plan, cata
         said = "redundancy " if lang == "en" else "冗余方式"
         label = str(render_value(redundancy_label(redundancy), lang))
         assert said + label in text.replace("冗余方式 ", "冗余方式"), redundancy
+
+
+def test_a_price_before_vat_is_rounded_to_the_fen_once() -> None:
+    # a net price with fractions of a fen beside a VAT-inclusive one (the bill is then added up with VAT):
+    # 4,479.99552 × 1.13 = 5,062.3949 → ¥5,062.39 and 781.65885 × 1.13 = 883.2745 → ¥883.27; rounding the net
+    # price to the fen first gave ¥5,062.40 and ¥883.28, against the quote's note 'the VAT-inclusive unit price
+    # rounded to the fen'
+    from decimal import Decimal
+
+    from procurement.budgets.cost import PricedItem, add_up
+
+    m = add_up([PricedItem(1, 4479.99552, False), PricedItem(2, 781.65885, False), PricedItem(1, 100.0, True)], 13)
+    assert m.basis == "gross"
+    assert m.units == (Decimal("5062.39"), Decimal("883.27"), Decimal("100.00"))
+    assert m.amounts == (Decimal("5062.39"), Decimal("1766.54"), Decimal("100.00"))
+    assert m.gross == Decimal("6928.93") and m.net + m.vat == m.gross
