@@ -98,10 +98,17 @@ def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
     obj = strict_json(text, str(path), max_values=MAX_RAW_VALUES)
     if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
         collected = _collected(obj)
-        if since is not None and (collected is None or collected < _cutoff(since)):
+        if since is not None and collected is None:  # 'yesterday' is no time: not "before this run"
+            raise ReportError(t("probe.judge.no_time", lang, path=path, collected=str(obj.get("created") or "?")))
+        if since is not None and collected is not None and collected < _cutoff(since):
             # a file an earlier run left on the node, brought back as this run's facts
             raise ReportError(t("probe.judge.stale", lang, path=path, collected=obj.get("created") or "?",
                                 since=since.isoformat(timespec="seconds")))
+        now = dt.datetime.now(dt.timezone.utc)
+        if since is not None and collected is not None and collected > now + SINCE_SKEW:
+            # 9999-12-31 would pass any --since: a clock far ahead, or a file edited to look fresh
+            raise ReportError(t("probe.judge.future", lang, path=path, collected=obj.get("created") or "?",
+                                now=now.astimezone().isoformat(timespec="seconds")))
         try:
             return judge(check_raw(obj, str(path)), plan, catalog, None, lang, after_setup)
         except RawError as exc:

@@ -38,6 +38,14 @@ register(
             "{path}: collected at {collected}, before this run began ({since}): a file an earlier run left on the "
             "node, not this run's facts"
         ),
+        "probe.judge.no_time": (
+            "{path}: its collection time '{collected}' is not a time (ISO 8601): whether these are this run's facts "
+            "cannot be told"
+        ),
+        "probe.judge.future": (
+            "{path}: collected at {collected}, later than now ({now}) by more than the clock skew allowed: the node's "
+            "clock is wrong or the file was edited; these cannot be taken as this run's facts"
+        ),
         "probe.judge.bad_since": "--since {value}: not a time (ISO 8601, or YYYYmmdd-HHMMSS as date prints it)",
         "probe.handover.written": "Handover files for {n} accepted nodes written to {path}",
         "probe.handover.none": "No node passed acceptance: no monitoring or setup files written",

@@ -111,3 +111,27 @@ def test_raw_facts_from_before_the_run_are_refused(tmp_path: Path, vcat: Catalog
     behind.write_text(json.dumps(doc))
     assert _judge(str(behind), "--plan", str(plan_file), "--since", run, catalog=vcat) in (0, 1, 3)
     assert _judge(str(raw_file), "--since", "yesterday", catalog=vcat) == 2
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_raw_facts_of_no_time_or_of_the_future_are_refused_with_their_reason(
+        tmp_path: Path, vcat: Catalog, capsys: pytest.CaptureFixture[str], lang: str) -> None:
+    """`created: yesterday` was refused as 'collected at yesterday, before this run began' (it is no time at
+    all), and 9999-12-31 passed any --since: a clock far ahead or an edited file is not this run's facts."""
+    import datetime as dt
+
+    bin_dir, root = fake_server(tmp_path, H100_XML, H100_TOPO)
+    raw_file = probe_there(tmp_path, bin_dir, root)
+    doc = json.loads(raw_file.read_text())
+    run = (dt.datetime.fromisoformat(doc["created"]) - dt.timedelta(minutes=1)).astimezone().isoformat()
+    plan_file = _plan_file(tmp_path, h100_plan())
+    said = {"en": ("is not a time (ISO 8601)", "later than now"), "zh": ("不是有效时间", "比现在")}[lang]
+    for created, words in (("yesterday", said[0]), ("9999-12-31T00:00:00+00:00", said[1])):
+        doc["created"] = created
+        bad = tmp_path / "bad.json"
+        bad.write_text(json.dumps(doc))
+        assert _judge(str(bad), "--plan", str(plan_file), "--since", run, "--lang", lang, catalog=vcat) == 2
+        err = capsys.readouterr().err
+        assert words in err and created in err and "before this run began" not in err and "早于" not in err
+    # without --since the time is not judged (a judged report from an archive keeps its date)
+    assert _judge(str(bad), "--plan", str(plan_file), catalog=vcat) in (0, 1, 3)
