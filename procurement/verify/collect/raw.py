@@ -121,14 +121,31 @@ class _Capture(object):
         return whole
 
 
-def _drain(stream: Any, into: "_Capture", stop: Any) -> None:
-    read = getattr(stream, "read1", stream.read)
+PIPE_GRACE_S = 1.0
+"""How long a program's output may stay open after it ended (or was killed) before a process it left behind
+is taken to hold it (a wrapper script's `sleep 1000 &`); that process's group is then killed, and as long
+again is waited for the output's end. A process that left the group is left running, and its pipes with it."""
+
+
+def _drain(stream: Any, into: "_Capture", stop: Any, ended: Any) -> None:
+    """Read ``stream`` into ``into`` until it ends, is over the cap (then set ``stop``) or the run has
+    returned (``ended``); the stream is closed here, by the one thread that reads it."""
+    try:
+        _drain_into(getattr(stream, "read1", stream.read), into, stop, ended)
+    finally:
+        try:
+            stream.close()
+        except OSError:
+            pass
+
+
+def _drain_into(read: Any, into: "_Capture", stop: Any, ended: Any) -> None:
     while True:
         try:
             chunk = read(64 * 1024)
         except (OSError, ValueError):
             return
-        if not chunk:
+        if not chunk or ended.is_set():
             return
         into.add(chunk)
         if into.over and not into.tail:
@@ -149,7 +166,8 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
 
     Output is read as it comes, never more than OUTPUT_CAP_BYTES per stream in memory: a program that
     writes more is stopped there (error), except the logs of TAIL_PROGRAMS, of which the newest end is kept
-    (`dropped_bytes` says how much of the start was left out)."""
+    (`dropped_bytes` says how much of the start was left out). A process the program left behind that keeps
+    its output open past PIPE_GRACE_S is killed with its group (`left_running`: what was written is kept)."""
     args = [str(a) for a in argv]
     found = _executable(args)
     if isinstance(found, dict):
@@ -164,17 +182,19 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
         return result(args, error=f"{exe}: {exc.strerror or exc}")
     tail = keeps_tail(args)
     out, err = _Capture(OUTPUT_CAP_BYTES, tail), _Capture(OUTPUT_CAP_BYTES, tail)
-    over = threading.Event()
-    readers = _start_readers(proc, out, err, over)
+    over, ended = threading.Event(), threading.Event()
+    readers = _start_readers(proc, out, err, over, ended)
     deadline = time.monotonic() + max(0.0, timeout)
     timed_out, cancelled = _wait(proc, deadline, cancel, over)
-    _stop_readers(proc, readers)
+    left_running = _stop_readers(proc, readers, ended)
     res = result(args, proc.returncode, out.data().decode("utf-8", "replace"),
                  err.data().decode("utf-8", "replace"), timed_out=timed_out, cancelled=cancelled,
                  error=("{}: output larger than {} MiB; stopped".format(exe, OUTPUT_CAP_BYTES // (1024 * 1024))
                         if over.is_set() else None))
     if out.dropped or err.dropped:
         res["dropped_bytes"] = out.dropped + err.dropped
+    if left_running:
+        res["left_running"] = True
     return res
 
 
@@ -191,9 +211,9 @@ def _executable(args: List[str]) -> Union[str, RunResult]:
     return exe
 
 
-def _start_readers(proc: Any, out: "_Capture", err: "_Capture", stop: Any) -> List[threading.Thread]:
+def _start_readers(proc: Any, out: "_Capture", err: "_Capture", stop: Any, ended: Any) -> List[threading.Thread]:
     """One daemon thread per output stream, reading it into its capture as it comes."""
-    readers = [threading.Thread(target=_drain, args=(stream, cap, stop))
+    readers = [threading.Thread(target=_drain, args=(stream, cap, stop, ended))
                for stream, cap in ((proc.stdout, out), (proc.stderr, err))]
     for th in readers:
         th.daemon = True
@@ -226,15 +246,27 @@ def _wait(proc: Any, deadline: float, cancel: Any, over: Any) -> Tuple[bool, boo
             return timed_out, cancelled
 
 
-def _stop_readers(proc: Any, readers: List[threading.Thread]) -> None:
+def _stop_readers(proc: Any, readers: List[threading.Thread], ended: Any) -> bool:
+    """Wait for the output's end once the program has ended or was killed; True when a process it left
+    behind kept the output open past PIPE_GRACE_S.
+
+    Such a process (same group) is killed, and its end waited for as long again. One that left the group
+    keeps its pipes: its readers are left blocked in read() (daemon threads that close their stream when it
+    ends), since closing a buffered stream under a reader blocks on the reader's lock, for ever."""
+    if _join(readers, PIPE_GRACE_S):
+        return False
+    _kill_group(proc)
+    _join(readers, PIPE_GRACE_S)
+    ended.set()
+    return True
+
+
+def _join(readers: List[threading.Thread], seconds: float) -> bool:
+    """Whether every reader ended within ``seconds`` (all together)."""
+    until = time.monotonic() + seconds
     for th in readers:
-        th.join(5)  # a grandchild that escaped the group may hold the pipes: do not wait for it
-    for stream in (proc.stdout, proc.stderr):
-        try:
-            if stream is not None:
-                stream.close()
-        except OSError:
-            pass
+        th.join(max(0.0, until - time.monotonic()))
+    return not any(th.is_alive() for th in readers)
 
 
 def ok(res: Optional[RunResult]) -> bool:

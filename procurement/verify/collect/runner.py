@@ -34,6 +34,10 @@ class CommandResult:
     """Why it could not be started, when not simply missing."""
     dropped_bytes: int = 0
     """Of a log read from its end (raw.TAIL_PROGRAMS): how much of its start was left out."""
+    left_running: bool = False
+    """The program ended, but a process it left behind (a wrapper's background child) kept its output open
+    past PIPE_GRACE_S: that process's group was killed and what had been written until then is kept, whole
+    or not."""
 
     @property
     def ok(self) -> bool:
@@ -47,6 +51,10 @@ _POLL_S = 0.05
 MAX_OUTPUT_BYTES = 16 * 1024 * 1024
 """At most this much of a program's standard output (and as much of its error output) is kept: an
 nvidia-smi that wrote endlessly took 2.0 GB in 5 s. The capture of an 8-GPU H100 node is ~0.1 MB."""
+PIPE_GRACE_S = 1.0
+"""How long a program's output may stay open after it ended (or was killed) before a process it left behind
+is taken to hold it (a wrapper script's `sleep 1000 &`); that process's group is then killed, and as long
+again is waited for the output's end. A process that left the group is left running, and its pipes with it."""
 
 
 def _kill_group(proc: subprocess.Popen[bytes]) -> None:
@@ -94,9 +102,10 @@ def run_command(
     tail = os.path.basename(args[0]) in TAIL_PROGRAMS
     buffers = (bytearray(), bytearray())
     dropped = [0, 0]
-    readers = _start_readers(proc, buffers, dropped, tail, over)
+    ended = threading.Event()
+    readers = _start_readers(proc, buffers, dropped, tail, over, ended)
     timed_out, cancelled = _wait(proc, deadline, cancel, over)
-    _stop_readers(proc, readers)
+    left_running = _stop_readers(proc, readers, ended)
     if tail:
         _keep_tails(buffers, dropped)
     return CommandResult(
@@ -109,6 +118,7 @@ def run_command(
         error=(f"{exe}: output larger than {MAX_OUTPUT_BYTES // (1024 * 1024)} MiB; stopped"
                if over.is_set() else None),
         dropped_bytes=sum(dropped),
+        left_running=left_running,
     )
 
 
@@ -131,11 +141,13 @@ def _start_readers(
     dropped: list[int],
     tail: bool,
     over: threading.Event,
+    ended: threading.Event,
 ) -> list[threading.Thread]:
     """One thread per output stream, reading it as it comes: its head up to MAX_OUTPUT_BYTES (then ``over``
-    is set), or of a log its tail."""
+    is set), or of a log its tail; once ``ended`` is set the run has returned and a reader keeps nothing more."""
     readers = [threading.Thread(target=_drain_tail if tail else _drain,
-                                args=(stream, buf, MAX_OUTPUT_BYTES, over) if not tail else (stream, buf, i, dropped),
+                                args=((stream, buf, MAX_OUTPUT_BYTES, over, ended) if not tail
+                                      else (stream, buf, i, dropped, ended)),
                                 daemon=True)
                for i, (stream, buf) in enumerate(((proc.stdout, buffers[0]), (proc.stderr, buffers[1])))]
     for reader in readers:
@@ -170,13 +182,32 @@ def _wait(
             return timed_out, cancelled
 
 
-def _stop_readers(proc: subprocess.Popen[bytes], readers: list[threading.Thread]) -> None:
+def _stop_readers(proc: subprocess.Popen[bytes], readers: list[threading.Thread], ended: threading.Event) -> bool:
+    """Wait for the output's end once the program has ended or was killed; True when a process it left
+    behind kept the output open past PIPE_GRACE_S.
+
+    Such a process (same group) is killed, and its end waited for as long again. One that left the group
+    keeps its pipes: its readers are left blocked in read() (daemon threads that close their stream when it
+    ends), since closing a buffered stream under a reader blocks on the reader's lock, for ever."""
+    if _join(readers, PIPE_GRACE_S):
+        return False
+    _kill_group(proc)
+    _join(readers, PIPE_GRACE_S)
+    ended.set()
+    return True
+
+
+def _join(readers: list[threading.Thread], seconds: float) -> bool:
+    """Whether every reader ended within ``seconds`` (all together)."""
+    until = time.monotonic() + seconds
     for reader in readers:
-        reader.join(timeout=5)  # a grandchild that escaped the group may hold the pipes: do not wait for it
-    for stream in (proc.stdout, proc.stderr):
-        with contextlib.suppress(OSError):
-            if stream is not None:
-                stream.close()
+        reader.join(timeout=max(0.0, until - time.monotonic()))
+    return not any(reader.is_alive() for reader in readers)
+
+
+def _closing(stream: IO[bytes]) -> None:
+    with contextlib.suppress(OSError):
+        stream.close()
 
 
 def _keep_tails(buffers: tuple[bytearray, bytearray], dropped: list[int]) -> None:
@@ -187,17 +218,27 @@ def _keep_tails(buffers: tuple[bytearray, bytearray], dropped: list[int]) -> Non
             del buf[: len(buf) - MAX_OUTPUT_BYTES]
 
 
-def _drain(stream: IO[bytes] | None, into: bytearray, limit: int, over: threading.Event) -> None:
-    """Read ``stream`` into ``into`` until it ends or holds ``limit`` bytes (then set ``over``)."""
+def _drain(stream: IO[bytes] | None, into: bytearray, limit: int, over: threading.Event,
+           ended: threading.Event) -> None:
+    """Read ``stream`` into ``into`` until it ends, holds ``limit`` bytes (then set ``over``) or the run has
+    returned (``ended``); the stream is closed here, by the one thread that reads it."""
     if stream is None:
         return
     read = getattr(stream, "read1", stream.read)
+    try:
+        _drain_head(read, into, limit, over, ended)
+    finally:
+        _closing(stream)
+
+
+def _drain_head(read: Callable[[int], bytes], into: bytearray, limit: int, over: threading.Event,
+                ended: threading.Event) -> None:
     while True:
         try:
             chunk = read(64 * 1024)
         except (OSError, ValueError):
             return
-        if not chunk:
+        if not chunk or ended.is_set():
             return
         room = limit - len(into)
         into += chunk[:room]
@@ -211,18 +252,28 @@ TAIL_PROGRAMS = ("dmesg", "journalctl")
 last MAX_OUTPUT_BYTES are kept and the program runs to its end or its timeout."""
 
 
-def _drain_tail(stream: IO[bytes] | None, into: bytearray, which: int, dropped: list[int]) -> None:
-    """Read ``stream`` to its end keeping its last MAX_OUTPUT_BYTES in ``into`` (memory stays bounded)."""
+def _drain_tail(stream: IO[bytes] | None, into: bytearray, which: int, dropped: list[int],
+                ended: threading.Event) -> None:
+    """Read ``stream`` to its end keeping its last MAX_OUTPUT_BYTES in ``into`` (memory stays bounded), until
+    the run has returned (``ended``); the stream is closed here."""
     if stream is None:
         return
     read = getattr(stream, "read1", stream.read)
+    try:
+        _drain_log(read, into, which, dropped, ended)
+    finally:
+        _closing(stream)
+
+
+def _drain_log(read: Callable[[int], bytes], into: bytearray, which: int, dropped: list[int],
+               ended: threading.Event) -> None:
     limit = MAX_OUTPUT_BYTES
     while True:
         try:
             chunk = read(64 * 1024)
         except (OSError, ValueError):
             return
-        if not chunk:
+        if not chunk or ended.is_set():
             return
         into += chunk
         if len(into) > 2 * limit:  # trimmed in large steps: one copy per `limit` bytes read, not per chunk
