@@ -77,6 +77,23 @@ register(
             "Xid errors in `dmesg`)."
         ),
         "verify.smi.garbage": "nvidia-smi printed something that is not a usable XML report: {reason}.",
+        "verify.smi.left_running": plural(
+            (
+                "nvidia-smi exited, but a process it left behind kept its output open and was stopped; its report "
+                "({n} GPU) may be incomplete. Check what runs as nvidia-smi here (`type nvidia-smi`: a wrapper "
+                "script?)."
+            ),
+            (
+                "nvidia-smi exited, but a process it left behind kept its output open and was stopped; its report "
+                "({n} GPUs) may be incomplete. Check what runs as nvidia-smi here (`type nvidia-smi`: a wrapper "
+                "script?)."
+            ),
+            "n",
+        ),
+        "verify.smi.left_running_empty": (
+            "nvidia-smi exited without a usable XML report ({reason}), and a process it left behind kept its output "
+            "open and was stopped. Check what runs as nvidia-smi here (`type nvidia-smi`: a wrapper script?)."
+        ),
         "verify.smi.cancelled": "Cancelled; nvidia-smi was stopped.",
         "verify.smi.hint.no_driver": (
             "The driver's kernel module is not loaded (not rebuilt after a kernel update, or blocked by Secure Boot): "

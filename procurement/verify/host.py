@@ -110,6 +110,8 @@ def raw_run(runner: Runner) -> raw.Run:
                          res.cancelled, res.error)
         if getattr(res, "dropped_bytes", 0):
             out["dropped_bytes"] = res.dropped_bytes
+        if getattr(res, "left_running", False):
+            out["left_running"] = True
         return out
 
     return run
@@ -134,6 +136,7 @@ def command_result(res: dict[str, Any] | None, argv: Sequence[str] = ()) -> Comm
         timed_out=bool(res.get("timed_out")),
         cancelled=bool(res.get("cancelled")),
         error=res.get("error") if isinstance(res.get("error"), str) else None,
+        left_running=res.get("left_running") is True,
     )
 
 

@@ -145,10 +145,16 @@ def smi_from_raw(
             return parsed, _smi_check("fail", "partial", lang, f"exit {res.returncode}", text=line, hint=hint), None
         return fail("exit", code=res.returncode, text=line, hint=hint)
     if parsed is None:
+        if res.left_running:  # what it printed before its leftover was killed is not a report
+            return fail("left_running_empty", reason=reason)
         return fail("garbage", reason=reason)
     extra = (res.stderr + _before_xml(res.stdout)).strip()
+    line, hint, kind = _explain(res, lang) if extra else ("", "", None)
+    if res.left_running and kind is None:
+        # exit 0 and a readable report, but a process it left behind held its output open (and was killed):
+        # the report may be cut short, and whatever wraps nvidia-smi here is not what the driver ships
+        return parsed, _smi_check("warn", "left_running", lang, "left running", n=len(parsed.gpus)), None
     if extra:
-        line, hint, kind = _explain(res, lang)
         # A fault line with exit 0 ('GPU0000:B5:00.0: Unknown Error', a corrupted infoROM) still fails;
         # any other text on stderr is shown as a warning, never dropped.
         status: CheckStatus = "fail" if kind is not None else "warn"
