@@ -78,6 +78,7 @@ register(
             "SSH signature matches the content; whose key it is was not checked (no allowed-signers file)"
         ),
         "signoff.sig.no_tool": "SSH signature not checked: ssh-keygen is not installed",
+        "signoff.sig.no_answer": "SSH signature not checked: ssh-keygen did not answer within {error} s",
         "signoff.sig.unreadable": "SSH signature matches the content; whose key it is was not checked: {error}",
         # field labels for the diff in words
         "field.requirements": "requirements",
@@ -806,6 +807,8 @@ class SigState(StrEnum):
     """Nothing checked: ssh-keygen is not installed."""
     UNREADABLE = "unreadable"
     """The key was not checked: the allowed-signers file cannot be used (``detail`` says why)."""
+    NO_ANSWER = "no_answer"
+    """Nothing checked: ssh-keygen did not answer within ``SSH_VERIFY_TIMEOUT_S`` (``detail``: the seconds)."""
 
 
 @dataclass(frozen=True)
@@ -935,6 +938,16 @@ def _allowed(allowed_signers: Path | AllowedSigners | None) -> tuple[AllowedSign
         return None, exc.coded
 
 
+SSH_SIGN_TIMEOUT_S = 60.0
+SSH_VERIFY_TIMEOUT_S = 30.0
+"""How long ssh-keygen may take to sign or check (it answers in milliseconds; a wrapper that hangs gets a clear
+error or an unchecked signature, never an exception out of the window)."""
+
+
+class _NoAnswer(Exception):
+    """ssh-keygen did not answer in time (raised inside the cached check, so that no answer is never cached)."""
+
+
 def _ssh_keygen() -> str:
     exe = shutil.which("ssh-keygen")
     if exe is None:
@@ -972,9 +985,15 @@ def ssh_sign(data: bytes, key: Path) -> str:
         key_copy = _copy_bounded(Path(key), Path(tmp), "key")
         msg = Path(tmp) / "content"
         msg.write_bytes(data)
-        run = subprocess.run([exe, "-Y", "sign", "-f", str(key_copy), "-n", SSH_NAMESPACE, str(msg)],
-                             capture_output=True, text=True, timeout=60, check=False,
-                             env={**os.environ, "SSH_ASKPASS_REQUIRE": "never"}, stdin=subprocess.DEVNULL)
+        try:
+            run = subprocess.run([exe, "-Y", "sign", "-f", str(key_copy), "-n", SSH_NAMESPACE, str(msg)],
+                                 capture_output=True, text=True, timeout=SSH_SIGN_TIMEOUT_S, check=False,
+                                 env={**os.environ, "SSH_ASKPASS_REQUIRE": "never"}, stdin=subprocess.DEVNULL)
+        except subprocess.TimeoutExpired:
+            raise SshError(f"ssh-keygen -Y sign did not finish within {SSH_SIGN_TIMEOUT_S:g} s: "
+                           "nothing was signed") from None
+        except OSError as exc:
+            raise SshError(f"ssh-keygen could not be started: {exc.strerror or exc}") from None
         sig = Path(str(msg) + ".sig")
         if run.returncode != 0 or not sig.is_file():
             raise SshError(f"ssh-keygen -Y sign failed: {run.stderr.strip() or run.returncode}")
@@ -1004,8 +1023,18 @@ def ssh_verify(data: bytes, signature: str, principal: str, allowed_signers: Pat
     signature kept beside a recomputed digest is invalid either way) and, with the file, whether it was made
     by the key the file gives ``principal``."""
     allowed, problem = _allowed(allowed_signers)
-    return _verify(data, signature, principal, allowed.data if allowed is not None else None,
-                   render_text(problem, lang) if problem is not None else "")
+    try:
+        return _verify(data, signature, principal, allowed.data if allowed is not None else None,
+                       render_text(problem, lang) if problem is not None else "")
+    except _NoAnswer:
+        return SigCheck(SigState.NO_ANSWER, principal, signature_fingerprint(signature), f"{SSH_VERIFY_TIMEOUT_S:g}")
+
+
+def _keygen_run(cmd: list[str], data: bytes) -> subprocess.CompletedProcess[bytes]:
+    try:
+        return subprocess.run(cmd, input=data, capture_output=True, timeout=SSH_VERIFY_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        raise _NoAnswer from None
 
 
 @functools.lru_cache(maxsize=256)
@@ -1024,8 +1053,7 @@ def _verify(data: bytes, signature: str, principal: str, allowed_data: bytes | N
             sig.write_text(signature, encoding="ascii")
         except UnicodeEncodeError:
             return SigCheck(SigState.INVALID, principal, fingerprint)
-        sound = subprocess.run([exe, "-Y", "check-novalidate", "-n", SSH_NAMESPACE, "-s", str(sig)],
-                               input=data, capture_output=True, timeout=30, check=False)
+        sound = _keygen_run([exe, "-Y", "check-novalidate", "-n", SSH_NAMESPACE, "-s", str(sig)], data)
         if sound.returncode != 0:
             return SigCheck(SigState.INVALID, principal, fingerprint)
         if problem:
@@ -1034,9 +1062,8 @@ def _verify(data: bytes, signature: str, principal: str, allowed_data: bytes | N
             return SigCheck(SigState.UNCHECKED, principal, fingerprint)
         copy = tmp / "allowed_signers"
         copy.write_bytes(allowed_data)
-        run = subprocess.run([exe, "-Y", "verify", "-f", str(copy), "-I", principal,
-                              "-n", SSH_NAMESPACE, "-s", str(sig)], input=data, capture_output=True,
-                             timeout=30, check=False)
+        run = _keygen_run([exe, "-Y", "verify", "-f", str(copy), "-I", principal, "-n", SSH_NAMESPACE,
+                           "-s", str(sig)], data)
         state = SigState.VALID if run.returncode == 0 else SigState.UNKNOWN_KEY
         return SigCheck(state, principal, fingerprint)
 

@@ -42,6 +42,10 @@ def select_pages(pdf: bytes, pages: Sequence[int], count: int | None = None) -> 
     return out.getvalue()
 
 
+LP_TIMEOUT_S = 60.0
+"""How long `lp` may take to queue a job (it returns once the job is spooled)."""
+
+
 def lp_available() -> bool:
     return shutil.which("lp") is not None
 
@@ -54,6 +58,9 @@ def send_to_lp(pdf: bytes, printer: str, copies: int = 1, title: str = "gpu-proc
     cmd = [exe, "-t", title, "-n", str(max(1, copies))]
     if printer:
         cmd += ["-d", printer]
-    run = subprocess.run(cmd, input=pdf, capture_output=True, timeout=60, check=False)
+    try:
+        run = subprocess.run(cmd, input=pdf, capture_output=True, timeout=LP_TIMEOUT_S, check=False)
+    except subprocess.TimeoutExpired:
+        raise OSError(f"lp did not answer within {LP_TIMEOUT_S:g} s: the print job may not have been queued") from None
     if run.returncode != 0:
         raise OSError(run.stderr.decode("utf-8", "replace").strip() or f"lp exited with {run.returncode}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -333,3 +334,35 @@ def test_typed_reports_keep_a_signed_acceptance_and_old_ones_need_resigning(plan
     assert migrated.verification[0].schema_version == 3
     assert signoff_status(migrated, "acceptance", catalog).state == SignoffState.LEGACY
     assert signoff_status(migrated, "approval", catalog).state == SignoffState.VALID
+
+
+def test_an_ssh_keygen_that_hangs_gives_an_error_or_an_unchecked_signature(
+        tmp_path: Path, plan: Plan, catalog: Catalog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A wrapper called ssh-keygen that never answers: signing fails with a clear SshError (the callers turn it
+    into a message) and a check says the signature was not checked, instead of TimeoutExpired escaping."""
+    import time
+
+    from procurement import signoff
+
+    key = tmp_path / "id"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "z", "-f", str(key)], check=True)
+    data = canonical_bytes("approval", approval_content(plan, catalog))
+    sig = ssh_sign(data, key)
+    slow = tmp_path / "bin"
+    slow.mkdir()
+    (slow / "ssh-keygen").write_text("#!/bin/sh\nexec sleep 30\n")
+    (slow / "ssh-keygen").chmod(0o755)
+    monkeypatch.setenv("PATH", f"{slow}:{os.environ['PATH']}")
+    monkeypatch.setattr(signoff, "SSH_SIGN_TIMEOUT_S", 0.5)
+    monkeypatch.setattr(signoff, "SSH_VERIFY_TIMEOUT_S", 0.5)
+    started = time.monotonic()
+    with pytest.raises(signoff.SshError, match=r"did not finish within 0.5 s: nothing was signed"):
+        ssh_sign(data, key)
+    check = ssh_verify(data, sig, "z", None)
+    assert time.monotonic() - started < 10
+    assert check.state == SigState.NO_ANSWER and check.fingerprint.startswith("SHA256:")
+    assert check.message("en") == "SSH signature not checked: ssh-keygen did not answer within 0.5 s"
+    assert "0.5 秒内没有响应" in check.message("zh")
+    monkeypatch.setattr(signoff, "SSH_VERIFY_TIMEOUT_S", 30.0)
+    monkeypatch.setenv("PATH", os.environ["PATH"].split(":", 1)[1])  # the real ssh-keygen again: not cached
+    assert ssh_verify(data, sig, "z", None).state == SigState.UNCHECKED
