@@ -6,6 +6,7 @@ import datetime as dt
 import math
 import os
 import re
+import stat
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from importlib import resources
@@ -16,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from catalog import precompiled
 from catalog.baseboards import BASEBOARDS
+from catalog.files import kind_of
 from catalog.models import (
     KIND_TO_TYPE,
     SECTION_TO_KIND,
@@ -72,6 +74,9 @@ class OverlayReport:
     warnings: list[str] = field(default_factory=list)
     """Located lines (file:line: part: field: why) for numbers that are possible but implausible
     (catalog/plausible.py): the catalog loads, and `catalog check` and the app say so."""
+    ignored: list[str] = field(default_factory=list)
+    """One line per catalog file in a subdirectory, which is not read (only the directory's own files are):
+    the catalog loads, and `catalog check` and every command given `--catalog` say so."""
     _ids: set[tuple[str, str]] = field(default_factory=set, repr=False)
 
 
@@ -147,8 +152,66 @@ def shipped_data_dir() -> Path:
     return Path(str(resources.files("catalog") / "data"))
 
 
+def _is_yaml(path: Path) -> bool:
+    return path.suffix in (".yaml", ".yml")
+
+
 def _yaml_files(directory: Path) -> list[Path]:
-    return sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    """Every ``*.yaml`` / ``*.yml`` entry directly in ``directory``, whatever it is (see :func:`_regular`)."""
+    return sorted(p for p in directory.iterdir() if _is_yaml(p))
+
+
+def _regular(files: list[Path], problems: list[str]) -> list[Path]:
+    """The regular files of ``files``. An entry that is none (a dangling link, a FIFO, a directory named
+    ``parts.yaml``) is reported, never skipped in silence (that gave '0 added' and exit 0), and is not opened:
+    a FIFO opened for reading would wait for a writer."""
+    kept = []
+    for path in files:
+        try:
+            mode = os.stat(path).st_mode  # follows a link: what would be read
+        except FileNotFoundError:
+            if os.path.islink(path):
+                problems.append(f"{_display(path)}: a link to '{os.readlink(path)}', which does not exist; "
+                                "not read")
+            else:  # removed since the listing
+                problems.append(f"{_display(path)}: cannot read: it no longer exists")
+            continue
+        except OSError as exc:  # a link loop, a directory that may not be searched
+            problems.append(f"{_display(path)}: cannot read: {exc.strerror or exc}")
+            continue
+        if not stat.S_ISREG(mode):
+            problems.append(f"{_display(path)}: {kind_of(mode)}, not a regular file: only files are read")
+            continue
+        kept.append(path)
+    return kept
+
+
+MAX_IGNORED_SHOWN = 10
+"""Files in a user catalog's subdirectories named one by one; beyond, one line says how many more."""
+_MAX_WALKED = 10_000
+"""Entries looked at below a user catalog directory when looking for files it does not read."""
+
+
+def _ignored_below(directory: Path) -> list[str]:
+    """Warnings for the catalog files in subdirectories of a user catalog, which are not read: only the
+    directory's own files are (docs/catalog.md). Links to directories are not followed, and the walk is
+    bounded, so a catalog directory placed at the top of a large tree costs little."""
+    found: list[str] = []
+    walked = 0
+    for top, dirs, names in os.walk(directory):
+        if top == str(directory):
+            names = []  # the directory's own files are read, not ignored
+        dirs[:] = sorted(d for d in dirs if not _is_yaml(Path(d)))  # 'x.yaml/' itself is refused as no file
+        walked += len(dirs) + len(names)
+        found += [os.path.join(top, n) for n in sorted(names) if _is_yaml(Path(n))]
+        if walked > _MAX_WALKED:
+            break
+    out = [f"{_display(Path(f))}: in a subdirectory of the user catalog; not read (only the files directly in "
+           f"{_display(directory)} are)" for f in found[:MAX_IGNORED_SHOWN]]
+    if len(found) > MAX_IGNORED_SHOWN:
+        out.append(f"{_display(directory)}: {len(found) - MAX_IGNORED_SHOWN} more .yaml files in its "
+                   "subdirectories; not read")
+    return out
 
 
 def _inside(directory: Path, files: list[Path], problems: list[str]) -> list[Path]:
@@ -412,7 +475,8 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
     cat = Catalog()
     problems: list[str] = []
     cache = cache_dir()
-    for parsed in _read_directory(_yaml_files(data_dir or shipped_data_dir()), False, cache, problems):
+    shipped = _regular(_yaml_files(data_dir or shipped_data_dir()), problems)
+    for parsed in _read_directory(shipped, False, cache, problems):
         _add_file(parsed, cat, problems, None)
     for directory in overlay_dirs:
         directory = Path(directory)
@@ -420,9 +484,10 @@ def load_catalog(overlay_dirs: Iterable[Path] = (), data_dir: Path | None = None
             why = "is not a directory" if os.path.lexists(directory) else "does not exist"
             problems.append(f"{directory}: user catalog directory {why}")
             continue
-        report = OverlayReport(directory)
+        report = OverlayReport(directory, ignored=_ignored_below(directory))
         prices: list[_Price] = []
-        for parsed in _read_directory(_inside(directory, _yaml_files(directory), problems), True, cache, problems):
+        files = _regular(_inside(directory, _yaml_files(directory), problems), problems)  # no link out is looked at
+        for parsed in _read_directory(files, True, cache, problems):
             prices += _add_file(parsed, cat, problems, report)
         _apply_prices(cat, prices, report, problems)
         cat.overlays.append(report)
@@ -439,6 +504,7 @@ def describe_overlay(report: OverlayReport) -> str:
     lines += [f"  + {x}" for x in report.added]
     lines += [f"  ~ {x}" for x in report.replaced]
     lines += [f"  ¥ {x}" for x in report.prices]
+    lines += [f"  warning: {_one_line(x)}" for x in report.ignored]
     if report.warnings:
         lines.append(f"{len(report.warnings)} implausible value(s) (loaded; check them):")
         lines += [f"  warning: {_one_line(x)}" for x in report.warnings]
@@ -448,6 +514,11 @@ def describe_overlay(report: OverlayReport) -> str:
 def overlay_warnings(cat: Catalog) -> list[str]:
     """Every user catalog's implausible-value warnings, one located line each."""
     return [_one_line(w) for report in cat.overlays for w in report.warnings]
+
+
+def overlay_ignored(cat: Catalog) -> list[str]:
+    """Every user catalog's files in subdirectories, which are not read: one line each."""
+    return [_one_line(w) for report in cat.overlays for w in report.ignored]
 
 
 _DEFAULT: Catalog | None = None

@@ -75,12 +75,13 @@ def catalog_for(args: argparse.Namespace) -> Catalog:
 
     Raises catalog.loader.CatalogError; the CLI turns it into ExitStatus.UNUSABLE.
     """
-    from catalog.loader import load_catalog, overlay_warnings
+    from catalog.loader import load_catalog, overlay_ignored, overlay_warnings
     from procurement.terminal import clean_output
 
     dirs = list(getattr(args, "catalog", []) or []) + list(getattr(args, "catalog_sub", []) or [])
     cat = load_catalog(dirs)
-    for line in overlay_warnings(cat):  # implausible numbers load, but the person is told (catalog/plausible.py)
+    # implausible numbers load, but the person is told (catalog/plausible.py); so are files not read
+    for line in overlay_ignored(cat) + overlay_warnings(cat):
         print(clean_output(f"warning: {line}"), file=sys.stderr)
     return cat
 

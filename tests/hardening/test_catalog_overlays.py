@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import functools
+import os
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -13,12 +16,22 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from catalog.loader import MAX_PRICE_CNY, Catalog, CatalogError, load_catalog, shipped_data_dir
+from catalog.loader import (
+    MAX_IGNORED_SHOWN,
+    MAX_PRICE_CNY,
+    Catalog,
+    CatalogError,
+    describe_overlay,
+    load_catalog,
+    overlay_ignored,
+    shipped_data_dir,
+)
 from catalog.models import SECTION_TO_KIND
 from catalog.yamlsource import MAX_ALIAS_VALUES
 from procurement.plan import Plan
 from procurement.reports import build_quote
 from procurement.rules import evaluate
+from tests.conftest import REPO
 
 FUZZ = settings(max_examples=120, deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
@@ -277,3 +290,77 @@ def test_cached_and_uncached_reads_agree(tmp_path: Path, shipped: Catalog, monke
     _write(overlay, "prices:\n  - {id: rtx-4090, price_cny: 12345.5}\n")
     for _ in range(2):
         assert load_catalog([overlay]).gpu("rtx-4090").price_cny == 12345.5  # type: ignore[union-attr]
+
+
+# ---------------------------------------------------------------- entries that are no file, files not read
+
+def test_yaml_names_that_are_no_regular_file_are_refused(tmp_path: Path) -> None:
+    """A dangling link, a FIFO and a directory named like a catalog file each gave '0 added', exit 0; a FIFO
+    must be refused without being opened (a FIFO opened for reading waits for a writer: the load would hang)."""
+    (tmp_path / "a.yaml").symlink_to(tmp_path / "missing.yaml")
+    os.mkfifo(tmp_path / "b.yaml")
+    (tmp_path / "c.yml").mkdir()
+    (tmp_path / "d.yaml").symlink_to(tmp_path / "b.yaml")  # a link to the FIFO: what it points to counts
+    (tmp_path / "e.yaml").write_text("prices:\n  - {id: rtx-4090, price_cny: 12345}\n", encoding="utf-8")
+    opened: list[str] = []
+    real_open = os.open
+
+    def spy(path: Any, *args: Any, **kwargs: Any) -> int:
+        opened.append(str(path))
+        return real_open(path, *args, **kwargs)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(os, "open", spy)
+        start = time.perf_counter()
+        with pytest.raises(CatalogError) as err:
+            load_catalog([tmp_path])
+    assert time.perf_counter() - start < TIME_LIMIT_S
+    assert err.value.problems == [
+        f"{tmp_path / 'a.yaml'}: a link to '{tmp_path / 'missing.yaml'}', which does not exist; not read",
+        f"{tmp_path / 'b.yaml'}: a FIFO (named pipe), not a regular file: only files are read",
+        f"{tmp_path / 'c.yml'}: a directory, not a regular file: only files are read",
+        f"{tmp_path / 'd.yaml'}: a FIFO (named pipe), not a regular file: only files are read",
+    ]
+    assert not [p for p in opened if p.startswith(str(tmp_path)) and not p.endswith("e.yaml")], opened
+
+
+def test_files_in_subdirectories_are_named_as_not_read(tmp_path: Path) -> None:
+    """Only the directory's own files are read (docs/catalog.md); one in a subdirectory was left out in
+    silence. It still loads, with a warning naming each such file."""
+    (tmp_path / "sub" / "deeper").mkdir(parents=True)
+    (tmp_path / "sub" / "parts.yaml").write_text("gpus: []\n", encoding="utf-8")
+    (tmp_path / "sub" / "deeper" / "prices.yml").write_text("prices: []\n", encoding="utf-8")
+    (tmp_path / "sub" / "notes.txt").write_text("not a catalog file\n", encoding="utf-8")
+    (tmp_path / "prices.yaml").write_text("prices:\n  - {id: rtx-4090, price_cny: 12345}\n", encoding="utf-8")
+    cat = load_catalog([tmp_path])
+    assert cat.gpu("rtx-4090").price_cny == 12345  # type: ignore[union-attr]
+    why = f"in a subdirectory of the user catalog; not read (only the files directly in {tmp_path} are)"
+    assert overlay_ignored(cat) == [f"{tmp_path / 'sub' / 'parts.yaml'}: {why}",
+                                    f"{tmp_path / 'sub' / 'deeper' / 'prices.yml'}: {why}"]
+    assert f"  warning: {tmp_path / 'sub' / 'parts.yaml'}: {why}" in describe_overlay(cat.overlays[0])
+    for i in range(MAX_IGNORED_SHOWN + 3):
+        (tmp_path / "sub" / f"x{i:02}.yaml").write_text("gpus: []\n", encoding="utf-8")
+    lines = overlay_ignored(load_catalog([tmp_path]))
+    assert len(lines) == MAX_IGNORED_SHOWN + 1
+    assert lines[-1] == f"{tmp_path}: 5 more .yaml files in its subdirectories; not read"
+
+
+def test_catalog_check_reports_what_it_does_not_read(tmp_path: Path) -> None:
+    """`catalog check DIR` and `check --catalog DIR`: an unreadable entry fails, a file not read is a warning."""
+    plan = REPO / "resources" / "examples" / "personal-research.gpuplan.yaml"
+    env = {**os.environ, "PYTHONPATH": str(REPO), "GPU_PROCURE_CACHE_DIR": "off"}
+    broken, nested = tmp_path / "broken", tmp_path / "nested"
+    broken.mkdir()
+    os.mkfifo(broken / "parts.yaml")
+    (nested / "sub").mkdir(parents=True)
+    (nested / "sub" / "parts.yaml").write_text("gpus: []\n", encoding="utf-8")
+    fifo = f"{broken / 'parts.yaml'}: a FIFO (named pipe), not a regular file: only files are read"
+    ignored = f"{nested / 'sub' / 'parts.yaml'}: in a subdirectory of the user catalog; not read"
+    for args, rc, needle in ((["catalog", "check", str(broken)], 1, fifo),
+                             (["--catalog", str(broken), "check", str(plan)], 2, fifo),
+                             (["catalog", "check", str(nested)], 0, f"  warning: {ignored}"),
+                             (["--catalog", str(nested), "check", str(plan)], None, f"warning: {ignored}")):
+        done = subprocess.run([sys.executable, "-m", "procurement.commands.cli", *args], capture_output=True,
+                              text=True, timeout=120, env=env)
+        assert rc is None or done.returncode == rc, (args, done.stdout, done.stderr)
+        assert needle in done.stdout + done.stderr, (args, done.stdout, done.stderr)
