@@ -446,8 +446,16 @@ def _cross_check(cat: Catalog, problems: list[str]) -> None:
 
 
 def _apply_prices(cat: Catalog, prices: list[_Price], report: OverlayReport, problems: list[str]) -> None:
+    first: dict[str, _Price] = {}
     for item in prices:
         price = item.price
+        seen = first.setdefault(price.id, item)
+        if seen is not item:  # two prices for one part in one directory: which one is meant is not known
+            line = seen.src.line(("prices", seen.index))
+            at = f"line {line}" if seen.src is item.src and line else seen.src.where(("prices", seen.index))
+            problems.append(f"{item.src.where(('prices', item.index))}: prices: duplicate price for "
+                            f"'{price.id}' (first at {at})")
+            continue
         target = next((k for k, by_id in cat.parts.items() if price.id in by_id), None)
         if target is None:
             problems.append(f"{item.src.where(('prices', item.index, 'id'))}: prices: unknown part id "

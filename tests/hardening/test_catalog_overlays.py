@@ -364,3 +364,29 @@ def test_catalog_check_reports_what_it_does_not_read(tmp_path: Path) -> None:
                               text=True, timeout=120, env=env)
         assert rc is None or done.returncode == rc, (args, done.stdout, done.stderr)
         assert needle in done.stdout + done.stderr, (args, done.stdout, done.stderr)
+
+
+def test_two_prices_for_one_part_are_a_duplicate(tmp_path: Path, shipped: Catalog) -> None:
+    """Like a part id, a price's id may appear once per directory: the last silently won (12999 -> 10000 ->
+    20000, exit 0), in one file or across two."""
+    text = ("prices:\n"
+            "  - {id: rtx-4090, price_cny: 10000}\n"
+            "  - {id: l40s, price_cny: 60000}\n"
+            "  - {id: rtx-4090, price_cny: 20000}\n")
+    _write(tmp_path, text)
+    with pytest.raises(CatalogError) as err:
+        load_catalog([tmp_path])
+    assert err.value.problems == [f"{tmp_path / 'company.yaml'}:4: prices: duplicate price for 'rtx-4090' "
+                                  "(first at line 2)"]
+    _write(tmp_path, "prices:\n  - {id: rtx-4090, price_cny: 10000}\n", "a.yaml")
+    (tmp_path / "b.yaml").write_text("gpus: []\nprices:\n  - {id: rtx-4090, price_cny: 20000}\n", encoding="utf-8")
+    with pytest.raises(CatalogError) as err:
+        load_catalog([tmp_path])
+    assert err.value.problems == [f"{tmp_path / 'b.yaml'}:3: prices: duplicate price for 'rtx-4090' "
+                                  f"(first at {tmp_path / 'a.yaml'}:2)"]
+    # later directories still win over earlier ones (docs/catalog.md): that is no duplicate
+    other = tmp_path.parent / f"{tmp_path.name}-later"
+    other.mkdir()
+    (tmp_path / "b.yaml").unlink()
+    (other / "prices.yaml").write_text("prices:\n  - {id: rtx-4090, price_cny: 20000}\n", encoding="utf-8")
+    assert load_catalog([tmp_path, other]).gpu("rtx-4090").price_cny == 20000  # type: ignore[union-attr]
