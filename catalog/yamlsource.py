@@ -114,10 +114,10 @@ def parse_yaml(text: str, path: str | Path) -> Any:
         raise YamlError(path, line, f"not valid text: character #x{ord(text[exc.start]):04x} "
                                     "(a lone surrogate) cannot be read") from None
     except (ValueError, OverflowError) as exc:
-        # PyYAML raises plain ValueError for scalars that match a timestamp but are no date (2024-13-45)
-        line, value = _unconstructible_scalar(text)
-        what = f"'{value}' is not a valid date or time ({exc})" if value is not None else str(exc)
-        raise YamlError(path, line, f"not valid YAML: {what}") from None
+        # PyYAML raises plain ValueError for scalars that match a timestamp but are no date (2024-13-45), and
+        # for an integer of more digits than Python converts (sys.get_int_max_str_digits, 4300 by default)
+        line, what = _unconstructible_scalar(text)
+        raise YamlError(path, line, what or f"not valid YAML: {exc}") from None
     problem = _alias_problem(data)
     if problem:
         raise YamlError(path, _first_alias_line(text), problem)
@@ -194,21 +194,35 @@ def _first_alias_line(text: str) -> int | None:
 
 
 def _unconstructible_scalar(text: str) -> tuple[int | None, str | None]:
-    """Line and text of the first timestamp-looking scalar that PyYAML cannot turn into a date."""
+    """Line and message of the first scalar that PyYAML cannot construct: a timestamp-looking scalar that is no
+    date, or an integer too long to convert (named by its field: the limit's own text, which names a Python
+    setting, means nothing to the person who typed the number)."""
     root = compose(text)
-    stack = [root] if root is not None else []
+    stack: list[tuple[Any, tuple[str | int, ...], bool]] = [(root, (), False)] if root is not None else []
     constructor = yaml.constructor.SafeConstructor()
     while stack:
-        node = stack.pop(0)
+        node, loc, is_key = stack.pop(0)
         if isinstance(node, yaml.MappingNode):
-            stack[:0] = [n for pair in node.value for n in pair]
+            children = []
+            for key, value in node.value:
+                name = key.value if isinstance(key, yaml.ScalarNode) else "?"
+                children += [(key, loc, True), (value, (*loc, name), False)]
+            stack[:0] = children
         elif isinstance(node, yaml.SequenceNode):
-            stack[:0] = list(node.value)
+            stack[:0] = [(n, (*loc, i), False) for i, n in enumerate(node.value)]
         elif isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:timestamp":
             try:
                 constructor.construct_yaml_timestamp(node)
+            except (ValueError, OverflowError) as exc:
+                return node.start_mark.line + 1, f"not valid YAML: '{node.value}' is not a valid date or time ({exc})"
+        elif isinstance(node, yaml.ScalarNode) and node.tag == "tag:yaml.org,2002:int":
+            try:
+                constructor.construct_yaml_int(node)
             except (ValueError, OverflowError):
-                return node.start_mark.line + 1, str(node.value)
+                digits = sum(c.isdigit() for c in str(node.value))
+                what = f"a key that is a number too large ({digits} digits)" if is_key else \
+                    f"a number too large ({digits} digits)"
+                return node.start_mark.line + 1, f"{format_loc(loc)}: {what}" if loc else what
     return None, None
 
 

@@ -231,6 +231,18 @@ def test_huge_and_negative_numbers_in_a_part(tmp_path: Path, shipped: Catalog) -
     assert len(err.value.problems) == 2 and all("not possible for one part" in p for p in err.value.problems)
 
 
+def test_a_5000_digit_integer_in_a_part_names_its_line_and_field(tmp_path: Path, shipped: Catalog) -> None:
+    """An integer past Python's 4300-digit conversion limit gave 'not valid YAML: Exceeds the limit …; use
+    sys.set_int_max_str_digits()', with no line and no field."""
+    text = yaml.safe_dump({"gpus": [_gpu_part(shipped, tdp_w=7)]}).replace("tdp_w: 7", "tdp_w: " + "9" * 5000)
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith("  tdp_w:"))
+    _write(tmp_path, text)
+    with pytest.raises(CatalogError) as err:
+        load_catalog([tmp_path])
+    assert err.value.problems == [f"{tmp_path / 'company.yaml'}:{line}: gpus[0].tdp_w: a number too large "
+                                  "(5000 digits)"]
+
+
 def test_duplicate_ids_in_one_file_and_across_files(tmp_path: Path, shipped: Catalog) -> None:
     one = yaml.safe_dump({"gpus": [_gpu_part(shipped)]})
     two = yaml.safe_dump({"gpus": [_gpu_part(shipped), _gpu_part(shipped)]})

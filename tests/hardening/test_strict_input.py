@@ -52,6 +52,25 @@ def test_schema_version_true_is_not_version_one() -> None:
         parse_plan("schema_version: true\n", Path("p.yaml"))
 
 
+@pytest.mark.parametrize("text, line, message", [
+    ("schema_version: 12\nrequirements:\n  batch_size: " + "9" * 5000 + "\n", 3,
+     "requirements.batch_size: a number too large (5000 digits)"),
+    ("schema_version: 12\nfoo: -" + "1_" * 4500 + "1\n", 2, "foo: a number too large (4501 digits)"),
+    ("schema_version: 12\nserver:\n  nics:\n  - {part: x, count: " + "9" * 5000 + "}\n", 4,
+     "server.nics[0].count: a number too large (5000 digits)"),
+    ("schema_version: 12\nx:\n  ? " + "9" * 5000 + "\n  : a\n", 3,
+     "x: a key that is a number too large (5000 digits)"),
+])
+def test_a_5000_digit_integer_is_located_and_named_by_its_field(text: str, line: int, message: str) -> None:
+    """Python refuses to convert an integer of more than 4300 digits; that limit's own text ('Exceeds the limit
+    (4300 digits) for integer string conversion … use sys.set_int_max_str_digits()') came out with no line and
+    no field, and named a Python setting the person cannot change."""
+    with pytest.raises(PlanError) as raised:
+        parse_plan(text, Path("p.gpuplan.yaml"))
+    assert str(raised.value) == f"p.gpuplan.yaml:{line}: {message}"
+    assert "sys." not in str(raised.value)
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_report_with_nan_or_infinity_is_not_json(tmp_path: Path, constant: str) -> None:
     path = tmp_path / "node.json"
