@@ -28,7 +28,7 @@ from catalog.models import (
     Part,
 )
 from catalog.plausible import implausible
-from catalog.yamlsource import Locator, YamlError, cache_dir, format_loc, parse_yaml, read_raw_text
+from catalog.yamlsource import Locator, YamlError, cache_dir, format_loc, not_finite, parse_yaml, read_raw_text
 
 P = TypeVar("P", bound=Part)
 
@@ -247,6 +247,8 @@ def _validation_problems(
         msg = err["msg"]
         if err["type"] == "extra_forbidden":
             msg = "unknown field (not part of the catalog format)"
+        elif not_finite(err):  # a NaN failed a bound: say what _unreasonable says of an unbounded .inf
+            msg = "must be a finite number"
         out.append(f"{src.where((*loc_prefix, *loc))}: {label}: {field_name}: {msg}")
     return out
 

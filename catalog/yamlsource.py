@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from collections.abc import Sequence
@@ -291,6 +292,21 @@ class Locator:
             else:
                 return line
         return line
+
+
+_BOUND_ERRORS = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal", "finite_number"})
+
+
+def not_finite(err: Any) -> bool:
+    """Whether a pydantic error is a bound that a NaN or an infinity failed: ``.nan`` fails every comparison,
+    so ``budget_cny: .nan`` said 'should be less than or equal to 1000000000000' and ``tdp_w: .nan`` 'should
+    be greater than 0'. Plans and catalogs say 'must be a finite number' instead, for ``.inf`` as for NaN."""
+    if err.get("type") not in _BOUND_ERRORS:
+        return False
+    value = err.get("input")
+    if isinstance(value, str):  # 'nan' and 'inf' are strings to YAML, numbers to pydantic ('1e309' is too large)
+        return value.strip().lstrip("+-").lower() in ("nan", "inf", "infinity")
+    return isinstance(value, float) and not math.isfinite(value)
 
 
 def format_loc(loc: Sequence[str | int]) -> str:

@@ -27,7 +27,16 @@ from pydantic_core import PydanticCustomError
 
 from catalog.compat import StrEnum
 from catalog.loader import Catalog
-from catalog.yamlsource import MAX_YAML_VALUES, Locator, YamlError, format_loc, locate, parse_yaml, read_yaml_text
+from catalog.yamlsource import (
+    MAX_YAML_VALUES,
+    Locator,
+    YamlError,
+    format_loc,
+    locate,
+    not_finite,
+    parse_yaml,
+    read_yaml_text,
+)
 from procurement.checklist_items import ITEM_IDS
 from procurement.facility import VoltageBand
 from procurement.llm.presets import preset
@@ -833,6 +842,8 @@ _KNOWN_ITEMS = frozenset(ITEM_IDS)
 
 def _pydantic_msg(err: Any, lang: Lang) -> str:
     """pydantic's message in English; in Chinese the common kinds (number, range, choice, missing) translated."""
+    if not_finite(err):  # .nan fails every bound: 'should be less than or equal to 1000000000000' misled
+        return t("plan.err.finite", lang)
     key = _PYDANTIC_ZH.get(err["type"])
     if key is None or (lang != "zh" and err["type"] not in _OWN_WORDS):
         return str(err["msg"])
@@ -902,6 +913,7 @@ register(
         "plan.err.number": "Input should be a valid number",
         "plan.err.bool": "Input should be a valid boolean",
         "plan.err.number_not_bool": "Input should be a number, not true/false",
+        "plan.err.finite": "must be a finite number",
         "plan.err.text": "Input should be a valid string",
         "plan.err.missing": "Field required",
         "plan.err.ge": "Input should be greater than or equal to {ge}",

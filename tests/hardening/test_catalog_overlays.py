@@ -197,7 +197,7 @@ def _write(directory: Path, text: str, name: str = "company.yaml") -> Path:
     ("gpus: [\x00]\n", "company.yaml:1: not valid YAML: character #x0000 at column 8"),
     ("cpus: []\nprices: []\nsecrets: []\n", "company.yaml:3: unknown section 'secrets'"),
     ("prices:\n  - {id: no-such-part, price_cny: 1}\n", "company.yaml:2: prices: unknown part id 'no-such-part'"),
-    ("prices:\n  - {id: rtx-4090, price_cny: .inf}\n", "company.yaml:2: price #1: price_cny: Input should be less"),
+    ("prices:\n  - {id: rtx-4090, price_cny: .inf}\n", "company.yaml:2: price #1: price_cny: must be a finite number"),
     ("prices:\n  - {id: rtx-4090, price_cny: -5}\n", "company.yaml:2: price #1: price_cny: Input should be greater"),
     ('prices:\n  - {id: "x\\ny", price_cny: 1}\n', "company.yaml:2: prices: unknown part id 'x\\x0ay'"),
     ("gpus: !!set {a, b}\n", "company.yaml:1: 'gpus' must be a list of parts"),
@@ -241,6 +241,25 @@ def test_a_5000_digit_integer_in_a_part_names_its_line_and_field(tmp_path: Path,
         load_catalog([tmp_path])
     assert err.value.problems == [f"{tmp_path / 'company.yaml'}:{line}: gpus[0].tdp_w: a number too large "
                                   "(5000 digits)"]
+
+
+@pytest.mark.parametrize("key, value", [("tdp_w", ".nan"), ("memory_gib", "-.inf"), ("fp32_tflops", ".NaN"),
+                                        ("price_cny", ".nan")])
+def test_nan_in_a_part_is_not_a_finite_number(tmp_path: Path, shipped: Catalog, key: str, value: str) -> None:
+    """NaN fails every bound: 'tdp_w: .nan' said 'should be greater than 0' while '.inf' said 'must be a
+    finite number'; both now say the latter, in a part as in a price."""
+    text = yaml.safe_dump({"gpus": [_gpu_part(shipped, **{key: 7})]}).replace(f"{key}: 7", f"{key}: {value}")
+    line = next(i for i, ln in enumerate(text.splitlines(), 1) if ln.startswith(f"  {key}:"))
+    _write(tmp_path, text)
+    with pytest.raises(CatalogError) as err:
+        load_catalog([tmp_path])
+    assert err.value.problems == [f"{tmp_path / 'company.yaml'}:{line}: gpu 'company-gpu': {key}: must be a "
+                                  "finite number"]
+    if key == "price_cny":  # and in a directory's price list
+        _write(tmp_path, f"prices:\n  - {{id: rtx-4090, price_cny: {value}}}\n")
+        with pytest.raises(CatalogError) as err:
+            load_catalog([tmp_path])
+        assert err.value.problems == [f"{tmp_path / 'company.yaml'}:2: price #1: price_cny: must be a finite number"]
 
 
 def test_duplicate_ids_in_one_file_and_across_files(tmp_path: Path, shipped: Catalog) -> None:

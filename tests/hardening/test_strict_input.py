@@ -71,6 +71,27 @@ def test_a_5000_digit_integer_is_located_and_named_by_its_field(text: str, line:
     assert "sys." not in str(raised.value)
 
 
+@pytest.mark.parametrize("field, value", [
+    ("requirements:\n  budget_cny", ".nan"), ("requirements:\n  budget_cny", ".inf"),
+    ("requirements:\n  budget_cny", "-.inf"), ("requirements:\n  budget_cny", "nan"),
+    ("requirements:\n  dataset_gb", ".NaN"), ("tco:\n  pue", ".nan"), ("server:\n  rack_power_limit_kw", ".nan"),
+])
+@pytest.mark.parametrize("lang, message", [("en", "must be a finite number"), ("zh", "应为有限的数字")])
+def test_nan_and_infinity_in_a_plan_are_not_finite_numbers(field: str, value: str, lang: str, message: str) -> None:
+    """NaN fails every comparison: '.nan' said 'should be less than or equal to 1000000000000' (or 'greater
+    than 0'), a bound it does not break. It, and an infinity, is said to be what it is."""
+    with pytest.raises(PlanError) as raised:
+        parse_plan(f"schema_version: 12\n{field}: {value}\n", Path("p.yaml"), lang=lang)  # type: ignore[arg-type]
+    name = field.replace(":\n  ", ".")
+    assert str(raised.value) == f"p.yaml:3: {name}: {message}"
+
+
+def test_a_finite_number_past_a_bound_still_names_the_bound() -> None:
+    with pytest.raises(PlanError) as raised:  # 1e309 is a string to YAML 1.1; too large, not 'not finite'
+        parse_plan("schema_version: 12\nrequirements:\n  budget_cny: 1e309\n", Path("p.yaml"))
+    assert str(raised.value) == "p.yaml:3: requirements.budget_cny: Input should be less than or equal to 1000000000000"
+
+
 @pytest.mark.parametrize("constant", ["NaN", "Infinity", "-Infinity"])
 def test_a_report_with_nan_or_infinity_is_not_json(tmp_path: Path, constant: str) -> None:
     path = tmp_path / "node.json"
