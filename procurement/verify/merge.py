@@ -80,8 +80,8 @@ def node_name(report: VerificationReport, source: str = "") -> str:
 
 def node_key(report: VerificationReport, source: str = "") -> str:
     """What identifies the machine: DMI serial/UUID or machine-id, the host name only when none was
-    readable (four fresh installs may all be called 'ubuntu')."""
-    return report.host.identity() or f"host:{node_name(report, source)}"
+    readable (four fresh installs may all be called 'ubuntu'), compared without case as DNS compares it."""
+    return report.host.identity() or f"host:{node_name(report, source).lower()}"
 
 
 def node_label(report: VerificationReport, source: str, names: Sequence[str] | Counter[str]) -> str:
@@ -162,9 +162,15 @@ def _node_count(plan: Plan | None, n: int, add: Any) -> None:
         add("NODE-COUNT", "warn", "node_count.more", want, n, n=n, want=want)
 
 
+def repeated_machines(keys: Sequence[str]) -> set[str]:
+    """The machine keys (:func:`node_key`) that more than one report carries: the same machine reported twice
+    (NODE-UNIQUE; the handover refuses each of those reports)."""
+    return {k for k, c in Counter(keys).items() if c > 1}
+
+
 def _node_unique(hostnames: Sequence[str], keys: Sequence[str], n: int, add: Any) -> None:
     """NODE-UNIQUE: the host names of machines reported more than once."""
-    dupe_keys = {k for k, c in Counter(keys).items() if c > 1}
+    dupe_keys = repeated_machines(keys)
     dupes = sorted({nm for nm, k in zip(hostnames, keys, strict=True) if k in dupe_keys})
     if dupes:
         add("NODE-UNIQUE", "warn", "duplicate", None, ", ".join(dupes), names=", ".join(dupes))
@@ -259,16 +265,29 @@ def _plan_identity(
     add("NODE-PLAN", "fail", "plan.fail", digest[:12], ", ".join(unchecked + other), detail=" ".join(parts))
 
 
-def _gpu_identity(reports: Sequence[VerificationReport], names: Sequence[str], add: Any) -> None:
-    """NODE-GPU-UNIQUE: a GPU serial or UUID reported by more than one node (a report copied under another
-    host name counts the same cards twice)."""
+def gpu_ids(reports: Sequence[VerificationReport], names: Sequence[str]) -> dict[str, set[str]]:
+    """Each readable GPU serial and UUID -> the ``names`` of the reports listing it (placeholders such as
+    `N/A` left out)."""
     seen: dict[str, set[str]] = {}
     for nm, r in zip(names, reports, strict=True):
         for g in r.gpus:
             for ident in (g.serial, g.uuid):
                 if ident and ident.strip() and ident.strip().upper() not in ("N/A", "[N/A]", "0"):
                     seen.setdefault(ident.strip(), set()).add(nm)
-    shared = sorted((ident, sorted(nodes)) for ident, nodes in seen.items() if len(nodes) > 1)
+    return seen
+
+
+def shared_gpu_ids(seen: dict[str, set[str]]) -> list[tuple[str, list[str]]]:
+    """(GPU serial or UUID, the names listing it) for those in more than one report, sorted: the cards a
+    report copied under another host name counts twice (NODE-GPU-UNIQUE; the handover refuses those reports)."""
+    return sorted((ident, sorted(nodes)) for ident, nodes in seen.items() if len(nodes) > 1)
+
+
+def _gpu_identity(reports: Sequence[VerificationReport], names: Sequence[str], add: Any) -> None:
+    """NODE-GPU-UNIQUE: a GPU serial or UUID reported by more than one node (a report copied under another
+    host name counts the same cards twice)."""
+    seen = gpu_ids(reports, names)
+    shared = shared_gpu_ids(seen)
     if not shared:
         add("NODE-GPU-UNIQUE", "pass", "gpu_ids.pass", None, len(seen))
         return

@@ -71,6 +71,14 @@ def test_merge_counts_nodes_against_the_plan(vcat: Catalog) -> None:
     assert data["kind"] == "gpu-procure-merged-report"
 
 
+def test_merge_compares_host_names_without_case(vcat: Catalog) -> None:
+    """DNS names are the same in any case: `GPU02` beside `gpu02` (no DMI identity read) is one machine twice."""
+    plan = h100_plan(requirements__nodes=2)
+    merged = merge_reports([node(vcat, "gpu02", plan=plan), node(vcat, "GPU02", plan=plan)], plan, "en")
+    by_id = {c.id: c for c in merged.checks}
+    assert by_id["NODE-UNIQUE"].status == "warn" and by_id["NODE-COUNT"].actual == "1"
+
+
 def test_merge_all_good_and_mixed_nodes(vcat: Catalog) -> None:
     plan = h100_plan(requirements__nodes=2)
     good = merge_reports([node(vcat, f"gpu0{i}", plan=plan) for i in range(1, 3)], plan, "en")
