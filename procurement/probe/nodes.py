@@ -115,21 +115,30 @@ def read_node(path: Path, plan: Plan | None, catalog: Catalog, lang: Lang,
             raise ReportError(str(exc)) from None
     if isinstance(obj, dict) and "nodes" in obj:
         raise ReportError(f"{path}: a merged cluster report, not one node's facts or report")
-    report = parse_report(obj, str(path))
+    return judged_report(obj, str(path), plan, catalog, lang, any_plan)
+
+
+def judged_report(obj: object, where: str, plan: Plan | None, catalog: Catalog, lang: Lang,
+                  any_plan: bool = True) -> VerificationReport:
+    """A judged node report (one file, or one node of a cluster report: ``where`` names it) read and, with a
+    ``plan``, checked against its own GPU list (:func:`judged_report_problems`), as `judge` and the handover
+    read it. Raises ReportError naming ``where``."""
+    report = parse_report(obj, where)
     if plan is not None:
-        problems = judged_report_problems(report, plan, catalog, lang, path, any_plan)
+        problems = judged_report_problems(report, plan, catalog, lang, where, any_plan)
         if problems:
             raise ReportError("\n".join(problems))
     return report
 
 
-def judged_report_problems(report: VerificationReport, plan: Plan, catalog: Catalog, lang: Lang, path: Path,
-                           any_plan: bool = False) -> list[str]:
+def judged_report_problems(report: VerificationReport, plan: Plan, catalog: Catalog, lang: Lang,
+                           path: Path | str, any_plan: bool = False) -> list[str]:
     """Why a judged report cannot be taken as this plan's verdict on the node: judged against another plan
     (unless ``any_plan``), or its GPU-COUNT / GPU-MODEL checks passing over a GPU list that contradicts them (a
-    report claiming one RTX 4090 with every check passed was accepted and handed over)."""
+    report claiming one RTX 4090 with every check passed was accepted and handed over; one listing a single
+    GPU's UUID eight times passed GPU-COUNT 8)."""
     from procurement.plan import canonical_digest
-    from procurement.verify.checks import match_gpu
+    from procurement.verify.checks import match_gpu, repeated_uuids
 
     digest = canonical_digest(plan)
     if report.plan_digest != digest:
@@ -143,6 +152,9 @@ def judged_report_problems(report: VerificationReport, plan: Plan, catalog: Cata
     if count is not None and count.status == "pass" and plan.gpu.count and len(report.gpus) != plan.gpu.count:
         problems.append(t("probe.judge.contradiction", lang, path=path, check="GPU-COUNT",
                           why=t("probe.judge.why_count", lang, n=len(report.gpus), want=plan.gpu.count)))
+    elif count is not None and count.status == "pass" and (twice := repeated_uuids(g.uuid for g in report.gpus)):
+        problems.append(t("probe.judge.contradiction", lang, path=path, check="GPU-COUNT",
+                          why=t("probe.judge.why_uuid", lang, uuids=", ".join(twice[:4]))))
     model = report.check("GPU-MODEL")
     if model is not None and model.status == "pass" and plan.gpu.model:
         wrong = sorted({g.name or "?" for g in report.gpus

@@ -34,6 +34,7 @@ register(
             "{n} GPU listed, the plan buys {want} per server", "{n} GPUs listed, the plan buys {want} per server", "n"
         ),
         "probe.judge.why_model": "{gpus} listed, the plan buys {want}",
+        "probe.judge.why_uuid": "GPU {uuids} listed more than once",
         "probe.judge.stale": (
             "{path}: collected at {collected}, before this run began ({since}): a file an earlier run left on the "
             "node, not this run's facts"

@@ -10,7 +10,7 @@ and `load` (the acceptance load run).
 
 from procurement.verify.checks import gpu, health, host, software, tuning  # noqa: F401  (register in report order)
 from procurement.verify.checks import load as _load  # noqa: F401  (the load-run checks come last)
-from procurement.verify.checks.gpu import gpu_verdicts
+from procurement.verify.checks.gpu import gpu_verdicts, repeated_uuids
 from procurement.verify.checks.registry import (
     CHECKS,
     CheckSpec,
@@ -22,4 +22,5 @@ from procurement.verify.checks.registry import (
     match_gpu,
 )
 
-__all__ = ["CHECKS", "CheckSpec", "Ctx", "Facts", "check", "evaluate", "gpu_record", "gpu_verdicts", "match_gpu"]
+__all__ = ["CHECKS", "CheckSpec", "Ctx", "Facts", "check", "evaluate", "gpu_record", "gpu_verdicts", "match_gpu",
+           "repeated_uuids"]

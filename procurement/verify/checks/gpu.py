@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import cast
 
 from catalog.loader import Catalog
@@ -120,11 +121,18 @@ def _gpu_model(c: Ctx) -> None:
         c.add("GPU-MODEL", "pass", "gpu_model.inventory", None, actual)
 
 
+def repeated_uuids(uuids: Iterable[str | None]) -> list[str]:
+    """The GPU UUIDs listed more than once, sorted: one GPU counted twice (GPU-COUNT fails on it; a judged
+    report whose GPU-COUNT passed over such a list is refused, procurement/probe/nodes.py)."""
+    counts = Counter(u for u in uuids if u)
+    return sorted(u for u, k in counts.items() if k > 1)
+
+
 @check("GPU-COUNT", "gpu", needs_smi=True, item="gpu_model_count")
 def _gpu_count(c: Ctx) -> None:
     n = len(c.gpus)
     uuids = [g.uuid for g in c.gpus if g.uuid]
-    repeated = sorted({u for u in uuids if uuids.count(u) > 1})
+    repeated = repeated_uuids(uuids)
     if repeated:
         # one GPU listed twice (an edited or replayed report): four GPUs each twice passed GPU-COUNT 8
         c.add("GPU-COUNT", "fail", "gpu_count.duplicate_uuid", c.plan.gpu.count if c.plan else None, n, n=n,

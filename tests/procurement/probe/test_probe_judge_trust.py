@@ -83,6 +83,24 @@ def test_a_forged_report_whose_checks_contradict_its_gpus_is_refused(tmp_path: P
         read_node(forged, h100_plan(), vcat, "zh", any_plan=False)
 
 
+def test_a_report_listing_one_gpu_for_all_its_gpus_is_refused(tmp_path: Path, judged: Path, vcat: Catalog,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """Eight GPUs, one UUID: GPU-COUNT fails on that in raw facts (gpu_count.duplicate_uuid), so a judged report
+    whose GPU-COUNT passed over it was edited (the handover set the power limit on that one card eight times)."""
+    doc = json.loads(judged.read_text())
+    one = doc["gpus"][0]["uuid"]
+    doc["gpus"] = [dict(g, uuid=one) for g in doc["gpus"]]
+    assert len(doc["gpus"]) == 8 and next(c for c in doc["checks"] if c["id"] == "GPU-COUNT")["status"] == "pass"
+    forged = tmp_path / "forged.json"
+    forged.write_text(json.dumps(doc))
+    with pytest.raises(ReportError, match=f"GPU-COUNT check says pass.*GPU {one} listed more than once"):
+        read_node(forged, h100_plan(), vcat, "en", any_plan=False)
+    assert _judge(str(forged), "--plan", str(_plan_file(tmp_path, h100_plan())), catalog=vcat) == 2
+    assert "edited or made for other hardware" in capsys.readouterr().err
+    with pytest.raises(ReportError, match="被列出不止一次"):
+        read_node(forged, h100_plan(), vcat, "zh", any_plan=False)
+
+
 def test_raw_facts_from_before_the_run_are_refused(tmp_path: Path, vcat: Catalog,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """A file an earlier run left on a node came back as this run's facts; `judge --since "$RUN"` (the stamp the
