@@ -22,6 +22,8 @@ from catalog.models import Gpu
 from procurement.plan import Plan, canonical_digest
 from procurement.policy import Policy
 from procurement.terminal import one_line
+from procurement.verify.checks import repeated_uuids
+from procurement.verify.merge import gpu_ids, node_key, repeated_machines, shared_gpu_ids
 from procurement.verify.report import VerificationReport
 
 DCGM_EXPORTER_IMAGE = "nvcr.io/nvidia/k8s/dcgm-exporter:4.2.3-4.1.3-ubuntu22.04"
@@ -152,6 +154,9 @@ def acceptance(node: NodeFacts, plan: Plan) -> str | None:
         return "failed: " + ", ".join(failed)
     if any(g.uuid is not None and not GPU_UUID.fullmatch(g.uuid) for g in rep.gpus):
         return "a GPU UUID that is not nvidia-smi's GPU-<uuid> form"
+    if twice := repeated_uuids(g.uuid for g in rep.gpus):
+        # setup.sh sets the power limit by UUID: one UUID for several GPUs would set it on one card, n times
+        return "GPU UUID listed more than once: " + ", ".join(twice[:4])
     if any(isinstance(g.index, bool) or not isinstance(g.index, int) or g.index < 0 for g in rep.gpus):
         return "a GPU index that is not a number"
     if rep.overall() == "unknown":
@@ -163,6 +168,52 @@ def acceptance(node: NodeFacts, plan: Plan) -> str | None:
 def undecided(why: str) -> bool:
     """A rejection for an unknown verdict (exit 3) rather than a failure (exit 1)."""
     return why.startswith("unknown: ") or why == "could not be verified"
+
+
+def conflicts(nodes: Sequence[NodeFacts]) -> dict[int, str]:
+    """Node index -> why its report cannot be taken alone, from the cross-node checks `judge` and `verify
+    --merge` run (procurement.verify.merge): the same host name or machine in more than one report
+    (NODE-UNIQUE; host names compared without case, as DNS compares them), or its GPU serials or UUIDs in
+    another node's report too (NODE-GPU-UNIQUE: one machine's report copied under another name). Every report
+    involved is refused and named, whatever the order of the inputs and whichever of them passed: which one
+    is the node's current state is the operator's call (remove the stale file, or judge the node again)."""
+    groups: dict[str, list[int]] = {}
+    for i, n in enumerate(nodes):
+        groups.setdefault(f"host name {n.name.lower()}", []).append(i)
+    by_name = {frozenset(members) for members in groups.values()}
+    keys = [node_key(n.report, n.source) for n in nodes]
+    for key in sorted(repeated_machines(keys)):
+        members = [i for i, k in enumerate(keys) if k == key]
+        # a machine told by its DMI serial, DMI UUID or machine-id, under more than one host name
+        if not key.startswith("host:") and frozenset(members) not in by_name:
+            groups[f"machine ({key})"] = members
+    why: dict[int, list[str]] = {}
+    together: dict[int, set[int]] = {}
+    for what, members in groups.items():
+        if len(members) < 2:
+            continue
+        files = sorted(nodes[i].source for i in members)
+        more = f" (+{len(files) - 5})" if len(files) > 5 else ""
+        text = f"the same {what} in {len(members)} reports: " + ", ".join(files[:5]) + more
+        for i in members:
+            why.setdefault(i, []).append(text)
+            together.setdefault(i, set()).update(members)
+    peers: dict[int, set[int]] = {}
+    example: dict[int, str] = {}
+    for ident, owners in shared_gpu_ids(gpu_ids([n.report for n in nodes], [str(i) for i in range(len(nodes))])):
+        idx = {int(o) for o in owners}
+        for i in idx:
+            others = idx - together.get(i, set()) - {i}  # already told: the same machine or host name
+            if others:
+                peers.setdefault(i, set()).update(others)
+                example.setdefault(i, ident)
+    for i, js in peers.items():
+        named = ", ".join(f"{nodes[j].name} ({nodes[j].source})" for j in sorted(js)[:3])
+        more = f" (+{len(js) - 3})" if len(js) > 3 else ""
+        why.setdefault(i, []).append(
+            f"GPU serials or UUIDs (such as {example[i]}) also in the report of {named}{more}: one machine's report "
+            "copied under another name?")
+    return {i: "; ".join(texts) for i, texts in why.items()}
 
 
 def planned_power_w(plan: Plan, catalog: Catalog, override_w: float | None) -> tuple[float | None, str]:
@@ -259,7 +310,8 @@ def setup_script(node: NodeFacts, plan: Plan, power_w: float | None, power_sourc
             "",
         ]
     else:
-        lines += [f"# 3. Power limits: not set ({comment(power_source or 'no GPUs in the report')})", ""]
+        why_not = "the report lists no GPUs" if not gpus else power_source  # not the catalog's source
+        lines += [f"# 3. Power limits: not set ({comment(why_not)})", ""]
     lines += [
         f"# 4. dcgm-exporter on port {DCGM_PORT} with the fields the alert rules read",
         *_put("/etc/gpu-procure/dcgm-counters.csv", "0644", [
@@ -447,18 +499,15 @@ def build_handover(
     accepted: list[NodeFacts] = []
     rejected: list[tuple[str, str]] = []
     undecided_nodes: list[str] = []
-    seen: set[str] = set()
-    for n in nodes:
-        why = acceptance(n, plan)
-        if why is None and n.name in seen:
-            why = "a second report of the same host name"
-        seen.add(n.name)
-        if why is None:
+    clash = conflicts(nodes)  # decided over every report read, so no input's place in the order counts
+    for i, n in enumerate(nodes):
+        own = acceptance(n, plan)
+        if own is None and i not in clash:
             accepted.append(n)
-        else:
-            rejected.append((n.name, why))
-            if undecided(why):
-                undecided_nodes.append(n.name)
+            continue
+        rejected.append((n.name, "; ".join(w for w in (own, clash.get(i)) if w)))
+        if own is not None and i not in clash and undecided(own):
+            undecided_nodes.append(n.name)
     files: dict[str, str] = {}
     power_w, power_source = planned_power_w(plan, catalog, power_limit_w)
     for n in accepted:

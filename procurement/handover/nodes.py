@@ -1,4 +1,9 @@
-"""The nodes a handover is built from: raw facts (judged now, slowdown thresholds kept), judged or cluster reports."""
+"""The nodes a handover is built from: raw facts (judged now, slowdown thresholds kept), judged or cluster reports.
+
+A judged report, alone or as one node of a cluster report, is read as `judge` reads it
+(procurement.probe.nodes.judged_report): one whose GPU-COUNT or GPU-MODEL check passed over a GPU list that
+contradicts it (no GPUs, another model, one GPU's UUID listed several times) is refused, naming the file.
+"""
 
 from __future__ import annotations
 
@@ -10,18 +15,27 @@ from catalog.loader import Catalog
 from procurement.handover.generate import NodeFacts, slowdown_thresholds
 from procurement.messages import Lang
 from procurement.plan import Plan
-from procurement.probe.nodes import MAX_INPUT_BYTES, MAX_RAW_VALUES, expand
+from procurement.probe.nodes import MAX_INPUT_BYTES, MAX_RAW_VALUES, expand, judged_report
 from procurement.safe_io import read_bounded_text
 from procurement.verification_report import merged_nodes
 from procurement.verify.collect import raw as rawmod
 from procurement.verify.judge import RawError, check_raw, judge
-from procurement.verify.report import ReportError, parse_report, strict_json
+from procurement.verify.report import ReportError, strict_json
 
 
 def read_nodes(paths: Sequence[Path], plan: Plan, catalog: Catalog, lang: Lang) -> tuple[list[NodeFacts], list[str]]:
-    """Nodes from raw facts (judged now, slowdown thresholds kept), judged or cluster reports."""
+    """Nodes from raw facts (judged now, slowdown thresholds kept), judged or cluster reports; one error line
+    per unreadable or untrustworthy file, or node of a cluster report."""
     nodes: list[NodeFacts] = []
     errors: list[str] = []
+
+    def judged(node: object, where: str, source: str) -> None:
+        # with any_plan: a report of another plan is read, then refused by acceptance with its reason
+        try:
+            nodes.append(NodeFacts(judged_report(node, where, plan, catalog, lang, any_plan=True), source))
+        except ReportError as exc:
+            errors.append(str(exc))
+
     for path in expand(paths):
         try:
             # the one bounded reader and JSON reader: a FIFO refused unread, NaN, duplicate keys and runaway
@@ -31,7 +45,12 @@ def read_nodes(paths: Sequence[Path], plan: Plan, catalog: Catalog, lang: Lang) 
             if merged is not None:  # the tool's own cluster report: node by node, each under one report's cap
                 for i, node in enumerate(merged[1]):
                     where = f"{path}: nodes[{i}]"
-                    nodes.append(NodeFacts(parse_report(strict_json(node, where), where), f"{path}#{i}"))
+                    try:
+                        obj = strict_json(node, where)
+                    except ReportError as exc:
+                        errors.append(str(exc))
+                        continue
+                    judged(obj, where, f"{path}#{i}")
                 continue
             obj = strict_json(text, str(path), max_values=MAX_RAW_VALUES)
             if isinstance(obj, dict) and obj.get("kind") == rawmod.KIND:
@@ -39,9 +58,9 @@ def read_nodes(paths: Sequence[Path], plan: Plan, catalog: Catalog, lang: Lang) 
                 nodes.append(NodeFacts(judge(doc, plan, catalog, None, lang), str(path), slowdown_thresholds(doc)))
             elif isinstance(obj, dict) and isinstance(obj.get("nodes"), list):
                 for i, node in enumerate(obj["nodes"]):
-                    nodes.append(NodeFacts(parse_report(node, f"{path}: nodes[{i}]"), f"{path}#{i}"))
+                    judged(node, f"{path}: nodes[{i}]", f"{path}#{i}")
             else:
-                nodes.append(NodeFacts(parse_report(obj, str(path)), str(path)))
+                judged(obj, str(path), str(path))
         except OSError as exc:
             errors.append(f"{path}: cannot read ({exc.strerror or exc})")
         except (UnicodeDecodeError, json.JSONDecodeError) as exc:

@@ -21,10 +21,13 @@ def shown(name: str, limit: int = 200) -> str:
 
 
 def summary(h: Handover, lang: Lang) -> str:
-    lines = [t("probe.handover.written", lang, n=len(h.accepted), path="."), ""]
+    """What was handed over and what was not: the README's text (the path, `.`, is the handover folder), and
+    without accepted nodes only the refusals (nothing is written, so no line may say it was)."""
+    lines = [t("probe.handover.written", lang, n=len(h.accepted), path="."), ""] if h.accepted else []
     lines += [f"  + {name}" for name in h.accepted]
     if h.rejected:
-        lines += ["", t("probe.handover.rejected", lang, nodes="")]
+        lines += ["", t("probe.handover.rejected", lang, nodes="")] if lines else [t("probe.handover.rejected",
+                                                                                        lang, nodes="")]
         lines += [f"  - {shown(name)}: {shown(why, 500)}" for name, why in h.rejected]
     if h.unknown_slowdown:
         lines += ["", t("probe.handover.slowdown_unknown", lang, nodes=", ".join(h.unknown_slowdown))]

@@ -85,12 +85,12 @@ def test_handover_through_the_entry_point_runs_no_injected_command_dry_or_for_re
     plan = load_plan(plan_path, catalog)
     save_plan(plan.model_copy(update={"title": "cluster" + bad[0] + bad[7]}), plan_path)
     plan = load_plan(plan_path, catalog)
-    good = node_report(plan, GOOD, n=2)
+    good = node_report(plan, GOOD)  # the plan's 8 GPUs: GPU-COUNT's pass agrees with the list
     nodes = [good]
     for i, p in enumerate(bad):
-        uuid_node = node_report(plan, f"gpu{10 + i}", n=2)
+        uuid_node = node_report(plan, f"gpu{10 + i}")
         uuid_node.gpus[1] = GpuRecord(index=1, name="NVIDIA H100 80GB HBM3", uuid=gpu_uuid("z", i) + p)
-        nodes += [uuid_node, node_report(plan, "gpu03" + p, n=1)]
+        nodes += [uuid_node, node_report(plan, "gpu03" + p)]
     reports = tmp_path / "reports"
     reports.mkdir()
     (reports / "cluster.json").write_text(json.dumps({"nodes": [report_to_dict(r) for r in nodes]}))
@@ -131,7 +131,7 @@ def test_handover_through_the_entry_point_runs_no_injected_command_dry_or_for_re
     traced = [ln for ln in real.stderr.splitlines() if ln.startswith("+")]
     assert not [ln for ln in traced if ln.lstrip("+ ").startswith(("touch", "/bin/touch"))], traced
     assert [ln for ln in real.stdout.splitlines() if ln.startswith("Exec")] == [
-        f"ExecStart=/usr/bin/env nvidia-smi -i {gpu_uuid(GOOD, i)} -pl 700" for i in range(2)
+        f"ExecStart=/usr/bin/env nvidia-smi -i {gpu_uuid(GOOD, i)} -pl 700" for i in range(8)
     ]
     calls = (tmp_path / "argv.log").read_text().split("\n--\n")
     docker_run = next(c.split("\n") for c in calls if c.startswith("docker\nrun"))
@@ -263,11 +263,11 @@ def judged(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     d = tmp_path_factory.mktemp("dup")
     plan_path = cluster_plan(d, nodes=2)
     plan = load_plan(plan_path)
-    text = json.dumps(report_to_dict(node_report(plan, "gpu01", n=2)), indent=1)
+    text = json.dumps(report_to_dict(node_report(plan, "gpu01")), indent=1)
     (d / "good.json").write_text(text)
     (d / "plain.json").write_text(text.replace('"host": {', '"host": {\n"hostname": "evil",', 1))
     (d / "escaped.json").write_text(text[:-1] + ',\n "h\\u006fst": {"hostname": "evil"}}')
-    second = report_to_dict(node_report(plan, "gpu02", n=2))
+    second = report_to_dict(node_report(plan, "gpu02"))
     cluster = json.dumps({"nodes": [json.loads(text), second]}, indent=1)
     (d / "nested.json").write_text(cluster.replace('"uuid": ', '"uuid": "GPU-x", "uuid": ', 1))
     return {"dir": d, "plan": plan_path}

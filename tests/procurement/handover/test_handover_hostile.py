@@ -189,13 +189,13 @@ def test_hostile_report_files_through_the_command(tmp_path: Path, catalog: Catal
     plan = load_plan(plan_path, catalog)
     reports = tmp_path / "reports"
     reports.mkdir()
-    good = node_report(plan, "gpu01", n=2)
+    good = node_report(plan, "gpu01")
     write_report(good, reports / "gpu01.json")
     for i, p in enumerate(payloads(marker)):
-        bad = node_report(plan, f"gpu{10 + i}", n=2)
+        bad = node_report(plan, f"gpu{10 + i}")
         bad.gpus[0] = GpuRecord(index=0, name="NVIDIA H100 80GB HBM3", uuid=gpu_uuid("z", i) + p)
         write_report(bad, reports / f"uuid{i}.json")
-        write_report(node_report(plan, "gpu03" + p, n=1), reports / f"host{i}.json")
+        write_report(node_report(plan, "gpu03" + p), reports / f"host{i}.json")
     out = tmp_path / "handover"
     assert main(["handover", str(plan_path), str(reports), str(out), "--lang", "en"]) == 1
     scripts = sorted(out.rglob("setup.sh"))
