@@ -9,7 +9,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from procurement.messages import MESSAGES, Lang, t
+from procurement.messages import MESSAGES, Lang, render_coded_fields_with, t
 
 Scalar = str | int | float | bool | None
 
@@ -140,3 +140,6 @@ def render_text(value: Coded, lang: Lang) -> str:
     if code in MESSAGES:
         return t(code, lang, **{k: render_value(v, lang) for k, v in params.items()})
     return str(render_value(value, lang))
+
+
+render_coded_fields_with(Coded, render_value)  # t() renders a coded field in the reader's language

@@ -317,14 +317,22 @@ def t(key: str, lang: Lang = "zh", /, **fields: object) -> str:
     return text.format(**fields) if fields else text
 
 
-def _coded_text(value: object, lang: Lang) -> object:
-    """A coded field (procurement.coded, which imports this module) as its text in ``lang``; else the value.
-    Without this a coded counted phrase printed as "code='facility.racks' params={'n': 8}"."""
-    if type(value).__name__ != "Coded":
-        return value
-    from procurement.coded import render_value
+_CODED: list[tuple[type, Callable[[object, str], object]]] = []
+"""(the Coded class, its renderer), registered by procurement.coded (above this module: it imports it)."""
 
-    return one_line(str(render_value(value, lang)))
+
+def render_coded_fields_with(kind: type, render: Callable[[object, str], object]) -> None:
+    """How a field of class ``kind`` is turned into text in a language (procurement.coded registers Coded)."""
+    _CODED[:] = [(kind, render)]
+
+
+def _coded_text(value: object, lang: Lang) -> object:
+    """A coded field as its text in ``lang``; else the value. Without this a coded counted phrase printed as
+    "code='facility.racks' params={'n': 8}"."""
+    for kind, render in _CODED:
+        if isinstance(value, kind):
+            return one_line(str(render(value, lang)))
+    return value
 
 
 def translated(key: str, lang: Lang) -> bool:
