@@ -186,7 +186,7 @@ def run_command(argv: Sequence[str], timeout: float, cancel: Any = None) -> RunR
     readers = _start_readers(proc, out, err, over, ended)
     deadline = time.monotonic() + max(0.0, timeout)
     timed_out, cancelled = _wait(proc, deadline, cancel, over)
-    left_running = _stop_readers(proc, readers, ended)
+    left_running = stop_readers(proc, readers, ended, PIPE_GRACE_S)
     res = result(args, proc.returncode, out.data().decode("utf-8", "replace"),
                  err.data().decode("utf-8", "replace"), timed_out=timed_out, cancelled=cancelled,
                  error=("{}: output larger than {} MiB; stopped".format(exe, OUTPUT_CAP_BYTES // (1024 * 1024))
@@ -246,17 +246,17 @@ def _wait(proc: Any, deadline: float, cancel: Any, over: Any) -> Tuple[bool, boo
             return timed_out, cancelled
 
 
-def _stop_readers(proc: Any, readers: List[threading.Thread], ended: Any) -> bool:
+def stop_readers(proc: Any, readers: List[threading.Thread], ended: Any, grace: float) -> bool:
     """Wait for the output's end once the program has ended or was killed; True when a process it left
-    behind kept the output open past PIPE_GRACE_S.
+    behind kept the output open past ``grace`` seconds (also the app's runner's, procurement.verify.collect.runner).
 
     Such a process (same group) is killed, and its end waited for as long again. One that left the group
     keeps its pipes: its readers are left blocked in read() (daemon threads that close their stream when it
     ends), since closing a buffered stream under a reader blocks on the reader's lock, for ever."""
-    if _join(readers, PIPE_GRACE_S):
+    if _join(readers, grace):
         return False
     _kill_group(proc)
-    _join(readers, PIPE_GRACE_S)
+    _join(readers, grace)
     ended.set()
     return True
 

@@ -13,6 +13,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import IO, Protocol
 
+from procurement.verify.collect.raw import stop_readers
+
 
 class CancelFlag(Protocol):
     """Anything with is_set() (threading.Event, a GUI's cancel flag)."""
@@ -105,7 +107,7 @@ def run_command(
     ended = threading.Event()
     readers = _start_readers(proc, buffers, dropped, tail, over, ended)
     timed_out, cancelled = _wait(proc, deadline, cancel, over)
-    left_running = _stop_readers(proc, readers, ended)
+    left_running = stop_readers(proc, readers, ended, PIPE_GRACE_S)
     if tail:
         _keep_tails(buffers, dropped)
     return CommandResult(
@@ -180,29 +182,6 @@ def _wait(
             except subprocess.TimeoutExpired:
                 pass
             return timed_out, cancelled
-
-
-def _stop_readers(proc: subprocess.Popen[bytes], readers: list[threading.Thread], ended: threading.Event) -> bool:
-    """Wait for the output's end once the program has ended or was killed; True when a process it left
-    behind kept the output open past PIPE_GRACE_S.
-
-    Such a process (same group) is killed, and its end waited for as long again. One that left the group
-    keeps its pipes: its readers are left blocked in read() (daemon threads that close their stream when it
-    ends), since closing a buffered stream under a reader blocks on the reader's lock, for ever."""
-    if _join(readers, PIPE_GRACE_S):
-        return False
-    _kill_group(proc)
-    _join(readers, PIPE_GRACE_S)
-    ended.set()
-    return True
-
-
-def _join(readers: list[threading.Thread], seconds: float) -> bool:
-    """Whether every reader ended within ``seconds`` (all together)."""
-    until = time.monotonic() + seconds
-    for reader in readers:
-        reader.join(timeout=max(0.0, until - time.monotonic()))
-    return not any(reader.is_alive() for reader in readers)
 
 
 def _closing(stream: IO[bytes]) -> None:
