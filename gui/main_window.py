@@ -145,7 +145,6 @@ class MainWindow(QMainWindow):
         self.translators = translators or Translators()
         self.setObjectName("mainWindow")
         self._pages: list[StepPage | None] = [None] * len(PAGES)
-        self._tab_page_of: StepPage | None = None  # the page whose controls _tab_page holds
         self._tab_page: list[QWidget] = []
         self.named_actions: dict[str, QAction] = {}
         self._shortcuts: dict[str, QKeySequence | QKeySequence.StandardKey | str] = {}
@@ -646,7 +645,6 @@ class MainWindow(QMainWindow):
             self.step_list.setCurrentRow(index)
         self.back_button.setEnabled(index > 0)
         self.next_button.setEnabled(index < len(PAGES) - 1)
-        self._tab_page_of = None  # the order is taken from the page when Tab is first pressed on it
 
     def chain_tab_order(self, page: StepPage) -> None:
         """Remember the page's controls in the page's own order (its tab_chain() where it has one, else its
@@ -668,9 +666,10 @@ class MainWindow(QMainWindow):
         the findings. (Pages are built lazily, after the window's own focus chain, so Qt's chain had put
         their controls after the findings, and step 3 began at its last button.)"""
         page = self.pages[self.current_index()] if self.controller is not None else None
-        if page is not None and self._tab_page_of is not page:
+        if page is not None:
+            # taken again at every Tab: a list kept from the page's first Tab held the widgets of a storage or
+            # network row removed since, or a price cell's editor, and touching them crashed the app
             self.chain_tab_order(page)
-            self._tab_page_of = page
         tail: list[QWidget] = [self.back_button, self.next_button]
         if self.findings_panel is not None:
             tail.append(self.findings_panel.tree)

@@ -269,6 +269,8 @@ class QuotePage(StepPage):
                                    | QAbstractItemView.EditTrigger.EditKeyPressed
                                    | QAbstractItemView.EditTrigger.AnyKeyPressed)
         self.row_parts: list[str] = []
+        self._pending_prices: list[tuple[str, str, str]] = []
+        """Prices typed into the table and not applied yet (part id, text as typed, the part's name)."""
         self.vat_included = QCheckBox()
         self.vat_included.setChecked(True)  # Chinese vendors quote VAT-inclusive (含税) prices
         self.table.verticalHeader().hide()
@@ -471,11 +473,27 @@ class QuotePage(StepPage):
 
     def _price_edited(self, item: QTableWidgetItem) -> None:
         """A unit price typed into the table becomes the plan's own price for that part (undoable); an empty
-        cell goes back to the catalog's reference price."""
+        cell goes back to the catalog's reference price.
+
+        Applied in the next turn of the event loop, not here: this runs inside the cell delegate's commit, and
+        the plan's change rebuilds the table, which freed the item and its editor under the delegate - the
+        second price typed crashed the app (a segmentation fault). A document made before that turn
+        (``_finish_editing``) applies it at once."""
         if self.refreshing or item.column() != 4 or item.row() >= len(self.row_parts):
             return
+        cell = self.table.item(item.row(), 1)
         part_id = self.row_parts[item.row()]
-        text = item.text().replace("¥", "").replace(",", "").replace(" ", "").strip()
+        self._pending_prices.append((part_id, item.text(), cell.text() if cell is not None else part_id))
+        if len(self._pending_prices) == 1:
+            QTimer.singleShot(0, self._apply_pending_prices)
+
+    def _apply_pending_prices(self) -> None:
+        pending, self._pending_prices = self._pending_prices, []
+        for part_id, typed, name in pending:
+            self._apply_price(part_id, typed, name)
+
+    def _apply_price(self, part_id: str, typed: str, name: str) -> None:
+        text = typed.replace("¥", "").replace(",", "").replace(" ", "").strip()
         prices = dict(self.controller.plan.prices)
         if not text or text in (t("quote.on_request", self.controller.lang),):
             if prices.pop(part_id, None) is None:
@@ -486,12 +504,10 @@ class QuotePage(StepPage):
                 prices[part_id] = EnteredPrice(price_cny=value, with_vat=self.vat_included.isChecked(),
                                                kind="entered", date=dt.date.today(), source="")
             except ValueError:
-                self.status_label.setText(self.tr("Not a price: %1").replace("%1", item.text()))
+                self.status_label.setText(self.tr("Not a price: %1").replace("%1", typed))
                 self.refresh_now()
                 return
         after = self.controller.plan.model_copy(update={"prices": prices})
-        cell = self.table.item(item.row(), 1)
-        name = cell.text() if cell is not None else part_id
         self.controller.replace_plan(after, lambda: self.tr("Unit price of %1").replace("%1", name))
 
     def compare_quotes(self) -> Any:
@@ -619,6 +635,7 @@ class QuotePage(StepPage):
                 and self.table.state() == QAbstractItemView.State.EditingState:
             self.table.commitData(editor)
             self.table.closeEditor(editor, QAbstractItemDelegate.EndEditHint.NoHint)
+        self._apply_pending_prices()
 
     def _renderer(self, document: Document = "quote", plan: Any = None) -> Any:
         """A render function over a snapshot of the plan (or ``plan``), safe to run in a worker thread."""
