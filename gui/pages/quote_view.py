@@ -23,7 +23,6 @@ from PySide6.QtWidgets import (
     QLabel,
     QLineEdit,
     QPushButton,
-    QSpinBox,
     QStyle,
     QTableWidget,
     QTableWidgetItem,
@@ -37,7 +36,7 @@ from gui.controller import PlanController
 from gui.numbers import percent
 from gui.pages.base import StepPage, focus_on_screen
 from gui.widgets.money import million_text
-from gui.widgets.spin import show_value
+from gui.widgets.spin import SpinBox, show_value
 from procurement.messages import t
 from procurement.plan import EnteredPrice, PlanError
 
@@ -238,7 +237,7 @@ class QuotePage(StepPage):
         self.info_box = QGroupBox()
         self.info_form = QFormLayout(self.info_box)
         self.number_edit = QLineEdit()
-        self.validity = QSpinBox()
+        self.validity = SpinBox()
         self.validity.setRange(1, 3650)
         self.info_form.addRow(QLabel(), self.number_edit)
         self.info_form.addRow(QLabel(), self.validity)

@@ -32,7 +32,7 @@ from gui.pages.base import StepPage
 from gui.sizing_bridge import advice_for, vram_for
 from gui.widgets.bar_chart import Segment, StackedBar, StackedBarChart
 from gui.widgets.money import MoneyBox
-from gui.widgets.spin import show_special_text, show_value
+from gui.widgets.spin import DoubleSpinBox, SpinBox, show_special_text, show_value
 from procurement.plan import (
     Optimizer,
     Precision,
@@ -89,7 +89,7 @@ class RequirementsPage(StepPage):
         for name in ("workload", "mode", "usage", "data_sensitivity", "deployment"):
             self._combo(wl, name)
         # the share of time at full load, for the cost of ownership (docs/tco.md): the buyer's figure, no default
-        self._spin(wl, "utilisation_pct", QSpinBox, -1, 100)
+        self._spin(wl, "utilisation_pct", SpinBox, -1, 100)
         ml = QFormLayout(self.model_box)
         self._combo(ml, "model_preset")
         self.load_config = QPushButton(self)
@@ -99,19 +99,19 @@ class RequirementsPage(StepPage):
         self.config_status.setWordWrap(True)
         ml.addRow(self.load_config)
         ml.addRow(self.config_status)
-        self._spin(ml, "model_params_b", QDoubleSpinBox, 0, 100_000, decimals=1)
-        self._spin(ml, "layers", QSpinBox, 0, 100_000)
-        self._spin(ml, "hidden_size", QSpinBox, 0, 10_000_000)
-        self._spin(ml, "attention_heads", QSpinBox, 0, 100_000)
-        self._spin(ml, "kv_heads", QSpinBox, 0, 100_000)
-        self._spin(ml, "head_dim", QSpinBox, 0, 100_000)
-        self._spin(ml, "vocab_size", QSpinBox, 0, 100_000_000)
+        self._spin(ml, "model_params_b", DoubleSpinBox, 0, 100_000, decimals=1)
+        self._spin(ml, "layers", SpinBox, 0, 100_000)
+        self._spin(ml, "hidden_size", SpinBox, 0, 10_000_000)
+        self._spin(ml, "attention_heads", SpinBox, 0, 100_000)
+        self._spin(ml, "kv_heads", SpinBox, 0, 100_000)
+        self._spin(ml, "head_dim", SpinBox, 0, 100_000)
+        self._spin(ml, "vocab_size", SpinBox, 0, 100_000_000)
         self._combo(ml, "precision")
         self._combo(ml, "optimizer")
-        self._spin(ml, "batch_size", QSpinBox, 1, 1_000_000)
-        self._spin(ml, "sequence_length", QSpinBox, 1, 100_000_000)
+        self._spin(ml, "batch_size", SpinBox, 1, 1_000_000)
+        self._spin(ml, "sequence_length", SpinBox, 1, 100_000_000)
         dl = QFormLayout(self.data_box)
-        self._spin(dl, "dataset_gb", QDoubleSpinBox, 0, 1e9, decimals=0)
+        self._spin(dl, "dataset_gb", DoubleSpinBox, 0, 1e9, decimals=0)
         # the budget is a range (format 12): its minimum, then its maximum (budget_cny, the single budget of old)
         self.budget_min = MoneyBox(self)
         self.budget_min.setObjectName("budget_min_cny")
@@ -125,7 +125,7 @@ class RequirementsPage(StepPage):
         dl.addRow(self.labels["budget_cny"], self.budget)
         self.labels["budget_cny"].setBuddy(self.budget.spin)
         self.bind_field(R + "budget_cny", self.budget)
-        self._spin(dl, "nodes", QSpinBox, 1, 100_000)
+        self._spin(dl, "nodes", SpinBox, 1, 100_000)
         for name in ("needs_mig", "needs_nvlink"):
             box = QCheckBox(self)
             box.setObjectName(name)
@@ -136,11 +136,11 @@ class RequirementsPage(StepPage):
         ll = QFormLayout(self.layout_box)
         for name in ("scheme", "gradient_checkpointing", "kv_precision"):
             self._combo(ll, name)
-        self._spin(ll, "tensor_parallel", QSpinBox, 0, 1024)
-        self._spin(ll, "pipeline_parallel", QSpinBox, 0, 1024)
-        self._spin(ll, "lora_rank", QSpinBox, 0, 65_536)
-        self._spin(ll, "concurrent_users", QSpinBox, 0, 10_000_000)
-        self._spin(ll, "network_gbps", QDoubleSpinBox, 0, 1_000_000, decimals=0)
+        self._spin(ll, "tensor_parallel", SpinBox, 0, 1024)
+        self._spin(ll, "pipeline_parallel", SpinBox, 0, 1024)
+        self._spin(ll, "lora_rank", SpinBox, 0, 65_536)
+        self._spin(ll, "concurrent_users", SpinBox, 0, 10_000_000)
+        self._spin(ll, "network_gbps", DoubleSpinBox, 0, 1_000_000, decimals=0)
         box = QCheckBox(self)
         box.setObjectName("offload_optimizer")
         self.checks["offload_optimizer"] = box
@@ -150,7 +150,7 @@ class RequirementsPage(StepPage):
         # training options (format 12), as `gpu-procure size` takes them; shown for a training workload
         tl = QFormLayout(self.training_box)
         self._combo(tl, "attention")
-        self._spin(tl, "loss_chunks", QSpinBox, 1, 65_536)
+        self._spin(tl, "loss_chunks", SpinBox, 1, 65_536)
         for name in TRAINING_CHECKS:
             box = QCheckBox(self)
             box.setObjectName(name)

@@ -18,7 +18,6 @@ from PySide6.QtWidgets import (
     QHeaderView,
     QLabel,
     QPushButton,
-    QSpinBox,
     QTableWidget,
     QTableWidgetItem,
     QTabWidget,
@@ -33,7 +32,7 @@ from gui.pages import step_heading
 from gui.pages.base import StepPage
 from gui.sizing_bridge import GpuRow, gpu_rows
 from gui.widgets.money import short_amount
-from gui.widgets.spin import show_suffix, show_value
+from gui.widgets.spin import SpinBox, show_suffix, show_value
 from procurement.mig import mig_summary
 from procurement.plan import with_value
 
@@ -113,7 +112,7 @@ class GpuPage(StepPage):
         self.model_combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.model_label.setBuddy(self.model_combo)
         self.count_label = QLabel(self)
-        self.count_spin = QSpinBox(self)
+        self.count_spin = SpinBox(self)
         self.count_spin.setObjectName("gpuCount")
         self.count_spin.setRange(0, 10_000)
         self.count_label.setBuddy(self.count_spin)

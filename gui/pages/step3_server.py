@@ -14,7 +14,6 @@ from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (
     QCheckBox,
     QComboBox,
-    QDoubleSpinBox,
     QFormLayout,
     QGridLayout,
     QGroupBox,
@@ -33,7 +32,7 @@ from gui.controller import PlanController
 from gui.pages.base import StepPage, focus_on_screen
 from gui.views.server import GaugeReading, PartChoice, cord_figures, gauge_readings, gauge_states, part_choices
 from gui.widgets.gauge import Gauge
-from gui.widgets.spin import show_value
+from gui.widgets.spin import DoubleSpinBox, SpinBox, show_value
 from gui.widgets.undo_keys import route_spin
 from procurement.compatibility import Fit, Kind, offer
 from procurement.messages import Lang
@@ -171,7 +170,7 @@ class _PartRows(QWidget):
         combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         combo.setMinimumContentsLength(12)
         combo.currentIndexChanged.connect(lambda _i, w=combo: self._edit_cell(w, "part", w.currentData()))
-        count = QSpinBox(self)
+        count = SpinBox(self)
         count.setRange(0, 64)
         count.valueChanged.connect(lambda v, w=count: self._edit_cell(w, "count", v, merge=True))
         route_spin(count)  # Undo/Redo keys go to the plan (the page routes only the widgets it was built with)
@@ -248,17 +247,17 @@ class ServerPage(StepPage):
 
         # CPU
         self.cpu_combo = QComboBox()
-        self.cpu_count = QSpinBox()
+        self.cpu_count = SpinBox()
         self.cpu_count.setRange(1, 16)
         # memory
         self.memory_combo = QComboBox()
-        self.memory_count = QSpinBox()
+        self.memory_count = SpinBox()
         self.memory_count.setRange(1, 64)
         self.memory_total = QLabel()
         # chassis / power
         self.chassis_combo = QComboBox()
         self.psu_combo = QComboBox()
-        self.psu_count = QSpinBox()
+        self.psu_count = SpinBox()
         self.psu_count.setRange(0, 16)
         self.redundancy_combo = QComboBox()
         for r in Redundancy:
@@ -266,11 +265,11 @@ class ServerPage(StepPage):
         self.voltage_combo = QComboBox()
         for band in _VOLTAGE_ORDER:
             self.voltage_combo.addItem("", band)
-        self.rack_limit = QDoubleSpinBox()
+        self.rack_limit = DoubleSpinBox()
         self.rack_limit.setRange(0, 10_000)
         self.rack_limit.setDecimals(1)
         self.rack_limit.setSuffix(" kW")
-        self.servers_per_rack = QSpinBox()
+        self.servers_per_rack = SpinBox()
         self.servers_per_rack.setRange(1, 1000)
         for combo in (self.cpu_combo, self.memory_combo, self.chassis_combo, self.psu_combo):
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from PySide6.QtCore import QEvent, QLocale, Signal
-from PySide6.QtWidgets import QDoubleSpinBox, QHBoxLayout, QLabel, QWidget
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QWidget
 
 from gui.numbers import number
 from gui.safe_events import reported
-from gui.widgets.spin import show_value
+from gui.widgets.spin import DoubleSpinBox, show_value
 
 YUAN_PER_WAN = 10_000
 
@@ -39,7 +39,7 @@ class MoneyBox(QWidget):
 
     def __init__(self, parent: QWidget | None = None, maximum: float = 1e11) -> None:
         super().__init__(parent)
-        self.spin = QDoubleSpinBox(self)
+        self.spin = DoubleSpinBox(self)
         self.spin.setDecimals(0)
         self.spin.setRange(0, maximum)
         self.spin.setSingleStep(10_000)

@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (
 )
 
 from gui.controller import PlanController
-from gui.widgets.spin import show_value
+from gui.widgets.spin import DoubleSpinBox, SpinBox, show_value
 from procurement.plan import PlanError, one_line
 
 TERM_FIELDS = ("delivery", "warranty", "payment", "freight")
@@ -51,7 +51,7 @@ def _labels(form: QFormLayout, texts: list[str]) -> None:
 
 
 def _spin(low: float, high: float, decimals: int, step: float) -> QDoubleSpinBox:
-    box = QDoubleSpinBox()
+    box = DoubleSpinBox()
     box.setRange(low, high)
     box.setDecimals(decimals)
     box.setSingleStep(step)
@@ -196,7 +196,7 @@ class TcoEditor(_Editor):
             self.pue_choice.addItem("", value)
         self.pue_source = QLineEdit()
         self.life = _spin(0, 30, 1, 1)
-        self.utilisation = QSpinBox()
+        self.utilisation = SpinBox()
         self.utilisation.setRange(-1, 100)
         self.utilisation.setKeyboardTracking(False)
         self.cloud_price = _spin(0, 100_000, 2, 1)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from PySide6.QtGui import QValidator
 from PySide6.QtWidgets import QDoubleSpinBox, QSpinBox
 
 
@@ -33,3 +34,34 @@ def show_suffix(box: QSpinBox | QDoubleSpinBox, text: str) -> None:
     """setSuffix re-formats the text like setValue does: only when the words change."""
     if box.suffix() != text:
         box.setSuffix(text)
+
+
+WIDE_DIGITS = str.maketrans({**{chr(0xFF10 + i): str(i) for i in range(10)}, "，": ",", "．": ".", "－": "-"})
+"""Full-width digits and signs (what a Chinese input method in full-width mode commits: '６６００００') as the
+ASCII ones a spin box understands."""
+
+
+class SpinBox(QSpinBox):
+    """A QSpinBox that takes full-width digits as typed (a plain one silently dropped '６６００００')."""
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:  # Qt override
+        return super().validate(text.translate(WIDE_DIGITS), pos)
+
+    def valueFromText(self, text: str) -> int:  # Qt override
+        return super().valueFromText(text.translate(WIDE_DIGITS))
+
+    def fixup(self, text: str) -> str:  # Qt override
+        return super().fixup(text.translate(WIDE_DIGITS))
+
+
+class DoubleSpinBox(QDoubleSpinBox):
+    """A QDoubleSpinBox that takes full-width digits, '，' and '．' as typed."""
+
+    def validate(self, text: str, pos: int) -> tuple[QValidator.State, str, int]:  # Qt override
+        return super().validate(text.translate(WIDE_DIGITS), pos)
+
+    def valueFromText(self, text: str) -> float:  # Qt override
+        return super().valueFromText(text.translate(WIDE_DIGITS))
+
+    def fixup(self, text: str) -> str:  # Qt override
+        return super().fixup(text.translate(WIDE_DIGITS))
