@@ -224,6 +224,17 @@ def _chosen_pages(printer: Any) -> list[int]:
     return []
 
 
+def _two_lines(heading: str) -> str:
+    """A long column heading on two lines ('Unit price\nincl. VAT'), broken at the space nearest its middle: the
+    price columns are as wide as their headings, and on one line they left the part and spec columns a few
+    pixels at 1024 px (a Chinese heading, without spaces, is short and stays on one line)."""
+    if len(heading) < 14 or " " not in heading:
+        return heading
+    middle = len(heading) / 2
+    cut = min((i for i, ch in enumerate(heading) if ch == " "), key=lambda i: abs(i - middle))
+    return heading[:cut] + "\n" + heading[cut + 1:]
+
+
 class QuotePage(StepPage):
     step = 0
     follows_findings = True
@@ -259,6 +270,7 @@ class QuotePage(StepPage):
         self.terms = QuoteTermsEditor(controller)
         self.tco = TcoEditor(controller)
         self.details_tabs = QTabWidget()
+        self.details_tabs.setUsesScrollButtons(True)  # four tab titles need not fit side by side
         self.details_tabs.addTab(self.terms, "")
         self.details_tabs.addTab(self.tco, "")
         self.table = QTableWidget(0, 6)
@@ -303,14 +315,23 @@ class QuotePage(StepPage):
         self.rfq_button = QPushButton()
         self.print_button = QPushButton()
         self.status_label = QLabel()
-        buttons = QHBoxLayout()
-        buttons.addWidget(self.status_label, 1)
-        buttons.addWidget(self.import_button)
-        buttons.addWidget(self.compare_button)
-        buttons.addWidget(self.paper_combo)
-        buttons.addWidget(self.rfq_button)
-        buttons.addWidget(self.export_button)
-        buttons.addWidget(self.print_button)
+        # a long "Saved /home/…/quote.pdf" wraps instead of widening the page past the window
+        self.status_label.setWordWrap(True)
+        # two rows: the prices' sources, then the documents; in one row the six buttons made the page 662 px
+        # wide at least, past the window at 1024 × 768 with the findings beside it
+        sources = QHBoxLayout()
+        sources.addWidget(self.import_button)
+        sources.addWidget(self.compare_button)
+        sources.addStretch(1)
+        documents = QHBoxLayout()
+        documents.addWidget(self.status_label, 1)
+        documents.addWidget(self.paper_combo)
+        documents.addWidget(self.rfq_button)
+        documents.addWidget(self.export_button)
+        documents.addWidget(self.print_button)
+        buttons = QVBoxLayout()
+        buttons.addLayout(sources)
+        buttons.addLayout(documents)
         outer = QVBoxLayout(self)
         outer.setContentsMargins(0, 0, 0, 0)
         self.add_heading(outer)
@@ -412,7 +433,7 @@ class QuotePage(StepPage):
                           (5, self.tr("Amount incl. VAT") if gross else self.tr("Amount excl. VAT"))):
             header = self.table.horizontalHeaderItem(col)
             if header is not None:
-                header.setText(text)
+                header.setText(_two_lines(text))
         self.table.blockSignals(True)  # filling the table is not the buyer editing a price
         self.table.setRowCount(0)
         self.row_parts = []

@@ -16,6 +16,7 @@ from PySide6.QtWidgets import (
     QLabel,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
@@ -119,7 +120,7 @@ class ImagePage(StepPage):
         for path, _kind in FIELDS:
             combo = QComboBox()
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
-            combo.setMinimumContentsLength(40)
+            combo.setMinimumContentsLength(32)  # 40 made step 4 wider than the room at 1024 px beside the findings
             self.combos[path] = combo
             # why the chosen option conflicts, in full under the combo (the closed combo would clip it)
             reason = QLabel()
@@ -183,14 +184,16 @@ class ImagePage(StepPage):
         self.tag_label = QLabel()
         self.tag_label.setObjectName("imageTag")
         self.tag_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        # two rows: in one, the mirror, base and multi-stage choices made the page 1,325-1,362 px wide (the window
-        # must fit 1,280)
-        choices = QHBoxLayout()
-        choices.addWidget(self.mirror_label)
-        choices.addWidget(self.mirror_combo)
-        choices.addWidget(self.base_label)
-        choices.addWidget(self.base_combo)
-        choices.addStretch(1)
+        # a tag is one long word (4-a100-40gb-…:pytorch-2.1-cuda12.1-20261206): wrapped where it can be and
+        # never wider than the page (it made step 4 819 px at least); the whole tag is selectable and in the tip
+        self.tag_label.setWordWrap(True)
+        self.tag_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        # the mirror and the base one under the other, the multi-stage choice and the buttons below: in one row
+        # they made the page 1,325-1,362 px wide (the window must fit 1,280), side by side still 531 px, past the
+        # room at 1,024 × 768 with the findings beside it
+        choices = QFormLayout()
+        choices.addRow(self.mirror_label, self.mirror_combo)
+        choices.addRow(self.base_label, self.base_combo)
         buttons = QHBoxLayout()
         buttons.addWidget(self.multi_stage_check)
         buttons.addStretch(1)
@@ -305,6 +308,7 @@ class ImagePage(StepPage):
         tags = image_tags(self.controller.plan, self.controller.catalog)
         self.tag_label.setText(self.tr("Image tag: %1 (then %2)").replace("%1", tags.ref()).replace(
             "%2", ", ".join(tags.environments)) if tags else "")
+        self.tag_label.setToolTip(tags.ref() if tags else "")
         self.tag_label.setVisible(tags is not None)
         self.dockerfile_view.setPlainText(self.dockerfile_text())
         has_text = bool(self.dockerfile_view.toPlainText())

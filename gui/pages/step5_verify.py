@@ -15,6 +15,7 @@ from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
     QComboBox,
+    QFormLayout,
     QGroupBox,
     QHBoxLayout,
     QHeaderView,
@@ -37,6 +38,7 @@ from gui import workers
 from gui.controller import PlanController
 from gui.pages.base import StepPage
 from gui.views.verify import MARKS, NodeRow, gpu_status, missing_row, node_row
+from gui.widgets.flow import FlowLayout
 from procurement.handover.generate import NodeFacts, build_handover
 from procurement.handover.write import summary as handover_summary
 from procurement.handover.write import write_all as write_handover
@@ -224,22 +226,20 @@ class VerifyPage(StepPage):
         self.detail_split.setStretchFactor(0, 3)
         self.detail_split.setStretchFactor(1, 1)
         self.detail_split.setChildrenCollapsible(False)
-        # Two rows, so the page fits a 1280-pixel window in either language (eight buttons on one row made the
-        # window's minimum 1311 px): what is done for the target machine, then this computer and the reports.
-        target_row, local_row = QHBoxLayout(), QHBoxLayout()
+        # Two groups, so the page fits the window in either language (eight buttons on one row made the window's
+        # minimum 1311 px): what is done for the target machine, then this computer and the reports; each wraps
+        # onto a second line where the page is narrower (1024 px beside the findings: 710 px at least before)
+        target_row, local_row = FlowLayout(), FlowLayout()
         for b in (self.probe_button, self.import_button, self.import_dir_button, self.handover_button):
             target_row.addWidget(b)
         for b in (self.run_button, self.cancel_button, self.remove_button, self.clear_button):
             local_row.addWidget(b)
         local_row.addWidget(self.export_button)
-        target_row.addStretch(1)
-        local_row.addStretch(1)
         box = QVBoxLayout(self.target_box)
-        choose = QHBoxLayout()
-        choose.addWidget(self.nodes_label)
-        choose.addWidget(self.nodes_edit, 2)
-        choose.addWidget(self.method_label)
-        choose.addWidget(self.method_combo, 1)
+        choose = QFormLayout()  # the node names, then how they are run, each with its label
+        choose.setRowWrapPolicy(QFormLayout.RowWrapPolicy.WrapLongRows)
+        choose.addRow(self.nodes_label, self.nodes_edit)
+        choose.addRow(self.method_label, self.method_combo)
         command = QHBoxLayout()
         command.addWidget(self.command_view, 1)
         command.addWidget(self.copy_button, 0, Qt.AlignmentFlag.AlignTop)

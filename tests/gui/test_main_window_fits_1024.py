@@ -124,3 +124,33 @@ def test_a_finding_far_down_puts_its_field_on_screen_at_1024x768(qtbot, make_win
     focused = QApplication.focusWidget()
     assert focused is not None and focused.window() is win
     assert _revealed(focused), (path, focused)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_at_1024x768_no_page_is_wider_than_the_window(qtbot, make_window, lang: str) -> None:
+    """With the findings beside the page, every page fits the width that is left: the quote page was 662 px at
+    least (its six buttons in one row, the cost-of-ownership form's long labels beside their fields) and its
+    prices, totals and Export buttons lay behind a horizontal scroll bar; a long 'Saved …' message widened it
+    further. Its line items keep room for the part names (the price headings break onto two lines)."""
+    win = make_window()
+    win.named_actions[f"lang_{lang}"].trigger()
+    win.controller.new(load_plan(EXAMPLES / "mid-size-training.gpuplan.yaml"))
+    room = SCREEN - FRAME
+    win.resize(room)
+    qtbot.waitUntil(lambda: win.size() == room)
+    for index in range(len(win.pages)):
+        win.show_page(index)
+        QApplication.processEvents()
+        bar = win.page_scroll.horizontalScrollBar()
+        assert not bar.isVisible(), (index, bar.maximum())
+    quote = win.page("QuotePage")
+    win.show_page(win.pages.index(quote))
+    quote.status_label.setText("Saved " + "/home/buyer/Documents/procurement/2026/" * 4 + "quote.pdf")
+    QApplication.processEvents()
+    assert not win.page_scroll.horizontalScrollBar().isVisible()
+    view = win.page_scroll.viewport()
+    for button in (quote.export_button, quote.print_button, quote.rfq_button):
+        right = button.mapTo(view, button.rect().topRight())
+        assert view.rect().contains(right), (button.text(), right, view.rect())
+    header = quote.table.horizontalHeader()
+    assert min(header.sectionSize(1), header.sectionSize(2)) >= 50, [header.sectionSize(c) for c in range(6)]

@@ -216,7 +216,7 @@ def test_typing_a_vendor_price_into_the_table_completes_the_quote_and_undo_takes
     names = [page.table.item(r, 1).text() for r in range(page.table.rowCount())]
     row = names.index(cpu.name)
     assert page.table.item(row, 4).text() == "¥11,300.00"  # the quote's lines are VAT-inclusive, as typed
-    assert page.table.horizontalHeaderItem(4).text() == "Unit price incl. VAT"
+    assert page.table.horizontalHeaderItem(4).text() == "Unit price\nincl. VAT"  # on two lines, as it is narrow
     # the on-screen total is the PDF's total: 4 GPUs and the chassis (+13 %) and 2 CPUs at 11 300 incl. VAT
     # (each line to the fen: 58,755.48 + 34,465.57 + 22,600.00)
     expected = sum((x * Decimal("1.13")).quantize(Decimal("0.01"), ROUND_HALF_UP)
