@@ -320,6 +320,12 @@ register(
         "verify.val.tlimit_under": "{gpu} T.Limit {t} °C ≤ slowdown {limit} °C",
         "verify.val.pairs_without_nvlink": "{n} GPU pairs without NVLink",
         "verify.val.min_gbs": "min {gbs} GB/s",
+        "verify.val.json_cut": "its JSON does not parse to its end",
+        "verify.val.dcgm_no_footer": "no closing border",
+        "verify.val.missing": "missing: {names}",
+        "verify.val.gpus_seen": "{seen} of the node's {gpus} GPUs",
+        "verify.val.pairs_read": "{read} of {pairs} GPU pairs read",
+        "verify.val.no_line": "no \"{line}\" line",
         "verify.val.nccl": "peak {peak} GB/s, avg {avg} GB/s",
         "verify.val.nccl_nodes": plural(
             "{n} node: peak {peak} GB/s, avg {avg} GB/s",
@@ -670,6 +676,19 @@ register(
             "through its exit status fails the run; its output is in the JSON report."
         ),
         "verify.load.empty": "{tool} printed no result (\"{line}\"): not judged.",
+        "verify.load.incomplete": (
+            "{tool}'s output ended before it was complete ({what}): not every pair of the node's GPUs was "
+            "measured, so it is not judged. Run it again and keep its whole output."
+        ),
+        "verify.load.dcgm.incomplete": (
+            "dcgmi diag's output ended before its result table did ({what}): the level-{level} tests it did not "
+            "print may have failed, so it is not judged. Run it again and keep its whole output."
+        ),
+        "verify.load.nccl.incomplete": (
+            "{tool}'s output ended before its own summary (\"# Out of bounds values\", \"# Avg bus bandwidth\") "
+            "appeared, after {n} message sizes (peak {peak} GB/s so far): not judged. Run it again and keep its "
+            "whole output."
+        ),
         "verify.load.corrupt": (
             "{tool} read back wrong data (\"{line}\"): memory or interconnect corruption. Reset the GPUs and run "
             "again; contact the vendor for an RMA if it repeats."

@@ -14,16 +14,21 @@ from procurement.verify.parse.load import (
     DCGM_EXIT,
     HW_SLOWDOWN_BITS,
     INSTALL,
+    P2P_MATRICES,
     PSU_FAULTS,
     SW_THERMAL_BIT,
     LoadFacts,
     NcclResult,
     _out,
     corruption_line,
+    dcgm_diag_gaps,
+    dcgm_level,
     error_line,
     exit_text,
     gpu_burn_faults,
     nccl_hosts,
+    nvbandwidth_matrix,
+    p2p_shape,
     parse_all_reduce,
     parse_dcgm_diag,
     parse_dcmi_power,
@@ -117,14 +122,36 @@ def _load_dcgm(c: Ctx) -> None:
         c.add("LOAD-DCGM", "fail", "load.dcgm.fail", "Pass", "; ".join(failed), which="; ".join(failed))
     elif _ended_badly(c, "LOAD-DCGM", "dcgmi diag", res):
         return  # an all-Pass table with exit 226 is DCGM saying the diagnostic found an error
-    elif not rows:
+    elif not rows and not dcgm_diag_gaps(_out(res), None).json_cut:
         c.add("LOAD-DCGM", "unknown", "load.empty", "Pass", None, tool="dcgmi diag", line=error_line(_out(res)))
+    elif gaps := _dcgm_gaps(c, res):
+        # the output ended before the table did: the level's tests not printed may have failed
+        c.add("LOAD-DCGM", "unknown", "load.dcgm.incomplete", "Pass", None, what=gaps, level=_dcgm_run_level(c, res))
     elif warned := [f"{t}: {r}" for t, r in rows if r.startswith("Warn")]:
         # DCGM's own "Warn": the test ran and found something short of a failure, never a pass
         c.add("LOAD-DCGM", "warn", "load.dcgm.warn", "Pass", "; ".join(warned), which="; ".join(warned))
     else:
         passed = sum(1 for _, r in rows if r.startswith("Pass"))
         c.add("LOAD-DCGM", "pass", "load.dcgm.pass", "Pass", f"{passed}/{len(rows)} Pass", n=passed)
+
+
+def _dcgm_run_level(c: Ctx, res: dict[str, Any]) -> int:
+    """The level `dcgmi diag` ran at: its -r argument, else the load level's (quick 1, full 3)."""
+    assert c.facts.load is not None
+    return dcgm_level(res.get("argv")) or (3 if c.facts.load.level == "full" else 1)
+
+
+def _dcgm_gaps(c: Ctx, res: dict[str, Any]) -> list[Any]:
+    """What the output lacks of a complete result of its level, as values for the message (empty: complete)."""
+    gaps = dcgm_diag_gaps(_out(res), _dcgm_run_level(c, res))
+    out: list[Any] = []
+    if gaps.json_cut:
+        out.append(c.v("json_cut"))
+    if gaps.no_footer:
+        out.append(c.v("dcgm_no_footer"))
+    if gaps.missing_sections:
+        out.append(c.v("missing", names=", ".join(gaps.missing_sections)))
+    return out
 
 
 @check("LOAD-NVBANDWIDTH", "load")
@@ -139,6 +166,10 @@ def _load_nvbandwidth(c: Ctx) -> None:
     want = part.acceptance.nvbandwidth_d2d_min_gbs if part is not None and part.acceptance else None
     if not values:
         c.add("LOAD-NVBANDWIDTH", "unknown", "load.empty", None, None, tool="nvbandwidth", line=error_line(_out(res)))
+    elif gaps := _nvbandwidth_gaps(c, res):
+        # not every pair of the node's GPUs was measured: the slowest pair may be among those not read
+        c.add("LOAD-NVBANDWIDTH", "unknown", "load.incomplete", None, c.v("min_gbs", gbs=f"{min(values):g}"),
+              tool="nvbandwidth", what=gaps)
     elif want is None:
         c.add("LOAD-NVBANDWIDTH", "unknown", "load.no_expected", None, c.v("min_gbs", gbs=f"{min(values):g}"),
               tool="nvbandwidth", part=part.name if part else "?")
@@ -149,6 +180,22 @@ def _load_nvbandwidth(c: Ctx) -> None:
     else:
         c.add("LOAD-NVBANDWIDTH", "pass", "load.nvbandwidth.pass", f"≥ {want:g} GB/s",
               c.v("min_gbs", gbs=f"{min(values):g}"))
+
+
+def _nvbandwidth_gaps(c: Ctx, res: dict[str, Any]) -> list[Any]:
+    """What nvbandwidth's matrix lacks of an N×N matrix over the node's N GPUs and its SUM line (empty: none)."""
+    m = nvbandwidth_matrix(_out(res))
+    if m is None:
+        return []
+    n = max(m.columns, len(c.gpus))
+    out: list[Any] = []
+    if m.columns < n:
+        out.append(c.v("gpus_seen", seen=m.columns, gpus=n))
+    if m.pairs < n * (n - 1):
+        out.append(c.v("pairs_read", read=m.pairs, pairs=n * (n - 1)))
+    if not m.summed:
+        out.append(c.v("no_line", line="SUM"))
+    return out
 
 
 def _nccl_broken(c: Ctx, check_id: str, res: dict[str, Any], r: NcclResult) -> bool:
@@ -177,6 +224,9 @@ def _load_nccl(c: Ctx) -> None:
         return
     if r.peak_busbw_gbs is None:
         c.add("LOAD-NCCL", "unknown", "load.empty", None, None, tool="all_reduce_perf", line=error_line(_out(res)))
+    elif not r.summarised:
+        c.add("LOAD-NCCL", "unknown", "load.nccl.incomplete", None, None, tool="all_reduce_perf", n=r.sizes,
+              peak=f"{r.peak_busbw_gbs:g}")
     elif want is None:
         c.add("LOAD-NCCL", "unknown", "load.no_expected", None, actual, tool="all_reduce_perf",
               part=part.name if part else "?")
@@ -250,6 +300,9 @@ def _load_nccl_nodes(c: Ctx) -> None:
     if r.peak_busbw_gbs is None:
         c.add("LOAD-NCCL-NODES", "unknown", "load.empty", None, None, tool="all_reduce_perf",
               line=error_line(_out(res)))
+    elif not r.summarised:
+        c.add("LOAD-NCCL-NODES", "unknown", "load.nccl.incomplete", None, None, tool="all_reduce_perf", n=r.sizes,
+              peak=f"{r.peak_busbw_gbs:g}")
     elif len(hosts) < 2 or (planned_nodes > 1 and nodes < planned_nodes):
         c.add("LOAD-NCCL-NODES", "unknown", "load.nccl_nodes.partial", None, actual, n=len(hosts),
               want=max(planned_nodes, 2))
@@ -615,6 +668,27 @@ def _load_p2p(c: Ctx) -> None:
     elif cannot and _nvlink_wanted(c):
         pairs = ", ".join(f"GPU{a}→GPU{b}" for a, b in cannot[:8]) + (" …" if len(cannot) > 8 else "")
         c.add("LOAD-P2P", "fail", "load.p2p.no_peer", None, pairs, pairs=pairs)
+    elif gaps := _p2p_gaps(c, res, len(values)):
+        c.add("LOAD-P2P", "unknown", "load.incomplete", None, c.v("min_gbs", gbs=f"{min(values):g}"),
+              tool="p2pBandwidthLatencyTest", what=gaps)
     else:
         c.add("LOAD-P2P", "pass", "load.p2p.pass", None, c.v("min_gbs", gbs=f"{min(values):g}"),
               n=len(values), gbs=f"{min(values):g}")
+
+
+def _p2p_gaps(c: Ctx, res: dict[str, Any], pairs: int) -> list[Any]:
+    """What p2pBandwidthLatencyTest's output lacks of its complete form: every matrix with a row per GPU of the
+    node, every GPU pair in the P2P=Enabled one (``pairs`` read), its closing NOTE line (empty: none)."""
+    shape = p2p_shape(_out(res))
+    n = max(shape.devices, len(c.gpus))
+    out: list[Any] = []
+    if shape.devices < n:
+        out.append(c.v("gpus_seen", seen=shape.devices, gpus=n))
+    if pairs < n * (n - 1):
+        out.append(c.v("pairs_read", read=pairs, pairs=n * (n - 1)))
+    short = [name for name, tables in P2P_MATRICES if shape.rows.get(name, 0) < tables * n]
+    if short:
+        out.append(c.v("missing", names=", ".join(short)))
+    if not shape.ended:
+        out.append(c.v("no_line", line="NOTE: The CUDA Samples are not meant for performance measurements…"))
+    return out

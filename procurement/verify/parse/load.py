@@ -132,6 +132,74 @@ def parse_dcgm_diag(text: str) -> list[tuple[str, str]]:
     return rows
 
 
+# The sections of `dcgmi diag`'s table a run of each level prints (DCGM's dcgmi/Diag.cpp prints a section per
+# category that ran, then DIAG_FOOTER; nvvs/src/NvidiaValidationSuite.cpp FillTestVectors: level 1 runs the software
+# (Deployment) tests only, level 2 adds the pcie (Integration) and memory (Hardware) plugins, level 3 the
+# diagnostic (Hardware) and the memory_bandwidth / targeted_stress / targeted_power (Stress) plugins, level 4 more).
+DCGM_LEVEL_SECTIONS: dict[int, tuple[str, ...]] = {
+    1: ("Deployment",),
+    2: ("Deployment", "Integration", "Hardware"),
+    3: ("Deployment", "Integration", "Hardware", "Stress"),
+    4: ("Deployment", "Integration", "Hardware", "Stress"),
+}
+_DCGM_LEVEL_NAMES = {"quick": 1, "short": 1, "medium": 2, "long": 3, "xlong": 4}
+_DCGM_SECTION = re.compile(r"^[|+]-{5}\s+(\w+)\s+-+\+-+[|+]\s*$")
+_DCGM_HEADER = re.compile(r"^\+=+\+=+\+\s*$")
+_DCGM_FOOTER = re.compile(r"^\+-+\+-+\+\s*$")
+
+
+def dcgm_level(argv: object) -> int | None:
+    """The suite level of a `dcgmi diag -r N` / `--run long` command line (None: not a level, e.g. named tests)."""
+    args = [str(a) for a in argv] if isinstance(argv, list | tuple) else []
+    for i, arg in enumerate(args):
+        value = args[i + 1] if arg in ("-r", "--run") and i + 1 < len(args) else (
+            arg.split("=", 1)[1] if arg.startswith("--run=") else None)
+        if value is not None:
+            value = value.strip().lower()
+            return int(value) if value in ("1", "2", "3", "4") else _DCGM_LEVEL_NAMES.get(value)
+    return None
+
+
+@dataclass
+class DcgmGaps:
+    """What a `dcgmi diag` output lacks of the complete result of its level (all false/empty: complete)."""
+
+    no_footer: bool = False
+    """The table's closing border (DIAG_FOOTER) never came: the output ended inside the table."""
+    missing_sections: list[str] = field(default_factory=list)
+    """Sections the level runs that the output has no heading for (DCGM's own names: 'Integration', …)."""
+    json_cut: bool = False
+    """The JSON form (-j) does not parse to its end."""
+
+    def __bool__(self) -> bool:
+        return self.no_footer or bool(self.missing_sections) or self.json_cut
+
+
+def dcgm_diag_gaps(text: str, level: int | None) -> DcgmGaps:
+    """What of its own complete form a `dcgmi diag` output lacks: the table's closing border and the sections of
+    the level's tests, or (with -j) a JSON document that parses. ``level`` None: only the Deployment section."""
+    want = DCGM_LEVEL_SECTIONS.get(level or 1, DCGM_LEVEL_SECTIONS[1])
+    lines = text.splitlines()
+    header = next((i for i, ln in enumerate(lines) if _DCGM_HEADER.match(ln.strip())), None)
+    start = text.find("{")
+    if header is None and start >= 0:
+        try:
+            data = json.loads(text[start:])
+        except ValueError:
+            return DcgmGaps(json_cut=True)
+        root = data.get("DCGM GPU Diagnostic") or data.get("DCGM Diagnostic") or data if isinstance(data, dict) \
+            else None
+        cats = [str(c.get("category")) for c in (root.get("test_categories") or []) if isinstance(c, dict)] \
+            if isinstance(root, dict) else []
+        return DcgmGaps(missing_sections=[s for s in want if s not in cats] if cats else [])
+    if header is None:
+        return DcgmGaps(no_footer=True, missing_sections=list(want))
+    body = [ln.strip() for ln in lines[header + 1:]]
+    seen = [m.group(1) for m in (_DCGM_SECTION.match(ln) for ln in body) if m]
+    return DcgmGaps(no_footer=not any(_DCGM_FOOTER.match(ln) for ln in body),
+                    missing_sections=[s for s in want if s not in seen])
+
+
 def _dcgm_json(data: dict[str, Any]) -> list[tuple[str, str]]:
     root = data.get("DCGM GPU Diagnostic") or data.get("DCGM Diagnostic") or data
     tests: list[Any] = []
@@ -164,12 +232,21 @@ class NcclResult:
     """nccl-tests' closing '# Out of bounds values : N OK|FAILED' (None: not printed)."""
     started: bool = False
     """nccl-tests printed its header (the test itself ran, whatever the launcher did)."""
+    sizes: int = 0
+    """How many message sizes (data rows) it measured."""
+
+    @property
+    def summarised(self) -> bool:
+        """nccl-tests printed its closing summary, '# Out of bounds values : N OK' and '# Avg bus bandwidth : X'
+        (src/common.cu prints both once every size has run): without it the output ended early."""
+        return self.out_of_bounds is not None and self.avg_busbw_gbs is not None
 
 
 def parse_all_reduce(text: str) -> NcclResult:
     text = strip_launcher_prefixes(text)
     peak: float | None = None
     wrong = 0
+    sizes = 0
     for line in text.splitlines():
         cells = line.split()
         if len(cells) >= 12 and cells[0].isdigit() and cells[2] in ("float", "half", "bfloat16", "double",
@@ -182,6 +259,7 @@ def parse_all_reduce(text: str) -> NcclResult:
             except (ValueError, IndexError):
                 continue
             peak = max([peak or 0.0, *busbws])
+            sizes += 1
             if len(cells) == 13:
                 for i in (8, 12):
                     if cells[i].isdigit():
@@ -191,7 +269,7 @@ def parse_all_reduce(text: str) -> NcclResult:
     oob = re.search(r"Out of bounds values\s*:\s*(\d+)", text)
     started = bool(re.search(r"^#\s*(?:nThread|Using devices|\s*Rank\s+\d+)", text, re.MULTILINE))
     return NcclResult(float(avg.group(1)) if avg else None, peak, wrong, fail.group(0).strip() if fail else None,
-                      int(oob.group(1)) if oob else None, started)
+                      int(oob.group(1)) if oob else None, started, sizes)
 
 
 def _col(cells: list[str], name: str, which: int) -> int:
@@ -229,6 +307,57 @@ def parse_nvbandwidth(text: str) -> list[float]:
                     except ValueError:
                         pass
     return values
+
+
+@dataclass
+class NvbwMatrix:
+    """The shape of nvbandwidth's GPU(row) -> GPU(column) matrix: how far the output got."""
+
+    columns: int
+    """GPUs in the matrix's header line (its columns)."""
+    rows: int
+    """Rows printed whole (the row's number and one cell per column)."""
+    pairs: int
+    """GPU pairs (off the diagonal) with a measured value."""
+    summed: bool
+    """The 'SUM <test> <GB/s>' line (or '&&&& PERF …' with a performance formatter) nvbandwidth prints after
+    every matrix (inline_common.h, operator<< of PeerValueMatrix) came."""
+
+
+def nvbandwidth_matrix(text: str) -> NvbwMatrix | None:
+    """How complete the first bandwidth matrix of an nvbandwidth output is (None: no matrix began)."""
+    lines = text.splitlines()
+    at = next((i for i, ln in enumerate(lines) if "bandwidth (GB/s)" in ln), None)
+    if at is None:
+        return None
+    columns, rows, pairs, end = 0, 0, 0, len(lines)
+    for i in range(at + 1, len(lines)):
+        cells = lines[i].split()
+        if not cells:
+            if rows:
+                end = i
+                break
+            continue
+        if not columns:
+            columns = len(cells)
+            continue
+        if cells[0].isdigit() and len(cells) == columns + 1:
+            rows += 1
+            row = int(cells[0])
+            pairs += sum(1 for col, cell in enumerate(cells[1:]) if col != row and _is_number(cell))
+        else:
+            end = i
+            break
+    summed = any(re.match(r"^(?:SUM|&&&& PERF)\s+\S+\s+[\d.]+", ln.strip()) for ln in lines[end:])
+    return NvbwMatrix(columns, rows, pairs, summed)
+
+
+def _is_number(cell: str) -> bool:
+    try:
+        float(cell)
+    except ValueError:
+        return False
+    return True
 
 
 def parse_gpu_burn(text: str) -> dict[int, str]:
@@ -470,3 +599,50 @@ def parse_p2p(text: str) -> tuple[list[tuple[int, int]], list[float]]:
                 except ValueError:
                     pass
     return cannot, values
+
+
+# The matrices p2pBandwidthLatencyTest prints after its connectivity matrix, in order, with how many N-row tables
+# each has (the latency ones a GPU and a CPU table), then its closing NOTE line (NVIDIA/cuda-samples,
+# Samples/5_Domain_Specific/p2pBandwidthLatencyTest: the headings say "P2P Reads" with --p2p_read).
+P2P_MATRICES: tuple[tuple[str, int], ...] = (
+    ("Unidirectional P2P=Disabled Bandwidth", 1),
+    ("Unidirectional P2P=Enabled Bandwidth", 1),
+    ("Bidirectional P2P=Disabled Bandwidth", 1),
+    ("Bidirectional P2P=Enabled Bandwidth", 1),
+    ("P2P=Disabled Latency", 2),
+    ("P2P=Enabled Latency", 2),
+)
+P2P_END = "NOTE: The CUDA Samples are not meant for performance measurements"
+
+
+@dataclass
+class P2pShape:
+    """How far a p2pBandwidthLatencyTest output got."""
+
+    devices: int
+    """'Device: N, …' lines (the GPUs the test saw)."""
+    rows: dict[str, int]
+    """Matrix heading (P2P_MATRICES) -> its rows printed whole (one cell per device)."""
+    ended: bool
+    """The closing NOTE line came."""
+
+
+def p2p_shape(text: str) -> P2pShape:
+    text = strip_launcher_prefixes(text)
+    devices = len(re.findall(r"^Device: \d+,", text, re.MULTILINE))
+    rows: dict[str, int] = {}
+    current: str | None = None
+    for line in text.splitlines():
+        heading = next((name for name, _ in P2P_MATRICES if line.startswith(name)), None)
+        if heading is not None:
+            current = heading
+            rows.setdefault(current, 0)
+            continue
+        if line.startswith("P2P Connectivity Matrix") or line.startswith(P2P_END):
+            current = None
+            continue
+        cells = line.split()
+        if current and cells and cells[0].isdigit() and len(cells) == devices + 1 and all(
+                _is_number(c) for c in cells[1:]):
+            rows[current] += 1
+    return P2pShape(devices, rows, any(line.startswith(P2P_END) for line in text.splitlines()))

@@ -64,6 +64,12 @@ def tuned_files(cpus: int = TUNED_CPUS) -> dict[str, str | None]:
 # ---------------------------------------------------------------- fake executables
 
 
+def head(capture: Path, lines: int) -> str:
+    """The first ``lines`` lines of a real capture, as `head -n LINES` gives them: a tool's output cut off
+    part-way (a full disk, a killed pipe, a copy that stopped)."""
+    return "".join(capture.read_text().splitlines(keepends=True)[:lines])
+
+
 def write_exe(directory: Path, name: str, body: str) -> Path:
     """A POSIX shell script ``name`` in ``directory`` (what a real nvidia-smi would be on PATH)."""
     directory.mkdir(parents=True, exist_ok=True)

@@ -26,6 +26,7 @@ from tests.procurement.verify.conftest import (
     H100_TOPO,
     H100_XML,
     h100_plan,
+    head,
     host_runner_healthy,
     lspci_for,
     make_host_root,
@@ -432,6 +433,31 @@ def test_the_full_run_adds_the_p2p_test(tmp_path: Path, fake_path: Path, shipped
             assert p2p.actual == "min 365.3 GB/s", p2p
         if name == "peer":
             assert p2p.actual == "GPU2→GPU5"
+
+
+@pytest.mark.parametrize(("lines", "read"), [(96, 35), (99, 56), (119, 56), (160, 56)])
+def test_a_p2p_output_cut_off_is_unknown(shipped: Catalog, lines: int, read: int) -> None:
+    """p2pBandwidthLatencyTest prints six matrices with a row per GPU, then its closing NOTE line: an output that
+    stopped in the P2P=Enabled matrix has not measured every pair, and one that stopped later is not whole."""
+    from tests.procurement.verify.checks.test_load import _judged_load
+
+    p2p = _judged_load(shipped, "p2p_bandwidth", ["p2pBandwidthLatencyTest"], head(P2P_PASS, lines),
+                       level="full").check("LOAD-P2P")
+    assert p2p is not None and p2p.status == "unknown", (lines, p2p)
+    assert "NOTE: The CUDA Samples" in p2p.message, p2p.message
+    assert (f"{read} of 56 GPU pairs read" in p2p.message) == (read < 56), p2p.message
+    if lines == 96:
+        assert "missing: Unidirectional P2P=Enabled Bandwidth, Bidirectional P2P=Disabled Bandwidth" in p2p.message
+
+
+def test_a_p2p_output_cut_after_a_missing_peer_still_fails(shipped: Catalog) -> None:
+    from tests.procurement.verify.checks.test_load import _judged_load
+
+    whole = _judged_load(shipped, "p2p_bandwidth", ["p2pBandwidthLatencyTest"], P2P_PASS.read_text(), level="full")
+    assert whole.check("LOAD-P2P").status == "pass"  # type: ignore[union-attr]
+    cut = head(P2P_PASS, 96).replace("Device=2 CAN Access Peer Device=5", "Device=2 CANNOT Access Peer Device=5")
+    p2p = _judged_load(shipped, "p2p_bandwidth", ["p2pBandwidthLatencyTest"], cut, level="full").check("LOAD-P2P")
+    assert p2p is not None and p2p.status == "fail" and p2p.actual == "GPU2→GPU5", p2p
 
 
 def test_the_re_read_sees_a_gpu_gone_aer_and_nvlink_errors_grown(shipped: Catalog) -> None:

@@ -19,6 +19,7 @@ from tests.procurement.verify.conftest import (
     H100_XML,
     HOST_OUTPUTS,
     h100_plan,
+    head,
     host_runner_healthy,
     make_host_root,
     write_exe,
@@ -441,3 +442,104 @@ def test_the_cluster_takes_its_network_result_from_the_node_that_ran_across(
     assert nccl.actual == "2 个节点：峰值 464.79 GB/s，平均 458.452 GB/s"  # rendered in the merge's language
     untested = next(c for c in merge_reports([second, second], _two_node_plan(), "en").checks if c.id == "NODE-NCCL")
     assert untested is not None and untested.status == "unknown" and "untested" in untested.message
+
+
+# ---------------------------------------------------------------- outputs cut off part-way
+
+
+NVBW_AZURE = ACCEPT / "nvbandwidth/nvbandwidth-d2d-read-ce-8xh100-azure-ndv5-pass.txt"
+
+
+def _judged_load(shipped: Catalog, tool: str, argv: list[str], text: str, level: str = "quick"):  # type: ignore[no-untyped-def]
+    """The check of one load tool whose output was ``text`` (exit 0), on the 8x H100 node of the captures."""
+    from procurement.verify.collect.raw import new_raw, result
+    from procurement.verify.judge import judge
+
+    doc = new_raw()
+    doc["commands"]["nvidia_smi_q"] = result(["nvidia-smi", "-q", "-x"], 0, H100_XML.read_text())
+    doc["commands"]["nvidia_smi_topo"] = result(["nvidia-smi", "topo", "-m"], 0, H100_TOPO.read_text())
+    doc["load"] = {"level": level, "commands": {tool: result(argv, 0, text)}}
+    return judge(doc, h100_plan(), shipped, None, "en")
+
+
+DCGM_R3 = ["dcgmi", "diag", "-r", "3"]
+
+
+@pytest.mark.parametrize("lines", [11, 17, 19, 23, 26, 27, 28])
+def test_a_dcgm_table_cut_off_is_unknown(shipped: Catalog, lines: int) -> None:
+    """`dcgmi diag` prints its table's closing border (DIAG_FOOTER) after the last section; a level-3 run has the
+    Integration, Hardware and Stress sections. An output that ended before them is not a pass of the tests it
+    never showed."""
+    dcgm = _judged_load(shipped, "dcgmi_diag", DCGM_R3, head(DCGM_PASS, lines)).check("LOAD-DCGM")
+    assert dcgm is not None and dcgm.status == "unknown", (lines, dcgm)
+    assert "no closing border" in dcgm.message and "level-3" in dcgm.message, dcgm.message
+    if lines == 11:
+        assert "missing: Integration, Hardware, Stress" in dcgm.message, dcgm.message
+
+
+def test_dcgm_complete_tables_keep_their_verdicts_and_a_cut_failure_still_fails(shipped: Catalog) -> None:
+    for capture, argv, status in ((DCGM_PASS, DCGM_R3, "pass"), (DCGM_PASS, ["dcgmi", "diag", "-r", "1"], "pass"),
+                                  (DCGM_FAIL, DCGM_R3, "fail")):
+        dcgm = _judged_load(shipped, "dcgmi_diag", argv, capture.read_text()).check("LOAD-DCGM")
+        assert dcgm is not None and dcgm.status == status, dcgm
+    # the failing row was printed before the cut: still a failure
+    cut = _judged_load(shipped, "dcgmi_diag", DCGM_R3, head(DCGM_FAIL, 40)).check("LOAD-DCGM")
+    assert cut is not None and cut.status == "fail" and "GPU Memory: Fail - All" in cut.message, cut
+    # the level-1 part of the table is complete, but a level-3 run has more sections than the Deployment one
+    r1_only = head(DCGM_PASS, 18) + DCGM_PASS.read_text().splitlines(keepends=True)[-1]
+    dcgm = _judged_load(shipped, "dcgmi_diag", DCGM_R3, r1_only).check("LOAD-DCGM")
+    assert dcgm is not None and dcgm.status == "unknown" and "missing: Integration, Hardware, Stress" in dcgm.message
+    assert _judged_load(shipped, "dcgmi_diag", ["dcgmi", "diag", "-r", "1"], r1_only).check(  # type: ignore[union-attr]
+        "LOAD-DCGM").status == "pass"
+
+
+def test_a_dcgm_json_cut_off_is_unknown(shipped: Catalog) -> None:
+    text = DCGM_JSON.read_text()
+    cut = text[: text.index('"category" : "Custom"')]
+    dcgm = _judged_load(shipped, "dcgmi_diag", ["dcgmi", "diag", "-r", "1", "-j"], cut).check("LOAD-DCGM")
+    assert dcgm is not None and dcgm.status == "unknown" and "JSON" in dcgm.message, dcgm
+
+
+@pytest.mark.parametrize(("capture", "lines", "read"), [(NVBW_H100, 14, 28), (NVBW_H100, 18, 56),
+                                                        (NVBW_AZURE, 25, 21), (NVBW_AZURE, 31, 56)])
+def test_an_nvbandwidth_matrix_cut_off_is_unknown(shipped: Catalog, capture: Path, lines: int, read: int) -> None:
+    """nvbandwidth prints an N×N matrix for the node's N GPUs, then its SUM line: a matrix that stops part-way
+    has not measured every pair, and the slowest pair may be among those it did not."""
+    nvbw = _judged_load(shipped, "nvbandwidth", ["nvbandwidth"], head(capture, lines)).check("LOAD-NVBANDWIDTH")
+    assert nvbw is not None and nvbw.status == "unknown", (lines, nvbw)
+    assert 'no "SUM" line' in nvbw.message, nvbw.message
+    assert (f"{read} of 56 GPU pairs read" in nvbw.message) == (read < 56), nvbw.message
+
+
+def test_nvbandwidth_complete_matrices_pass_and_fewer_gpus_than_the_node_is_unknown(shipped: Catalog) -> None:
+    for capture in (NVBW_H100, NVBW_AZURE):
+        nvbw = _judged_load(shipped, "nvbandwidth", ["nvbandwidth"], capture.read_text()).check("LOAD-NVBANDWIDTH")
+        assert nvbw is not None and nvbw.status == "pass", nvbw
+    # a whole 4-GPU matrix (the capture's first four GPUs) on the 8-GPU node: half the GPUs were never measured
+    rows = NVBW_H100.read_text().splitlines()
+    four = "\n".join([*rows[:9], "  ".join(rows[9].split()[:4]), *(" ".join(r.split()[:5]) for r in rows[10:14]),
+                      "", *rows[18:]])
+    nvbw = _judged_load(shipped, "nvbandwidth", ["nvbandwidth"], four).check("LOAD-NVBANDWIDTH")
+    assert nvbw is not None and nvbw.status == "unknown" and "4 of the node's 8 GPUs" in nvbw.message, nvbw
+
+
+@pytest.mark.parametrize("lines", [16, 19, 21, 22])
+def test_nccl_output_without_its_summary_is_unknown(shipped: Catalog, lines: int) -> None:
+    """nccl-tests prints '# Out of bounds values' and '# Avg bus bandwidth' once every size has run
+    (src/common.cu): without them the run ended early, and its peak so far is no verdict."""
+    nccl = _judged_load(shipped, "all_reduce_perf", ["all_reduce_perf"], head(NCCL_H100, lines)).check("LOAD-NCCL")
+    assert nccl is not None and nccl.status == "unknown", (lines, nccl)
+    assert f"after {min(lines - 15, 6)} message sizes" in nccl.message, nccl.message
+    assert "# Avg bus bandwidth" in nccl.message, nccl.message
+
+
+def test_nccl_complete_outputs_keep_their_verdicts(shipped: Catalog) -> None:
+    whole = _judged_load(shipped, "all_reduce_perf", ["all_reduce_perf"], NCCL_H100.read_text()).check("LOAD-NCCL")
+    assert whole is not None and whole.status == "pass", whole
+    failed = _judged_load(shipped, "all_reduce_perf", ["all_reduce_perf"], NCCL_FAIL.read_text()).check("LOAD-NCCL")
+    assert failed is not None and failed.status == "fail", failed  # its failure line, though it has no summary
+    # a wrong result seen before the cut still fails
+    rows = head(NCCL_H100, 18).splitlines(keepends=True)
+    rows[-1] = rows[-1][: rows[-1].rindex("0")] + "3\n"
+    wrong = _judged_load(shipped, "all_reduce_perf", ["all_reduce_perf"], "".join(rows)).check("LOAD-NCCL")
+    assert wrong is not None and wrong.status == "fail" and "#wrong 3" in wrong.message, wrong
