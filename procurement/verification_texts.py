@@ -309,6 +309,7 @@ register(
         "verify.val.enabled": "Enabled",
         "verify.val.list": "{items}",
         "verify.val.kernel_log_not_collected": "the kernel log was not collected",
+        "verify.val.gpus_not_read": "not read: {gpus}",
         "verify.val.lspci_missing": "lspci is not installed (install pciutils)",
         "verify.val.topo_no_nic": "`nvidia-smi topo -m` lists no NIC",
         "verify.val.mig_on": "Enabled ({n} MIG)",
@@ -629,6 +630,10 @@ register(
         ),
         "verify.nvlink_links.odd": "Some GPUs have fewer or slower NVLink links than the others ({which}).",
         "verify.nvlink_links.unknown": "The NVLink link state could not be read ({why}).",
+        "verify.nvlink_links.partial": (
+            "`nvidia-smi nvlink -s` listed {read} of the {n} GPUs: the links of {gpus} were not read, so they are not"
+            " known to be up. Rerun it and check those GPUs."
+        ),
         "verify.nvlink_links.none": "nvidia-smi lists no NVLink links.",
         "verify.nvlink_links.skip": "NVLink link state not read (fewer than two GPUs).",
         "verify.nvlink_errors.pass": (
@@ -640,6 +645,10 @@ register(
             "data; check the baseboard and NVSwitch seating, RMA if they keep growing after a reset."
         ),
         "verify.nvlink_errors.unknown": "The NVLink error counters could not be read ({why}).",
+        "verify.nvlink_errors.partial": (
+            "`nvidia-smi nvlink -e` listed {read} of the {n} GPUs: the error counters of {gpus} were not read, so"
+            " their links are not known to be clean. Rerun it and check those GPUs."
+        ),
         "verify.nvlink_errors.none": "nvidia-smi lists no NVLink error counters (no NVLink links).",
         "verify.nvlink_errors.skip": "NVLink error counters not read (fewer than two GPUs).",
         "verify.smi.missing_loaded": (

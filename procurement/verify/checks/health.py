@@ -278,6 +278,15 @@ def _nvlink_output(c: Ctx, check_id: str, key: str, res: CommandResult | None) -
     return res.stdout
 
 
+def _nvlink_unread(c: Ctx, listed: set[int]) -> str | None:
+    """The GPUs of `nvidia-smi -q -x` that an `nvidia-smi nvlink` listing left out ('GPU1, GPU2'), or None when
+    it listed every one: a listing of some GPUs says nothing of the others."""
+    missing = [f"GPU{g.index}" for g in c.gpus if g.index not in listed]
+    if not missing:
+        return None
+    return ", ".join(missing[:8]) + (" …" if len(missing) > 8 else "")
+
+
 @check("NVLINK-LINKS", "gpu", needs_smi=True)
 def _nvlink_links(c: Ctx) -> None:
     """`nvidia-smi nvlink -s`: every GPU's links up, as many and as fast as on the other GPUs."""
@@ -304,9 +313,13 @@ def _nvlink_links(c: Ctx) -> None:
     odd = [f"GPU{g.index} {shape(g)[0]}× {shape(g)[1]:g} GB/s"
            for g in gpus if not g.all_inactive and shape(g) != common]
     actual = f"{common[0]}× {common[1]:g} GB/s" if common[0] else None
+    unread = _nvlink_unread(c, {g.index for g in gpus})
     if dead or down:
         which = "; ".join(dead + down)
         c.add("NVLINK-LINKS", "fail", "nvlink_links.fail", actual, which, which=which)
+    elif unread:
+        c.add("NVLINK-LINKS", "unknown", "nvlink_links.partial", actual, c.v("gpus_not_read", gpus=unread),
+              read=len(gpus), n=len(c.gpus), gpus=unread)
     elif odd:
         c.add("NVLINK-LINKS", "warn", "nvlink_links.odd", actual, "; ".join(odd), which="; ".join(odd))
     else:
@@ -323,7 +336,8 @@ def _nvlink_errors(c: Ctx) -> None:
     out = _nvlink_output(c, "NVLINK-ERRORS", "nvlink_errors", c.facts.nvlink_errors)
     if out is None:
         return
-    gpus = [g for g in parse_nvlink_errors(out) if g.links]
+    listed = parse_nvlink_errors(out)
+    gpus = [g for g in listed if g.links]
     if not gpus:
         c.add("NVLINK-ERRORS", "skip", "nvlink_errors.none")
         return
@@ -337,6 +351,9 @@ def _nvlink_errors(c: Ctx) -> None:
     if over:
         which = "; ".join(over[:8]) + (" …" if len(over) > 8 else "")
         c.add("NVLINK-ERRORS", "fail", "nvlink_errors.fail", expected, which, which=which, n=len(over))
+    elif unread := _nvlink_unread(c, {g.index for g in listed}):
+        c.add("NVLINK-ERRORS", "unknown", "nvlink_errors.partial", expected, c.v("gpus_not_read", gpus=unread),
+              read=len(listed), n=len(c.gpus), gpus=unread)
     else:
         c.add("NVLINK-ERRORS", "pass", "nvlink_errors.pass", expected, "0", n=links, gpus=len(gpus))
 

@@ -21,6 +21,7 @@ from procurement.verify.host import HostInfo
 from procurement.verify.merge import merge_reports
 from procurement.verify.probe import ProbeOptions, report_from_outputs, run_probe
 from procurement.verify.report import ReportError, VerificationReport, load_report, write_report
+from tests.procurement.verify.checks.test_load import nvlink_e_every_gpu
 from tests.procurement.verify.conftest import (
     ACCEPT,
     H100_TOPO,
@@ -403,10 +404,22 @@ def test_nvlink_links_from_nvidia_smi_nvlink_status() -> None:
     rep = judged(XML, h100_plan(), health=_nvlink_health(dead))
     links = rep.check("NVLINK-LINKS")
     assert links is not None and links.status == "fail" and "GPU6" in links.message
-    one = (ACCEPT / "nvsmi/nvidia-smi-nvlink-status-a100-one-gpu-ok.txt").read_text()
-    assert judged(XML, h100_plan(), health=_nvlink_health(one)).check("NVLINK-LINKS").status == "pass"  # type: ignore[union-attr]
     failed = judged(XML, h100_plan(), health=_nvlink_health("", rc=3)).check("NVLINK-LINKS")
     assert failed is not None and failed.status == "unknown"  # an NVLink plan, and the state unreadable
+
+
+def test_nvlink_links_of_one_gpu_of_eight_are_not_every_gpus_links() -> None:
+    """The real `nvidia-smi nvlink -s` of one healthy GPU (GPU 7, Azure NHC's good_nvlink_status) on an 8-GPU
+    node: the other seven GPUs' links were not read, so the check is unknown naming them, never a pass."""
+    one = (ACCEPT / "nvsmi/nvidia-smi-nvlink-status-a100-one-gpu-ok.txt").read_text()
+    links = judged(XML, h100_plan(), health=_nvlink_health(one)).check("NVLINK-LINKS")
+    assert links is not None and links.status == "unknown", links
+    assert "listed 1 of the 8 GPUs" in links.message and "GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6" in links.message
+    assert "GPU7" not in links.message and links.actual == "not read: GPU0, GPU1, GPU2, GPU3, GPU4, GPU5, GPU6"
+    # a GPU read with its links down still fails, whatever was not read
+    inactive = (ACCEPT / "nvsmi/nvidia-smi-nvlink-status-a100-all-links-inactive.txt").read_text()
+    dead = judged(XML, h100_plan(), health=_nvlink_health(inactive)).check("NVLINK-LINKS")
+    assert dead is not None and dead.status == "fail" and "GPU6" in dead.message
 
 
 NVLINK_E = ACCEPT / "nvsmi/nvidia-smi-nvlink-e-h100-ml-engineering.txt"
@@ -423,13 +436,13 @@ def _nvlink_errors_health(text: str, rc: int = 0) -> dict[str, object]:
 def test_nvlink_error_counters_against_the_policy() -> None:
     """`nvidia-smi nvlink -e` (a real H100 capture): all zero passes; a link that retransmits fails with the
     GPU and link named; the limits are the policy's (a user file may allow some); unreadable is unknown."""
-    text = NVLINK_E.read_text()
+    text = nvlink_e_every_gpu()
     ok = judged(XML, h100_plan(), health=_nvlink_errors_health(text)).check("NVLINK-ERRORS")
     assert ok is not None and ok.status == "pass", ok
-    assert ok.expected == "replay ≤ 0, recovery ≤ 0, crc ≤ 0" and "3 NVLink links" in ok.message
+    assert ok.expected == "replay ≤ 0, recovery ≤ 0, crc ≤ 0" and "24 NVLink links of 8 GPUs" in ok.message
     # link 1 of GPU 0 as a degrading link prints it
-    bad_text = text.replace("Link 1: CRC Errors: 0", "Link 1: CRC Errors: 12").replace(
-        "Link 1: Replay Errors: 0", "Link 1: Replay Errors: 3")
+    bad_text = text.replace("Link 1: CRC Errors: 0", "Link 1: CRC Errors: 12", 1).replace(
+        "Link 1: Replay Errors: 0", "Link 1: Replay Errors: 3", 1)
     bad = judged(XML, h100_plan(), health=_nvlink_errors_health(bad_text)).check("NVLINK-ERRORS")
     assert bad is not None and bad.status == "fail"
     assert bad.actual == "GPU0 link 1 replay 3; GPU0 link 1 crc 12"
@@ -447,3 +460,11 @@ def test_nvlink_error_counters_against_the_policy() -> None:
     # an NVLink plan whose counters cannot be read: unknown, never pass
     failed = judged(XML, h100_plan(), health=_nvlink_errors_health("", rc=3)).check("NVLINK-ERRORS")
     assert failed is not None and failed.status == "unknown"
+
+
+def test_nvlink_error_counters_of_one_gpu_of_eight_are_unknown() -> None:
+    """The real, abridged `nvidia-smi nvlink -e` capture lists GPU 0 only: on an 8-GPU node the counters of
+    GPUs 1-7 were not read, so all-zero counts of one GPU are no pass for the node."""
+    part = judged(XML, h100_plan(), health=_nvlink_errors_health(NVLINK_E.read_text())).check("NVLINK-ERRORS")
+    assert part is not None and part.status == "unknown", part
+    assert "listed 1 of the 8 GPUs" in part.message and "GPU1, GPU2, GPU3, GPU4, GPU5, GPU6, GPU7" in part.message

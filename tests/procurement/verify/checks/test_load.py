@@ -34,6 +34,17 @@ BURN_PASS = ACCEPT / "gpuburn/gpu_burn-8xa100-sxm4-80gb-tc-doubles-pass.log"
 BURN_FAULTY = ACCEPT / "gpuburn/gpu_burn-16gpu-supermicro-all-faulty-injected.txt"
 NVLINK_S = ACCEPT / "nvsmi/nvidia-smi-nvlink-status-a100-8gpu.txt"
 NVLINK_E = ACCEPT / "nvsmi/nvidia-smi-nvlink-e-h100-ml-engineering.txt"
+
+
+def nvlink_e_every_gpu(gpus: int = 8) -> str:
+    """The real `nvidia-smi nvlink -e` capture (GPU 0 of an 8-GPU H100 node only) with its GPU block repeated
+    for GPUs 1 … gpus-1, as the command prints every GPU of the node: a listing of one GPU of eight is not
+    a reading of the node's links."""
+    text = NVLINK_E.read_text()
+    block = text[text.index("GPU 0:"):]
+    return text + "".join(block.replace("GPU 0:", f"GPU {i}:", 1) for i in range(1, gpus))
+
+
 # index, power.draw, temperature.gpu, clocks.current.sm, clocks_event_reasons.active of the real H100 query
 # capture (tests/fixtures/nvidia-smi/utkuozdemir_h100-80gb-hbm3_590.48.01_query-gpu.csv), one row per GPU.
 SAMPLE = "{i}, 69.85 W, 41, 345 MHz, {reasons}"
@@ -62,6 +73,9 @@ def fake_tools(bin_dir: Path, dcgm: Path | None = DCGM_PASS, nvbw: Path | None =
         if capture is not None:
             write_exe(bin_dir, name, f"{log}cat {shlex.quote(str(capture))}\n")
     rows = "\\n".join(SAMPLE.format(i=i, reasons=reasons) for i in range(8))
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    nvlink_e = bin_dir / "nvlink-e-every-gpu.txt"
+    nvlink_e.write_text(nvlink_e_every_gpu())
     # nvlink -s / -e replay real captures (the 8-GPU status one is an A100's 12 links: the checks compare the
     # GPUs with each other, not with a model's link count)
     write_exe(
@@ -69,7 +83,7 @@ def fake_tools(bin_dir: Path, dcgm: Path | None = DCGM_PASS, nvbw: Path | None =
         "nvidia-smi",
         f'{log}case "$1" in topo) cat {shlex.quote(str(H100_TOPO))};;\n'
         f'  --query-gpu=*) printf "{rows}\\n";;\n'
-        f'  nvlink) if [ "$2" = "-e" ]; then cat {shlex.quote(str(NVLINK_E))}; '
+        f'  nvlink) if [ "$2" = "-e" ]; then cat {shlex.quote(str(nvlink_e))}; '
         f"else cat {shlex.quote(str(NVLINK_S))}; fi;;\n"
         f"  *) cat {shlex.quote(str(H100_XML))};;\nesac\n",
     )
