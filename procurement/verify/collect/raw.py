@@ -25,7 +25,7 @@ from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 KIND = "gpu-procure-raw"
 RAW_SCHEMA_VERSION = 1
-PROBE_VERSION = "1.2"
+PROBE_VERSION = "1.3"
 """Version of this collector; bump it when what is collected changes (the schema version when its shape
 changes incompatibly)."""
 
@@ -36,6 +36,17 @@ KERNEL_LOG_LINES = 4000
 """At most this many matching kernel-log lines are kept (the newest)."""
 
 _KERNEL_LOG_MATCH = re.compile(r"NVRM|Xid|NVSwitch|nvidia|AER|pcieport|mlx5|fabric", re.IGNORECASE)
+
+_KERNEL_LOG_ENTRY = re.compile(
+    r"^\s*(?:\[\s*\d+\.\d+\]"                          # dmesg: '[    0.000000] Linux version …'
+    r"|\[\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4}\]"      # dmesg -T: '[Sun Feb 23 16:24:18 2025] …'
+    r"|\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)"                 # dmesg --time-format iso, journalctl -o short-iso
+    r"|Linux version \S")
+"""A line the kernel logged, as dmesg and journalctl print one: a time stamp first (or this boot's 'Linux
+version' line). journalctl's own lines ('-- No entries --', '-- Boot … --', '-- Logs begin at … --') and
+hints are none: a readable kernel log of this boot holds at least the boot messages, so output without one
+entry is a log that could not be read (journalctl run by a user outside systemd-journal/adm prints '-- No
+entries --' and exits 0)."""
 
 RunResult = Dict[str, Any]
 Run = Callable[[Sequence[str], float], RunResult]
@@ -595,21 +606,27 @@ class Collector:
 
     def kernel_log(self) -> Dict[str, Any]:
         """The kernel log lines that matter for GPUs (Xid, NVRM, AER, NVSwitch, mlx5), the newest kept: the
-        log is read from its end (TAIL_PROGRAMS). A log that is empty although the program succeeded is not
-        a clean log: the next source is tried, and the record says why none was usable."""
+        log is read from its end (TAIL_PROGRAMS). A log without one kernel entry (_KERNEL_LOG_ENTRY) although
+        the program succeeded is not a clean log: the next source is tried, and the record says why none was
+        usable. ``entries`` counts the kernel's lines read (collector 1.3 on)."""
         tried = []
         for argv in (("dmesg", "--time-format", "iso"), ("journalctl", "-k", "-b", "--no-pager", "-o",
                                                           "short-iso")):
             res = self.run(*argv)
             text = res.get("stdout") or ""
-            if ok(res) and text.strip():
-                every = text.splitlines()
+            every = text.splitlines()
+            entries = sum(1 for ln in every if _KERNEL_LOG_ENTRY.search(ln))
+            if ok(res) and entries:
                 lines = [ln for ln in every if _KERNEL_LOG_MATCH.search(ln)]
                 return {"source": argv[0], "lines": lines[-KERNEL_LOG_LINES:], "truncated":
                         len(lines) > KERNEL_LOG_LINES or bool(res.get("dropped_bytes")), "error": None,
-                        "read_lines": len(every), "dropped_bytes": res.get("dropped_bytes") or 0}
+                        "read_lines": len(every), "entries": entries,
+                        "dropped_bytes": res.get("dropped_bytes") or 0}
             first = ((res.get("stderr") or "").strip().splitlines() or [res.get("error") or ""])[0]
-            if ok(res):
+            if ok(res) and text.strip():
+                said = next(ln.strip() for ln in every if ln.strip())
+                why = "exit 0 but printed no kernel log entry ({})".format(said[:120])
+            elif ok(res):
                 why = "exit 0 but printed nothing"
             elif res.get("missing"):
                 why = "not installed"

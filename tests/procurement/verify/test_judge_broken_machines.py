@@ -180,6 +180,46 @@ def test_the_collector_does_not_take_an_empty_dmesg_for_a_clean_log(tmp_path: Pa
     assert log["source"] is None and "dmesg: exit 0 but printed nothing" in log["error"]
 
 
+DMESG_EPERM = "dmesg: read kernel buffer failed: Operation not permitted\n"
+"""What util-linux dmesg prints, exit 1, where kernel.dmesg_restrict=1 keeps the ring buffer from users."""
+JOURNAL_NO_ENTRIES = "-- No entries --\n"
+"""What `journalctl -k -b` prints on standard output, exit 0, for a user outside systemd-journal/adm."""
+
+
+def _unreadable_kernel_log(argv, timeout):  # type: ignore[no-untyped-def]
+    if argv[0] == "dmesg":
+        return result(argv, 1, "", DMESG_EPERM)
+    if argv[0] == "journalctl":
+        return result(argv, 0, JOURNAL_NO_ENTRIES)
+    return result(argv, missing=True)
+
+
+def test_a_journal_with_no_entries_is_no_clean_kernel_log(tmp_path: Path, shipped: Catalog) -> None:
+    """dmesg refused and journalctl saying '-- No entries --' (exit 0): no line of the kernel was read, and a
+    kernel log of this boot always has its boot messages, so XID and the re-read after a load are unknown."""
+    log = rawmod.Collector(str(tmp_path), _unreadable_kernel_log).kernel_log()
+    assert log["source"] is None, log
+    assert "Operation not permitted" in log["error"]
+    assert "journalctl: exit 0 but printed no kernel log entry (-- No entries --)" in log["error"]
+    doc = _doc()
+    doc["kernel_log"] = log
+    doc["load"] = {"level": "quick", "tools": {}, "samples": [], "after": {
+        "nvidia_smi_q": dict(doc["commands"]["nvidia_smi_q"]), "pci_aer": {}, "kernel_log": dict(log)}}
+    rep = judge(doc, h100_plan(), shipped, None, "en")
+    xid = rep.check("XID")
+    assert xid is not None and xid.status == "unknown" and "-- No entries --" in xid.message, xid
+    after = rep.check("LOAD-AFTER")
+    assert after is not None and after.status == "unknown", after
+    # the same journalctl once it can read the journal: its kernel lines are a log
+    readable = "2026-12-01T09:00:00+0000 node01 kernel: Linux version 5.15.0-105-generic (buildd@lcy02)\n"
+
+    def run(argv, timeout):  # type: ignore[no-untyped-def]
+        return result(argv, 0, readable) if argv[0] == "journalctl" else _unreadable_kernel_log(argv, timeout)
+
+    ok = rawmod.Collector(str(tmp_path), run).kernel_log()
+    assert ok["source"] == "journalctl" and ok["entries"] == 1 and ok["error"] is None, ok
+
+
 def test_nvidia_smi_missing_beside_dcgm_is_not_a_missing_driver(shipped: Catalog) -> None:
     doc = _doc(nvidia_smi_q=result(["nvidia-smi", "-q", "-x"], missing=True))
     doc["programs"] = {"nvidia-smi": None, "dcgmi": "/usr/bin/dcgmi"}

@@ -279,7 +279,7 @@ def test_the_collector_reads_the_tuning_files_and_lists_mig(tmp_path: Path, fake
     (cpu / "cpu5").mkdir()
     (cpu / "cpu5/online").write_text("0\n")
     doc = raw.collect(root=str(root), run=raw_run(host_runner_healthy(T4_XML)), timeout=5)
-    assert doc["probe_version"] == raw.PROBE_VERSION == "1.2"
+    assert doc["probe_version"] == raw.PROBE_VERSION == "1.3"
     files = doc["files"]
     assert files["/proc/swaps"] == (TUNED / "proc_swaps").read_text()
     assert files["/proc/mounts"] == (TUNED / "proc_mounts").read_text()
