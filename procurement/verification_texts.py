@@ -310,6 +310,8 @@ register(
         "verify.val.list": "{items}",
         "verify.val.kernel_log_not_collected": "the kernel log was not collected",
         "verify.val.gpus_not_read": "not read: {gpus}",
+        "verify.val.not_read": "not read",
+        "verify.val.fm_starts": plural("{n} start", "{n} starts", "n"),
         "verify.val.lspci_missing": "lspci is not installed (install pciutils)",
         "verify.val.topo_no_nic": "`nvidia-smi topo -m` lists no NIC",
         "verify.val.mig_on": "Enabled ({n} MIG)",
@@ -493,6 +495,35 @@ register(
             "{service})."
         ),
         "verify.fabric.skip": "Not applicable: no NVSwitch fabric.",
+        "verify.fabric.log_errors": plural(
+            "Fabric Manager logged {n} error since it last started ({path}): “{first}”. On a new machine that is"
+            " an NVSwitch or NVLink fault: read the log, reset the GPUs and NVSwitches (or reboot), and have the"
+            " vendor check the baseboard if it returns.",
+            "Fabric Manager logged {n} errors since it last started ({path}), the latest: “{first}”. On a new"
+            " machine that is an NVSwitch or NVLink fault: read the log, reset the GPUs and NVSwitches (or"
+            " reboot), and have the vendor check the baseboard if the errors return.",
+            "n",
+        ),
+        "verify.fabric.log_fatal": plural(
+            "Fabric Manager logged {n} NVSwitch fatal error ({path}): “{first}”. The fabric needs the GPUs and"
+            " NVSwitches reset; contact the vendor if it repeats (RMA).",
+            "Fabric Manager logged {n} NVSwitch fatal errors ({path}), the latest: “{first}”. The fabric needs"
+            " the GPUs and NVSwitches reset; contact the vendor if it repeats (RMA).",
+            "n",
+        ),
+        "verify.fabric.log_restarts": plural(
+            "Fabric Manager started {starts} time within the end of its log read ({path}), and what it logged"
+            " before that start holds {earlier} errors: find out why it restarted (`journalctl -u"
+            " nvidia-fabricmanager`) and watch whether the errors return.",
+            "Fabric Manager started {starts} times within the end of its log read ({path}), and its runs before"
+            " the latest logged {earlier} errors: find out why it restarted (`journalctl -u nvidia-fabricmanager`)"
+            " and watch whether the errors return.",
+            "starts",
+        ),
+        "verify.fabric.log_unknown": (
+            "Fabric Manager's log could not be read ({why}), so its errors and restarts on this NVSwitch system"
+            " are not known: run as root, or set LOG_FILE_NAME in fabricmanager.cfg to a file that can be read."
+        ),
         "verify.nvlink.unknown": "The plan needs NVLink but the GPU topology could not be read ({why}).",
         "verify.nvme.unknown": "The disk list could not be read (lsblk did not run or failed).",
         "verify.nic_ports.no_plan": "Network ports recorded (no NIC in the plan to compare with).",

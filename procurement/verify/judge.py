@@ -20,6 +20,7 @@ from procurement.verify.collect import raw as rawmod
 from procurement.verify.collect.runner import CommandResult
 from procurement.verify.host import HostInfo, command_result, host_from_raw
 from procurement.verify.parse.aer import parse_aer
+from procurement.verify.parse.fabricmanager import parse_fm_log
 from procurement.verify.parse.ibstat import parse_ibstat
 from procurement.verify.parse.ibv_devinfo import parse_ibv_devinfo
 from procurement.verify.parse.infiniband import ib_ports_from_sysfs
@@ -241,6 +242,22 @@ def health_facts(doc: Mapping[str, Any], facts: Facts) -> None:
         cr = command_result(fm)
         state = cr.stdout.strip().splitlines()[0] if cr.stdout.strip() else ""
         facts.fabricmanager = state or (None if cr.missing else "unknown")
+    _fm_log_facts(doc, facts)
+
+
+def _fm_log_facts(doc: Mapping[str, Any], facts: Facts) -> None:
+    """Fabric Manager's log, or why it was not read (nothing at all from a collector before 1.3)."""
+    log = doc.get("fabricmanager_log")
+    if not isinstance(log, dict):
+        return
+    path = str(log.get("path") or "fabricmanager.log")
+    if log.get("syslog"):
+        facts.fm_log_error = f"{path}: LOG_USE_SYSLOG=1 sends it to syslog"
+    elif isinstance(log.get("lines"), list):
+        boot = log.get("boot")
+        facts.fm_log = parse_fm_log(path, [str(x) for x in log["lines"]], boot if isinstance(boot, str) else None)
+    else:
+        facts.fm_log_error = f"{path}: {log.get('error') or 'not read'}"
 
 
 def _kernel_log_facts(doc: Mapping[str, Any], facts: Facts) -> None:

@@ -212,21 +212,57 @@ def _fabric_manager(c: Ctx) -> None:
             # systemd says the daemon died: the fabric the GPUs report was trained before it did, and nothing
             # now handles NVSwitch errors or a GPU reset; the GPUs' state does not outrank the service's
             c.add("FABRIC-MANAGER", "fail", "fabric.service_failed", "active", service, n=len(states))
+        elif _fm_log(c, expected, only="fail"):
+            pass
         elif service is not None and service not in ("active", "unknown"):
             c.add("FABRIC-MANAGER", "warn", "fabric.service_down", "active", service, service=service, n=len(states))
-        else:
+        elif not _fm_log(c, expected):
             c.add("FABRIC-MANAGER", "pass", "fabric.pass", expected, f"{expected} ({len(states)})")
         return
     needs = planned is not None and planned.form_factor == GpuFormFactor.SXM and c.plan is not None \
         and c.plan.gpu.count >= 8
     if service in ("failed", "inactive") and (needs or any(g.name and "SXM" in g.name for g in gpus)):
         c.add("FABRIC-MANAGER", "fail", "fabric.service", "active", service, service=service)
+    elif needs and _fm_log(c, "active", only="fail"):
+        pass
     elif needs and service == "active":
-        c.add("FABRIC-MANAGER", "pass", "fabric.active", "active", service)
+        if not _fm_log(c, "active"):
+            c.add("FABRIC-MANAGER", "pass", "fabric.active", "active", service)
     elif needs:
         c.add("FABRIC-MANAGER", "unknown", "fabric.unknown", "active", service, service=service or "-")
     else:
         c.add("FABRIC-MANAGER", "skip", "fabric.skip", None, service)
+
+
+def _fm_log(c: Ctx, expected: str, only: str | None = None) -> bool:
+    """Judge Fabric Manager's log on a system that needs Fabric Manager; True once that recorded the check.
+    fail: an NVSwitch fatal error, or [ERROR]/[CRITICAL] lines of its latest run; unknown: the log was not
+    read; warn: it restarted, or its earlier runs logged errors. ``only="fail"`` records failures alone.
+    Raw facts without the log's record (a collector before 1.3) record nothing: judged as before."""
+    from procurement.verify.parse.fabricmanager import message_of
+
+    log = c.facts.fm_log
+    if log is None:
+        if c.facts.fm_log_error is None or only == "fail":
+            return False
+        c.add("FABRIC-MANAGER", "unknown", "fabric.log_unknown", expected, c.v("not_read"),
+              why=c.facts.fm_log_error)
+        return True
+    if log.fatal:
+        c.add("FABRIC-MANAGER", "fail", "fabric.log_fatal", expected, f"fatal error ×{len(log.fatal)}",
+              n=len(log.fatal), path=log.path, first=message_of(log.fatal[-1]))
+        return True
+    if log.errors:
+        c.add("FABRIC-MANAGER", "fail", "fabric.log_errors", expected, f"[ERROR] ×{len(log.errors)}",
+              n=len(log.errors), path=log.path, first=message_of(log.errors[-1]))
+        return True
+    if only == "fail":
+        return False
+    if log.starts > 1 or log.earlier_errors:
+        c.add("FABRIC-MANAGER", "warn", "fabric.log_restarts", expected, c.v("fm_starts", n=log.starts),
+              starts=log.starts, earlier=log.earlier_errors, path=log.path)
+        return True
+    return False
 
 
 def _nvlink_wanted(c: Ctx) -> bool:

@@ -24,6 +24,7 @@ from procurement.plan import Plan
 from procurement.policy import Policy
 from procurement.verify.collect.runner import CommandResult
 from procurement.verify.host import HostInfo
+from procurement.verify.parse.fabricmanager import FmLog
 from procurement.verify.parse.infiniband import IbPort
 from procurement.verify.parse.kernel_log import KernelFault, XidEvent
 from procurement.verify.parse.load import LoadFacts
@@ -59,6 +60,11 @@ class Facts:
     lspci_error: str | Coded | None = None
     fabricmanager: str | None = None
     """`systemctl is-active nvidia-fabricmanager`: 'active', 'inactive', 'failed', … (None: not asked)."""
+    fm_log: FmLog | None = None
+    """Fabric Manager's log, read (None: not read, see fm_log_error, or not collected)."""
+    fm_log_error: str | None = None
+    """Why Fabric Manager's log was not read ('/var/log/fabricmanager.log: not found'); None also when the raw
+    facts have no such record (a collector before 1.3): the check then judges as before."""
     load: LoadFacts | None = None
     nvlink: CommandResult | None = None
     """`nvidia-smi nvlink -s` as run (None: not run)."""

@@ -48,6 +48,22 @@ hints are none: a readable kernel log of this boot holds at least the boot messa
 entry is a log that could not be read (journalctl run by a user outside systemd-journal/adm prints '-- No
 entries --' and exits 0)."""
 
+FM_CONFIG = "usr/share/nvidia/nvswitch/fabricmanager.cfg"
+"""Fabric Manager's configuration file, where LOG_FILE_NAME and LOG_USE_SYSLOG are set (NVIDIA, "Fabric
+Manager for NVIDIA NVSwitch Systems", config options)."""
+FM_LOG_DEFAULT = "/var/log/fabricmanager.log"
+"""LOG_FILE_NAME's default in the same guide (an empty value falls back to it)."""
+FM_LOG_TAIL_BYTES = 4 * 1024 * 1024
+"""At most this much of the Fabric Manager log's newest end is read (it appends up to LOG_FILE_MAX_SIZE, 1 GB
+by default, and logs every multicast team set up at INFO)."""
+FM_LOG_LINES = 2000
+"""At most this many matching Fabric Manager log lines are kept (the newest)."""
+_FM_LOG_MATCH = re.compile(r"Fabric Manager Log initializing|^\[[^]]*\] \[(?:ERROR|CRITICAL|WARNING)\]|"
+                           r"(?<!non-)fatal error", re.IGNORECASE)
+"""A Fabric Manager start ('Fabric Manager Log initializing at: …', written as each run opens its log), a line
+logged at WARNING or above ('[Dec 19 2024 19:17:49] [ERROR] [tid 1374] detected NVSwitch non-fatal error …'),
+an NVSwitch fatal error."""
+
 RunResult = Dict[str, Any]
 Run = Callable[[Sequence[str], float], RunResult]
 """(argv, timeout_s) -> {"argv", "returncode", "stdout", "stderr", "missing", "timed_out", "cancelled",
@@ -427,6 +443,45 @@ def read_small_file(path: str, limit: int = READ_CAP_BYTES) -> Optional[str]:
         os.close(fd)
 
 
+def read_tail(path: str, limit: int) -> Tuple[Optional[str], Optional[str]]:
+    """(the last ``limit`` bytes of a regular file as text, from its first whole line; None) or (None, why:
+    'not found', 'permission denied', 'not a regular file', the OS's words)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    except OSError as exc:
+        return None, _os_why(exc)
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return None, "not a regular file"
+        start = max(0, st.st_size - limit)
+        os.lseek(fd, start, os.SEEK_SET)
+        chunks = []  # type: List[bytes]
+        left = limit
+        while left > 0:
+            chunk = os.read(fd, min(_READ_CHUNK, left))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            left -= len(chunk)
+        data = b"".join(chunks)
+        if start > 0:  # cut inside a line: its start is not read
+            data = data[data.find(b"\n") + 1:] if b"\n" in data else b""
+        return data.decode("utf-8", "replace"), None
+    except OSError as exc:
+        return None, _os_why(exc)
+    finally:
+        os.close(fd)
+
+
+def _os_why(exc: OSError) -> str:
+    if isinstance(exc, FileNotFoundError):
+        return "not found"
+    if isinstance(exc, PermissionError):
+        return "permission denied"
+    return (exc.strerror or str(exc))[:200]
+
+
 class Collector:
     """Reads below ``root`` and runs programs through ``run``; all of it fakeable for tests."""
 
@@ -591,6 +646,7 @@ class Collector:
         # which of NVIDIA's tools are installed: nvidia-smi missing beside an installed DCGM is not "no driver"
         raw["programs"] = {name: resolve_program(name) for name in PROGRAMS}
         raw["kernel_log"] = self.kernel_log()
+        raw["fabricmanager_log"] = self.fabricmanager_log()
 
     def cpu_governors(self, files: Dict[str, Any]) -> None:
         """Each online CPU's cpufreq governor (TUNE-GOVERNOR), null where it has none (a VM, no cpufreq
@@ -636,6 +692,35 @@ class Collector:
                 why = first or "exit {}".format(res.get("returncode"))
             tried.append("{}: {}".format(argv[0], why)[:300])
         return {"source": None, "lines": [], "truncated": False, "error": "; ".join(tried)}
+
+    def fabricmanager_log(self) -> Dict[str, Any]:
+        """The newest end of Fabric Manager's own log (its starts, the lines at WARNING and above, NVSwitch
+        fatal errors), at the LOG_FILE_NAME of its configuration file or the default path; ``lines`` null
+        with ``error`` when it was not readable, ``syslog`` when the configuration sends the log to syslog."""
+        cfg = self.read(FM_CONFIG, 256 * 1024)
+        path, syslog = FM_LOG_DEFAULT, False
+        for line in (cfg or "").splitlines():
+            key, _, value = line.strip().partition("=")
+            if key.strip() == "LOG_FILE_NAME" and value.strip().startswith("/"):
+                path = value.strip()
+            elif key.strip() == "LOG_USE_SYSLOG":
+                syslog = value.strip() == "1"
+        rec = {"path": path, "config": cfg is not None, "syslog": syslog, "lines": None, "read_lines": 0,
+               "truncated": False, "error": None, "boot": None}  # type: Dict[str, Any]
+        # when this boot began, in the local time Fabric Manager stamps its lines with: a start before it is
+        # an earlier boot's, not a restart
+        btime = re.search(r"^btime\s+(\d+)", self.read("proc/stat") or "", re.MULTILINE)
+        if btime:
+            rec["boot"] = time.strftime("%Y-%m-%dT%H:%M:%S", time.localtime(int(btime.group(1))))
+        text, error = read_tail(self.path(path), FM_LOG_TAIL_BYTES)
+        if text is None:
+            rec["error"] = error
+            return rec
+        every = text.splitlines()
+        lines = [ln for ln in every if _FM_LOG_MATCH.search(ln)]
+        rec.update(lines=[ln[:400] for ln in lines[-FM_LOG_LINES:]], read_lines=len(every),
+                   truncated=len(lines) > FM_LOG_LINES or len(text) >= FM_LOG_TAIL_BYTES)
+        return rec
 
     def software(self, raw: Dict[str, Any], image: Optional[str]) -> None:
         self.step("software")
@@ -918,6 +1003,7 @@ def new_raw() -> Dict[str, Any]:
         "edac_mc": [],
         "pci_aer": {},
         "kernel_log": None,
+        "fabricmanager_log": None,
         "image": None,
         "load": None,
     }

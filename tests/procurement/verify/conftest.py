@@ -126,6 +126,20 @@ def cpuinfo(model: str, sockets: int, cores: int, threads_per_core: int = 2) -> 
     return "\n".join(blocks) + "\n"
 
 
+FM_LOG_HGX = ACCEPT / "fabricmanager/fabricmanager-hgx-h100-535.161.08-startup-and-nvswitch-nonfatal-12028.log"
+FM_LOG_ONE_ERROR = ACCEPT / "fabricmanager/fabricmanager-8gpu-multicast-one-nvswitch-nonfatal.log"
+
+
+def _fm_log_latest_run() -> str:
+    """The real HGX H100 Fabric Manager log from its latest start on: a clean run (its startup sequence and
+    the multicast teams of the jobs after it, no error)."""
+    text = FM_LOG_HGX.read_text()
+    return text[text.rindex("Fabric Manager Log initializing at:"):]
+
+
+FM_LOG_CLEAN = _fm_log_latest_run()
+
+
 def make_host_root(
     root: Path,
     *,
@@ -135,6 +149,7 @@ def make_host_root(
     os_version: str = "22.04",
     cores: int = 96,
     tuned: bool = True,
+    fm_log: bool = True,
 ) -> Path:
     (root / "proc/sys/kernel").mkdir(parents=True, exist_ok=True)
     (root / "proc/sys/kernel/hostname").write_text("node01\n")
@@ -151,6 +166,9 @@ def make_host_root(
     (root / "etc/os-release").write_text(
         f'NAME="Ubuntu"\nVERSION_ID="{os_version}"\nID={os_id}\nPRETTY_NAME="Ubuntu {os_version}.4 LTS"\n'
     )
+    if fm_log:  # Fabric Manager's log as a healthy HGX H100 leaves it: one start, no errors
+        (root / "var/log").mkdir(parents=True, exist_ok=True)
+        (root / "var/log/fabricmanager.log").write_text(FM_LOG_CLEAN)
     net = root / "sys/class/net"
     for port in ("eth0", "eth1"):  # the planned NIC is dual-port
         (net / port / "device").mkdir(parents=True, exist_ok=True)

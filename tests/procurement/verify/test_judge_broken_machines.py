@@ -3,6 +3,7 @@ ends in a failure naming the check and the GPU/NIC, or in an unknown that says w
 
 from __future__ import annotations
 
+import datetime
 import shlex
 import time
 from pathlib import Path
@@ -23,6 +24,9 @@ from procurement.verify.probe import ProbeOptions, run_probe
 from tests.procurement.verify.checks.test_load import DCGM_PASS, NCCL_2NODE_A100, NCCL_2NODE_H100, fake_tools
 from tests.procurement.verify.conftest import (
     ACCEPT,
+    FM_LOG_CLEAN,
+    FM_LOG_HGX,
+    FM_LOG_ONE_ERROR,
     H100_TOPO,
     H100_XML,
     h100_plan,
@@ -143,6 +147,73 @@ def test_a_failed_fabric_manager_unit_fails_although_the_xml_says_completed(ship
     assert "Completed" in fm.message and "journalctl -u nvidia-fabricmanager" in fm.message
     ok = _doc(fabricmanager=result(["systemctl", "is-active", "nvidia-fabricmanager"], 0, "active\n"))
     assert judge(ok, h100_plan(), shipped, None, "en").check("FABRIC-MANAGER").status == "pass"  # type: ignore[union-attr]
+
+
+def _fm_log_of(tmp_path: Path, capture: Path | None, proc_stat: str | None = None) -> dict[str, Any]:
+    """What the collector reads of Fabric Manager's log at its default path under a fake root."""
+    root = tmp_path / "fmroot"
+    if capture is not None:
+        (root / "var/log").mkdir(parents=True, exist_ok=True)
+        (root / "var/log/fabricmanager.log").write_bytes(capture.read_bytes())
+    if proc_stat is not None:
+        (root / "proc").mkdir(parents=True, exist_ok=True)
+        (root / "proc/stat").write_text(proc_stat)
+    return rawmod.Collector(str(root), lambda argv, t: result(argv, missing=True)).fabricmanager_log()
+
+
+def _fm_judged(shipped: Catalog, log: dict[str, Any] | None) -> Any:
+    doc = _doc(fabricmanager=result(["systemctl", "is-active", "nvidia-fabricmanager"], 0, "active\n"))
+    if log is not None:
+        doc["fabricmanager_log"] = log
+    return judge(doc, h100_plan(), shipped, None, "en").check("FABRIC-MANAGER")
+
+
+def test_fabric_manager_errors_of_its_run_fail_although_the_gpus_say_completed(tmp_path: Path,
+                                                                                 shipped: Catalog) -> None:
+    """gpud's /var/log/fabricmanager.log excerpt of an 8-GPU NVSwitch node: one '[ERROR] detected NVSwitch
+    non-fatal error 12028' in the running Fabric Manager's log fails the check, the GPUs' Completed state and an
+    active service notwithstanding."""
+    log = _fm_log_of(tmp_path, FM_LOG_ONE_ERROR)
+    assert log["path"] == "/var/log/fabricmanager.log" and log["error"] is None and log["read_lines"] > 70
+    fm = _fm_judged(shipped, log)
+    assert fm is not None and fm.status == "fail", fm
+    assert fm.actual == "[ERROR] ×1" and "detected NVSwitch non-fatal error 12028" in fm.message
+    assert "physical id 3 port 61" in fm.message and "[tid" not in fm.message
+    # the same line as an NVSwitch fatal error (edited the way the driver words one) fails too
+    fatal = dict(log, lines=[ln.replace("non-fatal", "fatal").replace("[ERROR]", "[INFO]") for ln in log["lines"]])
+    fm = _fm_judged(shipped, fatal)
+    assert fm is not None and fm.status == "fail" and "NVSwitch fatal error" in fm.message, fm
+
+
+def test_fabric_manager_restarts_warn_and_name_the_earlier_errors(tmp_path: Path, shipped: Catalog) -> None:
+    """gpud's HGX H100 log: 18 NVSwitch non-fatal errors, then two Fabric Manager starts, the latest run clean.
+    The errors belong to an earlier run: a warning with the restarts, not a failure and never a pass."""
+    log = _fm_log_of(tmp_path, FM_LOG_HGX)
+    fm = _fm_judged(shipped, log)
+    assert fm is not None and fm.status == "warn", fm
+    assert "started 2 times" in fm.message and "logged 18 errors" in fm.message and fm.actual == "2 starts"
+    # this boot began between the two starts (local time): the first start is an earlier boot's
+    booted = int(datetime.datetime(2024, 12, 20, 0, 35).timestamp())
+    log = _fm_log_of(tmp_path, FM_LOG_HGX, proc_stat=f"cpu  1 2 3 4\nbtime {booted}\n")
+    assert log["boot"] == "2024-12-20T00:35:00"
+    fm = _fm_judged(shipped, log)
+    assert fm is not None and fm.status == "warn" and fm.actual == "1 start", fm  # the errors before it remain
+
+
+def test_fabric_manager_log_missing_on_an_nvswitch_system_is_unknown(tmp_path: Path, shipped: Catalog) -> None:
+    """No log at the default path on a node whose GPUs are in an NVSwitch fabric: its errors are not known.
+    Raw facts of a collector before the log was read (no record) are judged as before; a clean run passes."""
+    missing = _fm_log_of(tmp_path, None)
+    assert missing["lines"] is None and missing["error"] == "not found"
+    fm = _fm_judged(shipped, missing)
+    assert fm is not None and fm.status == "unknown", fm
+    assert "/var/log/fabricmanager.log: not found" in fm.message
+    old = _fm_judged(shipped, None)
+    assert old is not None and old.status == "pass" and old.actual == "Completed (8)", old
+    clean = tmp_path / "clean.log"
+    clean.write_text(FM_LOG_CLEAN)
+    fm = _fm_judged(shipped, _fm_log_of(tmp_path, clean))
+    assert fm is not None and fm.status == "pass", fm
 
 
 # ---------------------------------------------------------------- (3) empty output is unknown
