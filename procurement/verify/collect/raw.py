@@ -690,7 +690,8 @@ class Collector:
                 why = "did not finish in time" + (" (the run's deadline)" if res.get("deadline") else "")
             else:
                 why = first or "exit {}".format(res.get("returncode"))
-            tried.append("{}: {}".format(argv[0], why)[:300])
+            # dmesg names itself in its message ('dmesg: read kernel buffer failed: …'): not named twice
+            tried.append((why if why.startswith(argv[0] + ":") else "{}: {}".format(argv[0], why))[:300])
         return {"source": None, "lines": [], "truncated": False, "error": "; ".join(tried)}
 
     def fabricmanager_log(self) -> Dict[str, Any]:
