@@ -511,13 +511,22 @@ register(
             " the GPUs and NVSwitches reset; contact the vendor if it repeats (RMA).",
             "n",
         ),
+        "verify.fabric.log_errors_restarted": plural(
+            "Fabric Manager logged {n} error in this boot and then restarted ({path}): “{first}”. The run since is"
+            " clean, but the fault happened on this machine: read the log, reset the GPUs and NVSwitches (or"
+            " reboot), and have the vendor check the baseboard if it returns.",
+            "Fabric Manager logged {n} errors in this boot and then restarted ({path}), the latest: “{first}”. The"
+            " run since is clean, but the fault happened on this machine: read the log, reset the GPUs and"
+            " NVSwitches (or reboot), and have the vendor check the baseboard if the errors return.",
+            "n",
+        ),
         "verify.fabric.log_restarts": plural(
-            "Fabric Manager started {starts} time within the end of its log read ({path}), and what it logged"
-            " before that start holds {earlier} errors: find out why it restarted (`journalctl -u"
-            " nvidia-fabricmanager`) and watch whether the errors return.",
-            "Fabric Manager started {starts} times within the end of its log read ({path}), and its runs before"
-            " the latest logged {earlier} errors: find out why it restarted (`journalctl -u nvidia-fabricmanager`)"
-            " and watch whether the errors return.",
+            "Fabric Manager started {starts} time in this boot ({path}), and its runs of earlier boots logged"
+            " {earlier} errors: find out what they were (`journalctl -u nvidia-fabricmanager`) and watch whether"
+            " they return.",
+            "Fabric Manager started {starts} times in this boot ({path}), and its runs of earlier boots logged"
+            " {earlier} errors: find out why it restarted (`journalctl -u nvidia-fabricmanager`) and watch"
+            " whether errors return.",
             "starts",
         ),
         "verify.fabric.log_unknown": (

@@ -236,8 +236,9 @@ def _fabric_manager(c: Ctx) -> None:
 
 def _fm_log(c: Ctx, expected: str, only: str | None = None) -> bool:
     """Judge Fabric Manager's log on a system that needs Fabric Manager; True once that recorded the check.
-    fail: an NVSwitch fatal error, or [ERROR]/[CRITICAL] lines of its latest run; unknown: the log was not
-    read; warn: it restarted, or its earlier runs logged errors. ``only="fail"`` records failures alone.
+    fail: an NVSwitch fatal error, or [ERROR]/[CRITICAL] lines of this boot (of its latest run, or of a run it
+    restarted after); unknown: the log was not read; warn: it restarted in this boot without errors, or earlier
+    boots' runs logged errors. ``only="fail"`` records failures alone.
     Raw facts without the log's record (a collector before 1.3) record nothing: judged as before."""
     from procurement.verify.parse.fabricmanager import message_of
 
@@ -256,11 +257,17 @@ def _fm_log(c: Ctx, expected: str, only: str | None = None) -> bool:
         c.add("FABRIC-MANAGER", "fail", "fabric.log_errors", expected, f"[ERROR] ×{len(log.errors)}",
               n=len(log.errors), path=log.path, first=message_of(log.errors[-1]))
         return True
+    if log.earlier_errors:
+        # errors of this boot that Fabric Manager restarted after: the fault happened on the delivered machine,
+        # whether or not the run since is clean (NVSwitch non-fatal 12028 then two restarts: gpud's HGX H100 log)
+        c.add("FABRIC-MANAGER", "fail", "fabric.log_errors_restarted", expected, f"[ERROR] ×{log.earlier_errors}",
+              n=log.earlier_errors, starts=log.starts, path=log.path, first=message_of(log.earlier_last))
+        return True
     if only == "fail":
         return False
-    if log.starts > 1 or log.earlier_errors:
+    if log.starts > 1 or log.older_errors:
         c.add("FABRIC-MANAGER", "warn", "fabric.log_restarts", expected, c.v("fm_starts", n=log.starts),
-              starts=log.starts, earlier=log.earlier_errors, path=log.path)
+              starts=log.starts, earlier=log.older_errors, path=log.path)
         return True
     return False
 

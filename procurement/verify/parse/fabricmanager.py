@@ -27,6 +27,10 @@ class FmLog:
     is within the lines read (they are then all later than the latest start)."""
     earlier_errors: int = 0
     """[ERROR] and [CRITICAL] lines of runs before the latest one, in this boot."""
+    earlier_last: str = ""
+    """The newest of those lines."""
+    older_errors: int = 0
+    """[ERROR] and [CRITICAL] lines of earlier boots' runs (before a start that is older than this boot)."""
     fatal: list[str] = field(default_factory=list)
     """NVSwitch fatal errors, in whichever run."""
 
@@ -41,9 +45,15 @@ def parse_fm_log(path: str, lines: list[str], boot: str | None = None) -> FmLog:
         start = _START.search(line)
         if start:
             began = _time(start.group(1), "%m/%d/%Y %H:%M:%S")
-            if not run_of_earlier_boot:
+            start_of_earlier_boot = booted is not None and began is not None and (booted - began).total_seconds() > 60
+            # the errors of the run this start ends: an earlier boot's when that run, or this start itself, is
+            # older than this boot (they came before it); else this boot's
+            if run_of_earlier_boot or start_of_earlier_boot:
+                out.older_errors += len(out.errors)
+            elif out.errors:
                 out.earlier_errors += len(out.errors)
-            run_of_earlier_boot = booted is not None and began is not None and (booted - began).total_seconds() > 60
+                out.earlier_last = out.errors[-1]
+            run_of_earlier_boot = start_of_earlier_boot
             out.starts += 0 if run_of_earlier_boot else 1
             out.errors = []
         elif _ERROR.search(line):

@@ -185,19 +185,23 @@ def test_fabric_manager_errors_of_its_run_fail_although_the_gpus_say_completed(t
     assert fm is not None and fm.status == "fail" and "NVSwitch fatal error" in fm.message, fm
 
 
-def test_fabric_manager_restarts_warn_and_name_the_earlier_errors(tmp_path: Path, shipped: Catalog) -> None:
-    """gpud's HGX H100 log: 18 NVSwitch non-fatal errors, then two Fabric Manager starts, the latest run clean.
-    The errors belong to an earlier run: a warning with the restarts, not a failure and never a pass."""
+def test_fabric_manager_errors_before_its_restarts_fail_when_they_are_this_boots(tmp_path: Path,
+                                                                                 shipped: Catalog) -> None:
+    """gpud's HGX H100 log (a failing machine in its source): 18 NVSwitch non-fatal errors, then two Fabric
+    Manager starts, the latest run clean. With no boot time to tell them older, the errors are this boot's: the
+    fault happened on the delivered machine, a failure even though the run since is clean."""
     log = _fm_log_of(tmp_path, FM_LOG_HGX)
     fm = _fm_judged(shipped, log)
-    assert fm is not None and fm.status == "warn", fm
-    assert "started 2 times" in fm.message and "logged 18 errors" in fm.message and fm.actual == "2 starts"
-    # this boot began between the two starts (local time): the first start is an earlier boot's
+    assert fm is not None and fm.status == "fail", fm
+    assert "logged 18 errors in this boot and then restarted" in fm.message and "12028" in fm.message
+    # this boot began between the two starts (local time): the first start, and the errors before it, are an
+    # earlier boot's; this boot started it once, cleanly: a warning that names the earlier boots' errors
     booted = int(datetime.datetime(2024, 12, 20, 0, 35).timestamp())
     log = _fm_log_of(tmp_path, FM_LOG_HGX, proc_stat=f"cpu  1 2 3 4\nbtime {booted}\n")
     assert log["boot"] == "2024-12-20T00:35:00"
     fm = _fm_judged(shipped, log)
-    assert fm is not None and fm.status == "warn" and fm.actual == "1 start", fm  # the errors before it remain
+    assert fm is not None and fm.status == "warn" and fm.actual == "1 start", fm
+    assert "earlier boots logged 18 errors" in fm.message
 
 
 def test_fabric_manager_log_missing_on_an_nvswitch_system_is_unknown(tmp_path: Path, shipped: Catalog) -> None:
