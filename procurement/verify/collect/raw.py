@@ -428,19 +428,24 @@ def read_small_file(path: str, limit: int = READ_CAP_BYTES) -> Optional[str]:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return None
-        chunks = []  # type: List[bytes]
-        left = limit
-        while left > 0:
-            chunk = os.read(fd, min(_READ_CHUNK, left))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        return b"".join(chunks).decode("utf-8", "replace")
+        return _read_up_to(fd, limit).decode("utf-8", "replace")
     except OSError:
         return None
     finally:
         os.close(fd)
+
+
+def _read_up_to(fd: int, limit: int) -> bytes:
+    """At most ``limit`` bytes from ``fd``'s position on, in chunks (one 4 MiB read of some /proc files fails)."""
+    chunks = []  # type: List[bytes]
+    left = limit
+    while left > 0:
+        chunk = os.read(fd, min(_READ_CHUNK, left))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
 
 
 def read_tail(path: str, limit: int) -> Tuple[Optional[str], Optional[str]]:
@@ -456,15 +461,7 @@ def read_tail(path: str, limit: int) -> Tuple[Optional[str], Optional[str]]:
             return None, "not a regular file"
         start = max(0, st.st_size - limit)
         os.lseek(fd, start, os.SEEK_SET)
-        chunks = []  # type: List[bytes]
-        left = limit
-        while left > 0:
-            chunk = os.read(fd, min(_READ_CHUNK, left))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            left -= len(chunk)
-        data = b"".join(chunks)
+        data = _read_up_to(fd, limit)
         if start > 0:  # cut inside a line: its start is not read
             data = data[data.find(b"\n") + 1:] if b"\n" in data else b""
         return data.decode("utf-8", "replace"), None
