@@ -110,7 +110,7 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
             _write(VerificationReport(error=plan_error, status="unknown"), args.json_out, lang, _inputs(args))
         return EXIT_UNUSABLE
     if getattr(args, "merge", None):
-        return _merge(args, plan, lang)
+        return _merge(args, plan, catalog, lang)
     hostfile = getattr(args, "hostfile", None)
     load = getattr(args, "load", None)
     hostfile_error = _hostfile_error(hostfile, lang) if hostfile is not None and load else None
@@ -139,9 +139,16 @@ def run_verify(args: argparse.Namespace, catalog: Catalog) -> int:
     return report.exit_code()
 
 
-def _merge(args: argparse.Namespace, plan: Plan | None, lang: Lang) -> int:
+def _merge(args: argparse.Namespace, plan: Plan | None, catalog: Catalog, lang: Lang) -> int:
+    from procurement.probe.nodes import judged_report_problems
+
+    def refuse(report: VerificationReport, path: str | Path) -> list[str]:
+        # a report judged against this plan whose GPU checks passed over a GPU list that contradicts them (no
+        # GPUs, one UUID eight times): refused as judge and handover refuse it; another plan's is read as judged
+        return judged_report_problems(report, plan, catalog, lang, path, any_plan=True) if plan is not None else []
+
     # a node at a time: compact records for the checks and the table, each node's JSON kept compressed
-    reports, sources, errors, chunks = load_reports_compact(args.merge)
+    reports, sources, errors, chunks = load_reports_compact(args.merge, refuse)
     for line in errors:
         print(t("verify.merge.read_error", lang, error=line), file=sys.stderr)
     if not reports:

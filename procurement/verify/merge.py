@@ -6,7 +6,7 @@ import datetime as dt
 import json
 import zlib
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -349,17 +349,22 @@ def _shared(value: Any) -> Any:
 
 def load_reports_compact(
     paths: Sequence[str | Path],
+    refuse: Callable[[VerificationReport, str | Path], list[str]] | None = None,
 ) -> tuple[list[VerificationReport], list[str], list[str], list[bytes]]:
     """:func:`load_reports` for `verify --merge` of many nodes: each report is read, turned into its compressed
     JSON for the merged file and a :func:`compact` record, and dropped before the next is read. Memory grows by
     a few KB per node instead of the ~190 KB a whole parsed report and its share of the output took
-    (docs/reliability.md)."""
+    (docs/reliability.md). ``refuse``: why a report read cannot be taken (its reasons become errors)."""
     reports, sources, errors, chunks = [], [], [], []
     for path in paths:
         try:
             report = load_report(path)
         except ReportError as exc:
             errors.append(str(exc))
+            continue
+        problems = refuse(report, path) if refuse is not None else []
+        if problems:
+            errors.extend(problems)
             continue
         chunks.append(_node_chunk(report))
         reports.append(compact(report))

@@ -289,3 +289,24 @@ def test_benchmark_skips_with_a_reason() -> None:
     assert [(c.status, c.message, c.code) for c in bench] == [
         ("unknown", "Benchmark skipped: no PyTorch with CUDA is available.", "verify.bench.skip")
     ]
+
+
+def test_cli_merge_refuses_a_report_whose_gpu_count_passed_over_no_gpus(
+        tmp_path: Path, vcat: Catalog, capsys: pytest.CaptureFixture[str]) -> None:
+    """`judge` and `handover` refuse a judged report of this plan whose GPU-COUNT passed over an empty GPU list
+    (edited, or made for other hardware); `verify --merge --plan` took it as a verified node."""
+    plan = h100_plan(requirements__nodes=2)
+    plan_file = tmp_path / "p.gpuplan.yaml"
+    save_plan(plan, plan_file)
+    good, forged = node(vcat, "gpu01", plan=plan), node(vcat, "gpu02", plan=plan)
+    assert forged.check("GPU-COUNT") is not None and forged.check("GPU-COUNT").status == "pass"  # type: ignore[union-attr]
+    forged = forged.model_copy(update={"gpus": []})
+    paths = [tmp_path / "gpu01.json", tmp_path / "gpu02.json"]
+    write_report(good, paths[0])
+    write_report(forged, paths[1])
+    code = run_verify(args("--plan", str(plan_file), "--merge", *map(str, paths)), vcat)
+    captured = capsys.readouterr()
+    assert "gpu02.json" in captured.err and "GPU-COUNT check says pass" in captured.err
+    assert code == 1 and "gpu02" not in captured.out.split("NODE-COUNT")[0]  # one node of two merged
+    # without --plan there is no plan to hold it to: merged as judged
+    assert run_verify(args("--merge", *map(str, paths)), vcat) in (0, 3)
