@@ -58,8 +58,11 @@ FM_LOG_TAIL_BYTES = 4 * 1024 * 1024
 by default, and logs every multicast team set up at INFO)."""
 FM_LOG_LINES = 2000
 """At most this many matching Fabric Manager log lines are kept (the newest)."""
-_FM_LOG_MATCH = re.compile(r"Fabric Manager Log initializing|^\[[^]]*\] \[(?:ERROR|CRITICAL|WARNING)\]|"
-                           r"(?<!non-)fatal error", re.IGNORECASE)
+FM_START = r"Fabric Manager Log initializing"
+"""The line each Fabric Manager run writes as it opens its log (parse/fabricmanager.py reads its time)."""
+FM_FATAL = r"(?<!non-)fatal error"
+"""An NVSwitch fatal error (its wording taken from the non-fatal one's: no fatal line has been captured)."""
+_FM_LOG_MATCH = re.compile(FM_START + r"|^\[[^]]*\] \[(?:ERROR|CRITICAL|WARNING)\]|" + FM_FATAL, re.IGNORECASE)
 """A Fabric Manager start ('Fabric Manager Log initializing at: …', written as each run opens its log), a line
 logged at WARNING or above ('[Dec 19 2024 19:17:49] [ERROR] [tid 1374] detected NVSwitch non-fatal error …'),
 an NVSwitch fatal error."""

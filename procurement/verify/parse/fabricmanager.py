@@ -6,11 +6,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime
 
-_START = re.compile(r"Fabric Manager Log initializing at:?\s*(\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)?", re.IGNORECASE)
+from procurement.verify.collect.raw import FM_FATAL, FM_START
+
+_START = re.compile(FM_START + r" at:?\s*(\d\d/\d\d/\d{4} \d\d:\d\d:\d\d)?", re.IGNORECASE)
 """The line each Fabric Manager run writes as it opens its log (NVIDIA's FM 535 prints
 'Fabric Manager Log initializing at: 12/19/2024 22:08:53.808')."""
 _ERROR = re.compile(r"^\[[^]]*\] \[(?:ERROR|CRITICAL)\]")
-_FATAL = re.compile(r"(?<!non-)fatal error", re.IGNORECASE)
+_FATAL = re.compile(FM_FATAL, re.IGNORECASE)  # the lines the collector kept by the same patterns
 _PREFIX = re.compile(r"^\[[^]]*\] \[\w+\] (?:\[tid \d+\] )?")
 
 
